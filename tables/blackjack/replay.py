@@ -1,0 +1,694 @@
+"""Replay of a `casino-hand-log/1` shoe (hand-log.md §3) and its report (§5).
+
+Every hand is re-derived from the cards in the order they left the shoe and
+the holder's decisions, under the rules of the profile and the house
+(FR art. 55-4 / LU art. 32); stakes are checked against the limits
+(FR art. 55-5 / LU art. 33) and cards against the shoe (FR art. 40 /
+LU art. 7). Each place where the log breaks a rule, or a payment differs from
+the one the rules give, is a discrepancy naming its code, round, box, hand,
+player and article.
+
+Amounts are integer cents throughout; they become ``"12.50"`` strings only in
+the report.
+
+Readings of points the spec leaves open (chosen closest to the regulation):
+
+* ``round`` in every discrepancy, and ``number`` in the report, is the round
+  number as recorded; ``ROUND_NUMBERING`` adds ``expected`` (the position).
+* Order of a round's discrepancies: numbering, cut card, stakes (by box,
+  then each stake, then the box maximum), boxes per player, invalid cards,
+  card counts, then the replay in the order it meets them (deal, insurance,
+  boxes, dealer, boxes without stakes, unused cards), then settlements
+  (recorded rows in log order, then missing rows in report order).
+  Shoe-wide codes (``DECK_COUNT``, ``BURN_COUNT``, ``CUT_CARD_TOO_DEEP``)
+  come first.
+* ``CARD_COUNT_EXCEEDED.count`` is the card's count over the shoe at the end
+  of the round where it first exceeds ``decks``.
+* ``INVALID_CARD`` cites the foreign-card article (FR art. 40, LU art. 7),
+  like ``CARD_COUNT_EXCEEDED``; ``BET_UNIT`` cites the limits article
+  (FR art. 55-5, LU art. 33).
+* At the resplit-aces decision point (split aces take one card each: pairs,
+  FR art. 55-4 3°) a ``hit`` or ``double`` is reported under the pairs
+  article with reason ``"split aces take one card"``; a ``surrender`` there
+  is a surrender after a split (house rules article). All draw no card
+  (``replayed_as: "stand"``).
+* Settlement rows for insurance cite the insurance article (2°); rows for
+  hands cite the payments article (1°).
+* A round stopped during the first deal lists every box holding stakes with
+  the cards it had received (possibly none), and the dealer with his cards so
+  far (possibly none, total 0). A round stopped after the deal lists the
+  legal insurance bets with a null net.
+* ``reason`` strings: a rule that forbids a possible action is named by its
+  key (``double_after_split``, ``double_totals``, ``split_identical_only``,
+  ``hit_on_21_forbidden``), or ``"not offered"`` for a surrender; an
+  impossible form is described (``"more than two cards"``, ``"cards of
+  different values"``, ``"after a hit"``, ``"after a split"``) and carries
+  ``replayed_as``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cards import CANONICAL, CARD_INDEX, CARD_RANK, CARD_VALUE
+from .parse import cents, format_cents, validate
+from .rules import CARDS_PER_DECK, STANDARD_BURNED, STANDARD_DECKS, Rules
+
+# hand states
+OPEN, STAND, BUST, SURRENDER, BLACKJACK = 0, 1, 2, 3, 4
+
+BOX_KEY = ("0", "1", "2", "3", "4", "5", "6", "7")
+SPLIT_ACES_REASON = "split aces take one card"
+
+# card code -> value | index << 4: one dict lookup per card in the hot loop
+_CARD: dict[str, int] = {code: CARD_VALUE[code] | (CARD_INDEX[code] << 4) for code in CARD_VALUE}
+
+_FMT: dict[int, str] = {}
+
+
+def _fmt(c: int) -> str:
+    """Cached cents -> "12.50" (the same few amounts recur on every round)."""
+    s = _FMT.get(c)
+    if s is None:
+        if len(_FMT) > 100_000:
+            _FMT.clear()
+        s = _FMT[c] = format_cents(c)
+    return s
+
+
+def _half(k: int) -> int:
+    """k / 2 rounded to the cent, half away from zero (hand-log.md §6)."""
+    if k & 1 == 0:
+        return k >> 1
+    return (k + 1) // 2 if k > 0 else (k - 1) // 2
+
+
+class Hand:
+    """One hand of a box; ``stakes`` is a list of ``[player, cents]``."""
+
+    __slots__ = ("box", "num", "cards", "hard", "ace", "split", "split_aces", "doubled",
+                 "state", "stakes")
+
+    def __init__(self, box: int, num: int, stakes: list[list[Any]]) -> None:
+        self.box = box
+        self.num = num
+        self.cards: list[str] = []
+        self.hard = 0
+        self.ace = False
+        self.split = False
+        self.split_aces = False
+        self.doubled = False
+        self.state = OPEN
+        self.stakes = stakes
+
+
+def _d(code: str, rnd: int | None, box: int | None, hand: int | None,
+       player: str | None, art: str, **extra: Any) -> dict[str, Any]:
+    """A discrepancy in the report's key order (§5)."""
+    out: dict[str, Any] = {"code": code, "round": rnd, "box": box, "hand": hand,
+                           "player": player}
+    if extra:
+        out.update(extra)
+    out["article"] = art
+    return out
+
+
+def replay(doc: Any) -> dict[str, Any]:
+    """Validate and replay one log; raises ``Rejected`` if it is malformed."""
+    return replay_valid(doc, validate(doc))
+
+
+def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
+    """Replay a log that :func:`validate` accepted, returning its report."""
+    arts = rules.articles
+    disc: list[dict[str, Any]] = []
+    decks: int = doc["decks"]
+    burned: int = doc["burned"]
+    cut: int = doc["cut_card_after"]
+    # shoe-wide checks (FR art. 55-4 / LU art. 32 (shoe))
+    if decks != STANDARD_DECKS:
+        disc.append(_d("DECK_COUNT", None, None, None, None, arts["DECK_COUNT"],
+                       expected=STANDARD_DECKS, recorded=decks))
+    if burned != STANDARD_BURNED:
+        disc.append(_d("BURN_COUNT", None, None, None, None, arts["BURN_COUNT"],
+                       expected=STANDARD_BURNED, recorded=burned))
+    if decks * CARDS_PER_DECK - cut < CARDS_PER_DECK:
+        disc.append(_d("CUT_CARD_TOO_DEEP", None, None, None, None, arts["CUT_CARD_TOO_DEEP"],
+                       cut_card_after=cut, cards_behind=decks * CARDS_PER_DECK - cut))
+    limits = doc["limits"]
+    min_c = cents(limits["min"])
+    max_c = cents(limits["max"])
+    assert min_c is not None and max_c is not None
+    counts = [0] * 52
+    exceeded = [False] * 52
+    out = burned
+    card_get = _CARD.get
+    per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
+    reports = []
+    for pos, rd in enumerate(doc["rounds"], 1):
+        number = rd["number"]
+        if number != pos:
+            disc.append(_d("ROUND_NUMBERING", number, None, None, None,
+                           arts["ROUND_NUMBERING"], expected=pos))
+        if out >= cut:
+            disc.append(_d("CUT_CARD_OVERRUN", number, None, None, None,
+                           arts["CUT_CARD_OVERRUN"], cards_out=out, cut_card_after=cut))
+        cards: list[str] = rd["cards"]
+        out += len(cards)
+        # stakes (FR art. 55-5 / LU art. 33), in increasing box number
+        playing: list[tuple[int, list[list[Any]]]] = []
+        for b in rd["boxes"]:
+            stakes = b["stakes"]
+            if not stakes:
+                continue
+            box = b["box"]
+            sl = []
+            total = 0
+            for s in stakes:
+                c = cents(s["amount"])
+                assert c is not None
+                if c < min_c:
+                    disc.append(_d("BET_BELOW_MIN", number, box, None, s["player"],
+                                   arts["BET_BELOW_MIN"], recorded=_fmt(c),
+                                   min=_fmt(min_c)))
+                if c % 10:
+                    disc.append(_d("BET_UNIT", number, box, None, s["player"],
+                                   arts["BET_UNIT"], recorded=_fmt(c)))
+                total += c
+                sl.append([s["player"], c])
+            if total > max_c:
+                disc.append(_d("BET_ABOVE_MAX", number, box, None, None, arts["BET_ABOVE_MAX"],
+                               recorded=_fmt(total), max=_fmt(max_c)))
+            playing.append((box, sl))
+        if len(playing) > 1:
+            playing.sort(key=_box_of)
+        if per_player:
+            _boxes_per_player(rules, number, playing, disc)
+        # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
+        vals: list[int] = []
+        invalid = False
+        fresh: list[int] = []
+        for i, code in enumerate(cards):
+            x = card_get(code)
+            if x is None:
+                disc.append(_d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"],
+                               card=code, index=i))
+                invalid = True
+                vals.append(0)
+                continue
+            vals.append(x & 15)
+            k = x >> 4
+            n = counts[k] + 1
+            counts[k] = n
+            if n > decks and not exceeded[k]:
+                exceeded[k] = True
+                fresh.append(k)
+        for k in fresh:
+            disc.append(_d("CARD_COUNT_EXCEEDED", number, None, None, None,
+                           arts["CARD_COUNT_EXCEEDED"], card=CANONICAL[k], count=counts[k],
+                           decks=decks))
+        if invalid:
+            reports.append({"number": number, "replayed": False, "dealer": None, "hands": [],
+                            "insurance": []})
+            continue
+        reports.append(_play(rd, number, rules, disc, cards, vals, playing))
+    return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+
+
+def _box_of(item: tuple[int, Any]) -> int:
+    return item[0]
+
+
+def _boxes_per_player(rules: Rules, number: int, playing: list[tuple[int, list[list[Any]]]],
+                      disc: list[dict[str, Any]]) -> None:
+    """House rules on boxes per player (FR art. 55-4 (house rules)).
+
+    Only box holders (the first stake of a box) hold boxes.
+    """
+    held: dict[str, int] = {}
+    for _box, sl in playing:
+        holder = sl[0][0]
+        held[holder] = held.get(holder, 0) + 1
+    mx = rules.max_boxes_per_player
+    if mx is not None:
+        for player, n in held.items():
+            if n > mx:
+                disc.append(_d("TOO_MANY_BOXES", number, None, None, player,
+                               rules.articles["TOO_MANY_BOXES"], count=n, max_boxes=mx))
+    if rules.single_player_two_boxes and len(held) == 1:
+        for player, n in held.items():
+            if n == 1:
+                disc.append(_d("SINGLE_PLAYER_ONE_BOX", number, None, None, player,
+                               rules.articles["SINGLE_PLAYER_ONE_BOX"]))
+
+
+def _dealer_dict(d_cards: list[str], d_hard: int, d_ace: bool) -> dict[str, Any]:
+    soft = d_ace and d_hard <= 11
+    return {"cards": d_cards, "total": d_hard + 10 if soft else d_hard, "soft": soft,
+            "blackjack": len(d_cards) == 2 and soft and d_hard == 11}
+
+
+def _stopped(number: int, d_cards: list[str], d_hard: int, d_ace: bool,
+             boxes: list[list[Hand]], legal: list[tuple[int, str, int]]) -> dict[str, Any]:
+    """Report of a round whose replay stopped: what was known, nets null (§6)."""
+    hands = []
+    for bh in boxes:
+        for h in bh:
+            soft = h.ace and h.hard <= 11
+            hands.append({"box": h.box, "hand": h.num, "cards": h.cards,
+                          "total": h.hard + 10 if soft else h.hard, "soft": soft,
+                          "blackjack": False, "doubled": h.doubled, "outcome": None,
+                          "stakes": [{"player": p, "amount": _fmt(c), "net": None}
+                                     for p, c in h.stakes]})
+    return {"number": number, "replayed": False,
+            "dealer": _dealer_dict(d_cards, d_hard, d_ace), "hands": hands,
+            "insurance": [{"box": b, "player": p, "amount": _fmt(a), "net": None}
+                          for b, p, a in legal]}
+
+
+def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, Any]],
+          cards: list[str], vals: list[int],
+          playing: list[tuple[int, list[list[Any]]]]) -> dict[str, Any]:
+    """Deal, insurance, play, dealer and settlement of one round (§3.1–§3.6)."""
+    arts = rules.articles
+    n = len(cards)
+    p = 0
+    boxes: list[list[Hand]] = []
+    firsts: list[Hand] = []
+    for box, sl in playing:
+        h = Hand(box, 0, sl)
+        firsts.append(h)
+        boxes.append([h])
+    d_cards: list[str] = []
+    d_hard = 0
+    d_ace = False
+    legal: list[tuple[int, str, int]] = []
+    # 3.1 dealing order: a card to each box, one to the dealer, a second to each box
+    for rnd in (0, 1, 2):
+        if rnd == 1:
+            if p >= n:
+                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
+                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+            d_cards.append(cards[p])
+            d_hard = vals[p]
+            d_ace = d_hard == 1
+            p += 1
+            continue
+        for h in firsts:
+            if p >= n:
+                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
+                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+            v = vals[p]
+            h.cards.append(cards[p])
+            h.hard += v
+            if v == 1:
+                h.ace = True
+            p += 1
+    # 3.2 insurance, checked once the first deal is complete
+    if rd["insurance"]:
+        legal = _insurance(rd["insurance"], number, d_ace, playing, disc, arts)
+    # 3.3 playing the boxes, in increasing box number
+    actions = rd["actions"]
+    hit21 = rules.hit_on_21_forbidden
+    das = rules.double_after_split
+    dtotals = rules.double_totals
+    identical = rules.split_identical_only
+    maxh = rules.max_hands_after_split
+    resplit = rules.resplit_aces
+    offered = rules.surrender
+    for bh in boxes:
+        h0 = bh[0]
+        box = h0.box
+        holder = h0.stakes[0][0]
+        acts = actions.get(BOX_KEY[box]) or ()
+        na = len(acts)
+        ai = 0
+        stack = [h0]
+        while stack:
+            h = stack.pop()
+            hc = h.cards
+            while True:
+                nc = len(hc)
+                if nc == 1:  # a split hand takes its second card when its play starts
+                    if p >= n:
+                        disc.append(_d("CARDS_SHORT", number, None, None, None,
+                                       arts["CARDS_SHORT"]))
+                        return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+                    v = vals[p]
+                    hc.append(cards[p])
+                    h.hard += v
+                    if v == 1:
+                        h.ace = True
+                    p += 1
+                    nc = 2
+                hard = h.hard
+                if hard > 21:
+                    h.state = BUST
+                    break
+                if h.doubled:
+                    h.state = STAND
+                    break
+                if h.split_aces:
+                    # split aces take one card; with resplit_aces an ace may split again
+                    if not (resplit and CARD_VALUE[hc[1]] == 1):
+                        h.state = STAND
+                        break
+                    if ai >= na:
+                        disc.append(_d("MISSING_DECISION", number, box, h.num, holder,
+                                       arts["MISSING_DECISION"]))
+                        return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+                    a = acts[ai]
+                    ai += 1
+                    declined = None
+                    if type(a) is dict:
+                        declined = a.get("declined")
+                        a = a["act"]
+                    if a == "split":
+                        _split(h, bh, stack, declined, maxh, number, holder, disc, arts)
+                        continue
+                    if a != "stand":
+                        code = _ILLEGAL_CODE[a]
+                        if a == "surrender":
+                            disc.append(_d(code, number, box, h.num, holder, arts[code],
+                                           reason="after a split", replayed_as="stand"))
+                        else:
+                            disc.append(_d(code, number, box, h.num, holder, rules.texts["pairs"],
+                                           reason=SPLIT_ACES_REASON, replayed_as="stand"))
+                    h.state = STAND
+                    break
+                if nc == 2 and hard == 11 and h.ace and not h.split:
+                    h.state = BLACKJACK
+                    break
+                if ai >= na:
+                    disc.append(_d("MISSING_DECISION", number, box, h.num, holder,
+                                   arts["MISSING_DECISION"]))
+                    return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+                a = acts[ai]
+                ai += 1
+                declined = None
+                if type(a) is dict:
+                    declined = a.get("declined")
+                    a = a["act"]
+                if a == "hit":
+                    if hit21 and (hard == 21 or (hard == 11 and h.ace)):
+                        disc.append(_d("ILLEGAL_HIT", number, box, h.num, holder,
+                                       arts["ILLEGAL_HIT"], reason="hit_on_21_forbidden"))
+                elif a == "stand":
+                    h.state = STAND
+                    break
+                elif a == "double":
+                    if nc != 2:
+                        disc.append(_d("ILLEGAL_DOUBLE", number, box, h.num, holder,
+                                       arts["ILLEGAL_DOUBLE"], reason="more than two cards",
+                                       replayed_as="hit"))
+                    else:
+                        reason = None
+                        if h.split and not das:
+                            reason = "double_after_split"
+                        elif dtotals is not None and (h.ace or hard not in dtotals):
+                            reason = "double_totals"
+                        if reason is not None:
+                            disc.append(_d("ILLEGAL_DOUBLE", number, box, h.num, holder,
+                                           arts["ILLEGAL_DOUBLE"], reason=reason))
+                        first = True
+                        for st in h.stakes:
+                            # the holder decides; players behind follow unless they declined
+                            if first or not declined or st[0] not in declined:
+                                st[1] *= 2
+                            first = False
+                        h.doubled = True
+                elif a == "split":
+                    reason = None
+                    if nc != 2:
+                        reason = "more than two cards"
+                    elif CARD_VALUE[hc[0]] != CARD_VALUE[hc[1]]:
+                        reason = "cards of different values"
+                    if reason is not None:
+                        disc.append(_d("ILLEGAL_SPLIT", number, box, h.num, holder,
+                                       arts["ILLEGAL_SPLIT"], reason=reason,
+                                       replayed_as="stand"))
+                        h.state = STAND
+                        break
+                    if identical and CARD_RANK[hc[0]] != CARD_RANK[hc[1]]:
+                        disc.append(_d("ILLEGAL_SPLIT", number, box, h.num, holder,
+                                       arts["ILLEGAL_SPLIT"], reason="split_identical_only"))
+                    _split(h, bh, stack, declined, maxh, number, holder, disc, arts)
+                    continue
+                else:  # surrender
+                    reason = None
+                    if len(bh) > 1:
+                        reason = "after a split"
+                    elif nc != 2:
+                        reason = "after a hit"
+                    if reason is not None:
+                        disc.append(_d("ILLEGAL_SURRENDER", number, box, h.num, holder,
+                                       arts["ILLEGAL_SURRENDER"], reason=reason,
+                                       replayed_as="stand"))
+                        h.state = STAND
+                        break
+                    if not offered:
+                        disc.append(_d("ILLEGAL_SURRENDER", number, box, h.num, holder,
+                                       arts["ILLEGAL_SURRENDER"], reason="not offered"))
+                    h.state = SURRENDER
+                    break
+                # hit, or a double (possible form or replayed as a hit): one card
+                if p >= n:
+                    disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
+                    return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+                v = vals[p]
+                hc.append(cards[p])
+                h.hard += v
+                if v == 1:
+                    h.ace = True
+                p += 1
+        if ai < na:
+            disc.append(_d("EXTRA_DECISION", number, box, None, holder, arts["EXTRA_DECISION"],
+                           count=na - ai))
+    # 3.5 the dealer draws to 17 if a hand is on the layout or an insurance bet is open
+    draw = bool(legal)
+    if not draw:
+        for bh in boxes:
+            for h in bh:
+                if h.state != BUST and h.state != SURRENDER:
+                    draw = True
+                    break
+            if draw:
+                break
+    if draw:
+        while True:
+            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
+            if t >= 17:
+                break
+            if p >= n:
+                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
+                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
+            v = vals[p]
+            d_cards.append(cards[p])
+            d_hard += v
+            if v == 1:
+                d_ace = True
+            p += 1
+    # actions for boxes that hold no stakes: checked once all boxes have played
+    if len(actions) > len(boxes) or not _same_keys(actions, boxes):
+        _stakeless(actions, boxes, number, disc, arts)
+    if p < n:
+        disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"],
+                       count=n - p))
+    return _settle(rd, number, arts, rules.texts, disc, boxes, d_cards, d_hard, d_ace, legal)
+
+
+_ILLEGAL_CODE = {"hit": "ILLEGAL_HIT", "double": "ILLEGAL_DOUBLE",
+                 "surrender": "ILLEGAL_SURRENDER"}
+
+
+def _same_keys(actions: dict[str, Any], boxes: list[list[Hand]]) -> bool:
+    for key in actions:
+        b = int(key)
+        for bh in boxes:
+            if bh[0].box == b:
+                break
+        else:
+            return False
+    return True
+
+
+def _stakeless(actions: dict[str, Any], boxes: list[list[Hand]], number: int,
+               disc: list[dict[str, Any]], arts: dict[str, str]) -> None:
+    """EXTRA_DECISION for actions of boxes that take no part (§6)."""
+    staked = {bh[0].box for bh in boxes}
+    for b in sorted(int(k) for k in actions):
+        if b not in staked and actions[BOX_KEY[b]]:
+            disc.append(_d("EXTRA_DECISION", number, b, None, None, arts["EXTRA_DECISION"],
+                           count=len(actions[BOX_KEY[b]])))
+
+
+def _split(h: Hand, bh: list[Hand], stack: list[Hand], declined: Any, maxh: int | None,
+           number: int, holder: str, disc: list[dict[str, Any]], arts: dict[str, str]) -> None:
+    """Split ``h`` (of possible form) into itself and a new hand (§3.3, pairs article).
+
+    The new hand takes the next free number and is played right after ``h``
+    (it goes on top of the box's stack of hands waiting for their second card).
+    """
+    if maxh is not None and len(bh) + 1 > maxh:
+        disc.append(_d("TOO_MANY_SPLITS", number, h.box, h.num, holder,
+                       arts["TOO_MANY_SPLITS"], max_hands=maxh))
+    c0, c1 = h.cards
+    stakes = h.stakes
+    new_stakes = [[stakes[0][0], stakes[0][1]]]
+    for st in stakes[1:]:
+        # a player behind who declines keeps his stake on the first hand only
+        if not declined or st[0] not in declined:
+            new_stakes.append([st[0], st[1]])
+    new = Hand(h.box, len(bh), new_stakes)
+    v0 = CARD_VALUE[c0]
+    v1 = CARD_VALUE[c1]
+    new.cards.append(c1)
+    new.hard = v1
+    new.ace = v1 == 1
+    new.split = True
+    new.split_aces = v1 == 1
+    del h.cards[1:]  # in place: the caller holds this list
+    h.hard = v0
+    h.ace = v0 == 1
+    h.split = True
+    h.split_aces = v0 == 1
+    bh.append(new)
+    stack.append(new)
+
+
+def _insurance(insurance: list[dict[str, Any]], number: int, dealer_ace: bool,
+               playing: list[tuple[int, list[list[Any]]]], disc: list[dict[str, Any]],
+               arts: dict[str, str]) -> list[tuple[int, str, int]]:
+    """Insurance bets (FR art. 55-4 2° / LU art. 32 2.): exactly half a stake, dealer ace."""
+    legal: list[tuple[int, str, int]] = []
+    insured: set[tuple[int, str]] = set()
+    for ins in insurance:
+        box = ins["box"]
+        player = ins["player"]
+        amount = cents(ins["amount"])
+        assert amount is not None
+        reason = None
+        if not dealer_ace:
+            reason = "the dealer's card is not an ace"
+        else:
+            stake = None
+            for b, sl in playing:
+                if b == box:
+                    for pl, c in sl:
+                        if pl == player:
+                            stake = c
+                    break
+            if stake is None:
+                reason = "no such stake"
+            elif 2 * amount != stake:
+                reason = "not half the stake"
+            elif (box, player) in insured:
+                reason = "stake already insured"
+        if reason is None:
+            insured.add((box, player))
+            legal.append((box, player, amount))
+        else:
+            disc.append(_d("ILLEGAL_INSURANCE", number, box, None, player,
+                           arts["ILLEGAL_INSURANCE"], recorded=_fmt(amount), reason=reason))
+    return legal
+
+
+def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[str, str],
+            disc: list[dict[str, Any]], boxes: list[list[Hand]], d_cards: list[str],
+            d_hard: int, d_ace: bool, legal: list[tuple[int, str, int]]) -> dict[str, Any]:
+    """Settlement of each stake on each hand (§3.6) and the check of the recorded rows."""
+    d_soft = d_ace and d_hard <= 11
+    dt = d_hard + 10 if d_soft else d_hard
+    d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
+    computed: dict[tuple[int, int, str], int] = {}
+    hands = []
+    fmt = _fmt
+    for bh in boxes:
+        if len(bh) > 1:
+            bh = sorted(bh, key=_num_of)
+        for h in bh:
+            state = h.state
+            hard = h.hard
+            soft = h.ace and hard <= 11
+            total = hard + 10 if soft else hard
+            bj = state == BLACKJACK
+            # the net per unit of stake, as a fraction over 2 (so 3:2 and halves stay exact)
+            if state == BUST:
+                outcome, num2 = "bust", -2
+            elif state == SURRENDER:
+                outcome, num2 = "surrender", -1
+            elif bj:
+                outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
+            elif d_bj:
+                outcome, num2 = "lose", -2
+            elif dt > 21 or total > dt:
+                outcome, num2 = "win", 2
+            elif total == dt:
+                outcome, num2 = "push", 0
+            else:
+                outcome, num2 = "lose", -2
+            box = h.box
+            num = h.num
+            st_out = []
+            for player, c in h.stakes:
+                net = c * (num2 >> 1) if num2 & 1 == 0 else _half(c * num2)
+                computed[(box, num, player)] = net
+                st_out.append({"player": player, "amount": fmt(c), "net": fmt(net)})
+            hands.append({"box": box, "hand": num, "cards": h.cards, "total": total,
+                          "soft": soft, "blackjack": bj, "doubled": h.doubled,
+                          "outcome": outcome, "stakes": st_out})
+    ins_out = []
+    ins_computed: dict[tuple[int, str], int] = {}
+    if legal:
+        ten = CARD_VALUE[d_cards[1]] == 10
+        for b, pl, a in legal:
+            net = 2 * a if ten else -a
+            ins_computed[(b, pl)] = net
+            ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": fmt(net)})
+    # recorded rows against computed ones
+    seen: set[Any] = set()
+    play_art = arts["SETTLEMENT_MISMATCH"]
+    ins_art = texts["insurance"]
+    for row in rd["settlements"]:
+        box = row["box"]
+        player = row["player"]
+        if "net" in row:
+            key: Any = (box, row["hand"], player)
+            hand = row["hand"]
+            rec = cents(row["net"])
+            exp = computed.get(key)
+            art = play_art
+        else:
+            key = (box, player)
+            hand = None
+            rec = cents(row["insurance_net"])
+            exp = ins_computed.get(key)
+            art = ins_art
+        assert rec is not None
+        if exp is None:
+            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art,
+                           recorded=fmt(rec)))
+        elif key in seen:
+            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art,
+                           recorded=fmt(rec), duplicate=True))
+        else:
+            seen.add(key)
+            if exp != rec:
+                disc.append(_d("SETTLEMENT_MISMATCH", number, box, hand, player, art,
+                               expected=fmt(exp), recorded=fmt(rec)))
+    if len(seen) != len(computed) + len(ins_computed):
+        for key, exp in computed.items():
+            if key not in seen:
+                disc.append(_d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art,
+                               expected=fmt(exp)))
+        for key, exp in ins_computed.items():
+            if key not in seen:
+                disc.append(_d("SETTLEMENT_MISSING", number, key[0], None, key[1],
+                               ins_art, expected=fmt(exp)))
+    return {"number": number, "replayed": True,
+            "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+            "hands": hands, "insurance": ins_out}
+
+
+def _num_of(h: Hand) -> int:
+    return h.num
