@@ -113,3 +113,9 @@ def main(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
 
 def _one_line(text: str) -> str:
     return " ".join(text.split())
+
+
+if __name__ == "__main__":  # python -m tables.blackjack.cli FILE... [--json]
+    import sys
+
+    sys.exit(main(sys.argv[1:], sys.stdout, sys.stderr))
