@@ -190,18 +190,24 @@ def _round(i: int, rd: Any) -> None:
         if len(stakes) == 1:
             s = stakes[0]
             # the common case of a lone stake, without a set of players
-            if type(s) is not dict or not _nonempty_str(s.get("player")):
+            if type(s) is not dict:
                 _stake(p, j, 0, s)
-            if cents(s.get("amount")) is None:
+            pl = s.get("player")
+            a = s.get("amount")
+            if type(pl) is not str or not pl or type(a) is not str or \
+                    (a not in _CENTS and cents(a) is None):
                 _stake(p, j, 0, s)
         else:
             players = set()
             for k, s in enumerate(stakes):
-                if type(s) is not dict or not _nonempty_str(s.get("player")):
+                if type(s) is not dict:
                     _stake(p, j, k, s)
-                if cents(s.get("amount")) is None:
+                pl = s.get("player")
+                a = s.get("amount")
+                if type(pl) is not str or not pl or type(a) is not str or \
+                        (a not in _CENTS and cents(a) is None):
                     _stake(p, j, k, s)
-                if s["player"] in players:
+                if pl in players:
                     raise Rejected(
                         f"{p}.boxes[{j}].stakes[{k}].player", "player listed twice on this box"
                     )
@@ -210,9 +216,12 @@ def _round(i: int, rd: Any) -> None:
         raise Rejected(f"{p}.boxes", "expected at least one box holding a stake")
     if type(cards) is not list:
         raise Rejected(f"{p}.cards", "expected a list")
-    for k, c in enumerate(cards):
-        if type(c) is not str:
-            raise Rejected(f"{p}.cards[{k}]", "expected a card code string")
+    try:
+        "".join(cards)  # C speed: fails on the first element that is not a str
+    except TypeError:
+        for k, c in enumerate(cards):
+            if type(c) is not str:
+                raise Rejected(f"{p}.cards[{k}]", "expected a card code string") from None
     if type(insurance) is not list:
         raise Rejected(f"{p}.insurance", "expected a list")
     for k, ins in enumerate(insurance):
@@ -241,7 +250,15 @@ def _round(i: int, rd: Any) -> None:
     if type(settlements) is not list:
         raise Rejected(f"{p}.settlements", "expected a list")
     for k, row in enumerate(settlements):
-        if type(row) is not dict:
+        if type(row) is dict:
+            # fast path of a well-formed net row
+            pl = row.get("player")
+            net = row.get("net")
+            if type(row.get("box")) is int and type(pl) is str and pl and \
+                    type(net) is str and net in _CENTS and type(row.get("hand")) is int and \
+                    "insurance_net" not in row:
+                continue
+        else:
             raise Rejected(f"{p}.settlements[{k}]", "expected an object")
         if type(row.get("box")) is not int:
             raise Rejected(

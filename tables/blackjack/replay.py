@@ -48,10 +48,11 @@ Readings of points the spec leaves open (chosen closest to the regulation):
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from .cards import CANONICAL, CARD_INDEX, CARD_RANK, CARD_VALUE
-from .parse import cents, format_cents, validate
+from .parse import _CENTS, cents, format_cents, validate
 from .rules import CARDS_PER_DECK, STANDARD_BURNED, STANDARD_DECKS, Rules
 
 # hand states
@@ -60,8 +61,6 @@ OPEN, STAND, BUST, SURRENDER, BLACKJACK = 0, 1, 2, 3, 4
 BOX_KEY = ("0", "1", "2", "3", "4", "5", "6", "7")
 SPLIT_ACES_REASON = "split aces take one card"
 
-# card code -> value | index << 4: one dict lookup per card in the hot loop
-_CARD: dict[str, int] = {code: CARD_VALUE[code] | (CARD_INDEX[code] << 4) for code in CARD_VALUE}
 
 _FMT: dict[int, str] = {}
 
@@ -139,10 +138,18 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     min_c = cents(limits["min"])
     max_c = cents(limits["max"])
     assert min_c is not None and max_c is not None
-    counts = [0] * 52
-    exceeded = [False] * 52
+    counts: Counter[int] = Counter()
+    count_update = counts.update
+    counts_values = counts.values
+    exceeded: set[int] = set()
+    value_of = CARD_VALUE
+    idx_of = CARD_INDEX.__getitem__
+    idx_get = CARD_INDEX.get
+
+    def max_count() -> int:
+        return max(counts_values(), default=0)
+
     out = burned
-    card_get = _CARD.get
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
     reports = []
     for pos, rd in enumerate(doc["rounds"], 1):
@@ -185,34 +192,65 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
         if per_player:
             _boxes_per_player(rules, number, playing, disc)
         # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
-        vals: list[int] = []
-        invalid = False
-        fresh: list[int] = []
-        for i, code in enumerate(cards):
-            x = card_get(code)
-            if x is None:
-                disc.append(_d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"],
-                               card=code, index=i))
-                invalid = True
-                vals.append(0)
-                continue
-            vals.append(x & 15)
-            k = x >> 4
-            n = counts[k] + 1
-            counts[k] = n
-            if n > decks and not exceeded[k]:
-                exceeded[k] = True
-                fresh.append(k)
-        for k in fresh:
-            disc.append(_d("CARD_COUNT_EXCEEDED", number, None, None, None,
-                           arts["CARD_COUNT_EXCEEDED"], card=CANONICAL[k], count=counts[k],
-                           decks=decks))
+        try:
+            vals = [value_of[c] for c in cards]
+            invalid = False
+        except KeyError:
+            vals, invalid = _invalid_cards(number, cards, arts, disc)
+        # counted in C; the per-card walk only runs once some card is over `decks`
+        if invalid:
+            count_update(k for k in map(idx_get, cards) if k is not None)
+        else:
+            count_update(map(idx_of, cards))
+        if max_count() > decks:
+            _card_counts(number, cards, counts, exceeded, decks, arts, disc)
         if invalid:
             reports.append({"number": number, "replayed": False, "dealer": None, "hands": [],
                             "insurance": []})
             continue
         reports.append(_play(rd, number, rules, disc, cards, vals, playing))
     return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+
+
+def _invalid_cards(number: int, cards: list[str], arts: dict[str, str],
+                   disc: list[dict[str, Any]]) -> tuple[list[int], bool]:
+    """INVALID_CARD for each code that is not a card (its round is not replayed)."""
+    vals = []
+    for i, code in enumerate(cards):
+        v = CARD_VALUE.get(code)
+        if v is None:
+            disc.append(_d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"],
+                           card=code, index=i))
+            v = 0
+        vals.append(v)
+    return vals, True
+
+
+def _card_counts(number: int, cards: list[str], counts: Counter[int], exceeded: set[int],
+                 decks: int, arts: dict[str, str], disc: list[dict[str, Any]]) -> None:
+    """CARD_COUNT_EXCEEDED once per card, in the round where it first goes over ``decks``.
+
+    ``counts`` already includes this round; walk the round's cards from the
+    counts before it to report the cards in the order they crossed.
+    """
+    before = Counter(counts)
+    for c in cards:
+        k = CARD_INDEX.get(c)
+        if k is not None:
+            before[k] -= 1
+    fresh = []
+    for c in cards:
+        k = CARD_INDEX.get(c)
+        if k is None:
+            continue
+        before[k] += 1
+        if before[k] > decks and k not in exceeded:
+            exceeded.add(k)
+            fresh.append(k)
+    for k in fresh:
+        disc.append(_d("CARD_COUNT_EXCEEDED", number, None, None, None,
+                       arts["CARD_COUNT_EXCEEDED"], card=CANONICAL[k], count=counts[k],
+                       decks=decks))
 
 
 def _box_of(item: tuple[int, Any]) -> int:
@@ -316,11 +354,16 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
     maxh = rules.max_hands_after_split
     resplit = rules.resplit_aces
     offered = rules.surrender
+    matched = 0  # action keys that belong to a box holding stakes
     for bh in boxes:
         h0 = bh[0]
         box = h0.box
         holder = h0.stakes[0][0]
-        acts = actions.get(BOX_KEY[box]) or ()
+        acts = actions.get(BOX_KEY[box])
+        if acts is None:
+            acts = ()
+        else:
+            matched += 1
         na = len(acts)
         ai = 0
         stack = [h0]
@@ -489,7 +532,7 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                 d_ace = True
             p += 1
     # actions for boxes that hold no stakes: checked once all boxes have played
-    if len(actions) > len(boxes) or not _same_keys(actions, boxes):
+    if len(actions) != matched:
         _stakeless(actions, boxes, number, disc, arts)
     if p < n:
         disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"],
@@ -499,17 +542,6 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
 
 _ILLEGAL_CODE = {"hit": "ILLEGAL_HIT", "double": "ILLEGAL_DOUBLE",
                  "surrender": "ILLEGAL_SURRENDER"}
-
-
-def _same_keys(actions: dict[str, Any], boxes: list[list[Hand]]) -> bool:
-    for key in actions:
-        b = int(key)
-        for bh in boxes:
-            if bh[0].box == b:
-                break
-        else:
-            return False
-    return True
 
 
 def _stakeless(actions: dict[str, Any], boxes: list[list[Hand]], number: int,
@@ -600,8 +632,11 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
     d_soft = d_ace and d_hard <= 11
     dt = d_hard + 10 if d_soft else d_hard
     d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
-    computed: dict[tuple[int, int, str], int] = {}
+    # computed settlements in report order, as flat (box, hand, player, net) runs
+    flat: list[Any] = []
+    push = flat.append
     hands = []
+    fget = _FMT.get
     fmt = _fmt
     for bh in boxes:
         if len(bh) > 1:
@@ -632,8 +667,12 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
             st_out = []
             for player, c in h.stakes:
                 net = c * (num2 >> 1) if num2 & 1 == 0 else _half(c * num2)
-                computed[(box, num, player)] = net
-                st_out.append({"player": player, "amount": fmt(c), "net": fmt(net)})
+                push(box)
+                push(num)
+                push(player)
+                push(net)
+                st_out.append({"player": player, "amount": fget(c) or fmt(c),
+                               "net": fget(net) or fmt(net)})
             hands.append({"box": box, "hand": num, "cards": h.cards, "total": total,
                           "soft": soft, "blackjack": bj, "doubled": h.doubled,
                           "outcome": outcome, "stakes": st_out})
@@ -645,7 +684,16 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
             net = 2 * a if ten else -a
             ins_computed[(b, pl)] = net
             ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": fmt(net)})
-    # recorded rows against computed ones
+    # recorded rows against computed ones: first the common case of rows in
+    # report order that all agree, without building any lookup table
+    rows = rd["settlements"]
+    if len(rows) * 4 == len(flat) + 4 * len(legal) and _in_order(rows, flat, ins_computed):
+        return {"number": number, "replayed": True,
+                "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+                "hands": hands, "insurance": ins_out}
+    computed: dict[tuple[int, int, str], int] = {}
+    for i in range(0, len(flat), 4):
+        computed[(flat[i], flat[i + 1], flat[i + 2])] = flat[i + 3]
     seen: set[Any] = set()
     play_art = arts["SETTLEMENT_MISMATCH"]
     ins_art = texts["insurance"]
@@ -688,6 +736,29 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
     return {"number": number, "replayed": True,
             "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
             "hands": hands, "insurance": ins_out}
+
+
+def _in_order(rows: list[dict[str, Any]], flat: list[Any],
+              ins_computed: dict[tuple[int, str], int]) -> bool:
+    """True when the rows are exactly the computed settlements, in report order
+    (hand rows, then insurance rows in log order)."""
+    cget = _CENTS.get
+    i = 0
+    n = len(flat)
+    ins = iter(ins_computed.items())
+    for row in rows:
+        if i < n:
+            net = row.get("net")
+            if net is None or row["box"] != flat[i] or row["hand"] != flat[i + 1] or \
+                    row["player"] != flat[i + 2] or cget(net) != flat[i + 3]:
+                return False
+            i += 4
+        else:
+            (b, pl), exp = next(ins)
+            net = row.get("insurance_net")
+            if net is None or row["box"] != b or row["player"] != pl or cget(net) != exp:
+                return False
+    return True
 
 
 def _num_of(h: Hand) -> int:
