@@ -51,8 +51,7 @@ def make_shoes(n: int, seed: int = 7) -> list[dict[str, Any]]:
         if rng.random() < 0.3:
             hr["max_hands_after_split"] = rng.choice((2, 3, 4))
         limits = rng.choice((("10.00", "1000.00"), ("25.00", "5000.00"), ("5.00", "500.00")))
-        shoes.append(simulate_shoe(seed * 100_000 + i, profile, hr, limits,
-                                   shoe_id=f"BENCH-{i}"))
+        shoes.append(simulate_shoe(seed * 100_000 + i, profile, hr, limits, shoe_id=f"BENCH-{i}"))
     return shoes
 
 
@@ -65,9 +64,11 @@ def bench_engine(logs: list[dict[str, Any]], repeat: int = 5) -> None:
         for log in parsed:
             replay(log)
         best = min(best, time.perf_counter() - t0)
-    print(f"engine  : {len(logs)} shoes, {rounds} rounds, best of {repeat}: {best:.3f} s"
-          f" -> {rounds / best:,.0f} rounds/s (validation + replay + report dicts,"
-          f" one core, JSON encoding excluded)")
+    print(
+        f"engine  : {len(logs)} shoes, {rounds} rounds, best of {repeat}: {best:.3f} s"
+        f" -> {rounds / best:,.0f} rounds/s (validation + replay + report dicts,"
+        f" one core, JSON encoding excluded)"
+    )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"engine  : peak RSS of this process {peak / 1024:.1f} MiB")
 
@@ -90,8 +91,14 @@ _MEASURE = (
 def run_command(path: str) -> tuple[int, float, int]:
     """(exit status, seconds, peak RSS in KiB) of the command on one file."""
     env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "1")}
-    out = subprocess.run([sys.executable, "-c", _MEASURE, *command_argv(path)], cwd=ROOT,
-                         capture_output=True, text=True, env=env, check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", _MEASURE, *command_argv(path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    ).stdout.split()
     return int(out[0]), float(out[1]), int(out[2])
 
 
@@ -112,9 +119,11 @@ def bench_command(logs: list[dict[str, Any]], tmp: Path) -> None:
     path = tmp / "shoes.jsonl"
     rounds = write_jsonl(path, logs, len(logs))
     status, secs, rss = run_command(str(path))
-    print(f"command : {' '.join(command_argv('FILE')[1:])}: {len(logs)} shoes, {rounds} rounds"
-          f" in {secs:.2f} s -> {rounds / secs:,.0f} rounds/s (exit {status}, process start"
-          f" and JSON in/out included), peak RSS {rss / 1024:.1f} MiB")
+    print(
+        f"command : {' '.join(command_argv('FILE')[1:])}: {len(logs)} shoes, {rounds} rounds"
+        f" in {secs:.2f} s -> {rounds / secs:,.0f} rounds/s (exit {status}, process start"
+        f" and JSON in/out included), peak RSS {rss / 1024:.1f} MiB"
+    )
 
 
 def bench_memory(logs: list[dict[str, Any]], tmp: Path) -> None:
@@ -122,24 +131,28 @@ def bench_memory(logs: list[dict[str, Any]], tmp: Path) -> None:
         path = tmp / f"shoes-{count}.jsonl"
         rounds = write_jsonl(path, logs, count)
         status, secs, rss = run_command(str(path))
-        print(f"memory  : {count:>6} shoes ({rounds:>7} rounds, {path.stat().st_size / 2**20:6.1f}"
-              f" MiB file): peak RSS {rss / 1024:6.1f} MiB, {secs:6.2f} s,"
-              f" {rounds / secs:,.0f} rounds/s, exit {status}")
+        print(
+            f"memory  : {count:>6} shoes ({rounds:>7} rounds, {path.stat().st_size / 2**20:6.1f}"
+            f" MiB file): peak RSS {rss / 1024:6.1f} MiB, {secs:6.2f} s,"
+            f" {rounds / secs:,.0f} rounds/s, exit {status}"
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("n", nargs="?", type=int, default=200, help="simulated shoes")
     parser.add_argument("--mode", choices=("all", "engine", "command", "memory"), default="all")
     args = parser.parse_args()
     t0 = time.perf_counter()
     logs = make_shoes(args.n)
     boxes = sorted({len(rd["boxes"]) for log in logs for rd in log["rounds"]})
-    behind = sum(1 for log in logs for rd in log["rounds"] for b in rd["boxes"]
-                 if len(b["stakes"]) > 1)
-    print(f"simulated {args.n} shoes in {time.perf_counter() - t0:.2f} s"
-          f" (boxes per round {boxes[0]}-{boxes[-1]}, {behind} boxes with players behind)")
+    behind = sum(1 for log in logs for rd in log["rounds"] for b in rd["boxes"] if len(b["stakes"]) > 1)
+    print(
+        f"simulated {args.n} shoes in {time.perf_counter() - t0:.2f} s"
+        f" (boxes per round {boxes[0]}-{boxes[-1]}, {behind} boxes with players behind)"
+    )
     if args.mode in ("all", "engine"):
         bench_engine(logs)
     with tempfile.TemporaryDirectory() as d:

@@ -76,9 +76,8 @@ def cents(value: Any) -> int | None:
 
 def format_cents(c: int) -> str:
     """``1250`` -> ``"12.50"``: report amounts have exactly two decimals (§5)."""
-    if c < 0:
-        return "-%d.%02d" % divmod(-c, 100)
-    return "%d.%02d" % divmod(c, 100)
+    whole, frac = divmod(-c if c < 0 else c, 100)
+    return f"{'-' if c < 0 else ''}{whole}.{frac:02d}"
 
 
 def _is_int(v: Any) -> bool:
@@ -175,9 +174,7 @@ def _round(i: int, rd: Any) -> None:
             raise Rejected(f"{p}.boxes[{j}]", "expected an object")
         box = b.get("box")
         if type(box) is not int or not 1 <= box <= 7:
-            raise Rejected(
-                f"{p}.boxes[{j}].box", _missing_or(b, "box", "expected an integer from 1 to 7")
-            )
+            raise Rejected(f"{p}.boxes[{j}].box", _missing_or(b, "box", "expected an integer from 1 to 7"))
         bit = 1 << box
         if seen_boxes & bit:
             raise Rejected(f"{p}.boxes[{j}].box", f"box {box} listed twice in the round")
@@ -194,8 +191,7 @@ def _round(i: int, rd: Any) -> None:
                 _stake(p, j, 0, s)
             pl = s.get("player")
             a = s.get("amount")
-            if type(pl) is not str or not pl or type(a) is not str or \
-                    (a not in _CENTS and cents(a) is None):
+            if type(pl) is not str or not pl or type(a) is not str or (a not in _CENTS and cents(a) is None):
                 _stake(p, j, 0, s)
         else:
             players = set()
@@ -204,13 +200,15 @@ def _round(i: int, rd: Any) -> None:
                     _stake(p, j, k, s)
                 pl = s.get("player")
                 a = s.get("amount")
-                if type(pl) is not str or not pl or type(a) is not str or \
-                        (a not in _CENTS and cents(a) is None):
+                if (
+                    type(pl) is not str
+                    or not pl
+                    or type(a) is not str
+                    or (a not in _CENTS and cents(a) is None)
+                ):
                     _stake(p, j, k, s)
                 if pl in players:
-                    raise Rejected(
-                        f"{p}.boxes[{j}].stakes[{k}].player", "player listed twice on this box"
-                    )
+                    raise Rejected(f"{p}.boxes[{j}].stakes[{k}].player", "player listed twice on this box")
                 players.add(s["player"])
     if not staked:
         raise Rejected(f"{p}.boxes", "expected at least one box holding a stake")
@@ -254,32 +252,30 @@ def _round(i: int, rd: Any) -> None:
             # fast path of a well-formed net row
             pl = row.get("player")
             net = row.get("net")
-            if type(row.get("box")) is int and type(pl) is str and pl and \
-                    type(net) is str and net in _CENTS and type(row.get("hand")) is int and \
-                    "insurance_net" not in row:
+            if (
+                type(row.get("box")) is int
+                and type(pl) is str
+                and pl
+                and type(net) is str
+                and net in _CENTS
+                and type(row.get("hand")) is int
+                and "insurance_net" not in row
+            ):
                 continue
         else:
             raise Rejected(f"{p}.settlements[{k}]", "expected an object")
         if type(row.get("box")) is not int:
-            raise Rejected(
-                f"{p}.settlements[{k}].box", _missing_or(row, "box", "expected an integer")
-            )
+            raise Rejected(f"{p}.settlements[{k}].box", _missing_or(row, "box", "expected an integer"))
         if not _nonempty_str(row.get("player")):
-            raise Rejected(
-                f"{p}.settlements[{k}].player", _missing_or(row, "player", _NONEMPTY)
-            )
+            raise Rejected(f"{p}.settlements[{k}].player", _missing_or(row, "player", _NONEMPTY))
         has_net = "net" in row
         if has_net == ("insurance_net" in row):
-            raise Rejected(
-                f"{p}.settlements[{k}]", "expected exactly one of net and insurance_net"
-            )
+            raise Rejected(f"{p}.settlements[{k}]", "expected exactly one of net and insurance_net")
         if has_net:
             if cents(row["net"]) is None:
                 raise Rejected(f"{p}.settlements[{k}].net", AMOUNT_REASON)
             if type(row.get("hand")) is not int:
-                raise Rejected(
-                    f"{p}.settlements[{k}].hand", "expected an integer (required with net)"
-                )
+                raise Rejected(f"{p}.settlements[{k}].hand", "expected an integer (required with net)")
         elif cents(row["insurance_net"]) is None:
             raise Rejected(f"{p}.settlements[{k}].insurance_net", AMOUNT_REASON)
 

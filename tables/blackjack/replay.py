@@ -85,8 +85,7 @@ def _half(k: int) -> int:
 class Hand:
     """One hand of a box; ``stakes`` is a list of ``[player, cents]``."""
 
-    __slots__ = ("box", "num", "cards", "hard", "ace", "split", "split_aces", "doubled",
-                 "state", "stakes")
+    __slots__ = ("box", "num", "cards", "hard", "ace", "split", "split_aces", "doubled", "state", "stakes")
 
     def __init__(self, box: int, num: int, stakes: list[list[Any]]) -> None:
         self.box = box
@@ -101,11 +100,11 @@ class Hand:
         self.stakes = stakes
 
 
-def _d(code: str, rnd: int | None, box: int | None, hand: int | None,
-       player: str | None, art: str, **extra: Any) -> dict[str, Any]:
+def _d(
+    code: str, rnd: int | None, box: int | None, hand: int | None, player: str | None, art: str, **extra: Any
+) -> dict[str, Any]:
     """A discrepancy in the report's key order (§5)."""
-    out: dict[str, Any] = {"code": code, "round": rnd, "box": box, "hand": hand,
-                           "player": player}
+    out: dict[str, Any] = {"code": code, "round": rnd, "box": box, "hand": hand, "player": player}
     if extra:
         out.update(extra)
     out["article"] = art
@@ -126,14 +125,44 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     cut: int = doc["cut_card_after"]
     # shoe-wide checks (FR art. 55-4 / LU art. 32 (shoe))
     if decks != STANDARD_DECKS:
-        disc.append(_d("DECK_COUNT", None, None, None, None, arts["DECK_COUNT"],
-                       expected=STANDARD_DECKS, recorded=decks))
+        disc.append(
+            _d(
+                "DECK_COUNT",
+                None,
+                None,
+                None,
+                None,
+                arts["DECK_COUNT"],
+                expected=STANDARD_DECKS,
+                recorded=decks,
+            )
+        )
     if burned != STANDARD_BURNED:
-        disc.append(_d("BURN_COUNT", None, None, None, None, arts["BURN_COUNT"],
-                       expected=STANDARD_BURNED, recorded=burned))
+        disc.append(
+            _d(
+                "BURN_COUNT",
+                None,
+                None,
+                None,
+                None,
+                arts["BURN_COUNT"],
+                expected=STANDARD_BURNED,
+                recorded=burned,
+            )
+        )
     if decks * CARDS_PER_DECK - cut < CARDS_PER_DECK:
-        disc.append(_d("CUT_CARD_TOO_DEEP", None, None, None, None, arts["CUT_CARD_TOO_DEEP"],
-                       cut_card_after=cut, cards_behind=decks * CARDS_PER_DECK - cut))
+        disc.append(
+            _d(
+                "CUT_CARD_TOO_DEEP",
+                None,
+                None,
+                None,
+                None,
+                arts["CUT_CARD_TOO_DEEP"],
+                cut_card_after=cut,
+                cards_behind=decks * CARDS_PER_DECK - cut,
+            )
+        )
     limits = doc["limits"]
     min_c = cents(limits["min"])
     max_c = cents(limits["max"])
@@ -155,11 +184,22 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     for pos, rd in enumerate(doc["rounds"], 1):
         number = rd["number"]
         if number != pos:
-            disc.append(_d("ROUND_NUMBERING", number, None, None, None,
-                           arts["ROUND_NUMBERING"], expected=pos))
+            disc.append(
+                _d("ROUND_NUMBERING", number, None, None, None, arts["ROUND_NUMBERING"], expected=pos)
+            )
         if out >= cut:
-            disc.append(_d("CUT_CARD_OVERRUN", number, None, None, None,
-                           arts["CUT_CARD_OVERRUN"], cards_out=out, cut_card_after=cut))
+            disc.append(
+                _d(
+                    "CUT_CARD_OVERRUN",
+                    number,
+                    None,
+                    None,
+                    None,
+                    arts["CUT_CARD_OVERRUN"],
+                    cards_out=out,
+                    cut_card_after=cut,
+                )
+            )
         cards: list[str] = rd["cards"]
         out += len(cards)
         # stakes (FR art. 55-5 / LU art. 33), in increasing box number
@@ -175,17 +215,37 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 c = cents(s["amount"])
                 assert c is not None
                 if c < min_c:
-                    disc.append(_d("BET_BELOW_MIN", number, box, None, s["player"],
-                                   arts["BET_BELOW_MIN"], recorded=_fmt(c),
-                                   min=_fmt(min_c)))
+                    disc.append(
+                        _d(
+                            "BET_BELOW_MIN",
+                            number,
+                            box,
+                            None,
+                            s["player"],
+                            arts["BET_BELOW_MIN"],
+                            recorded=_fmt(c),
+                            min=_fmt(min_c),
+                        )
+                    )
                 if c % 10:
-                    disc.append(_d("BET_UNIT", number, box, None, s["player"],
-                                   arts["BET_UNIT"], recorded=_fmt(c)))
+                    disc.append(
+                        _d("BET_UNIT", number, box, None, s["player"], arts["BET_UNIT"], recorded=_fmt(c))
+                    )
                 total += c
                 sl.append([s["player"], c])
             if total > max_c:
-                disc.append(_d("BET_ABOVE_MAX", number, box, None, None, arts["BET_ABOVE_MAX"],
-                               recorded=_fmt(total), max=_fmt(max_c)))
+                disc.append(
+                    _d(
+                        "BET_ABOVE_MAX",
+                        number,
+                        box,
+                        None,
+                        None,
+                        arts["BET_ABOVE_MAX"],
+                        recorded=_fmt(total),
+                        max=_fmt(max_c),
+                    )
+                )
             playing.append((box, sl))
         if len(playing) > 1:
             playing.sort(key=_box_of)
@@ -205,29 +265,39 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
         if max_count() > decks:
             _card_counts(number, cards, counts, exceeded, decks, arts, disc)
         if invalid:
-            reports.append({"number": number, "replayed": False, "dealer": None, "hands": [],
-                            "insurance": []})
+            reports.append(
+                {"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []}
+            )
             continue
         reports.append(_play(rd, number, rules, disc, cards, vals, playing))
     return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
 
 
-def _invalid_cards(number: int, cards: list[str], arts: dict[str, str],
-                   disc: list[dict[str, Any]]) -> tuple[list[int], bool]:
+def _invalid_cards(
+    number: int, cards: list[str], arts: dict[str, str], disc: list[dict[str, Any]]
+) -> tuple[list[int], bool]:
     """INVALID_CARD for each code that is not a card (its round is not replayed)."""
     vals = []
     for i, code in enumerate(cards):
         v = CARD_VALUE.get(code)
         if v is None:
-            disc.append(_d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"],
-                           card=code, index=i))
+            disc.append(
+                _d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"], card=code, index=i)
+            )
             v = 0
         vals.append(v)
     return vals, True
 
 
-def _card_counts(number: int, cards: list[str], counts: Counter[int], exceeded: set[int],
-                 decks: int, arts: dict[str, str], disc: list[dict[str, Any]]) -> None:
+def _card_counts(
+    number: int,
+    cards: list[str],
+    counts: Counter[int],
+    exceeded: set[int],
+    decks: int,
+    arts: dict[str, str],
+    disc: list[dict[str, Any]],
+) -> None:
     """CARD_COUNT_EXCEEDED once per card, in the round where it first goes over ``decks``.
 
     ``counts`` already includes this round; walk the round's cards from the
@@ -248,17 +318,28 @@ def _card_counts(number: int, cards: list[str], counts: Counter[int], exceeded: 
             exceeded.add(k)
             fresh.append(k)
     for k in fresh:
-        disc.append(_d("CARD_COUNT_EXCEEDED", number, None, None, None,
-                       arts["CARD_COUNT_EXCEEDED"], card=CANONICAL[k], count=counts[k],
-                       decks=decks))
+        disc.append(
+            _d(
+                "CARD_COUNT_EXCEEDED",
+                number,
+                None,
+                None,
+                None,
+                arts["CARD_COUNT_EXCEEDED"],
+                card=CANONICAL[k],
+                count=counts[k],
+                decks=decks,
+            )
+        )
 
 
 def _box_of(item: tuple[int, Any]) -> int:
     return item[0]
 
 
-def _boxes_per_player(rules: Rules, number: int, playing: list[tuple[int, list[list[Any]]]],
-                      disc: list[dict[str, Any]]) -> None:
+def _boxes_per_player(
+    rules: Rules, number: int, playing: list[tuple[int, list[list[Any]]]], disc: list[dict[str, Any]]
+) -> None:
     """House rules on boxes per player (FR art. 55-4 (house rules)).
 
     Only box holders (the first stake of a box) hold boxes.
@@ -271,42 +352,87 @@ def _boxes_per_player(rules: Rules, number: int, playing: list[tuple[int, list[l
     if mx is not None:
         for player, n in held.items():
             if n > mx:
-                disc.append(_d("TOO_MANY_BOXES", number, None, None, player,
-                               rules.articles["TOO_MANY_BOXES"], count=n, max_boxes=mx))
+                disc.append(
+                    _d(
+                        "TOO_MANY_BOXES",
+                        number,
+                        None,
+                        None,
+                        player,
+                        rules.articles["TOO_MANY_BOXES"],
+                        count=n,
+                        max_boxes=mx,
+                    )
+                )
     if rules.single_player_two_boxes and len(held) == 1:
         for player, n in held.items():
             if n == 1:
-                disc.append(_d("SINGLE_PLAYER_ONE_BOX", number, None, None, player,
-                               rules.articles["SINGLE_PLAYER_ONE_BOX"]))
+                disc.append(
+                    _d(
+                        "SINGLE_PLAYER_ONE_BOX",
+                        number,
+                        None,
+                        None,
+                        player,
+                        rules.articles["SINGLE_PLAYER_ONE_BOX"],
+                    )
+                )
 
 
 def _dealer_dict(d_cards: list[str], d_hard: int, d_ace: bool) -> dict[str, Any]:
     soft = d_ace and d_hard <= 11
-    return {"cards": d_cards, "total": d_hard + 10 if soft else d_hard, "soft": soft,
-            "blackjack": len(d_cards) == 2 and soft and d_hard == 11}
+    return {
+        "cards": d_cards,
+        "total": d_hard + 10 if soft else d_hard,
+        "soft": soft,
+        "blackjack": len(d_cards) == 2 and soft and d_hard == 11,
+    }
 
 
-def _stopped(number: int, d_cards: list[str], d_hard: int, d_ace: bool,
-             boxes: list[list[Hand]], legal: list[tuple[int, str, int]]) -> dict[str, Any]:
+def _stopped(
+    number: int,
+    d_cards: list[str],
+    d_hard: int,
+    d_ace: bool,
+    boxes: list[list[Hand]],
+    legal: list[tuple[int, str, int]],
+) -> dict[str, Any]:
     """Report of a round whose replay stopped: what was known, nets null (§6)."""
     hands = []
     for bh in boxes:
         for h in bh:
             soft = h.ace and h.hard <= 11
-            hands.append({"box": h.box, "hand": h.num, "cards": h.cards,
-                          "total": h.hard + 10 if soft else h.hard, "soft": soft,
-                          "blackjack": False, "doubled": h.doubled, "outcome": None,
-                          "stakes": [{"player": p, "amount": _fmt(c), "net": None}
-                                     for p, c in h.stakes]})
-    return {"number": number, "replayed": False,
-            "dealer": _dealer_dict(d_cards, d_hard, d_ace), "hands": hands,
-            "insurance": [{"box": b, "player": p, "amount": _fmt(a), "net": None}
-                          for b, p, a in legal]}
+            hands.append(
+                {
+                    "box": h.box,
+                    "hand": h.num,
+                    "cards": h.cards,
+                    "total": h.hard + 10 if soft else h.hard,
+                    "soft": soft,
+                    "blackjack": False,
+                    "doubled": h.doubled,
+                    "outcome": None,
+                    "stakes": [{"player": p, "amount": _fmt(c), "net": None} for p, c in h.stakes],
+                }
+            )
+    return {
+        "number": number,
+        "replayed": False,
+        "dealer": _dealer_dict(d_cards, d_hard, d_ace),
+        "hands": hands,
+        "insurance": [{"box": b, "player": p, "amount": _fmt(a), "net": None} for b, p, a in legal],
+    }
 
 
-def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, Any]],
-          cards: list[str], vals: list[int],
-          playing: list[tuple[int, list[list[Any]]]]) -> dict[str, Any]:
+def _play(
+    rd: dict[str, Any],
+    number: int,
+    rules: Rules,
+    disc: list[dict[str, Any]],
+    cards: list[str],
+    vals: list[int],
+    playing: list[tuple[int, list[list[Any]]]],
+) -> dict[str, Any]:
     """Deal, insurance, play, dealer and settlement of one round (§3.1–§3.6)."""
     arts = rules.articles
     n = len(cards)
@@ -374,8 +500,7 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                 nc = len(hc)
                 if nc == 1:  # a split hand takes its second card when its play starts
                     if p >= n:
-                        disc.append(_d("CARDS_SHORT", number, None, None, None,
-                                       arts["CARDS_SHORT"]))
+                        disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
                         return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
                     v = vals[p]
                     hc.append(cards[p])
@@ -397,8 +522,9 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                         h.state = STAND
                         break
                     if ai >= na:
-                        disc.append(_d("MISSING_DECISION", number, box, h.num, holder,
-                                       arts["MISSING_DECISION"]))
+                        disc.append(
+                            _d("MISSING_DECISION", number, box, h.num, holder, arts["MISSING_DECISION"])
+                        )
                         return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
                     a = acts[ai]
                     ai += 1
@@ -412,19 +538,38 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                     if a != "stand":
                         code = _ILLEGAL_CODE[a]
                         if a == "surrender":
-                            disc.append(_d(code, number, box, h.num, holder, arts[code],
-                                           reason="after a split", replayed_as="stand"))
+                            disc.append(
+                                _d(
+                                    code,
+                                    number,
+                                    box,
+                                    h.num,
+                                    holder,
+                                    arts[code],
+                                    reason="after a split",
+                                    replayed_as="stand",
+                                )
+                            )
                         else:
-                            disc.append(_d(code, number, box, h.num, holder, rules.texts["pairs"],
-                                           reason=SPLIT_ACES_REASON, replayed_as="stand"))
+                            disc.append(
+                                _d(
+                                    code,
+                                    number,
+                                    box,
+                                    h.num,
+                                    holder,
+                                    rules.texts["pairs"],
+                                    reason=SPLIT_ACES_REASON,
+                                    replayed_as="stand",
+                                )
+                            )
                     h.state = STAND
                     break
                 if nc == 2 and hard == 11 and h.ace and not h.split:
                     h.state = BLACKJACK
                     break
                 if ai >= na:
-                    disc.append(_d("MISSING_DECISION", number, box, h.num, holder,
-                                   arts["MISSING_DECISION"]))
+                    disc.append(_d("MISSING_DECISION", number, box, h.num, holder, arts["MISSING_DECISION"]))
                     return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
                 a = acts[ai]
                 ai += 1
@@ -434,16 +579,34 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                     a = a["act"]
                 if a == "hit":
                     if hit21 and (hard == 21 or (hard == 11 and h.ace)):
-                        disc.append(_d("ILLEGAL_HIT", number, box, h.num, holder,
-                                       arts["ILLEGAL_HIT"], reason="hit_on_21_forbidden"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_HIT",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_HIT"],
+                                reason="hit_on_21_forbidden",
+                            )
+                        )
                 elif a == "stand":
                     h.state = STAND
                     break
                 elif a == "double":
                     if nc != 2:
-                        disc.append(_d("ILLEGAL_DOUBLE", number, box, h.num, holder,
-                                       arts["ILLEGAL_DOUBLE"], reason="more than two cards",
-                                       replayed_as="hit"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_DOUBLE",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_DOUBLE"],
+                                reason="more than two cards",
+                                replayed_as="hit",
+                            )
+                        )
                     else:
                         reason = None
                         if h.split and not das:
@@ -451,8 +614,17 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                         elif dtotals is not None and (h.ace or hard not in dtotals):
                             reason = "double_totals"
                         if reason is not None:
-                            disc.append(_d("ILLEGAL_DOUBLE", number, box, h.num, holder,
-                                           arts["ILLEGAL_DOUBLE"], reason=reason))
+                            disc.append(
+                                _d(
+                                    "ILLEGAL_DOUBLE",
+                                    number,
+                                    box,
+                                    h.num,
+                                    holder,
+                                    arts["ILLEGAL_DOUBLE"],
+                                    reason=reason,
+                                )
+                            )
                         first = True
                         for st in h.stakes:
                             # the holder decides; players behind follow unless they declined
@@ -467,14 +639,32 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                     elif CARD_VALUE[hc[0]] != CARD_VALUE[hc[1]]:
                         reason = "cards of different values"
                     if reason is not None:
-                        disc.append(_d("ILLEGAL_SPLIT", number, box, h.num, holder,
-                                       arts["ILLEGAL_SPLIT"], reason=reason,
-                                       replayed_as="stand"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_SPLIT",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_SPLIT"],
+                                reason=reason,
+                                replayed_as="stand",
+                            )
+                        )
                         h.state = STAND
                         break
                     if identical and CARD_RANK[hc[0]] != CARD_RANK[hc[1]]:
-                        disc.append(_d("ILLEGAL_SPLIT", number, box, h.num, holder,
-                                       arts["ILLEGAL_SPLIT"], reason="split_identical_only"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_SPLIT",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_SPLIT"],
+                                reason="split_identical_only",
+                            )
+                        )
                     _split(h, bh, stack, declined, maxh, number, holder, disc, arts)
                     continue
                 else:  # surrender
@@ -484,14 +674,32 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                     elif nc != 2:
                         reason = "after a hit"
                     if reason is not None:
-                        disc.append(_d("ILLEGAL_SURRENDER", number, box, h.num, holder,
-                                       arts["ILLEGAL_SURRENDER"], reason=reason,
-                                       replayed_as="stand"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_SURRENDER",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_SURRENDER"],
+                                reason=reason,
+                                replayed_as="stand",
+                            )
+                        )
                         h.state = STAND
                         break
                     if not offered:
-                        disc.append(_d("ILLEGAL_SURRENDER", number, box, h.num, holder,
-                                       arts["ILLEGAL_SURRENDER"], reason="not offered"))
+                        disc.append(
+                            _d(
+                                "ILLEGAL_SURRENDER",
+                                number,
+                                box,
+                                h.num,
+                                holder,
+                                arts["ILLEGAL_SURRENDER"],
+                                reason="not offered",
+                            )
+                        )
                     h.state = SURRENDER
                     break
                 # hit, or a double (possible form or replayed as a hit): one card
@@ -505,8 +713,9 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
                     h.ace = True
                 p += 1
         if ai < na:
-            disc.append(_d("EXTRA_DECISION", number, box, None, holder, arts["EXTRA_DECISION"],
-                           count=na - ai))
+            disc.append(
+                _d("EXTRA_DECISION", number, box, None, holder, arts["EXTRA_DECISION"], count=na - ai)
+            )
     # 3.5 the dealer draws to 17 if a hand is on the layout or an insurance bet is open
     draw = bool(legal)
     if not draw:
@@ -535,35 +744,57 @@ def _play(rd: dict[str, Any], number: int, rules: Rules, disc: list[dict[str, An
     if len(actions) != matched:
         _stakeless(actions, boxes, number, disc, arts)
     if p < n:
-        disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"],
-                       count=n - p))
+        disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"], count=n - p))
     return _settle(rd, number, arts, rules.texts, disc, boxes, d_cards, d_hard, d_ace, legal)
 
 
-_ILLEGAL_CODE = {"hit": "ILLEGAL_HIT", "double": "ILLEGAL_DOUBLE",
-                 "surrender": "ILLEGAL_SURRENDER"}
+_ILLEGAL_CODE = {"hit": "ILLEGAL_HIT", "double": "ILLEGAL_DOUBLE", "surrender": "ILLEGAL_SURRENDER"}
 
 
-def _stakeless(actions: dict[str, Any], boxes: list[list[Hand]], number: int,
-               disc: list[dict[str, Any]], arts: dict[str, str]) -> None:
+def _stakeless(
+    actions: dict[str, Any],
+    boxes: list[list[Hand]],
+    number: int,
+    disc: list[dict[str, Any]],
+    arts: dict[str, str],
+) -> None:
     """EXTRA_DECISION for actions of boxes that take no part (§6)."""
     staked = {bh[0].box for bh in boxes}
     for b in sorted(int(k) for k in actions):
         if b not in staked and actions[BOX_KEY[b]]:
-            disc.append(_d("EXTRA_DECISION", number, b, None, None, arts["EXTRA_DECISION"],
-                           count=len(actions[BOX_KEY[b]])))
+            disc.append(
+                _d(
+                    "EXTRA_DECISION",
+                    number,
+                    b,
+                    None,
+                    None,
+                    arts["EXTRA_DECISION"],
+                    count=len(actions[BOX_KEY[b]]),
+                )
+            )
 
 
-def _split(h: Hand, bh: list[Hand], stack: list[Hand], declined: Any, maxh: int | None,
-           number: int, holder: str, disc: list[dict[str, Any]], arts: dict[str, str]) -> None:
+def _split(
+    h: Hand,
+    bh: list[Hand],
+    stack: list[Hand],
+    declined: Any,
+    maxh: int | None,
+    number: int,
+    holder: str,
+    disc: list[dict[str, Any]],
+    arts: dict[str, str],
+) -> None:
     """Split ``h`` (of possible form) into itself and a new hand (§3.3, pairs article).
 
     The new hand takes the next free number and is played right after ``h``
     (it goes on top of the box's stack of hands waiting for their second card).
     """
     if maxh is not None and len(bh) + 1 > maxh:
-        disc.append(_d("TOO_MANY_SPLITS", number, h.box, h.num, holder,
-                       arts["TOO_MANY_SPLITS"], max_hands=maxh))
+        disc.append(
+            _d("TOO_MANY_SPLITS", number, h.box, h.num, holder, arts["TOO_MANY_SPLITS"], max_hands=maxh)
+        )
     c0, c1 = h.cards
     stakes = h.stakes
     new_stakes = [[stakes[0][0], stakes[0][1]]]
@@ -588,9 +819,14 @@ def _split(h: Hand, bh: list[Hand], stack: list[Hand], declined: Any, maxh: int 
     stack.append(new)
 
 
-def _insurance(insurance: list[dict[str, Any]], number: int, dealer_ace: bool,
-               playing: list[tuple[int, list[list[Any]]]], disc: list[dict[str, Any]],
-               arts: dict[str, str]) -> list[tuple[int, str, int]]:
+def _insurance(
+    insurance: list[dict[str, Any]],
+    number: int,
+    dealer_ace: bool,
+    playing: list[tuple[int, list[list[Any]]]],
+    disc: list[dict[str, Any]],
+    arts: dict[str, str],
+) -> list[tuple[int, str, int]]:
     """Insurance bets (FR art. 55-4 2° / LU art. 32 2.): exactly half a stake, dealer ace."""
     legal: list[tuple[int, str, int]] = []
     insured: set[tuple[int, str]] = set()
@@ -620,14 +856,33 @@ def _insurance(insurance: list[dict[str, Any]], number: int, dealer_ace: bool,
             insured.add((box, player))
             legal.append((box, player, amount))
         else:
-            disc.append(_d("ILLEGAL_INSURANCE", number, box, None, player,
-                           arts["ILLEGAL_INSURANCE"], recorded=_fmt(amount), reason=reason))
+            disc.append(
+                _d(
+                    "ILLEGAL_INSURANCE",
+                    number,
+                    box,
+                    None,
+                    player,
+                    arts["ILLEGAL_INSURANCE"],
+                    recorded=_fmt(amount),
+                    reason=reason,
+                )
+            )
     return legal
 
 
-def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[str, str],
-            disc: list[dict[str, Any]], boxes: list[list[Hand]], d_cards: list[str],
-            d_hard: int, d_ace: bool, legal: list[tuple[int, str, int]]) -> dict[str, Any]:
+def _settle(
+    rd: dict[str, Any],
+    number: int,
+    arts: dict[str, str],
+    texts: dict[str, str],
+    disc: list[dict[str, Any]],
+    boxes: list[list[Hand]],
+    d_cards: list[str],
+    d_hard: int,
+    d_ace: bool,
+    legal: list[tuple[int, str, int]],
+) -> dict[str, Any]:
     """Settlement of each stake on each hand (§3.6) and the check of the recorded rows."""
     d_soft = d_ace and d_hard <= 11
     dt = d_hard + 10 if d_soft else d_hard
@@ -671,11 +926,20 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
                 push(num)
                 push(player)
                 push(net)
-                st_out.append({"player": player, "amount": fget(c) or fmt(c),
-                               "net": fget(net) or fmt(net)})
-            hands.append({"box": box, "hand": num, "cards": h.cards, "total": total,
-                          "soft": soft, "blackjack": bj, "doubled": h.doubled,
-                          "outcome": outcome, "stakes": st_out})
+                st_out.append({"player": player, "amount": fget(c) or fmt(c), "net": fget(net) or fmt(net)})
+            hands.append(
+                {
+                    "box": box,
+                    "hand": num,
+                    "cards": h.cards,
+                    "total": total,
+                    "soft": soft,
+                    "blackjack": bj,
+                    "doubled": h.doubled,
+                    "outcome": outcome,
+                    "stakes": st_out,
+                }
+            )
     ins_out = []
     ins_computed: dict[tuple[int, str], int] = {}
     if legal:
@@ -688,9 +952,13 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
     # report order that all agree, without building any lookup table
     rows = rd["settlements"]
     if len(rows) * 4 == len(flat) + 4 * len(legal) and _in_order(rows, flat, ins_computed):
-        return {"number": number, "replayed": True,
-                "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
-                "hands": hands, "insurance": ins_out}
+        return {
+            "number": number,
+            "replayed": True,
+            "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+            "hands": hands,
+            "insurance": ins_out,
+        }
     computed: dict[tuple[int, int, str], int] = {}
     for i in range(0, len(flat), 4):
         computed[(flat[i], flat[i + 1], flat[i + 2])] = flat[i + 3]
@@ -714,32 +982,47 @@ def _settle(rd: dict[str, Any], number: int, arts: dict[str, str], texts: dict[s
             art = ins_art
         assert rec is not None
         if exp is None:
-            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art,
-                           recorded=fmt(rec)))
+            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art, recorded=fmt(rec)))
         elif key in seen:
-            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art,
-                           recorded=fmt(rec), duplicate=True))
+            disc.append(
+                _d("SETTLEMENT_UNKNOWN", number, box, hand, player, art, recorded=fmt(rec), duplicate=True)
+            )
         else:
             seen.add(key)
             if exp != rec:
-                disc.append(_d("SETTLEMENT_MISMATCH", number, box, hand, player, art,
-                               expected=fmt(exp), recorded=fmt(rec)))
+                disc.append(
+                    _d(
+                        "SETTLEMENT_MISMATCH",
+                        number,
+                        box,
+                        hand,
+                        player,
+                        art,
+                        expected=fmt(exp),
+                        recorded=fmt(rec),
+                    )
+                )
     if len(seen) != len(computed) + len(ins_computed):
         for key, exp in computed.items():
             if key not in seen:
-                disc.append(_d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art,
-                               expected=fmt(exp)))
+                disc.append(
+                    _d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art, expected=fmt(exp))
+                )
         for key, exp in ins_computed.items():
             if key not in seen:
-                disc.append(_d("SETTLEMENT_MISSING", number, key[0], None, key[1],
-                               ins_art, expected=fmt(exp)))
-    return {"number": number, "replayed": True,
-            "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
-            "hands": hands, "insurance": ins_out}
+                disc.append(
+                    _d("SETTLEMENT_MISSING", number, key[0], None, key[1], ins_art, expected=fmt(exp))
+                )
+    return {
+        "number": number,
+        "replayed": True,
+        "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+        "hands": hands,
+        "insurance": ins_out,
+    }
 
 
-def _in_order(rows: list[dict[str, Any]], flat: list[Any],
-              ins_computed: dict[tuple[int, str], int]) -> bool:
+def _in_order(rows: list[dict[str, Any]], flat: list[Any], ins_computed: dict[tuple[int, str], int]) -> bool:
     """True when the rows are exactly the computed settlements, in report order
     (hand rows, then insurance rows in log order)."""
     cget = _CENTS.get
@@ -749,8 +1032,13 @@ def _in_order(rows: list[dict[str, Any]], flat: list[Any],
     for row in rows:
         if i < n:
             net = row.get("net")
-            if net is None or row["box"] != flat[i] or row["hand"] != flat[i + 1] or \
-                    row["player"] != flat[i + 2] or cget(net) != flat[i + 3]:
+            if (
+                net is None
+                or row["box"] != flat[i]
+                or row["hand"] != flat[i + 1]
+                or row["player"] != flat[i + 2]
+                or cget(net) != flat[i + 3]
+            ):
                 return False
             i += 4
         else:

@@ -63,9 +63,7 @@ CHANGEABLE: dict[str, frozenset[str]] = {
             "max_boxes_per_player",
         )
     ),
-    "LU": frozenset(
-        ("double_after_split", "split_identical_only", "max_hands_after_split", "resplit_aces")
-    ),
+    "LU": frozenset(("double_after_split", "split_identical_only", "max_hands_after_split", "resplit_aces")),
 }
 
 BOOLEAN_RULES = frozenset(

@@ -30,16 +30,30 @@ from .parse import cents, format_cents
 from .rules import CHANGEABLE, DISCREPANCY_CODES, Rules
 
 PRE_PLAY = (
-    "BET_BELOW_MIN", "BET_ABOVE_MAX", "BET_UNIT", "TOO_MANY_BOXES", "SINGLE_PLAYER_ONE_BOX",
-    "ILLEGAL_DOUBLE", "ILLEGAL_SPLIT", "ILLEGAL_SURRENDER", "ILLEGAL_HIT", "TOO_MANY_SPLITS",
+    "BET_BELOW_MIN",
+    "BET_ABOVE_MAX",
+    "BET_UNIT",
+    "TOO_MANY_BOXES",
+    "SINGLE_PLAYER_ONE_BOX",
+    "ILLEGAL_DOUBLE",
+    "ILLEGAL_SPLIT",
+    "ILLEGAL_SURRENDER",
+    "ILLEGAL_HIT",
+    "TOO_MANY_SPLITS",
     "CARDS_UNUSED",
 )
 POST_HOC = (
-    "INVALID_CARD", "CARDS_SHORT", "MISSING_DECISION", "EXTRA_DECISION", "ILLEGAL_INSURANCE",
-    "ROUND_NUMBERING", "SETTLEMENT_MISMATCH", "SETTLEMENT_MISSING", "SETTLEMENT_UNKNOWN",
+    "INVALID_CARD",
+    "CARDS_SHORT",
+    "MISSING_DECISION",
+    "EXTRA_DECISION",
+    "ILLEGAL_INSURANCE",
+    "ROUND_NUMBERING",
+    "SETTLEMENT_MISMATCH",
+    "SETTLEMENT_MISSING",
+    "SETTLEMENT_UNKNOWN",
 )
-SHOE_WIDE = ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP", "CUT_CARD_OVERRUN",
-             "CARD_COUNT_EXCEEDED")
+SHOE_WIDE = ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP", "CUT_CARD_OVERRUN", "CARD_COUNT_EXCEEDED")
 INJECTABLE = frozenset(PRE_PLAY + POST_HOC + SHOE_WIDE)
 assert INJECTABLE == frozenset(DISCREPANCY_CODES)
 
@@ -57,8 +71,7 @@ class Simulation:
 
 
 class _Hand:
-    __slots__ = ("cards", "hard", "ace", "split", "split_aces", "doubled", "state", "stakes",
-                 "num")
+    __slots__ = ("cards", "hard", "ace", "split", "split_aces", "doubled", "state", "stakes", "num")
 
     def __init__(self, num: int, stakes: list[list[Any]]) -> None:
         self.num = num
@@ -109,18 +122,30 @@ class _Shoe:
         raise ValueError("no card to rig")
 
 
-def simulate_shoe(seed: int, profile: str = "FR", house_rules: dict[str, Any] | None = None,
-                  limits: tuple[str, str] = ("10.00", "1000.00"), table: str = "BJ01",
-                  shoe_id: str | None = None, faults: tuple[str, ...] | list[str] = (),
-                  max_boxes: int = 7) -> dict[str, Any]:
+def simulate_shoe(
+    seed: int,
+    profile: str = "FR",
+    house_rules: dict[str, Any] | None = None,
+    limits: tuple[str, str] = ("10.00", "1000.00"),
+    table: str = "BJ01",
+    shoe_id: str | None = None,
+    faults: tuple[str, ...] | list[str] = (),
+    max_boxes: int = 7,
+) -> dict[str, Any]:
     """A simulated log (a dict ready for ``json.dumps``)."""
     return simulate(seed, profile, house_rules, limits, table, shoe_id, faults, max_boxes).log
 
 
-def simulate(seed: int, profile: str = "FR", house_rules: dict[str, Any] | None = None,
-             limits: tuple[str, str] = ("10.00", "1000.00"), table: str = "BJ01",
-             shoe_id: str | None = None, faults: tuple[str, ...] | list[str] = (),
-             max_boxes: int = 7) -> Simulation:
+def simulate(
+    seed: int,
+    profile: str = "FR",
+    house_rules: dict[str, Any] | None = None,
+    limits: tuple[str, str] = ("10.00", "1000.00"),
+    table: str = "BJ01",
+    shoe_id: str | None = None,
+    faults: tuple[str, ...] | list[str] = (),
+    max_boxes: int = 7,
+) -> Simulation:
     """Simulate one shoe; see the module docstring."""
     faults = list(dict.fromkeys(faults))
     unknown = [f for f in faults if f not in INJECTABLE]
@@ -143,8 +168,11 @@ def simulate(seed: int, profile: str = "FR", house_rules: dict[str, Any] | None 
     if bad:
         raise ValueError(f"house rules {bad} cannot be set under {profile}")
     rules = Rules(profile, hr)
-    if rules.max_boxes_per_player is not None and rules.max_boxes_per_player >= 7 and \
-            "TOO_MANY_BOXES" in faults:
+    if (
+        rules.max_boxes_per_player is not None
+        and rules.max_boxes_per_player >= 7
+        and "TOO_MANY_BOXES" in faults
+    ):
         raise ValueError("TOO_MANY_BOXES needs max_boxes_per_player under 7")
     decks = 8 if "DECK_COUNT" in faults else 6
     burned = 4 if "BURN_COUNT" in faults else 5
@@ -172,9 +200,11 @@ def simulate(seed: int, profile: str = "FR", house_rules: dict[str, Any] | None 
     metas: list[dict[str, Any]] = []
     x_card: str | None = None
     number = 0
-    while shoe.pos < cut or (not rounds) or (
-        "CUT_CARD_OVERRUN" in faults and not any(i["code"] == "CUT_CARD_OVERRUN"
-                                                 for i in injected)):
+    while (
+        shoe.pos < cut
+        or (not rounds)
+        or ("CUT_CARD_OVERRUN" in faults and not any(i["code"] == "CUT_CARD_OVERRUN" for i in injected))
+    ):
         number += 1
         fault = None
         if shoe.pos >= cut:
@@ -216,8 +246,9 @@ def simulate(seed: int, profile: str = "FR", house_rules: dict[str, Any] | None 
     return Simulation(log, injected)
 
 
-def _inj(code: str, rnd: int | None, box: int | None = None, hand: int | None = None,
-         player: str | None = None) -> dict[str, Any]:
+def _inj(
+    code: str, rnd: int | None, box: int | None = None, hand: int | None = None, player: str | None = None
+) -> dict[str, Any]:
     return {"code": code, "round": rnd, "box": box, "hand": hand, "player": player}
 
 
@@ -230,9 +261,14 @@ def _force_extra(shoe: _Shoe, counts: dict[str, int], decks: int) -> str:
     return x
 
 
-def _post_hoc(rng: random.Random, faults: list[str], rounds: list[dict[str, Any]],
-              metas: list[dict[str, Any]], x_card: str | None,
-              injected: list[dict[str, Any]]) -> None:
+def _post_hoc(
+    rng: random.Random,
+    faults: list[str],
+    rounds: list[dict[str, Any]],
+    metas: list[dict[str, Any]],
+    x_card: str | None,
+    injected: list[dict[str, Any]],
+) -> None:
     """Faults written into a finished, clean round of the log."""
     # CARDS_SHORT first: it needs the last round
     faults = sorted(faults, key=lambda f: f != "CARDS_SHORT")
@@ -261,8 +297,13 @@ def _post_hoc(rng: random.Random, faults: list[str], rounds: list[dict[str, Any]
                 continue
             if f == "MISSING_DECISION" and not any(metas[i]["acted"].values()):
                 continue
-            if f == "INVALID_CARD" and x_card is not None and \
-                    x_index is not None and i < x_index and rd["cards"][-1] == x_card:
+            if (
+                f == "INVALID_CARD"
+                and x_card is not None
+                and x_index is not None
+                and i < x_index
+                and rd["cards"][-1] == x_card
+            ):
                 continue
             if f == "ROUND_NUMBERING" and i == 0 and len(rounds) == 1:
                 continue
@@ -289,8 +330,13 @@ def _post_hoc(rng: random.Random, faults: list[str], rounds: list[dict[str, Any]
         elif f == "ILLEGAL_INSURANCE":
             b = rd["boxes"][0]
             stake = b["stakes"][0]
-            rd["insurance"].append({"box": b["box"], "player": stake["player"],
-                                    "amount": format_cents((cents(stake["amount"]) or 0) // 2)})
+            rd["insurance"].append(
+                {
+                    "box": b["box"],
+                    "player": stake["player"],
+                    "amount": format_cents((cents(stake["amount"]) or 0) // 2),
+                }
+            )
             injected.append(_inj(f, number, b["box"], None, stake["player"]))
         elif f == "ROUND_NUMBERING":
             rd["number"] = number + 1000
@@ -305,16 +351,16 @@ def _post_hoc(rng: random.Random, faults: list[str], rounds: list[dict[str, Any]
                 rd["settlements"].remove(row)
                 injected.append(_inj(f, number, row["box"], row["hand"], row["player"]))
             else:
-                rd["settlements"].append({"box": row["box"], "hand": 0, "player": "X99",
-                                          "net": "10.00"})
+                rd["settlements"].append({"box": row["box"], "hand": 0, "player": "X99", "net": "10.00"})
                 injected.append(_inj(f, number, row["box"], 0, "X99"))
 
 
 class _Sim:
     """Deals and plays rounds under the rules (hand-log.md §3), writing the log."""
 
-    def __init__(self, rng: random.Random, rules: Rules, shoe: _Shoe, min_c: int, max_c: int,
-                 max_boxes: int) -> None:
+    def __init__(
+        self, rng: random.Random, rules: Rules, shoe: _Shoe, min_c: int, max_c: int, max_boxes: int
+    ) -> None:
         self.rng = rng
         self.rules = rules
         self.shoe = shoe
@@ -365,8 +411,9 @@ class _Sim:
         return out
 
     # -- one round ------------------------------------------------------------------------
-    def round(self, number: int, fault: str | None, injected: list[dict[str, Any]],
-              few_cards: bool = False) -> tuple[dict[str, Any], dict[str, Any]]:
+    def round(
+        self, number: int, fault: str | None, injected: list[dict[str, Any]], few_cards: bool = False
+    ) -> tuple[dict[str, Any], dict[str, Any]]:
         rng = self.rng
         rules = self.rules
         shoe = self.shoe
@@ -384,8 +431,12 @@ class _Sim:
             injected.append(_inj(fault, number, None, None, "P1"))
         else:
             seats = self._seat(nboxes)
-        if rules.single_player_two_boxes and fault != "SINGLE_PLAYER_ONE_BOX" and \
-                len({sl[0][0] for _, sl in seats}) == 1 and len(seats) == 1:
+        if (
+            rules.single_player_two_boxes
+            and fault != "SINGLE_PLAYER_ONE_BOX"
+            and len({sl[0][0] for _, sl in seats}) == 1
+            and len(seats) == 1
+        ):
             box = seats[0][0]
             seats.append((box % 7 + 1, [["P2", self._stake(self.max_c)]]))
             seats.sort(key=lambda s: s[0])
@@ -403,16 +454,21 @@ class _Sim:
             target[0][1] = self.max_c + 1000
             del target[1:]
             injected.append(_inj(fault, number, target_box, None, None))
-        boxes_log = [{"box": box, "stakes": [{"player": p, "amount": format_cents(c)}
-                                             for p, c in sl]} for box, sl in seats]
+        boxes_log = [
+            {"box": box, "stakes": [{"player": p, "amount": format_cents(c)} for p, c in sl]}
+            for box, sl in seats
+        ]
         # rig the target box's cards for the play faults (a real shoe, reordered)
         nb = len(seats)
         script: list[str] = []
         if fault in ("ILLEGAL_DOUBLE", "ILLEGAL_SPLIT", "ILLEGAL_SURRENDER"):
             shoe.rig(0, lambda c: CARD_VALUE[c] == 2)
             shoe.rig(nb + 1, lambda c: CARD_VALUE[c] == 3)
-            script = {"ILLEGAL_DOUBLE": ["hit", "double"], "ILLEGAL_SPLIT": ["split"],
-                      "ILLEGAL_SURRENDER": ["hit", "surrender"]}[fault]
+            script = {
+                "ILLEGAL_DOUBLE": ["hit", "double"],
+                "ILLEGAL_SPLIT": ["split"],
+                "ILLEGAL_SURRENDER": ["hit", "surrender"],
+            }[fault]
             injected.append(_inj(fault, number, target_box, 0, target[0][0]))
         elif fault == "ILLEGAL_HIT":
             shoe.rig(0, lambda c: CARD_VALUE[c] == 1)
@@ -449,26 +505,35 @@ class _Sim:
             self._play_box(bh, up, acts, acted[box], script if box == target_box else [])
             if acts:
                 actions[str(box)] = acts
-        on_layout = bool(insurance) or any(h.state not in ("bust", "surrender")
-                                           for bh in hands for h in bh)
+        on_layout = bool(insurance) or any(h.state not in ("bust", "surrender") for bh in hands for h in bh)
         if on_layout:
             while dealer.total()[0] < 17:
                 dealer.add(shoe.draw())
         if fault == "CARDS_UNUSED":
             shoe.draw()
             injected.append(_inj(fault, number))
-        cards = shoe.cards[start:shoe.pos]
+        cards = shoe.cards[start : shoe.pos]
         settlements = self._settle(seats, hands, dealer, insurance)
-        rd = {"number": number, "boxes": boxes_log, "cards": cards, "insurance": insurance,
-              "actions": actions, "settlements": settlements}
-        meta = {"dealer_ace": up == 1, "acted": acted,
-                "holders": {box: sl[0][0] for box, sl in seats},
-                "clean": fault is None}
+        rd = {
+            "number": number,
+            "boxes": boxes_log,
+            "cards": cards,
+            "insurance": insurance,
+            "actions": actions,
+            "settlements": settlements,
+        }
+        meta = {
+            "dealer_ace": up == 1,
+            "acted": acted,
+            "holders": {box: sl[0][0] for box, sl in seats},
+            "clean": fault is None,
+        }
         return rd, meta
 
     # -- play (hand-log.md §3.3) ----------------------------------------------------------
-    def _play_box(self, bh: list[_Hand], up: int, acts: list[Any], acted: list[int],
-                  script: list[str]) -> None:
+    def _play_box(
+        self, bh: list[_Hand], up: int, acts: list[Any], acted: list[int], script: list[str]
+    ) -> None:
         rules = self.rules
         shoe = self.shoe
         stack = [bh[0]]
@@ -540,8 +605,10 @@ class _Sim:
 
     def _split(self, h: _Hand, bh: list[_Hand], stack: list[_Hand], declined: Any) -> None:
         c0, c1 = h.cards
-        new = _Hand(len(bh), [list(h.stakes[0])] + [list(s) for s in h.stakes[1:]
-                                                    if not declined or s[0] not in declined])
+        new = _Hand(
+            len(bh),
+            [list(h.stakes[0])] + [list(s) for s in h.stakes[1:] if not declined or s[0] not in declined],
+        )
         new.add(c1)
         new.split = True
         new.split_aces = CARD_VALUE[c1] == 1
@@ -588,8 +655,12 @@ class _Sim:
         d = 11 if up == 1 else up
         if may_split:
             v = CARD_VALUE[h.cards[0]]
-            if v in (1, 8) or (v == 9 and d not in (7, 10, 11)) or \
-                    (v in (2, 3, 6, 7) and d <= 7) or (v == 4 and d in (5, 6)):
+            if (
+                v in (1, 8)
+                or (v == 9 and d not in (7, 10, 11))
+                or (v in (2, 3, 6, 7) and d <= 7)
+                or (v == 4 and d in (5, 6))
+            ):
                 return "split"
         if may_surrender and not soft and ((total == 16 and d >= 9) or (total == 15 and d == 10)):
             return "surrender"
@@ -612,8 +683,13 @@ class _Sim:
         return "hit"
 
     # -- settlement (hand-log.md §3.6) ----------------------------------------------------
-    def _settle(self, seats: list[tuple[int, list[list[Any]]]], hands: list[list[_Hand]],
-                dealer: _Hand, insurance: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _settle(
+        self,
+        seats: list[tuple[int, list[list[Any]]]],
+        hands: list[list[_Hand]],
+        dealer: _Hand,
+        insurance: list[dict[str, Any]],
+    ) -> list[dict[str, Any]]:
         dt, _ = dealer.total()
         d_bj = len(dealer.cards) == 2 and dt == 21
         rows: list[dict[str, Any]] = []
@@ -633,13 +709,17 @@ class _Sim:
                         net = c
                     else:
                         net = 0
-                    rows.append({"box": box, "hand": h.num, "player": p,
-                                 "net": format_cents(net)})
+                    rows.append({"box": box, "hand": h.num, "player": p, "net": format_cents(net)})
         ten = len(dealer.cards) > 1 and CARD_VALUE[dealer.cards[1]] == 10
         for ins in insurance:
             a = cents(ins["amount"]) or 0
-            rows.append({"box": ins["box"], "player": ins["player"],
-                         "insurance_net": format_cents(2 * a if ten else -a)})
+            rows.append(
+                {
+                    "box": ins["box"],
+                    "player": ins["player"],
+                    "insurance_net": format_cents(2 * a if ten else -a),
+                }
+            )
         return rows
 
 

@@ -90,13 +90,11 @@ def summarise(report: dict[str, Any]) -> str:
     for d in disc:
         groups.setdefault((d["code"], d["article"]), []).append(d)
     for (code, art), items in groups.items():
-        where = ", ".join(sorted({str(d["round"]) for d in items if d["round"] is not None},
-                                 key=int))
+        where = ", ".join(sorted({str(d["round"]) for d in items if d["round"] is not None}, key=int))
         at = f" ; manche{'s' if ',' in where else ''} {where}" if where else ""
         lines.append(f"  {code} ({art}) : {len(items)} — {LABELS.get(code, code)}{at}")
     players, house = wrong_payments(report)
     lines.append(
-        f"  Payé à tort en faveur des joueurs : {money(players)} ;"
-        f" en faveur de la maison : {money(house)}"
+        f"  Payé à tort en faveur des joueurs : {money(players)} ; en faveur de la maison : {money(house)}"
     )
     return "\n".join(lines) + "\n"

@@ -29,14 +29,19 @@ def make_log(rounds: list[dict[str, Any]], **top: Any) -> dict[str, Any]:
     return log
 
 
-def make_round(boxes: dict[int, list[tuple[str, str]]], cards: list[str],
-               actions: dict[int, list[Any]] | None = None, number: int = 1,
-               insurance: list[dict[str, Any]] | None = None,
-               settlements: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+def make_round(
+    boxes: dict[int, list[tuple[str, str]]],
+    cards: list[str],
+    actions: dict[int, list[Any]] | None = None,
+    number: int = 1,
+    insurance: list[dict[str, Any]] | None = None,
+    settlements: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     return {
         "number": number,
-        "boxes": [{"box": b, "stakes": [{"player": p, "amount": a} for p, a in st]}
-                  for b, st in boxes.items()],
+        "boxes": [
+            {"box": b, "stakes": [{"player": p, "amount": a} for p, a in st]} for b, st in boxes.items()
+        ],
         "cards": cards,
         "insurance": insurance or [],
         "actions": {str(b): a for b, a in (actions or {}).items()},

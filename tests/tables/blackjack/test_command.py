@@ -16,9 +16,13 @@ ROOT = Path(__file__).resolve().parents[3]
 def test_manage_py_replay_worked_example() -> None:
     env = {**os.environ, "DEBUG": "1"}
     proc = subprocess.run(
-        [sys.executable, "manage.py", "replay", "--json",
-         "tests/fixtures/handlog/worked-example.json"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False,
+        [sys.executable, "manage.py", "replay", "--json", "tests/fixtures/handlog/worked-example.json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 1, proc.stderr
     expected = json.loads((FIXTURES / "worked-example.report.json").read_text())
@@ -30,9 +34,13 @@ def test_manage_py_replay_rejects_with_exit_2(tmp_path: Path) -> None:
     bad.write_text("{not json")
     env = {**os.environ, "DEBUG": "1"}
     proc = subprocess.run(
-        [sys.executable, "manage.py", "replay", str(bad),
-         "tests/fixtures/handlog/worked-example.json"],
-        cwd=ROOT, capture_output=True, text=True, env=env, timeout=120, check=False,
+        [sys.executable, "manage.py", "replay", str(bad), "tests/fixtures/handlog/worked-example.json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        check=False,
     )
     assert proc.returncode == 2
     assert proc.stderr.startswith(f"{bad}: rejected: document: not JSON")

@@ -20,23 +20,43 @@ FR_ONLY = ("surrender", "hit_on_21_forbidden", "single_player_two_boxes", "max_b
 def shoes(draw: Any) -> dict[str, Any]:
     profile = draw(st.sampled_from(["FR", "LU"]))
     hr: dict[str, Any] = {}
-    for key in ("double_after_split", "split_identical_only", "resplit_aces", "surrender",
-                "hit_on_21_forbidden", "single_player_two_boxes"):
+    for key in (
+        "double_after_split",
+        "split_identical_only",
+        "resplit_aces",
+        "surrender",
+        "hit_on_21_forbidden",
+        "single_player_two_boxes",
+    ):
         if (profile == "FR" or key not in FR_ONLY) and draw(st.booleans()):
             hr[key] = draw(st.booleans())
     if draw(st.booleans()):
         hr["max_hands_after_split"] = draw(st.sampled_from([None, 2, 3, 4]))
     if profile == "FR" and draw(st.booleans()):
         hr["max_boxes_per_player"] = draw(st.sampled_from([None, 1, 2, 3]))
-    limits = draw(st.sampled_from([("10.00", "1000.00"), ("5.00", "500.00"),
-                                   ("25.00", "5000.00"), ("50.00", "2500.00")]))
-    return {"seed": draw(st.integers(0, 2**32)), "profile": profile, "house_rules": hr,
-            "limits": limits, "max_boxes": draw(st.integers(1, 7))}
+    limits = draw(
+        st.sampled_from(
+            [("10.00", "1000.00"), ("5.00", "500.00"), ("25.00", "5000.00"), ("50.00", "2500.00")]
+        )
+    )
+    return {
+        "seed": draw(st.integers(0, 2**32)),
+        "profile": profile,
+        "house_rules": hr,
+        "limits": limits,
+        "max_boxes": draw(st.integers(1, 7)),
+    }
 
 
 def run(shoe: dict[str, Any], faults: tuple[str, ...] = ()) -> tuple[Any, dict[str, Any]]:
-    sim = simulate(shoe["seed"], shoe["profile"], shoe["house_rules"], shoe["limits"],
-                   faults=faults, max_boxes=shoe["max_boxes"])
+    sim = simulate(
+        shoe["seed"],
+        shoe["profile"],
+        shoe["house_rules"],
+        shoe["limits"],
+        faults=faults,
+        max_boxes=shoe["max_boxes"],
+    )
     log = json.loads(json.dumps(sim.log))  # what the command would read
     return sim, replay(log)
 
@@ -56,10 +76,12 @@ def test_fault_free_shoe_replays_ok(shoe: dict[str, Any]) -> None:
 @given(shoes())
 def test_computed_nets_equal_what_the_table_paid(shoe: dict[str, Any]) -> None:
     sim, rep = run(shoe)
-    paid = sum(cents(row.get("net", row.get("insurance_net"))) or 0
-               for rd in sim.log["rounds"] for row in rd["settlements"])
-    computed = sum(cents(s["net"]) or 0 for rd in rep["rounds"] for h in rd["hands"]
-                   for s in h["stakes"])
+    paid = sum(
+        cents(row.get("net", row.get("insurance_net"))) or 0
+        for rd in sim.log["rounds"]
+        for row in rd["settlements"]
+    )
+    computed = sum(cents(s["net"]) or 0 for rd in rep["rounds"] for h in rd["hands"] for s in h["stakes"])
     computed += sum(cents(i["net"]) or 0 for rd in rep["rounds"] for i in rd["insurance"])
     assert computed == paid
 
@@ -102,10 +124,17 @@ def test_each_injected_fault_is_found_where_it_was_put(case: Any) -> None:
 
 def test_every_code_is_injectable_alone() -> None:
     for i, code in enumerate(sorted(INJECTABLE)):
-        sim, rep = run({"seed": 1000 + i, "profile": "FR", "house_rules": {},
-                        "limits": ("10.00", "1000.00"), "max_boxes": 7}, (code,))
-        got = [(d["code"], d["round"], d["box"], d["hand"], d["player"])
-               for d in rep["discrepancies"]]
+        sim, rep = run(
+            {
+                "seed": 1000 + i,
+                "profile": "FR",
+                "house_rules": {},
+                "limits": ("10.00", "1000.00"),
+                "max_boxes": 7,
+            },
+            (code,),
+        )
+        got = [(d["code"], d["round"], d["box"], d["hand"], d["player"]) for d in rep["discrepancies"]]
         (inj,) = sim.injected
         assert (inj["code"], inj["round"], inj["box"], inj["hand"], inj["player"]) in got
         assert {g[0] for g in got} == {code}, got

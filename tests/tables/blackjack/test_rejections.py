@@ -17,8 +17,7 @@ from .conftest import FIXTURES, make_log, make_round
 
 
 def good() -> dict[str, Any]:
-    return make_log([make_round({1: [("P1", "10.00")]}, ["TC", "7D", "TH", "TD"],
-                                {1: ["stand"]})])
+    return make_log([make_round({1: [("P1", "10.00")]}, ["TC", "7D", "TH", "TD"], {1: ["stand"]})])
 
 
 def reject(doc: Any) -> Rejected:
@@ -27,8 +26,9 @@ def reject(doc: Any) -> Rejected:
     return exc.value
 
 
-@pytest.mark.parametrize("amount", [10, "+10", "1e1", "10.005", "10.00\n", "1234567890123",
-                                    "", "10.", ".5", " 10", "١٠"])
+@pytest.mark.parametrize(
+    "amount", [10, "+10", "1e1", "10.005", "10.00\n", "1234567890123", "", "10.", ".5", " 10", "١٠"]
+)
 def test_amount_grammar_is_exact(amount: Any) -> None:
     doc = good()
     doc["rounds"][0]["boxes"][0]["stakes"][0]["amount"] = amount
@@ -52,34 +52,40 @@ def test_well_formed_amounts(amount: str) -> None:
         (lambda d: d.update(shoe_id=""), "shoe_id"),
         (lambda d: d["limits"].pop("max"), "limits.max"),
         (lambda d: d.update(house_rules={"surrender": 1}), "house_rules.surrender"),
-        (lambda d: d.update(house_rules={"dealer_hits_soft_17": True}),
-         "house_rules.dealer_hits_soft_17"),
+        (lambda d: d.update(house_rules={"dealer_hits_soft_17": True}), "house_rules.dealer_hits_soft_17"),
         (lambda d: d.update(house_rules={"double_totals": "any"}), "house_rules.double_totals"),
-        (lambda d: d.update(profile="LU", house_rules={"surrender": False}),
-         "house_rules.surrender"),
-        (lambda d: d.update(house_rules={"max_hands_after_split": 1}),
-         "house_rules.max_hands_after_split"),
-        (lambda d: d.update(house_rules={"max_boxes_per_player": 0}),
-         "house_rules.max_boxes_per_player"),
+        (lambda d: d.update(profile="LU", house_rules={"surrender": False}), "house_rules.surrender"),
+        (lambda d: d.update(house_rules={"max_hands_after_split": 1}), "house_rules.max_hands_after_split"),
+        (lambda d: d.update(house_rules={"max_boxes_per_player": 0}), "house_rules.max_boxes_per_player"),
         (lambda d: d["rounds"][0].pop("insurance"), "rounds[0].insurance"),
         (lambda d: d["rounds"][0]["boxes"][0].update(box=8), "rounds[0].boxes[0].box"),
-        (lambda d: d["rounds"][0]["boxes"].append({"box": 1, "stakes": []}),
-         "rounds[0].boxes[1].box"),
-        (lambda d: d["rounds"][0]["boxes"][0]["stakes"].append(
-            {"player": "P1", "amount": "10"}), "rounds[0].boxes[0].stakes[1].player"),
+        (lambda d: d["rounds"][0]["boxes"].append({"box": 1, "stakes": []}), "rounds[0].boxes[1].box"),
+        (
+            lambda d: d["rounds"][0]["boxes"][0]["stakes"].append({"player": "P1", "amount": "10"}),
+            "rounds[0].boxes[0].stakes[1].player",
+        ),
         (lambda d: d["rounds"][0]["boxes"][0].update(stakes=[]), "rounds[0].boxes"),
         (lambda d: d["rounds"][0]["cards"].append(10), "rounds[0].cards[4]"),
         (lambda d: d["rounds"][0]["actions"].update({"8": []}), "rounds[0].actions.8"),
         (lambda d: d["rounds"][0]["actions"]["1"].append("fold"), "rounds[0].actions.1[1]"),
-        (lambda d: d["rounds"][0]["actions"]["1"].append({"act": "double", "declined": "B1"}),
-         "rounds[0].actions.1[1].declined"),
-        (lambda d: d["rounds"][0]["settlements"].append(
-            {"box": 1, "hand": 0, "player": "P1", "net": "1", "insurance_net": "1"}),
-         "rounds[0].settlements[0]"),
-        (lambda d: d["rounds"][0]["settlements"].append({"box": 1, "player": "P1", "net": "1"}),
-         "rounds[0].settlements[0].hand"),
-        (lambda d: d["rounds"][0]["insurance"].append({"box": 1, "player": "P1", "amount": 5}),
-         "rounds[0].insurance[0].amount"),
+        (
+            lambda d: d["rounds"][0]["actions"]["1"].append({"act": "double", "declined": "B1"}),
+            "rounds[0].actions.1[1].declined",
+        ),
+        (
+            lambda d: d["rounds"][0]["settlements"].append(
+                {"box": 1, "hand": 0, "player": "P1", "net": "1", "insurance_net": "1"}
+            ),
+            "rounds[0].settlements[0]",
+        ),
+        (
+            lambda d: d["rounds"][0]["settlements"].append({"box": 1, "player": "P1", "net": "1"}),
+            "rounds[0].settlements[0].hand",
+        ),
+        (
+            lambda d: d["rounds"][0]["insurance"].append({"box": 1, "player": "P1", "amount": 5}),
+            "rounds[0].insurance[0].amount",
+        ),
     ],
 )
 def test_rejections_name_the_field(mutate: Any, field: str) -> None:
@@ -121,8 +127,11 @@ def test_non_json_and_non_utf8_files(tmp_path: Path) -> None:
     c = tmp_path / "c.json"
     c.write_text("NaN")
     out, err = io.StringIO(), io.StringIO()
-    status = main([str(a), str(b), str(c), str(FIXTURES / "worked-example.json"),
-                   str(tmp_path / "missing.json")], out, err)
+    status = main(
+        [str(a), str(b), str(c), str(FIXTURES / "worked-example.json"), str(tmp_path / "missing.json")],
+        out,
+        err,
+    )
     assert status == 2
     lines = err.getvalue().splitlines()
     assert len(lines) == 4
