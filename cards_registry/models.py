@@ -1,0 +1,1 @@
+"""The card depot (FR art. 39-40, LU art. 6-7)."""

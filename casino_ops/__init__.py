@@ -1,0 +1,5 @@
+"""The casino compliance project: settings, roles, regulation citations."""
+
+from .celery import app as celery_app
+
+__all__ = ("celery_app",)

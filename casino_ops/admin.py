@@ -1,0 +1,72 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+from . import roles
+from .admin_utils import regulation_error_to_form
+from .models import CasinoSettings
+from .regulations import RegulationError
+from .rules import check_casino_settings
+from .services import EDITABLE_FIELDS, update_casino_settings
+
+
+class CasinoSettingsForm(forms.ModelForm):
+    class Meta:
+        model = CasinoSettings
+        fields = EDITABLE_FIELDS
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if not self.errors:
+            try:
+                check_casino_settings(data)
+            except RegulationError as error:
+                regulation_error_to_form(self, error)
+        return data
+
+
+@admin.register(CasinoSettings)
+class CasinoSettingsAdmin(admin.ModelAdmin):
+    form = CasinoSettingsForm
+    list_display = ("name", "profile", "authorised_min_stake", "updated_at")
+    fieldsets = (
+        (None, {"fields": ("name", "profile", "authorised_min_stake", "authorisation_reference")}),
+        (
+            "Règlement intérieur",
+            {
+                "fields": (
+                    "double_after_split",
+                    "split_identical_only",
+                    "max_hands_after_split",
+                    "resplit_aces",
+                    "surrender",
+                    "hit_on_21_forbidden",
+                    "single_player_two_boxes",
+                    "max_boxes_per_player",
+                )
+            },
+        ),
+    )
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return roles.has_role(request.user, roles.DIRECTOR) and not CasinoSettings.objects.exists()
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return roles.has_role(request.user, roles.DIRECTOR) and super().has_change_permission(
+            request, obj
+        )
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: CasinoSettings, form: Any, change: bool) -> None:
+        if not roles.has_role(request.user, roles.DIRECTOR):
+            raise PermissionDenied
+        changes = {key: form.cleaned_data[key] for key in EDITABLE_FIELDS if key in form.cleaned_data}
+        saved = update_casino_settings(actor=request.user, **changes)
+        obj.pk = saved.pk

@@ -1,0 +1,18 @@
+from django.apps import AppConfig
+from django.db.models.signals import post_migrate
+from django.utils.translation import gettext_lazy as _
+
+
+def _sync_roles(sender, **kwargs):  # noqa: ANN001, ANN003
+    from .roles import sync_role_permissions
+
+    sync_role_permissions(verbosity=kwargs.get("verbosity", 0))
+
+
+class CasinoOpsConfig(AppConfig):
+    name = "casino_ops"
+    verbose_name = _("Casino")
+
+    def ready(self) -> None:
+        # After every migrate, once all permissions exist: roles get exactly theirs.
+        post_migrate.connect(_sync_roles, dispatch_uid="casino_ops.sync_roles")

@@ -1,0 +1,69 @@
+"""Demo data of the casino itself: its settings, one user per role, four tables.
+
+``manage.py seed_demo`` calls ``seed(context)`` of each app's ``demo`` module in
+order (casino_ops, cards_registry, tables, audit). Each must be idempotent:
+running it again changes nothing. ``context`` carries what earlier apps made
+(``context["users"][role]``, ``context["casino"]``, ``context["tables"]``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from tables.models import Table
+from tables.services import create_table
+
+from . import roles
+from .models import CasinoSettings
+from .services import update_casino_settings
+
+DEMO_USERS = {
+    roles.DIRECTOR: ("directeur", "Jeanne", "Marchal", "demo-directeur"),
+    roles.COMMITTEE: ("comite", "Paul", "Lefèvre", "demo-comite"),
+    roles.CROUPIER: ("croupier", "Lucie", "Bernard", "demo-croupier"),
+    roles.CASHIER: ("caissier", "Marc", "Petit", "demo-caissier"),
+    roles.OFFICER: ("officier", "Claire", "Dubois", "demo-officier"),
+}
+
+
+def seed(context: dict[str, Any]) -> None:
+    User = get_user_model()
+    users = {}
+    for role, (username, first, last, password) in DEMO_USERS.items():
+        user = User.objects.filter(username=username).first()
+        if user is None:
+            user = User.objects.create_user(
+                username=username,
+                password=password,
+                first_name=first,
+                last_name=last,
+                email=f"{username}@casino-demo.example",
+                is_staff=role != roles.OFFICER,
+            )
+            user.groups.add(Group.objects.get(name=role))
+            context["created"].append(f"user {username}")
+        users[role] = user
+    context["users"] = users
+    context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values()}
+
+    if not CasinoSettings.objects.exists():
+        update_casino_settings(
+            actor=users[roles.DIRECTOR],
+            name="Casino de la Côte — démonstration",
+            profile="FR",
+            authorised_min_stake=Decimal("5.00"),
+            authorisation_reference="Arrêté ministériel du 2 janvier 2026 (démonstration)",
+            surrender=True,
+        )
+        context["created"].append("casino settings")
+    context["casino"] = CasinoSettings.objects.get()
+
+    for number in range(1, 5):
+        if not Table.objects.filter(number=number).exists():
+            create_table(actor=users[roles.DIRECTOR], number=number, code=f"BJ{number:02d}")
+            context["created"].append(f"table BJ{number:02d}")
+    context["tables"] = list(Table.objects.order_by("number"))

@@ -1,0 +1,36 @@
+"""Fill the database with a realistic demo casino (idempotent)."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+from django.db import transaction
+
+from casino_ops.commands import RegulatedCommand
+
+DEMO_APPS = ("casino_ops", "cards_registry", "tables", "audit")
+
+
+class Command(RegulatedCommand):
+    help = "Create the demo casino (FR, four blackjack tables, one user per role). Run it twice: nothing changes."
+
+    def act(self, *args: Any, **options: Any) -> None:
+        context: dict[str, Any] = {"created": []}
+        with transaction.atomic():
+            for app in DEMO_APPS:
+                try:
+                    module = importlib.import_module(f"{app}.demo")
+                except ModuleNotFoundError as exc:
+                    if exc.name != f"{app}.demo":
+                        raise
+                    continue
+                module.seed(context)
+        if context["created"]:
+            self.stdout.write(f"Created: {', '.join(context['created'])}.")
+        else:
+            self.stdout.write("The demo data was already there: nothing changed.")
+        self.stdout.write("Demo users (user / password / role):")
+        for user in context["users"].values():
+            role = user.groups.first().name
+            self.stdout.write(f"  {user.username:<10} {context['passwords'][user.username]:<16} {role}")

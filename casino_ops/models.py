@@ -1,0 +1,98 @@
+"""The casino's own settings: one row, changed by the director only."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from .regulations import Profile
+
+# Hand-log §4: the keys a house may change, and under which profiles.
+HOUSE_RULE_KEYS: dict[str, set[str]] = {
+    "double_after_split": {"FR", "LU"},
+    "split_identical_only": {"FR", "LU"},
+    "max_hands_after_split": {"FR", "LU"},
+    "resplit_aces": {"FR", "LU"},
+    "surrender": {"FR"},
+    "hit_on_21_forbidden": {"FR"},
+    "single_player_two_boxes": {"FR"},
+    "max_boxes_per_player": {"FR"},
+}
+HOUSE_RULE_DEFAULTS: dict[str, object] = {
+    "double_after_split": True,
+    "split_identical_only": False,
+    "max_hands_after_split": None,
+    "resplit_aces": False,
+    "surrender": False,
+    "hit_on_21_forbidden": False,
+    "single_player_two_boxes": False,
+    "max_boxes_per_player": None,
+}
+
+
+class CasinoSettings(models.Model):
+    """The casino, its regulation profile and its règlement intérieur.
+
+    A single row (pk 1). The authorised minimum stake comes from the casino's
+    authorisation decree (FR art. 55-5, LU art. 33).
+    """
+
+    name = models.CharField(_("nom du casino"), max_length=200)
+    profile = models.CharField(
+        _("réglementation"), max_length=2, choices=Profile.choices, default=Profile.FR
+    )
+    authorised_min_stake = models.DecimalField(
+        _("mise minimale autorisée"),
+        max_digits=10,
+        decimal_places=2,
+        default=Decimal("5.00"),
+        validators=[MinValueValidator(Decimal("0.10"))],
+        help_text=_("Fixée par l'arrêté d'autorisation du casino."),
+    )
+    authorisation_reference = models.CharField(
+        _("référence de l'arrêté d'autorisation"), max_length=200, blank=True
+    )
+    # House rules (hand-log §4); the profile limits which may differ from default.
+    double_after_split = models.BooleanField(_("doubler après séparation"), default=True)
+    split_identical_only = models.BooleanField(
+        _("séparer uniquement des cartes identiques"), default=False
+    )
+    max_hands_after_split = models.PositiveSmallIntegerField(
+        _("nombre maximal de mains après séparation"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(2)],
+        help_text=_("Vide : sans limite."),
+    )
+    resplit_aces = models.BooleanField(_("re-séparer les as"), default=False)
+    surrender = models.BooleanField(_("abandon (surrender)"), default=False)
+    hit_on_21_forbidden = models.BooleanField(_("pas de carte sur 21"), default=False)
+    single_player_two_boxes = models.BooleanField(
+        _("un joueur seul joue deux cases"), default=False
+    )
+    max_boxes_per_player = models.PositiveSmallIntegerField(
+        _("nombre maximal de cases par joueur"),
+        null=True,
+        blank=True,
+        validators=[MinValueValidator(1)],
+        help_text=_("Vide : sans limite."),
+    )
+    updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
+
+    class Meta:
+        verbose_name = _("paramètres du casino")
+        verbose_name_plural = _("paramètres du casino")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.profile})"
+
+    def house_rules(self) -> dict[str, object]:
+        """The hand-log ``house_rules`` object: the keys that differ from default."""
+        return {
+            key: getattr(self, key)
+            for key, default in HOUSE_RULE_DEFAULTS.items()
+            if getattr(self, key) != default
+        }

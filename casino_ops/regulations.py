@@ -1,0 +1,92 @@
+"""The two regulation profiles, the article behind every rule, and RegulationError.
+
+FR: arrêté du 14 mai 2007 (réglementation des jeux dans les casinos).
+LU: règlement grand-ducal du 12 février 1979.
+
+Every refusal, discrepancy and printed register cites its rule through
+:func:`cite`, so that the article string is written in one place only.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class Profile(models.TextChoices):
+    FR = "FR", _("France — arrêté du 14 mai 2007")
+    LU = "LU", _("Luxembourg — règlement grand-ducal du 12 février 1979")
+
+
+# rule key -> {profile: article}. The keys name what the rule is about.
+ARTICLES: dict[str, dict[str, str]] = {
+    # Card depot
+    "depot.approved_manufacturer": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.order_book": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.receipt_book": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.cabinet_key": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.max_sixains": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.destruction": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    "depot.issue_and_unseal": {"FR": "FR art. 40", "LU": "LU art. 7"},
+    "depot.incident": {"FR": "FR art. 40", "LU": "LU art. 7"},
+    "depot.sixain": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
+    # Tables, limits and cash advances
+    "limits.minimum_maximum": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
+    "limits.maximum_change": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
+    "limits.minimum_change": {"FR": "FR art. 53", "LU": "LU art. 26"},
+    "advance.book": {"FR": "FR art. 42", "LU": "LU art. 9"},
+    "advance.amount": {"FR": "FR art. 49", "LU": "LU art. 21"},
+    "advance.guarantee_fund": {"FR": "FR art. 49", "LU": "LU art. 22"},
+    "advance.count_and_sign": {"FR": "FR art. 69", "LU": "LU art. 10"},
+    "session.interruption": {"FR": "FR art. 69", "LU": "LU art. 23"},
+    "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 15"},
+    "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
+    "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
+    # The game
+    "game.play": {"FR": "FR art. 55-4 1°", "LU": "LU art. 32 1."},
+    "game.insurance": {"FR": "FR art. 55-4 2°", "LU": "LU art. 32 2."},
+    "game.pairs": {"FR": "FR art. 55-4 3°", "LU": "LU art. 32 3."},
+    "game.doubles": {"FR": "FR art. 55-4 4°", "LU": "LU art. 32 4."},
+    "game.house_rules": {"FR": "FR art. 55-4 (house rules)", "LU": "LU art. 32 1."},
+    "game.shoe": {"FR": "FR art. 55-4 (shoe)", "LU": "LU art. 32 (shoe)"},
+    "game.limits": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
+    "game.foreign_card": {"FR": "FR art. 40", "LU": "LU art. 7"},
+}
+
+
+def cite(rule: str, profile: str) -> str:
+    """The article string for ``rule`` under ``profile`` (``"FR"`` or ``"LU"``)."""
+    try:
+        return ARTICLES[rule][profile]
+    except KeyError as exc:  # a programming error, not a user's
+        raise KeyError(f"no article for rule {rule!r} under profile {profile!r}") from exc
+
+
+class RegulationError(Exception):
+    """A regulated act refused because it breaks a rule.
+
+    ``code`` is stable and machine-readable (``"ORDER_NOT_STAMPED"``),
+    ``message`` says what is wrong and where (the field), in the user's
+    language, and ``article`` cites the rule (``"FR art. 39"``). The admin,
+    the API (HTTP 400) and commands show it as it is, never as a traceback.
+    """
+
+    def __init__(
+        self, code: str, message: str, article: str = "", *, field: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = str(message)
+        self.article = article
+        self.field = field
+
+    def __str__(self) -> str:
+        return f"{self.message} ({self.article})" if self.article else self.message
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {
+            "code": self.code,
+            "message": self.message,
+            "article": self.article,
+            "field": self.field,
+        }

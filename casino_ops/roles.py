@@ -1,0 +1,114 @@
+"""The roles of the casino and what each may do.
+
+Every role is a Django group. The groups are created by a data migration
+(``casino_ops/migrations/0002_roles.py``); their permissions are kept exactly
+equal to :data:`ROLE_PERMISSIONS` after every ``migrate`` by
+:func:`sync_role_permissions`, so that an app added later only has to list its
+permissions here. Everything else refers to the constants of this module.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.utils.translation import gettext_lazy as _
+
+DIRECTOR = "directeur"
+COMMITTEE = "comite_direction"
+CROUPIER = "chef_de_table"
+CASHIER = "caissier"
+OFFICER = "officier"
+
+ALL_ROLES = (DIRECTOR, COMMITTEE, CROUPIER, CASHIER, OFFICER)
+
+LABELS = {
+    DIRECTOR: _("Directeur responsable"),
+    COMMITTEE: _("Membre du comité de direction"),
+    CROUPIER: _("Chef de table / croupier"),
+    CASHIER: _("Caissier"),
+    OFFICER: _("Officier de police ou de contrôle"),
+}
+
+# Roles that may sign for the casino: advances, "exact" counts, the cabinet key.
+MANAGEMENT = (DIRECTOR, COMMITTEE)
+# Roles whose login needs a second factor.
+TWO_FACTOR = (DIRECTOR, OFFICER)
+
+_VIEW_ALL = [
+    "audit.view_auditevent",
+    "casino_ops.view_casinosettings",
+    "tables.view_table",
+]
+
+# "app_label.codename" per role. Apps append their own in their AppConfig.ready()
+# through extend_role_permissions(), never by editing another role here.
+ROLE_PERMISSIONS: dict[str, set[str]] = {
+    DIRECTOR: {
+        *_VIEW_ALL,
+        "casino_ops.change_casinosettings",
+        "tables.add_table",
+        "tables.change_table",
+    },
+    COMMITTEE: {*_VIEW_ALL, "tables.add_table", "tables.change_table"},
+    CROUPIER: {"casino_ops.view_casinosettings", "tables.view_table"},
+    CASHIER: {"casino_ops.view_casinosettings", "tables.view_table"},
+    OFFICER: {*_VIEW_ALL},
+}
+
+
+def extend_role_permissions(extra: dict[str, set[str] | list[str]]) -> None:
+    """Add an app's permissions to the roles (called from ``AppConfig.ready``)."""
+    for role, perms in extra.items():
+        if role not in ROLE_PERMISSIONS:
+            raise KeyError(f"unknown role {role!r}")
+        ROLE_PERMISSIONS[role].update(perms)
+
+
+def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> set[str]:
+    """The role names of ``user`` (cached on the instance for the request)."""
+    if user is None or not user.is_authenticated:
+        return set()
+    cached = getattr(user, "_casino_roles", None)
+    if cached is None:
+        cached = set(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
+        user._casino_roles = cached  # type: ignore[union-attr]
+    return cached
+
+
+def has_role(user: AbstractBaseUser | AnonymousUser | None, *roles: str) -> bool:
+    return bool(roles_of(user) & set(roles))
+
+
+def is_management(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    """Director or committee member: may sign for the casino."""
+    return has_role(user, *MANAGEMENT)
+
+
+def is_officer(user: AbstractBaseUser | AnonymousUser | None) -> bool:
+    return has_role(user, OFFICER)
+
+
+def sync_role_permissions(verbosity: int = 0) -> None:
+    """Make each role's group hold exactly its permissions (idempotent).
+
+    Permissions that do not exist yet (an app not migrated) are skipped; the
+    post-migrate signal calls this once every app is done.
+    """
+    from django.contrib.auth.models import Group, Permission
+
+    for role in ALL_ROLES:
+        group, _created = Group.objects.get_or_create(name=role)
+        wanted = ROLE_PERMISSIONS[role]
+        by_app: dict[str, list[str]] = {}
+        for perm in wanted:
+            app_label, codename = perm.split(".", 1)
+            by_app.setdefault(app_label, []).append(codename)
+        perms = []
+        for app_label, codenames in by_app.items():
+            perms.extend(
+                Permission.objects.filter(
+                    content_type__app_label=app_label, codename__in=codenames
+                )
+            )
+        group.permissions.set(perms)
+        if verbosity > 1:
+            print(f"role {role}: {len(perms)} permissions")

@@ -1,0 +1,59 @@
+"""Checks on the casino's own settings (hand-log §4; FR art. 55-4, LU art. 32)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from .models import HOUSE_RULE_DEFAULTS, HOUSE_RULE_KEYS
+from .regulations import Profile, RegulationError, cite
+
+
+def check_casino_settings(values: dict[str, Any]) -> None:
+    """Refuse settings the profile does not allow; the error names the field."""
+    profile = values.get("profile")
+    if profile not in Profile.values:
+        raise RegulationError(
+            "UNKNOWN_PROFILE",
+            _("Réglementation inconnue : %(p)s (FR ou LU).") % {"p": profile},
+            field="profile",
+        )
+    minimum = values.get("authorised_min_stake")
+    if minimum is None or Decimal(minimum) <= 0 or Decimal(minimum) % Decimal("0.10"):
+        raise RegulationError(
+            "AUTHORISED_MINIMUM_INVALID",
+            _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
+            cite("limits.minimum_maximum", profile),
+            field="authorised_min_stake",
+        )
+    for key, profiles in HOUSE_RULE_KEYS.items():
+        value = values.get(key, HOUSE_RULE_DEFAULTS[key])
+        if profile not in profiles and value != HOUSE_RULE_DEFAULTS[key]:
+            raise RegulationError(
+                "HOUSE_RULE_NOT_ALLOWED",
+                _(
+                    "La règle « %(key)s » ne peut pas être modifiée par le règlement intérieur "
+                    "sous la réglementation %(profile)s."
+                )
+                % {"key": key, "profile": profile},
+                cite("game.house_rules", profile),
+                field=key,
+            )
+    hands = values.get("max_hands_after_split")
+    if hands is not None and int(hands) < 2:
+        raise RegulationError(
+            "HOUSE_RULE_INVALID",
+            _("Le nombre maximal de mains après séparation est au moins 2."),
+            cite("game.pairs", profile),
+            field="max_hands_after_split",
+        )
+    boxes = values.get("max_boxes_per_player")
+    if boxes is not None and int(boxes) < 1:
+        raise RegulationError(
+            "HOUSE_RULE_INVALID",
+            _("Le nombre maximal de cases par joueur est au moins 1."),
+            cite("game.house_rules", profile),
+            field="max_boxes_per_player",
+        )

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# The whole test suite on PostgreSQL (psycopg 3) and Redis, with lint and the
+# migrations check. Starts PostgreSQL and Redis where they are installed but
+# stopped. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PYTHON=${PYTHON:-python3}
+scripts/system-deps.sh test
+[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+
+# Services: PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379.
+if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
+  if command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start
+  fi
+  for _ in $(seq 30); do pg_isready -q -h 127.0.0.1 -p 5432 && break; sleep 1; done
+fi
+if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
+  command -v redis-server >/dev/null && redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no
+  for _ in $(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
+fi
+
+export DJANGO_SETTINGS_MODULE=tests.settings
+export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
+export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
+
+.venv/bin/ruff check .
+.venv/bin/python manage.py makemigrations --check --dry-run
+exec .venv/bin/python -m pytest "$@"

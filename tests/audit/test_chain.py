@@ -1,0 +1,210 @@
+"""The hash-chained audit record: recording, sealing, the database guard, verification."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, connections, transaction
+from django.db.utils import DatabaseError
+
+import audit
+from audit.chain import GENESIS, canonical_json, event_hash, format_time, seal_pending, verify_chain
+from audit.models import AuditEvent
+
+
+def _record(n: int = 1, actor=None, **payload) -> list[AuditEvent]:
+    events = []
+    with transaction.atomic():
+        for i in range(n):
+            events.append(
+                audit.record(
+                    actor=actor, action="test.act", object_type="test.thing", object_id=i, payload=payload
+                )
+            )
+    return events
+
+
+def _as_superuser_without_guard(sql: str, params=None) -> None:
+    """Tamper with the record behind the application's back, as tests must."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no deferred checks pending
+        cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER USER")
+        try:
+            cursor.execute(sql, params or [])
+        finally:
+            cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_rows")
+            cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_truncate")
+
+
+def test_canonical_json_sorts_keys_and_is_stable():
+    assert canonical_json({"b": 1, "a": {"d": "é", "c": [1, 2]}}) == '{"a":{"c":[1,2],"d":"é"},"b":1}'
+
+
+@pytest.mark.django_db
+def test_record_seals_an_event_with_seq_and_chained_hash(director):
+    first, second = _record(2, actor=director, amount="10.00")
+    assert (first.seq, second.seq) == (1, 2)
+    assert first.prev_hash == GENESIS
+    assert second.prev_hash == first.hash
+    assert first.actor_name == director.username
+    expected = event_hash(
+        prev_hash=GENESIS,
+        seq=1,
+        recorded_at=format_time(first.recorded_at),
+        actor_name=director.username,
+        action="test.act",
+        object_type="test.thing",
+        object_id="0",
+        payload='{"amount":"10.00"}',
+    )
+    assert first.hash == expected
+
+
+@pytest.mark.django_db(transaction=True)
+def test_record_outside_a_transaction_is_refused():
+    with pytest.raises(RuntimeError, match="inside the transaction"):
+        audit.record(actor=None, action="x", object_type="t", object_id=1, payload={})
+
+
+@pytest.mark.django_db
+def test_an_act_that_rolls_back_leaves_no_event():
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        audit.record(actor=None, action="x", object_type="t", object_id=1, payload={})
+        1 / 0  # noqa: B018
+    assert AuditEvent.objects.count() == 0
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_update_delete_and_truncate():
+    _record(2)
+    for sql in (
+        "UPDATE audit_event SET payload = '{}' WHERE seq = 1",
+        "UPDATE audit_event SET seq = 7 WHERE seq = 1",
+        "DELETE FROM audit_event WHERE seq = 2",
+        "TRUNCATE audit_event",
+        "INSERT INTO audit_event (recorded_at, actor_name, action, object_type, object_id, payload, "
+        "seq, prev_hash, hash, sealed_at) VALUES (now(), 'x', 'x', 'x', '1', '{}', 3, 'a', 'b', now())",
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(sql)
+    assert AuditEvent.objects.filter(seq__isnull=False).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_guard_holds_in_replica_mode():
+    """ENABLE ALWAYS: session_replication_role = replica does not skip the triggers."""
+    _record(1)
+    with pytest.raises(DatabaseError), transaction.atomic():
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL session_replication_role = replica")
+            cursor.execute("DELETE FROM audit_event")
+    assert AuditEvent.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_verify_holds_on_an_intact_chain():
+    _record(5)
+    result = verify_chain()
+    assert result.ok and result.events == 5
+    assert result.head_hash == AuditEvent.objects.get(seq=5).hash
+
+
+@pytest.mark.django_db
+def test_verify_finds_an_edited_payload():
+    _record(5, note="a\\b\ttab")  # escapes travel through COPY too
+    assert verify_chain().ok
+    _as_superuser_without_guard("UPDATE audit_event SET payload = '{\"note\":\"forged\"}' WHERE seq = 3")
+    result = verify_chain()
+    assert result.broken_at == 3
+    assert "content" in result.reason
+
+
+@pytest.mark.django_db
+def test_verify_finds_a_deleted_event():
+    _record(5)
+    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq = 2")
+    result = verify_chain()
+    assert result.broken_at == 2
+    assert "missing" in result.reason
+
+
+@pytest.mark.django_db
+def test_verify_finds_an_event_inserted_in_the_middle():
+    _record(5)
+    fake_prev = AuditEvent.objects.get(seq=3).hash
+    _as_superuser_without_guard(
+        "UPDATE audit_event SET seq = seq + 1000 WHERE seq >= 4; "
+        "UPDATE audit_event SET seq = seq - 999 WHERE seq >= 1004"
+    )
+    _as_superuser_without_guard(
+        "INSERT INTO audit_event (recorded_at, actor_name, action, object_type, object_id, payload, "
+        "seq, prev_hash, hash, sealed_at) VALUES (now(), 'intruder', 'x', 'x', '1', '{}', 4, %s, %s, now())",
+        [fake_prev, "f" * 64],
+    )
+    result = verify_chain()
+    assert result.broken_at == 4
+
+
+@pytest.mark.django_db
+def test_verify_audit_command_exit_codes(capsys):
+    _record(3)
+    call_command("verify_audit")
+    assert "OK: 3 events" in capsys.readouterr().out
+    _as_superuser_without_guard("UPDATE audit_event SET action = 'forged' WHERE seq = 2")
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("verify_audit")
+    assert exit_info.value.code == 1
+    assert "#2" in capsys.readouterr().err
+
+
+@pytest.mark.django_db
+def test_sealer_mode_leaves_events_pending_until_sealed(settings):
+    settings.AUDIT_SEALING = "sealer"
+    events = _record(3)
+    assert all(e.seq is None for e in events)
+    assert verify_chain().pending == 3
+    assert seal_pending() == 3
+    assert list(AuditEvent.objects.values_list("seq", flat=True)) == [1, 2, 3]
+    assert verify_chain().ok
+
+
+def _concurrent_writers(n_threads: int, per_thread: int, sealer: bool) -> None:
+    barrier = threading.Barrier(n_threads)
+    errors: list[BaseException] = []
+
+    def work(index: int) -> None:
+        try:
+            barrier.wait()
+            for _ in range(per_thread):
+                with transaction.atomic():
+                    audit.record(
+                        actor=None, action="test.concurrent", object_type="thread", object_id=index, payload={}
+                    )
+                if sealer and index % 4 == 0:
+                    seal_pending()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+        finally:
+            connections.close_all()
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(n_threads)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("mode", ["inline", "sealer"])
+@pytest.mark.django_db(transaction=True)
+def test_twenty_concurrent_transactions_leave_one_unbroken_chain(settings, mode):
+    settings.AUDIT_SEALING = mode
+    _concurrent_writers(20, 10, sealer=mode == "sealer")
+    seal_pending()
+    seqs = list(AuditEvent.objects.order_by("seq").values_list("seq", flat=True))
+    assert seqs == list(range(1, 201))  # no gap, no duplicate, nothing left unsealed
+    result = verify_chain()
+    assert result.ok and result.events == 200 and result.pending == 0

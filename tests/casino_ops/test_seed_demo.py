@@ -1,0 +1,44 @@
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from audit.chain import verify_chain
+from audit.models import AuditEvent
+from casino_ops import roles
+from casino_ops.models import CasinoSettings
+from tables.models import Table
+
+
+def _snapshot():
+    User = get_user_model()
+    return {
+        "users": sorted(User.objects.values_list("username", "password", "is_staff")),
+        "groups": sorted(User.objects.values_list("username", "groups__name")),
+        "casino": list(CasinoSettings.objects.values()),
+        "tables": list(Table.objects.order_by("number").values()),
+        "events": list(AuditEvent.objects.order_by("seq").values_list("seq", "hash")),
+    }
+
+
+@pytest.mark.django_db
+def test_seed_demo_twice_gives_the_same_data(capsys):
+    call_command("seed_demo")
+    first = _snapshot()
+    out = capsys.readouterr().out
+    assert "demo-directeur" in out
+    call_command("seed_demo")
+    assert _snapshot() == first
+    assert "nothing changed" in capsys.readouterr().out
+    assert CasinoSettings.objects.get().profile == "FR"
+    assert Table.objects.count() == 4
+    User = get_user_model()
+    for role in roles.ALL_ROLES:
+        assert User.objects.filter(groups__name=role).count() == 1
+    assert verify_chain().ok
+
+
+@pytest.mark.django_db
+def test_demo_director_logs_into_the_admin(client):
+    call_command("seed_demo")
+    assert client.login(username="directeur", password="demo-directeur")
+    assert client.get("/admin/").status_code == 200

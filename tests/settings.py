@@ -1,0 +1,15 @@
+"""Settings for the test suite: production settings with test defaults.
+
+Tests run on PostgreSQL (psycopg 3) and, where they queue tasks, Redis. Both
+can be pointed elsewhere with DATABASE_URL and TEST_REDIS_URL.
+"""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
+
+from casino_ops.settings import *  # noqa: E402,F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
