@@ -1,0 +1,113 @@
+"""The checks of the card depot and the articles they cite (FR art. 39-40, 55-4; LU art. 6-7, 32).
+
+Pure checks over plain values or model instances already loaded: no query, no write.
+Each raises :class:`~casino_ops.regulations.RegulationError` with the article of the
+casino's profile.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError, cite
+
+from .models import DeckStatus
+
+CARDS_PER_DECK = 52
+
+# A deck's life: the only transitions, and the service (act) that makes each.
+TRANSITIONS: dict[tuple[str, str], str] = {
+    (DeckStatus.IN_CABINET, DeckStatus.ISSUED): "issue",
+    (DeckStatus.ISSUED, DeckStatus.IN_PLAY): "check_at_table",
+    (DeckStatus.ISSUED, DeckStatus.IN_CABINET): "return",
+    (DeckStatus.IN_PLAY, DeckStatus.IN_CABINET): "return",
+    (DeckStatus.ISSUED, DeckStatus.OUT_OF_USE): "return",
+    (DeckStatus.IN_PLAY, DeckStatus.OUT_OF_USE): "return",
+    (DeckStatus.IN_CABINET, DeckStatus.OUT_OF_USE): "withdraw",
+    (DeckStatus.IN_CABINET, DeckStatus.QUARANTINED): "incident",
+    (DeckStatus.ISSUED, DeckStatus.QUARANTINED): "incident",
+    (DeckStatus.IN_PLAY, DeckStatus.QUARANTINED): "incident",
+    (DeckStatus.OUT_OF_USE, DeckStatus.QUARANTINED): "incident",
+    (DeckStatus.QUARANTINED, DeckStatus.IN_CABINET): "close_incident",
+    (DeckStatus.QUARANTINED, DeckStatus.OUT_OF_USE): "close_incident",
+    (DeckStatus.OUT_OF_USE, DeckStatus.DESTROYED): "destroy",
+}
+
+# The rule a transition towards each state applies (for the article of a refusal).
+_RULE_OF_TARGET = {
+    DeckStatus.ISSUED: "depot.issue_and_unseal",
+    DeckStatus.IN_PLAY: "depot.issue_and_unseal",
+    DeckStatus.IN_CABINET: "depot.issue_and_unseal",
+    DeckStatus.OUT_OF_USE: "depot.issue_and_unseal",
+    DeckStatus.QUARANTINED: "depot.incident",
+    DeckStatus.DESTROYED: "depot.destruction",
+}
+
+
+def check_transition(deck: Any, target: str, act: str, profile: str) -> None:
+    """Refuse any change of a deck's state that is not one of :data:`TRANSITIONS` made by ``act``."""
+    current = deck.status
+    rule = _RULE_OF_TARGET[DeckStatus(target)]
+    if current == DeckStatus.DESTROYED:
+        raise RegulationError(
+            "DECK_DESTROYED",
+            _("Le jeu %(serial)s est détruit : il ne peut plus revenir.") % {"serial": deck.serial},
+            cite("depot.destruction", profile),
+            field="decks",
+        )
+    if current == DeckStatus.QUARANTINED and act != "close_incident":
+        raise RegulationError(
+            "DECK_QUARANTINED",
+            _("Le jeu %(serial)s est consigné par un incident ouvert : l'officier doit d'abord le clore.")
+            % {"serial": deck.serial},
+            cite("depot.incident", profile),
+            field="decks",
+        )
+    if TRANSITIONS.get((current, target)) != act:
+        raise RegulationError(
+            "ILLEGAL_TRANSITION",
+            _("Le jeu %(serial)s est « %(current)s » : il ne peut pas passer à « %(target)s » par cet acte.")
+            % {
+                "serial": deck.serial,
+                "current": DeckStatus(current).label,
+                "target": DeckStatus(target).label,
+            },
+            cite(rule, profile),
+            field="decks",
+        )
+
+
+def check_blackjack_sixain(decks: Iterable[Any], profile: str) -> None:
+    """Six decks, three of one back colour and three of the other (FR art. 55-4, LU art. 32).
+
+    ``decks`` are objects with a ``back_colour`` attribute (or plain colour strings).
+    """
+    colours = [getattr(deck, "back_colour", deck) for deck in decks]
+    counts = Counter(str(colour).strip().lower() for colour in colours)
+    if len(colours) != 6 or sorted(counts.values()) != [3, 3]:
+        described = ", ".join(f"{n} × {colour}" for colour, n in sorted(counts.items())) or "aucun jeu"
+        raise RegulationError(
+            "SIXAIN_COMPOSITION",
+            _(
+                "Un sixain de black-jack compte six jeux, trois d'une couleur de dos et trois "
+                "de l'autre (reçu : %(described)s)."
+            )
+            % {"described": described},
+            cite("depot.sixain", profile),
+            field="decks",
+        )
+
+
+def check_cards_counted(count: int, profile: str) -> None:
+    if count != CARDS_PER_DECK:
+        raise RegulationError(
+            "CARD_COUNT",
+            _("Un jeu compte 52 cartes : %(count)s comptées. Signalez l'incident à l'officier.")
+            % {"count": count},
+            cite("depot.incident", profile),
+            field="cards_counted",
+        )
