@@ -37,6 +37,7 @@ ARTICLES: dict[str, dict[str, str]] = {
     "advance.book": {"FR": "FR art. 42", "LU": "LU art. 9"},
     "advance.amount": {"FR": "FR art. 49", "LU": "LU art. 21"},
     "advance.guarantee_fund": {"FR": "FR art. 49", "LU": "LU art. 22"},
+    "advance.fixed_for_year": {"FR": "FR art. 49", "LU": "LU art. 9"},
     "advance.count_and_sign": {"FR": "FR art. 69", "LU": "LU art. 10"},
     "session.interruption": {"FR": "FR art. 69", "LU": "LU art. 23"},
     "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 15"},
