@@ -29,11 +29,13 @@ Where sealing runs (setting ``AUDIT_SEALING``):
 
 What the hash covers
 --------------------
-``sha256("\\n".join([prev_hash, seq, recorded_at, actor_name, action,
-object_type, object_id, payload]))`` in UTF-8, where ``recorded_at`` is
-``YYYY-MM-DDTHH:MM:SS.ffffffZ`` in UTC, ``payload`` the canonical JSON (sorted
-keys, no spaces, UTF-8), and ``prev_hash`` of the first event 64 zeros. None
-of the one-line fields may contain a newline, so the framing is unambiguous.
+``sha256(US.join([prev_hash, seq, recorded_at, actor_name, action,
+object_type, object_id, payload]))`` in UTF-8, where US is the unit separator
+``\\x1f``, ``recorded_at`` is ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` in UTC,
+``payload`` the canonical JSON (sorted keys, no spaces, UTF-8; JSON escapes
+control characters, so it never holds US), and ``prev_hash`` of the first event
+64 zeros. No one-line field may contain US, a tab or a line break, so the
+framing is unambiguous.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ from django.utils import timezone
 from .models import AuditEvent
 
 GENESIS = "0" * 64
+_US = "\x1f"  # the unit separator frames the hashed fields; no field may hold it
 _LOCK_KEY = 0x6A75_6469_7401  # advisory lock key of the chain's sealers
 
 
@@ -95,15 +98,15 @@ def event_hash(
     object_id: str,
     payload: str,
 ) -> str:
-    message = "\n".join(
+    message = _US.join(
         [prev_hash, str(seq), recorded_at, actor_name, action, object_type, object_id, payload]
     )
     return hashlib.sha256(message.encode("utf-8")).hexdigest()
 
 
 def _one_line(name: str, value: str) -> str:
-    if "\n" in value or "\r" in value:
-        raise ValueError(f"audit field {name} may not contain a line break: {value!r}")
+    if any(c in value for c in "\n\r\t\x1f"):
+        raise ValueError(f"audit field {name} may not contain a line break or separator: {value!r}")
     return value
 
 
@@ -133,7 +136,7 @@ def record(
         raise ValueError("audit.record() needs obj or object_type")
     user = actor if getattr(actor, "is_authenticated", False) else None
     actor_name = user.get_username() if user is not None else "system"
-    event = AuditEvent.objects.using(using).create(
+    event = AuditEvent(
         recorded_at=timezone.now(),
         actor=user,
         actor_name=_one_line("actor_name", actor_name),
@@ -142,9 +145,29 @@ def record(
         object_id=_one_line("object_id", "" if object_id is None else str(object_id)),
         payload=canonical_json(payload or {}),
     )
+    # One plain INSERT: the record must cost the act as little as possible.
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {AuditEvent._meta.db_table} "  # noqa: S608
+            "(recorded_at, actor_id, actor_name, action, object_type, object_id, payload) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            [
+                event.recorded_at,
+                user.pk if user is not None else None,
+                event.actor_name,
+                event.action,
+                event.object_type,
+                event.object_id,
+                event.payload,
+            ],
+        )
+        event.id = cursor.fetchone()[0]
+    event._state.adding = False
+    event._state.db = using
     if settings.AUDIT_SEALING == "inline":
-        seal_pending(using=using)
-        event.refresh_from_db(using=using, fields=["seq", "prev_hash", "hash", "sealed_at"])
+        for seq, prev, digest, sealed_at, event_id in _seal(using, limit=None):
+            if event_id == event.id:
+                event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
     return event
 
 
@@ -174,45 +197,48 @@ def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
     using = using or router.db_for_write(AuditEvent)
     total = 0
     while True:
-        with transaction.atomic(using=using):
-            _lock_chain(using)
-            pending = list(
-                AuditEvent.objects.using(using)
-                .filter(seq__isnull=True)
-                .order_by("id")
-                .values_list(
-                    "id",
-                    "recorded_at",
-                    "actor_name",
-                    "action",
-                    "object_type",
-                    "object_id",
-                    "payload",
-                )[:limit]
-            )
-            if not pending:
-                return total
-            seq, prev = head(using)
-            sealed_at = timezone.now()
-            rows = []
-            for event_id, recorded_at, actor_name, action, otype, oid, payload in pending:
-                seq += 1
-                digest = event_hash(
-                    prev_hash=prev,
-                    seq=seq,
-                    recorded_at=format_time(recorded_at),
-                    actor_name=actor_name,
-                    action=action,
-                    object_type=otype,
-                    object_id=oid,
-                    payload=payload,
-                )
-                rows.append((seq, prev, digest, sealed_at, event_id))
-                prev = digest
-            _write_seals(using, rows)
-            total += len(rows)
-        if len(pending) < limit:
+        sealed = _seal(using, limit=limit)
+        total += len(sealed)
+        if len(sealed) < limit:
             return total
+
+
+def _seal(
+    using: str, *, limit: int | None
+) -> list[tuple[int, str, str, dt.datetime, int]]:
+    """One sealing pass under the chain's lock: (seq, prev, hash, sealed_at, id) rows."""
+    with transaction.atomic(using=using):
+        _lock_chain(using)
+        query = (
+            AuditEvent.objects.using(using)
+            .filter(seq__isnull=True)
+            .order_by("id")
+            .values_list(
+                "id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload"
+            )
+        )
+        pending = list(query[:limit] if limit else query)
+        if not pending:
+            return []
+        seq, prev = head(using)
+        sealed_at = timezone.now()
+        rows = []
+        for event_id, recorded_at, actor_name, action, otype, oid, payload in pending:
+            seq += 1
+            digest = event_hash(
+                prev_hash=prev,
+                seq=seq,
+                recorded_at=format_time(recorded_at),
+                actor_name=actor_name,
+                action=action,
+                object_type=otype,
+                object_id=oid,
+                payload=payload,
+            )
+            rows.append((seq, prev, digest, sealed_at, event_id))
+            prev = digest
+        _write_seals(using, rows)
+        return rows
 
 
 def _write_seals(using: str, rows: list[tuple[int, str, str, dt.datetime, int]]) -> None:
@@ -244,9 +270,9 @@ class Verification:
 
 
 _COPY_SQL = (
-    "COPY (SELECT seq, hash, prev_hash, "
+    "COPY (SELECT hash, concat_ws(chr(31), prev_hash, seq::text, "
     "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-    "actor_name, action, object_type, object_id, payload "
+    "actor_name, action, object_type, object_id, payload) "
     "FROM audit_event WHERE seq IS NOT NULL ORDER BY seq) TO STDOUT"
 )
 
@@ -288,35 +314,34 @@ def _copy_unescape(field: bytes) -> bytes:
     return bytes(out)
 
 
-def _rows_postgresql(using: str) -> Iterator[list[bytes]]:
-    """Sealed events in order, as raw fields, streamed with COPY (fast)."""
+def _rows_postgresql(using: str) -> Iterator[bytes]:
+    """Sealed events in order as ``hash TAB message`` lines, streamed with COPY.
+
+    PostgreSQL only assembles the stored fields; the hash is recomputed here.
+    """
     connection = connections[using]
     connection.ensure_connection()
     raw = connection.connection
     with raw.cursor() as cursor, cursor.copy(_COPY_SQL) as copy:
         rest = b""
         for chunk in copy:
-            data = rest + bytes(chunk)
-            lines = data.split(b"\n")
+            lines = (rest + bytes(chunk)).split(b"\n")
             rest = lines.pop()
             for line in lines:
-                fields = line.split(b"\t")
-                if b"\\" in line:
-                    fields = [_copy_unescape(f) for f in fields]
-                yield fields
+                yield line if b"\\" not in line else line[:65] + _copy_unescape(line[65:])
         if rest:
-            yield rest.split(b"\t")
+            yield rest if b"\\" not in rest else rest[:65] + _copy_unescape(rest[65:])
 
 
-def _rows_generic(using: str) -> Iterator[list[bytes]]:
+def _rows_generic(using: str) -> Iterator[bytes]:
     query = (
         AuditEvent.objects.using(using)
         .filter(seq__isnull=False)
         .order_by("seq")
         .values_list(
-            "seq",
             "hash",
             "prev_hash",
+            "seq",
             "recorded_at",
             "actor_name",
             "action",
@@ -325,14 +350,19 @@ def _rows_generic(using: str) -> Iterator[list[bytes]]:
             "payload",
         )
     )
-    for seq, digest, prev, recorded_at, *rest in query.iterator(chunk_size=5000):
-        yield [
-            str(seq).encode(),
-            (digest or "").encode(),
-            (prev or "").encode(),
-            format_time(recorded_at).encode(),
-            *(value.encode("utf-8") for value in rest),
-        ]
+    for digest, prev, seq, recorded_at, *rest in query.iterator(chunk_size=5000):
+        message = _US.join([prev or "", str(seq), format_time(recorded_at), *rest])
+        yield f"{digest or ''}\t{message}".encode()
+
+
+def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
+    prev_b, seq_b, _rest = message.split(b"\x1f", 2)
+    seq = int(seq_b)
+    if seq > expected:
+        return expected, f"event {expected} is missing (next found: {seq})"
+    if seq < expected:
+        return expected, f"event {seq} is out of order"
+    return seq, f"event {seq} does not point at the hash of event {seq - 1}"
 
 
 def verify_chain(*, using: str = "default") -> Verification:
@@ -342,26 +372,17 @@ def verify_chain(*, using: str = "default") -> Verification:
     sha256 = hashlib.sha256
     expected = 1
     prev = GENESIS.encode()
-    join = b"\n".join
     result = Verification(events=0, head_seq=0, head_hash=GENESIS)
-    for fields in rows:
-        seq_b, digest, prev_b = fields[0], fields[1], fields[2]
-        seq = int(seq_b)
-        if seq != expected:
+    for line in rows:
+        message = line[65:]
+        # One prefix test checks both the link to the previous hash and the number.
+        if not message.startswith(b"%s\x1f%d\x1f" % (prev, expected)):
+            result.broken_at, result.reason = _diagnose(message, expected, prev)
+            break
+        digest = line[:64]
+        if sha256(message).hexdigest().encode() != digest:
             result.broken_at = expected
-            result.reason = (
-                f"event {expected} is missing (next found: {seq})"
-                if seq > expected
-                else f"event {seq} is out of order"
-            )
-            break
-        if prev_b != prev:
-            result.broken_at = seq
-            result.reason = f"event {seq} does not point at the hash of event {seq - 1}"
-            break
-        if sha256(join((prev_b, seq_b, *fields[3:]))).hexdigest().encode() != digest:
-            result.broken_at = seq
-            result.reason = f"event {seq} does not match its hash (its content was changed)"
+            result.reason = f"event {expected} does not match its hash (its content was changed)"
             break
         prev = digest
         expected += 1

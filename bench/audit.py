@@ -1,0 +1,225 @@
+"""Benchmark of the audit record on PostgreSQL.
+
+Prints:
+1. the cost of an audited save against the same save without the record (one
+   writer), for both sealing modes (``inline``: sealed in the act's transaction;
+   ``sealer``: sealed just after commit by the sealer);
+2. the throughput of 8 concurrent writers, audited against plain, both modes,
+   with the longest an event waited to be sealed in ``sealer`` mode;
+3. ``verify_audit``'s speed in events per second over 1,000,000 events.
+
+Usage: python bench/audit.py [--saves 2000] [--events 1000000] [--writers 8]
+It creates (and drops at the end) its own database ``bench_audit`` on the
+server named by DATABASE_URL (default: postgres on 127.0.0.1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import multiprocessing
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
+SERVER_URL = BASE_URL.rsplit("/", 1)[0]
+DB_NAME = "bench_audit"
+
+
+def _recreate_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+
+
+def _drop_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--saves", type=int, default=2000, help="saves per measurement (one writer)")
+    parser.add_argument("--events", type=int, default=1_000_000, help="events for the verification")
+    parser.add_argument("--writers", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=5.0, help="duration of each concurrent run")
+    args = parser.parse_args()
+
+    _recreate_database()
+    os.environ["DATABASE_URL"] = f"{SERVER_URL}/{DB_NAME}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.DATABASES["default"]["CONN_MAX_AGE"] = None
+    call_command("migrate", verbosity=0)
+    try:
+        run(args, settings)
+    finally:
+        from django.db import connections
+
+        connections.close_all()
+        _drop_database()
+
+
+def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
+    from django.contrib.auth.models import Group
+    from django.db import connection, connections, transaction
+
+    import audit
+    from audit.chain import seal_pending, verify_chain
+    from audit.models import AuditEvent
+
+    def next_name() -> str:
+        return f"g{uuid.uuid4().hex}"
+
+    def plain_save() -> None:
+        with transaction.atomic():
+            Group.objects.create(name=next_name())
+
+    def audited_save() -> None:
+        with transaction.atomic():
+            group = Group.objects.create(name=next_name())
+            audit.record(actor=None, action="bench.group_created", obj=group, payload={"name": group.name})
+
+    def one_writer(fn, n: int) -> float:  # noqa: ANN001
+        for _ in range(50):  # warm up
+            fn()
+        started = time.perf_counter()
+        for _ in range(n):
+            fn()
+        return (time.perf_counter() - started) / n
+
+    print(f"PostgreSQL {connection.pg_version // 10000}, database {DB_NAME}")
+    print("\n1. One writer: cost of one save in its own transaction")
+    plain = min(one_writer(plain_save, args.saves) for _ in range(3))
+    print(f"   plain save                      {plain * 1e3:7.3f} ms")
+    for mode in ("inline", "sealer"):
+        settings.AUDIT_SEALING = mode
+        audited = min(one_writer(audited_save, args.saves) for _ in range(3))
+        seal_pending()
+        print(f"   audited save, sealing {mode:<7}   {audited * 1e3:7.3f} ms   ratio {audited / plain:4.2f}x")
+
+    print(f"\n2. {args.writers} concurrent writers for {args.seconds:.0f} s each")
+
+    def concurrent(fn, sealer: bool) -> tuple[float, float]:  # noqa: ANN001
+        """Writers in separate processes (as gunicorn workers are), for args.seconds."""
+        ctx = multiprocessing.get_context("fork")
+        stop = ctx.Event()
+        counts = ctx.Array("l", args.writers)
+        start_line = ctx.Barrier(args.writers + 1)
+
+        def writer(i: int) -> None:
+            start_line.wait()
+            n = 0
+            while not stop.is_set():
+                fn()
+                n += 1
+            counts[i] = n
+            connections.close_all()
+
+        def sealing() -> None:
+            while not stop.is_set():
+                if not seal_pending():
+                    time.sleep(0.1)  # the audit_sealer command's default interval
+            seal_pending()
+            connections.close_all()
+
+        started_seq = AuditEvent.objects.filter(seq__isnull=False).count()
+        connections.close_all()  # never share a connection across fork
+        procs = [ctx.Process(target=writer, args=(i,)) for i in range(args.writers)]
+        if sealer:
+            procs.append(ctx.Process(target=sealing))
+        for p in procs:
+            p.start()
+        start_line.wait()
+        time.sleep(args.seconds)
+        stop.set()
+        for p in procs:
+            p.join()
+        waited = 0.0
+        if sealer:
+            from django.db.models import ExpressionWrapper, F, Max, fields
+
+            longest = (
+                AuditEvent.objects.filter(seq__gt=started_seq)
+                .annotate(w=ExpressionWrapper(F("sealed_at") - F("recorded_at"), output_field=fields.DurationField()))
+                .aggregate(m=Max("w"))["m"]
+            )
+            waited = longest.total_seconds() if longest else 0.0
+        return sum(counts) / args.seconds, waited
+
+    plain_tps, _ = concurrent(plain_save, sealer=False)
+    print(f"   plain                           {plain_tps:8.0f} saves/s")
+    for mode in ("inline", "sealer"):
+        settings.AUDIT_SEALING = mode
+        tps, waited = concurrent(audited_save, sealer=mode == "sealer")
+        extra = f"   longest wait before sealing {waited * 1e3:.0f} ms" if mode == "sealer" else ""
+        print(f"   audited, sealing {mode:<7}        {tps:8.0f} saves/s   {tps / plain_tps:4.2f} of plain{extra}")
+    seal_pending()
+    result = verify_chain()
+    print(f"   chain after the runs: {result.events} events, unbroken={result.ok}, unsealed={result.pending}")
+
+    print(f"\n3. verify_audit over {args.events:,} events")
+    _fill_chain(args.events)
+    started = time.perf_counter()
+    result = verify_chain()
+    elapsed = time.perf_counter() - started
+    print(f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
+          f"(unbroken={result.ok})")
+
+
+def _fill_chain(total: int) -> None:
+    """Append sealed events quickly: hashes computed by the same function as the
+    sealer, rows loaded with COPY (the guard is lifted for the load, as a
+    superuser restoring a backup would)."""
+    import datetime as dt
+
+    from django.db import connection
+
+    from audit.chain import canonical_json, event_hash, format_time, head
+
+    seq, prev = head()
+    need = total - seq
+    if need <= 0:
+        return
+    now = dt.datetime.now(dt.UTC)
+    started = time.perf_counter()
+    buffer = io.StringIO()
+    for i in range(need):
+        seq += 1
+        recorded = now + dt.timedelta(microseconds=i)
+        payload = canonical_json({"deck": f"SN{seq:09d}", "table": seq % 30, "amount": f"{seq % 997}.50"})
+        stamp = format_time(recorded)
+        digest = event_hash(prev_hash=prev, seq=seq, recorded_at=stamp, actor_name="system",
+                            action="bench.event", object_type="bench.thing", object_id=str(seq), payload=payload)
+        buffer.write(f"{seq}\t{stamp}\tsystem\tbench.event\tbench.thing\t{seq}\t{payload}\t{prev}\t{digest}\t{stamp}\n")
+        prev = digest
+    raw = connection.connection
+    with raw.cursor() as cursor:
+        cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER audit_event_guard_rows")
+        with cursor.copy(
+            "COPY audit_event (seq, recorded_at, actor_name, action, object_type, object_id, payload, "
+            "prev_hash, hash, sealed_at) FROM STDIN"
+        ) as copy:
+            copy.write(buffer.getvalue())
+        cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_rows")
+        cursor.execute("ANALYZE audit_event")
+    raw.commit() if not raw.autocommit else None
+    print(f"   (appended {need:,} sealed events in {time.perf_counter() - started:.1f} s)")
+
+
+if __name__ == "__main__":
+    main()
