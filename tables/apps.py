@@ -5,3 +5,47 @@ from django.utils.translation import gettext_lazy as _
 class TablesConfig(AppConfig):
     name = "tables"
     verbose_name = _("Tables de jeu")
+
+    def ready(self) -> None:
+        from cards_registry.history import register_history_provider
+        from casino_ops import roles
+
+        from .selectors import deck_shoe_history
+
+        view_all = {
+            f"tables.view_{model}"
+            for model in (
+                "table",
+                "session",
+                "advanceentry",
+                "maximumchange",
+                "controlday",
+                "controlline",
+                "shoe",
+                "shoedeck",
+                "handlog",
+                "replay",
+                "discrepancy",
+            )
+        }
+        staff = {"tables.add_advanceentry", "tables.add_shoe", "tables.add_handlog"}
+        management = {
+            "tables.add_session",
+            "tables.change_session",
+            "tables.add_advanceentry",
+            "tables.add_maximumchange",
+            "tables.add_controlline",
+            "tables.change_controlday",
+            "tables.add_shoe",
+            "tables.add_handlog",
+        }
+        roles.extend_role_permissions(
+            {
+                roles.DIRECTOR: view_all | management,
+                roles.COMMITTEE: view_all | management,
+                roles.CROUPIER: view_all | staff,
+                roles.CASHIER: {"tables.view_session", "tables.view_advanceentry"},
+                roles.OFFICER: view_all,
+            }
+        )
+        register_history_provider(deck_shoe_history)

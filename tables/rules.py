@@ -1,0 +1,209 @@
+"""The checks of the tables and the articles they cite.
+
+Stake limits: FR art. 53, 55-5; LU art. 26, 33. Cash advances: FR art. 42, 49,
+69; LU art. 9, 10, 21, 22. Interruptions: FR art. 69; LU art. 15, 23. Control
+register and corrections: FR art. 68, 72; LU art. 10.
+
+Pure checks over plain values (the services load what they compare with):
+each raises :class:`~casino_ops.regulations.RegulationError` naming the
+field and citing the article of the casino's profile.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError, cite
+
+MAXIMUM_MULTIPLES = (50, 100, 200)
+FR_ADVANCE_MULTIPLE = 3000
+LU_MINISTRY_NOTICE_DAYS = 8
+
+
+def _money(value: Decimal) -> str:
+    return f"{value:.2f}"
+
+
+def check_amount(value: Decimal, field: str, rule: str, profile: str, *, allow_zero: bool = False) -> None:
+    """An amount is a Decimal with at most two decimals, positive (or zero where allowed)."""
+    if not isinstance(value, Decimal) or not value.is_finite():
+        raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite(rule, profile), field=field)
+    if value.as_tuple().exponent < -2:  # type: ignore[operator]
+        raise RegulationError(
+            "AMOUNT_INVALID",
+            _("Un montant a au plus deux décimales (reçu : %(v)s).") % {"v": value},
+            cite(rule, profile),
+            field=field,
+        )
+    if value < 0 or (value == 0 and not allow_zero):
+        raise RegulationError(
+            "AMOUNT_INVALID",
+            _("Le montant doit être positif (reçu : %(v)s).") % {"v": value},
+            cite(rule, profile),
+            field=field,
+        )
+
+
+def check_limits(minimum: Decimal, maximum: Decimal, authorised_min: Decimal, profile: str) -> None:
+    """Minimum at least the authorised one; maximum 50, 100 or 200 times it (FR art. 55-5, LU art. 33)."""
+    check_amount(minimum, "minimum", "limits.minimum_maximum", profile)
+    check_amount(maximum, "maximum", "limits.minimum_maximum", profile)
+    if minimum < authorised_min:
+        raise RegulationError(
+            "MINIMUM_BELOW_AUTHORISED",
+            _("Le minimum de la table (%(m)s) est inférieur au minimum autorisé du casino (%(a)s).")
+            % {"m": _money(minimum), "a": _money(authorised_min)},
+            cite("limits.minimum_maximum", profile),
+            field="minimum",
+        )
+    check_maximum_multiple(minimum, maximum, profile)
+
+
+def check_maximum_multiple(minimum: Decimal, maximum: Decimal, profile: str) -> None:
+    if maximum not in {minimum * k for k in MAXIMUM_MULTIPLES}:
+        raise RegulationError(
+            "MAXIMUM_NOT_MULTIPLE",
+            _("Le maximum par case doit être 50, 100 ou 200 fois le minimum (%(a)s, %(b)s ou %(c)s) ; reçu %(m)s.")
+            % {
+                "a": _money(minimum * 50),
+                "b": _money(minimum * 100),
+                "c": _money(minimum * 200),
+                "m": _money(maximum),
+            },
+            cite("limits.minimum_maximum", profile),
+            field="maximum",
+        )
+
+
+def check_minimum_against_history(
+    *,
+    profile: str,
+    minimum: Decimal,
+    same_day_minimum: Decimal | None,
+    year_minimum: Decimal | None,
+    day_days_after_notice: int | None,
+) -> None:
+    """LU art. 26 (by art. 33): the minimum is not changed within a day at a table; once raised in
+    the fiscal year it is not lowered before its end; a raise is told to the ministry eight days
+    ahead. FR art. 53: the minimum changes only by closing the table and reopening it, which
+    is what a new session is, so nothing more is checked here for FR.
+    """
+    if profile != "LU":
+        return
+    if same_day_minimum is not None and minimum != same_day_minimum:
+        raise RegulationError(
+            "MINIMUM_CHANGED_WITHIN_DAY",
+            _("Le minimum d'une table ne change pas au cours d'une même journée (%(p)s ce jour-là).")
+            % {"p": _money(same_day_minimum)},
+            cite("limits.minimum_change", profile),
+            field="minimum",
+        )
+    if year_minimum is not None and minimum < year_minimum:
+        raise RegulationError(
+            "MINIMUM_LOWERED",
+            _("Le minimum, relevé à %(p)s pendant l'exercice, ne peut être ramené plus bas avant sa fin.")
+            % {"p": _money(year_minimum)},
+            cite("limits.minimum_change", profile),
+            field="minimum",
+        )
+    if year_minimum is not None and minimum > year_minimum:
+        if day_days_after_notice is None or day_days_after_notice < LU_MINISTRY_NOTICE_DAYS:
+            raise RegulationError(
+                "MINIMUM_RAISE_NOT_NOTIFIED",
+                _("Un relèvement du minimum est notifié au ministre huit jours à l'avance (date de notification)."),
+                cite("limits.minimum_change", profile),
+                field="ministry_notified_on",
+            )
+
+
+def check_season_maximum(
+    *, profile: str, minimum: Decimal, maximum: Decimal, season_minimum: Decimal | None, season_maximum: Decimal | None
+) -> None:
+    """LU art. 33: the maximum is fixed at the start of the season and does not change during it
+    (when the minimum is raised, LU art. 26 raises it in proportion)."""
+    if profile != "LU" or season_minimum is None or season_maximum is None:
+        return
+    expected = season_maximum * minimum / season_minimum
+    if maximum != expected:
+        raise RegulationError(
+            "MAXIMUM_FIXED_FOR_SEASON",
+            _("Le maximum de cette table est fixé pour la saison : %(e)s.") % {"e": _money(expected)},
+            cite("limits.maximum_change", profile),
+            field="maximum",
+        )
+
+
+def check_advance(
+    *,
+    profile: str,
+    minimum: Decimal,
+    advance: Decimal,
+    same_day_advance: Decimal | None,
+    year_minimum: Decimal | None,
+    year_advance: Decimal | None,
+) -> None:
+    """The advance (FR art. 42, 49; LU art. 9, 21, 26).
+
+    FR: at least 3,000 times the minimum (art. 49), the same all day at a table
+    (art. 42), fixed for the fiscal year (art. 49), rising in proportion when
+    the minimum is raised (art. 53). LU: the amount fixed for the fiscal year
+    (art. 9), rising in proportion with the minimum (art. 26).
+    """
+    check_amount(advance, "advance_amount", "advance.amount", profile)
+    if profile == "FR" and advance < minimum * FR_ADVANCE_MULTIPLE:
+        raise RegulationError(
+            "ADVANCE_TOO_SMALL",
+            _("L'avance au black-jack est d'au moins 3 000 fois le minimum des mises : %(e)s.")
+            % {"e": _money(minimum * FR_ADVANCE_MULTIPLE)},
+            cite("advance.amount", profile),
+            field="advance_amount",
+        )
+    if same_day_advance is not None and advance != same_day_advance:
+        raise RegulationError(
+            "ADVANCE_VARIES_WITHIN_DAY",
+            _("L'avance d'une table ne varie pas au cours de la journée : %(e)s.") % {"e": _money(same_day_advance)},
+            cite("advance.book", profile),
+            field="advance_amount",
+        )
+    if year_advance is not None and year_minimum is not None:
+        expected = year_advance * minimum / year_minimum
+        if advance != expected:
+            raise RegulationError(
+                "ADVANCE_FIXED_FOR_YEAR",
+                _(
+                    "L'avance est fixée pour l'exercice (%(y)s pour un minimum de %(ym)s) ; "
+                    "avec un minimum de %(m)s elle est de %(e)s."
+                )
+                % {
+                    "y": _money(year_advance),
+                    "ym": _money(year_minimum),
+                    "m": _money(minimum),
+                    "e": _money(expected),
+                },
+                cite("advance.fixed_for_year", profile),
+                field="advance_amount",
+            )
+
+
+def check_guarantee_fund(*, profile: str, fund: Decimal | None, largest_advance: Decimal) -> None:
+    """LU art. 22: at each session's start the casino shows cash at least equal to its largest advance."""
+    if profile != "LU":
+        return
+    if fund is None:
+        raise RegulationError(
+            "GUARANTEE_FUND_MISSING",
+            _("Le fonds de garantie justifié en début de partie doit être indiqué."),
+            cite("advance.guarantee_fund", profile),
+            field="guarantee_fund",
+        )
+    check_amount(fund, "guarantee_fund", "advance.guarantee_fund", profile)
+    if fund < largest_advance:
+        raise RegulationError(
+            "GUARANTEE_FUND_TOO_SMALL",
+            _("Le fonds de garantie (%(f)s) est inférieur à la plus forte avance du casino (%(a)s).")
+            % {"f": _money(fund), "a": _money(largest_advance)},
+            cite("advance.guarantee_fund", profile),
+            field="guarantee_fund",
+        )

@@ -1,0 +1,19 @@
+"""Celery tasks of the tables: they take ids and call a service; each is idempotent."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import OperationalError
+
+from . import services
+
+
+@shared_task(
+    name="tables.replay_hand_log",
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=5,
+)
+def replay_hand_log(hand_log_id: int) -> int:
+    """Replay a stored hand log (FR art. 55-4, 55-5; LU art. 32, 33); returns its discrepancies."""
+    return services.replay_hand_log(hand_log_id=hand_log_id).discrepancy_count

@@ -1,0 +1,78 @@
+"""Fixtures of the tables' tests: tables, staff, sessions, and a real Celery worker on Redis."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from casino_ops import roles
+
+DAY = dt.date(2026, 11, 30)
+
+
+@pytest.fixture
+def staff(users: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "director": users[roles.DIRECTOR],
+        "committee": users[roles.COMMITTEE],
+        "croupier": users[roles.CROUPIER],
+        "cashier": users[roles.CASHIER],
+        "officer": users[roles.OFFICER],
+    }
+
+
+@pytest.fixture
+def table(casino: Any, director: Any) -> Any:
+    from tables.services import create_table
+
+    return create_table(actor=director, number=3, code="BJ03")
+
+
+@pytest.fixture
+def lu_casino(director: Any) -> Any:
+    from casino_ops.services import update_casino_settings
+
+    return update_casino_settings(
+        actor=director, name="Casino LU", profile="LU", authorised_min_stake=Decimal("5.00")
+    )
+
+
+@pytest.fixture
+def open_session(table: Any, staff: dict[str, Any]) -> Any:
+    """An FR session of table BJ03: minimum 10, maximum 1,000, advance 30,000."""
+    from tables.services import open_session
+
+    return open_session(
+        actor=staff["director"],
+        table=table,
+        day=DAY,
+        minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"),
+        advance_amount=Decimal("30000.00"),
+        croupier=staff["croupier"],
+    )
+
+
+@pytest.fixture
+def celery_worker_on_redis(settings: Any) -> Iterator[Any]:
+    """A real Celery worker (threads, in this process, so it sees the test database) on the
+    Redis of TEST_REDIS_URL. For transactional tests only."""
+    from celery.contrib.testing.worker import start_worker
+
+    from casino_ops.celery import app
+
+    url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    settings.CELERY_BROKER_URL = url
+    saved = {k: app.conf[k] for k in ("broker_url", "task_always_eager", "result_backend")}
+    app.conf.update(broker_url=url, task_always_eager=False, result_backend="django-db")
+    if app._pool is not None:  # connections made for another broker
+        app._pool.force_close_all()
+        app._pool = None
+    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
+        yield app
+    app.conf.update(saved)

@@ -1,0 +1,359 @@
+"""The regulated acts of the tables: limits, sessions, advances, signatures, control register, corrections."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+import pytest
+
+from audit.models import AuditEvent
+from casino_ops.regulations import RegulationError
+from tables import services
+from tables.models import AdvanceEntry, ControlLine, EntryKind, Session, SessionStatus
+
+from .conftest import DAY
+
+D = Decimal
+
+
+def _open(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="30000.00", **kw):
+    return services.open_session(
+        actor=kw.pop("actor", staff["director"]),
+        table=table,
+        day=day,
+        minimum=D(minimum),
+        maximum=D(maximum),
+        advance_amount=D(advance),
+        croupier=kw.pop("croupier", staff["croupier"]),
+        **kw,
+    )
+
+
+def _close(staff, session, cash="31000.00", **kw):
+    return services.close_session(
+        actor=kw.pop("actor", staff["director"]),
+        session=session,
+        closing_cash=D(cash),
+        counted_by=kw.pop("counted_by", staff["croupier"]),
+        certified_exact=kw.pop("certified_exact", True),
+        **kw,
+    )
+
+
+def _refused(code, article, field=None):
+    class Check:
+        def __enter__(self):
+            self.ctx = pytest.raises(RegulationError)
+            self.info = self.ctx.__enter__()
+            return self.info
+
+        def __exit__(self, *exc):
+            handled = self.ctx.__exit__(*exc)
+            err = self.info.value
+            assert err.code == code, err.as_dict()
+            assert err.article == article, err.as_dict()
+            if field is not None:
+                assert err.field == field, err.as_dict()
+            return handled
+
+    return Check()
+
+
+# -- limits, FR -----------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_fr_opening_writes_the_signed_initial_advance(staff, table):
+    session = _open(staff, table)
+    entry = session.entries.get()
+    assert (entry.line, entry.kind, entry.amount) == (1, EntryKind.INITIAL_ADVANCE, D("30000.00"))
+    assert entry.signed_by == staff["director"] and entry.counted_by == staff["croupier"]
+    assert session.profile == "FR" and session.status == SessionStatus.OPEN
+    assert AuditEvent.objects.filter(action="session.opened", object_id=str(session.pk)).exists()
+
+
+@pytest.mark.django_db
+def test_fr_minimum_below_authorised_is_refused(staff, table):
+    with _refused("MINIMUM_BELOW_AUTHORISED", "FR art. 55-5", "minimum"):
+        _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
+    assert not Session.objects.exists()
+
+
+@pytest.mark.parametrize("maximum", ["1000.00", "2000.00", "500.00"])
+@pytest.mark.django_db
+def test_fr_maximum_50_100_200_times_accepted(staff, table, maximum):
+    assert _open(staff, table, maximum=maximum).maximum == D(maximum)
+
+
+@pytest.mark.django_db
+def test_fr_maximum_other_multiple_refused(staff, table):
+    with _refused("MAXIMUM_NOT_MULTIPLE", "FR art. 55-5", "maximum"):
+        _open(staff, table, maximum="1500.00")
+
+
+@pytest.mark.django_db
+def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
+    with _refused("DISPLAY_NOT_CHANGED", "FR art. 55-5", "display_changed"):
+        services.change_maximum(actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=False)
+    with _refused("MAXIMUM_NOT_MULTIPLE", "FR art. 55-5", "maximum"):
+        services.change_maximum(actor=staff["director"], session=open_session, maximum=D("3000.00"), display_changed=True)
+    change = services.change_maximum(
+        actor=staff["committee"], session=open_session, maximum=D("2000.00"), display_changed=True
+    )
+    assert (change.previous, change.maximum, change.by) == (D("1000.00"), D("2000.00"), staff["committee"])
+    open_session.refresh_from_db()
+    assert open_session.maximum == D("2000.00")
+
+
+@pytest.mark.django_db
+def test_fr_maximum_change_needs_a_signer(staff, open_session):
+    with _refused("SIGNATURE_REQUIRED", "FR art. 69"):
+        services.change_maximum(actor=staff["croupier"], session=open_session, maximum=D("2000.00"), display_changed=True)
+
+
+@pytest.mark.django_db
+def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_session):
+    with _refused("MINIMUM_FIXED_IN_SESSION", "FR art. 53", "minimum"):
+        services.change_minimum(actor=staff["director"], session=open_session, minimum=D("20.00"))
+    with _refused("SESSION_STILL_OPEN", "FR art. 69", "table"):
+        _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
+    _close(staff, open_session)
+    # Reopened the next day with a raised minimum: the advance rises in proportion (FR art. 53).
+    reopened = _open(staff, table, day=DAY + dt.timedelta(days=1), minimum="20.00", maximum="2000.00", advance="60000.00")
+    assert reopened.minimum == D("20.00")
+
+
+# -- limits, LU -------------------------------------------------------------------------
+
+
+def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="20000.00", fund="50000.00", **kw):
+    return _open(staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw)
+
+
+@pytest.mark.django_db
+def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
+    session = _lu(staff, table)
+    assert session.profile == "LU"
+    with _refused("MAXIMUM_FIXED_FOR_SEASON", "LU art. 33", "maximum"):
+        services.change_maximum(actor=staff["director"], session=session, maximum=D("2000.00"), display_changed=True)
+
+
+@pytest.mark.django_db
+def test_lu_maximum_fixed_for_the_season(staff, table, lu_casino):
+    first = _lu(staff, table)
+    _close(staff, first, cashier=staff["cashier"])
+    with _refused("MAXIMUM_FIXED_FOR_SEASON", "LU art. 33", "maximum"):
+        _lu(staff, table, day=DAY + dt.timedelta(days=1), maximum="2000.00")
+    assert _lu(staff, table, day=DAY + dt.timedelta(days=1)).maximum == D("1000.00")
+
+
+@pytest.mark.django_db
+def test_lu_limits_minimum_and_multiple(staff, table, lu_casino):
+    with _refused("MINIMUM_BELOW_AUTHORISED", "LU art. 33", "minimum"):
+        _lu(staff, table, minimum="4.00", maximum="400.00")
+    with _refused("MAXIMUM_NOT_MULTIPLE", "LU art. 33", "maximum"):
+        _lu(staff, table, maximum="700.00")
+
+
+@pytest.mark.django_db
+def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
+    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    with _refused("MINIMUM_CHANGED_WITHIN_DAY", "LU art. 26", "minimum"):
+        _lu(staff, table, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=DAY - dt.timedelta(days=10))
+    with _refused("MINIMUM_FIXED_IN_SESSION", "LU art. 26", "minimum"):
+        services.change_minimum(actor=staff["director"], session=Session.objects.get(), minimum=D("20.00"))
+
+
+@pytest.mark.django_db
+def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, table, lu_casino):
+    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    day2 = DAY + dt.timedelta(days=1)
+    with _refused("MINIMUM_RAISE_NOT_NOTIFIED", "LU art. 26", "ministry_notified_on"):
+        _lu(staff, table, day=day2, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=day2 - dt.timedelta(days=3))
+    raised = _lu(
+        staff, table, day=day2, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=day2 - dt.timedelta(days=8)
+    )
+    _close(staff, raised, cashier=staff["cashier"])
+    with _refused("MINIMUM_LOWERED", "LU art. 26", "minimum"):
+        _lu(staff, table, day=day2 + dt.timedelta(days=1))
+
+
+# -- advances -----------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_fr_advance_at_least_3000_times_the_minimum(staff, table):
+    with _refused("ADVANCE_TOO_SMALL", "FR art. 49", "advance_amount"):
+        _open(staff, table, advance="29999.99")
+
+
+@pytest.mark.django_db
+def test_fr_advance_does_not_vary_within_the_day_nor_the_year(staff, table):
+    _close(staff, _open(staff, table))
+    with _refused("ADVANCE_VARIES_WITHIN_DAY", "FR art. 42", "advance_amount"):
+        _open(staff, table, advance="40000.00")
+    with _refused("ADVANCE_FIXED_FOR_YEAR", "FR art. 49", "advance_amount"):
+        _open(staff, table, day=DAY + dt.timedelta(days=1), advance="40000.00")
+
+
+@pytest.mark.django_db
+def test_lu_advance_fixed_for_the_year(staff, table, lu_casino):
+    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    with _refused("ADVANCE_FIXED_FOR_YEAR", "LU art. 9", "advance_amount"):
+        _lu(staff, table, day=DAY + dt.timedelta(days=1), advance="25000.00")
+
+
+@pytest.mark.django_db
+def test_lu_guarantee_fund_at_least_the_largest_advance(staff, table, lu_casino, director):
+    with _refused("GUARANTEE_FUND_MISSING", "LU art. 22", "guarantee_fund"):
+        _open(staff, table, advance="20000.00")
+    other = services.create_table(actor=director, number=4, code="BJ04")
+    _lu(staff, other, advance="45000.00", fund="45000.00")
+    with _refused("GUARANTEE_FUND_TOO_SMALL", "LU art. 22", "guarantee_fund"):
+        _lu(staff, table, fund="44999.99")
+
+
+@pytest.mark.django_db
+def test_further_advances_equal_the_initial_one(staff, open_session):
+    with _refused("ADVANCE_NOT_EQUAL", "FR art. 42", "amount"):
+        services.add_advance(actor=staff["director"], session=open_session, amount=D("10000.00"), counted_by=staff["croupier"])
+    entry = services.add_advance(
+        actor=staff["committee"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
+    )
+    assert (entry.line, entry.kind, entry.signed_by) == (2, EntryKind.FURTHER_ADVANCE, staff["committee"])
+    open_session.refresh_from_db()
+    assert open_session.advances_total == D("60000.00")
+
+
+@pytest.mark.django_db
+def test_advances_are_signed_by_management_and_counted_by_staff(staff, table):
+    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+        _open(staff, table, actor=staff["croupier"])
+    with _refused("COUNTED_BY_STAFF", "FR art. 69", "croupier"):
+        _open(staff, table, croupier=staff["cashier"])
+    session = _open(staff, table)
+    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+        services.add_advance(actor=staff["cashier"], session=session, amount=D("30000.00"), counted_by=staff["croupier"])
+    assert AdvanceEntry.objects.count() == 1
+
+
+# -- interruptions -------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
+    with _refused("INTERRUPTION_AMOUNT", "FR art. 69", "amount"):
+        services.interrupt_session(actor=staff["croupier"], session=open_session, mode="counted")
+    counted = services.interrupt_session(actor=staff["croupier"], session=open_session, mode="counted", amount=D("29500.00"))
+    assert counted.kind == EntryKind.INTERRUPTION_COUNTED
+    with _refused("SESSION_STATE", "FR art. 42"):
+        services.add_advance(actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"])
+    services.resume_session(actor=staff["croupier"], session=open_session)
+    with _refused("KEY_HOLDER", "FR art. 69", "key_holder"):
+        services.interrupt_session(actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["cashier"])
+    locked = services.interrupt_session(
+        actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["committee"]
+    )
+    assert locked.key_holder == staff["committee"]
+    with _refused("SESSION_STATE", "FR art. 42"):
+        _close(staff, open_session)
+    services.resume_session(actor=staff["croupier"], session=open_session)
+    _close(staff, open_session)
+
+
+@pytest.mark.django_db
+def test_lu_interruption_cites_lu_articles(staff, table, lu_casino):
+    session = _lu(staff, table)
+    with _refused("KEY_HOLDER", "LU art. 23", "key_holder"):
+        services.interrupt_session(actor=staff["croupier"], session=session, mode="locked", key_holder=None)
+
+
+# -- closing ---------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_session):
+    services.add_advance(actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"])
+    with _refused("NOT_CERTIFIED_EXACT", "FR art. 69", "certified_exact"):
+        _close(staff, open_session, certified_exact=False)
+    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+        _close(staff, open_session, actor=staff["croupier"])
+    entry = _close(staff, open_session, cash="71234.50")
+    open_session.refresh_from_db()
+    assert entry.kind == EntryKind.CLOSING and entry.signed_by == staff["director"]
+    assert open_session.result == D("11234.50")
+    line = ControlLine.objects.get()
+    assert (line.session, line.result, line.advances, line.closing_cash) == (
+        open_session,
+        D("11234.50"),
+        D("60000.00"),
+        D("71234.50"),
+    )
+
+
+@pytest.mark.django_db
+def test_lu_closing_needs_a_cashier_present(staff, table, lu_casino):
+    session = _lu(staff, table)
+    with _refused("CASHIER_ABSENT", "LU art. 10", "cashier"):
+        _close(staff, session)
+    with _refused("CASHIER_ABSENT", "LU art. 10", "cashier"):
+        _close(staff, session, cashier=staff["croupier"])
+    entry = _close(staff, session, cashier=staff["cashier"])
+    assert entry.cashier == staff["cashier"]
+
+
+# -- the control register ------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+def test_director_closes_the_day_then_nothing_changes(staff, table, open_session, director):
+    other = services.create_table(actor=director, number=4, code="BJ04")
+    second = _open(staff, other)
+    _close(staff, open_session, cash="31000.00")
+    with _refused("SESSIONS_NOT_CLOSED", "FR art. 72", "day"):
+        services.close_day(actor=staff["director"], day=DAY)
+    _close(staff, second, cash="29000.50")
+    with _refused("DIRECTOR_REQUIRED", "FR art. 68"):
+        services.close_day(actor=staff["committee"], day=DAY)
+    day = services.close_day(actor=staff["director"], day=DAY)
+    assert day.total == D("0.50") and day.closed_by == staff["director"]
+    with _refused("DAY_CLOSED", "FR art. 68", "day"):
+        services.close_day(actor=staff["director"], day=DAY)
+    with _refused("DAY_CLOSED", "FR art. 68", "day"):
+        _open(staff, table)
+    assert Session.objects.filter(day=DAY).count() == 2
+
+
+@pytest.mark.django_db
+def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_session):
+    _close(staff, open_session, cash="31000.00")
+    day = services.close_day(actor=staff["director"], day=DAY)
+    closing = open_session.entries.get(kind=EntryKind.CLOSING)
+    with _refused("DIRECTOR_REQUIRED", "FR art. 68"):
+        services.correct_advance_entry(actor=staff["committee"], entry=closing, amount=D("31500.00"), approval="x", reason="y")
+    with _refused("APPROVAL_IN_WORDS", "FR art. 68", "approval"):
+        services.correct_advance_entry(actor=staff["director"], entry=closing, amount=D("31500.00"), approval=" ", reason="y")
+    correction = services.correct_advance_entry(
+        actor=staff["director"],
+        entry=closing,
+        amount=D("31500.00"),
+        approval="Approuvé : trente et un mille cinq cents euros",
+        reason="plaque de 500 oubliée au comptage",
+    )
+    closing.refresh_from_db()
+    assert closing.amount == D("31000.00")  # the corrected line is unchanged
+    assert correction.corrects == closing and correction.kind == EntryKind.CORRECTION
+    open_session.refresh_from_db()
+    assert open_session.result == D("1500.00")
+    lines = list(ControlLine.objects.order_by("id"))
+    assert len(lines) == 2 and lines[1].corrects == lines[0] and lines[1].result == D("1500.00")
+    assert lines[0].result == D("1000.00")
+    day.refresh_from_db()
+    assert day.total == D("1000.00")  # the total written at closing stays; the register shows the correction
+    direct = services.correct_control_line(
+        actor=staff["director"], line=lines[1], result=D("1400.00"), approval="Approuvé : mille quatre cents", reason="erreur de report"
+    )
+    assert direct.corrects == lines[0]
+    with _refused("NOT_CORRECTABLE", "FR art. 68", "entry"):
+        services.correct_advance_entry(actor=staff["director"], entry=correction, amount=D("1.00"), approval="a", reason="b")
