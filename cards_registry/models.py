@@ -379,11 +379,10 @@ class ReturnResult(models.TextChoices):
 
 
 class DeckReturn(models.Model):
-    """Decks back from a table after play, put back in order and examined."""
+    """Decks back from a table after play, put back in maker's order and examined."""
 
-    issue = models.ForeignKey(
-        TableIssue, verbose_name=_("remise"), on_delete=models.PROTECT, related_name="returns"
-    )
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    day = models.DateField(_("journée"))
     opening = models.OneToOneField(
         CabinetOpening, verbose_name=_("ouverture"), on_delete=models.PROTECT, related_name="deck_return"
     )
@@ -398,7 +397,7 @@ class DeckReturn(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Retour table {self.issue.table_number} — {self.at:%d/%m/%Y %H:%M}"
+        return f"Retour table {self.table_number} — {self.at:%d/%m/%Y %H:%M}"
 
 
 class ReturnLine(models.Model):

@@ -27,7 +27,6 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (DeckStatus.IN_PLAY, DeckStatus.IN_CABINET): "return",
     (DeckStatus.ISSUED, DeckStatus.OUT_OF_USE): "return",
     (DeckStatus.IN_PLAY, DeckStatus.OUT_OF_USE): "return",
-    (DeckStatus.IN_CABINET, DeckStatus.OUT_OF_USE): "withdraw",
     (DeckStatus.IN_CABINET, DeckStatus.QUARANTINED): "incident",
     (DeckStatus.ISSUED, DeckStatus.QUARANTINED): "incident",
     (DeckStatus.IN_PLAY, DeckStatus.QUARANTINED): "incident",

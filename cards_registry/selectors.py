@@ -172,7 +172,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             lines.append(
                 HistoryLine(
                     deck_return.at,
-                    f"Rendu par la table {issue.table_number} (journée du {issue.day:%d/%m/%Y}), "
+                    f"Rendu par la table {deck_return.table_number} (journée du {issue.day:%d/%m/%Y}), "
                     "ordre rétabli, examiné",
                     seq,
                 )
