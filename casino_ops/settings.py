@@ -40,6 +40,10 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "rest_framework.authtoken",
+    "django_otp",
+    "django_otp.plugins.otp_totp",
+    "axes",
+    "drf_spectacular",
     "django_celery_results",
     "casino_ops",
     "audit",
@@ -54,10 +58,30 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django_otp.middleware.OTPMiddleware",
+    "audit.portal.middleware.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "casino_ops.middleware.RegulationErrorMiddleware",
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Login throttling (django-axes) comes first; a login without a request (a
+# script, the test client) is not throttled. See audit/portal/auth.py.
+AUTHENTICATION_BACKENDS = [
+    "audit.portal.auth.LoginThrottleBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "portal/locked.html"
+
+# Two-factor login (TOTP) for the roles of casino_ops.roles.TWO_FACTOR, in the
+# admin and the officers' portal (audit/portal/middleware.py).
+TWO_FACTOR_REQUIRED = env.bool("TWO_FACTOR_REQUIRED", default=True)
+OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", default="Casino — registres")
 
 ROOT_URLCONF = "casino_ops.urls"
 
@@ -124,6 +148,14 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "casino_ops.api.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Casino — registres réglementés",
+    "DESCRIPTION": "Read-only API of the officers (registers, decks, sessions, hand logs, audit).",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
 }
 
 # --- Celery -----------------------------------------------------------------
@@ -169,7 +201,13 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
+    SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+    SESSION_COOKIE_HTTPONLY = True
+    SESSION_COOKIE_SAMESITE = "Lax"
+    CSRF_COOKIE_HTTPONLY = True
+    CSRF_COOKIE_SAMESITE = "Lax"
+    SESSION_COOKIE_AGE = env.int("SESSION_COOKIE_AGE", default=8 * 3600)
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,1 @@
+"""The officers' read-only API (mounted under ``/api/``), with its OpenAPI schema."""

@@ -1,0 +1,5 @@
+"""The officers' portal under ``/inspection/``: read-only pages, visual replay,
+visas and incident closures, the signature checker, and the two-factor login.
+
+Who may see what is decided in one place, :mod:`audit.portal.access`.
+"""

@@ -1,0 +1,104 @@
+"""Forms of the portal: login with a TOTP code, the code step, filters."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib.auth import authenticate
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from . import access
+from .auth import check_code
+
+_CODE_WIDGET = forms.TextInput(
+    attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "pattern": "[0-9 ]*", "size": 8}
+)
+
+
+class OfficerLoginForm(forms.Form):
+    """Username, password and the code of the authenticator app, in one step."""
+
+    username = forms.CharField(label=_("Identifiant"), max_length=150)
+    password = forms.CharField(label=_("Mot de passe"), strip=False, widget=forms.PasswordInput)
+    code = forms.CharField(label=_("Code à usage unique"), max_length=12, widget=_CODE_WIDGET)
+
+    error_messages = {
+        "invalid": _("Identifiant ou mot de passe incorrect."),
+        "not_officer": _("Ce portail est réservé aux officiers de police et de contrôle."),
+        "code": _("Code à usage unique incorrect ou expiré."),
+    }
+
+    def __init__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        self.request = request
+        self.user: Any = None
+        self.device: Any = None
+        super().__init__(*args, **kwargs)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        user = authenticate(self.request, username=data["username"], password=data["password"])
+        if user is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        if access.PORTAL_ACTIONS.keys().isdisjoint(
+            set(user.groups.values_list("name", flat=True))
+        ):
+            raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
+        device = check_code(self.request, user, data["code"])
+        if device is None:
+            self.add_error("code", forms.ValidationError(self.error_messages["code"], code="code"))
+            return data
+        self.user, self.device = user, device
+        return data
+
+
+class CodeForm(forms.Form):
+    """The second step for a user already signed in with a password (the admin)."""
+
+    code = forms.CharField(label=_("Code à usage unique"), max_length=12, widget=_CODE_WIDGET)
+
+    def __init__(self, request: HttpRequest, *args: Any, **kwargs: Any) -> None:
+        self.request = request
+        self.device: Any = None
+        super().__init__(*args, **kwargs)
+
+    def clean_code(self) -> str:
+        code = self.cleaned_data["code"]
+        self.device = check_code(self.request, self.request.user, code)
+        if self.device is None:
+            raise forms.ValidationError(_("Code à usage unique incorrect ou expiré."), code="code")
+        return code
+
+
+class EnrolForm(forms.Form):
+    """Confirm a new authenticator app with its first code."""
+
+    code = forms.CharField(label=_("Premier code affiché"), max_length=12, widget=_CODE_WIDGET)
+
+    def __init__(self, device: Any, *args: Any, **kwargs: Any) -> None:
+        self.device = device
+        super().__init__(*args, **kwargs)
+
+    def clean_code(self) -> str:
+        code = self.cleaned_data["code"].strip().replace(" ", "")
+        if not code.isdigit() or not self.device.verify_token(code):
+            raise forms.ValidationError(_("Code incorrect : vérifiez l'heure du téléphone."), code="code")
+        return code
+
+
+class AuditSearchForm(forms.Form):
+    q = forms.CharField(label=_("Recherche"), required=False, max_length=200)
+    action = forms.CharField(label=_("Acte"), required=False, max_length=64)
+    actor = forms.CharField(label=_("Auteur"), required=False, max_length=150)
+    object_type = forms.CharField(label=_("Type d'objet"), required=False, max_length=100)
+    object_id = forms.CharField(label=_("Identifiant"), required=False, max_length=64)
+    since = forms.DateField(
+        label=_("Depuis le"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label=_("Jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

@@ -1,0 +1,51 @@
+"""Read-only pages of the portal: dashboard and the audit trail."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from audit.chain import verify_chain
+
+from .. import access, selectors, sources
+from ..forms import AuditSearchForm
+
+AUDIT_PAGE = 50
+
+
+@access.officer_required()
+def dashboard(request: HttpRequest) -> HttpResponse:
+    context = {
+        "chain": selectors.chain_status(),
+        "recent_events": list(selectors.audit_events()[:8]),
+        **sources.dashboard_parts(),
+    }
+    return render(request, "portal/dashboard.html", context)
+
+
+@access.officer_required()
+def audit_trail(request: HttpRequest) -> HttpResponse:
+    form = AuditSearchForm(request.GET or None)
+    filters = form.cleaned_data if form.is_valid() else {}
+    events = list(selectors.audit_events(**{k: v for k, v in filters.items() if v})[: AUDIT_PAGE + 1])
+    more = len(events) > AUDIT_PAGE
+    events = events[:AUDIT_PAGE]
+    query = request.GET.copy()
+    query.pop("before", None)
+    if more:
+        query["before"] = events[-1].seq
+    return render(
+        request,
+        "portal/audit_trail.html",
+        {"form": form, "events": events, "next_query": query.urlencode() if more else ""},
+    )
+
+
+@access.officer_required()
+def chain_check(request: HttpRequest) -> HttpResponse:
+    """Recompute the whole chain now (FR art. 68: books without erasure)."""
+    return render(
+        request,
+        "portal/chain_check.html",
+        {"verification": verify_chain(), "chain": selectors.chain_status()},
+    )

@@ -1,0 +1,61 @@
+"""Fixtures of the portal and the officers' API: two-factor login switched on,
+TOTP devices, clients signed in per role (verified with their device)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django_otp import DEVICE_ID_SESSION_KEY
+from django_otp.oath import TOTP
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from casino_ops import roles
+
+
+@pytest.fixture(autouse=True)
+def two_factor_required(settings: Any) -> None:
+    """The production default: directors and officers need a TOTP code."""
+    settings.TWO_FACTOR_REQUIRED = True
+
+
+def totp_code(device: TOTPDevice) -> str:
+    """The code the authenticator app shows now for ``device``."""
+    totp = TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift)
+    return f"{totp.token():0{device.digits}d}"
+
+
+@pytest.fixture
+def devices(users: dict[str, Any]) -> dict[str, TOTPDevice]:
+    return {
+        role: TOTPDevice.objects.create(user=users[role], name="app", confirmed=True)
+        for role in roles.TWO_FACTOR
+    }
+
+
+def signed_in(user: Any, device: TOTPDevice | None = None) -> Client:
+    """A client signed in as ``user``, verified with ``device`` when given."""
+    client = Client()
+    client.force_login(user)
+    if device is not None:
+        session = client.session
+        session[DEVICE_ID_SESSION_KEY] = device.persistent_id
+        session.save()
+    return client
+
+
+@pytest.fixture
+def clients(users: dict[str, Any], devices: dict[str, TOTPDevice]) -> dict[str, Client]:
+    """One client per role (verified where the role needs it), plus anonymous and an
+    officer who gave only a password."""
+    made = {role: signed_in(users[role], devices.get(role)) for role in roles.ALL_ROLES}
+    made["anonymous"] = Client()
+    made["officer_password_only"] = signed_in(users[roles.OFFICER])
+    return made
+
+
+@pytest.fixture
+def officer_client(clients: dict[str, Client]) -> Client:
+    return clients[roles.OFFICER]
+from .samples import samples  # noqa: F401,E402

@@ -1,0 +1,172 @@
+"""Every URL of the portal and the API × every role and anonymous.
+
+The list of endpoints is read from the URL resolver: an endpoint under
+``/inspection/`` or ``/api/`` without an expectation here fails the test, so
+the matrix is complete by construction. Officers get every read and only their
+visas and incident closures as writes; every other role gets a 404; anonymous
+visitors are sent to the login (portal) or refused (API).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from casino_ops import roles
+
+from .samples import Samples
+
+OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
+WRITE_METHODS = ("post", "put", "patch", "delete")
+
+
+def walk(patterns: Any, prefix: str = "", namespace: str = "") -> Iterator[tuple[str, str]]:
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            ns = entry.namespace or ""
+            full_ns = f"{namespace}:{ns}" if namespace and ns else (ns or namespace)
+            yield from walk(entry.url_patterns, prefix + str(entry.pattern), full_ns)
+        elif isinstance(entry, URLPattern) and entry.name:
+            yield prefix + str(entry.pattern), f"{namespace}:{entry.name}" if namespace else entry.name
+
+
+def guarded_endpoints() -> dict[str, str]:
+    return {
+        name: route
+        for route, name in walk(get_resolver().url_patterns)
+        if route.startswith(("inspection/", "api/", "^api/"))
+    }
+
+
+@dataclass
+class Read:
+    """A page or endpoint every officer may read and nobody else may see."""
+
+    kwargs: Callable[[Samples], dict[str, Any]] = field(default=lambda s: {})
+    api: bool = False
+    query: str = ""
+
+
+@dataclass
+class Write:
+    """One of the officer's writes (a visa, an incident closure): POST only."""
+
+    kwargs: Callable[[Samples], dict[str, Any]]
+    data: Callable[[Samples], dict[str, Any]]
+    done: Callable[[Samples], bool]
+
+
+@dataclass
+class Open:
+    """Reached by anyone (the login, the code step, logout); checked by their own tests."""
+
+
+EXPECTATIONS: dict[str, Any] = {
+    "portal:login": Open(),
+    "portal:verify": Open(),
+    "portal:logout": Open(),
+    "portal:dashboard": Read(),
+    "portal:audit_trail": Read(query="?q=casino"),
+    "portal:chain_check": Read(),
+    "officers_api:schema": Open(),
+    "officers_api:audit-event-list": Read(api=True),
+    "officers_api:audit-event-detail": Read(api=True, kwargs=lambda s: {"seq": s.event.seq}),
+}
+
+
+def test_every_endpoint_has_an_expectation() -> None:
+    missing = sorted(set(guarded_endpoints()) - set(EXPECTATIONS))
+    assert not missing, f"endpoints without an expectation in the permission matrix: {missing}"
+    stale = sorted(set(EXPECTATIONS) - set(guarded_endpoints()))
+    assert not stale, f"expectations for endpoints that no longer exist: {stale}"
+
+
+READS = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Read))
+WRITES = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Write))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", READS)
+def test_reads(name: str, clients: dict[str, Any], samples: Samples) -> None:
+    expectation: Read = EXPECTATIONS[name]
+    url = reverse(name, kwargs=expectation.kwargs(samples)) + expectation.query
+
+    response = clients[roles.OFFICER].get(url)
+    assert response.status_code == 200, (name, response.status_code)
+
+    for role in OTHER_ROLES:
+        response = clients[role].get(url)
+        assert response.status_code == 404, (name, role, response.status_code)
+
+    response = clients["anonymous"].get(url)
+    if expectation.api:
+        assert response.status_code in (401, 403), (name, response.status_code)
+    else:
+        assert response.status_code == 302 and "/inspection/connexion/" in response["Location"]
+
+    response = clients["officer_password_only"].get(url)
+    if expectation.api:
+        assert response.status_code == 403, (name, response.status_code)
+    else:
+        assert response.status_code == 302 and "/inspection/verification/" in response["Location"]
+
+    # No role writes through a read endpoint.
+    for who in [roles.OFFICER, *OTHER_ROLES]:
+        for method in WRITE_METHODS:
+            response = getattr(clients[who], method)(url, data={}, content_type="application/json")
+            assert response.status_code in (403, 404, 405), (name, who, method, response.status_code)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", WRITES)
+def test_writes(name: str, clients: dict[str, Any], samples: Samples) -> None:
+    expectation: Write = EXPECTATIONS[name]
+    url = reverse(name, kwargs=expectation.kwargs(samples))
+    data = expectation.data(samples)
+
+    for role in OTHER_ROLES:
+        assert clients[role].post(url, data).status_code == 404, (name, role)
+    response = clients["anonymous"].post(url, data)
+    assert response.status_code == 302 and "/inspection/connexion/" in response["Location"]
+    assert not expectation.done(samples), f"{name} was done by someone other than an officer"
+
+    assert clients[roles.OFFICER].get(url).status_code == 405
+    response = clients[roles.OFFICER].post(url, data)
+    assert response.status_code == 302, (name, response.status_code)
+    assert expectation.done(samples)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("role", [*roles.ALL_ROLES, "anonymous"])
+def test_only_the_director_changes_the_casino_settings(
+    role: str, clients: dict[str, Any], samples: Samples
+) -> None:
+    from casino_ops.models import CasinoSettings
+
+    settings_row = CasinoSettings.objects.get()
+    url = reverse("admin:casino_ops_casinosettings_change", args=[settings_row.pk])
+    data = {
+        "name": "Nouveau nom",
+        "profile": "FR",
+        "authorised_min_stake": "5.00",
+        "authorisation_reference": "",
+        "double_after_split": "on",
+        "max_hands_after_split": "",
+        "max_boxes_per_player": "",
+    }
+    response = clients[role].post(url, data)
+    settings_row.refresh_from_db()
+    if role == roles.DIRECTOR:
+        assert response.status_code == 302, response.content[:2000]
+        assert settings_row.name == "Nouveau nom"
+    else:
+        assert response.status_code in (302, 403), (role, response.status_code)
+        assert settings_row.name == "Casino de test"
+    # Nobody may add a second row or delete the casino's settings.
+    add = clients[role].post(reverse("admin:casino_ops_casinosettings_add"), data)
+    assert add.status_code in (302, 403)
+    assert CasinoSettings.objects.count() == 1
