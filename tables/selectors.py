@@ -6,6 +6,8 @@ the size of the result. Amounts are :class:`~decimal.Decimal`.
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
 from typing import Any
 
 
@@ -41,3 +43,431 @@ def deck_shoe_history(deck: Any) -> list[Any]:
             )
         )
     return lines
+
+
+# -- the advance book (FR model n° 10) ---------------------------------------------------------
+
+
+def _name(user: Any) -> str | None:
+    if user is None:
+        return None
+    full = f"{user.first_name} {user.last_name}".strip()
+    return full or user.get_username()
+
+
+def _audit_seqs(pairs: list[tuple[str, int]]) -> dict[tuple[str, str, str], int | None]:
+    """(object_type, object_id, action) -> audit sequence number, in one query."""
+    from django.db.models import Q
+
+    from audit.models import AuditEvent
+
+    if not pairs:
+        return {}
+    by_type: dict[str, set[str]] = {}
+    for otype, oid in pairs:
+        by_type.setdefault(otype, set()).add(str(oid))
+    query = Q()
+    for otype, ids in by_type.items():
+        query |= Q(object_type=otype, object_id__in=ids)
+    return {
+        (otype, oid, action): seq
+        for otype, oid, action, seq in AuditEvent.objects.filter(query).values_list(
+            "object_type", "object_id", "action", "seq"
+        )
+    }
+
+
+_ENTRY_EVENT = {
+    "initial_advance": ("tables.session", "session.opened"),
+    "closing": ("tables.session", "session.closed"),
+    "further_advance": ("tables.advanceentry", "session.advance_added"),
+    "interruption_counted": ("tables.advanceentry", "session.interrupted"),
+    "interruption_locked": ("tables.advanceentry", "session.interrupted"),
+    "resumption": ("tables.advanceentry", "session.resumed"),
+    "correction": ("tables.advanceentry", "advance_book.corrected"),
+}
+
+
+def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dict[str, Any]:
+    otype, action = _ENTRY_EVENT[entry.kind]
+    oid = entry.session_id if otype == "tables.session" else entry.pk
+    return {
+        "id": entry.pk,
+        "line": entry.line,
+        "kind": entry.kind,
+        "kind_label": str(entry.get_kind_display()),
+        "amount": entry.amount,
+        "at": entry.at,
+        "counted_by": _name(entry.counted_by),
+        "signed_by": _name(entry.signed_by),
+        "cashier": _name(entry.cashier),
+        "key_holder": _name(entry.key_holder),
+        "corrects_line": entry.corrects.line if entry.corrects_id else None,
+        "corrected_by_lines": [c.line for c in entry.corrections.all()],
+        "note": entry.note,
+        "audit_seq": seqs.get((otype, str(oid), action)),
+    }
+
+
+def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
+    pairs: list[tuple[str, int]] = []
+    for s in sessions:
+        pairs.append(("tables.session", s.pk))
+        pairs.extend(("tables.advanceentry", e.pk) for e in s.entries.all())
+    seqs = _audit_seqs(pairs)
+    out = []
+    for s in sessions:
+        out.append(
+            {
+                "id": s.pk,
+                "table_number": s.table.number,
+                "table_code": s.table.code,
+                "day": s.day,
+                "fiscal_year": s.fiscal_year,
+                "profile": s.profile,
+                "house_rules": s.house_rules,
+                "minimum": s.minimum,
+                "maximum": s.maximum,
+                "advance_amount": s.advance_amount,
+                "guarantee_fund": s.guarantee_fund,
+                "croupier": _name(s.croupier),
+                "opened_at": s.opened_at,
+                "opened_by": _name(s.opened_by),
+                "status": s.status,
+                "closed_at": s.closed_at,
+                "advances_total": s.advances_total,
+                "closing_cash": s.closing_cash,
+                "result": s.result,
+                "entries": [_entry_dict(e, seqs) for e in s.entries.all()],
+                "maximum_changes": [
+                    {
+                        "at": c.at,
+                        "previous": c.previous,
+                        "maximum": c.maximum,
+                        "by": _name(c.by),
+                        "display_changed": c.display_changed,
+                    }
+                    for c in s.maximum_changes.all()
+                ],
+            }
+        )
+    return out
+
+
+def _sessions_query() -> Any:
+    from django.db.models import Prefetch
+
+    from .models import AdvanceEntry, MaximumChange, Session
+
+    entries = AdvanceEntry.objects.select_related(
+        "counted_by", "signed_by", "cashier", "key_holder", "corrects"
+    ).prefetch_related("corrections").order_by("line")
+    return Session.objects.select_related("table", "croupier", "opened_by").prefetch_related(
+        Prefetch("entries", queryset=entries),
+        Prefetch("maximum_changes", queryset=MaximumChange.objects.select_related("by").order_by("at")),
+    )
+
+
+def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dict[str, Any]:
+    """The advance book of one table (carnet d'avances, FR model n° 10; FR art. 42, 69; LU art. 9, 10).
+
+    Shape::
+
+        {"table_number": 3, "table_code": "BJ03", "date_from": date, "date_to": date,
+         "sessions": [  # in order of opening
+            {"id", "table_number", "table_code", "day", "fiscal_year", "profile",
+             "house_rules", "minimum", "maximum" (current), "advance_amount",
+             "guarantee_fund" (LU), "croupier", "opened_at", "opened_by" (signer),
+             "status", "closed_at", "advances_total", "closing_cash",
+             "result" (closing cash minus advances, corrections applied; None while open),
+             "entries": [  # the book's lines, numbered per table without gaps
+                {"id", "line", "kind", "kind_label", "amount", "at", "counted_by",
+                 "signed_by", "cashier", "key_holder", "note", "audit_seq",
+                 "corrects_line": line number this correction corrects (None otherwise),
+                 "corrected_by_lines": [line numbers of corrections of this line]}],
+             "maximum_changes": [{"at", "previous", "maximum", "by", "display_changed"}]}],
+         "days": [{"day", "result"}]}  # closed sessions' results totalled per day
+
+    Names are users' full names. Amounts are Decimals. Five queries whatever the range.
+    """
+    from .models import Table
+
+    table = Table.objects.get(number=table_number)
+    sessions = list(
+        _sessions_query().filter(table=table, day__gte=date_from, day__lte=date_to).order_by("day", "opened_at")
+    )
+    data = _session_dicts(sessions)
+    days: dict[dt.date, Decimal] = {}
+    for s in data:
+        if s["result"] is not None:
+            days[s["day"]] = days.get(s["day"], Decimal("0.00")) + s["result"]
+    return {
+        "table_number": table.number,
+        "table_code": table.code,
+        "date_from": date_from,
+        "date_to": date_to,
+        "sessions": data,
+        "days": [{"day": d, "result": r} for d, r in sorted(days.items())],
+    }
+
+
+# -- the control register (FR model n° 12) -----------------------------------------------------
+
+
+def control_register(day: dt.date) -> dict[str, Any]:
+    """The control register for one day (registre de contrôle, FR model n° 12; FR art. 68, 72).
+
+    Shape::
+
+        {"day": date, "closed": bool, "closed_at", "closed_by",
+         "total_at_closing": Decimal | None (as written when the director closed the day),
+         "total": Decimal (sum of the effective lines, corrections applied),
+         "lines": [  # every line in the order written, corrections included
+            {"id", "table_number", "table_code", "session_id", "advances",
+             "closing_cash", "result", "at", "by",
+             "corrects": id of the line it corrects (None for an original line),
+             "is_correction": bool, "approval", "reason",
+             "superseded": bool (a later correction replaces it), "audit_seq"}],
+         "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
+
+    Four queries.
+    """
+    from .models import ControlDay, ControlLine
+
+    control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
+    if control_day is None:
+        return {
+            "day": day,
+            "closed": False,
+            "closed_at": None,
+            "closed_by": None,
+            "total_at_closing": None,
+            "total": Decimal("0.00"),
+            "lines": [],
+            "tables": [],
+        }
+    lines = list(ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id"))
+    latest: dict[int, int] = {}
+    for line in lines:
+        latest[line.corrects_id or line.pk] = line.pk
+    effective = set(latest.values())
+    seqs = _audit_seqs([("tables.controlline", line.pk) for line in lines] + [("tables.session", line.session_id) for line in lines])
+    rows = []
+    per_table: dict[int, dict[str, Any]] = {}
+    total = Decimal("0.00")
+    for line in lines:
+        if line.corrects_id:
+            seq = seqs.get(("tables.controlline", str(line.pk), "control_register.corrected"))
+        else:
+            seq = seqs.get(("tables.session", str(line.session_id), "session.closed"))
+        rows.append(
+            {
+                "id": line.pk,
+                "table_number": line.table.number,
+                "table_code": line.table.code,
+                "session_id": line.session_id,
+                "advances": line.advances,
+                "closing_cash": line.closing_cash,
+                "result": line.result,
+                "at": line.at,
+                "by": _name(line.by),
+                "corrects": line.corrects_id,
+                "is_correction": line.corrects_id is not None,
+                "approval": line.approval,
+                "reason": line.reason,
+                "superseded": line.pk not in effective,
+                "audit_seq": seq,
+            }
+        )
+        if line.pk in effective:
+            total += line.result
+            t = per_table.setdefault(
+                line.table.number,
+                {"table_number": line.table.number, "table_code": line.table.code, "result": Decimal("0.00")},
+            )
+            t["result"] += line.result
+    return {
+        "day": day,
+        "closed": control_day.is_closed,
+        "closed_at": control_day.closed_at,
+        "closed_by": _name(control_day.closed_by),
+        "total_at_closing": control_day.total,
+        "total": total,
+        "lines": rows,
+        "tables": [per_table[k] for k in sorted(per_table)],
+    }
+
+
+# -- the session report -----------------------------------------------------------------------
+
+
+def session_report(session_id: int) -> dict[str, Any]:
+    """Everything about one session, with its hand logs and their replay discrepancies.
+
+    Shape: the session dict of :func:`advance_book` (entries, corrections and
+    maximum changes included), plus::
+
+        "shoes": [{"id", "number", "label", "filled_at", "croupier",
+                   "decks": [{"serial", "back_colour"}]}],
+        "hand_logs": [{"id", "sha256", "shoe_label", "shoe_id" (or None), "rounds",
+                       "source", "uploaded_at", "uploaded_by", "croupier",
+                       "replayed": bool, "ok": bool | None, "overpaid", "underpaid",
+                       "discrepancies": [{"code", "round", "box", "hand", "player",
+                                          "expected", "recorded", "delta", "article",
+                                          "detail"}]}],
+        "control_lines": [{"id", "result", "corrects", "at", "approval", "reason"}],
+        "summary": {"rounds", "hand_logs", "replayed", "discrepancies",
+                    "by_code": {code: count}, "overpaid", "underpaid"}
+
+    ``overpaid`` is what the table paid wrongly in the players' favour,
+    ``underpaid`` in the house's favour. Nine queries.
+    """
+    from django.db.models import Prefetch
+
+    from .models import ControlLine, Discrepancy, HandLog, Shoe
+
+    session = (
+        _sessions_query()
+        .prefetch_related(
+            Prefetch("shoes", queryset=Shoe.objects.select_related("croupier").prefetch_related("decks").order_by("number")),
+            Prefetch(
+                "hand_logs",
+                queryset=HandLog.objects.select_related("uploaded_by", "croupier", "replay")
+                .prefetch_related(Prefetch("discrepancies", queryset=Discrepancy.objects.order_by("id")))
+                .order_by("uploaded_at", "id"),
+            ),
+            Prefetch("control_lines", queryset=ControlLine.objects.order_by("id")),
+        )
+        .get(pk=session_id)
+    )
+    data = _session_dicts([session])[0]
+    data["shoes"] = [
+        {
+            "id": shoe.pk,
+            "number": shoe.number,
+            "label": shoe.label,
+            "filled_at": shoe.filled_at,
+            "croupier": _name(shoe.croupier),
+            "decks": [{"serial": d.serial, "back_colour": d.back_colour} for d in shoe.decks.all()],
+        }
+        for shoe in session.shoes.all()
+    ]
+    logs = []
+    by_code: dict[str, int] = {}
+    overpaid = underpaid = Decimal("0.00")
+    rounds = replayed = count = 0
+    for log in session.hand_logs.all():
+        replay = getattr(log, "replay", None)
+        discs = [
+            {
+                "code": d.code,
+                "round": d.round,
+                "box": d.box,
+                "hand": d.hand,
+                "player": d.player or None,
+                "expected": d.expected,
+                "recorded": d.recorded,
+                "delta": d.delta,
+                "article": d.article,
+                "detail": d.detail,
+            }
+            for d in log.discrepancies.all()
+        ]
+        for d in discs:
+            by_code[d["code"]] = by_code.get(d["code"], 0) + 1
+        rounds += log.rounds
+        count += len(discs)
+        if replay is not None:
+            replayed += 1
+            overpaid += replay.overpaid
+            underpaid += replay.underpaid
+        logs.append(
+            {
+                "id": log.pk,
+                "sha256": log.sha256,
+                "shoe_label": log.shoe_label,
+                "shoe_id": log.shoe_id,
+                "rounds": log.rounds,
+                "source": log.source,
+                "uploaded_at": log.uploaded_at,
+                "uploaded_by": _name(log.uploaded_by),
+                "croupier": _name(log.croupier),
+                "replayed": replay is not None,
+                "ok": replay.ok if replay is not None else None,
+                "overpaid": replay.overpaid if replay is not None else None,
+                "underpaid": replay.underpaid if replay is not None else None,
+                "discrepancies": discs,
+            }
+        )
+    data["hand_logs"] = logs
+    data["control_lines"] = [
+        {"id": c.pk, "result": c.result, "corrects": c.corrects_id, "at": c.at, "approval": c.approval, "reason": c.reason}
+        for c in session.control_lines.all()
+    ]
+    data["summary"] = {
+        "rounds": rounds,
+        "hand_logs": len(logs),
+        "replayed": replayed,
+        "discrepancies": count,
+        "by_code": dict(sorted(by_code.items())),
+        "overpaid": overpaid,
+        "underpaid": underpaid,
+    }
+    return data
+
+
+# -- dealer errors ------------------------------------------------------------------------------
+
+GROUPS = {
+    "table": ("session__table__number", "session__table__code"),
+    "session": ("session_id", "session__day"),
+    "croupier": ("croupier_id", "croupier__username"),
+}
+
+
+def dealer_error_summary(
+    *, by: str = "table", date_from: dt.date | None = None, date_to: dt.date | None = None
+) -> list[dict[str, Any]]:
+    """Dealer errors per table, session or croupier (``by``), over the replayed hand logs.
+
+    Each row: ``{"key", "label", "hand_logs", "rounds", "discrepancies" (total),
+    "by_code": {code: count}, "overpaid", "underpaid"}`` — ``overpaid`` is money
+    paid wrongly to players, ``underpaid`` wrongly kept by the house (settlement
+    discrepancies, FR art. 55-4 1° / LU art. 32 1.). Rows in key order. Three queries.
+    """
+    from django.db.models import Count, Sum
+
+    from .models import Discrepancy, HandLog
+
+    if by not in GROUPS:
+        raise ValueError(f"by must be one of {sorted(GROUPS)}")
+    key, label = GROUPS[by]
+    logs = HandLog.objects.filter(replay__isnull=False)
+    discs = Discrepancy.objects.all()
+    if date_from:
+        logs = logs.filter(session__day__gte=date_from)
+        discs = discs.filter(session__day__gte=date_from)
+    if date_to:
+        logs = logs.filter(session__day__lte=date_to)
+        discs = discs.filter(session__day__lte=date_to)
+    rows: dict[Any, dict[str, Any]] = {}
+    for row in logs.values(key, label).annotate(
+        n=Count("id"), rounds=Sum("rounds"), over=Sum("replay__overpaid"), under=Sum("replay__underpaid")
+    ):
+        rows[row[key]] = {
+            "key": row[key],
+            "label": str(row[label]),
+            "hand_logs": row["n"],
+            "rounds": row["rounds"] or 0,
+            "discrepancies": 0,
+            "by_code": {},
+            "overpaid": row["over"] or Decimal("0.00"),
+            "underpaid": row["under"] or Decimal("0.00"),
+        }
+    dkey = key.replace("croupier_id", "hand_log__croupier_id").replace("croupier__", "hand_log__croupier__")
+    for row in discs.filter(hand_log__replay__isnull=False).values(dkey, "code").annotate(n=Count("id")).order_by(dkey, "code"):
+        target = rows.get(row[dkey])
+        if target is not None:
+            target["by_code"][row["code"]] = row["n"]
+            target["discrepancies"] += row["n"]
+    return [rows[k] for k in sorted(rows, key=lambda k: (k is None, k))]
