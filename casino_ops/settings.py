@@ -179,6 +179,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "seal-audit-chain": {"task": "audit.tasks.seal_chain", "schedule": 60.0},
+    "sign-audit-checkpoint": {
+        "task": "audit.tasks.make_checkpoint",
+        "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=3600.0),
+    },
 }
 
 # --- The audit record -------------------------------------------------------
@@ -189,6 +193,17 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 AUDIT_SEALING = env.str("AUDIT_SEALING", default="inline")
 if AUDIT_SEALING not in {"inline", "sealer"}:
     raise ImproperlyConfigured("AUDIT_SEALING must be 'inline' or 'sealer'.")
+
+# --- Signed registers and checkpoints (FR art. 68) --------------------------
+# The casino's PKCS#12 (key and certificate) signs the PDF registers and the
+# audit checkpoints; no default: without it nothing is issued, and making a
+# register says so. Demo: `manage.py make_dev_certificate --out var/signing`.
+SIGNING_PKCS12 = env.str("SIGNING_PKCS12", default="")
+SIGNING_PKCS12_PASSWORD = env.str("SIGNING_PKCS12_PASSWORD", default="")
+TIMESTAMP_URL = env.str("TIMESTAMP_URL", default="")  # RFC 3161 server, optional
+# A register with more rows is split by period into parts (WeasyPrint holds a
+# whole document in memory while laying it out).
+REGISTER_MAX_ROWS_PER_PART = env.int("REGISTER_MAX_ROWS_PER_PART", default=4000)
 
 # --- Production hardening ---------------------------------------------------
 if not DEBUG:
