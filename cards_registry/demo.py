@@ -1,0 +1,229 @@
+"""Demo data of the card depot (``manage.py seed_demo``), idempotent.
+
+Two approved makers; a year of monthly orders, each stamped by the officer and
+received into the receipt book (stamped too), in sixains of three blue and three
+red decks; an order stamped and sent but not yet delivered, and a draft; the key
+held by the director; today: a sixain issued to table 1, unsealed, returned, one of
+its decks worn out and destroyed in front of the officer (:data:`DESTROYED_DEMO_DECK`),
+another marked and kept out of use; an incident at table 3 closed by the officer;
+an inspection demanded by the officer that found a foreign card (incident still
+open, the deck quarantined); sixains issued to tables 1 and 2 for today's play.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils import timezone
+
+from casino_ops import roles
+
+from . import services
+from .models import Deck, Manufacturer
+
+MAKER_CODE = "CDF"
+OTHER_MAKER_CODE = "MVAL"
+COLOURS = ("bleu", "rouge")
+SIXAINS_PER_MONTH = 4
+
+
+def _serial(month: dt.date, sixain: int, deck: int) -> str:
+    return f"{MAKER_CODE}{month:%y%m}-{sixain}{deck}"
+
+
+def _sixains(month: dt.date) -> list[dict[str, Any]]:
+    return [
+        {
+            "serial": f"SX{month:%y%m}-{s}",
+            "decks": [
+                {"serial": _serial(month, s, d), "back_colour": COLOURS[0] if d <= 3 else COLOURS[1]}
+                for d in range(1, 7)
+            ],
+        }
+        for s in range(1, SIXAINS_PER_MONTH + 1)
+    ]
+
+
+def _months(today: dt.date) -> list[dt.date]:
+    """The first day of each of the last twelve months, oldest first (this month last)."""
+    months = []
+    year, month = today.year, today.month
+    for _ in range(12):
+        months.append(dt.date(year, month, 1))
+        year, month = (year, month - 1) if month > 1 else (year - 1, 12)
+    return months[::-1]
+
+
+_TODAY = timezone.localdate()
+_LAST_MONTH = _months(_TODAY)[-1]
+DESTROYED_DEMO_DECK = _serial(_LAST_MONTH, 1, 6)
+
+
+def seed(context: dict[str, Any]) -> None:
+    if Manufacturer.objects.filter(code=MAKER_CODE).exists():
+        return
+    users = context["users"]
+    director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
+    officer, croupier = users[roles.OFFICER], users[roles.CROUPIER]
+    today = timezone.localdate()
+
+    maker = services.register_manufacturer(
+        actor=director,
+        code=MAKER_CODE,
+        name="Cartes de France SA",
+        approval_reference="Agrément NOR INTD2001234A",
+        ministry="Ministère de l'Intérieur",
+        valid_from=dt.date(2020, 1, 1),
+    )
+    other = services.register_manufacturer(
+        actor=director,
+        code=OTHER_MAKER_CODE,
+        name="Manufacture Valois",
+        approval_reference="Agrément NOR INTD2305678A",
+        ministry="Ministère de l'Intérieur",
+        valid_from=dt.date(2023, 6, 1),
+        valid_until=dt.date(today.year + 2, 12, 31),
+    )
+    services.hand_over_key(actor=director, receiver=director, reason="Détenteur de la clé unique du dépôt")
+
+    decks_per_colour = SIXAINS_PER_MONTH * 3
+    for month in _months(today):
+        order = services.create_order(
+            actor=director,
+            manufacturer=maker,
+            ordered_on=month,
+            lines=[
+                {"quantity": decks_per_colour, "unit": "deck", "back_colour": COLOURS[0]},
+                {"quantity": decks_per_colour, "unit": "deck", "back_colour": COLOURS[1]},
+            ],
+            note=f"Approvisionnement de {month:%m/%Y}",
+        )
+        services.stamp_order(actor=officer, order=order)
+        services.send_order(actor=director, order=order)
+        reception = services.receive(
+            actor=director,
+            order=order,
+            received_on=min(month + dt.timedelta(days=9), today),
+            sixains=_sixains(month),
+            delivery_note=f"BL {month:%Y%m}-01",
+        )
+        services.stamp_reception(actor=officer, reception=reception)
+    pending = services.create_order(
+        actor=committee,
+        manufacturer=other,
+        ordered_on=today,
+        lines=[{"quantity": 10, "unit": "sixain", "back_colour": "vert"}],
+        note="Essai d'un second fabricant",
+    )
+    services.stamp_order(actor=officer, order=pending)
+    services.send_order(actor=committee, order=pending)
+    services.create_order(
+        actor=director,
+        manufacturer=maker,
+        ordered_on=today,
+        lines=[{"quantity": 24, "unit": "deck", "back_colour": "bleu"}],
+        note="Brouillon, en attente du visa",
+    )
+
+    def sixain(month: dt.date, number: int) -> list[Deck]:
+        return list(
+            Deck.objects.filter(manufacturer=maker, sixain__serial=f"SX{month:%y%m}-{number}").order_by(
+                "serial"
+            )
+        )
+
+    months = _months(today)
+    # Table 1 today: a sixain unsealed, played, returned; one deck worn (destroyed), one marked.
+    played = sixain(months[-1], 1)
+    services.issue_decks(actor=director, table_number=1, day=today, decks=played, received_by=croupier)
+    for index, deck in enumerate(played, start=1):
+        services.check_at_table(
+            actor=croupier,
+            deck=deck,
+            table_number=1,
+            day=today,
+            witness="Inspecteur de salle M. Garnier",
+            order_checked=True,
+            cards_counted=52,
+            band_intact=True,
+            video_reference=f"CAM-BJ01-{today:%Y%m%d}-{index}",
+        )
+    worn = next(d for d in played if d.serial == DESTROYED_DEMO_DECK)
+    marked = played[0]
+    services.return_decks(
+        actor=director,
+        table_number=1,
+        day=today,
+        results=[
+            (d, "worn", "Coins usés")
+            if d == worn
+            else (d, "marked", "Trace d'ongle au dos")
+            if d == marked
+            else (d, "fit")
+            for d in played
+        ],
+    )
+    destruction = services.destroy_decks(
+        actor=director,
+        officer=officer,
+        checks=[{"deck": worn, "complete": True, "unmarked": True, "remark": "52 cartes, usure normale"}],
+    )
+    services.stamp_destruction(actor=officer, destruction=destruction)
+
+    # Table 3 today: a marked card found during play; the officer closed the incident.
+    at_three = sixain(months[-1], 2)
+    services.issue_decks(actor=director, table_number=3, day=today, decks=at_three)
+    now = timezone.now()
+    incident = services.report_incident(
+        actor=croupier,
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=3),
+        day=today,
+        decks=[at_three[0]],
+        officer_informed=officer,
+        officer_informed_at=now - dt.timedelta(minutes=2),
+        circumstances="Un roi de cœur présente une corne au coin supérieur, vue au ramassage.",
+        table_number=3,
+        shoe_reference="Sabot n° 2",
+    )
+    services.close_incident(
+        actor=officer, incident=incident, finding="Corne confirmée, jeu retiré de l'usage."
+    )
+    services.return_decks(
+        actor=director, table_number=3, day=today, results=[(d, "fit") for d in at_three[1:]]
+    )
+
+    # An inspection demanded by the officer: a foreign card in a cabinet deck (still open).
+    services.open_for_inspection(actor=director, demanded_by=officer, note="Contrôle inopiné du dépôt")
+    now = timezone.now()
+    services.report_incident(
+        actor=director,
+        kind="foreign",
+        occurred_at=now - dt.timedelta(minutes=1),
+        day=today,
+        decks=[sixain(months[-2], 1)[0]],
+        officer_informed=officer,
+        officer_informed_at=now,
+        circumstances="Une carte d'un autre fabricant trouvée dans le jeu lors de l'inspection.",
+    )
+
+    # Today's play: sixains at tables 1 and 2 (one deck of table 2 already unsealed).
+    services.issue_decks(actor=director, table_number=1, day=today, decks=sixain(months[-1], 3))
+    at_two = sixain(months[-1], 4)
+    services.issue_decks(actor=director, table_number=2, day=today, decks=at_two)
+    services.check_at_table(
+        actor=croupier,
+        deck=at_two[0],
+        table_number=2,
+        day=today,
+        witness="Inspecteur de salle M. Garnier",
+        order_checked=True,
+        cards_counted=52,
+        band_intact=True,
+        video_reference=f"CAM-BJ02-{today:%Y%m%d}-1",
+    )
+    context["created"].append(
+        "card depot (2 makers, 12 receptions, decks at tables 1-3, an incident, a destruction)"
+    )
+    context["depot"] = {"maker": maker, "destroyed_deck": DESTROYED_DEMO_DECK}

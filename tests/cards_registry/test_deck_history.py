@@ -1,0 +1,76 @@
+"""``manage.py deck_history``: the demo deck's life in order with audit numbers; unknown serial → exit 1."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from io import StringIO
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from cards_registry.demo import DESTROYED_DEMO_DECK, MAKER_CODE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def demo() -> Any:
+    call_command("seed_demo", stdout=StringIO())
+
+
+def test_demo_deck_life_in_order(demo: Any) -> None:
+    out = StringIO()
+    call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", MAKER_CODE, stdout=out)
+    lines = out.getvalue().splitlines()
+    assert "état : détruit" in lines[0]
+    steps = lines[1:]
+    expected = ["Commandé", "Pris en charge", "Remis à la table 1", "Rendu", "Mis hors d'usage", "Détruit"]
+    positions = []
+    for word in expected:
+        found = [i for i, line in enumerate(steps) if word in line]
+        assert found, (word, steps)
+        positions.append(found[0])
+    assert positions == sorted(positions)
+    seqs = [int(m.group(1)) for line in steps if (m := re.match(r"\s+#(\d+)\s", line))]
+    assert len(seqs) == len(steps)  # every step has its audit number
+    assert seqs == sorted(seqs)
+
+
+def test_unknown_serial_says_so_and_exits_1(demo: Any) -> None:
+    with pytest.raises(CommandError, match="Jeu inconnu"):
+        call_command("deck_history", "NO-SUCH-DECK", stdout=StringIO())
+    with pytest.raises(CommandError, match="fabricant ZZZ"):
+        call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", "ZZZ", stdout=StringIO())
+
+
+@pytest.mark.django_db(transaction=True)
+def test_exit_status_through_manage_py(django_db_setup: Any) -> None:
+    env = {
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": _test_db_url(),
+        "PATH": "/usr/bin:/bin",
+    }
+    result = subprocess.run(
+        [sys.executable, "manage.py", "deck_history", "NO-SUCH-DECK"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=settings.BASE_DIR,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert "Jeu inconnu" in result.stderr
+
+
+def _test_db_url() -> str:
+    db = settings.DATABASES["default"]
+    user = db.get("USER") or "postgres"
+    password = f":{db['PASSWORD']}" if db.get("PASSWORD") else ""
+    return (
+        f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
+    )
