@@ -17,8 +17,8 @@ import json
 from collections.abc import Iterator
 from typing import IO, Any
 
-from .parse import Rejected, validate
-from .replay import replay_valid
+from .parse import Rejected
+from .replay import replay
 from .summary import summarise
 
 USAGE = "usage: replay FILE... [--json]\n"
@@ -87,12 +87,11 @@ def main(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
                 rejected += 1
                 continue
             try:
-                rules = validate(doc)
+                report = replay(doc)  # checks each round as it reaches it
             except Rejected as exc:
                 stderr.write(f"{where}: rejected: {exc.field}: {_one_line(exc.reason)}\n")
                 rejected += 1
                 continue
-            report = replay_valid(doc, rules)
             shoes += 1
             if not report["ok"]:
                 with_discrepancies += 1

@@ -93,6 +93,18 @@ def validate(doc: Any) -> Rules:
 
     Raises :class:`Rejected` naming the first bad field.
     """
+    rules = validate_header(doc)
+    for i, rd in enumerate(doc["rounds"]):
+        check_round(i, rd)
+    return rules
+
+
+def validate_header(doc: Any) -> Rules:
+    """Check everything but the rounds themselves (``rounds`` must be a list).
+
+    The replay checks each round as it reaches it (:func:`check_round`), so
+    that a log is read once; the first fault found is the same.
+    """
     if type(doc) is not dict:
         raise Rejected("document", "expected a JSON object")
     for f in TOP_FIELDS:
@@ -118,11 +130,8 @@ def validate(doc: Any) -> Rules:
     for f in ("decks", "burned", "cut_card_after"):
         if type(doc[f]) is not int:
             raise Rejected(f, "expected an integer")
-    rounds = doc["rounds"]
-    if type(rounds) is not list:
+    if type(doc["rounds"]) is not list:
         raise Rejected("rounds", "expected a list")
-    for i, rd in enumerate(rounds):
-        _round(i, rd)
     return rules
 
 
@@ -149,8 +158,8 @@ def _house_rules(profile: str, hr: Any) -> Rules:
     return rules_for(profile, hr)
 
 
-def _round(i: int, rd: Any) -> None:
-    """Check one round (§2, §6). Paths are built only when raising."""
+def check_round(i: int, rd: Any) -> None:
+    """Check round ``i`` (0-based) (§2, §6). Paths are built only when raising."""
     p = f"rounds[{i}]"
     if type(rd) is not dict:
         raise Rejected(p, "expected an object")

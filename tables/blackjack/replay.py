@@ -48,11 +48,11 @@ Readings of points the spec leaves open (chosen closest to the regulation):
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import _count_elements  # type: ignore[attr-defined]  # C counter
 from typing import Any
 
 from .cards import CANONICAL, CARD_INDEX, CARD_RANK, CARD_VALUE
-from .parse import _CENTS, cents, format_cents, validate
+from .parse import _CENTS, ACTIONS, cents, check_round, format_cents, validate_header
 from .rules import CARDS_PER_DECK, STANDARD_BURNED, STANDARD_DECKS, Rules
 
 # hand states
@@ -60,6 +60,13 @@ OPEN, STAND, BUST, SURRENDER, BLACKJACK = 0, 1, 2, 3, 4
 
 BOX_KEY = ("0", "1", "2", "3", "4", "5", "6", "7")
 SPLIT_ACES_REASON = "split aces take one card"
+
+#: card code -> canonical code (``10H`` -> ``TH``): the shoe's counts are kept by canonical code.
+_CANON: dict[str, str] = {code: CANONICAL[k] for code, k in CARD_INDEX.items()}
+#: value of the 52 canonical codes only: the fast path leaves ``10H`` to the general one.
+_VAL52: dict[str, int] = {code: CARD_VALUE[code] for code in CANONICAL}
+#: box number -> its bit, for the "boxes listed once, in increasing order" check.
+_BIT: dict[int, int] = {b: 1 << b for b in range(1, 8)}
 
 
 _FMT: dict[int, str] = {}
@@ -111,13 +118,30 @@ def _d(
     return out
 
 
+class _Bail(Exception):
+    """The fast path met something it leaves to the general replay."""
+
+
 def replay(doc: Any) -> dict[str, Any]:
-    """Validate and replay one log; raises ``Rejected`` if it is malformed."""
-    return replay_valid(doc, validate(doc))
+    """Validate and replay one log; raises ``Rejected`` if it is malformed.
+
+    The rounds are checked as the replay reaches them: the first fault found,
+    and so the rejection, is the one :func:`validate` names.
+    """
+    return replay_valid(doc, validate_header(doc))
 
 
 def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
-    """Replay a log that :func:`validate` accepted, returning its report."""
+    """Replay a log whose header :func:`validate_header` (or :func:`validate`) accepted.
+
+    Each round is first tried on a fast path that handles the common case, a
+    well-formed round with nothing to report, and gives up (raising inside
+    it, before changing any state) at the first sign of anything else. The
+    round is then checked (:func:`check_round`, which raises ``Rejected`` on a
+    malformed round) and replayed by the general code, which the fast path
+    never contradicts: it only accepts what the general code would replay
+    without a discrepancy, with the same report.
+    """
     arts = rules.articles
     disc: list[dict[str, Any]] = []
     decks: int = doc["decks"]
@@ -167,110 +191,575 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     min_c = cents(limits["min"])
     max_c = cents(limits["max"])
     assert min_c is not None and max_c is not None
-    counts: Counter[int] = Counter()
-    count_update = counts.update
+    # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
+    counts: dict[str, int] = {}
     counts_values = counts.values
-    exceeded: set[int] = set()
-    value_of = CARD_VALUE
-    idx_of = CARD_INDEX.__getitem__
-    idx_get = CARD_INDEX.get
-
-    def max_count() -> int:
-        return max(counts_values(), default=0)
-
+    exceeded: set[str] = set()
     out = burned
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
-    reports = []
-    for pos, rd in enumerate(doc["rounds"], 1):
-        number = rd["number"]
-        if number != pos:
-            disc.append(
-                _d("ROUND_NUMBERING", number, None, None, None, arts["ROUND_NUMBERING"], expected=pos)
-            )
-        if out >= cut:
-            disc.append(
-                _d(
-                    "CUT_CARD_OVERRUN",
-                    number,
-                    None,
-                    None,
-                    None,
-                    arts["CUT_CARD_OVERRUN"],
-                    cards_out=out,
-                    cut_card_after=cut,
+    reports: list[dict[str, Any]] = []
+    reports_append = reports.append
+    # the fast path's tables and rules, as locals
+    val = _VAL52
+    bits = _BIT
+    box_key = BOX_KEY
+    cget = _CENTS.get
+    fget = _FMT.get
+    fmt = _fmt
+    half = _half
+    hit21 = rules.hit_on_21_forbidden
+    das = rules.double_after_split
+    dtotals = rules.double_totals
+    identical = rules.split_identical_only
+    maxh = rules.max_hands_after_split
+    resplit = rules.resplit_aces
+    offered = rules.surrender
+    for i, rd in enumerate(doc["rounds"]):
+        try:
+            # ---- fast path: shape, stakes and limits, all in one reading
+            if type(rd) is not dict:
+                raise _Bail
+            number = rd["number"]
+            boxes = rd["boxes"]
+            cards = rd["cards"]
+            insurance = rd["insurance"]
+            actions = rd["actions"]
+            rows = rd["settlements"]
+            if (
+                number != i + 1
+                or type(number) is not int
+                or out >= cut
+                or type(boxes) is not list
+                or type(cards) is not list
+                or type(insurance) is not list
+                or type(actions) is not dict
+                or type(rows) is not list
+            ):
+                raise _Bail
+            staked: list[tuple[int, Any]] = []  # (box, ((player, cents), ...)), box order
+            seen = 0
+            for b in boxes:
+                if type(b) is not dict:
+                    raise _Bail
+                box = b["box"]
+                stakes = b["stakes"]
+                if type(box) is not int or type(stakes) is not list:
+                    raise _Bail
+                bit = bits[box]
+                if bit <= seen:  # twice, or out of order: left to the general path
+                    raise _Bail
+                seen |= bit
+                if len(stakes) == 1:
+                    s = stakes[0]
+                    if type(s) is not dict:
+                        raise _Bail
+                    pl = s["player"]
+                    a = s["amount"]
+                    c = cget(a)
+                    if c is None:
+                        c = _amount(a)
+                    if (
+                        type(pl) is not str
+                        or type(a) is not str
+                        or not pl
+                        or c < min_c
+                        or c > max_c
+                        or c % 10
+                    ):
+                        raise _Bail
+                    staked.append((box, ((pl, c),)))
+                elif stakes:
+                    staked.append((box, _stakes(stakes, min_c, max_c)))
+            k = len(staked)
+            if not k or (per_player and _per_player_fault(rules, staked)):
+                raise _Bail
+            # ---- deal (3.1): box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
+            k1 = k + 1
+            dc = cards[k]
+            d_hard = val[dc]
+            d_ace = d_hard == 1
+            p = k1 + k
+            live = False  # a hand still on the layout, or an insurance bet (3.5)
+            legal: Any = ()
+            if insurance:
+                legal = _fast_insurance(insurance, d_ace, staked)
+                live = True
+            # ---- play (3.3): hands as (box, num, cards, hard, ace, state, doubled, stakes)
+            res: list[tuple[Any, ...]] = []
+            matched = 0
+            for j in range(k):
+                box, st = staked[j]
+                acts = actions.get(box_key[box])
+                if acts is None:
+                    na = 0
+                else:
+                    if type(acts) is not list:
+                        raise _Bail
+                    matched += 1
+                    na = len(acts)
+                c1 = cards[j]
+                c2 = cards[k1 + j]
+                v1 = val[c1]
+                v2 = val[c2]
+                hc = [c1, c2]
+                hard = v1 + v2
+                ace = v1 == 1 or v2 == 1
+                if hard == 11 and ace:  # blackjack: no decision read
+                    if na:
+                        raise _Bail
+                    res.append((box, 0, hc, 11, True, BLACKJACK, False, st))
+                    live = True
+                    continue
+                ai = 0
+                num = 0
+                created = 1
+                split = False
+                fv = 0  # value of the first card of a split hand
+                stack: list[tuple[Any, ...]] = []
+                start = len(res)
+                while True:  # the box's hands, each to its end
+                    doubled = False
+                    while True:  # one hand
+                        if hard > 21:
+                            state = BUST
+                            break
+                        if split and fv == 1:
+                            # split aces take one card; with resplit_aces an ace may split again
+                            if not (resplit and val[hc[1]] == 1):
+                                state = STAND
+                                break
+                            a = acts[ai]  # type: ignore[index]
+                            ai += 1
+                            declined = None
+                            if type(a) is not str:
+                                a, declined = _act(a)
+                            if a == "stand":
+                                state = STAND
+                                break
+                            if a != "split" or (maxh is not None and created >= maxh):
+                                raise _Bail
+                            stack.append((created, hc[1], 1, _split_stakes(st, declined)))
+                            created += 1
+                            c = cards[p]
+                            p += 1
+                            v = val[c]
+                            hc = [hc[0], c]
+                            hard = 1 + v
+                            continue
+                        a = acts[ai]  # type: ignore[index]
+                        ai += 1
+                        declined = None
+                        if type(a) is not str:
+                            a, declined = _act(a)
+                        if a == "hit":
+                            if hit21 and (hard == 21 or (hard == 11 and ace)):
+                                raise _Bail
+                            c = cards[p]
+                            p += 1
+                            v = val[c]
+                            hc.append(c)
+                            hard += v
+                            if v == 1:
+                                ace = True
+                        elif a == "stand":
+                            state = STAND
+                            break
+                        elif a == "double":
+                            if (
+                                len(hc) != 2
+                                or (split and not das)
+                                or (dtotals is not None and (ace or hard not in dtotals))
+                            ):
+                                raise _Bail
+                            st = _double_stakes(st, declined)
+                            doubled = True
+                            c = cards[p]
+                            p += 1
+                            v = val[c]
+                            hc.append(c)
+                            hard += v
+                            if v == 1:
+                                ace = True
+                            state = BUST if hard > 21 else STAND
+                            break
+                        elif a == "split":
+                            if len(hc) != 2:
+                                raise _Bail
+                            c0, c1 = hc
+                            v0 = val[c0]
+                            if (
+                                v0 != val[c1]
+                                or (identical and CARD_RANK[c0] != CARD_RANK[c1])
+                                or (maxh is not None and created >= maxh)
+                            ):
+                                raise _Bail
+                            stack.append((created, c1, v0, _split_stakes(st, declined)))
+                            created += 1
+                            split = True
+                            fv = v0
+                            # the first hand receives its second card and is played to its end
+                            c = cards[p]
+                            p += 1
+                            v = val[c]
+                            hc = [c0, c]
+                            hard = v0 + v
+                            ace = v0 == 1 or v == 1
+                        elif a == "surrender":
+                            if not offered or created > 1 or len(hc) != 2:
+                                raise _Bail
+                            state = SURRENDER
+                            break
+                        else:
+                            raise _Bail
+                    res.append((box, num, hc, hard, ace, state, doubled, st))
+                    if state != BUST and state != SURRENDER:
+                        live = True
+                    if not stack:
+                        break
+                    # the next split hand receives its second card
+                    num, c0, fv, st = stack.pop()
+                    c = cards[p]
+                    p += 1
+                    v = val[c]
+                    hc = [c0, c]
+                    hard = fv + v
+                    ace = fv == 1 or v == 1
+                if ai != na:
+                    raise _Bail
+                if created > 1:
+                    res[start:] = sorted(res[start:], key=_num_of_row)
+            # ---- the dealer (3.5)
+            d_cards = [dc]
+            if live:
+                while True:
+                    t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
+                    if t >= 17:
+                        break
+                    c = cards[p]
+                    p += 1
+                    v = val[c]
+                    d_cards.append(c)
+                    d_hard += v
+                    if v == 1:
+                        d_ace = True
+            if p != len(cards) or len(actions) != matched:
+                raise _Bail
+            d_soft = d_ace and d_hard <= 11
+            dt = d_hard + 10 if d_soft else d_hard
+            d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
+            # ---- settlement (3.6), each computed net against the recorded row, in order
+            ri = 0
+            hands = []
+            for box, num, hc, hard, ace, state, doubled, st in res:
+                soft = ace and hard <= 11
+                total = hard + 10 if soft else hard
+                if state == STAND:
+                    if d_bj:
+                        outcome, num2 = "lose", -2
+                    elif dt > 21 or total > dt:
+                        outcome, num2 = "win", 2
+                    elif total == dt:
+                        outcome, num2 = "push", 0
+                    else:
+                        outcome, num2 = "lose", -2
+                elif state == BUST:
+                    outcome, num2 = "bust", -2
+                elif state == BLACKJACK:
+                    outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
+                else:
+                    outcome, num2 = "surrender", -1
+                st_out = []
+                for pl, c in st:
+                    net = c * (num2 >> 1) if num2 & 1 == 0 else half(c * num2)
+                    row = rows[ri]
+                    ri += 1
+                    if type(row) is not dict or len(row) != 4:
+                        raise _Bail
+                    rn = row["net"]
+                    if (
+                        row["box"] is not box
+                        or row["hand"] is not num
+                        or row["player"] != pl
+                        or type(rn) is not str
+                        or (cget(rn) != net and cents(rn) != net)
+                    ):
+                        raise _Bail
+                    st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": fget(net) or fmt(net)})
+                hands.append(
+                    {
+                        "box": box,
+                        "hand": num,
+                        "cards": hc,
+                        "total": total,
+                        "soft": soft,
+                        "blackjack": state == BLACKJACK,
+                        "doubled": doubled,
+                        "outcome": outcome,
+                        "stakes": st_out,
+                    }
                 )
+            ins_out = []
+            if legal:
+                ten = val[d_cards[1]] == 10
+                for b, pl, a in legal:
+                    net = 2 * a if ten else -a
+                    row = rows[ri]
+                    ri += 1
+                    if type(row) is not dict or len(row) != 3:
+                        raise _Bail
+                    rn = row["insurance_net"]
+                    if (
+                        row["box"] is not b
+                        or row["player"] != pl
+                        or type(rn) is not str
+                        or (cget(rn) != net and cents(rn) != net)
+                    ):
+                        raise _Bail
+                    ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": fmt(net)})
+            if ri != len(rows):
+                raise _Bail
+            report = {
+                "number": number,
+                "replayed": True,
+                "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+                "hands": hands,
+                "insurance": ins_out,
+            }
+        except Exception:
+            # ---- general path: check the round (raises Rejected), then replay it
+            check_round(i, rd)
+            out = _round_general(
+                i + 1, rd, rules, min_c, max_c, out, cut, decks, counts, exceeded, per_player, disc, reports
             )
-        cards: list[str] = rd["cards"]
-        out += len(cards)
-        # stakes (FR art. 55-5 / LU art. 33), in increasing box number
-        playing: list[tuple[int, list[list[Any]]]] = []
-        for b in rd["boxes"]:
-            stakes = b["stakes"]
-            if not stakes:
-                continue
-            box = b["box"]
-            sl = []
-            total = 0
-            for s in stakes:
-                c = cents(s["amount"])
-                assert c is not None
-                if c < min_c:
-                    disc.append(
-                        _d(
-                            "BET_BELOW_MIN",
-                            number,
-                            box,
-                            None,
-                            s["player"],
-                            arts["BET_BELOW_MIN"],
-                            recorded=_fmt(c),
-                            min=_fmt(min_c),
-                        )
-                    )
-                if c % 10:
-                    disc.append(
-                        _d("BET_UNIT", number, box, None, s["player"], arts["BET_UNIT"], recorded=_fmt(c))
-                    )
-                total += c
-                sl.append([s["player"], c])
-            if total > max_c:
+            continue
+        # ---- commit the round: cards out, counts over the shoe, report
+        out += p
+        _count_elements(counts, cards)
+        if max(counts_values()) > decks:
+            _card_counts(number, cards, counts, exceeded, decks, arts, disc)
+        reports_append(report)
+    return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+
+
+def _amount(a: Any) -> int:
+    """Cents of a stake amount missing from the cache; _Bail when it is not an amount."""
+    c = cents(a)
+    if c is None:
+        raise _Bail
+    return c
+
+
+def _stakes(stakes: list[Any], min_c: int, max_c: int) -> tuple[tuple[str, int], ...]:
+    """Fast path: the stakes of a box with players behind, each well-formed and within the limits."""
+    out = []
+    total = 0
+    cget = _CENTS.get
+    for s in stakes:
+        if type(s) is not dict:
+            raise _Bail
+        pl = s["player"]
+        a = s["amount"]
+        c = cget(a)
+        if c is None:
+            c = _amount(a)
+        if type(pl) is not str or type(a) is not str or not pl or c < min_c or c % 10:
+            raise _Bail
+        total += c
+        out.append((pl, c))
+    if total > max_c or len({pl for pl, _c in out}) != len(out):
+        raise _Bail
+    return tuple(out)
+
+
+def _per_player_fault(rules: Rules, staked: list[tuple[int, Any]]) -> bool:
+    """Fast path: would TOO_MANY_BOXES or SINGLE_PLAYER_ONE_BOX be reported?"""
+    held: dict[str, int] = {}
+    for _box, st in staked:
+        holder = st[0][0]
+        held[holder] = held.get(holder, 0) + 1
+    mx = rules.max_boxes_per_player
+    if mx is not None and max(held.values()) > mx:
+        return True
+    return rules.single_player_two_boxes and len(staked) == 1
+
+
+def _fast_insurance(
+    insurance: list[Any], dealer_ace: bool, staked: list[tuple[int, Any]]
+) -> list[tuple[int, str, int]]:
+    """Fast path: the insurance bets, each legal (exactly half a stake, dealer ace), or _Bail."""
+    if not dealer_ace:
+        raise _Bail
+    legal: list[tuple[int, str, int]] = []
+    for ins in insurance:
+        if type(ins) is not dict:
+            raise _Bail
+        box = ins["box"]
+        player = ins["player"]
+        a = ins["amount"]
+        if type(box) is not int or type(player) is not str or not player or type(a) is not str:
+            raise _Bail
+        amount = _CENTS.get(a)
+        if amount is None:
+            amount = _amount(a)
+        stake = None
+        for b, st in staked:
+            if b == box:
+                for pl, c in st:
+                    if pl == player:
+                        stake = c
+                break
+        if stake is None or 2 * amount != stake:
+            raise _Bail
+        for b, pl, _a in legal:
+            if b == box and pl == player:
+                raise _Bail
+        legal.append((box, player, amount))
+    return legal
+
+
+def _act(a: Any) -> tuple[str, Any]:
+    """Fast path: an action object's act and declined list, or _Bail when malformed."""
+    if type(a) is not dict:
+        raise _Bail
+    act = a.get("act")
+    if type(act) is not str or act not in ACTIONS:
+        raise _Bail
+    if "declined" not in a:
+        return act, None
+    declined = a["declined"]
+    if type(declined) is not list:
+        raise _Bail
+    for name in declined:
+        if type(name) is not str:
+            raise _Bail
+    return act, declined
+
+
+def _double_stakes(st: tuple[tuple[str, int], ...], declined: Any) -> tuple[tuple[str, int], ...]:
+    """Each stake doubles: the holder's, and those of players behind who did not decline."""
+    if len(st) == 1:
+        pl, c = st[0]
+        return ((pl, 2 * c),)
+    holder, c0 = st[0]
+    return ((holder, 2 * c0),) + tuple(
+        (pl, c) if declined and pl in declined else (pl, 2 * c) for pl, c in st[1:]
+    )
+
+
+def _split_stakes(st: tuple[tuple[str, int], ...], declined: Any) -> tuple[tuple[str, int], ...]:
+    """The new hand's stakes: the holder's, and those of players behind who did not decline."""
+    if len(st) == 1 or not declined:
+        return st
+    return (st[0],) + tuple(s for s in st[1:] if s[0] not in declined)
+
+
+def _num_of_row(row: tuple[Any, ...]) -> int:
+    return row[1]
+
+
+def _round_general(
+    number_pos: int,
+    rd: dict[str, Any],
+    rules: Rules,
+    min_c: int,
+    max_c: int,
+    out: int,
+    cut: int,
+    decks: int,
+    counts: dict[str, int],
+    exceeded: set[str],
+    per_player: bool,
+    disc: list[dict[str, Any]],
+    reports: list[dict[str, Any]],
+) -> int:
+    """Replay one well-formed round with every check; return the cards out after it."""
+    arts = rules.articles
+    pos = number_pos
+    number = rd["number"]
+    if number != pos:
+        disc.append(_d("ROUND_NUMBERING", number, None, None, None, arts["ROUND_NUMBERING"], expected=pos))
+    if out >= cut:
+        disc.append(
+            _d(
+                "CUT_CARD_OVERRUN",
+                number,
+                None,
+                None,
+                None,
+                arts["CUT_CARD_OVERRUN"],
+                cards_out=out,
+                cut_card_after=cut,
+            )
+        )
+    cards: list[str] = rd["cards"]
+    out += len(cards)
+    # stakes (FR art. 55-5 / LU art. 33), in increasing box number
+    playing: list[tuple[int, list[list[Any]]]] = []
+    for b in rd["boxes"]:
+        stakes = b["stakes"]
+        if not stakes:
+            continue
+        box = b["box"]
+        sl = []
+        total = 0
+        for s in stakes:
+            c = cents(s["amount"])
+            assert c is not None
+            if c < min_c:
                 disc.append(
                     _d(
-                        "BET_ABOVE_MAX",
+                        "BET_BELOW_MIN",
                         number,
                         box,
                         None,
-                        None,
-                        arts["BET_ABOVE_MAX"],
-                        recorded=_fmt(total),
-                        max=_fmt(max_c),
+                        s["player"],
+                        arts["BET_BELOW_MIN"],
+                        recorded=_fmt(c),
+                        min=_fmt(min_c),
                     )
                 )
-            playing.append((box, sl))
-        if len(playing) > 1:
-            playing.sort(key=_box_of)
-        if per_player:
-            _boxes_per_player(rules, number, playing, disc)
-        # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
-        try:
-            vals = [value_of[c] for c in cards]
-            invalid = False
-        except KeyError:
-            vals, invalid = _invalid_cards(number, cards, arts, disc)
-        # counted in C; the per-card walk only runs once some card is over `decks`
-        if invalid:
-            count_update(k for k in map(idx_get, cards) if k is not None)
-        else:
-            count_update(map(idx_of, cards))
-        if max_count() > decks:
-            _card_counts(number, cards, counts, exceeded, decks, arts, disc)
-        if invalid:
-            reports.append(
-                {"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []}
+            if c % 10:
+                disc.append(
+                    _d("BET_UNIT", number, box, None, s["player"], arts["BET_UNIT"], recorded=_fmt(c))
+                )
+            total += c
+            sl.append([s["player"], c])
+        if total > max_c:
+            disc.append(
+                _d(
+                    "BET_ABOVE_MAX",
+                    number,
+                    box,
+                    None,
+                    None,
+                    arts["BET_ABOVE_MAX"],
+                    recorded=_fmt(total),
+                    max=_fmt(max_c),
+                )
             )
-            continue
+        playing.append((box, sl))
+    if len(playing) > 1:
+        playing.sort(key=_box_of)
+    if per_player:
+        _boxes_per_player(rules, number, playing, disc)
+    # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
+    try:
+        vals = [CARD_VALUE[c] for c in cards]
+        invalid = False
+    except KeyError:
+        vals, invalid = _invalid_cards(number, cards, arts, disc)
+    canon = _CANON
+    if invalid:
+        _count_elements(counts, [canon[c] for c in cards if c in canon])
+    else:
+        _count_elements(counts, [canon[c] for c in cards])
+    if max(counts.values(), default=0) > decks:
+        _card_counts(number, cards, counts, exceeded, decks, arts, disc)
+    if invalid:
+        reports.append({"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []})
+    else:
         reports.append(_play(rd, number, rules, disc, cards, vals, playing))
-    return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+    return out
 
 
 def _invalid_cards(
@@ -292,8 +781,8 @@ def _invalid_cards(
 def _card_counts(
     number: int,
     cards: list[str],
-    counts: Counter[int],
-    exceeded: set[int],
+    counts: dict[str, int],
+    exceeded: set[str],
     decks: int,
     arts: dict[str, str],
     disc: list[dict[str, Any]],
@@ -303,16 +792,12 @@ def _card_counts(
     ``counts`` already includes this round; walk the round's cards from the
     counts before it to report the cards in the order they crossed.
     """
-    before = Counter(counts)
-    for c in cards:
-        k = CARD_INDEX.get(c)
-        if k is not None:
-            before[k] -= 1
+    canon = [_CANON[c] for c in cards if c in _CANON]
+    before = dict(counts)
+    for k in canon:
+        before[k] -= 1
     fresh = []
-    for c in cards:
-        k = CARD_INDEX.get(c)
-        if k is None:
-            continue
+    for k in canon:
         before[k] += 1
         if before[k] > decks and k not in exceeded:
             exceeded.add(k)
@@ -326,7 +811,7 @@ def _card_counts(
                 None,
                 None,
                 arts["CARD_COUNT_EXCEEDED"],
-                card=CANONICAL[k],
+                card=k,
                 count=counts[k],
                 decks=decks,
             )
