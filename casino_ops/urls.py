@@ -18,6 +18,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("i18n/", include("django.conf.urls.i18n")),
     path("health/", health, name="health"),
+    path("api/tables/", include("tables.urls")),
     path("inspection/", include("audit.portal.urls")),
     path("api/", include("audit.api.urls")),
 ]

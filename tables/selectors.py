@@ -471,3 +471,36 @@ def dealer_error_summary(
             target["by_code"][row["code"]] = row["n"]
             target["discrepancies"] += row["n"]
     return [rows[k] for k in sorted(rows, key=lambda k: (k is None, k))]
+
+
+# -- lists for the API and the admin --------------------------------------------------------------
+
+
+def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
+    """Sessions with their table, newest first (one query)."""
+    from .models import Session
+
+    query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at")
+    if table is not None:
+        query = query.filter(table__number=table)
+    if day is not None:
+        query = query.filter(day=day)
+    if status:
+        query = query.filter(status=status)
+    return query
+
+
+def hand_logs(*, session_id: int | None = None) -> Any:
+    """Hand logs with their replay and discrepancies (three queries for any number of logs)."""
+    from django.db.models import Prefetch
+
+    from .models import Discrepancy, HandLog
+
+    query = (
+        HandLog.objects.select_related("replay")
+        .prefetch_related(Prefetch("discrepancies", queryset=Discrepancy.objects.order_by("id")))
+        .order_by("uploaded_at", "id")
+    )
+    if session_id is not None:
+        query = query.filter(session_id=session_id)
+    return query

@@ -1,0 +1,107 @@
+"""Input, output and filter serializers of the tables' API."""
+
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from .models import Discrepancy, HandLog, Session
+
+
+class DiscrepancySerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Discrepancy
+        fields = ["code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail"]
+
+
+class HandLogSerializer(serializers.ModelSerializer):
+    """A stored hand log, its replay state and its discrepancies (the raw log is not repeated)."""
+
+    replayed = serializers.SerializerMethodField()
+    ok = serializers.SerializerMethodField()
+    overpaid = serializers.SerializerMethodField()
+    underpaid = serializers.SerializerMethodField()
+    discrepancies = DiscrepancySerializer(many=True, read_only=True)
+
+    class Meta:
+        model = HandLog
+        fields = [
+            "id",
+            "session",
+            "shoe",
+            "sha256",
+            "shoe_label",
+            "table_code",
+            "profile",
+            "limits_min",
+            "limits_max",
+            "house_rules",
+            "rounds",
+            "source",
+            "uploaded_at",
+            "replayed",
+            "ok",
+            "overpaid",
+            "underpaid",
+            "discrepancies",
+        ]
+
+    def _replay(self, obj: HandLog):  # noqa: ANN202
+        return getattr(obj, "replay", None) if hasattr(obj, "replay") else None
+
+    def get_replayed(self, obj: HandLog) -> bool:
+        return self._replay(obj) is not None
+
+    def get_ok(self, obj: HandLog) -> bool | None:
+        replay = self._replay(obj)
+        return replay.ok if replay else None
+
+    def get_overpaid(self, obj: HandLog) -> str | None:
+        replay = self._replay(obj)
+        return f"{replay.overpaid:.2f}" if replay else None
+
+    def get_underpaid(self, obj: HandLog) -> str | None:
+        replay = self._replay(obj)
+        return f"{replay.underpaid:.2f}" if replay else None
+
+
+class HandLogReceivedSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = HandLog
+        fields = ["id", "session", "shoe", "sha256", "shoe_label", "rounds", "uploaded_at"]
+
+
+class SessionSerializer(serializers.ModelSerializer):
+    table_number = serializers.IntegerField(source="table.number")
+    table_code = serializers.CharField(source="table.code")
+
+    class Meta:
+        model = Session
+        fields = [
+            "id",
+            "table_number",
+            "table_code",
+            "day",
+            "profile",
+            "house_rules",
+            "minimum",
+            "maximum",
+            "advance_amount",
+            "status",
+            "opened_at",
+            "closed_at",
+            "advances_total",
+            "closing_cash",
+            "result",
+        ]
+
+
+class SessionFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, help_text="numéro de table")
+    day = serializers.DateField(required=False)
+    status = serializers.ChoiceField(choices=["open", "interrupted", "closed"], required=False)
+
+
+class DealerErrorFilterSerializer(serializers.Serializer):
+    by = serializers.ChoiceField(choices=["table", "session", "croupier"], default="table")
+    date_from = serializers.DateField(required=False)
+    date_to = serializers.DateField(required=False)
