@@ -28,7 +28,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypedDict
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -385,7 +385,7 @@ def send_order(*, actor: Any, order: Order) -> Order:
     """Send a stamped order to its maker: refused before the officer's visa."""
     _require_management(actor)
     profile = _profile()
-    order = Order.objects.select_for_update().select_related("manufacturer").get(pk=order.pk)
+    order = Order.objects.select_for_update(of=("self",)).select_related("manufacturer").get(pk=order.pk)
     if not Visa.objects.filter(order=order).exists():
         raise RegulationError(
             "ORDER_NOT_STAMPED",
@@ -562,20 +562,39 @@ def receive(
         over_delivery=bool(over),
         recorded_by=actor,
     )
-    made_sixains = Sixain.objects.bulk_create(
-        Sixain(manufacturer=maker, serial=serial, reception=reception) for serial in sixain_serials
-    )
-    Deck.objects.bulk_create(
-        Deck(
-            manufacturer=maker,
-            serial=serial,
-            back_colour=colour,
-            status=DeckStatus.IN_CABINET,
-            reception=reception,
-            sixain=made_sixains[s_index] if s_index is not None else None,
-        )
-        for s_index, serial, colour in planned
-    )
+    try:
+        with transaction.atomic():
+            made_sixains = Sixain.objects.bulk_create(
+                Sixain(manufacturer=maker, serial=serial, reception=reception) for serial in sixain_serials
+            )
+    except IntegrityError as exc:
+        raise RegulationError(
+            "SERIAL_ALREADY_KNOWN",
+            _("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
+            article,
+            field="sixains",
+        ) from exc
+    try:
+        # A concurrent reception of the same serials, committed after our check, shows here.
+        with transaction.atomic():
+            Deck.objects.bulk_create(
+                Deck(
+                    manufacturer=maker,
+                    serial=serial,
+                    back_colour=colour,
+                    status=DeckStatus.IN_CABINET,
+                    reception=reception,
+                    sixain=made_sixains[s_index] if s_index is not None else None,
+                )
+                for s_index, serial, colour in planned
+            )
+    except IntegrityError as exc:
+        raise RegulationError(
+            "SERIAL_ALREADY_KNOWN",
+            _("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
+            article,
+            field="decks",
+        ) from exc
     _open_cabinet(actor, OpeningPurpose.RECEPTION, note=f"Prise en charge n° {number}")
     audit.record(
         actor=actor,
