@@ -504,3 +504,33 @@ def hand_logs(*, session_id: int | None = None) -> Any:
     if session_id is not None:
         query = query.filter(session_id=session_id)
     return query
+
+
+def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
+    """The shoes a deck served and the hand logs (rounds) dealt from them, to trace an incident
+    on the deck to the rounds it may have touched (FR art. 40, LU art. 7). Three queries.
+
+    Each item: ``{"shoe", "session_id", "table_code", "day",
+    "hand_logs": [{"id", "sha256", "rounds"}]}``, in the order the shoes were filled.
+    """
+    from django.db.models import Prefetch
+
+    from .models import HandLog, Shoe
+
+    shoes = (
+        Shoe.objects.filter(decks__deck_id=deck_id)
+        .select_related("session__table")
+        .prefetch_related(Prefetch("hand_logs", queryset=HandLog.objects.order_by("uploaded_at", "id")))
+        .order_by("filled_at", "id")
+        .distinct()
+    )
+    return [
+        {
+            "shoe": shoe.label,
+            "session_id": shoe.session_id,
+            "table_code": shoe.session.table.code,
+            "day": shoe.session.day,
+            "hand_logs": [{"id": log.pk, "sha256": log.sha256, "rounds": log.rounds} for log in shoe.hand_logs.all()],
+        }
+        for shoe in shoes
+    ]

@@ -1,0 +1,70 @@
+"""Shoes filled from a sixain issued by the card depot; the decks' history shows the shoes they served."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cards_registry import services as depot
+from cards_registry.selectors import deck_history
+from casino_ops.regulations import RegulationError
+from tables import selectors, services
+from tables.blackjack.simulator import simulate_shoe
+from tables.models import HandLog
+
+
+def _issue(staff, session, decks):
+    return depot.issue_decks(
+        actor=staff["director"], table_number=session.table.number, day=session.day, decks=decks, received_by=staff["croupier"]
+    )
+
+
+@pytest.mark.django_db
+def test_shoe_filled_from_an_issued_sixain_records_the_serials(staff, depot_decks, today_session, django_capture_on_commit_callbacks):
+    sixain = [d for d in depot_decks if d.serial.startswith("A1-")]
+    _issue(staff, today_session, sixain)
+    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in sixain])
+    assert sorted(shoe.decks.values_list("serial", flat=True)) == [f"A1-{i}" for i in range(1, 7)]
+    assert shoe.number == 1 and shoe.label.startswith("BJ03-")
+    # the deck's history shows the shoe and the session it served
+    lines = deck_history(sixain[0])
+    served = [line for line in lines if shoe.label in line.what]
+    assert len(served) == 1 and served[0].audit_seq is not None and "BJ03" in served[0].what
+    # a hand log naming the shoe is linked to it, and an incident on a deck finds its rounds
+    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
+    with django_capture_on_commit_callbacks(execute=True):
+        received = services.upload_hand_log(
+            actor=staff["croupier"], session=today_session, raw=json.dumps(log).encode(), source="api"
+        )
+    assert received.shoe == shoe and HandLog.objects.get().croupier == staff["croupier"]
+    touched = selectors.rounds_served_by_deck(sixain[0].pk)
+    assert touched == [
+        {
+            "shoe": shoe.label,
+            "session_id": today_session.pk,
+            "table_code": "BJ03",
+            "day": today_session.day,
+            "hand_logs": [{"id": received.pk, "sha256": received.sha256, "rounds": len(log["rounds"])}],
+        }
+    ]
+
+
+@pytest.mark.django_db
+def test_shoe_refuses_decks_not_issued_and_a_wrong_sixain(staff, depot_decks, today_session):
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    a2 = [d for d in depot_decks if d.serial.startswith("A2-")]
+    with pytest.raises(RegulationError) as info:
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
+    assert info.value.code == "DECK_NOT_ISSUED" and info.value.article == "FR art. 40" and info.value.field == "decks"
+    _issue(staff, today_session, a1 + a2)
+    blue = [d for d in a1 + a2 if d.back_colour == "bleu"][:4]
+    red = [d for d in a1 + a2 if d.back_colour == "rouge"][:2]
+    with pytest.raises(RegulationError) as info:
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in blue + red])
+    assert info.value.code == "SIXAIN_COMPOSITION" and info.value.article == "FR art. 55-4"
+    with pytest.raises(RegulationError) as info:
+        services.fill_shoe(actor=staff["cashier"], session=today_session, deck_ids=[d.pk for d in a2])
+    assert info.value.code == "COUNTED_BY_STAFF"
+    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a2], label="BJ03-X")
+    assert shoe.label == "BJ03-X"
