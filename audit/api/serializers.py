@@ -10,7 +10,7 @@ from rest_framework import serializers
 from audit.models import AuditEvent
 
 
-class AuditEventSerializer(serializers.ModelSerializer):
+class OfficerAuditEventSerializer(serializers.ModelSerializer):
     payload = serializers.SerializerMethodField()
 
     class Meta:
@@ -33,11 +33,147 @@ class AuditEventSerializer(serializers.ModelSerializer):
         return json.loads(event.payload)
 
 
-class AuditEventFilterSerializer(serializers.Serializer):
+class OfficerAuditEventFilterSerializer(serializers.Serializer):
     q = serializers.CharField(required=False, max_length=200)
     action = serializers.CharField(required=False, max_length=64)
     actor = serializers.CharField(required=False, max_length=150)
     object_type = serializers.CharField(required=False, max_length=100)
     object_id = serializers.CharField(required=False, max_length=64)
+    since = serializers.DateField(required=False)
+    until = serializers.DateField(required=False)
+
+
+class OfficerDeckSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    serial = serializers.CharField()
+    manufacturer = serializers.CharField(source="manufacturer.code")
+    back_colour = serializers.CharField()
+    status = serializers.CharField()
+    status_label = serializers.CharField(source="get_status_display")
+    sixain = serializers.CharField(source="sixain.serial", allow_null=True, default=None)
+    reception = serializers.IntegerField(source="reception_id")
+    unsealed_at = serializers.DateTimeField(allow_null=True)
+
+
+class OfficerDeckFilterSerializer(serializers.Serializer):
+    serial = serializers.CharField(required=False, max_length=64)
+    status = serializers.CharField(required=False, max_length=16)
+    manufacturer = serializers.CharField(required=False, max_length=32)
+
+
+class OfficerHistoryLineSerializer(serializers.Serializer):
+    at = serializers.DateTimeField()
+    what = serializers.CharField()
+    audit_seq = serializers.IntegerField(allow_null=True)
+
+
+class OfficerDeckDetailSerializer(OfficerDeckSerializer):
+    history = serializers.SerializerMethodField()
+
+    def get_history(self, deck: Any) -> list[dict[str, Any]]:
+        from cards_registry.selectors import deck_history
+
+        return OfficerHistoryLineSerializer(deck_history(deck), many=True).data
+
+
+class OfficerSessionSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    table = serializers.CharField(source="table.code")
+    table_number = serializers.IntegerField(source="table.number")
+    day = serializers.DateField()
+    profile = serializers.CharField()
+    minimum = serializers.DecimalField(max_digits=12, decimal_places=2)
+    maximum = serializers.DecimalField(max_digits=12, decimal_places=2)
+    advance_amount = serializers.DecimalField(max_digits=14, decimal_places=2)
+    advances_total = serializers.DecimalField(max_digits=14, decimal_places=2)
+    closing_cash = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+    result = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+    status = serializers.CharField()
+    opened_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    croupier = serializers.CharField(source="croupier.get_username")
+
+
+class OfficerSessionFilterSerializer(serializers.Serializer):
+    table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
+    since = serializers.DateField(required=False)
+    until = serializers.DateField(required=False)
+    status = serializers.ChoiceField(required=False, choices=["open", "interrupted", "closed"])
+
+
+class OfficerSessionDetailSerializer(serializers.Serializer):
+    """The whole session report (advance book lines, shoes, hand logs, discrepancies)."""
+
+    def to_representation(self, session: Any) -> dict[str, Any]:
+        from rest_framework.utils.encoders import JSONEncoder
+
+        from tables.selectors import session_report
+
+        return json.loads(json.dumps(session_report(session.pk), cls=JSONEncoder))
+
+
+class OfficerReplaySerializer(serializers.Serializer):
+    ok = serializers.BooleanField()
+    rounds_replayed = serializers.IntegerField()
+    discrepancy_count = serializers.IntegerField()
+    overpaid = serializers.DecimalField(max_digits=14, decimal_places=2)
+    underpaid = serializers.DecimalField(max_digits=14, decimal_places=2)
+    finished_at = serializers.DateTimeField()
+
+
+class OfficerHandLogSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    session = serializers.IntegerField(source="session_id")
+    table = serializers.CharField(source="session.table.code")
+    shoe_label = serializers.CharField()
+    sha256 = serializers.CharField()
+    rounds = serializers.IntegerField()
+    source = serializers.CharField()
+    uploaded_at = serializers.DateTimeField()
+    uploaded_by = serializers.CharField(source="uploaded_by.get_username")
+    replay = serializers.SerializerMethodField()
+
+    def get_replay(self, log: Any) -> dict[str, Any] | None:
+        replay = getattr(log, "replay", None)
+        return OfficerReplaySerializer(replay).data if replay is not None else None
+
+
+class OfficerHandLogFilterSerializer(serializers.Serializer):
+    session = serializers.IntegerField(required=False, min_value=1)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
+    ok = serializers.BooleanField(required=False, allow_null=True, default=None)
+
+
+class OfficerHandLogDetailSerializer(OfficerHandLogSerializer):
+    report = serializers.SerializerMethodField()
+
+    def get_report(self, log: Any) -> dict[str, Any]:
+        from audit.portal.selectors import hand_log_report
+
+        return hand_log_report(log)
+
+
+class OfficerDiscrepancySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    hand_log = serializers.IntegerField(source="hand_log_id")
+    session = serializers.IntegerField(source="session_id")
+    table = serializers.CharField(source="session.table.code")
+    code = serializers.CharField()
+    round = serializers.IntegerField(allow_null=True)
+    box = serializers.IntegerField(allow_null=True)
+    hand = serializers.IntegerField(allow_null=True)
+    player = serializers.CharField()
+    expected = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+    recorded = serializers.DecimalField(max_digits=14, decimal_places=2, allow_null=True)
+    delta = serializers.DecimalField(max_digits=14, decimal_places=2)
+    article = serializers.CharField()
+    detail = serializers.JSONField()
+
+
+class OfficerDiscrepancyFilterSerializer(serializers.Serializer):
+    code = serializers.CharField(required=False, max_length=32)
+    table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
+    session = serializers.IntegerField(required=False, min_value=1)
+    hand_log = serializers.IntegerField(required=False, min_value=1)
     since = serializers.DateField(required=False)
     until = serializers.DateField(required=False)

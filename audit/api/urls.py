@@ -7,7 +7,11 @@ from rest_framework.routers import SimpleRouter
 from . import views
 
 router = SimpleRouter()
-router.register("audit/events", views.AuditEventViewSet, basename="audit-event")
+router.register("inspection/audit-events", views.AuditEventViewSet, basename="audit-event")
+router.register("inspection/decks", views.DeckViewSet, basename="deck")
+router.register("inspection/sessions", views.SessionViewSet, basename="session")
+router.register("inspection/hand-logs", views.HandLogViewSet, basename="hand-log")
+router.register("inspection/discrepancies", views.DiscrepancyViewSet, basename="discrepancy")
 
 app_name = "officers_api"
 

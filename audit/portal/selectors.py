@@ -94,3 +94,91 @@ def last_checkpoint() -> Any | None:
     except ImportError:
         return None
     return Checkpoint.objects.order_by("-pk").first()
+
+
+# -- the depot and the tables, as querysets for lists (read only) --------------------------------
+
+
+def decks(*, serial: str = "", status: str = "", manufacturer: str = "") -> QuerySet[Any]:
+    from cards_registry.models import Deck
+
+    rows = Deck.objects.select_related("manufacturer", "sixain", "reception").order_by(
+        "manufacturer__code", "serial"
+    )
+    if serial:
+        rows = rows.filter(serial__icontains=serial)
+    if status:
+        rows = rows.filter(status=status)
+    if manufacturer:
+        rows = rows.filter(manufacturer__code=manufacturer)
+    return rows
+
+
+def sessions(
+    *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
+) -> QuerySet[Any]:
+    from tables.models import Session
+
+    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
+    if table:
+        rows = rows.filter(table__number=table)
+    if since:
+        rows = rows.filter(day__gte=since)
+    if until:
+        rows = rows.filter(day__lte=until)
+    if status:
+        rows = rows.filter(status=status)
+    return rows
+
+
+def hand_logs(
+    *, session: int | None = None, table: int | None = None, ok: bool | None = None
+) -> QuerySet[Any]:
+    from tables.models import HandLog
+
+    rows = HandLog.objects.select_related(
+        "session__table", "uploaded_by", "croupier", "replay"
+    ).order_by("-uploaded_at", "-id")
+    if session:
+        rows = rows.filter(session_id=session)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if ok is not None:
+        rows = rows.filter(replay__ok=ok)
+    return rows
+
+
+def discrepancies(
+    *,
+    code: str = "",
+    table: int | None = None,
+    session: int | None = None,
+    hand_log: int | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+) -> QuerySet[Any]:
+    from tables.models import Discrepancy
+
+    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by("-hand_log__uploaded_at", "-id")
+    if code:
+        rows = rows.filter(code=code)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if session:
+        rows = rows.filter(session_id=session)
+    if hand_log:
+        rows = rows.filter(hand_log_id=hand_log)
+    if since:
+        rows = rows.filter(session__day__gte=since)
+    if until:
+        rows = rows.filter(session__day__lte=until)
+    return rows
+
+
+def hand_log_report(log: Any) -> dict[str, Any]:
+    """The engine's replay report of a stored log (recomputed: the engine is pure and fast)."""
+    import json
+
+    from tables.blackjack import replay
+
+    return replay(json.loads(log.raw))

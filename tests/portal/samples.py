@@ -1,13 +1,25 @@
-"""One object of each kind the portal and the API show, for the matrix and page tests."""
+"""A small casino with one object of each kind the portal and the API show, made
+through the apps' own services: an order and a receipt-book entry awaiting the
+officer's visa, an open incident, a session of table BJ03 with a hand log whose
+replay found a discrepancy."""
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import timezone
 
 from audit.models import AuditEvent
+from casino_ops import roles
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
+DAY = dt.date(2026, 11, 30)
 
 
 @dataclass
@@ -15,9 +27,100 @@ class Samples:
     users: dict[str, Any]
     casino: Any
     event: AuditEvent
+    order: Any
+    reception: Any
+    deck: Any
+    incident: Any
+    table: Any
+    session: Any
+    hand_log: Any
+    discrepancy: Any
+
+
+def sixain(prefix: str) -> dict[str, Any]:
+    return {
+        "serial": f"S{prefix}",
+        "decks": [
+            {"serial": f"{prefix}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
+        ],
+    }
+
+
+def build_samples(users: dict[str, Any], casino: Any) -> Samples:
+    from cards_registry import services as depot
+    from cards_registry.models import Deck
+    from tables import services as tables
+    from tables.models import Discrepancy
+
+    director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
+    croupier = users[roles.CROUPIER]
+    maker = depot.register_manufacturer(
+        actor=director,
+        code="GRIM",
+        name="Cartes Grimaud",
+        approval_reference="Agrément INT-2024-017",
+        ministry="Ministère de l'Intérieur",
+        valid_from=dt.date(2024, 1, 1),
+        valid_until=None,
+    )
+    depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
+    lines = [
+        {"quantity": 6, "unit": "deck", "back_colour": "bleu"},
+        {"quantity": 6, "unit": "deck", "back_colour": "rouge"},
+    ]
+    stamped = depot.create_order(actor=director, manufacturer=maker, ordered_on=DAY, lines=lines)
+    depot.stamp_order(actor=officer, order=stamped)
+    depot.send_order(actor=director, order=stamped)
+    reception = depot.receive(
+        actor=director, order=stamped, received_on=DAY, sixains=[sixain("A1"), sixain("A2")], delivery_note="BL 4411"
+    )
+    order = depot.create_order(actor=director, manufacturer=maker, ordered_on=DAY, lines=lines, note="Réassort")
+    deck = Deck.objects.get(serial="A1-1")
+    incident = depot.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=timezone.now(),
+        day=DAY,
+        decks=[Deck.objects.get(serial="A2-6")],
+        officer_informed=officer,
+        officer_informed_at=timezone.now(),
+        circumstances="Carte marquée au dos, relevée au contrôle.",
+        table_number=3,
+    )
+    table = tables.create_table(actor=director, number=3, code="BJ03")
+    session = tables.open_session(
+        actor=director,
+        table=table,
+        day=DAY,
+        minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"),
+        advance_amount=Decimal("30000.00"),
+        croupier=croupier,
+    )
+    raw = (FIXTURES / "worked-example.json").read_bytes()
+    log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
+    tables.replay_hand_log(hand_log_id=log.pk)
+    discrepancy = Discrepancy.objects.filter(hand_log=log, code="SETTLEMENT_MISMATCH").first()
+    event = AuditEvent.objects.filter(seq__isnull=False).order_by("-seq").first()
+    return Samples(
+        users=users,
+        casino=casino,
+        event=event,
+        order=order,
+        reception=reception,
+        deck=deck,
+        incident=incident,
+        table=table,
+        session=session,
+        hand_log=log,
+        discrepancy=discrepancy,
+    )
 
 
 @pytest.fixture
 def samples(users: dict[str, Any], casino: Any) -> Samples:
-    event = AuditEvent.objects.filter(seq__isnull=False).order_by("-seq").first()
-    return Samples(users=users, casino=casino, event=event)
+    return build_samples(users, casino)
+
+
+def worked_example() -> dict[str, Any]:
+    return json.loads((FIXTURES / "worked-example.json").read_text())

@@ -123,7 +123,7 @@ def test_director_without_an_app_enrols_one(users) -> None:
 def test_api_session_without_second_factor_is_refused(users) -> None:
     client = Client()
     client.force_login(users[roles.OFFICER])
-    response = client.get("/api/audit/events/")
+    response = client.get("/api/inspection/audit-events/")
     assert response.status_code == 403
     assert response.json()["code"] == "SECOND_FACTOR_REQUIRED"
 

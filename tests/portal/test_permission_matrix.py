@@ -61,6 +61,16 @@ class Write:
 
 
 @dataclass
+class ByPermission:
+    """The tables' API (staff and directors): each role by its model permissions.
+    Officers read through it too, and never write (the upload is table staff's)."""
+
+    read: str
+    write: str | None = None
+    kwargs: Callable[[Samples], dict[str, Any]] = field(default=lambda s: {})
+
+
+@dataclass
 class Open:
     """Reached by anyone (the login, the code step, logout); checked by their own tests."""
 
@@ -75,6 +85,21 @@ EXPECTATIONS: dict[str, Any] = {
     "officers_api:schema": Open(),
     "officers_api:audit-event-list": Read(api=True),
     "officers_api:audit-event-detail": Read(api=True, kwargs=lambda s: {"seq": s.event.seq}),
+    "officers_api:deck-list": Read(api=True, query="?serial=A1"),
+    "officers_api:deck-detail": Read(api=True, kwargs=lambda s: {"pk": s.deck.pk}),
+    "officers_api:session-list": Read(api=True),
+    "officers_api:session-detail": Read(api=True, kwargs=lambda s: {"pk": s.session.pk}),
+    "officers_api:hand-log-list": Read(api=True),
+    "officers_api:hand-log-detail": Read(api=True, kwargs=lambda s: {"pk": s.hand_log.pk}),
+    "officers_api:discrepancy-list": Read(api=True),
+    "officers_api:discrepancy-detail": Read(api=True, kwargs=lambda s: {"pk": s.discrepancy.pk}),
+    "tables:session-list": ByPermission("tables.view_session"),
+    "tables:session-detail": ByPermission("tables.view_session", kwargs=lambda s: {"pk": s.session.pk}),
+    "tables:session-hand-logs": ByPermission(
+        "tables.view_handlog", write="tables.add_handlog", kwargs=lambda s: {"pk": s.session.pk}
+    ),
+    "tables:hand-log-detail": ByPermission("tables.view_handlog", kwargs=lambda s: {"pk": s.hand_log.pk}),
+    "tables:dealer-errors": ByPermission("tables.view_discrepancy"),
 }
 
 
@@ -85,6 +110,7 @@ def test_every_endpoint_has_an_expectation() -> None:
     assert not stale, f"expectations for endpoints that no longer exist: {stale}"
 
 
+BY_PERMISSION = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, ByPermission))
 READS = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Read))
 WRITES = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Write))
 
@@ -170,3 +196,22 @@ def test_only_the_director_changes_the_casino_settings(
     add = clients[role].post(reverse("admin:casino_ops_casinosettings_add"), data)
     assert add.status_code in (302, 403)
     assert CasinoSettings.objects.count() == 1
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", BY_PERMISSION)
+def test_tables_api_by_permission(name: str, clients: dict[str, Any], samples: Samples) -> None:
+    expectation: ByPermission = EXPECTATIONS[name]
+    url = reverse(name, kwargs=expectation.kwargs(samples))
+    for role in roles.ALL_ROLES:
+        user = samples.users[role]
+        response = clients[role].get(url)
+        expected = 200 if user.has_perm(expectation.read) else 403
+        assert response.status_code == expected, (name, role, response.status_code)
+        response = clients[role].post(url, data=b"{}", content_type="application/json")
+        if expectation.write and user.has_perm(expectation.write):
+            assert response.status_code == 400, (name, role, response.status_code)  # an empty log
+        else:
+            assert response.status_code in (403, 405), (name, role, response.status_code)
+    assert samples.users[roles.OFFICER].has_perm(expectation.read)
+    assert clients["anonymous"].get(url).status_code in (401, 403)

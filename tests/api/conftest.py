@@ -1,0 +1,9 @@
+"""The officers' API tests share the portal's fixtures (roles, TOTP devices, samples)."""
+
+from tests.portal.conftest import (  # noqa: F401
+    clients,
+    devices,
+    officer_client,
+    two_factor_required,
+)
+from tests.portal.samples import samples  # noqa: F401
