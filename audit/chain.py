@@ -45,7 +45,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
@@ -263,10 +263,24 @@ class Verification:
     reason: str = ""
     pending: int = 0
     oldest_pending: dt.datetime | None = None
+    # Signed checkpoints (audit.checkpoints): how many were checked, and what
+    # does not hold, each problem naming its checkpoint.
+    checkpoints: int = 0
+    checkpoint_problems: list[str] = field(default_factory=list)
+    hashes_at: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def chain_ok(self) -> bool:
+        return self.broken_at is None
 
     @property
     def ok(self) -> bool:
-        return self.broken_at is None
+        return self.broken_at is None and not self.checkpoint_problems
+
+    def describe(self) -> str:
+        if self.broken_at is not None:
+            return f"event {self.broken_at}: {self.reason}"
+        return "; ".join(self.checkpoint_problems)
 
 
 _COPY_SQL = (
@@ -365,8 +379,23 @@ def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
     return seq, f"event {seq} does not point at the hash of event {seq - 1}"
 
 
-def verify_chain(*, using: str = "default") -> Verification:
-    """Recompute the whole chain; stop at the first event that breaks it."""
+def verify_chain(
+    *, using: str = "default", checkpoints: bool = True, keep_hashes_at: set[int] | None = None
+) -> Verification:
+    """Recompute the whole chain; stop at the first event that breaks it.
+
+    Then check every signed checkpoint (``checkpoints``): its signature, and the
+    chain's hash at its sequence against the signed one, so that a chain
+    rewritten with recomputed hashes is caught. ``keep_hashes_at``: sequences
+    whose hash to keep in ``hashes_at`` (default: those of the checkpoints).
+    """
+    if keep_hashes_at is None:
+        keep_hashes_at = set()
+        if checkpoints:
+            from .checkpoints import wanted_seqs
+
+            keep_hashes_at = wanted_seqs()
+    keep = keep_hashes_at
     connection = connections[using]
     rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
     sha256 = hashlib.sha256
@@ -385,6 +414,8 @@ def verify_chain(*, using: str = "default") -> Verification:
             result.reason = f"event {expected} does not match its hash (its content was changed)"
             break
         prev = digest
+        if keep and expected in keep:
+            result.hashes_at[expected] = digest.decode()
         expected += 1
     for _rest in rows:  # finish the COPY stream so the connection is free again
         pass
@@ -395,4 +426,10 @@ def verify_chain(*, using: str = "default") -> Verification:
     result.pending = pending.count()
     if result.pending:
         result.oldest_pending = pending.order_by("id").values_list("recorded_at", flat=True).first()
+    if checkpoints:
+        from .checkpoints import check_all
+
+        result.checkpoints, result.checkpoint_problems = check_all(
+            result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
+        )
     return result

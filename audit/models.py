@@ -50,3 +50,98 @@ class AuditEvent(models.Model):
     def __str__(self) -> str:
         number = self.seq if self.seq is not None else "…"
         return f"#{number} {self.action} {self.object_type}:{self.object_id}"
+
+
+class Report(models.Model):
+    """A register printed as a signed PDF, on someone's request (FR art. 68).
+
+    ``key`` is derived from what is printed (register, period, table, part), so
+    that a repeated request or a task delivered twice makes one report. A very
+    large register is split by period into parts (``parent``), each its own
+    signed PDF, so that a worker never holds too many pages at once.
+    """
+
+    class State(models.TextChoices):
+        PENDING = "pending", _("en attente")
+        RUNNING = "running", _("en cours")
+        SPLIT = "split", _("en plusieurs parties")
+        DONE = "done", _("prêt")
+        FAILED = "failed", _("échec")
+
+    key = models.CharField(_("clé"), max_length=64, unique=True, editable=False)
+    register = models.CharField(_("registre"), max_length=32)
+    date_from = models.DateField(_("du"))
+    date_to = models.DateField(_("au"))
+    table_number = models.PositiveSmallIntegerField(_("table n°"), null=True, blank=True)
+    parent = models.ForeignKey(
+        "self",
+        verbose_name=_("registre complet"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="parts",
+    )
+    part = models.PositiveSmallIntegerField(_("partie"), null=True, blank=True)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("demandé par"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    requested_at = models.DateTimeField(_("demandé le"), auto_now_add=True)
+    state = models.CharField(_("état"), max_length=16, choices=State.choices, default=State.PENDING)
+    progress = models.PositiveSmallIntegerField(_("avancement (%)"), default=0)
+    attempts = models.PositiveSmallIntegerField(_("tentatives"), default=0)
+    rows = models.PositiveIntegerField(_("lignes"), null=True, blank=True)
+    pages = models.PositiveIntegerField(_("pages"), null=True, blank=True)
+    head_seq = models.BigIntegerField(_("chaîne d'audit : n°"), null=True, blank=True)
+    head_hash = models.CharField(_("chaîne d'audit : empreinte"), max_length=64, blank=True)
+    sha256 = models.CharField(_("empreinte SHA-256 du PDF"), max_length=64, blank=True, db_index=True)
+    file = models.FileField(_("fichier PDF signé"), upload_to="registers/", blank=True)
+    error = models.TextField(_("erreur"), blank=True)
+    started_at = models.DateTimeField(_("commencé le"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("registre imprimé")
+        verbose_name_plural = _("registres imprimés")
+        ordering = ["-requested_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(date_from__lte=models.F("date_to")), name="audit_report_period"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="audit_report_progress"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        table = f" table {self.table_number}" if self.table_number is not None else ""
+        part = f" (partie {self.part})" if self.part else ""
+        return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}{part}"
+
+
+class Checkpoint(models.Model):
+    """A signed statement of the audit chain's head: sequence, hash, time.
+
+    Kept outside the chain and exported to officers, it makes a chain
+    rewritten afterwards with recomputed hashes detectable: the chain's hash
+    at ``seq`` no longer equals the one the casino signed.
+    """
+
+    seq = models.BigIntegerField(_("numéro d'ordre de la tête"), unique=True, editable=False)
+    head_hash = models.CharField(_("empreinte de la tête"), max_length=64, editable=False)
+    made_at = models.DateTimeField(_("fait le"), editable=False)
+    statement = models.TextField(_("déclaration signée (JSON canonique)"), editable=False)
+    signature = models.BinaryField(_("signature CMS détachée (DER)"), editable=False)
+    signer = models.CharField(_("signataire"), max_length=300, editable=False)
+
+    class Meta:
+        verbose_name = _("point de contrôle signé")
+        verbose_name_plural = _("points de contrôle signés")
+        ordering = ["-seq"]
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.head_hash[:16]}… {self.made_at:%Y-%m-%d %H:%M}"

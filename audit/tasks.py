@@ -1,6 +1,11 @@
-"""Celery tasks of the audit record."""
+"""Celery tasks of the audit app: sealing, registers, checkpoints.
+
+Tasks take ids and are idempotent: late acknowledgement delivers a task again
+when its worker dies, and a second delivery finds the work done or in hand.
+"""
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from .chain import seal_pending
 
@@ -9,3 +14,27 @@ from .chain import seal_pending
 def seal_chain() -> int:
     """Safety net for the sealer: seal whatever is still waiting (idempotent)."""
     return seal_pending()
+
+
+@shared_task(
+    name="audit.tasks.make_report",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def make_report(report_id: int) -> str:
+    """Make one register's signed PDF (see audit.registers.reports)."""
+    from .registers.reports import produce_report
+
+    return produce_report(report_id).state
+
+
+@shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)
+def make_checkpoint() -> int | None:
+    """Sign the audit chain's head (beat; a checkpoint already made for that head is kept)."""
+    from .checkpoints import make_checkpoint as make
+
+    checkpoint = make()
+    return checkpoint.seq if checkpoint else None

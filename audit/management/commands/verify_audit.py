@@ -1,11 +1,13 @@
-"""Recompute the whole audit chain. Exit 0 when it holds, 1 at the first break."""
+"""Recompute the whole audit chain and check its signed checkpoints. Exit 0 when all
+hold, 1 at the first break or at any checkpoint the chain no longer matches."""
 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 
 from audit.chain import verify_chain
 
@@ -13,23 +15,45 @@ from audit.chain import verify_chain
 class Command(BaseCommand):
     help = "Recompute the audit record's hash chain and report its head or its first break."
 
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--against",
+            type=Path,
+            help="also check the chain against an exported checkpoints file kept outside the casino",
+        )
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
         result = verify_chain()
         elapsed = time.perf_counter() - started
+        exported_problems: list[str] = []
+        if options.get("against"):
+            from audit.checkpoints import check_export
+            from casino_ops.regulations import RegulationError
+
+            try:
+                count, exported_problems = check_export(options["against"].read_bytes())
+            except (OSError, RegulationError) as error:
+                raise CommandError(f"{options['against']}: {error}") from error
+            if not exported_problems:
+                self.stdout.write(f"OK: {count} exported checkpoint(s) match the chain")
         if result.pending:
             self.stdout.write(
                 f"{result.pending} event(s) waiting to be sealed, the oldest recorded at "
                 f"{result.oldest_pending:%Y-%m-%d %H:%M:%S %Z}"
             )
-        if result.ok:
+        for problem in result.checkpoint_problems + exported_problems:
+            self.stderr.write(f"CHECKPOINT FAILED: {problem}")
+        if result.ok and not exported_problems:
+            checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
             self.stdout.write(
-                f"OK: {result.events} events, head #{result.head_seq} {result.head_hash} "
+                f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
             )
             return
-        self.stderr.write(
-            f"BROKEN at event #{result.broken_at}: {result.reason} "
-            f"({result.events} events verified before it)"
-        )
+        if not result.chain_ok:
+            self.stderr.write(
+                f"BROKEN at event #{result.broken_at}: {result.reason} "
+                f"({result.events} events verified before it)"
+            )
         raise SystemExit(1)

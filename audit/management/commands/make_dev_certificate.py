@@ -1,0 +1,37 @@
+"""Create a demo CA and signing certificate for the registers and checkpoints."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from audit.devcert import make_dev_certificate
+
+
+class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # usable before the database is set up
+    help = (
+        "Create DIR/ca.pem and DIR/signer.p12 (a demo CA and the casino's signing certificate, "
+        "non-repudiation) and print the SIGNING_PKCS12 and SIGNING_PKCS12_PASSWORD lines to use them."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--out", required=True, type=Path, help="directory to write into")
+        parser.add_argument("--casino", default="", help="name in the certificates (default: the casino's)")
+        parser.add_argument("--password", default=None, help="PKCS#12 password (default: random)")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        casino = options["casino"]
+        if not casino:
+            try:
+                from casino_ops.models import CasinoSettings
+
+                casino = CasinoSettings.objects.values_list("name", flat=True).first() or "Casino"
+            except Exception:  # noqa: BLE001 - no database yet: a neutral name will do
+                casino = "Casino"
+        made = make_dev_certificate(options["out"], casino=casino, password=options["password"])
+        self.stderr.write(f"CA: {made.ca_pem}  (give it to pdfsig / pyhanko --trust)")
+        self.stdout.write(f"SIGNING_PKCS12={made.pkcs12.resolve()}")
+        self.stdout.write(f"SIGNING_PKCS12_PASSWORD={made.password}")

@@ -1,0 +1,152 @@
+"""What a register is, and the registry of their names."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.regulations import RegulationError
+
+#: name on the command line -> module of this package
+MODULES = {
+    "receipt-book": "receipt_book",
+    "order-book": "order_book",
+    "advance-book": "advance_book",
+    "control-register": "control_register",
+    "incidents": "incidents",
+    "destructions": "destructions",
+    "depot-log": "depot_log",
+    "session-report": "session_report",
+}
+
+REGISTERS: dict[str, Register] = {}
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to print: a period (inclusive dates) and, for a table's book, the table number."""
+
+    date_from: dt.date
+    date_to: dt.date
+    table: int | None = None
+
+
+class Register:
+    """One register: its legal name and model, the rule it applies, how to read its rows."""
+
+    name: ClassVar[str]
+    title: ClassVar[Any]
+    model: ClassVar[Any]
+    rule: ClassVar[str]  # key of casino_ops.regulations.ARTICLES
+    template: ClassVar[str]
+    orientation: ClassVar[str] = "portrait"
+    needs_table: ClassVar[bool] = False
+
+    def context(self, request: Request) -> dict[str, Any]:
+        """The register's rows and totals for ``request`` (from the apps' selectors)."""
+        raise NotImplementedError
+
+    def count(self, request: Request) -> int:
+        """About how many rows the register has for ``request`` (to split big ones)."""
+        return len(self.context(request).get("rows", []))
+
+    def check(self, request: Request) -> None:
+        if request.date_from > request.date_to:
+            raise RegulationError(
+                "REGISTER_BAD_PERIOD",
+                _("La période est vide : la date de début (%(a)s) est après la date de fin (%(b)s).")
+                % {"a": request.date_from.isoformat(), "b": request.date_to.isoformat()},
+                field="date_from",
+            )
+        if self.needs_table and request.table is None:
+            raise RegulationError(
+                "REGISTER_TABLE_REQUIRED",
+                _("Le registre « %(name)s » se tient par table : indiquez le numéro de table (--table N).")
+                % {"name": self.title},
+                field="table",
+            )
+
+
+def register(cls: type[Register]) -> type[Register]:
+    """Class decorator: put a register in the registry under its name."""
+    REGISTERS[cls.name] = cls()
+    return cls
+
+
+def load_all() -> dict[str, Register]:
+    for module in MODULES.values():
+        importlib.import_module(f"{__package__}.{module}")
+    return REGISTERS
+
+
+def register_names() -> list[str]:
+    return list(MODULES)
+
+
+def get_register(name: str) -> Register:
+    if name not in MODULES:
+        raise RegulationError(
+            "REGISTER_UNKNOWN",
+            _("Registre inconnu « %(name)s ». Registres : %(names)s.")
+            % {"name": name, "names": ", ".join(MODULES)},
+            field="register",
+        )
+    importlib.import_module(f"{__package__}.{MODULES[name]}")
+    return REGISTERS[name]
+
+
+def visa(who: str | None, at: dt.datetime | None) -> dict[str, Any] | None:
+    """A recorded visa as printed: who, when (None when there is none)."""
+    if not who:
+        return None
+    return {"who": who, "at": at}
+
+
+def place_corrections(rows: Iterable[dict[str, Any]], *, key: str = "id") -> list[dict[str, Any]]:
+    """Order rows so that each correction comes right after the entry it corrects.
+
+    A row that corrects another carries ``corrects`` (the corrected row's
+    ``key``); it is printed in red and the corrected row is struck through in
+    red yet stays legible (FR art. 68: no erasure, a correction is a new entry).
+    """
+    rows = list(rows)
+    by_key = {row.get(key): row for row in rows}
+    followers: dict[Any, list[dict[str, Any]]] = {}
+    roots = []
+    for row in rows:
+        target = row.get("corrects")
+        if target is not None and target in by_key:
+            followers.setdefault(target, []).append(row)
+        else:
+            roots.append(row)
+    for row in rows:
+        if row.get("corrects") is not None:
+            row["css"] = "correction"
+        elif row.get(key) in followers:
+            row["css"] = "corrected"
+    ordered: list[dict[str, Any]] = []
+
+    def emit(row: dict[str, Any]) -> None:
+        ordered.append(row)
+        for follower in followers.get(row.get(key), []):
+            emit(follower)
+
+    for row in roots:
+        emit(row)
+    return ordered
+
+
+def selector(module: str, name: str) -> Any | None:
+    """An app's selector if it exists yet (the apps land one after the other), else None."""
+    try:
+        mod = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
+    return getattr(mod, name, None)

@@ -1,0 +1,202 @@
+"""The casino's electronic signature (FR art. 68: computerised books are validated
+by electronic signature).
+
+One PKCS#12 file holds the casino's signing key and certificate; the settings
+name it (``SIGNING_PKCS12``, ``SIGNING_PKCS12_PASSWORD``). It signs:
+
+- the registers, as PDF (PAdES baseline, invisible signature field), which any
+  PDF tool can check (``pyhanko sign validate``, poppler's ``pdfsig``, Acrobat);
+- the checkpoints of the audit record and their export, as CMS signed data
+  (``openssl cms -verify`` checks them).
+
+When ``TIMESTAMP_URL`` names an RFC 3161 time-stamp server, every signature
+carries a time stamp from it. The signer and the time stamper are loaded once
+per process (a Celery worker child signs many documents with them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from asn1crypto import cms
+from django.conf import settings
+from django.utils.translation import gettext as _
+from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+from pyhanko.sign import signers, timestamps
+from pyhanko.sign.fields import SigSeedSubFilter
+from pyhanko.sign.validation import async_validate_detached_cms
+from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
+from pyhanko_certvalidator import ValidationContext
+
+from casino_ops.regulations import RegulationError, cite
+
+FIELD_NAME = "Signature1"
+DIGEST = "sha256"
+
+_lock = threading.Lock()
+_cache: dict[str, Any] = {}  # "signer" -> (key, signer); "tsa" -> (url, stamper)
+
+
+class SigningNotConfigured(RegulationError):
+    """No usable signing certificate: nothing is signed, so nothing is issued."""
+
+
+def _config() -> tuple[str, str]:
+    path = getattr(settings, "SIGNING_PKCS12", "") or ""
+    password = getattr(settings, "SIGNING_PKCS12_PASSWORD", "") or ""
+    return str(path), str(password)
+
+
+def _not_configured(detail: str) -> SigningNotConfigured:
+    return SigningNotConfigured(
+        "SIGNING_NOT_CONFIGURED",
+        _(
+            "Aucun certificat de signature utilisable : %(detail)s Les registres et les points de "
+            "contrôle doivent être validés par signature électronique. Définissez SIGNING_PKCS12 "
+            "(chemin du fichier PKCS#12 du casino) et SIGNING_PKCS12_PASSWORD ; pour une "
+            "démonstration : python manage.py make_dev_certificate --out var/signing"
+        )
+        % {"detail": detail},
+        cite("books.no_erasure", "FR"),
+        field="SIGNING_PKCS12",
+    )
+
+
+def is_configured() -> bool:
+    path, _password = _config()
+    return bool(path) and Path(path).is_file()
+
+
+def get_signer() -> signers.SimpleSigner:
+    """The casino's signer, loaded once per process (reloaded if the settings change)."""
+    path, password = _config()
+    if not path:
+        raise _not_configured(_("SIGNING_PKCS12 n'est pas défini."))
+    file = Path(path)
+    if not file.is_file():
+        raise _not_configured(_("le fichier %(path)s n'existe pas.") % {"path": path})
+    key = f"{path}:{file.stat().st_mtime_ns}:{password}"
+    with _lock:
+        cached_key, signer = _cache.get("signer", (None, None))
+        if cached_key != key or signer is None:
+            signer = signers.SimpleSigner.load_pkcs12(
+                pfx_file=str(file), passphrase=password.encode() if password else None
+            )
+            if signer is None:
+                raise _not_configured(
+                    _("le fichier %(path)s ne s'ouvre pas avec ce mot de passe.") % {"path": path}
+                )
+            _cache["signer"] = (key, signer)
+    return signer
+
+
+def get_timestamper() -> timestamps.TimeStamper | None:
+    """The RFC 3161 time stamper of ``TIMESTAMP_URL``, or None (loaded once per process)."""
+    url = getattr(settings, "TIMESTAMP_URL", "") or ""
+    if not url:
+        return None
+    with _lock:
+        cached_url, stamper = _cache.get("tsa", (None, None))
+        if cached_url != url or stamper is None:
+            stamper = timestamps.HTTPTimeStamper(url, timeout=getattr(settings, "TIMESTAMP_TIMEOUT", 10))
+            _cache["tsa"] = (url, stamper)
+    return stamper
+
+
+def signer_subject() -> str:
+    return get_signer().signing_cert.subject.human_friendly
+
+
+def sign_pdf(pdf: bytes) -> bytes:
+    """Sign a PDF for the casino: PAdES baseline, invisible field, time stamp if configured."""
+    signer = get_signer()
+    meta = signers.PdfSignatureMetadata(
+        field_name=FIELD_NAME,
+        md_algorithm=DIGEST,
+        subfilter=SigSeedSubFilter.PADES,
+        reason=_("Registre validé par signature électronique (FR art. 68)"),
+    )
+    out = signers.sign_pdf(
+        IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False),
+        meta,
+        signer=signer,
+        timestamper=get_timestamper(),
+    )
+    return out.getvalue()
+
+
+def sign_data(data: bytes, *, detached: bool = True) -> bytes:
+    """CMS signed data over ``data`` (DER); ``detached=False`` embeds ``data`` in it."""
+    signer = get_signer()
+    content = asyncio.run(
+        signer.async_sign_general_data(
+            data, DIGEST, detached=detached, timestamper=get_timestamper()
+        )
+    )
+    return content.dump()
+
+
+@dataclass
+class CmsCheck:
+    intact: bool
+    valid: bool
+    signer: str
+    content: bytes | None = None
+    certificate: bytes = b""
+
+    @property
+    def ok(self) -> bool:
+        return self.intact and self.valid
+
+
+def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
+    """Check a CMS signature: over ``data`` if detached, else over its own content.
+
+    Checks integrity (the digest) and the signature with the certificate it
+    carries; whether that certificate is the casino's is the caller's concern.
+    """
+    try:
+        info = cms.ContentInfo.load(signature)
+        signed_data = info["content"]
+        embedded = signed_data["encap_content_info"]["content"].native
+    except Exception:  # noqa: BLE001 - any malformed input is simply not a valid signature
+        return CmsCheck(intact=False, valid=False, signer="")
+    try:
+        if data is None:
+            if embedded is None:
+                return CmsCheck(intact=False, valid=False, signer="")
+            status = asyncio.run(
+                async_validate_cms_signature(signed_data, validation_context=_integrity_only())
+            )
+            content = embedded
+        else:
+            status = asyncio.run(
+                async_validate_detached_cms(
+                    data, signed_data, signer_validation_context=_integrity_only()
+                )
+            )
+            content = data
+    except Exception:  # noqa: BLE001
+        return CmsCheck(intact=False, valid=False, signer="")
+    return CmsCheck(
+        intact=bool(status.intact),
+        valid=bool(status.valid),
+        signer=status.signing_cert.subject.human_friendly if status.signing_cert else "",
+        content=content,
+        certificate=status.signing_cert.dump() if status.signing_cert else b"",
+    )
+
+
+def _integrity_only() -> ValidationContext:
+    # The digest and the signature are checked; trust in the certificate is
+    # decided by comparing it with the casino's (no system trust store).
+    return ValidationContext(trust_roots=[])
+
+
+def signer_certificate_der() -> bytes:
+    return get_signer().signing_cert.dump()

@@ -1,0 +1,122 @@
+"""Fixtures for the signed registers and checkpoints: a demo certificate, and the
+two outside tools an officer would use to check a PDF (pyHanko's command line
+and poppler's pdfsig with an NSS database that trusts the demo CA)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from audit import devcert
+
+PYHANKO = str(Path(sys.executable).with_name("pyhanko"))
+
+
+@pytest.fixture(scope="session")
+def dev_cert(tmp_path_factory: pytest.TempPathFactory) -> devcert.DevCertificate:
+    return devcert.make_dev_certificate(tmp_path_factory.mktemp("signing"), casino="Casino de test")
+
+
+@pytest.fixture
+def signing_configured(settings: Any, dev_cert: devcert.DevCertificate, tmp_path: Path) -> devcert.DevCertificate:
+    settings.SIGNING_PKCS12 = str(dev_cert.pkcs12)
+    settings.SIGNING_PKCS12_PASSWORD = dev_cert.password
+    settings.TIMESTAMP_URL = ""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return dev_cert
+
+
+@pytest.fixture(scope="session")
+def nss_db(tmp_path_factory: pytest.TempPathFactory, dev_cert: devcert.DevCertificate) -> str:
+    if shutil.which("certutil") is None or shutil.which("pdfsig") is None:
+        pytest.fail("poppler-utils and libnss3-tools are needed (scripts/system-deps.sh test)")
+    directory = tmp_path_factory.mktemp("nss")
+    subprocess.run(["certutil", "-N", "-d", f"sql:{directory}", "--empty-password"], check=True)
+    subprocess.run(
+        ["certutil", "-A", "-d", f"sql:{directory}", "-n", "casino-ca", "-t", "CT,C,C", "-i", str(dev_cert.ca_pem)],
+        check=True,
+    )
+    return f"sql:{directory}"
+
+
+def pyhanko_validate(pdf: Path, ca: Path) -> tuple[int, str]:
+    """``pyhanko sign validate --trust ca.pem``: exit code and output."""
+    done = subprocess.run(
+        [PYHANKO, "sign", "validate", "--executive-summary", "--trust", str(ca), "--trust-replace", str(pdf)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return done.returncode, done.stdout + done.stderr
+
+
+def pdfsig(pdf: Path, nssdir: str) -> str:
+    """poppler's pdfsig output (it exits 0 even when a signature is broken: read the text)."""
+    done = subprocess.run(
+        ["pdfsig", "-nssdir", nssdir, str(pdf)], capture_output=True, text=True, timeout=120
+    )
+    return done.stdout + done.stderr
+
+
+def pdfsig_valid(output: str) -> bool:
+    return "Signature is Valid." in output and "Certificate is Trusted." in output
+
+
+def flip_one_byte(pdf: Path, out: Path) -> Path:
+    """Change one byte inside the first content stream (covered by the signature)."""
+    data = bytearray(pdf.read_bytes())
+    at = data.index(b"stream\n") + len(b"stream\n") + 20
+    data[at] ^= 0x01
+    out.write_bytes(bytes(data))
+    return out
+
+
+def assert_signed_and_tamper_evident(pdf: Path, tmp_path: Path, ca: Path, nssdir: str) -> None:
+    code, text = pyhanko_validate(pdf, ca)
+    assert code == 0 and ":VALID" in text, text
+    out = pdfsig(pdf, nssdir)
+    assert pdfsig_valid(out), out
+    broken = flip_one_byte(pdf, tmp_path / f"broken-{pdf.name}")
+    code, text = pyhanko_validate(broken, ca)
+    assert code != 0 and "INVALID" in text, text
+    out = pdfsig(broken, nssdir)
+    assert not pdfsig_valid(out), out
+    assert "Digest Mismatch" in out or "Signature is Invalid" in out, out
+
+
+def non_white_pixels(png: Path) -> int:
+    from PIL import Image
+
+    with Image.open(png) as image:
+        gray = image.convert("L")
+        return sum(count for value, count in enumerate(gray.histogram()) if value < 200)
+
+
+def red_pixels(png: Path) -> int:
+    from PIL import Image
+
+    with Image.open(png) as image:
+        data = image.convert("RGB").tobytes()
+    return sum(
+        1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 90 and data[i + 2] < 90
+    )
+
+
+def render_page(pdf: Path, page: int, out_prefix: Path, dpi: int = 60) -> Path:
+    subprocess.run(
+        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", "-singlefile", str(pdf), str(out_prefix)],
+        check=True,
+        timeout=120,
+    )
+    return out_prefix.with_suffix(".png")
+
+
+def pdf_text(pdf: Path) -> str:
+    return subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=120
+    ).stdout

@@ -1,0 +1,106 @@
+"""Every register: made from the demo data, signed, checked by outside tools, not blank."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from audit.chain import head
+from audit.registers import get_register, register_names
+from audit.registers.base import Request, place_corrections
+from audit.registers.render import print_register
+from casino_ops.regulations import RegulationError
+
+from .conftest import assert_signed_and_tamper_evident, non_white_pixels, pdf_text, red_pixels, render_page
+
+TABLE_BOOKS = {"advance-book", "session-report"}
+
+
+def _args(name: str, output: Path) -> list[str]:
+    today = timezone.localdate()
+    args = [name, "--from", (today - dt.timedelta(days=60)).isoformat(), "--to", (today + dt.timedelta(days=1)).isoformat()]
+    if name in TABLE_BOOKS:
+        args += ["--table", "1"]
+    return [*args, "--output", str(output)]
+
+
+@pytest.fixture
+def demo(db: None) -> None:
+    call_command("seed_demo", verbosity=0)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", register_names())
+def test_each_register_from_the_demo_data_is_signed_checkable_and_not_blank(
+    name: str, demo: None, signing_configured: Any, nss_db: str, tmp_path: Path
+) -> None:
+    pdf = tmp_path / f"{name}.pdf"
+    call_command("register", *_args(name, pdf), verbosity=0)
+    assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
+    png = render_page(pdf, 1, tmp_path / f"{name}-p1")
+    assert non_white_pixels(png) > 2000, f"page 1 of {name} looks blank"
+    text = pdf_text(pdf)
+    register = get_register(name)
+    seq, digest = head()
+    assert "Casino de la Côte" in text
+    assert str(register.model) in text
+    assert str(register.title).upper()[:20] in text.upper()
+    assert "page 1 /" in text
+    assert f"n° {seq}" in text and digest in text.replace("\n", "")
+
+
+@pytest.mark.django_db
+def test_an_empty_register_still_prints_its_headers(signing_configured: Any, tmp_path: Path) -> None:
+    printed = print_register(get_register("receipt-book"), Request(dt.date(2020, 1, 1), dt.date(2020, 1, 31)))
+    pdf = tmp_path / "empty.pdf"
+    pdf.write_bytes(printed.pdf)
+    text = pdf_text(pdf)
+    assert printed.rows == 0 and printed.pages == 1
+    assert "N° d'ordre du fabricant" in text and "Aucune inscription" in text
+    assert "Du 01/01/2020 au 31/01/2020" in text and "page 1 / 1" in text
+
+
+def test_corrections_come_right_after_what_they_correct() -> None:
+    rows = [{"id": 1}, {"id": 2}, {"id": 3, "corrects": 1}, {"id": 4}, {"id": 5, "corrects": 3}]
+    ordered = place_corrections(rows)
+    assert [r["id"] for r in ordered] == [1, 3, 5, 2, 4]
+    assert [r.get("css") for r in ordered] == ["corrected", "correction", "correction", None, None]
+
+
+@pytest.mark.django_db
+def test_a_correction_is_printed_in_red_beside_what_it_corrects(signing_configured: Any, tmp_path: Path) -> None:
+    register = get_register("receipt-book")
+    at = timezone.now()
+    base = {"received_on": dt.date(2026, 1, 5), "order_number": "21-0001", "manufacturer": "Cartamundi",
+            "back": "bleu", "visa": {"who": "Claire Dubois", "at": at}}
+    rows = [
+        {**base, "id": 1, "number": 1, "serial": "CM-111"},
+        {**base, "id": 2, "number": 2, "serial": "CM-222"},
+        {**base, "id": 3, "number": 3, "serial": "CM-112", "corrects": 1,
+         "note": "Rectifie l'inscription n° 1 (numéro mal recopié)"},
+    ]
+    context = register.context_from_rows(rows)
+    printed = print_register(register, Request(dt.date(2026, 1, 1), dt.date(2026, 1, 31)), context=context)
+    pdf = tmp_path / "corrected.pdf"
+    pdf.write_bytes(printed.pdf)
+    lines = pdf_text(pdf).splitlines()
+    order = [i for i, line in enumerate(lines) for s in ("CM-111", "CM-112", "CM-222") if s in line]
+    assert len(order) == 3 and order == sorted(order)
+    assert "CM-112" in lines[order[1]]  # the correction sits right under CM-111
+    assert red_pixels(render_page(pdf, 1, tmp_path / "corrected", dpi=100)) > 100
+    assert context["totals"] == {"received": 2, "destroyed": 0, "kept": 2}
+
+
+@pytest.mark.django_db
+def test_a_bad_request_is_refused_with_the_field(signing_configured: Any) -> None:
+    with pytest.raises(RegulationError) as refused:
+        get_register("receipt-book").check(Request(dt.date(2026, 2, 1), dt.date(2026, 1, 1)))
+    assert refused.value.field == "date_from"
+    with pytest.raises(RegulationError) as refused:
+        get_register("nonsense")
+    assert refused.value.field == "register" and "receipt-book" in str(refused.value)

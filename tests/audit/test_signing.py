@@ -1,0 +1,212 @@
+"""The casino's signature: PAdES PDFs, CMS data, the missing certificate, time stamps."""
+
+from __future__ import annotations
+
+import datetime as dt
+import http.server
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from audit import signing
+from audit.devcert import make_dev_certificate
+from audit.registers import get_register
+from audit.registers.base import Request
+from audit.registers.render import print_register
+
+from .conftest import assert_signed_and_tamper_evident
+
+
+@pytest.mark.django_db
+def test_a_signed_register_validates_with_pyhanko_and_pdfsig_and_one_byte_breaks_it(
+    signing_configured: Any, nss_db: str, tmp_path: Path
+) -> None:
+    printed = print_register(get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 31)))
+    pdf = tmp_path / "receipt-book.pdf"
+    pdf.write_bytes(printed.pdf)
+    assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
+
+
+def test_the_dev_certificate_has_the_key_usages_validators_ask_for(tmp_path: Path) -> None:
+    from cryptography import x509
+    from cryptography.hazmat.primitives.serialization import pkcs12
+
+    made = make_dev_certificate(tmp_path, casino="Casino X", password="pw")
+    ca = x509.load_pem_x509_certificate(made.ca_pem.read_bytes())
+    assert ca.extensions.get_extension_for_class(x509.BasicConstraints).value.ca is True
+    assert ca.extensions.get_extension_for_class(x509.KeyUsage).value.key_cert_sign is True
+    key, cert, extra = pkcs12.load_key_and_certificates(made.pkcs12.read_bytes(), b"pw")
+    usage = cert.extensions.get_extension_for_class(x509.KeyUsage).value
+    assert usage.content_commitment and usage.digital_signature  # non-repudiation
+    assert cert.issuer == ca.subject
+
+
+def test_make_dev_certificate_prints_the_two_settings_lines(tmp_path: Path, capsys: Any) -> None:
+    call_command("make_dev_certificate", "--out", str(tmp_path / "dev"), "--casino", "Casino X")
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"SIGNING_PKCS12={(tmp_path / 'dev' / 'signer.p12').resolve()}"
+    assert lines[1].startswith("SIGNING_PKCS12_PASSWORD=") and len(lines[1]) > 30
+    assert (tmp_path / "dev" / "ca.pem").is_file()
+
+
+@pytest.mark.django_db
+def test_without_a_certificate_making_a_register_says_so(settings: Any, tmp_path: Path) -> None:
+    settings.SIGNING_PKCS12 = ""
+    with pytest.raises(signing.SigningNotConfigured) as refused:
+        print_register(get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 2)))
+    assert "SIGNING_PKCS12" in str(refused.value) and "make_dev_certificate" in str(refused.value)
+    with pytest.raises(CommandError, match="SIGNING_NOT_CONFIGURED: Aucun certificat de signature"):
+        call_command(
+            "register", "receipt-book", "--from", "2026-01-01", "--to", "2026-01-02",
+            "--output", str(tmp_path / "x.pdf"),
+        )
+    assert not (tmp_path / "x.pdf").exists()
+
+
+def test_a_missing_file_or_a_wrong_password_is_said_clearly(settings: Any, dev_cert: Any) -> None:
+    settings.SIGNING_PKCS12 = "/nonexistent/signer.p12"
+    with pytest.raises(signing.SigningNotConfigured, match="n'existe pas"):
+        signing.get_signer()
+    settings.SIGNING_PKCS12 = str(dev_cert.pkcs12)
+    settings.SIGNING_PKCS12_PASSWORD = "wrong"
+    with pytest.raises(Exception, match="(?i)mot de passe|password|mac"):
+        signing.get_signer()
+
+
+def test_the_signer_is_loaded_once_per_process(signing_configured: Any, monkeypatch: Any) -> None:
+    signing._cache.clear()
+    calls = []
+    original = signing.signers.SimpleSigner.load_pkcs12
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(signing.signers.SimpleSigner, "load_pkcs12", counting)
+    first = signing.get_signer()
+    assert signing.get_signer() is first
+    signing.sign_data(b"one")
+    signing.sign_data(b"two")
+    assert len(calls) == 1
+
+
+def test_cms_signature_detached_and_attached(signing_configured: Any) -> None:
+    signature = signing.sign_data(b"seq 12 hash abc")
+    assert signing.verify_data(signature, b"seq 12 hash abc").ok
+    assert not signing.verify_data(signature, b"seq 12 hash abd").ok
+    assert not signing.verify_data(b"not a signature", b"x").ok
+    attached = signing.sign_data(b'{"a":1}', detached=False)
+    check = signing.verify_data(attached)
+    assert check.ok and check.content == b'{"a":1}'
+    assert check.certificate == signing.signer_certificate_der()
+
+
+# --- RFC 3161 time stamps, against a mocked time-stamp server ----------------------
+
+
+def _tsa(tmp_path: Path) -> Any:
+    """A time-stamping authority certificate and key (timeStamping EKU) for the mock server."""
+    from asn1crypto import keys
+    from asn1crypto import x509 as asn1_x509
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Mock TSA")])
+    now = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + dt.timedelta(days=2))
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    return (
+        asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER)),
+        keys.PrivateKeyInfo.load(
+            key.private_bytes(
+                serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        ),
+    )
+
+
+@pytest.fixture
+def mock_tsa(tmp_path: Path) -> Any:
+    """An RFC 3161 server on localhost (the real one is outside the project)."""
+    import asyncio
+
+    from asn1crypto import tsp
+    from pyhanko.sign.timestamps import DummyTimeStamper
+
+    cert, key = _tsa(tmp_path)
+    stamper = DummyTimeStamper(tsa_cert=cert, tsa_key=key)
+    requests_seen: list[bytes] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            requests_seen.append(body)
+            response = asyncio.run(stamper.async_request_tsa_response(tsp.TimeStampReq.load(body)))
+            data = response.dump()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/timestamp-reply")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/tsa", requests_seen
+    server.shutdown()
+
+
+@pytest.mark.django_db
+def test_a_time_stamp_is_added_when_a_server_is_configured(
+    signing_configured: Any, settings: Any, mock_tsa: Any, tmp_path: Path
+) -> None:
+    import io
+
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    url, seen = mock_tsa
+    settings.TIMESTAMP_URL = url
+    signing._cache.clear()
+    stamper = signing.get_timestamper()
+    for _ in range(2):
+        printed = print_register(get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 2)))
+    assert signing.get_timestamper() is stamper  # one object for the process
+    assert len(seen) >= 2  # one stamp per document (pyHanko first probes the token's size)
+    stamped = len(seen)
+    sig = PdfFileReader(io.BytesIO(printed.pdf)).embedded_signatures[0]
+    unsigned = sig.signer_info["unsigned_attrs"]
+    assert any(attr["type"].native == "signature_time_stamp_token" for attr in unsigned)
+    # and a CMS checkpoint signature carries one as well
+    signature = signing.sign_data(b"checkpoint")
+    assert len(seen) == stamped + 1
+    assert signing.verify_data(signature, b"checkpoint").ok
+
+
+@pytest.mark.django_db
+def test_without_a_time_stamp_server_no_time_stamp(signing_configured: Any) -> None:
+    import io
+
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    printed = print_register(get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 2)))
+    sig = PdfFileReader(io.BytesIO(printed.pdf)).embedded_signatures[0]
+    assert not sig.signer_info["unsigned_attrs"]
