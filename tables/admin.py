@@ -1,6 +1,39 @@
-from django.contrib import admin
+"""The tables in the admin: every page of a registered entry is read-only; each act is a form
+that calls its service (a refusal is shown on the field with its article)."""
 
-from .models import Table
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops import roles
+from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
+from casino_ops.regulations import RegulationError
+
+from . import selectors, services
+from .models import (
+    AdvanceEntry,
+    ControlDay,
+    ControlLine,
+    Discrepancy,
+    HandLog,
+    HandLogSource,
+    MaximumChange,
+    Session,
+    Shoe,
+    Table,
+)
 
 
 @admin.register(Table)
@@ -13,3 +46,447 @@ class TableAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):  # noqa: ANN001
         return False
+
+
+# -- act forms ---------------------------------------------------------------------------------
+
+
+def _users(*role_names: str) -> Any:
+    return get_user_model().objects.filter(groups__name__in=role_names).distinct().order_by("username")
+
+
+def _money_field(label: str, required: bool = True) -> forms.DecimalField:
+    return forms.DecimalField(label=label, max_digits=14, decimal_places=2, min_value=Decimal("0"), required=required)
+
+
+class OpenSessionForm(forms.Form):
+    table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
+    day = forms.DateField(label=_("journée de jeu"))
+    minimum = _money_field(_("minimum des mises"))
+    maximum = _money_field(_("maximum par case"))
+    advance_amount = _money_field(_("avance initiale comptée et annoncée"))
+    croupier = forms.ModelChoiceField(label=_("compté par (chef de table)"), queryset=_users(roles.CROUPIER))
+    guarantee_fund = _money_field(_("fonds de garantie justifié (LU)"), required=False)
+    ministry_notified_on = forms.DateField(label=_("ministre informé le (LU, relèvement du minimum)"), required=False)
+
+
+class AdvanceForm(forms.Form):
+    amount = _money_field(_("montant compté et annoncé"))
+    counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
+
+
+class MaximumForm(forms.Form):
+    maximum = _money_field(_("nouveau maximum par case"))
+    display_changed = forms.BooleanField(label=_("l'affichage de la table indique le nouveau maximum"), required=False)
+
+
+class InterruptForm(forms.Form):
+    mode = forms.ChoiceField(
+        label=_("interruption"),
+        choices=[("counted", _("encaisse comptée et inscrite")), ("locked", _("encaisse déposée sous clé"))],
+    )
+    amount = _money_field(_("encaisse comptée"), required=False)
+    key_holder = forms.ModelChoiceField(
+        label=_("détenteur de la clé"), queryset=_users(roles.DIRECTOR, roles.COMMITTEE, roles.CROUPIER), required=False
+    )
+
+
+class ResumeForm(forms.Form):
+    confirm = forms.BooleanField(label=_("la partie reprend"))
+
+
+class CloseForm(forms.Form):
+    closing_cash = _money_field(_("encaisse comptée, annoncée et inscrite"))
+    counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
+    cashier = forms.ModelChoiceField(label=_("caissier présent"), queryset=_users(roles.CASHIER), required=False)
+    certified_exact = forms.BooleanField(label=_("je certifie l'inscription « exacte »"), required=False)
+
+
+class ShoeForm(forms.Form):
+    decks = forms.CharField(label=_("identifiants des six jeux remis (séparés par des virgules)"))
+    label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
+
+    def clean_decks(self) -> list[int]:
+        try:
+            return [int(x) for x in self.cleaned_data["decks"].replace(" ", "").split(",") if x]
+        except ValueError:
+            raise forms.ValidationError(_("Des nombres séparés par des virgules.")) from None
+
+
+class HandLogForm(forms.Form):
+    file = forms.FileField(label=_("journal de mains (.json)"))
+
+
+class CorrectionForm(forms.Form):
+    amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
+    approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
+    reason = forms.CharField(label=_("motif"), widget=forms.Textarea)
+
+
+class CloseDayForm(forms.Form):
+    confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
+
+
+def act_view(
+    modeladmin: admin.ModelAdmin,
+    request: HttpRequest,
+    *,
+    title: str,
+    form_class: type[forms.Form],
+    perform: Callable[[dict[str, Any]], Any],
+    back: str,
+    perm: str,
+    files: bool = False,
+) -> HttpResponse:
+    """Show an act's form; on POST call the service; a refusal goes on the field with its article."""
+    if not request.user.has_perm(perm):
+        raise PermissionDenied
+    form = form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
+    if request.method == "POST" and form.is_valid():
+        try:
+            perform(form.cleaned_data)
+        except RegulationError as error:
+            regulation_error_to_form(form, error)
+        else:
+            modeladmin.message_user(request, _("Acte enregistré : %(t)s.") % {"t": title}, messages.SUCCESS)
+            return HttpResponseRedirect(back)
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "back": back,
+        "opts": modeladmin.model._meta,
+        "multipart": files,
+    }
+    return TemplateResponse(request, "admin/tables/act_form.html", context)
+
+
+# -- the session page --------------------------------------------------------------------------
+
+
+class _ReadOnlyInline(admin.TabularInline):
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+class AdvanceEntryInline(_ReadOnlyInline):
+    model = AdvanceEntry
+    verbose_name_plural = _("carnet d'avances : avances, interruptions, clôture, corrections")
+    fields = ("line", "kind", "amount", "at", "counted_by", "signed_by", "cashier", "key_holder", "corrects", "note")
+    readonly_fields = fields
+    ordering = ("line",)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related(
+            "counted_by", "signed_by", "cashier", "key_holder", "corrects", "table"
+        )
+
+
+class MaximumChangeInline(_ReadOnlyInline):
+    model = MaximumChange
+    fields = ("at", "previous", "maximum", "by", "display_changed")
+    readonly_fields = fields
+
+
+class ShoeInline(_ReadOnlyInline):
+    model = Shoe
+    fields = ("number", "label", "filled_at", "croupier", "serials")
+    readonly_fields = fields
+
+    @admin.display(description=_("jeux (numéros de série)"))
+    def serials(self, obj: Shoe) -> str:
+        return ", ".join(f"{d.serial} ({d.back_colour})" for d in obj.decks.all())
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("croupier").prefetch_related("decks")
+
+
+class HandLogInline(_ReadOnlyInline):
+    model = HandLog
+    fields = ("link", "shoe_label", "sha256", "rounds", "source", "uploaded_at", "replay_state")
+    readonly_fields = fields
+
+    @admin.display(description=_("journal"))
+    def link(self, obj: HandLog) -> str:
+        from django.utils.html import format_html
+
+        return format_html('<a href="{}">n° {}</a>', reverse("admin:tables_handlog_change", args=[obj.pk]), obj.pk)
+
+    @admin.display(description=_("rejeu"))
+    def replay_state(self, obj: HandLog) -> str:
+        replay = getattr(obj, "replay", None) if hasattr(obj, "replay") else None
+        if replay is None:
+            return str(_("en attente"))
+        return str(_("conforme")) if replay.ok else _("%(n)s écart(s)") % {"n": replay.discrepancy_count}
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("replay")
+
+
+class DiscrepancyInline(_ReadOnlyInline):
+    model = Discrepancy
+    verbose_name_plural = _("écarts des journaux de mains")
+    fields = ("hand_log", "code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("hand_log")
+
+
+SESSION_ACTS = {
+    "advance": (_("Avance complémentaire"), AdvanceForm, "tables.add_advanceentry"),
+    "maximum": (_("Changement du maximum"), MaximumForm, "tables.add_maximumchange"),
+    "interrupt": (_("Interruption"), InterruptForm, "tables.add_advanceentry"),
+    "resume": (_("Reprise"), ResumeForm, "tables.add_advanceentry"),
+    "close": (_("Clôture de la séance"), CloseForm, "tables.add_advanceentry"),
+    "shoe": (_("Garnir un sabot"), ShoeForm, "tables.add_shoe"),
+    "handlog": (_("Déposer un journal de mains"), HandLogForm, "tables.add_handlog"),
+}
+
+
+def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
+    if act == "advance":
+        return services.add_advance(actor=user, session=session, amount=data["amount"], counted_by=data["counted_by"])
+    if act == "maximum":
+        return services.change_maximum(
+            actor=user, session=session, maximum=data["maximum"], display_changed=data["display_changed"]
+        )
+    if act == "interrupt":
+        return services.interrupt_session(
+            actor=user, session=session, mode=data["mode"], amount=data["amount"], key_holder=data["key_holder"]
+        )
+    if act == "resume":
+        return services.resume_session(actor=user, session=session)
+    if act == "close":
+        return services.close_session(
+            actor=user,
+            session=session,
+            closing_cash=data["closing_cash"],
+            counted_by=data["counted_by"],
+            cashier=data["cashier"],
+            certified_exact=data["certified_exact"],
+        )
+    if act == "shoe":
+        return services.fill_shoe(actor=user, session=session, deck_ids=data["decks"], label=data["label"])
+    if act == "handlog":
+        raw = data["file"].read()
+        return services.upload_hand_log(actor=user, session=session, raw=raw, source=HandLogSource.ADMIN)
+    raise ValueError(act)
+
+
+@admin.register(Session)
+class SessionAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "table", "day", "status", "minimum", "maximum", "advance_amount", "result")
+    list_filter = ("status", "day", "table")
+    list_select_related = ("table",)
+    date_hierarchy = "day"
+    inlines = [AdvanceEntryInline, MaximumChangeInline, ShoeInline, HandLogInline, DiscrepancyInline]
+    change_form_template = "admin/tables/session/change_form.html"
+    readonly_fields = (
+        "table", "day", "fiscal_year", "profile", "house_rules", "minimum", "maximum", "advance_amount",
+        "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "status", "closed_at",
+        "advances_total", "closing_cash", "result",
+    )  # fmt: skip
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tables.view_session")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tables.add_session")
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("dealer-errors/", wrap(self.dealer_errors_view), name="tables_session_dealer_errors"),
+            path("<int:pk>/act/<str:act>/", wrap(self.act), name="tables_session_act"),
+            *super().get_urls(),
+        ]
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        holder: dict[str, Session] = {}
+
+        def perform(data: dict[str, Any]) -> None:
+            holder["session"] = services.open_session(actor=request.user, **data)
+
+        response = act_view(
+            self,
+            request,
+            title=str(_("Ouverture d'une séance : limites et avance initiale")),
+            form_class=OpenSessionForm,
+            perform=perform,
+            back=reverse("admin:tables_session_changelist"),
+            perm="tables.add_session",
+        )
+        if "session" in holder:
+            return HttpResponseRedirect(reverse("admin:tables_session_change", args=[holder["session"].pk]))
+        return response
+
+    def act(self, request: HttpRequest, pk: int, act: str) -> HttpResponse:
+        if act not in SESSION_ACTS:
+            raise PermissionDenied
+        session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
+        title, form_class, perm = SESSION_ACTS[act]
+        return act_view(
+            self,
+            request,
+            title=f"{title} — {session}",
+            form_class=form_class,
+            perform=lambda data: _perform_session_act(act, request.user, session, data),
+            back=reverse("admin:tables_session_change", args=[pk]),
+            perm=perm,
+            files=act == "handlog",
+        )
+
+    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        extra = {
+            "session_acts": [
+                (key, title) for key, (title, _f, perm) in SESSION_ACTS.items() if request.user.has_perm(perm)
+            ],
+            "session_pk": object_id,
+        }
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def dealer_errors_view(self, request: HttpRequest) -> HttpResponse:
+        if not request.user.has_perm("tables.view_discrepancy"):
+            raise PermissionDenied
+        by = request.GET.get("by", "table")
+        if by not in selectors.GROUPS:
+            by = "table"
+        rows = selectors.dealer_error_summary(by=by)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Erreurs de donne par table, séance ou croupier"),
+            "rows": rows,
+            "by": by,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/tables/dealer_errors.html", context)
+
+
+# -- the advance book, the control register, hand logs ----------------------------------------------
+
+
+@admin.register(AdvanceEntry)
+class AdvanceEntryAdmin(ReadOnlyAdmin):
+    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by", "corrects")
+    list_filter = ("kind", "table")
+    list_select_related = ("table", "counted_by", "signed_by", "corrects")
+    actions = ["correct"]
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [path("<int:pk>/correct/", wrap(self.correct_view), name="tables_advanceentry_correct"), *super().get_urls()]
+
+    @admin.action(description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"])
+    def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tables_advanceentry_correct", args=[queryset.get().pk]))
+
+    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        entry = get_object_or_404(AdvanceEntry, pk=pk)
+        return act_view(
+            self,
+            request,
+            title=f"{_('Correction de la ligne')} {entry}",
+            form_class=CorrectionForm,
+            perform=lambda d: services.correct_advance_entry(
+                actor=request.user, entry=entry, amount=d["amount"], approval=d["approval"], reason=d["reason"]
+            ),
+            back=reverse("admin:tables_session_change", args=[entry.session_id]),
+            perm="tables.add_advanceentry",
+        )
+
+
+class ControlLineInline(_ReadOnlyInline):
+    model = ControlLine
+    fields = ("table", "session", "advances", "closing_cash", "result", "at", "by", "corrects", "approval", "reason")
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("table", "session__table", "by", "corrects__table")
+
+
+@admin.register(ControlDay)
+class ControlDayAdmin(ReadOnlyAdmin):
+    list_display = ("day", "closed_at", "closed_by", "total")
+    readonly_fields = ("day", "closed_at", "closed_by", "total")
+    inlines = [ControlLineInline]
+    actions = ["close_days"]
+
+    @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])
+    def close_days(self, request: HttpRequest, queryset: Any) -> None:
+        for control_day in queryset.order_by("day"):
+            try:
+                services.close_day(actor=request.user, day=control_day.day)
+            except RegulationError as error:
+                report_regulation_error(self, request, error)
+            else:
+                self.message_user(request, _("Journée du %(d)s arrêtée.") % {"d": control_day}, messages.SUCCESS)
+
+
+@admin.register(ControlLine)
+class ControlLineAdmin(ReadOnlyAdmin):
+    list_display = ("control_day", "table", "session", "result", "corrects", "at", "by")
+    list_select_related = ("control_day", "table", "session__table", "corrects__table", "by")
+    actions = ["correct"]
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [path("<int:pk>/correct/", wrap(self.correct_view), name="tables_controlline_correct"), *super().get_urls()]
+
+    @admin.action(description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"])
+    def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tables_controlline_correct", args=[queryset.get().pk]))
+
+    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        line = get_object_or_404(ControlLine, pk=pk)
+        return act_view(
+            self,
+            request,
+            title=f"{_('Correction au registre de contrôle')} {line}",
+            form_class=CorrectionForm,
+            perform=lambda d: services.correct_control_line(
+                actor=request.user, line=line, result=d["amount"], approval=d["approval"], reason=d["reason"]
+            ),
+            back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
+            perm="tables.add_controlline",
+        )
+
+
+class HandLogDiscrepancyInline(DiscrepancyInline):
+    fields = ("code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail")
+    readonly_fields = fields
+
+
+@admin.register(HandLog)
+class HandLogAdmin(ReadOnlyAdmin):
+    list_display = ("__str__", "session", "shoe", "rounds", "source", "uploaded_at")
+    list_filter = ("source",)
+    list_select_related = ("session__table", "shoe")
+    readonly_fields = (
+        "session", "shoe", "croupier", "sha256", "shoe_label", "table_code", "profile", "limits_min", "limits_max",
+        "house_rules", "rounds", "source", "uploaded_by", "uploaded_at", "raw",
+    )  # fmt: skip
+    inlines = [HandLogDiscrepancyInline]
+
+
+@admin.register(Discrepancy)
+class DiscrepancyAdmin(ReadOnlyAdmin):
+    list_display = ("code", "session", "hand_log", "round", "box", "hand", "player", "delta", "article")
+    list_filter = ("code", "article")
+    list_select_related = ("session__table", "hand_log")
