@@ -56,7 +56,7 @@ from .parse import _CENTS, ACTIONS, cents, check_round, format_cents, validate_h
 from .rules import CARDS_PER_DECK, STANDARD_BURNED, STANDARD_DECKS, Rules
 
 # hand states
-OPEN, STAND, BUST, SURRENDER, BLACKJACK = 0, 1, 2, 3, 4
+OPEN, STAND, BLACKJACK, BUST, SURRENDER = 0, 1, 2, 3, 4  # STAND and BLACKJACK: on the layout
 
 BOX_KEY = ("0", "1", "2", "3", "4", "5", "6", "7")
 SPLIT_ACES_REASON = "split aces take one card"
@@ -141,7 +141,19 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     malformed round) and replayed by the general code, which the fast path
     never contradicts: it only accepts what the general code would replay
     without a discrepancy, with the same report.
+
+    Card counts over the shoe are checked once at its end; only a shoe where
+    a card did go over ``decks`` is replayed again, checking them round by
+    round to report each card in the round where it first went over.
     """
+    report = _replay(doc, rules, False)
+    if report is None:
+        report = _replay(doc, rules, True)
+    return report  # type: ignore[return-value]
+
+
+def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
+    """The replay; None when, counts checked at the end only, a card went over ``decks``."""
     arts = rules.articles
     disc: list[dict[str, Any]] = []
     decks: int = doc["decks"]
@@ -193,7 +205,6 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     assert min_c is not None and max_c is not None
     # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
     counts: dict[str, int] = {}
-    counts_values = counts.values
     exceeded: set[str] = set()
     out = burned
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
@@ -207,6 +218,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     fget = _FMT.get
     fmt = _fmt
     half = _half
+    count = _count_elements
     hit21 = rules.hit_on_21_forbidden
     das = rules.double_after_split
     dtotals = rules.double_totals
@@ -214,9 +226,12 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     maxh = rules.max_hands_after_split
     resplit = rules.resplit_aces
     offered = rules.surrender
-    for i, rd in enumerate(doc["rounds"]):
+    for pos, rd in enumerate(doc["rounds"], 1):
+        # ---- fast path. Shape checks are only those that JSON values would
+        # pass otherwise: a list where a dict is expected fails at the first
+        # ["key"], a bool is told from an int by identity (small ints are
+        # shared objects, so `x is box` holds only for the int itself).
         try:
-            # ---- fast path: shape, stakes and limits, all in one reading
             if type(rd) is not dict:
                 raise _Bail
             number = rd["number"]
@@ -225,55 +240,52 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
             insurance = rd["insurance"]
             actions = rd["actions"]
             rows = rd["settlements"]
-            if (
-                number != i + 1
-                or type(number) is not int
-                or out >= cut
-                or type(boxes) is not list
-                or type(cards) is not list
-                or type(insurance) is not list
-                or type(actions) is not dict
-                or type(rows) is not list
-            ):
+            if number is not pos or out >= cut or type(insurance) is not list:
                 raise _Bail
-            staked: list[tuple[int, Any]] = []  # (box, ((player, cents), ...)), box order
+            # stakes and limits: boxes listed once each, in increasing order
+            staked: list[tuple[int, Any]] = []  # (box, [(player, cents), ...])
             seen = 0
             for b in boxes:
-                if type(b) is not dict:
-                    raise _Bail
                 box = b["box"]
                 stakes = b["stakes"]
-                if type(box) is not int or type(stakes) is not list:
+                if type(box) is not int:
                     raise _Bail
                 bit = bits[box]
-                if bit <= seen:  # twice, or out of order: left to the general path
+                if bit <= seen:
                     raise _Bail
                 seen |= bit
                 if len(stakes) == 1:
                     s = stakes[0]
-                    if type(s) is not dict:
-                        raise _Bail
                     pl = s["player"]
                     a = s["amount"]
                     c = cget(a)
                     if c is None:
                         c = _amount(a)
-                    if (
-                        type(pl) is not str
-                        or type(a) is not str
-                        or not pl
-                        or c < min_c
-                        or c > max_c
-                        or c % 10
-                    ):
+                    if type(pl) is not str or not pl or c < min_c or c > max_c or c % 10:
                         raise _Bail
-                    staked.append((box, ((pl, c),)))
+                    staked.append((box, [(pl, c)]))
                 elif stakes:
-                    staked.append((box, _stakes(stakes, min_c, max_c)))
+                    sl = []
+                    total = 0
+                    for s in stakes:
+                        pl = s["player"]
+                        a = s["amount"]
+                        c = cget(a)
+                        if c is None:
+                            c = _amount(a)
+                        if type(pl) is not str or not pl or c < min_c or c % 10:
+                            raise _Bail
+                        total += c
+                        sl.append((pl, c))
+                    if total > max_c or len(dict(sl)) != len(sl):  # a player twice
+                        raise _Bail
+                    staked.append((box, sl))
+                elif type(stakes) is not list:
+                    raise _Bail
             k = len(staked)
             if not k or (per_player and _per_player_fault(rules, staked)):
                 raise _Bail
-            # ---- deal (3.1): box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
+            # deal (3.1): box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
             k1 = k + 1
             dc = cards[k]
             d_hard = val[dc]
@@ -284,8 +296,10 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
             if insurance:
                 legal = _fast_insurance(insurance, d_ace, staked)
                 live = True
-            # ---- play (3.3): hands as (box, num, cards, hard, ace, state, doubled, stakes)
+            # play (3.3); hands as (box, num, cards, hard, ace, state, doubled, stakes)
             res: list[tuple[Any, ...]] = []
+            res_append = res.append
+            stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
             matched = 0
             for j in range(k):
                 box, st = staked[j]
@@ -304,10 +318,10 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 hc = [c1, c2]
                 hard = v1 + v2
                 ace = v1 == 1 or v2 == 1
-                if hard == 11 and ace:  # blackjack: no decision read
+                if hard == 11 and ace:  # blackjack: no decision is read
                     if na:
                         raise _Bail
-                    res.append((box, 0, hc, 11, True, BLACKJACK, False, st))
+                    res_append((box, 0, hc, 11, True, BLACKJACK, False, st))
                     live = True
                     continue
                 ai = 0
@@ -315,10 +329,8 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 created = 1
                 split = False
                 fv = 0  # value of the first card of a split hand
-                stack: list[tuple[Any, ...]] = []
-                start = len(res)
+                doubled = False
                 while True:  # the box's hands, each to its end
-                    doubled = False
                     while True:  # one hand
                         if hard > 21:
                             state = BUST
@@ -328,7 +340,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                             if not (resplit and val[hc[1]] == 1):
                                 state = STAND
                                 break
-                            a = acts[ai]  # type: ignore[index]
+                            a = acts[ai]
                             ai += 1
                             declined = None
                             if type(a) is not str:
@@ -342,15 +354,11 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                             created += 1
                             c = cards[p]
                             p += 1
-                            v = val[c]
                             hc = [hc[0], c]
-                            hard = 1 + v
+                            hard = 1 + val[c]
                             continue
-                        a = acts[ai]  # type: ignore[index]
+                        a = acts[ai]
                         ai += 1
-                        declined = None
-                        if type(a) is not str:
-                            a, declined = _act(a)
                         if a == "hit":
                             if hit21 and (hard == 21 or (hard == 11 and ace)):
                                 raise _Bail
@@ -361,17 +369,38 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                             hard += v
                             if v == 1:
                                 ace = True
-                        elif a == "stand":
+                            continue
+                        if a == "stand":
                             state = STAND
                             break
-                        elif a == "double":
+                        declined = None
+                        if type(a) is not str:
+                            a, declined = _act(a)
+                            if a == "hit":  # as above
+                                if hit21 and (hard == 21 or (hard == 11 and ace)):
+                                    raise _Bail
+                                c = cards[p]
+                                p += 1
+                                v = val[c]
+                                hc.append(c)
+                                hard += v
+                                if v == 1:
+                                    ace = True
+                                continue
+                            if a == "stand":
+                                state = STAND
+                                break
+                        if a == "double":
                             if (
                                 len(hc) != 2
                                 or (split and not das)
                                 or (dtotals is not None and (ace or hard not in dtotals))
                             ):
                                 raise _Bail
-                            st = _double_stakes(st, declined)
+                            if len(st) == 1:
+                                st = [(st[0][0], 2 * st[0][1])]
+                            else:
+                                st = _double_stakes(st, declined)
                             doubled = True
                             c = cards[p]
                             p += 1
@@ -382,7 +411,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                                 ace = True
                             state = BUST if hard > 21 else STAND
                             break
-                        elif a == "split":
+                        if a == "split":
                             if len(hc) != 2:
                                 raise _Bail
                             c0, c1 = hc
@@ -393,9 +422,11 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                                 or (maxh is not None and created >= maxh)
                             ):
                                 raise _Bail
+                            if not split:
+                                split = True
+                                start = len(res)
                             stack.append((created, c1, v0, _split_stakes(st, declined)))
                             created += 1
-                            split = True
                             fv = v0
                             # the first hand receives its second card and is played to its end
                             c = cards[p]
@@ -404,17 +435,17 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                             hc = [c0, c]
                             hard = v0 + v
                             ace = v0 == 1 or v == 1
-                        elif a == "surrender":
-                            if not offered or created > 1 or len(hc) != 2:
+                            continue
+                        if a == "surrender":
+                            if not offered or split or len(hc) != 2:
                                 raise _Bail
                             state = SURRENDER
                             break
-                        else:
-                            raise _Bail
-                    res.append((box, num, hc, hard, ace, state, doubled, st))
-                    if state != BUST and state != SURRENDER:
+                        raise _Bail
+                    res_append((box, num, hc, hard, ace, state, doubled, st))
+                    if state <= BLACKJACK:
                         live = True
-                    if not stack:
+                    if not split or not stack:
                         break
                     # the next split hand receives its second card
                     num, c0, fv, st = stack.pop()
@@ -424,11 +455,12 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                     hc = [c0, c]
                     hard = fv + v
                     ace = fv == 1 or v == 1
+                    doubled = False
                 if ai != na:
                     raise _Bail
-                if created > 1:
+                if split:
                     res[start:] = sorted(res[start:], key=_num_of_row)
-            # ---- the dealer (3.5)
+            # the dealer (3.5)
             d_cards = [dc]
             if live:
                 while True:
@@ -447,7 +479,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
             d_soft = d_ace and d_hard <= 11
             dt = d_hard + 10 if d_soft else d_hard
             d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
-            # ---- settlement (3.6), each computed net against the recorded row, in order
+            # settlement (3.6): each computed net against the recorded row, in report order
             ri = 0
             hands = []
             for box, num, hc, hard, ace, state, doubled, st in res:
@@ -471,20 +503,19 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 st_out = []
                 for pl, c in st:
                     net = c * (num2 >> 1) if num2 & 1 == 0 else half(c * num2)
+                    ns = fget(net) or fmt(net)
                     row = rows[ri]
                     ri += 1
-                    if type(row) is not dict or len(row) != 4:
-                        raise _Bail
                     rn = row["net"]
                     if (
                         row["box"] is not box
                         or row["hand"] is not num
                         or row["player"] != pl
-                        or type(rn) is not str
-                        or (cget(rn) != net and cents(rn) != net)
+                        or len(row) != 4
+                        or (rn != ns and cents(rn) != net)
                     ):
                         raise _Bail
-                    st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": fget(net) or fmt(net)})
+                    st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
                 hands.append(
                     {
                         "box": box,
@@ -503,19 +534,18 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
                 ten = val[d_cards[1]] == 10
                 for b, pl, a in legal:
                     net = 2 * a if ten else -a
+                    ns = fmt(net)
                     row = rows[ri]
                     ri += 1
-                    if type(row) is not dict or len(row) != 3:
-                        raise _Bail
                     rn = row["insurance_net"]
                     if (
                         row["box"] is not b
                         or row["player"] != pl
-                        or type(rn) is not str
-                        or (cget(rn) != net and cents(rn) != net)
+                        or len(row) != 3
+                        or (rn != ns and cents(rn) != net)
                     ):
                         raise _Bail
-                    ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": fmt(net)})
+                    ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": ns})
             if ri != len(rows):
                 raise _Bail
             report = {
@@ -527,17 +557,32 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
             }
         except Exception:
             # ---- general path: check the round (raises Rejected), then replay it
-            check_round(i, rd)
+            check_round(pos - 1, rd)
             out = _round_general(
-                i + 1, rd, rules, min_c, max_c, out, cut, decks, counts, exceeded, per_player, disc, reports
+                pos,
+                rd,
+                rules,
+                min_c,
+                max_c,
+                out,
+                cut,
+                decks,
+                counts,
+                exceeded,
+                per_player,
+                disc,
+                reports,
+                each_round,
             )
             continue
-        # ---- commit the round: cards out, counts over the shoe, report
+        # the round is replayed: cards out, counts over the shoe, report
         out += p
-        _count_elements(counts, cards)
-        if max(counts_values()) > decks:
+        count(counts, cards)
+        if each_round and max(counts.values()) > decks:
             _card_counts(number, cards, counts, exceeded, decks, arts, disc)
         reports_append(report)
+    if not each_round and counts and max(counts.values()) > decks:
+        return None
     return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
 
 
@@ -547,28 +592,6 @@ def _amount(a: Any) -> int:
     if c is None:
         raise _Bail
     return c
-
-
-def _stakes(stakes: list[Any], min_c: int, max_c: int) -> tuple[tuple[str, int], ...]:
-    """Fast path: the stakes of a box with players behind, each well-formed and within the limits."""
-    out = []
-    total = 0
-    cget = _CENTS.get
-    for s in stakes:
-        if type(s) is not dict:
-            raise _Bail
-        pl = s["player"]
-        a = s["amount"]
-        c = cget(a)
-        if c is None:
-            c = _amount(a)
-        if type(pl) is not str or type(a) is not str or not pl or c < min_c or c % 10:
-            raise _Bail
-        total += c
-        out.append((pl, c))
-    if total > max_c or len({pl for pl, _c in out}) != len(out):
-        raise _Bail
-    return tuple(out)
 
 
 def _per_player_fault(rules: Rules, staked: list[tuple[int, Any]]) -> bool:
@@ -635,22 +658,20 @@ def _act(a: Any) -> tuple[str, Any]:
     return act, declined
 
 
-def _double_stakes(st: tuple[tuple[str, int], ...], declined: Any) -> tuple[tuple[str, int], ...]:
+def _double_stakes(st: list[tuple[str, int]], declined: Any) -> list[tuple[str, int]]:
     """Each stake doubles: the holder's, and those of players behind who did not decline."""
-    if len(st) == 1:
-        pl, c = st[0]
-        return ((pl, 2 * c),)
     holder, c0 = st[0]
-    return ((holder, 2 * c0),) + tuple(
-        (pl, c) if declined and pl in declined else (pl, 2 * c) for pl, c in st[1:]
-    )
+    out = [(holder, 2 * c0)]
+    for pl, c in st[1:]:
+        out.append((pl, c) if declined and pl in declined else (pl, 2 * c))
+    return out
 
 
-def _split_stakes(st: tuple[tuple[str, int], ...], declined: Any) -> tuple[tuple[str, int], ...]:
+def _split_stakes(st: list[tuple[str, int]], declined: Any) -> list[tuple[str, int]]:
     """The new hand's stakes: the holder's, and those of players behind who did not decline."""
     if len(st) == 1 or not declined:
         return st
-    return (st[0],) + tuple(s for s in st[1:] if s[0] not in declined)
+    return [st[0], *(s for s in st[1:] if s[0] not in declined)]
 
 
 def _num_of_row(row: tuple[Any, ...]) -> int:
@@ -671,6 +692,7 @@ def _round_general(
     per_player: bool,
     disc: list[dict[str, Any]],
     reports: list[dict[str, Any]],
+    each_round: bool,
 ) -> int:
     """Replay one well-formed round with every check; return the cards out after it."""
     arts = rules.articles
@@ -753,7 +775,7 @@ def _round_general(
         _count_elements(counts, [canon[c] for c in cards if c in canon])
     else:
         _count_elements(counts, [canon[c] for c in cards])
-    if max(counts.values(), default=0) > decks:
+    if each_round and max(counts.values(), default=0) > decks:
         _card_counts(number, cards, counts, exceeded, decks, arts, disc)
     if invalid:
         reports.append({"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []})
