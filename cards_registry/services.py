@@ -519,7 +519,7 @@ def receive(
             _("Numéro(s) de série déjà connu(s) pour %(maker)s : %(serials)s.")
             % {"maker": maker.name, "serials": ", ".join(duplicates[:10])},
             article,
-            field="sixains" if (s_twice or known_sixains) else "decks",
+            field="decks" if (twice or known) else "sixains",
         )
     if profile == "LU" and sixains:
         limit = DepotSettings.objects.filter(pk=1).values_list("max_sixains", flat=True).first()
