@@ -1,0 +1,128 @@
+"""Demo data of the tables (``manage.py seed_demo``), idempotent.
+
+Yesterday: a session at each of the four tables, with further advances, an
+interruption, hand logs simulated by the engine's simulator (some with
+faults: wrong payments, an illegal double, a stake under the minimum, limits
+differing from the session's) replayed, closings certified "exact", the day
+closed by the director in the control register, then a correction approved by
+the director. Today: sessions open at tables 1 and 2, a shoe at table 1 filled
+from the sixain the card depot issued to it, and hand logs dealt from it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+from casino_ops import roles
+
+from . import services
+from .blackjack.simulator import simulate_shoe
+from .models import ControlDay, EntryKind, Session
+
+MINIMUM = Decimal("10.00")
+MAXIMUM = Decimal("1000.00")
+ADVANCE = Decimal("30000.00")
+# (table number, faults of each hand log, closing cash)
+YESTERDAY = {
+    1: ([(), ("SETTLEMENT_MISMATCH",)], Decimal("31250.00")),
+    2: ([("ILLEGAL_DOUBLE",), (), ()], Decimal("58900.00")),
+    3: ([("BET_BELOW_MIN", "SETTLEMENT_MISSING"), ()], Decimal("29410.50")),
+    4: ([(), ("LIMITS",)], Decimal("30880.00")),
+}
+
+
+def _log(session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | None = None) -> bytes:
+    limits = ("25.00", "2500.00") if "LIMITS" in faults else (f"{session.minimum:.2f}", f"{session.maximum:.2f}")
+    doc = simulate_shoe(
+        seed,
+        session.profile,
+        house_rules=dict(session.house_rules),
+        limits=limits,
+        table=session.table.code,
+        shoe_id=shoe_id or f"{session.table.code}-{session.day:%Y%m%d}-DEMO-{seed}",
+        faults=[f for f in faults if f != "LIMITS"],
+    )
+    return json.dumps(doc).encode()
+
+
+def _receive(actor: Any, session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | None = None) -> None:
+    log = services.upload_hand_log(actor=actor, session=session, raw=_log(session, seed, faults, shoe_id), source="command")
+    # replayed at once (the task queued on commit then finds the replay done)
+    services.replay_hand_log(hand_log_id=log.pk)
+
+
+def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
+    return services.open_session(
+        actor=director, table=table, day=day, minimum=MINIMUM, maximum=MAXIMUM, advance_amount=ADVANCE, croupier=croupier
+    )
+
+
+def seed(context: dict[str, Any]) -> None:
+    users = context["users"]
+    director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
+    croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
+    tables = {t.number: t for t in context["tables"]}
+    today = timezone.localdate()
+    yesterday = today - dt.timedelta(days=1)
+
+    if not Session.objects.filter(day=yesterday).exists():
+        for number, (logs, closing) in YESTERDAY.items():
+            session = _open(director, croupier, tables[number], yesterday)
+            if number == 2:
+                services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
+            if number == 3:
+                services.interrupt_session(actor=croupier, session=session, mode="counted", amount=Decimal("30120.00"))
+                services.resume_session(actor=croupier, session=session)
+            for i, faults in enumerate(logs):
+                _receive(croupier, session, 1000 * number + i, faults)
+            services.close_session(
+                actor=director if number % 2 else committee,
+                session=session,
+                closing_cash=closing,
+                counted_by=croupier,
+                cashier=cashier,
+                certified_exact=True,
+            )
+        context["created"].append("sessions of yesterday")
+    control_day = ControlDay.objects.filter(day=yesterday).first()
+    if control_day is not None and not control_day.is_closed:
+        services.close_day(actor=director, day=yesterday)
+        closing = (
+            Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
+        )
+        services.correct_advance_entry(
+            actor=director,
+            entry=closing,
+            amount=closing.amount + Decimal("100.00"),
+            approval="Approuvé : cent euros de plus, trente mille neuf cent quatre-vingts euros",
+            reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
+        )
+        context["created"].append("closed control register day")
+
+    if not Session.objects.filter(day=today).exists():
+        first = _open(director, croupier, tables[1], today)
+        second = _open(director, croupier, tables[2], today)
+        shoe = _fill_shoe(croupier, first)
+        _receive(croupier, first, 501, (), shoe.label if shoe else None)
+        _receive(croupier, first, 502, ("SETTLEMENT_MISMATCH",), None)
+        _receive(croupier, second, 503, ())
+        context["created"].append("sessions of today")
+
+
+def _fill_shoe(croupier: Any, session: Session) -> Any:
+    """A shoe from three blue and three red decks the depot issued to the table today, if any."""
+    from cards_registry.selectors import decks_issued_to
+
+    by_colour: dict[str, list[Any]] = {}
+    for deck in decks_issued_to(table_number=session.table.number, day=session.day):
+        by_colour.setdefault(deck.back_colour, []).append(deck)
+    pairs = [decks for decks in by_colour.values() if len(decks) >= 3]
+    if len(pairs) < 2:
+        return None
+    decks = pairs[0][:3] + pairs[1][:3]
+    return services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks])
