@@ -214,7 +214,6 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     val = _VAL52
     bits = _BIT
     box_key = BOX_KEY
-    cget = _CENTS.get
     fget = _FMT.get
     fmt = _fmt
     half = _half
@@ -226,6 +225,9 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     maxh = rules.max_hands_after_split
     resplit = rules.resplit_aces
     offered = rules.surrender
+    # stake amount -> cents, for the amounts of this shoe within its limits and units
+    stake_cents: dict[str, int] = {}
+    sc_get = stake_cents.get
     for pos, rd in enumerate(doc["rounds"], 1):
         # ---- fast path. Shape checks are only those that JSON values would
         # pass otherwise: a list where a dict is expected fails at the first
@@ -242,67 +244,56 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             rows = rd["settlements"]
             if number is not pos or out >= cut or type(insurance) is not list:
                 raise _Bail
-            # stakes and limits: boxes listed once each, in increasing order
-            staked: list[tuple[int, Any]] = []  # (box, [(player, cents), ...])
-            seen = 0
-            for b in boxes:
-                box = b["box"]
-                stakes = b["stakes"]
-                if type(box) is not int:
-                    raise _Bail
-                bit = bits[box]
-                if bit <= seen:
-                    raise _Bail
-                seen |= bit
-                if len(stakes) == 1:
-                    s = stakes[0]
-                    pl = s["player"]
-                    a = s["amount"]
-                    c = cget(a)
-                    if c is None:
-                        c = _amount(a)
-                    if type(pl) is not str or not pl or c < min_c or c > max_c or c % 10:
-                        raise _Bail
-                    staked.append((box, [(pl, c)]))
-                elif stakes:
-                    sl = []
-                    total = 0
-                    for s in stakes:
-                        pl = s["player"]
-                        a = s["amount"]
-                        c = cget(a)
-                        if c is None:
-                            c = _amount(a)
-                        if type(pl) is not str or not pl or c < min_c or c % 10:
-                            raise _Bail
-                        total += c
-                        sl.append((pl, c))
-                    if total > max_c or len(dict(sl)) != len(sl):  # a player twice
-                        raise _Bail
-                    staked.append((box, sl))
-                elif type(stakes) is not list:
-                    raise _Bail
-            k = len(staked)
-            if not k or (per_player and _per_player_fault(rules, staked)):
-                raise _Bail
-            # deal (3.1): box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
+            # deal (3.1): with every listed box holding stakes (otherwise the
+            # general path), box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
+            k = len(boxes)
             k1 = k + 1
             dc = cards[k]
             d_hard = val[dc]
             d_ace = d_hard == 1
             p = k1 + k
             live = False  # a hand still on the layout, or an insurance bet (3.5)
-            legal: Any = ()
-            if insurance:
-                legal = _fast_insurance(insurance, d_ace, staked)
-                live = True
-            # play (3.3); hands as (box, num, cards, hard, ace, state, doubled, stakes)
+            # each box: its stakes within the limits, then its play (3.3), hands kept
+            # as (box, num, cards, hard, ace, state, doubled, stakes)
             res: list[tuple[Any, ...]] = []
             res_append = res.append
             stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
             matched = 0
-            for j in range(k):
-                box, st = staked[j]
+            seen = 0
+            j = 0
+            for b in boxes:
+                box = b["box"]
+                stakes = b["stakes"]
+                if type(box) is not int:
+                    raise _Bail
+                bit = bits[box]
+                if bit <= seen:  # boxes listed once each, in increasing order
+                    raise _Bail
+                seen |= bit
+                if len(stakes) == 1:
+                    s = stakes[0]
+                    pl = s["player"]
+                    c = sc_get(s["amount"])
+                    if c is None:
+                        c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
+                    if type(pl) is not str or not pl:
+                        raise _Bail
+                    st = [(pl, c)]
+                else:
+                    st = []
+                    total = 0
+                    for s in stakes:
+                        pl = s["player"]
+                        c = sc_get(s["amount"])
+                        if c is None:
+                            c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
+                        if type(pl) is not str or not pl:
+                            raise _Bail
+                        total += c
+                        st.append((pl, c))
+                    # no stakes (the general path), over the maximum, a player twice
+                    if not st or total > max_c or len(dict(st)) != len(st):
+                        raise _Bail
                 acts = actions.get(box_key[box])
                 if acts is None:
                     na = 0
@@ -313,6 +304,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     na = len(acts)
                 c1 = cards[j]
                 c2 = cards[k1 + j]
+                j += 1
                 v1 = val[c1]
                 v2 = val[c2]
                 hc = [c1, c2]
@@ -331,52 +323,32 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 fv = 0  # value of the first card of a split hand
                 doubled = False
                 while True:  # the box's hands, each to its end
-                    while True:  # one hand
-                        if hard > 21:
-                            state = BUST
-                            break
-                        if split and fv == 1:
-                            # split aces take one card; with resplit_aces an ace may split again
-                            if not (resplit and val[hc[1]] == 1):
-                                state = STAND
-                                break
+                    if split and fv == 1:
+                        # split aces take one card; with resplit_aces an ace may split again
+                        if resplit and val[hc[1]] == 1:
                             a = acts[ai]
                             ai += 1
                             declined = None
                             if type(a) is not str:
                                 a, declined = _act(a)
-                            if a == "stand":
-                                state = STAND
-                                break
-                            if a != "split" or (maxh is not None and created >= maxh):
+                            if a == "split":
+                                if maxh is not None and created >= maxh:
+                                    raise _Bail
+                                stack.append((created, hc[1], 1, _split_stakes(st, declined)))
+                                created += 1
+                                c = cards[p]
+                                p += 1
+                                hc = [hc[0], c]
+                                hard = 1 + val[c]
+                                continue
+                            if a != "stand":
                                 raise _Bail
-                            stack.append((created, hc[1], 1, _split_stakes(st, declined)))
-                            created += 1
-                            c = cards[p]
-                            p += 1
-                            hc = [hc[0], c]
-                            hard = 1 + val[c]
-                            continue
-                        a = acts[ai]
-                        ai += 1
-                        if a == "hit":
-                            if hit21 and (hard == 21 or (hard == 11 and ace)):
-                                raise _Bail
-                            c = cards[p]
-                            p += 1
-                            v = val[c]
-                            hc.append(c)
-                            hard += v
-                            if v == 1:
-                                ace = True
-                            continue
-                        if a == "stand":
-                            state = STAND
-                            break
-                        declined = None
-                        if type(a) is not str:
-                            a, declined = _act(a)
-                            if a == "hit":  # as above
+                        state = STAND
+                    else:
+                        while True:  # the hand's decisions
+                            a = acts[ai]
+                            ai += 1
+                            if a == "hit":
                                 if hit21 and (hard == 21 or (hard == 11 and ace)):
                                     raise _Bail
                                 c = cards[p]
@@ -384,64 +356,92 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                                 v = val[c]
                                 hc.append(c)
                                 hard += v
+                                if hard > 21:
+                                    state = BUST
+                                    break
                                 if v == 1:
                                     ace = True
                                 continue
                             if a == "stand":
                                 state = STAND
                                 break
-                        if a == "double":
-                            if (
-                                len(hc) != 2
-                                or (split and not das)
-                                or (dtotals is not None and (ace or hard not in dtotals))
-                            ):
-                                raise _Bail
-                            if len(st) == 1:
-                                st = [(st[0][0], 2 * st[0][1])]
-                            else:
-                                st = _double_stakes(st, declined)
-                            doubled = True
-                            c = cards[p]
-                            p += 1
-                            v = val[c]
-                            hc.append(c)
-                            hard += v
-                            if v == 1:
-                                ace = True
-                            state = BUST if hard > 21 else STAND
-                            break
-                        if a == "split":
-                            if len(hc) != 2:
-                                raise _Bail
-                            c0, c1 = hc
-                            v0 = val[c0]
-                            if (
-                                v0 != val[c1]
-                                or (identical and CARD_RANK[c0] != CARD_RANK[c1])
-                                or (maxh is not None and created >= maxh)
-                            ):
-                                raise _Bail
-                            if not split:
-                                split = True
-                                start = len(res)
-                            stack.append((created, c1, v0, _split_stakes(st, declined)))
-                            created += 1
-                            fv = v0
-                            # the first hand receives its second card and is played to its end
-                            c = cards[p]
-                            p += 1
-                            v = val[c]
-                            hc = [c0, c]
-                            hard = v0 + v
-                            ace = v0 == 1 or v == 1
+                            declined = None
+                            if type(a) is not str:
+                                a, declined = _act(a)
+                                if a == "hit":  # as above
+                                    if hit21 and (hard == 21 or (hard == 11 and ace)):
+                                        raise _Bail
+                                    c = cards[p]
+                                    p += 1
+                                    v = val[c]
+                                    hc.append(c)
+                                    hard += v
+                                    if hard > 21:
+                                        state = BUST
+                                        break
+                                    if v == 1:
+                                        ace = True
+                                    continue
+                                if a == "stand":
+                                    state = STAND
+                                    break
+                            if a == "double":
+                                if (
+                                    len(hc) != 2
+                                    or (split and not das)
+                                    or (dtotals is not None and (ace or hard not in dtotals))
+                                ):
+                                    raise _Bail
+                                if len(st) == 1:
+                                    st = [(st[0][0], 2 * st[0][1])]
+                                else:
+                                    st = _double_stakes(st, declined)
+                                doubled = True
+                                c = cards[p]
+                                p += 1
+                                v = val[c]
+                                hc.append(c)
+                                hard += v
+                                if v == 1:
+                                    ace = True
+                                state = BUST if hard > 21 else STAND
+                                break
+                            if a == "split":
+                                if len(hc) != 2:
+                                    raise _Bail
+                                c0, c1 = hc
+                                v0 = val[c0]
+                                if (
+                                    v0 != val[c1]
+                                    or (identical and CARD_RANK[c0] != CARD_RANK[c1])
+                                    or (maxh is not None and created >= maxh)
+                                ):
+                                    raise _Bail
+                                if not split:
+                                    split = True
+                                    start = len(res)
+                                stack.append((created, c1, v0, _split_stakes(st, declined)))
+                                created += 1
+                                fv = v0
+                                # the first hand receives its second card and is played to its end
+                                c = cards[p]
+                                p += 1
+                                v = val[c]
+                                hc = [c0, c]
+                                hard = v0 + v
+                                ace = v0 == 1 or v == 1
+                                if v0 == 1:
+                                    state = OPEN  # split aces: see above
+                                    break
+                                continue
+                            if a == "surrender":
+                                if not offered or split or len(hc) != 2:
+                                    raise _Bail
+                                state = SURRENDER
+                                break
+                            raise _Bail
+                        if state == OPEN:
                             continue
-                        if a == "surrender":
-                            if not offered or split or len(hc) != 2:
-                                raise _Bail
-                            state = SURRENDER
-                            break
-                        raise _Bail
                     res_append((box, num, hc, hard, ace, state, doubled, st))
                     if state <= BLACKJACK:
                         live = True
@@ -460,6 +460,12 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     raise _Bail
                 if split:
                     res[start:] = sorted(res[start:], key=_num_of_row)
+            if per_player and _per_player_fault(rules, boxes):
+                raise _Bail
+            legal: Any = ()
+            if insurance:  # checked once the deal is complete (3.2)
+                legal = _fast_insurance(insurance, d_ace, boxes)
+                live = True
             # the dealer (3.5)
             d_cards = [dc]
             if live:
@@ -587,27 +593,38 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
 
 
 def _amount(a: Any) -> int:
-    """Cents of a stake amount missing from the cache; _Bail when it is not an amount."""
+    """Cents of an amount missing from the cache; _Bail when it is not an amount."""
     c = cents(a)
     if c is None:
         raise _Bail
     return c
 
 
-def _per_player_fault(rules: Rules, staked: list[tuple[int, Any]]) -> bool:
+def _stake_cents(a: Any, min_c: int, max_c: int, known: dict[str, int]) -> int:
+    """Cents of a stake amount not yet met in this shoe; _Bail unless it is an amount
+    within the limits and in units of 0.10 (the shoe's ``known`` amounts are all such)."""
+    c = cents(a)
+    if c is None or c < min_c or c > max_c or c % 10:
+        raise _Bail
+    if len(known) < 1024:
+        known[a] = c
+    return c
+
+
+def _per_player_fault(rules: Rules, boxes: list[dict[str, Any]]) -> bool:
     """Fast path: would TOO_MANY_BOXES or SINGLE_PLAYER_ONE_BOX be reported?"""
     held: dict[str, int] = {}
-    for _box, st in staked:
-        holder = st[0][0]
+    for b in boxes:
+        holder = b["stakes"][0]["player"]
         held[holder] = held.get(holder, 0) + 1
     mx = rules.max_boxes_per_player
     if mx is not None and max(held.values()) > mx:
         return True
-    return rules.single_player_two_boxes and len(staked) == 1
+    return rules.single_player_two_boxes and len(boxes) == 1
 
 
 def _fast_insurance(
-    insurance: list[Any], dealer_ace: bool, staked: list[tuple[int, Any]]
+    insurance: list[Any], dealer_ace: bool, boxes: list[dict[str, Any]]
 ) -> list[tuple[int, str, int]]:
     """Fast path: the insurance bets, each legal (exactly half a stake, dealer ace), or _Bail."""
     if not dealer_ace:
@@ -625,16 +642,16 @@ def _fast_insurance(
         if amount is None:
             amount = _amount(a)
         stake = None
-        for b, st in staked:
-            if b == box:
-                for pl, c in st:
-                    if pl == player:
-                        stake = c
+        for b in boxes:
+            if b["box"] == box:
+                for s in b["stakes"]:
+                    if s["player"] == player:
+                        stake = cents(s["amount"])
                 break
         if stake is None or 2 * amount != stake:
             raise _Bail
-        for b, pl, _a in legal:
-            if b == box and pl == player:
+        for b_, pl, _a in legal:
+            if b_ == box and pl == player:
                 raise _Bail
         legal.append((box, player, amount))
     return legal
