@@ -43,7 +43,7 @@ class Register:
     title: ClassVar[Any]
     model: ClassVar[Any]
     rule: ClassVar[str]  # key of casino_ops.regulations.ARTICLES
-    template: ClassVar[str]
+    template: ClassVar[str] = "registers/book.html"
     orientation: ClassVar[str] = "portrait"
     needs_table: ClassVar[bool] = False
 
@@ -53,7 +53,9 @@ class Register:
 
     def count(self, request: Request) -> int:
         """About how many rows the register has for ``request`` (to split big ones)."""
-        return len(self.context(request).get("rows", []))
+        from .render import row_count
+
+        return row_count(self.context(request))
 
     def check(self, request: Request) -> None:
         if request.date_from > request.date_to:

@@ -1,9 +1,10 @@
 """Carnet de prise en charge, modèle n° 19 (FR art. 39; LU art. 6), with destructions.
 
-One line per deck received: its order number in the book, the date, the
-purchase order (book n° 21) it came with, the manufacturer and the
-manufacturer's serial number, the back colour, the officer's visa; then,
-when it was destroyed, the date and the officer's visa of the destruction.
+One line per reception: its number in the book, the date, the purchase order
+(book n° 21) the cards came with, the manufacturer, the manufacturer's serial
+numbers of the decks (sixains), their backs, how many, the officer's visa, and
+how many of them were destroyed since. The destructions of the period follow,
+each with the officer's visa (FR art. 39: he stamps the book's entry).
 """
 
 from __future__ import annotations
@@ -12,7 +13,75 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from .base import Register, Request, place_corrections, register, selector
+from . import fmt
+from .base import Register, Request, register, selector
+from .destructions import destruction_section
+
+COLUMNS = [
+    fmt.column(_("N° d'ordre"), 6, "n"),
+    fmt.column(_("Date de réception"), 8, "c"),
+    fmt.column(_("Bon de commande (n° 21)"), 8, "c"),
+    fmt.column(_("Fabricant"), 12),
+    fmt.column(_("N° d'ordre du fabricant (jeux / sixains)"), 24),
+    fmt.column(_("Dos"), 7, "c"),
+    fmt.column(_("Jeux"), 5, "n"),
+    fmt.column(_("Visa de l'officier"), 13, "visa"),
+    fmt.column(_("Dont détruits"), 6, "n"),
+    fmt.column(_("Observations"), 11),
+]
+
+
+def entry_rows(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, int]]:
+    """Book lines from plain entries (``number``, ``received_on``, ``order``, ``manufacturer``,
+    ``serials``, ``backs``, ``decks``, ``visa``, ``destroyed``, ``note``, ``corrections``)."""
+    rows: list[dict[str, Any]] = []
+    received = destroyed = 0
+    for e in entries:
+        rows.append(
+            fmt.row(
+                COLUMNS,
+                [
+                    e["number"],
+                    fmt.day(e["received_on"]),
+                    e.get("order", ""),
+                    e.get("manufacturer", ""),
+                    e.get("serials", ""),
+                    e.get("backs", ""),
+                    e.get("decks", 0),
+                    e.get("visa", ""),
+                    e.get("destroyed", 0) or "",
+                    e.get("note", ""),
+                ],
+                "corrected" if e.get("corrections") else "",
+            )
+        )
+        rows.extend(e.get("corrections", []))
+        received += e.get("decks", 0)
+        destroyed += e.get("destroyed", 0)
+    return rows, {"received": received, "destroyed": destroyed, "kept": received - destroyed}
+
+
+def _entry(reception: Any) -> dict[str, Any]:
+    decks = list(reception.decks.all())
+    sixains = [s.serial for s in reception.sixains.all()]
+    serials = fmt.serial_ranges(d.serial for d in decks)
+    if sixains:
+        serials = f"sixains {fmt.serial_ranges(sixains)} — jeux {serials}"
+    backs = sorted({d.back_colour for d in decks})
+    notes = [reception.delivery_note and f"BL {reception.delivery_note}", reception.over_delivery and "livraison excédentaire"]
+    return {
+        "number": f"{reception.book.number}/{reception.number}",
+        "received_on": reception.received_on,
+        "order": f"{reception.order.book.number}/{reception.order.number}",
+        "manufacturer": reception.manufacturer.name,
+        "serials": serials,
+        "backs": ", ".join(str(b) for b in backs),
+        "decks": len(decks),
+        "visa": fmt.visa_of(reception),
+        "destroyed": sum(1 for d in decks if d.status == "destroyed"),
+        "note": " ; ".join(n for n in notes if n),
+        "corrections": fmt.corrections_of(reception, f"{reception.book.number}/{reception.number}"),
+    }
 
 
 @register
@@ -21,24 +90,41 @@ class ReceiptBook(Register):
     title = _("Carnet de prise en charge des jeux de cartes")
     model = _("Modèle n° 19")
     rule = "depot.receipt_book"
-    template = "registers/receipt_book.html"
     orientation = "landscape"
 
-    def rows(self, request: Request) -> list[dict[str, Any]]:
+    def count(self, request: Request) -> int:
         read = selector("cards_registry.selectors", "receipt_book")
-        if read is None:
-            return []
-        return list(read(date_from=request.date_from, date_to=request.date_to))
+        return read(request.date_from, request.date_to).count() if read else 0
 
     def context(self, request: Request) -> dict[str, Any]:
-        return self.context_from_rows(self.rows(request))
+        read = selector("cards_registry.selectors", "receipt_book")
+        entries = [_entry(r) for r in read(request.date_from, request.date_to)] if read else []
+        context = self.context_from_entries(entries)
+        destructions = selector("cards_registry.selectors", "destructions")
+        if destructions is not None:
+            context["sections"].append(
+                destruction_section(list(destructions(request.date_from, request.date_to)),
+                                    title=_("Destructions de la période (visa de l'officier)"))
+            )
+        return context
 
     @staticmethod
-    def context_from_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
-        rows = place_corrections(rows)
-        entries = [r for r in rows if r.get("css") != "correction"]
-        destroyed = sum(1 for r in entries if r.get("destroyed_on"))
+    def context_from_entries(entries: list[dict[str, Any]]) -> dict[str, Any]:
+        rows, totals = entry_rows(entries)
         return {
-            "rows": rows,
-            "totals": {"received": len(entries), "destroyed": destroyed, "kept": len(entries) - destroyed},
+            "sections": [
+                fmt.section(
+                    COLUMNS,
+                    rows,
+                    totals=[
+                        fmt.total(
+                            _("Totaux de la période"),
+                            6,
+                            [(totals["received"], "n"), (_("en dépôt : %(k)s") % {"k": totals["kept"]}, "c"),
+                             (totals["destroyed"], "n"), ("", "")],
+                        )
+                    ],
+                )
+            ],
+            "totals": totals,
         }

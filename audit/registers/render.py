@@ -94,6 +94,12 @@ def render_html(register: Register, request: Request, *, context: dict[str, Any]
         return Html(render_to_string(register.template, ctx), seq, digest)
 
 
+def row_count(context: dict[str, Any]) -> int:
+    return sum(
+        1 for section in context.get("sections", []) for r in section["rows"] if not r.get("correction")
+    )
+
+
 def html_to_pdf(html: str) -> tuple[bytes, int]:
     from weasyprint import HTML
 
@@ -118,7 +124,7 @@ def print_register(
     body = register.context(request) if context is None else context
     step(15)
     html = render_html(register, request, context=body)
-    rows = len(body.get("rows", []))
+    rows = row_count(body)
     del body
     step(25)
     pdf, pages = html_to_pdf(html.text)

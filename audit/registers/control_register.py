@@ -1,0 +1,76 @@
+"""Registre de contrôle, modèle n° 12 (FR art. 68, 72; LU art. 10).
+
+Per day: each table's result carried from its advance book (advances,
+closing cash, result), corrections in red under the line they correct with
+the director's approval in words, the day's total, the closing by the
+director and room for the officer's stamp.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from . import fmt
+from .base import Register, Request, place_corrections, register, selector
+
+COLUMNS = [
+    fmt.column(_("Table"), 8, "c"),
+    fmt.column(_("Séance"), 7, "n"),
+    fmt.column(_("Avances"), 12, "n"),
+    fmt.column(_("Encaisse"), 12, "n"),
+    fmt.column(_("Résultat"), 12, "n"),
+    fmt.column(_("Inscrit le, par"), 16),
+    fmt.column(_("Audit n°"), 6, "n"),
+    fmt.column(_("Rectification : approbation, motif"), 27),
+]
+
+
+def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
+    lines = place_corrections(data["lines"])
+    rows = []
+    for line in lines:
+        note = ""
+        if line["is_correction"]:
+            note = f"{line['approval']} — {line['reason']}"
+        elif line["superseded"]:
+            note = "rectifiée ci-dessous"
+        rows.append(
+            fmt.row(
+                COLUMNS,
+                [line["table_code"], line["session_id"], fmt.amount(line["advances"]), fmt.amount(line["closing_cash"]),
+                 fmt.amount(line["result"]), f"{fmt.moment(line['at'])}, {line['by'] or ''}", line["audit_seq"] or "", note],
+                line.get("css", ""),
+            )
+        )
+    totals = [fmt.total(_("Total de la journée"), 4, [(fmt.amount(data["total"]), "n"), ("", ""), ("", ""), ("", "")])]
+    closing = [
+        (_("Clôture par le directeur"),
+         f"{data['closed_by']} — {fmt.moment(data['closed_at'])} — total arrêté : {fmt.amount(data['total_at_closing'])}"
+         if data["closed"] else _("journée non close")),
+        (_("Visa de l'officier"), data.get("stamp") or ""),
+    ]
+    return fmt.section(COLUMNS, rows, title=_("Journée du %(d)s") % {"d": fmt.day(day)}, totals=totals, closing=closing)
+
+
+@register
+class ControlRegister(Register):
+    name = "control-register"
+    title = _("Registre de contrôle")
+    model = _("Modèle n° 12")
+    rule = "control_register"
+
+    def context(self, request: Request) -> dict[str, Any]:
+        read = selector("tables.selectors", "control_register")
+        if read is None:
+            return {"sections": []}
+        sections = []
+        day = request.date_from
+        while day <= request.date_to:
+            data = read(day)
+            if data["lines"] or data["closed"]:
+                sections.append(day_section(day, data))
+            day += dt.timedelta(days=1)
+        return {"sections": sections}

@@ -1,0 +1,128 @@
+"""How values are written in the printed registers (French conventions)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+
+def person(user: Any) -> str:
+    if user is None:
+        return ""
+    if isinstance(user, str):
+        return user
+    full = user.get_full_name() if hasattr(user, "get_full_name") else ""
+    return full or user.get_username()
+
+
+def day(value: dt.date | dt.datetime | None) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dt.datetime):
+        value = timezone.localtime(value).date()
+    return value.strftime("%d/%m/%Y")
+
+
+def moment(value: dt.datetime | None) -> str:
+    if value is None:
+        return ""
+    return timezone.localtime(value).strftime("%d/%m/%Y %H:%M")
+
+
+def amount(value: Decimal | int | None) -> str:
+    if value is None:
+        return ""
+    text = f"{Decimal(value):,.2f}"
+    return text.replace(",", "\u202f").replace(".", ",")
+
+
+def visa(who: Any, at: dt.datetime | None) -> str:
+    """A recorded visa as printed: who, when; empty when there is none (room left for it)."""
+    name = person(who)
+    return f"{name} — {moment(at)}" if name else ""
+
+
+def visa_of(obj: Any, attr: str = "visa") -> str:
+    stamp = getattr(obj, attr, None)
+    if stamp is None:
+        return ""
+    return visa(getattr(stamp, "officer", None), getattr(stamp, "at", None))
+
+
+def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:
+    """The corrections of an entry, as red lines printed right under it (FR art. 68)."""
+    rows = []
+    manager = getattr(obj, "corrections", None)
+    if manager is None:
+        return rows
+    for c in manager.all():
+        rows.append(
+            {
+                "number": number,
+                "correction": (
+                    f"Rectification du {moment(c.at)} — {c.field} : « {c.old_value} » devient "
+                    f"« {c.new_value} » — motif : {c.reason} — approuvée par {person(c.approved_by)}"
+                ),
+            }
+        )
+    return rows
+
+
+_TAIL = re.compile(r"^(.*?)(\d+)$")
+
+
+def serial_ranges(serials: Iterable[str]) -> str:
+    """``A-001, A-002, A-003, A-007`` -> ``A-001 à A-003, A-007``."""
+    out: list[str] = []
+    run: list[str] = []
+    prev: tuple[str, int, int] | None = None
+    for serial in serials:
+        m = _TAIL.match(serial)
+        key = (m.group(1), int(m.group(2)), len(m.group(2))) if m else None
+        if run and key and prev and key[0] == prev[0] and key[2] == prev[2] and key[1] == prev[1] + 1:
+            run.append(serial)
+        else:
+            if run:
+                out.append(run[0] if len(run) == 1 else f"{run[0]} à {run[-1]}")
+            run = [serial]
+        prev = key
+    if run:
+        out.append(run[0] if len(run) == 1 else f"{run[0]} à {run[-1]}")
+    return ", ".join(out)
+
+
+def column(label: Any, width: float, css: str = "") -> dict[str, Any]:
+    return {"label": label, "width": width, "css": css}
+
+
+def section(
+    columns: Sequence[dict[str, Any]],
+    rows: list[dict[str, Any]],
+    *,
+    title: Any = "",
+    meta: Sequence[tuple[Any, Any]] = (),
+    totals: Sequence[dict[str, Any]] = (),
+    closing: Sequence[tuple[Any, Any]] = (),
+) -> dict[str, Any]:
+    return {
+        "title": title,
+        "columns": list(columns),
+        "rows": rows,
+        "span": len(columns) - 1,
+        "meta": list(meta),
+        "totals": list(totals),
+        "closing": list(closing),
+    }
+
+
+def row(columns: Sequence[dict[str, Any]], values: Sequence[Any], css: str = "") -> dict[str, Any]:
+    return {"cells": [(v, c["css"]) for v, c in zip(values, columns, strict=True)], "css": css}
+
+
+def total(label: Any, span: int, cells: Sequence[tuple[Any, str]]) -> dict[str, Any]:
+    return {"label": label, "span": span, "cells": list(cells)}

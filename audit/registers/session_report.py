@@ -1,0 +1,92 @@
+"""Rapport de séance: a table's sessions with their hand logs replayed (FR art. 55-4, 69).
+
+Per session: the advance book's lines, the shoes and their decks, every hand
+log with its SHA-256 and the discrepancies the replay found, each with the
+article it breaks, and the amounts paid wrongly either way.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext_lazy as _
+
+from . import fmt
+from .advance_book import session_section
+from .base import Register, Request, register, selector
+
+DISCREPANCIES = [
+    fmt.column(_("Journal de mains"), 14),
+    fmt.column(_("Donne"), 6, "n"),
+    fmt.column(_("Case / main"), 7, "c"),
+    fmt.column(_("Écart"), 16),
+    fmt.column(_("Attendu"), 9, "n"),
+    fmt.column(_("Inscrit"), 9, "n"),
+    fmt.column(_("Différence"), 9, "n"),
+    fmt.column(_("Article"), 10),
+    fmt.column(_("Détail"), 20),
+]
+LOGS = [
+    fmt.column(_("Journal de mains (SHA-256)"), 34),
+    fmt.column(_("Sabot"), 10),
+    fmt.column(_("Donnes"), 7, "n"),
+    fmt.column(_("Déposé le, par"), 19),
+    fmt.column(_("Rejoué"), 8, "c"),
+    fmt.column(_("Trop payé / moins payé"), 22, "n"),
+]
+
+
+def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
+    sections = [session_section(data)]
+    shoes = "; ".join(
+        f"{s['label']} ({fmt.moment(s['filled_at'])}, {s['croupier'] or ''}) : "
+        + fmt.serial_ranges(d["serial"] for d in s["decks"])
+        for s in data.get("shoes", [])
+    )
+    log_rows, disc_rows = [], []
+    for log in data.get("hand_logs", []):
+        status = "non" if not log["replayed"] else ("conforme" if log["ok"] else "écarts")
+        log_rows.append(
+            fmt.row(LOGS, [log["sha256"], log["shoe_label"], log["rounds"],
+                           f"{fmt.moment(log['uploaded_at'])}, {log['uploaded_by'] or ''}", status,
+                           f"{fmt.amount(log['overpaid'])} / {fmt.amount(log['underpaid'])}"])
+        )
+        for d in log["discrepancies"]:
+            disc_rows.append(
+                fmt.row(DISCREPANCIES, [log["sha256"][:12], d["round"], f"{d['box'] or ''} / {d['hand'] or ''}",
+                                        d["code"], fmt.amount(d["expected"]) if d["expected"] is not None else "",
+                                        fmt.amount(d["recorded"]) if d["recorded"] is not None else "",
+                                        fmt.amount(d["delta"]) if d["delta"] is not None else "", d["article"], d["detail"]])
+            )
+    summary = data.get("summary", {})
+    sections.append(fmt.section(LOGS, log_rows, title=_("Journaux de mains et rejeu"),
+                                meta=[(_("Sabots"), shoes or "—"), (_("Donnes"), summary.get("rounds", 0))]))
+    sections.append(
+        fmt.section(
+            DISCREPANCIES, disc_rows, title=_("Écarts constatés au rejeu"),
+            meta=[(code, count) for code, count in summary.get("by_code", {}).items()],
+            totals=[fmt.total(_("Trop payé aux joueurs / moins payé"), 6, [
+                (fmt.amount(summary.get("overpaid")), "n"), (fmt.amount(summary.get("underpaid")), "n"), ("", "")])],
+        )
+    )
+    return sections
+
+
+@register
+class SessionReport(Register):
+    name = "session-report"
+    title = _("Rapport de séance")
+    model = _("Séances, journaux de mains et écarts au rejeu")
+    rule = "game.play"
+    needs_table = True
+
+    def context(self, request: Request) -> dict[str, Any]:
+        book = selector("tables.selectors", "advance_book")
+        report = selector("tables.selectors", "session_report")
+        if book is None or report is None:
+            return {"sections": []}
+        sessions = book(request.table, request.date_from, request.date_to)["sessions"]
+        sections: list[dict[str, Any]] = []
+        for s in sessions:
+            sections.extend(report_sections(report(s["id"])))
+        return {"sections": sections}
