@@ -1,0 +1,237 @@
+"""Benchmark of the hand-log ingestion path (issue #5): one busy day, end to end.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
+    BENCH_REDIS_URL=redis://127.0.0.1:6379/0 python bench/ingest.py [--tables 30]
+        [--hours 12] [--rate 60] [--workers 2] [--clients 2] [--keep-db]
+
+One busy day: ``--tables`` tables (30), each with one open session, dealing
+``--rate`` rounds an hour (60) for ``--hours`` (12): 21,600 rounds in shoes
+simulated by the engine's simulator (a few with faults), sent as hand logs
+through the API (``POST /api/tables/sessions/<id>/hand-logs/``, Django test
+client with ``--clients`` threads, each its own connection), each stored and
+queued on commit to Celery on Redis, replayed by a real worker (a
+``celery worker`` subprocess, prefork, ``--workers`` processes) that stores
+every discrepancy row.
+
+The benchmark makes its own database ``bench_ingest`` (dropped and made again
+with ``migrate``; the server of DATABASE_URL), and prints:
+
+* rounds per second end to end: from the first POST until every log has its
+  replay row stored by the worker;
+* the API's time per log: median, p95 and max.
+
+Simulating the shoes is done before the clock starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+DB_NAME = "bench_ingest"
+
+
+def parse_args() -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--tables", type=int, default=30)
+    p.add_argument("--hours", type=int, default=12)
+    p.add_argument("--rate", type=int, default=60, help="rounds an hour at each table")
+    p.add_argument("--workers", type=int, default=2, help="worker processes (prefork)")
+    p.add_argument("--clients", type=int, default=2, help="API client threads")
+    p.add_argument("--keep-db", action="store_true", help="keep the bench database afterwards")
+    return p.parse_args()
+
+
+def make_database(server_url: str) -> str:
+    """Drop and create the bench database on the server of ``server_url``; return its URL."""
+    import psycopg
+
+    parts = urlsplit(server_url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+    return urlunsplit(parts._replace(path=f"/{DB_NAME}"))
+
+
+def drop_database(server_url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(server_url)
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
+
+
+def simulate_day(tables: list[str], rounds_per_table: int) -> dict[str, list[bytes]]:
+    """Per table code, the hand logs (JSON bytes) of its shoes, ``rounds_per_table`` rounds in all."""
+    from tables.blackjack.simulator import simulate_shoe
+
+    faults = (("SETTLEMENT_MISMATCH",), ("ILLEGAL_DOUBLE",), ("BET_BELOW_MIN",), ("SETTLEMENT_MISSING",))
+    out: dict[str, list[bytes]] = {}
+    for t_index, code in enumerate(tables):
+        logs: list[bytes] = []
+        left = rounds_per_table
+        shoe = 0
+        while left > 0:
+            shoe += 1
+            seed = t_index * 10_000 + shoe
+            fault = faults[seed % len(faults)] if seed % 7 == 0 else ()
+            doc = simulate_shoe(
+                seed, "FR", limits=("10.00", "1000.00"), table=code, shoe_id=f"{code}-S{shoe}", faults=fault
+            )
+            if len(doc["rounds"]) > left:
+                doc["rounds"] = doc["rounds"][:left]
+            left -= len(doc["rounds"])
+            logs.append(json.dumps(doc).encode())
+        out[code] = logs
+    return out
+
+
+def main() -> None:
+    args = parse_args()
+    server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
+    redis_url = os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+    db_url = make_database(server)
+    os.environ["DATABASE_URL"] = db_url
+    os.environ["CELERY_BROKER_URL"] = redis_url
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    import datetime as dt
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.db import connection
+    from django.test import Client
+
+    from casino_ops import roles
+    from casino_ops.celery import app
+    from casino_ops.services import update_casino_settings
+    from tables import services
+    from tables.models import Discrepancy, HandLog, Replay
+
+    User = get_user_model()
+    director = User.objects.create_user("bench_director", is_staff=True)
+    director.groups.add(Group.objects.get(name=roles.DIRECTOR))
+    croupier = User.objects.create_user("bench_croupier", is_staff=True)
+    croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
+    update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
+    day = dt.date(2026, 11, 30)
+    sessions = {}
+    for n in range(1, args.tables + 1):
+        table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
+        sessions[table.code] = services.open_session(
+            actor=director,
+            table=table,
+            day=day,
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=croupier,
+        )
+    t_sim = time.perf_counter()
+    logs = simulate_day(list(sessions), args.hours * args.rate)
+    # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
+    ordered = sorted(
+        ((i, sessions[code].pk, body) for code, bodies in logs.items() for i, body in enumerate(bodies)),
+        key=lambda item: (item[0], item[1]),
+    )
+    jobs = [(session_id, body) for _i, session_id, body in ordered]
+    total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
+    print(
+        f"setup   : {args.tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
+        f"simulated in {time.perf_counter() - t_sim:.1f} s"
+    )
+
+    app.conf.update(broker_url=redis_url, task_always_eager=False)
+    app.control.purge()
+    connection.close()
+    env = {**os.environ, "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url}
+    worker = subprocess.Popen(
+        [
+            sys.executable, "-m", "celery", "-A", "casino_ops", "worker", "--pool=prefork",
+            f"--concurrency={args.workers}", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
+            "--without-heartbeat", "-n", f"bench-ingest-{os.getpid()}@%h",
+        ],  # fmt: skip
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        time.sleep(4)  # let the worker connect
+        latencies: list[float] = []
+        errors: list[str] = []
+        lock = threading.Lock()
+        queue = list(reversed(jobs))
+
+        def client_loop() -> None:
+            client = Client()
+            client.force_login(croupier)
+            while True:
+                with lock:
+                    if not queue:
+                        break
+                    session_id, body = queue.pop()
+                t = time.perf_counter()
+                response = client.post(
+                    f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json"
+                )
+                elapsed = time.perf_counter() - t
+                with lock:
+                    latencies.append(elapsed)
+                    if response.status_code != 201:
+                        errors.append(response.content.decode()[:200])
+            from django.db import connections
+
+            connections.close_all()
+
+        t0 = time.perf_counter()
+        threads = [threading.Thread(target=client_loop) for _ in range(args.clients)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        t_api = time.perf_counter() - t0
+        while Replay.objects.count() < len(jobs):
+            if worker.poll() is not None:
+                raise SystemExit("the worker stopped")
+            time.sleep(0.1)
+        t_all = time.perf_counter() - t0
+    finally:
+        worker.terminate()
+        worker.wait(timeout=30)
+    latencies.sort()
+    p95 = latencies[int(0.95 * (len(latencies) - 1))]
+    print(f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client threads), "
+          f"{len(errors)} refused")
+    print(f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
+          f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
+    print(f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
+          f"{Discrepancy.objects.count()} discrepancy rows")
+    print(f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
+          f"(API + queue + {args.workers} worker processes + discrepancy rows stored)")
+    connection.close()
+    if not args.keep_db:
+        drop_database(server)
+
+
+if __name__ == "__main__":
+    main()
