@@ -65,8 +65,8 @@ SPLIT_ACES_REASON = "split aces take one card"
 _CANON: dict[str, str] = {code: CANONICAL[k] for code, k in CARD_INDEX.items()}
 #: value of the 52 canonical codes only: the fast path leaves ``10H`` to the general one.
 _VAL52: dict[str, int] = {code: CARD_VALUE[code] for code in CANONICAL}
-#: box number -> its bit, for the "boxes listed once, in increasing order" check.
-_BIT: dict[int, int] = {b: 1 << b for b in range(1, 8)}
+#: (min, max) of a table -> {stake amount: cents} of the amounts well within those limits.
+_STAKES: dict[tuple[int, int], dict[str, int]] = {}
 
 
 _FMT: dict[int, str] = {}
@@ -212,7 +212,6 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     reports_append = reports.append
     # the fast path's tables and rules, as locals
     val = _VAL52
-    bits = _BIT
     box_key = BOX_KEY
     fget = _FMT.get
     fmt = _fmt
@@ -225,8 +224,12 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     maxh = rules.max_hands_after_split
     resplit = rules.resplit_aces
     offered = rules.surrender
-    # stake amount -> cents, for the amounts of this shoe within its limits and units
-    stake_cents: dict[str, int] = {}
+    # stake amount -> cents, for the amounts within these limits and in units of 0.10
+    stake_cents = _STAKES.get((min_c, max_c))
+    if stake_cents is None:
+        if len(_STAKES) > 64:
+            _STAKES.clear()
+        stake_cents = _STAKES[(min_c, max_c)] = {}
     sc_get = stake_cents.get
     for pos, rd in enumerate(doc["rounds"], 1):
         # ---- fast path. Shape checks are only those that JSON values would
@@ -259,17 +262,15 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             res_append = res.append
             stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
             matched = 0
-            seen = 0
+            prev = 0
             j = 0
             for b in boxes:
                 box = b["box"]
                 stakes = b["stakes"]
-                if type(box) is not int:
+                # boxes 1 to 7 listed once each, in increasing order
+                if type(box) is not int or not prev < box <= 7:
                     raise _Bail
-                bit = bits[box]
-                if bit <= seen:  # boxes listed once each, in increasing order
-                    raise _Bail
-                seen |= bit
+                prev = box
                 if len(stakes) == 1:
                     s = stakes[0]
                     pl = s["player"]
@@ -491,24 +492,28 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             for box, num, hc, hard, ace, state, doubled, st in res:
                 soft = ace and hard <= 11
                 total = hard + 10 if soft else hard
+                # the net is stake * mul, or half of stake * num2 for 3:2 and surrender
                 if state == STAND:
                     if d_bj:
-                        outcome, num2 = "lose", -2
+                        outcome, mul = "lose", -1
                     elif dt > 21 or total > dt:
-                        outcome, num2 = "win", 2
+                        outcome, mul = "win", 1
                     elif total == dt:
-                        outcome, num2 = "push", 0
+                        outcome, mul = "push", 0
                     else:
-                        outcome, num2 = "lose", -2
+                        outcome, mul = "lose", -1
                 elif state == BUST:
-                    outcome, num2 = "bust", -2
+                    outcome, mul = "bust", -1
                 elif state == BLACKJACK:
-                    outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
+                    if d_bj:
+                        outcome, mul = "push", 0
+                    else:
+                        outcome, mul, num2 = "blackjack", None, 3
                 else:
-                    outcome, num2 = "surrender", -1
-                st_out = []
-                for pl, c in st:
-                    net = c * (num2 >> 1) if num2 & 1 == 0 else half(c * num2)
+                    outcome, mul, num2 = "surrender", None, -1
+                if len(st) == 1:
+                    pl, c = st[0]
+                    net = c * mul if mul is not None else half(c * num2)
                     ns = fget(net) or fmt(net)
                     row = rows[ri]
                     ri += 1
@@ -521,7 +526,24 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                         or (rn != ns and cents(rn) != net)
                     ):
                         raise _Bail
-                    st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
+                    st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
+                else:
+                    st_out = []
+                    for pl, c in st:
+                        net = c * mul if mul is not None else half(c * num2)
+                        ns = fget(net) or fmt(net)
+                        row = rows[ri]
+                        ri += 1
+                        rn = row["net"]
+                        if (
+                            row["box"] is not box
+                            or row["hand"] is not num
+                            or row["player"] != pl
+                            or len(row) != 4
+                            or (rn != ns and cents(rn) != net)
+                        ):
+                            raise _Bail
+                        st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
                 hands.append(
                     {
                         "box": box,
