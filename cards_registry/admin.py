@@ -39,6 +39,7 @@ from .models import (
     CabinetOpening,
     Correction,
     Deck,
+    DepotSettings,
     Destruction,
     Incident,
     IncidentKind,
@@ -773,3 +774,28 @@ class CorrectionAdmin(ActAdmin):
     @admin.display(description=_("entrée"))
     def entry_display(self, obj: Correction) -> str:
         return str(obj.order or obj.reception or obj.incident or obj.destruction)
+
+
+class DepotSettingsForm(ActForm):
+    max_sixains = forms.IntegerField(
+        label=_("nombre maximal de sixains (LU)"),
+        required=False,
+        min_value=1,
+        help_text=_("Fixé par le ministère (LU art. 6). Vide : sans limite."),
+    )
+
+    class Meta(ActForm.Meta):
+        model = DepotSettings
+
+    def act(self, data: dict[str, Any]) -> DepotSettings:
+        return services.set_max_sixains(actor=self.user, max_sixains=data["max_sixains"])
+
+
+@admin.register(DepotSettings)
+class DepotSettingsAdmin(ActAdmin):
+    """The limit the ministry sets; "Ajouter" records a new value (the director only, audited)."""
+
+    add_form = DepotSettingsForm
+    act_roles = (roles.DIRECTOR,)
+    list_display = ("__str__", "max_sixains")
+    detail_fields = ("max_sixains",)

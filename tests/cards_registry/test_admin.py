@@ -198,3 +198,14 @@ def test_incident_form_without_the_officer_is_refused_on_its_field(
     assert set(Deck.objects.filter(serial__in=["A1-1", "A1-2"]).values_list("status", flat=True)) == {
         "quarantined"
     }
+
+
+def test_director_sets_the_ministry_limit(director_client: Any, client: Any, users: dict[str, Any]) -> None:
+    from cards_registry.models import DepotSettings
+
+    url = reverse("admin:cards_registry_depotsettings_add")
+    assert director_client.post(url, {"max_sixains": 40}).status_code == 302
+    assert director_client.post(url, {"max_sixains": 50}).status_code == 302
+    assert DepotSettings.objects.get().max_sixains == 50
+    client.force_login(users["comite_direction"])
+    assert client.get(url).status_code == 403
