@@ -27,10 +27,12 @@ from .auth import needs_second_factor
 READ = "read"
 VISA = "visa"
 CLOSE_INCIDENT = "close_incident"
+# Asking for a register's signed PDF: a print request, which changes no book.
+PRINT = "print"
 
 # What each role may do here. Officers: every read, and only these two writes.
 PORTAL_ACTIONS: dict[str, frozenset[str]] = {
-    roles.OFFICER: frozenset({READ, VISA, CLOSE_INCIDENT}),
+    roles.OFFICER: frozenset({READ, VISA, CLOSE_INCIDENT, PRINT}),
 }
 
 M = TypeVar("M", bound=Model)

@@ -102,3 +102,56 @@ class AuditSearchForm(forms.Form):
         label=_("Jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
     )
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+
+
+class VisaForm(forms.Form):
+    remark = forms.CharField(label=_("Observations"), required=False, max_length=300)
+
+
+class IncidentClosureForm(forms.Form):
+    finding = forms.CharField(
+        label=_("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
+    )
+    decks_fit = forms.ModelMultipleChoiceField(
+        label=_("Jeux rendus à l'usage (les autres sont mis hors d'usage)"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, incident: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["decks_fit"].queryset = incident.decks.all()
+        self.fields["decks_fit"].label_from_instance = lambda d: f"{d.serial} ({d.back_colour})"
+        self.prefix = f"incident-{incident.pk}"
+
+
+class SessionFilterForm(forms.Form):
+    table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
+    since = forms.DateField(label=_("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    until = forms.DateField(label=_("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    status = forms.ChoiceField(
+        label=_("État"),
+        required=False,
+        choices=[("", "—"), ("open", _("ouverte")), ("interrupted", _("interrompue")), ("closed", _("clôturée"))],
+    )
+
+
+class RegisterFilterForm(forms.Form):
+    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
+
+    def __init__(self, *args: Any, needs_table: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table"].required = needs_table
+        if not needs_table:
+            del self.fields["table"]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            self.add_error("date_to", _("La date de fin précède la date de début."))
+        if data.get("date_from") and data.get("date_to") and (data["date_to"] - data["date_from"]).days > 366:
+            self.add_error("date_to", _("Une période d'un an au plus s'affiche à l'écran ; demandez le PDF pour plus."))
+        return data

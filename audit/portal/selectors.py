@@ -93,7 +93,7 @@ def last_checkpoint() -> Any | None:
         from audit.models import Checkpoint  # type: ignore[attr-defined]
     except ImportError:
         return None
-    return Checkpoint.objects.order_by("-pk").first()
+    return Checkpoint.objects.order_by("-seq").first()
 
 
 # -- the depot and the tables, as querysets for lists (read only) --------------------------------

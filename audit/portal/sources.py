@@ -1,9 +1,107 @@
-"""The parts of the portal's pages read from the other apps, through their selectors."""
+"""The parts of the portal's pages read from the other apps (depot, tables)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.db.models import Q
+from django.urls import reverse
 
-def dashboard_parts() -> dict[str, Any]:
-    return {}
+
+def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
+    """Entries waiting for an officer's visa: orders and receptions with none, and the
+    destructions this officer witnessed and has not stamped yet."""
+    from cards_registry.models import Destruction, Order, Reception
+
+    return {
+        "orders": list(
+            Order.objects.filter(visa__isnull=True).select_related("book", "manufacturer").order_by("book__number", "number")
+        ),
+        "receptions": list(
+            Reception.objects.filter(visa__isnull=True)
+            .select_related("book", "manufacturer", "order__book")
+            .order_by("book__number", "number")
+        ),
+        "destructions": list(
+            Destruction.objects.filter(visa__isnull=True, officer=officer)
+            .select_related("book")
+            .order_by("book__number", "number")
+        ),
+    }
+
+
+def open_incidents() -> list[Any]:
+    from cards_registry.models import Incident
+
+    return list(
+        Incident.objects.filter(closure__isnull=True)
+        .select_related("book", "reported_by")
+        .prefetch_related("decks")
+        .order_by("book__number", "number")
+    )
+
+
+def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]]]]:
+    """The last discrepancies found, grouped by table, each with a link to its round."""
+    from tables.models import Discrepancy
+
+    rows = list(
+        Discrepancy.objects.filter(~Q(round=None))
+        .select_related("session__table", "hand_log")
+        .order_by("-id")[:limit]
+    )
+    logs: dict[int, Any] = {r.hand_log_id: r.hand_log for r in rows}
+    positions = {log_id: _positions(log) for log_id, log in logs.items()}
+    grouped: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        position = positions[r.hand_log_id].get(r.round)
+        grouped.setdefault(r.session.table.code, []).append(
+            {
+                "code": r.code,
+                "box": r.box,
+                "article": r.article,
+                "where": f"{r.hand_log.shoe_label} · manche {r.round}",
+                "url": reverse("portal:replay", args=[r.hand_log_id, position])
+                if position
+                else reverse("portal:hand_log", args=[r.hand_log_id]),
+            }
+        )
+    return sorted(grouped.items())
+
+
+def _positions(log: Any) -> dict[Any, int]:
+    """Round number → its first position in the log (rounds are numbered 1, 2, 3 … when valid)."""
+    import json
+
+    positions: dict[Any, int] = {}
+    for i, r in enumerate(json.loads(log.raw).get("rounds", []), start=1):
+        positions.setdefault(r.get("number"), i)
+    return positions
+
+
+def dashboard_parts(user: Any) -> dict[str, Any]:
+    visas = awaiting_visas(user)
+    items = [
+        {"label": f"Bon de commande n° {o.book.number}/{o.number} — {o.manufacturer.code}", "url": reverse("portal:visas")}
+        for o in visas["orders"]
+    ]
+    items += [
+        {"label": f"Prise en charge n° {r.book.number}/{r.number} du {r.received_on:%d/%m/%Y}", "url": reverse("portal:visas")}
+        for r in visas["receptions"]
+    ]
+    items += [
+        {"label": f"Destruction n° {d.book.number}/{d.number} du {d.at:%d/%m/%Y}", "url": reverse("portal:visas")}
+        for d in visas["destructions"]
+    ]
+    incidents = [
+        {
+            "label": f"Incident n° {i.number} — {i.get_kind_display()} (table {i.table_number or '—'}, {i.day:%d/%m/%Y})",
+            "url": reverse("portal:incidents"),
+        }
+        for i in open_incidents()
+    ]
+    return {
+        "awaiting_visas": items,
+        "open_incidents": incidents,
+        "discrepancies_by_table": recent_discrepancies(),
+    }

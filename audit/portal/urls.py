@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import auth, pages
+from .views import auth, depot, pages, registers, replay, tables
 
 app_name = "portal"
 
@@ -13,4 +13,18 @@ urlpatterns = [
     path("", pages.dashboard, name="dashboard"),
     path("audit/", pages.audit_trail, name="audit_trail"),
     path("audit/verification/", pages.chain_check, name="chain_check"),
+    path("registres/", registers.index, name="registers"),
+    path("registres/<slug:name>/", registers.register_page, name="register"),
+    path("registres/<slug:name>/pdf/", registers.request_pdf, name="register_pdf"),
+    path("pdf/<int:report_id>/", registers.download, name="report_download"),
+    path("jeux/", depot.decks, name="decks"),
+    path("jeux/<int:deck_id>/", depot.deck, name="deck"),
+    path("visas/", depot.visas, name="visas"),
+    path("visas/<slug:kind>/<int:entry_id>/", depot.stamp, name="stamp"),
+    path("incidents/", depot.incidents, name="incidents"),
+    path("incidents/<int:incident_id>/cloture/", depot.close_incident, name="close_incident"),
+    path("seances/", tables.sessions, name="sessions"),
+    path("seances/<int:session_id>/", tables.session, name="session"),
+    path("journaux/<int:log_id>/", replay.hand_log, name="hand_log"),
+    path("journaux/<int:log_id>/manches/<int:position>/", replay.replay_round, name="replay"),
 ]

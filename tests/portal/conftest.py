@@ -58,4 +58,4 @@ def clients(users: dict[str, Any], devices: dict[str, TOTPDevice]) -> dict[str, 
 @pytest.fixture
 def officer_client(clients: dict[str, Client]) -> Client:
     return clients[roles.OFFICER]
-from .samples import samples  # noqa: F401,E402
+from .samples import dev_cert, samples, signing  # noqa: F401,E402

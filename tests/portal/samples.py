@@ -35,6 +35,14 @@ class Samples:
     session: Any
     hand_log: Any
     discrepancy: Any
+    _report: Any = None
+
+    @property
+    def report(self) -> Any:
+        """A signed register (made on first use: a PDF takes a few seconds)."""
+        if self._report is None:
+            self._report = signed_report(self.users[roles.DIRECTOR])
+        return self._report
 
 
 def sixain(prefix: str) -> dict[str, Any]:
@@ -117,8 +125,35 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
     )
 
 
+@pytest.fixture(scope="session")
+def dev_cert(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    from audit import devcert
+
+    return devcert.make_dev_certificate(tmp_path_factory.mktemp("signing"), casino="Casino de test")
+
+
 @pytest.fixture
-def samples(users: dict[str, Any], casino: Any) -> Samples:
+def signing(settings: Any, dev_cert: Any, tmp_path: Path) -> Any:
+    """The casino's signing certificate (a demo CA and signer) and a media directory."""
+    settings.SIGNING_PKCS12 = str(dev_cert.pkcs12)
+    settings.SIGNING_PKCS12_PASSWORD = dev_cert.password
+    settings.TIMESTAMP_URL = ""
+    settings.MEDIA_ROOT = str(tmp_path / "media")
+    return dev_cert
+
+
+def signed_report(director: Any, register: str = "receipt-book") -> Any:
+    """The register of November 2026 as a signed PDF, made now."""
+    from audit.registers.reports import produce_report, request_report
+
+    report = request_report(
+        actor=director, register=register, date_from=DAY.replace(day=1), date_to=DAY, enqueue=False
+    )
+    return produce_report(report.pk, inline_parts=True)
+
+
+@pytest.fixture
+def samples(users: dict[str, Any], casino: Any, signing: Any) -> Samples:
     return build_samples(users, casino)
 
 

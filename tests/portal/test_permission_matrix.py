@@ -16,6 +16,9 @@ from typing import Any
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
+from audit.models import Report
+from audit.portal.views.registers import available
+from cards_registry.models import IncidentClosure, Visa
 from casino_ops import roles
 
 from .samples import Samples
@@ -44,9 +47,10 @@ def guarded_endpoints() -> dict[str, str]:
 
 @dataclass
 class Read:
-    """A page or endpoint every officer may read and nobody else may see."""
+    """A page or endpoint every officer may read and nobody else may see
+    (``kwargs`` gives one set of URL arguments, or a list of them)."""
 
-    kwargs: Callable[[Samples], dict[str, Any]] = field(default=lambda s: {})
+    kwargs: Callable[[Samples], dict[str, Any] | list[dict[str, Any]]] = field(default=lambda s: {})
     api: bool = False
     query: str = ""
 
@@ -82,6 +86,35 @@ EXPECTATIONS: dict[str, Any] = {
     "portal:dashboard": Read(),
     "portal:audit_trail": Read(query="?q=casino"),
     "portal:chain_check": Read(),
+    "portal:registers": Read(),
+    "portal:register": Read(
+        kwargs=lambda s: [{"name": name} for name in available()],
+        query="?date_from=2026-11-01&date_to=2026-11-30&table=3",
+    ),
+    "portal:register_pdf": Write(
+        kwargs=lambda s: {"name": "order-book"},
+        data=lambda s: {"date_from": "2026-11-01", "date_to": "2026-11-30"},
+        done=lambda s: Report.objects.filter(register="order-book").exists(),
+    ),
+    "portal:report_download": Read(kwargs=lambda s: {"report_id": s.report.pk}),
+    "portal:decks": Read(query="?serie=A1"),
+    "portal:deck": Read(kwargs=lambda s: {"deck_id": s.deck.pk}),
+    "portal:visas": Read(),
+    "portal:stamp": Write(
+        kwargs=lambda s: {"kind": "prise-en-charge", "entry_id": s.reception.pk},
+        data=lambda s: {"remark": "Vu"},
+        done=lambda s: Visa.objects.filter(reception=s.reception).exists(),
+    ),
+    "portal:incidents": Read(),
+    "portal:close_incident": Write(
+        kwargs=lambda s: {"incident_id": s.incident.pk},
+        data=lambda s: {f"incident-{s.incident.pk}-finding": "Carte marquée confirmée."},
+        done=lambda s: IncidentClosure.objects.filter(incident=s.incident).exists(),
+    ),
+    "portal:sessions": Read(query="?table=3"),
+    "portal:session": Read(kwargs=lambda s: {"session_id": s.session.pk}),
+    "portal:hand_log": Read(kwargs=lambda s: {"log_id": s.hand_log.pk}),
+    "portal:replay": Read(kwargs=lambda s: {"log_id": s.hand_log.pk, "position": 1}),
     "officers_api:schema": Open(),
     "officers_api:audit-event-list": Read(api=True),
     "officers_api:audit-event-detail": Read(api=True, kwargs=lambda s: {"seq": s.event.seq}),
@@ -119,7 +152,12 @@ WRITES = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Write)
 @pytest.mark.parametrize("name", READS)
 def test_reads(name: str, clients: dict[str, Any], samples: Samples) -> None:
     expectation: Read = EXPECTATIONS[name]
-    url = reverse(name, kwargs=expectation.kwargs(samples)) + expectation.query
+    variants = expectation.kwargs(samples)
+    for kwargs in variants if isinstance(variants, list) else [variants]:
+        check_read(name, expectation, reverse(name, kwargs=kwargs) + expectation.query, clients)
+
+
+def check_read(name: str, expectation: Read, url: str, clients: dict[str, Any]) -> None:
 
     response = clients[roles.OFFICER].get(url)
     assert response.status_code == 200, (name, response.status_code)

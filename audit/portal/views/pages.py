@@ -18,7 +18,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     context = {
         "chain": selectors.chain_status(),
         "recent_events": list(selectors.audit_events()[:8]),
-        **sources.dashboard_parts(),
+        **sources.dashboard_parts(request.user),
     }
     return render(request, "portal/dashboard.html", context)
 

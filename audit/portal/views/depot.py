@@ -1,0 +1,107 @@
+"""The card depot for the officer: a deck's life by serial, visas, incident closures.
+
+Visas and incident closures are the officer's only writes; each goes through
+the depot's own service, which checks the rules and records the audited act
+with the officer's name and time.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+
+from casino_ops.regulations import RegulationError
+
+from .. import access, selectors, sources
+from ..forms import IncidentClosureForm, VisaForm
+
+
+@access.officer_required()
+def decks(request: HttpRequest) -> HttpResponse:
+    serial = request.GET.get("serie", "").strip()[:64]
+    found = list(selectors.decks(serial=serial)[:100]) if serial else []
+    return render(request, "portal/decks.html", {"serial": serial, "decks": found})
+
+
+@access.officer_required()
+def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
+    from cards_registry.selectors import deck_history
+
+    found = access.get_visible_or_404(request.user, selectors.decks(), pk=deck_id)
+    return render(request, "portal/deck.html", {"deck": found, "history": deck_history(found)})
+
+
+@access.officer_required()
+def visas(request: HttpRequest) -> HttpResponse:
+    return render(request, "portal/visas.html", {"awaiting": sources.awaiting_visas(request.user), "form": VisaForm()})
+
+
+_STAMPS = {
+    "commande": ("stamp_order", "order", "Order"),
+    "prise-en-charge": ("stamp_reception", "reception", "Reception"),
+    "destruction": ("stamp_destruction", "destruction", "Destruction"),
+}
+
+
+@access.officer_required(access.VISA)
+def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
+    """The officer's visa on an order, a receipt-book entry or a destruction."""
+    from cards_registry import models, services
+
+    if kind not in _STAMPS:
+        raise Http404
+    service_name, argument, model_name = _STAMPS[kind]
+    entry = access.get_visible_or_404(
+        request.user, getattr(models, model_name).objects.all(), access.VISA, pk=entry_id
+    )
+    form = VisaForm(request.POST)
+    back = request.POST.get("next") or reverse("portal:visas")
+    if not back.startswith("/inspection/"):
+        back = reverse("portal:visas")
+    if not form.is_valid():
+        messages.error(request, "Observations : " + " ".join(form.errors.get("remark", [])))
+        return HttpResponseRedirect(back)
+    try:
+        getattr(services, service_name)(actor=request.user, **{argument: entry}, remark=form.cleaned_data["remark"])
+    except RegulationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"{entry} : visa apposé.")
+    return HttpResponseRedirect(back)
+
+
+@access.officer_required()
+def incidents(request: HttpRequest) -> HttpResponse:
+    forms = [(incident, IncidentClosureForm(incident)) for incident in sources.open_incidents()]
+    return render(request, "portal/incidents.html", {"forms": forms})
+
+
+@access.officer_required(access.CLOSE_INCIDENT)
+def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
+    """The officer closes an incident: his findings, and which decks are fit again."""
+    from cards_registry.models import Incident
+    from cards_registry.services import close_incident as close
+
+    incident = access.get_visible_or_404(
+        request.user, Incident.objects.prefetch_related("decks"), access.CLOSE_INCIDENT, pk=incident_id
+    )
+    form = IncidentClosureForm(incident, request.POST)
+    if form.is_valid():
+        try:
+            close(
+                actor=request.user,
+                incident=incident,
+                finding=form.cleaned_data["finding"],
+                decks_fit=list(form.cleaned_data["decks_fit"]),
+            )
+        except RegulationError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, f"Incident n° {incident.number} clos.")
+    else:
+        for field, errors in form.errors.items():
+            label = form.fields[field].label if field in form.fields else ""
+            messages.error(request, f"Incident n° {incident.number} — {label} : {' '.join(errors)}")
+    return HttpResponseRedirect(reverse("portal:incidents"))

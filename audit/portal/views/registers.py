@@ -1,0 +1,136 @@
+"""Every register on screen, with filters, and its signed PDF.
+
+The screen shows exactly what the signed PDF prints: both come from the
+register's own module (``audit.registers``), reading the apps' selectors.
+Asking for the PDF makes a print request (a Report row), not a change to any
+book; the PDF is made, signed and stored by the register pipeline.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+
+from audit.models import Report
+from casino_ops.regulations import RegulationError
+
+from .. import access
+from ..forms import RegisterFilterForm
+
+
+def available() -> dict[str, Any]:
+    """The registers whose module is installed, by name, in the pipeline's order."""
+    import importlib
+
+    from audit.registers import base
+
+    found = {}
+    for name, module in base.MODULES.items():
+        try:
+            importlib.import_module(f"audit.registers.{module}")
+        except ImportError:
+            continue
+        if name in base.REGISTERS:
+            found[name] = base.REGISTERS[name]
+    return found
+
+
+def _register_or_404(name: str) -> Any:
+    registers = available()
+    if name not in registers:
+        raise Http404
+    return registers[name]
+
+
+def _default_period() -> tuple[dt.date, dt.date]:
+    today = timezone.localdate()
+    return today.replace(day=1), today
+
+
+@access.officer_required()
+def index(request: HttpRequest) -> HttpResponse:
+    return render(request, "portal/registers.html", {"registers": available()})
+
+
+@access.officer_required()
+def register_page(request: HttpRequest, name: str) -> HttpResponse:
+    from audit.registers.base import Request
+
+    register = _register_or_404(name)
+    start, end = _default_period()
+    data = request.GET if "date_from" in request.GET else None
+    form = RegisterFilterForm(
+        data, needs_table=register.needs_table, initial={"date_from": start, "date_to": end}
+    )
+    context: dict[str, Any] = {"register": register, "name": name, "form": form, "sections": None}
+    if data is None and not register.needs_table:
+        period = Request(start, end)
+    elif form.is_valid():
+        period = Request(form.cleaned_data["date_from"], form.cleaned_data["date_to"], form.cleaned_data.get("table"))
+    else:
+        period = None
+    if period is not None:
+        try:
+            register.check(period)
+            context.update(register.context(period))
+        except RegulationError as error:
+            messages.error(request, str(error))
+        context["period"] = period
+        context["reports"] = list(
+            Report.objects.filter(
+                register=name,
+                date_from=period.date_from,
+                date_to=period.date_to,
+                table_number=period.table,
+                parent__isnull=True,
+            ).order_by("-requested_at")[:5]
+        )
+    return render(request, "portal/register.html", context)
+
+
+@access.officer_required(access.PRINT)
+def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
+    """Ask for the register's signed PDF for a period (a print request)."""
+    from audit.registers.reports import request_report
+
+    register = _register_or_404(name)
+    form = RegisterFilterForm(request.POST, needs_table=register.needs_table)
+    query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}
+    back = f"{reverse('portal:register', args=[name])}?{urlencode(query)}"
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label if field in form.fields else ''} : {' '.join(errors)}")
+        return HttpResponseRedirect(back)
+    try:
+        report = request_report(
+            actor=request.user,
+            register=name,
+            date_from=form.cleaned_data["date_from"],
+            date_to=form.cleaned_data["date_to"],
+            table=form.cleaned_data.get("table"),
+        )
+    except RegulationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, f"PDF signé demandé : {report} — {report.get_state_display()}.")
+    return HttpResponseRedirect(back)
+
+
+@access.officer_required()
+def download(request: HttpRequest, report_id: int) -> HttpResponse:
+    report = access.get_visible_or_404(request.user, Report.objects.all(), pk=report_id)
+    if report.state != Report.State.DONE or not report.file:
+        raise Http404
+    filename = f"{report.register}_{report.date_from:%Y%m%d}-{report.date_to:%Y%m%d}"
+    if report.table_number is not None:
+        filename += f"_table{report.table_number}"
+    if report.part:
+        filename += f"_partie{report.part}"
+    return FileResponse(report.file.open("rb"), as_attachment=True, filename=f"{filename}.pdf", content_type="application/pdf")

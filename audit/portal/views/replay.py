@@ -1,0 +1,62 @@
+"""A hand log, its rounds and the visual replay of each round."""
+
+from __future__ import annotations
+
+import json
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+
+from .. import access, selectors
+from ..replay import round_steps, round_summaries
+
+
+def _log_and_report(request: HttpRequest, log_id: int) -> tuple:
+    log = access.get_visible_or_404(request.user, selectors.hand_logs(), pk=log_id)
+    report = selectors.hand_log_report(log)
+    discrepancies = list(selectors.discrepancies(hand_log=log.pk).order_by("id").values())
+    return log, report, discrepancies
+
+
+@access.officer_required()
+def hand_log(request: HttpRequest, log_id: int) -> HttpResponse:
+    log, report, discrepancies = _log_and_report(request, log_id)
+    rounds = round_summaries(report, discrepancies)
+    first_position = {}
+    for r in rounds:
+        first_position.setdefault(r["number"], r["position"])
+    for d in discrepancies:
+        d["position"] = first_position.get(d["round"])
+    return render(
+        request,
+        "portal/hand_log.html",
+        {"log": log, "report": report, "rounds": rounds, "discrepancies": discrepancies},
+    )
+
+
+@access.officer_required()
+def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpResponse:
+    log, report, discrepancies = _log_and_report(request, log_id)
+    doc = json.loads(log.raw)
+    if not 1 <= position <= len(doc.get("rounds", [])):
+        raise Http404
+    log_round = doc["rounds"][position - 1]
+    report_round = report["rounds"][position - 1] if position <= len(report["rounds"]) else None
+    number = log_round.get("number")
+    mine = [d for d in discrepancies if d["round"] == number]
+    steps = round_steps(log_round, report_round, mine, box_count=log.session.table.boxes)
+    return render(
+        request,
+        "portal/replay.html",
+        {
+            "log": log,
+            "position": position,
+            "number": number,
+            "steps": steps,
+            "round_count": len(doc["rounds"]),
+            "discrepancies": mine,
+            "previous": position - 1 if position > 1 else None,
+            "next": position + 1 if position < len(doc["rounds"]) else None,
+            "rounds": round_summaries(report, discrepancies),
+        },
+    )
