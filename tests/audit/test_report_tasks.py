@@ -1,0 +1,243 @@
+"""Registers made by Celery: one report per request, per delivery, and after a worker dies."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from django.core.files.storage import default_storage
+from django.core.management import call_command
+from django.db import connection
+from django.utils import timezone
+
+from audit.models import Report
+from audit.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
+from audit.tasks import make_report
+from casino_ops.regulations import RegulationError
+
+TODAY = dt.date(2026, 11, 30)
+
+
+def _period() -> tuple[dt.date, dt.date]:
+    today = timezone.localdate()
+    return today - dt.timedelta(days=60), today + dt.timedelta(days=1)
+
+
+@pytest.fixture
+def demo(db: None) -> None:
+    call_command("seed_demo", verbosity=0)
+
+
+@pytest.mark.django_db
+def test_a_register_requested_twice_makes_one_report(
+    demo: None, signing_configured: Any, director: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    start, end = _period()
+    with django_capture_on_commit_callbacks(execute=True) as queued:
+        first = request_report(actor=director, register="depot-log", date_from=start, date_to=end)
+    with django_capture_on_commit_callbacks(execute=True) as again:
+        second = request_report(actor=director, register="depot-log", date_from=start, date_to=end)
+    assert first.pk == second.pk and len(queued) == 1 and len(again) == 0
+    report = Report.objects.get()
+    assert report.state == Report.State.DONE and report.progress == 100 and report.attempts == 1
+    assert report.requested_by == director and report.rows and report.pages == 1
+    with default_storage.open(report.file.name, "rb") as f:
+        import hashlib
+
+        assert hashlib.sha256(f.read()).hexdigest() == report.sha256
+
+
+@pytest.mark.django_db
+def test_a_task_delivered_twice_makes_one_report(demo: None, signing_configured: Any) -> None:
+    start, end = _period()
+    report = request_report(actor=None, register="incidents", date_from=start, date_to=end, enqueue=False)
+    assert make_report.apply(args=[report.pk]).get() == "done"
+    made = Report.objects.get(pk=report.pk)
+    assert make_report.apply(args=[report.pk]).get() == "done"
+    again = Report.objects.get(pk=report.pk)
+    assert (again.attempts, again.sha256, again.file.name) == (1, made.sha256, made.file.name)
+    assert Report.objects.count() == 1
+    assert len(default_storage.listdir("registers/incidents")[1]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delivery_that_finds_the_report_in_hand_leaves_it(demo: None, signing_configured: Any) -> None:
+    start, end = _period()
+    report = request_report(actor=None, register="order-book", date_from=start, date_to=end, enqueue=False)
+    db = connection.settings_dict
+    with psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
+                         password=db["PASSWORD"] or None, autocommit=True) as other:
+        other.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_CLASS, report.pk])
+        assert produce_report(report.pk).state == Report.State.PENDING  # another worker holds it
+        other.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_CLASS, report.pk])
+    assert produce_report(report.pk).state == Report.State.DONE
+
+
+@pytest.mark.django_db
+def test_a_file_left_by_a_dead_attempt_is_replaced(demo: None, signing_configured: Any) -> None:
+    start, end = _period()
+    report = request_report(actor=None, register="destructions", date_from=start, date_to=end, enqueue=False)
+    name = f"registers/destructions/{report.key}.pdf"
+    from django.core.files.base import ContentFile
+
+    default_storage.save(name, ContentFile(b"half a PDF"))
+    done = produce_report(report.pk)
+    assert done.file.name == name
+    with default_storage.open(name, "rb") as f:
+        assert f.read(5) == b"%PDF-"
+
+
+@pytest.mark.django_db
+def test_without_a_certificate_the_request_is_refused_and_nothing_is_queued(
+    demo: None, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    settings.SIGNING_PKCS12 = ""
+    with django_capture_on_commit_callbacks() as queued, pytest.raises(RegulationError) as refused:
+        request_report(actor=None, register="order-book", date_from=TODAY, date_to=TODAY)
+    assert refused.value.code == "SIGNING_NOT_CONFIGURED" and not queued
+    assert not Report.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_failed_report_is_tried_again_when_asked_again(
+    demo: None, signing_configured: Any, settings: Any
+) -> None:
+    start, end = _period()
+    report = request_report(actor=None, register="order-book", date_from=start, date_to=end, enqueue=False)
+    settings.SIGNING_PKCS12 = "/nonexistent.p12"
+    with pytest.raises(RegulationError):
+        produce_report(report.pk)
+    assert Report.objects.get(pk=report.pk).state == Report.State.FAILED
+    assert "SIGNING_NOT_CONFIGURED" in Report.objects.get(pk=report.pk).error
+    settings.SIGNING_PKCS12 = str(signing_configured.pkcs12)
+    again = request_report(actor=None, register="order-book", date_from=start, date_to=end, enqueue=False)
+    assert again.pk == report.pk and again.state == Report.State.PENDING
+    assert produce_report(report.pk).state == Report.State.DONE
+
+
+def test_split_period_covers_the_period_exactly() -> None:
+    parts = split_period(dt.date(2026, 1, 1), dt.date(2026, 1, 10), 3)
+    assert parts == [
+        (dt.date(2026, 1, 1), dt.date(2026, 1, 4)),
+        (dt.date(2026, 1, 5), dt.date(2026, 1, 7)),
+        (dt.date(2026, 1, 8), dt.date(2026, 1, 10)),
+    ]
+    assert split_period(dt.date(2026, 1, 1), dt.date(2026, 1, 1), 5) == [(dt.date(2026, 1, 1),) * 2]
+
+
+@pytest.mark.django_db
+def test_a_very_large_register_is_split_by_period_into_signed_parts(
+    demo: None, signing_configured: Any, settings: Any, django_capture_on_commit_callbacks: Any, tmp_path: Path
+) -> None:
+    from cards_registry.selectors import depot_log
+
+    settings.REGISTER_MAX_ROWS_PER_PART = 3
+    start, end = timezone.localdate() - dt.timedelta(days=400), timezone.localdate() + dt.timedelta(days=1)
+    total = len(depot_log(start, end))
+    assert total > 3
+    with django_capture_on_commit_callbacks(execute=True):
+        report = request_report(actor=None, register="depot-log", date_from=start, date_to=end)
+    report.refresh_from_db()
+    assert report.state == Report.State.SPLIT
+    files = parts_of(report)
+    assert len(files) >= 2 and all(p.state == Report.State.DONE for p in files)
+    assert sum(p.rows for p in files) == total
+    assert files[0].date_from == start and files[-1].date_to == end
+    assert all(a.date_to + dt.timedelta(days=1) == b.date_from for a, b in zip(files, files[1:], strict=False))
+
+    # the command writes one file per part, through the same code
+    out = tmp_path / "log.pdf"
+    call_command("register", "depot-log", "--from", start.isoformat(), "--to", end.isoformat(), "--output", str(out))
+    written = sorted(tmp_path.glob("log-*.pdf"))
+    assert len(written) == len(files)
+
+
+# --- A real worker on Redis, killed mid-task ---------------------------------------------
+
+
+def _children(pid: int) -> list[int]:
+    out = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True).stdout
+    return [int(p) for p in out.split()]
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
+    demo: None, signing_configured: Any, settings: Any, tmp_path: Path
+) -> None:
+    from celery import Celery
+
+    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    queue = f"registers-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CELERY_BROKER_URL": redis_url,
+        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
+        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        "CELERY_WORKER_MAX_TASKS_PER_CHILD": "5",
+    }
+    celery_bin = str(Path(sys.executable).with_name("celery"))
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [celery_bin, "-A", "casino_ops", "worker", "-P", "prefork", "-c", "1", "-Q", queue, "-n", f"{queue}@%h",
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
+        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(Path(__file__).resolve().parents[2]),
+    )
+    sender = Celery(broker=redis_url)
+    try:
+        start, end = _period()
+        report = request_report(actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False)
+        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        killed = None
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and killed is None:
+            state = Report.objects.filter(pk=report.pk).values_list("state", "attempts", "file").get()
+            if state[0] == Report.State.RUNNING:
+                children = _children(worker.pid)
+                assert len(children) == 1
+                os.kill(children[0], signal.SIGKILL)
+                killed = state
+            elif state[0] == Report.State.DONE:
+                pytest.fail("the task finished before it could be killed")
+            time.sleep(0.01)
+        assert killed is not None, (tmp_path / "worker.log").read_text()[-3000:]
+        assert killed[1] == 1 and not killed[2]  # killed during its first attempt, before any file
+        while time.monotonic() < deadline:
+            report.refresh_from_db()
+            if report.state == Report.State.DONE:
+                break
+            time.sleep(0.2)
+        log_text = (tmp_path / "worker.log").read_text()
+        assert report.state == Report.State.DONE, log_text[-3000:]
+        assert report.attempts == 2  # the redelivery made it
+        assert "WorkerLostError" in log_text or "exited prematurely" in log_text or "SIGKILL" in log_text
+        assert Report.objects.filter(register="receipt-book").count() == 1
+        assert len(default_storage.listdir("registers/receipt-book")[1]) == 1
+        with default_storage.open(report.file.name, "rb") as f:
+            import hashlib
+
+            assert hashlib.sha256(f.read()).hexdigest() == report.sha256
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        log.close()
+        with sender.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
