@@ -56,9 +56,12 @@ def get_visible_or_404(user: Any, queryset: QuerySet[M], action: str = READ, **l
     return get_object_or_404(restrict(user, queryset, action), **lookup)
 
 
-def officer_required(action: str = READ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+def officer_required(
+    action: str = READ, methods: tuple[str, ...] | None = None
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Decorator of portal views: login for anonymous visitors, 404 for other roles;
-    a read answers GET only, a write (visa, closure) POST only."""
+    a read answers GET only, a write (visa, closure) POST only, unless ``methods``
+    says otherwise (the signature checker reads an uploaded file)."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @wraps(view)
@@ -67,7 +70,7 @@ def officer_required(action: str = READ) -> Callable[[Callable[..., HttpResponse
                 return redirect_to_login(request.get_full_path(), reverse("portal:login"))
             if not may(request.user, action):
                 raise Http404
-            allowed = ["GET", "HEAD"] if action == READ else ["POST"]
+            allowed = list(methods) if methods else ["GET", "HEAD"] if action == READ else ["POST"]
             if request.method not in allowed:
                 return HttpResponseNotAllowed(allowed)
             return view(request, *args, **kwargs)

@@ -155,3 +155,19 @@ class RegisterFilterForm(forms.Form):
         if data.get("date_from") and data.get("date_to") and (data["date_to"] - data["date_from"]).days > 366:
             self.add_error("date_to", _("Une période d'un an au plus s'affiche à l'écran ; demandez le PDF pour plus."))
         return data
+
+
+class SignatureCheckForm(forms.Form):
+    MAX_BYTES = 50 * 1024 * 1024
+
+    pdf = forms.FileField(label=_("Fichier PDF à vérifier"), widget=forms.ClearableFileInput(attrs={"accept": "application/pdf"}))
+
+    def clean_pdf(self) -> Any:
+        upload = self.cleaned_data["pdf"]
+        if upload.size > self.MAX_BYTES:
+            raise forms.ValidationError(_("Fichier trop volumineux (50 Mo au plus)."), code="size")
+        head = upload.read(5)
+        upload.seek(0)
+        if head != b"%PDF-":
+            raise forms.ValidationError(_("Ce fichier n'est pas un PDF (il ne commence pas par %PDF-)."), code="type")
+        return upload

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import auth, depot, pages, registers, replay, tables
+from .views import auth, checker, depot, pages, registers, replay, tables
 
 app_name = "portal"
 
@@ -17,6 +17,7 @@ urlpatterns = [
     path("registres/<slug:name>/", registers.register_page, name="register"),
     path("registres/<slug:name>/pdf/", registers.request_pdf, name="register_pdf"),
     path("pdf/<int:report_id>/", registers.download, name="report_download"),
+    path("signatures/", checker.signature_checker, name="signature_checker"),
     path("jeux/", depot.decks, name="decks"),
     path("jeux/<int:deck_id>/", depot.deck, name="deck"),
     path("visas/", depot.visas, name="visas"),

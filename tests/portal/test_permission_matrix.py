@@ -75,6 +75,11 @@ class ByPermission:
 
 
 @dataclass
+class Check:
+    """The signature checker: officers GET the form and POST a file; nothing is written."""
+
+
+@dataclass
 class Open:
     """Reached by anyone (the login, the code step, logout); checked by their own tests."""
 
@@ -97,6 +102,7 @@ EXPECTATIONS: dict[str, Any] = {
         done=lambda s: Report.objects.filter(register="order-book").exists(),
     ),
     "portal:report_download": Read(kwargs=lambda s: {"report_id": s.report.pk}),
+    "portal:signature_checker": Check(),
     "portal:decks": Read(query="?serie=A1"),
     "portal:deck": Read(kwargs=lambda s: {"deck_id": s.deck.pk}),
     "portal:visas": Read(),
@@ -253,3 +259,24 @@ def test_tables_api_by_permission(name: str, clients: dict[str, Any], samples: S
             assert response.status_code in (403, 405), (name, role, response.status_code)
     assert samples.users[roles.OFFICER].has_perm(expectation.read)
     assert clients["anonymous"].get(url).status_code in (401, 403)
+
+
+@pytest.mark.django_db
+def test_signature_checker_reads_only(clients: dict[str, Any], samples: Samples) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from audit.models import AuditEvent
+
+    url = reverse("portal:signature_checker")
+    pdf = samples.report.file.read()
+    events = AuditEvent.objects.count()
+    for role in OTHER_ROLES:
+        assert clients[role].get(url).status_code == 404
+        upload = SimpleUploadedFile("r.pdf", pdf, content_type="application/pdf")
+        assert clients[role].post(url, {"pdf": upload}).status_code == 404
+    assert clients["anonymous"].get(url).status_code == 302
+    assert clients[roles.OFFICER].get(url).status_code == 200
+    upload = SimpleUploadedFile("r.pdf", pdf, content_type="application/pdf")
+    assert clients[roles.OFFICER].post(url, {"pdf": upload}).status_code == 200
+    assert clients[roles.OFFICER].put(url).status_code == 405
+    assert AuditEvent.objects.count() == events

@@ -1,0 +1,115 @@
+"""The signature checker: is this PDF a register the casino signed and issued?
+
+Three answers, each shown to the officer:
+
+1. the PDF signature (pyHanko): intact (the signed bytes are unchanged), valid
+   (the signature matches the signer's key), trusted (the signer's certificate
+   chains to the casino's certificate authority), and whether anything was
+   added after signing;
+2. who signed it, and when the signature says it was made;
+3. whether the file's SHA-256 is one the system issued (a Report row) — and
+   for which register and period.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+from asn1crypto import x509
+from pyhanko.pdf_utils.reader import PdfFileReader
+from pyhanko.sign.validation import async_validate_pdf_signature
+from pyhanko.sign.validation.errors import SignatureValidationError
+from pyhanko_certvalidator import ValidationContext
+
+from audit.models import Report
+
+
+@dataclass
+class SignatureCheck:
+    field_name: str
+    intact: bool = False
+    valid: bool = False
+    trusted: bool = False
+    covers_whole_file: bool = False
+    signer: str = ""
+    signed_at: Any = None
+    is_casino_certificate: bool = False
+    error: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return self.intact and self.valid and self.trusted and self.covers_whole_file
+
+
+@dataclass
+class CheckResult:
+    sha256: str
+    size: int
+    readable: bool = True
+    error: str = ""
+    signatures: list[SignatureCheck] = field(default_factory=list)
+    reports: list[Report] = field(default_factory=list)
+
+    @property
+    def signed_ok(self) -> bool:
+        return bool(self.signatures) and all(s.ok for s in self.signatures)
+
+    @property
+    def issued(self) -> bool:
+        return bool(self.reports)
+
+
+def casino_trust() -> tuple[list[x509.Certificate], bytes | None]:
+    """The casino's CA certificates (from its PKCS#12) and its signing certificate."""
+    from audit import signing
+
+    if not signing.is_configured():
+        return [], None
+    signer = signing.get_signer()
+    roots = [
+        cert
+        for cert in signer.cert_registry
+        if cert.ca and cert.self_signed in ("maybe", "yes")
+    ]
+    return roots, signer.signing_cert.dump()
+
+
+def check_pdf(data: bytes) -> CheckResult:
+    digest = hashlib.sha256(data).hexdigest()
+    result = CheckResult(sha256=digest, size=len(data))
+    result.reports = list(
+        Report.objects.filter(sha256=digest).select_related("parent", "requested_by").order_by("requested_at")
+    )
+    try:
+        reader = PdfFileReader(io.BytesIO(data), strict=False)
+        embedded = list(reader.embedded_signatures)
+    except Exception as error:  # noqa: BLE001 - any unreadable upload is "not a PDF we can read"
+        result.readable = False
+        result.error = f"Fichier illisible comme PDF : {error}"
+        return result
+    roots, casino_cert = casino_trust()
+    for sig in embedded:
+        check = SignatureCheck(field_name=sig.field_name)
+        try:
+            context = ValidationContext(trust_roots=roots, allow_fetching=False)
+            status = asyncio.run(async_validate_pdf_signature(sig, signer_validation_context=context))
+        except (SignatureValidationError, ValueError, KeyError) as error:
+            check.error = str(error)
+            result.signatures.append(check)
+            continue
+        check.intact = bool(status.intact)
+        check.valid = bool(status.valid)
+        check.trusted = bool(status.trusted)
+        check.covers_whole_file = status.coverage is not None and status.coverage.name == "ENTIRE_FILE"
+        if status.signing_cert is not None:
+            check.signer = status.signing_cert.subject.human_friendly
+            check.is_casino_certificate = casino_cert is not None and status.signing_cert.dump() == casino_cert
+        check.signed_at = (
+            status.timestamp_validity.timestamp if status.timestamp_validity is not None else status.signer_reported_dt
+        )
+        result.signatures.append(check)
+    return result
