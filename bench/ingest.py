@@ -8,7 +8,7 @@ One busy day: ``--tables`` tables (30), each with one open session, dealing
 ``--rate`` rounds an hour (60) for ``--hours`` (12): 21,600 rounds in shoes
 simulated by the engine's simulator (a few with faults), sent as hand logs
 through the API (``POST /api/tables/sessions/<id>/hand-logs/``, Django test
-client with ``--clients`` threads, each its own connection), each stored and
+client in ``--clients`` processes, each its own connection), each stored and
 queued on commit to Celery on Redis, replayed by a real worker (a
 ``celery worker`` subprocess, prefork, ``--workers`` processes) that stores
 every discrepancy row.
@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -48,7 +48,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--hours", type=int, default=12)
     p.add_argument("--rate", type=int, default=60, help="rounds an hour at each table")
     p.add_argument("--workers", type=int, default=2, help="worker processes (prefork)")
-    p.add_argument("--clients", type=int, default=2, help="API client threads")
+    p.add_argument("--clients", type=int, default=2, help="API client processes")
     p.add_argument("--keep-db", action="store_true", help="keep the bench database afterwards")
     return p.parse_args()
 
@@ -121,7 +121,6 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
     from django.db import connection
-    from django.test import Client
 
     from casino_ops import roles
     from casino_ops.celery import app
@@ -177,38 +176,22 @@ def main() -> None:
     )
     try:
         time.sleep(4)  # let the worker connect
+        # API clients in separate processes (forked after setup, each with its own connection)
+        ctx = multiprocessing.get_context("fork")
+        chunks = [jobs[i :: args.clients] for i in range(args.clients)]
+        results = ctx.Queue()
+        t0 = time.perf_counter()
+        procs = [ctx.Process(target=client_loop, args=(croupier.pk, chunk, results)) for chunk in chunks]
+        for proc in procs:
+            proc.start()
         latencies: list[float] = []
         errors: list[str] = []
-        lock = threading.Lock()
-        queue = list(reversed(jobs))
-
-        def client_loop() -> None:
-            client = Client()
-            client.force_login(croupier)
-            while True:
-                with lock:
-                    if not queue:
-                        break
-                    session_id, body = queue.pop()
-                t = time.perf_counter()
-                response = client.post(
-                    f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json"
-                )
-                elapsed = time.perf_counter() - t
-                with lock:
-                    latencies.append(elapsed)
-                    if response.status_code != 201:
-                        errors.append(response.content.decode()[:200])
-            from django.db import connections
-
-            connections.close_all()
-
-        t0 = time.perf_counter()
-        threads = [threading.Thread(target=client_loop) for _ in range(args.clients)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        for _proc in procs:
+            lat, errs = results.get()
+            latencies.extend(lat)
+            errors.extend(errs)
+        for proc in procs:
+            proc.join()
         t_api = time.perf_counter() - t0
         while Replay.objects.count() < len(jobs):
             if worker.poll() is not None:
@@ -220,7 +203,7 @@ def main() -> None:
         worker.wait(timeout=30)
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client threads), "
+    print(f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
           f"{len(errors)} refused")
     print(f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
           f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
@@ -231,6 +214,30 @@ def main() -> None:
     connection.close()
     if not args.keep_db:
         drop_database(server)
+
+
+def client_loop(user_id: int, jobs: list[tuple[int, bytes]], results: multiprocessing.Queue) -> None:
+    """Post ``jobs`` one after the other; send back the time of each and the refusals."""
+    from django.contrib.auth import get_user_model
+    from django.db import connections
+    from django.test import Client
+
+    from casino_ops.celery import app
+
+    connections.close_all()  # never share the parent's database or broker connections
+    app._pool = None
+    app.amqp._producer_pool = None
+    client = Client()
+    client.force_login(get_user_model().objects.get(pk=user_id))
+    latencies, errors = [], []
+    for session_id, body in jobs:
+        t = time.perf_counter()
+        response = client.post(f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json")
+        latencies.append(time.perf_counter() - t)
+        if response.status_code != 201:
+            errors.append(response.content.decode()[:200])
+    connections.close_all()
+    results.put((latencies, errors))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -802,7 +802,6 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
         raw = raw.encode("utf-8")
     profile = session.profile
     doc = parse_hand_log(raw, profile)
-    session = _lock_session(session)
     _refuse_closed_day(session.day, profile)
     if doc["table"] != session.table.code:
         raise RegulationError(
@@ -822,10 +821,10 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
             field="sha256",
         )
     shoe = session.shoes.filter(label=doc["shoe_id"]).first()
-    log = HandLog.objects.create(
+    log = HandLog(
         session=session,
         shoe=shoe,
-        croupier=shoe.croupier if shoe else session.croupier,
+        croupier_id=shoe.croupier_id if shoe else session.croupier_id,
         sha256=digest,
         raw=raw.decode("utf-8"),
         shoe_label=doc["shoe_id"],
@@ -839,6 +838,17 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
         uploaded_by=actor,
         uploaded_at=timezone.now(),
     )
+    try:
+        with transaction.atomic():
+            log.save(force_insert=True)
+    except IntegrityError:  # the same log sent twice at the same moment
+        raise RegulationError(
+            "HAND_LOG_DUPLICATE",
+            _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
+            % {"h": digest},
+            cite("books.no_erasure", profile),
+            field="sha256",
+        ) from None
     audit.record(
         actor=actor,
         action="hand_log.received",

@@ -73,6 +73,7 @@ def celery_worker_on_redis(settings: Any) -> Iterator[Any]:
     if app._pool is not None:  # connections made for another broker
         app._pool.force_close_all()
         app._pool = None
+    app.amqp._producer_pool = None
     with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
         yield app
     app.conf.update(saved)
