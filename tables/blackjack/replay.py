@@ -118,6 +118,10 @@ def _d(
     return out
 
 
+#: the decisions of a box without an actions key
+NO_ACTS: tuple[Any, ...] = ()
+
+
 class _Bail(Exception):
     """The fast path met something it leaves to the general replay."""
 
@@ -261,7 +265,8 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             res: list[tuple[Any, ...]] = []
             res_append = res.append
             stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
-            matched = 0
+            no_key = 0  # boxes without an actions key (a blackjack needs none)
+            actions_get = actions.get
             prev = 0
             j = 0
             for b in boxes:
@@ -295,14 +300,9 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     # no stakes (the general path), over the maximum, a player twice
                     if not st or total > max_c or len(dict(st)) != len(st):
                         raise _Bail
-                acts = actions.get(box_key[box])
-                if acts is None:
-                    na = 0
-                else:
-                    if type(acts) is not list:
-                        raise _Bail
-                    matched += 1
-                    na = len(acts)
+                # the box's decisions: reading acts[ai] fails on anything but a list
+                # (a missing key gives NO_ACTS, which has no decision to read)
+                acts = actions_get(box_key[box], NO_ACTS)
                 c1 = cards[j]
                 c2 = cards[k1 + j]
                 j += 1
@@ -312,7 +312,9 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 hard = v1 + v2
                 ace = v1 == 1 or v2 == 1
                 if hard == 11 and ace:  # blackjack: no decision is read
-                    if na:
+                    if acts is NO_ACTS:
+                        no_key += 1
+                    elif type(acts) is not list or acts:
                         raise _Bail
                     res_append((box, 0, hc, 11, True, BLACKJACK, False, st))
                     live = True
@@ -457,7 +459,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     hard = fv + v
                     ace = fv == 1 or v == 1
                     doubled = False
-                if ai != na:
+                if ai != len(acts):
                     raise _Bail
                 if split:
                     res[start:] = sorted(res[start:], key=_num_of_row)
@@ -481,7 +483,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     d_hard += v
                     if v == 1:
                         d_ace = True
-            if p != len(cards) or len(actions) != matched:
+            if p != len(cards) or len(actions) != k - no_key:  # actions for no box, or not a box
                 raise _Bail
             d_soft = d_ace and d_hard <= 11
             dt = d_hard + 10 if d_soft else d_hard
