@@ -3,6 +3,7 @@ from django.contrib import admin
 from casino_ops.admin_utils import ReadOnlyAdmin
 
 from .models import AuditEvent
+from .registers import admin as _registers_admin  # noqa: F401  (reports and checkpoints)
 
 
 @admin.register(AuditEvent)

@@ -5,3 +5,17 @@ from django.utils.translation import gettext_lazy as _
 class AuditConfig(AppConfig):
     name = "audit"
     verbose_name = _("Audit et registres")
+
+    def ready(self) -> None:
+        from casino_ops import roles
+
+        # Printed registers (FR art. 68): management asks for them and downloads
+        # them; officers read them and the checkpoints (they ask through the portal).
+        reports = {"audit.add_report", "audit.view_report", "audit.view_checkpoint"}
+        roles.extend_role_permissions(
+            {
+                roles.DIRECTOR: reports,
+                roles.COMMITTEE: reports,
+                roles.OFFICER: {"audit.view_report", "audit.view_checkpoint"},
+            }
+        )

@@ -1,0 +1,184 @@
+"""Admin of the printed registers and the signed checkpoints (French).
+
+Whoever asks for a register sees it in the list with its state and progress,
+then downloads the signed PDF; the director and the committee see every
+report. A report is never edited or deleted here: a new request makes a new
+one (or returns the same one).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.core.files.storage import default_storage
+from django.db.models import QuerySet
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from audit import signing
+from audit.models import Checkpoint, Report
+from casino_ops import roles
+from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
+from casino_ops.regulations import RegulationError
+
+from .base import MODULES, Request, get_register
+from .reports import request_report
+
+
+class ReportRequestForm(forms.ModelForm):
+    register = forms.ChoiceField(label=_("registre"), choices=[])
+
+    class Meta:
+        model = Report
+        fields = ["register", "date_from", "date_to", "table_number"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["register"].choices = [(name, str(get_register(name).title)) for name in MODULES]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if self.errors:
+            return data
+        try:
+            get_register(data["register"]).check(
+                Request(data["date_from"], data["date_to"], data.get("table_number"))
+            )
+            signing.get_signer()
+        except RegulationError as error:
+            if error.field == "table":
+                error.field = "table_number"
+            regulation_error_to_form(self, error)
+        return data
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    form = ReportRequestForm
+    list_display = ("__str__", "requested_by", "requested_at", "state", "progress_bar", "pages", "download")
+    list_filter = ("state", "register")
+    search_fields = ("sha256", "register")
+    date_hierarchy = "requested_at"
+    list_select_related = ("requested_by",)
+
+    def _sees_all(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser or roles.is_management(request.user)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
+        qs = super().get_queryset(request).filter(parent__isnull=True)
+        if self._sees_all(request):
+            return qs
+        return qs.filter(requested_by=request.user)
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        if obj is None:
+            return ["register", "date_from", "date_to", "table_number"]
+        return [
+            "register", "date_from", "date_to", "table_number", "requested_by", "requested_at", "state",
+            "progress", "attempts", "rows", "pages", "head_seq", "head_hash", "sha256", "error",
+            "started_at", "finished_at", "download",
+        ]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def save_model(self, request: HttpRequest, obj: Report, form: Any, change: bool) -> None:
+        report = request_report(
+            actor=request.user,
+            register=form.cleaned_data["register"],
+            date_from=form.cleaned_data["date_from"],
+            date_to=form.cleaned_data["date_to"],
+            table=form.cleaned_data.get("table_number"),
+        )
+        obj.pk = report.pk
+        obj.__dict__.update({k: v for k, v in report.__dict__.items() if not k.startswith("_")})
+
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:
+        pass  # the report row is the record of the request
+
+    @admin.display(description=_("avancement"))
+    def progress_bar(self, obj: Report) -> str:
+        pct = obj.progress
+        if obj.state == Report.State.SPLIT:
+            parts = list(obj.parts.values_list("progress", flat=True))
+            pct = int(sum(parts) / len(parts)) if parts else 0
+        return format_html(
+            '<progress value="{}" max="100" title="{} %"></progress> {} %', pct, pct, pct
+        )
+
+    @admin.display(description=_("PDF signé"))
+    def download(self, obj: Report) -> str:
+        from .reports import parts_of
+
+        files = [p for p in parts_of(obj) if p.state == Report.State.DONE and p.file]
+        if not files or (obj.state == Report.State.SPLIT and len(files) != obj.parts.count()):
+            return "—"
+        links = [
+            format_html(
+                '<a href="{}">{}</a>',
+                reverse("admin:audit_report_download", args=[p.pk]),
+                _("télécharger") if len(files) == 1 else _("partie %(n)s") % {"n": i},
+            )
+            for i, p in enumerate(files, 1)
+        ]
+        return format_html(" · ".join(["{}"] * len(links)), *links)
+
+    def get_urls(self) -> list[Any]:
+        return [
+            path(
+                "<int:report_id>/download/",
+                self.admin_site.admin_view(self.download_view),
+                name="audit_report_download",
+            ),
+            *super().get_urls(),
+        ]
+
+    def download_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
+        report = Report.objects.filter(pk=report_id).select_related("parent").first()
+        if report is None or not report.file or report.state != Report.State.DONE:
+            raise Http404
+        top = report.parent or report
+        if not (self._sees_all(request) or top.requested_by_id == request.user.pk):
+            raise Http404
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        name = f"{report.register}_{report.date_from:%Y%m%d}-{report.date_to:%Y%m%d}.pdf"
+        return FileResponse(
+            default_storage.open(report.file.name, "rb"), as_attachment=True, filename=name,
+            content_type="application/pdf",
+        )
+
+
+@admin.register(Checkpoint)
+class CheckpointAdmin(ReadOnlyAdmin):
+    list_display = ("seq", "head_hash", "made_at", "signer")
+    readonly_fields = ("seq", "head_hash", "made_at", "statement", "signer")
+    exclude = ("signature",)
+    actions = ["export_checkpoints"]
+    change_list_template = None
+
+    @admin.action(description=_("Exporter les points de contrôle choisis (fichier signé pour l'officier)"))
+    def export_checkpoints(self, request: HttpRequest, queryset: QuerySet[Checkpoint]) -> HttpResponse | None:
+        from audit.checkpoints import export
+
+        try:
+            data = export(since_seq=min(queryset.values_list("seq", flat=True)) - 1)
+        except RegulationError as error:
+            self.message_user(request, str(error), level=messages.ERROR)
+            return None
+        response = HttpResponse(data, content_type="application/pkcs7-mime")
+        stamp = timezone.now().strftime("%Y%m%d-%H%M%S")
+        response["Content-Disposition"] = f'attachment; filename="points-de-controle-{stamp}.p7m"'
+        return response

@@ -1,0 +1,82 @@
+"""The admin of printed registers: ask, follow the progress, download; checkpoints."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+from django.utils import timezone
+
+from audit.models import Checkpoint, Report
+
+
+def _period() -> dict[str, str]:
+    today = timezone.localdate()
+    return {"date_from": (today - dt.timedelta(days=30)).isoformat(), "date_to": today.isoformat()}
+
+
+@pytest.mark.django_db
+def test_the_person_who_asks_follows_the_report_and_downloads_it(
+    client: Any, users: dict[str, Any], signing_configured: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    from django.contrib.auth import get_user_model
+
+    clerk = get_user_model().objects.create_user("clerk", password="pw", is_staff=True)
+    clerk.user_permissions.add(*Permission.objects.filter(codename__in=["add_report", "view_report"]))
+    client.force_login(clerk)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(reverse("admin:audit_report_add"), {"register": "order-book", **_period()})
+    assert response.status_code == 302
+    report = Report.objects.get()
+    assert report.requested_by == clerk and report.state == Report.State.DONE
+
+    page = client.get(reverse("admin:audit_report_changelist")).content.decode()
+    assert '<progress value="100"' in page and "télécharger" in page
+    download = client.get(reverse("admin:audit_report_download", args=[report.pk]))
+    assert download.status_code == 200 and b"".join(download.streaming_content).startswith(b"%PDF-")
+
+    # someone else's report is neither listed nor downloadable for a clerk; management sees all
+    other = Report.objects.create(key="x" * 64, register="incidents", date_from=dt.date(2026, 1, 1),
+                                  date_to=dt.date(2026, 1, 2), requested_by=users["directeur"])
+    assert "incidents" not in client.get(reverse("admin:audit_report_changelist")).content.decode()
+    assert client.get(reverse("admin:audit_report_download", args=[other.pk])).status_code == 404
+    client.force_login(users["directeur"])
+    page = client.get(reverse("admin:audit_report_changelist")).content.decode()
+    assert "clerk" in page and "directeur" in page.lower()
+    assert client.get(reverse("admin:audit_report_download", args=[report.pk])).status_code == 200
+
+
+@pytest.mark.django_db
+def test_a_bad_request_in_the_admin_says_what_and_where(client: Any, director: Any, settings: Any) -> None:
+    client.force_login(director)
+    response = client.post(
+        reverse("admin:audit_report_add"),
+        {"register": "advance-book", "date_from": "2026-02-01", "date_to": "2026-02-02"},
+    )
+    assert response.status_code == 200 and not Report.objects.exists()
+    assert "indiquez le numéro de table" in response.content.decode()
+    settings.SIGNING_PKCS12 = ""
+    response = client.post(reverse("admin:audit_report_add"), {"register": "order-book", **_period()})
+    assert "Aucun certificat de signature" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_checkpoints_are_listed_and_exported_from_the_admin(
+    client: Any, director: Any, casino: Any, signing_configured: Any
+) -> None:
+    from audit.checkpoints import make_checkpoint
+    from audit.signing import verify_data
+
+    made = make_checkpoint()
+    client.force_login(director)
+    assert made.head_hash in client.get(reverse("admin:audit_checkpoint_changelist")).content.decode()
+    response = client.post(
+        reverse("admin:audit_checkpoint_changelist"),
+        {"action": "export_checkpoints", "_selected_action": [made.pk]},
+    )
+    assert response["Content-Type"] == "application/pkcs7-mime"
+    assert verify_data(response.content).ok
+    assert Checkpoint.objects.count() == 1
