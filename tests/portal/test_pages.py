@@ -1,0 +1,128 @@
+"""The portal's pages: what the officer sees, the two writes he makes (audited, with
+his name and time), and a bounded number of queries per page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from audit.models import AuditEvent
+from cards_registry.models import Deck, IncidentClosure, Visa
+
+
+@pytest.mark.django_db
+def test_dashboard(officer_client, samples, django_assert_max_num_queries) -> None:
+    with django_assert_max_num_queries(16):
+        page = officer_client.get("/inspection/").content.decode()
+    assert "Prise en charge n° 1/1" in page  # awaiting the visa
+    assert "Bon de commande n° 1/2" in page  # the unstamped order
+    assert "Incident n° 1" in page
+    assert "SETTLEMENT_MISMATCH" in page and "BJ03" in page
+    assert "Dernier événement scellé" in page
+
+
+@pytest.mark.django_db
+def test_stamping_a_receipt_book_entry_is_an_audited_act(officer_client, samples) -> None:
+    url = reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk])
+    response = officer_client.post(url, {"remark": "Conforme au bordereau"}, follow=True)
+    assert "visa apposé" in response.content.decode()
+    visa = Visa.objects.get(reception=samples.reception)
+    assert visa.officer == samples.users["officier"] and visa.remark == "Conforme au bordereau"
+    event = AuditEvent.objects.get(action="depot.reception_stamped")
+    assert event.actor_name == "u_officier" and event.seq is not None
+    # Stamping again is refused with the reason, and nothing changes.
+    again = officer_client.post(url, {"remark": "bis"}, follow=True).content.decode()
+    assert "déjà visée" in again
+    assert Visa.objects.filter(reception=samples.reception).count() == 1
+
+
+@pytest.mark.django_db
+def test_stamping_an_order(officer_client, samples) -> None:
+    officer_client.post(reverse("portal:stamp", args=["commande", samples.order.pk]), {"remark": ""})
+    assert Visa.objects.filter(order=samples.order, officer=samples.users["officier"]).exists()
+    assert officer_client.post(reverse("portal:stamp", args=["inconnu", 1])).status_code == 404
+
+
+@pytest.mark.django_db
+def test_closing_an_incident(officer_client, samples) -> None:
+    deck = samples.incident.decks.get()
+    prefix = f"incident-{samples.incident.pk}"
+    url = reverse("portal:close_incident", args=[samples.incident.pk])
+    missing = officer_client.post(url, {f"{prefix}-finding": ""}, follow=True).content.decode()
+    assert "Constatations" in missing and "obligatoire" in missing
+    assert not IncidentClosure.objects.exists()
+    officer_client.post(url, {f"{prefix}-finding": "Carte abîmée, pas de marquage.", f"{prefix}-decks_fit": [deck.pk]})
+    closure = IncidentClosure.objects.get(incident=samples.incident)
+    assert closure.officer == samples.users["officier"] and list(closure.decks_fit.all()) == [deck]
+    assert Deck.objects.get(pk=deck.pk).status == "in_cabinet"
+    event = AuditEvent.objects.get(action="depot.incident_closed")
+    assert event.actor_name == "u_officier"
+    assert json.loads(event.payload)["fit"] == [deck.serial]
+    assert "Aucun incident ouvert" in officer_client.get(reverse("portal:incidents")).content.decode()
+
+
+@pytest.mark.django_db
+def test_a_decks_life_by_serial(officer_client, samples) -> None:
+    search = officer_client.get("/inspection/jeux/?serie=A1-1").content.decode()
+    assert f'href="/inspection/jeux/{samples.deck.pk}/"' in search
+    page = officer_client.get(f"/inspection/jeux/{samples.deck.pk}/").content.decode()
+    assert "A1-1" in page and "audit n°" in page
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "name", ["receipt-book", "order-book", "incidents", "destructions", "depot-log"]
+)
+def test_registers_on_screen(name, officer_client, samples, django_assert_max_num_queries) -> None:
+    url = reverse("portal:register", args=[name]) + "?date_from=2026-11-01&date_to=2026-11-30"
+    with django_assert_max_num_queries(20):
+        response = officer_client.get(url)
+    assert response.status_code == 200
+    assert "Demander le PDF signé" in response.content.decode()
+
+
+@pytest.mark.django_db
+def test_receipt_book_shows_the_entry_and_its_pdf(officer_client, samples) -> None:
+    report = samples.report
+    page = officer_client.get(
+        reverse("portal:register", args=["receipt-book"]) + "?date_from=2026-11-01&date_to=2026-11-30"
+    ).content.decode()
+    assert "1/1" in page and "Cartes Grimaud" in page
+    assert f"/inspection/pdf/{report.pk}/" in page
+    download = officer_client.get(f"/inspection/pdf/{report.pk}/")
+    assert download["Content-Type"] == "application/pdf"
+    assert b"".join(download.streaming_content).startswith(b"%PDF-")
+
+
+@pytest.mark.django_db
+def test_register_bad_period_says_which_field(officer_client, samples) -> None:
+    page = officer_client.get(
+        reverse("portal:register", args=["receipt-book"]) + "?date_from=2026-11-30&date_to=2026-11-01"
+    ).content.decode()
+    assert "La date de fin précède la date de début." in page
+
+
+@pytest.mark.django_db
+def test_sessions_and_a_session(officer_client, samples, django_assert_max_num_queries) -> None:
+    assert "BJ03" in officer_client.get("/inspection/seances/").content.decode()
+    with django_assert_max_num_queries(16):
+        page = officer_client.get(f"/inspection/seances/{samples.session.pk}/").content.decode()
+    assert "avance initiale" in page and samples.hand_log.shoe_label in page
+
+
+@pytest.mark.django_db
+def test_audit_trail_search(officer_client, samples, django_assert_max_num_queries) -> None:
+    with django_assert_max_num_queries(8):
+        page = officer_client.get("/inspection/audit/?action=depot.").content.decode()
+    assert "depot.order_stamped" in page and "hand_log.received" not in page
+    page = officer_client.get("/inspection/audit/?q=BL+4411").content.decode()
+    assert "depot.received" in page or "depot.reception" in page
+    bad = officer_client.get("/inspection/audit/?since=pas-une-date").content.decode()
+    assert "Depuis le" in bad
+
+
+@pytest.mark.django_db
+def test_full_chain_check(officer_client, samples) -> None:
+    assert "Chaîne intègre" in officer_client.get("/inspection/audit/verification/").content.decode()

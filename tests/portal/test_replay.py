@@ -1,0 +1,130 @@
+"""The visual replay's steps (pure: no database) and the replay pages."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from audit.portal.replay import card, round_steps, round_summaries
+from tables.blackjack import replay
+
+from .samples import FIXTURES, worked_example
+
+
+def _steps() -> list[dict]:
+    doc = worked_example()
+    report = json.loads((FIXTURES / "worked-example.report.json").read_text())
+    return round_steps(doc["rounds"][0], report["rounds"][0], report["discrepancies"], box_count=7)
+
+
+def test_cards_are_drawn_in_shoe_order_and_every_card_leaves_once() -> None:
+    steps = _steps()
+    drawn = [c["code"] for step in steps for c in step["drawn"]]
+    assert drawn == worked_example()["rounds"][0]["cards"]  # 9H 7C AS KD 5S 4D 6H
+
+
+def test_steps_follow_the_round() -> None:
+    titles = [s["title"] for s in _steps()]
+    assert titles == [
+        "Mises sur les cases",
+        "Première carte à chaque case",
+        "Carte du croupier",
+        "Seconde carte à chaque case",
+        "Assurances",
+        "Case 2 : reste",
+        "Case 5 : tire une carte",
+        "Case 5 : reste",
+        "Le croupier tire 6♥",
+        "Le croupier termine à 17",
+        "Paiements",
+    ]
+
+
+def test_table_state_at_each_step() -> None:
+    steps = _steps()
+    box5 = {b["number"]: b for b in steps[6]["boxes"]}[5]
+    assert [c["code"] for c in box5["hands"][0]["cards"]] == ["7C", "5S", "4D"]
+    assert steps[6]["focus"] == 5
+    assert [c["code"] for c in steps[3]["dealer"]] == ["AS"]
+    assert steps[-1]["dealer_total"] == 17
+    assert len(steps[0]["boxes"]) == 7
+
+
+def test_the_discrepancy_shows_at_the_payment_on_its_box() -> None:
+    steps = _steps()
+    with_disc = [s for s in steps if s["discrepancies"]]
+    assert [s["title"] for s in with_disc] == ["Paiements"]
+    (d,) = with_disc[0]["discrepancies"]
+    assert d["code"] == "SETTLEMENT_MISMATCH" and d["box"] == 5 and d["article"] == "FR art. 55-4 1°"
+    box5 = {b["number"]: b for b in with_disc[0]["boxes"]}[5]
+    (net,) = box5["hands"][0]["nets"]
+    assert net == {"player": "P2", "amount": "10.00", "net": "-10.00", "recorded": "10.00", "differs": True}
+    box2 = {b["number"]: b for b in with_disc[0]["boxes"]}[2]
+    assert not any(n["differs"] for n in box2["hands"][0]["nets"])
+    assert box2["insurance"][0]["net"] == "-25.00" and not box2["insurance"][0]["differs"]
+
+
+def test_split_hands_take_the_engines_cards() -> None:
+
+    doc = _split_round()
+    report = replay(doc)
+    steps = round_steps(doc["rounds"][0], report["rounds"][0], report["discrepancies"])
+    drawn = [c["code"] for step in steps for c in step["drawn"]]
+    assert drawn == doc["rounds"][0]["cards"]
+    final = {b["number"]: b for b in steps[-1]["boxes"]}[1]
+    assert len(final["hands"]) == 2
+    assert [s for s in steps if s["phase"] == "play"][0]["title"] == "Case 1 : sépare"
+
+
+def test_round_summaries_count_discrepancies_per_round() -> None:
+    report = json.loads((FIXTURES / "worked-example.report.json").read_text())
+    assert round_summaries(report, report["discrepancies"]) == [
+        {"position": 1, "number": 1, "replayed": True, "discrepancies": 1}
+    ]
+
+
+def test_cards_for_display() -> None:
+    assert card("TH") == {"code": "TH", "rank": "10", "suit": "♥", "red": True, "invalid": False}
+    assert card("XZ")["invalid"]
+
+
+def _split_round() -> dict:
+    """8-8 split against a dealer 6: each hand stands on its second card."""
+    doc = worked_example()
+    doc["insurance"] = []
+    doc["rounds"] = [
+        {
+            "number": 1,
+            "boxes": [{"box": 1, "stakes": [{"player": "P1", "amount": "20.00"}]}],
+            "cards": ["8S", "6H", "8D", "TC", "9C", "TD"],
+            "insurance": [],
+            "actions": {"1": ["split", "stand", "stand"]},
+            "settlements": [
+                {"box": 1, "hand": 0, "player": "P1", "net": "20.00"},
+                {"box": 1, "hand": 1, "player": "P1", "net": "20.00"},
+            ],
+        }
+    ]
+    return doc
+
+
+@pytest.mark.django_db
+def test_replay_page_shows_the_round_with_its_discrepancy(officer_client, samples, django_assert_max_num_queries) -> None:
+    url = f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"
+    with django_assert_max_num_queries(12):
+        response = officer_client.get(url)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert page.count('class="step ') == 11
+    assert "SETTLEMENT_MISMATCH" in page and "FR art. 55-4 1°" in page
+    assert "portal/replay.js" in page
+    assert officer_client.get(f"/inspection/journaux/{samples.hand_log.pk}/manches/2/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_every_discrepancy_links_to_its_round(officer_client, samples) -> None:
+    page = officer_client.get(f"/inspection/journaux/{samples.hand_log.pk}/").content.decode()
+    assert f'href="/inspection/journaux/{samples.hand_log.pk}/manches/1/">manche 1 →' in page
+    dashboard = officer_client.get("/inspection/").content.decode()
+    assert f"/inspection/journaux/{samples.hand_log.pk}/manches/1/" in dashboard
