@@ -34,3 +34,5 @@ class Command(RegulatedCommand):
         for user in context["users"].values():
             role = user.groups.first().name
             self.stdout.write(f"  {user.username:<10} {context['passwords'][user.username]:<16} {role}")
+        for note in context.get("notes", []):
+            self.stdout.write(note)
