@@ -120,6 +120,8 @@ def _d(
 
 #: the decisions of a box without an actions key
 NO_ACTS: tuple[Any, ...] = ()
+#: end of the settlement rows
+_END = object()
 
 
 class _Bail(Exception):
@@ -265,6 +267,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             res: list[tuple[Any, ...]] = []
             res_append = res.append
             stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
+            created = fv = 0
             no_key = 0  # boxes without an actions key (a blackjack needs none)
             actions_get = actions.get
             prev = 0
@@ -321,9 +324,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     continue
                 ai = 0
                 num = 0
-                created = 1
-                split = False
-                fv = 0  # value of the first card of a split hand
+                split = False  # once the box has split: `created` hands, `fv` its first card's value
                 doubled = False
                 while True:  # the box's hands, each to its end
                     if split and fv == 1:
@@ -414,15 +415,16 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                                     raise _Bail
                                 c0, c1 = hc
                                 v0 = val[c0]
+                                if not split:
+                                    split = True
+                                    created = 1
+                                    start = len(res)
                                 if (
                                     v0 != val[c1]
                                     or (identical and CARD_RANK[c0] != CARD_RANK[c1])
                                     or (maxh is not None and created >= maxh)
                                 ):
                                     raise _Bail
-                                if not split:
-                                    split = True
-                                    start = len(res)
                                 stack.append((created, c1, v0, _split_stakes(st, declined)))
                                 created += 1
                                 fv = v0
@@ -489,7 +491,8 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             dt = d_hard + 10 if d_soft else d_hard
             d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
             # settlement (3.6): each computed net against the recorded row, in report order
-            ri = 0
+            rows_left = iter(rows)
+            next_row = rows_left.__next__  # fewer rows than settlements: StopIteration
             hands = []
             for box, num, hc, hard, ace, state, doubled, st in res:
                 soft = ace and hard <= 11
@@ -517,8 +520,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     pl, c = st[0]
                     net = c * mul if mul is not None else half(c * num2)
                     ns = fget(net) or fmt(net)
-                    row = rows[ri]
-                    ri += 1
+                    row = next_row()
                     rn = row["net"]
                     if (
                         row["box"] is not box
@@ -534,8 +536,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     for pl, c in st:
                         net = c * mul if mul is not None else half(c * num2)
                         ns = fget(net) or fmt(net)
-                        row = rows[ri]
-                        ri += 1
+                        row = next_row()
                         rn = row["net"]
                         if (
                             row["box"] is not box
@@ -565,8 +566,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 for b, pl, a in legal:
                     net = 2 * a if ten else -a
                     ns = fmt(net)
-                    row = rows[ri]
-                    ri += 1
+                    row = next_row()
                     rn = row["insurance_net"]
                     if (
                         row["box"] is not b
@@ -576,7 +576,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     ):
                         raise _Bail
                     ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": ns})
-            if ri != len(rows):
+            if next(rows_left, _END) is not _END:  # more rows than settlements
                 raise _Bail
             report = {
                 "number": number,
