@@ -177,3 +177,58 @@ class OfficerDiscrepancyFilterSerializer(serializers.Serializer):
     hand_log = serializers.IntegerField(required=False, min_value=1)
     since = serializers.DateField(required=False)
     until = serializers.DateField(required=False)
+
+
+class OfficerReportSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    register = serializers.CharField()
+    date_from = serializers.DateField()
+    date_to = serializers.DateField()
+    table_number = serializers.IntegerField(allow_null=True)
+    part = serializers.IntegerField(allow_null=True)
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    state = serializers.CharField()
+    requested_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+    pages = serializers.IntegerField(allow_null=True)
+    rows = serializers.IntegerField(allow_null=True)
+    head_seq = serializers.IntegerField(allow_null=True)
+    head_hash = serializers.CharField()
+    sha256 = serializers.CharField()
+    download = serializers.SerializerMethodField()
+
+    def get_download(self, report: Any) -> str | None:
+        from django.urls import reverse
+
+        if report.state != "done" or not report.file:
+            return None
+        return reverse("officers_api:report-pdf", args=[report.pk])
+
+
+class OfficerReportFilterSerializer(serializers.Serializer):
+    register = serializers.CharField(required=False, max_length=32)
+    sha256 = serializers.CharField(required=False, max_length=64)
+    state = serializers.CharField(required=False, max_length=16)
+
+
+class OfficerCheckpointSerializer(serializers.Serializer):
+    seq = serializers.IntegerField()
+    head_hash = serializers.CharField()
+    made_at = serializers.DateTimeField()
+    signer = serializers.CharField()
+    statement = serializers.CharField()
+    signature = serializers.SerializerMethodField()
+    chain_matches = serializers.SerializerMethodField()
+
+    def get_signature(self, checkpoint: Any) -> str:
+        """The detached CMS signature (DER), base64."""
+        import base64
+
+        return base64.b64encode(bytes(checkpoint.signature)).decode()
+
+    def get_chain_matches(self, checkpoint: Any) -> bool:
+        """Does the chain still hold, at this sequence number, the hash the casino signed?"""
+        hashes = self.context.get("chain_hashes")
+        if hashes is None:
+            return AuditEvent.objects.filter(seq=checkpoint.seq, hash=checkpoint.head_hash).exists()
+        return hashes.get(checkpoint.seq) == checkpoint.head_hash

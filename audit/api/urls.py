@@ -8,6 +8,8 @@ from . import views
 
 router = SimpleRouter()
 router.register("inspection/audit-events", views.AuditEventViewSet, basename="audit-event")
+router.register("inspection/reports", views.ReportViewSet, basename="report")
+router.register("inspection/checkpoints", views.CheckpointViewSet, basename="checkpoint")
 router.register("inspection/decks", views.DeckViewSet, basename="deck")
 router.register("inspection/sessions", views.SessionViewSet, basename="session")
 router.register("inspection/hand-logs", views.HandLogViewSet, basename="hand-log")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema, extend_schema_view
+from django.http import FileResponse, Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
+from rest_framework.decorators import action
 
 from audit.portal import selectors
 
@@ -12,6 +15,7 @@ from .base import OfficerReadOnlyViewSet, SeqCursorPagination
 from .serializers import (
     OfficerAuditEventFilterSerializer,
     OfficerAuditEventSerializer,
+    OfficerCheckpointSerializer,
     OfficerDeckDetailSerializer,
     OfficerDeckFilterSerializer,
     OfficerDeckSerializer,
@@ -20,6 +24,8 @@ from .serializers import (
     OfficerHandLogDetailSerializer,
     OfficerHandLogFilterSerializer,
     OfficerHandLogSerializer,
+    OfficerReportFilterSerializer,
+    OfficerReportSerializer,
     OfficerSessionDetailSerializer,
     OfficerSessionFilterSerializer,
     OfficerSessionSerializer,
@@ -88,3 +94,48 @@ class DiscrepancyViewSet(OfficerReadOnlyViewSet):
 
     def selector(self, **filters: Any) -> Any:
         return selectors.discrepancies(**filters)
+
+
+@extend_schema_view(list=extend_schema(parameters=[OfficerReportFilterSerializer]))
+class ReportViewSet(OfficerReadOnlyViewSet):
+    """The registers printed as signed PDFs (find one by its SHA-256), and their files."""
+
+    serializer_class = OfficerReportSerializer
+    filter_serializer_class = OfficerReportFilterSerializer
+
+    def selector(self, **filters: Any) -> Any:
+        return selectors.reports(**filters)
+
+    @extend_schema(responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY)})
+    @action(detail=True, methods=["get"])
+    def pdf(self, request: Any, pk: Any = None) -> Any:
+        report = self.get_object()
+        if report.state != "done" or not report.file:
+            raise Http404
+        return FileResponse(report.file.open("rb"), content_type="application/pdf", filename=f"report-{report.pk}.pdf")
+
+
+class CheckpointViewSet(OfficerReadOnlyViewSet):
+    """Signed checkpoints of the audit chain's head, and whether the chain still matches each."""
+
+    serializer_class = OfficerCheckpointSerializer
+    lookup_field = "seq"
+    lookup_value_regex = "[0-9]+"
+
+    def selector(self, **filters: Any) -> Any:
+        return selectors.checkpoints()
+
+    def get_serializer_context(self) -> dict[str, Any]:
+        context = super().get_serializer_context()
+        page = getattr(self, "_page_seqs", None)
+        if page is not None:
+            from audit.models import AuditEvent
+
+            context["chain_hashes"] = dict(AuditEvent.objects.filter(seq__in=page).values_list("seq", "hash"))
+        return context
+
+    def paginate_queryset(self, queryset: Any) -> Any:
+        page = super().paginate_queryset(queryset)
+        if page is not None:
+            self._page_seqs = [c.seq for c in page]
+        return page

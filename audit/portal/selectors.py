@@ -182,3 +182,22 @@ def hand_log_report(log: Any) -> dict[str, Any]:
     from tables.blackjack import replay
 
     return replay(json.loads(log.raw))
+
+
+def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySet[Any]:
+    from audit.models import Report
+
+    rows = Report.objects.order_by("-requested_at", "-id")
+    if register:
+        rows = rows.filter(register=register)
+    if sha256:
+        rows = rows.filter(sha256=sha256.lower())
+    if state:
+        rows = rows.filter(state=state)
+    return rows
+
+
+def checkpoints() -> QuerySet[Any]:
+    from audit.models import Checkpoint
+
+    return Checkpoint.objects.order_by("-seq")

@@ -36,6 +36,16 @@ class Samples:
     hand_log: Any
     discrepancy: Any
     _report: Any = None
+    _checkpoint: Any = None
+
+    @property
+    def checkpoint(self) -> Any:
+        """A signed checkpoint of the chain's head (made on first use)."""
+        if self._checkpoint is None:
+            from audit.checkpoints import make_checkpoint
+
+            self._checkpoint = make_checkpoint()
+        return self._checkpoint
 
     @property
     def report(self) -> Any:
