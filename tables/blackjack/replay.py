@@ -11,6 +11,18 @@ player and article.
 Amounts are integer cents throughout; they become ``"12.50"`` strings only in
 the report.
 
+Two paths replay a round (issue #3 asks for 50,000 rounds a second on one
+core). The general path (:func:`_round_general`, :func:`_play`,
+:func:`_settle`) checks the round's shape (:func:`check_round`) and finds every
+discrepancy. The fast path, inline in :func:`_replay`, reads a round once:
+shape checks, stakes, deal, play, dealer and the recorded settlement rows in
+report order, all with locals and no object per hand. It accepts a round only
+when the general path would report nothing for it and builds the same report;
+at anything else (a discrepancy to come, a row out of order, a ``10H`` card,
+an empty box, a malformed field) it raises before touching the shoe's state
+and the round goes to the general path. ``tests/tables/blackjack/
+test_fast_path.py`` replays altered logs both ways and compares.
+
 Readings of points the spec leaves open (chosen closest to the regulation):
 
 * ``round`` in every discrepancy, and ``number`` in the report, is the round
