@@ -78,6 +78,8 @@ def _seq(numbers: dict[tuple[str, str, str], int | None], obj: Any, action: str)
     return numbers.get((obj._meta.label_lower, str(obj.pk), action))
 
 
+_UNFIT = {ReturnResult.MARKED: "marqué", ReturnResult.DAMAGED: "abîmé", ReturnResult.WORN: "usé"}
+
 # -- a deck's life -----------------------------------------------------------------------
 
 
@@ -194,7 +196,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                 lines.append(
                     HistoryLine(
                         deck_return.at,
-                        f"Mis hors d'usage : {ReturnResult(returned.result).label}, gardé complet au dépôt",
+                        f"Mis hors d'usage ({_UNFIT[returned.result]}), gardé complet au dépôt",
                         seq,
                     )
                 )
