@@ -483,7 +483,15 @@ def receive(
                         field="decks",
                     )
                 serial = f"{s_serial}-{d_index}"
-            planned.append((s_index, serial, str(deck["back_colour"]).strip()))
+            colour = str(deck.get("back_colour") or "").strip()
+            if not colour:
+                raise RegulationError(
+                    "COLOUR_REQUIRED",
+                    _("Jeu %(serial)s : indiquez la couleur du dos.") % {"serial": serial},
+                    article,
+                    field="decks",
+                )
+            planned.append((s_index, serial, colour))
     for d_index, deck in enumerate(decks, start=1):
         serial = str(deck.get("serial") or "").strip()
         colour = str(deck.get("back_colour") or "").strip()

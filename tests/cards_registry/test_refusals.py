@@ -103,6 +103,26 @@ CASES: list[tuple[str, str, str | None, Any]] = [
         ),
     ),
     (
+        "COLOUR_REQUIRED",
+        "FR art. 39",
+        "decks",
+        lambda c: (
+            services.receive,
+            dict(
+                actor=c["director"],
+                order=c["order"],
+                received_on=timezone.localdate(),
+                sixains=[
+                    {
+                        "serial": "SQ",
+                        "decks": [{"serial": f"Q{i}", "back_colour": "bleu"} for i in range(3)]
+                        + [{"serial": f"R{i}"} for i in range(3)],
+                    }
+                ],
+            ),
+        ),
+    ),
+    (
         "TABLE_REQUIRED",
         "FR art. 40",
         "table_number",
