@@ -77,6 +77,8 @@ SPLIT_ACES_REASON = "split aces take one card"
 _CANON: dict[str, str] = {code: CANONICAL[k] for code, k in CARD_INDEX.items()}
 #: value of the 52 canonical codes only: the fast path leaves ``10H`` to the general one.
 _VAL52: dict[str, int] = {code: CARD_VALUE[code] for code in CANONICAL}
+#: player ids already seen to be non-empty strings.
+_PLAYERS: set[str] = set()
 #: (min, max) of a table -> {stake amount: cents} of the amounts well within those limits.
 _STAKES: dict[tuple[int, int], dict[str, int]] = {}
 
@@ -233,7 +235,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     box_key = BOX_KEY
     fget = _FMT.get
     fmt = _fmt
-    half = _half
+    players = _PLAYERS
     count = _count_elements
     hit21 = rules.hit_on_21_forbidden
     das = rules.double_after_split
@@ -288,7 +290,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 box = b["box"]
                 stakes = b["stakes"]
                 # boxes 1 to 7 listed once each, in increasing order
-                if type(box) is not int or not prev < box <= 7:
+                if box <= prev or type(box) is not int:  # over 7: box_key[box] fails
                     raise _Bail
                 prev = box
                 if len(stakes) == 1:
@@ -297,8 +299,8 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                     c = sc_get(s["amount"])
                     if c is None:
                         c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
-                    if type(pl) is not str or not pl:
-                        raise _Bail
+                    if pl not in players:
+                        _player(pl)
                     st = [(pl, c)]
                 else:
                     st = []
@@ -308,8 +310,8 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                         c = sc_get(s["amount"])
                         if c is None:
                             c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
-                        if type(pl) is not str or not pl:
-                            raise _Bail
+                        if pl not in players:
+                            _player(pl)
                         total += c
                         st.append((pl, c))
                     # no stakes (the general path), over the maximum, a player twice
@@ -325,7 +327,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 v2 = val[c2]
                 hc = [c1, c2]
                 hard = v1 + v2
-                ace = v1 == 1 or v2 == 1
+                ace = 1 in (v1, v2)
                 if hard == 11 and ace:  # blackjack: no decision is read
                     if acts is NO_ACTS:
                         no_key += 1
@@ -509,28 +511,26 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             for box, num, hc, hard, ace, state, doubled, st in res:
                 soft = ace and hard <= 11
                 total = hard + 10 if soft else hard
-                # the net is stake * mul, or half of stake * num2 for 3:2 and surrender
+                # the net is stake * num2 / 2 (3:2 and surrender included): every
+                # stake here is a multiple of 0.10, so the halves are whole cents
                 if state == STAND:
                     if d_bj:
-                        outcome, mul = "lose", -1
+                        outcome, num2 = "lose", -2
                     elif dt > 21 or total > dt:
-                        outcome, mul = "win", 1
+                        outcome, num2 = "win", 2
                     elif total == dt:
-                        outcome, mul = "push", 0
+                        outcome, num2 = "push", 0
                     else:
-                        outcome, mul = "lose", -1
+                        outcome, num2 = "lose", -2
                 elif state == BUST:
-                    outcome, mul = "bust", -1
+                    outcome, num2 = "bust", -2
                 elif state == BLACKJACK:
-                    if d_bj:
-                        outcome, mul = "push", 0
-                    else:
-                        outcome, mul, num2 = "blackjack", None, 3
+                    outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
                 else:
-                    outcome, mul, num2 = "surrender", None, -1
+                    outcome, num2 = "surrender", -1
                 if len(st) == 1:
                     pl, c = st[0]
-                    net = c * mul if mul is not None else half(c * num2)
+                    net = c * num2 >> 1
                     ns = fget(net) or fmt(net)
                     row = next_row()
                     rn = row["net"]
@@ -546,7 +546,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 else:
                     st_out = []
                     for pl, c in st:
-                        net = c * mul if mul is not None else half(c * num2)
+                        net = c * num2 >> 1
                         ns = fget(net) or fmt(net)
                         row = next_row()
                         rn = row["net"]
@@ -634,6 +634,15 @@ def _amount(a: Any) -> int:
     if c is None:
         raise _Bail
     return c
+
+
+def _player(pl: Any) -> None:
+    """A player id not met before: a non-empty string joins ``_PLAYERS``, anything else _Bail."""
+    if type(pl) is not str or not pl:
+        raise _Bail
+    if len(_PLAYERS) > 100_000:
+        _PLAYERS.clear()
+    _PLAYERS.add(pl)
 
 
 def _stake_cents(a: Any, min_c: int, max_c: int, known: dict[str, int]) -> int:
