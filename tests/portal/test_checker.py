@@ -32,7 +32,8 @@ def test_a_register_the_casino_issued(officer_client, samples) -> None:
     assert sig.intact and sig.valid and sig.trusted and sig.covers_whole_file and sig.is_casino_certificate
     page = _upload(officer_client, pdf).content.decode()
     assert "Registre authentique" in page
-    assert "receipt-book" in page and samples.report.sha256 in page
+    assert "Carnet de prise en charge des jeux de cartes, du 01/11/2026 au 30/11/2026" in page
+    assert samples.report.sha256 in page
 
 
 @pytest.mark.django_db
