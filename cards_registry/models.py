@@ -376,6 +376,7 @@ class ReturnResult(models.TextChoices):
     MARKED = "marked", _("hors d'usage : marqué")
     DAMAGED = "damaged", _("hors d'usage : abîmé")
     WORN = "worn", _("hors d'usage : usé")
+    QUARANTINED = "quarantined", _("consigné : incident ouvert")
 
 
 class DeckReturn(models.Model):

@@ -192,7 +192,13 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                     seq,
                 )
             )
-            if returned.result != ReturnResult.FIT:
+            if returned.result == ReturnResult.QUARANTINED:
+                lines.append(
+                    HistoryLine(
+                        deck_return.at, "Rentré au dépôt consigné, jusqu'à la clôture de l'incident", seq
+                    )
+                )
+            elif returned.result != ReturnResult.FIT:
                 lines.append(
                     HistoryLine(
                         deck_return.at,

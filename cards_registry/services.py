@@ -876,7 +876,9 @@ def return_decks(
 
     ``results``: ``(deck, result[, remark])`` where result is a :class:`ReturnResult`:
     fit decks go back into the cabinet for use; marked, damaged or worn decks go out
-    of use and stay in the cabinet, complete, until destroyed.
+    of use and stay in the cabinet, complete, until destroyed. A deck quarantined by
+    an incident at the table comes back too, recorded as such, and stays quarantined
+    until the officer closes the incident.
     """
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
@@ -893,9 +895,12 @@ def return_decks(
     decks = _lock_decks([r[0] for r in results])
     outcome: list[tuple[Deck, str, str]] = []
     for deck, result in zip(decks, results, strict=True):
-        if result[1] not in ReturnResult.values:
+        if result[1] not in ReturnResult.values or result[1] == ReturnResult.QUARANTINED:
             raise RegulationError("RETURN_RESULT", _("Résultat d'examen inconnu."), article, field="results")
-        outcome.append((deck, result[1], result[2] if len(result) > 2 else ""))  # type: ignore[misc]
+        # A deck under an open incident comes back to the cabinet still quarantined:
+        # the officer's closure decides whether it is fit.
+        found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
+        outcome.append((deck, found, result[2] if len(result) > 2 else ""))  # type: ignore[misc]
     lines = {
         line.deck_id: line
         for line in IssueLine.objects.filter(
@@ -911,6 +916,8 @@ def return_decks(
                 article,
                 field="results",
             )
+        if result == ReturnResult.QUARANTINED:
+            continue
         target = DeckStatus.IN_CABINET if result == ReturnResult.FIT else DeckStatus.OUT_OF_USE
         check_transition(deck, target, "return", profile)
     opening = _open_cabinet(actor, OpeningPurpose.RETURN, table_number=table_number, day=day)
@@ -928,7 +935,7 @@ def return_decks(
         for deck, result, remark in outcome
     )
     fit = [d.pk for d, r, _m in outcome if r == ReturnResult.FIT]
-    unfit = [d.pk for d, r, _m in outcome if r != ReturnResult.FIT]
+    unfit = [d.pk for d, r, _m in outcome if r not in (ReturnResult.FIT, ReturnResult.QUARANTINED)]
     Deck.objects.filter(pk__in=fit).update(status=DeckStatus.IN_CABINET)
     Deck.objects.filter(pk__in=unfit).update(status=DeckStatus.OUT_OF_USE)
     audit.record(

@@ -605,15 +605,12 @@ def test_incident_quarantines_until_the_officer_closes_it(
         officer=officer,
         checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
     )
-    refused(
-        "DECK_QUARANTINED",
-        "FR art. 40",
-        services.return_decks,
-        actor=director,
-        table_number=1,
-        day=TODAY(),
-        results=[(decks[0], "fit")],
+    # back to the cabinet from the table, still quarantined
+    services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit"), (decks[1], "fit")]
     )
+    assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.QUARANTINED
+    assert decks[0].issue_lines.get().return_line.result == "quarantined"
     closure = services.close_incident(
         actor=officer, incident=incident, finding="Carte retrouvée sous la table", decks_fit=[decks[0]]
     )
@@ -621,6 +618,12 @@ def test_incident_quarantines_until_the_officer_closes_it(
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
     assert Deck.objects.get(pk=decks[1].pk).status == DeckStatus.OUT_OF_USE
     assert last_event("depot.incident_closed").object_id == str(incident.pk)
+    from cards_registry.selectors import deck_history
+
+    whats = [line.what for line in deck_history(decks[0])]
+    assert any("consigné, jusqu'à la clôture" in w for w in whats)
+    assert not any(w.startswith("Mis hors d'usage") for w in whats)
+    assert "jeu rendu à l'usage" in whats[-1]
     refused(
         "INCIDENT_CLOSED",
         "FR art. 40",
