@@ -193,7 +193,8 @@ def main() -> None:
         for proc in procs:
             proc.join()
         t_api = time.perf_counter() - t0
-        while Replay.objects.count() < len(jobs):
+        stored = HandLog.objects.count()
+        while Replay.objects.count() < stored:
             if worker.poll() is not None:
                 raise SystemExit("the worker stopped")
             time.sleep(0.1)
@@ -229,15 +230,24 @@ def client_loop(user_id: int, jobs: list[tuple[int, bytes]], results: multiproce
     app.amqp._producer_pool = None
     client = Client()
     client.force_login(get_user_model().objects.get(pk=user_id))
-    latencies, errors = [], []
-    for session_id, body in jobs:
-        t = time.perf_counter()
-        response = client.post(f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json")
-        latencies.append(time.perf_counter() - t)
-        if response.status_code != 201:
-            errors.append(response.content.decode()[:200])
-    connections.close_all()
-    results.put((latencies, errors))
+    latencies: list[float] = []
+    errors: list[str] = []
+    try:
+        for session_id, body in jobs:
+            t = time.perf_counter()
+            try:
+                response = client.post(
+                    f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json"
+                )
+            except Exception as exc:  # noqa: BLE001 - counted and reported, the run goes on
+                errors.append(f"{type(exc).__name__}: {exc}"[:200])
+                continue
+            latencies.append(time.perf_counter() - t)
+            if response.status_code != 201:
+                errors.append(response.content.decode()[:200])
+    finally:
+        connections.close_all()
+        results.put((latencies, errors))
 
 
 if __name__ == "__main__":

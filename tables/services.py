@@ -120,7 +120,7 @@ def _require_director(user: Any, profile: str) -> None:
 def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> ControlDay | None:
     query = ControlDay.objects.filter(day=day)
     if lock:
-        query = query.select_for_update()
+        query = query.select_for_update(no_key=True)
     control_day = query.first()
     if control_day is not None and control_day.is_closed:
         raise RegulationError(
@@ -138,7 +138,7 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
 
 def _next_line(table: Table) -> int:
     """The next line of the table's advance book; the table row is locked until commit."""
-    Table.objects.select_for_update().filter(pk=table.pk).values_list("pk", flat=True).get()
+    Table.objects.select_for_update(no_key=True).filter(pk=table.pk).values_list("pk", flat=True).get()
     last = AdvanceEntry.objects.filter(table=table).aggregate(m=Max("line"))["m"]
     return (last or 0) + 1
 
@@ -174,7 +174,7 @@ def _entry(
 
 def _lock_session(session: Session | int) -> Session:
     pk = session if isinstance(session, int) else session.pk
-    return Session.objects.select_for_update().select_related("table").get(pk=pk)
+    return Session.objects.select_for_update(no_key=True, of=("self",)).select_related("table").get(pk=pk)
 
 
 def _require_status(session: Session, *allowed: str, field: str = "session") -> None:
@@ -215,7 +215,7 @@ def open_session(
     profile = casino.profile
     _require_signer(actor, profile, field="actor")
     _require_table_staff(croupier, profile, field="croupier")
-    table = Table.objects.select_for_update().get(pk=table.pk)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if not table.in_service:
         raise RegulationError(
             "TABLE_OUT_OF_SERVICE",
@@ -555,7 +555,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
     and its result carried; the day's total is written (FR art. 72; LU art. 10)."""
     profile = get_casino().profile
     _require_director(actor, profile)
-    control_day, _created = ControlDay.objects.select_for_update().get_or_create(day=day)
+    control_day, _created = ControlDay.objects.select_for_update(no_key=True).get_or_create(day=day)
     if control_day.is_closed:
         _refuse_closed_day(day, profile)
     running = list(
@@ -590,7 +590,7 @@ def correct_control_line(
     corrects, approved in words by the director (FR art. 68). Allowed after the day's closing."""
     profile = get_casino().profile
     _require_director(actor, profile)
-    line = ControlLine.objects.select_for_update().get(pk=line.pk)
+    line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     _require_words(approval, reason, profile)
     if not isinstance(result, Decimal) or result.as_tuple().exponent < -2:  # type: ignore[operator]
         raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result")
@@ -910,7 +910,8 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
     session) as rows. Idempotent: the log row is locked and a log has one replay row, so a second
     run (a retried or duplicated task) returns the stored result and stores nothing."""
     with transaction.atomic():
-        log = HandLog.objects.select_for_update().select_related("session").get(pk=hand_log_id)
+        # only the log row is locked (no_key: rows pointing at it may still be inserted)
+        log = HandLog.objects.select_for_update(no_key=True, of=("self",)).select_related("session").get(pk=hand_log_id)
         existing = Replay.objects.filter(hand_log=log).first()
         if existing is not None:
             return existing
