@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Quick start: a virtual environment, the demo casino on SQLite, tasks in-process,
-# the admin on http://127.0.0.1:8000/admin/.
+# the admin on http://127.0.0.1:8000/admin/ (HOST and PORT change the address).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,7 +12,18 @@ scripts/system-deps.sh runtime || echo "warning: could not install the PDF libra
 
 export DEBUG="${DEBUG:-1}"
 unset DATABASE_URL CELERY_BROKER_URL
+HOST=${HOST:-127.0.0.1}
+PORT=${PORT:-8000}
+mkdir -p var
+# Registers and checkpoints are signed: without a configured certificate the
+# demo makes its own (a demo CA and signer under var/dev-certificate/).
+if [ -z "${SIGNING_PKCS12:-}" ]; then
+  if [ ! -f var/signing.env ]; then
+    .venv/bin/python manage.py make_dev_certificate --out var/dev-certificate > var/signing.env
+  fi
+  set -a; . var/signing.env; set +a
+fi
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py seed_demo
-echo "Serving the admin on http://127.0.0.1:8000/admin/ (Ctrl-C to stop)"
-exec .venv/bin/python manage.py runserver 127.0.0.1:8000
+echo "Serving the admin on http://$HOST:$PORT/admin/ and the officers' portal on http://$HOST:$PORT/inspection/ (Ctrl-C to stop)"
+exec .venv/bin/python manage.py runserver "$HOST:$PORT"
