@@ -48,7 +48,19 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--hours", type=int, default=12)
     p.add_argument("--rate", type=int, default=60, help="rounds an hour at each table")
     p.add_argument("--workers", type=int, default=2, help="worker processes (prefork)")
+    p.add_argument(
+        "--max-tasks-per-child",
+        type=int,
+        default=None,
+        help="worker processes are replaced after this many tasks (default: the setting, 50)",
+    )
     p.add_argument("--clients", type=int, default=2, help="API client processes")
+    p.add_argument(
+        "--sealing",
+        choices=["inline", "sealer"],
+        default="inline",
+        help="AUDIT_SEALING: inline (each act seals its event) or sealer (an audit_sealer process seals after commit)",
+    )
     p.add_argument("--keep-db", action="store_true", help="keep the bench database afterwards")
     return p.parse_args()
 
@@ -106,6 +118,7 @@ def main() -> None:
     db_url = make_database(server)
     os.environ["DATABASE_URL"] = db_url
     os.environ["CELERY_BROKER_URL"] = redis_url
+    os.environ["AUDIT_SEALING"] = args.sealing
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
     import django
@@ -165,6 +178,8 @@ def main() -> None:
     app.control.purge()
     connection.close()
     env = {**os.environ, "DATABASE_URL": db_url, "CELERY_BROKER_URL": redis_url}
+    if args.max_tasks_per_child:
+        env["CELERY_WORKER_MAX_TASKS_PER_CHILD"] = str(args.max_tasks_per_child)
     worker = subprocess.Popen(
         [
             sys.executable, "-m", "celery", "-A", "casino_ops", "worker", "--pool=prefork",
@@ -174,6 +189,9 @@ def main() -> None:
         cwd=ROOT,
         env=env,
     )
+    sealer = None
+    if args.sealing == "sealer":
+        sealer = subprocess.Popen([sys.executable, "manage.py", "audit_sealer"], cwd=ROOT, env=env)
     try:
         time.sleep(4)  # let the worker connect
         # API clients in separate processes (forked after setup, each with its own connection)
@@ -198,10 +216,17 @@ def main() -> None:
             if worker.poll() is not None:
                 raise SystemExit("the worker stopped")
             time.sleep(0.1)
+        from audit.models import AuditEvent
+
+        while AuditEvent.objects.filter(seq__isnull=True).exists():  # every act sealed in the chain
+            time.sleep(0.05)
         t_all = time.perf_counter() - t0
     finally:
         worker.terminate()
         worker.wait(timeout=30)
+        if sealer is not None:
+            sealer.terminate()
+            sealer.wait(timeout=30)
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
     print(f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
@@ -211,7 +236,9 @@ def main() -> None:
     print(f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
           f"{Discrepancy.objects.count()} discrepancy rows")
     print(f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
-          f"(API + queue + {args.workers} worker processes + discrepancy rows stored)")
+          f"(API + queue + {args.workers} worker processes, max tasks per child "
+          f"{args.max_tasks_per_child or 'default'}, discrepancy rows stored, "
+          f"audit sealing {args.sealing})")
     connection.close()
     if not args.keep_db:
         drop_database(server)

@@ -10,6 +10,7 @@ from . import services
 
 @shared_task(
     name="tables.replay_hand_log",
+    ignore_result=True,  # the outcome is the Replay row; no task-result row per log
     autoretry_for=(OperationalError,),
     retry_backoff=True,
     max_retries=5,
