@@ -15,6 +15,7 @@ totals are the engine's.
 from __future__ import annotations
 
 import copy
+import html
 from decimal import Decimal
 from typing import Any
 
@@ -62,14 +63,25 @@ OUTCOME_LABELS = {
 
 
 def card(code: str) -> dict[str, Any]:
-    """A card for display: ``{"code", "rank", "suit", "red"}``."""
+    """A card for display: ``{"code", "rank", "suit", "red", "invalid", "html"}``.
+
+    ``html`` is the card's markup, escaped (a log may hold anything where a card
+    should be), made once here rather than by a template include per card.
+    """
     code = str(code)
     rank, suit = code[:-1], code[-1:]
     rank = "10" if rank in ("T", "10") else rank
     symbol = SUIT_SYMBOLS.get(suit)
     if symbol is None:  # not a card (INVALID_CARD): shown as written
-        return {"code": code, "rank": code, "suit": "?", "red": False, "invalid": True}
-    return {"code": code, "rank": rank, "suit": symbol, "red": suit in RED_SUITS, "invalid": False}
+        shown = {"code": code, "rank": code, "suit": "?", "red": False, "invalid": True}
+    else:
+        shown = {"code": code, "rank": rank, "suit": symbol, "red": suit in RED_SUITS, "invalid": False}
+    css = "pcard" + (" red" if shown["red"] else "") + (" invalid" if shown["invalid"] else "")
+    shown["html"] = (
+        f'<span class="{css}" title="{html.escape(code)}"><b>{html.escape(shown["rank"])}</b>'
+        f'<i>{shown["suit"]}</i></span>'
+    )
+    return shown
 
 
 def _act(action: Any) -> tuple[str, list[str]]:
@@ -287,7 +299,11 @@ def round_steps(
         table.steps[last]["title"] += " — cartes restées hors du jeu"
 
     for d in discrepancies:
-        table.steps[_step_of(d, anchors, box_steps, last)]["discrepancies"].append(d)
+        step = table.steps[_step_of(d, anchors, box_steps, last)]
+        step["discrepancies"].append(d)
+        for box in step["boxes"]:
+            if d.get("box") is not None and box["number"] == int(d["box"]):
+                box.setdefault("discrepancies", []).append(d)
     return table.steps
 
 

@@ -156,6 +156,7 @@ def discrepancies(
     hand_log: int | None = None,
     since: dt.date | None = None,
     until: dt.date | None = None,
+    round_number: int | None = None,
 ) -> QuerySet[Any]:
     from tables.models import Discrepancy
 
@@ -168,6 +169,8 @@ def discrepancies(
         rows = rows.filter(session_id=session)
     if hand_log:
         rows = rows.filter(hand_log_id=hand_log)
+    if round_number is not None:
+        rows = rows.filter(round=round_number)
     if since:
         rows = rows.filter(session__day__gte=since)
     if until:
@@ -176,12 +179,23 @@ def discrepancies(
 
 
 def hand_log_report(log: Any) -> dict[str, Any]:
-    """The engine's replay report of a stored log (recomputed: the engine is pure and fast)."""
+    """The engine's replay report of a stored log.
+
+    Recomputed by the pure engine, and kept in the cache by the log's SHA-256:
+    a stored log never changes (FR art. 68), so neither does its report.
+    """
     import json
+
+    from django.core.cache import cache
 
     from tables.blackjack import replay
 
-    return replay(json.loads(log.raw))
+    key = f"portal:replay-report:{log.sha256}"
+    report = cache.get(key)
+    if report is None:
+        report = replay(json.loads(log.raw))
+        cache.set(key, report, timeout=3600)
+    return report
 
 
 def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySet[Any]:

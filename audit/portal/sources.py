@@ -30,37 +30,43 @@ def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     }
 
 
-def open_incidents() -> list[Any]:
+def open_incidents(*, with_decks: bool = True) -> list[Any]:
     from cards_registry.models import Incident
 
-    return list(
-        Incident.objects.filter(closure__isnull=True)
-        .select_related("book", "reported_by")
-        .prefetch_related("decks")
-        .order_by("book__number", "number")
-    )
+    rows = Incident.objects.filter(closure__isnull=True).select_related("book", "reported_by")
+    if with_decks:
+        rows = rows.prefetch_related("decks")
+    return list(rows.order_by("book__number", "number"))
 
 
 def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]]]]:
     """The last discrepancies found, grouped by table, each with a link to its round."""
-    from tables.models import Discrepancy
+    from tables.models import Discrepancy, HandLog
 
     rows = list(
         Discrepancy.objects.filter(~Q(round=None))
-        .select_related("session__table", "hand_log")
+        .select_related("session__table")
+        .defer("detail")
         .order_by("-id")[:limit]
     )
-    logs: dict[int, Any] = {r.hand_log_id: r.hand_log for r in rows}
-    positions = {log_id: _positions(log) for log_id, log in logs.items()}
+    logs = {
+        log.pk: log
+        for log in HandLog.objects.filter(pk__in={r.hand_log_id for r in rows}).only("id", "shoe_label")
+    }
+    # Rounds are numbered 1, 2, 3 … (the position) unless the log breaks that rule.
+    misnumbered = set(
+        Discrepancy.objects.filter(hand_log_id__in=logs, code="ROUND_NUMBERING").values_list("hand_log_id", flat=True)
+    )
+    positions = {log_id: _positions(HandLog.objects.get(pk=log_id)) for log_id in misnumbered}
     grouped: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        position = positions[r.hand_log_id].get(r.round)
+        position = positions[r.hand_log_id].get(r.round) if r.hand_log_id in positions else r.round
         grouped.setdefault(r.session.table.code, []).append(
             {
                 "code": r.code,
                 "box": r.box,
                 "article": r.article,
-                "where": f"{r.hand_log.shoe_label} · manche {r.round}",
+                "where": f"{logs[r.hand_log_id].shoe_label} · manche {r.round}",
                 "url": reverse("portal:replay", args=[r.hand_log_id, position])
                 if position
                 else reverse("portal:hand_log", args=[r.hand_log_id]),
@@ -70,7 +76,7 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
 
 
 def _positions(log: Any) -> dict[Any, int]:
-    """Round number → its first position in the log (rounds are numbered 1, 2, 3 … when valid)."""
+    """Round number → its first position in the log."""
     import json
 
     positions: dict[Any, int] = {}
@@ -98,7 +104,7 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
             "label": f"Incident n° {i.number} — {i.get_kind_display()} (table {i.table_number or '—'}, {i.day:%d/%m/%Y})",
             "url": reverse("portal:incidents"),
         }
-        for i in open_incidents()
+        for i in open_incidents(with_decks=False)
     ]
     return {
         "awaiting_visas": items,

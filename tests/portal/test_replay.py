@@ -85,8 +85,13 @@ def test_round_summaries_count_discrepancies_per_round() -> None:
 
 
 def test_cards_for_display() -> None:
-    assert card("TH") == {"code": "TH", "rank": "10", "suit": "♥", "red": True, "invalid": False}
-    assert card("XZ")["invalid"]
+    ten = card("TH")
+    assert {k: ten[k] for k in ("code", "rank", "suit", "red", "invalid")} == {
+        "code": "TH", "rank": "10", "suit": "♥", "red": True, "invalid": False
+    }
+    assert ten["html"] == '<span class="pcard red" title="TH"><b>10</b><i>♥</i></span>'
+    odd = card("<b>X")
+    assert odd["invalid"] and "<b>X" not in odd["html"] and "&lt;b&gt;X" in odd["html"]
 
 
 def _split_round() -> dict:
@@ -128,3 +133,26 @@ def test_every_discrepancy_links_to_its_round(officer_client, samples) -> None:
     assert f'href="/inspection/journaux/{samples.hand_log.pk}/manches/1/">manche 1 →' in page
     dashboard = officer_client.get("/inspection/").content.decode()
     assert f"/inspection/journaux/{samples.hand_log.pk}/manches/1/" in dashboard
+
+
+@pytest.mark.django_db
+def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(officer_client, users, casino) -> None:
+    import datetime as dt
+    from decimal import Decimal
+
+    from tables import services
+
+    table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
+    session = services.open_session(
+        actor=users["directeur"], table=table, day=dt.date(2026, 11, 30), minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"), advance_amount=Decimal("30000.00"), croupier=users["chef_de_table"],
+    )
+    doc = worked_example()
+    doc["shoe_id"] = "BJ03-PENDING"  # a log of its own (its own SHA-256)
+    log = services.upload_hand_log(
+        actor=users["chef_de_table"], session=session, raw=json.dumps(doc).encode(), source="api"
+    )
+    url = f"/inspection/journaux/{log.pk}/manches/1/"
+    assert "SETTLEMENT_MISMATCH" not in officer_client.get(url).content.decode()
+    services.replay_hand_log(hand_log_id=log.pk)
+    assert "SETTLEMENT_MISMATCH" in officer_client.get(url).content.decode()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -36,15 +37,22 @@ def hand_log(request: HttpRequest, log_id: int) -> HttpResponse:
 
 @access.officer_required()
 def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpResponse:
-    log, report, discrepancies = _log_and_report(request, log_id)
+    log = access.get_visible_or_404(request.user, selectors.hand_logs(), pk=log_id)
     doc = json.loads(log.raw)
     if not 1 <= position <= len(doc.get("rounds", [])):
         raise Http404
     log_round = doc["rounds"][position - 1]
-    report_round = report["rounds"][position - 1] if position <= len(report["rounds"]) else None
     number = log_round.get("number")
-    mine = [d for d in discrepancies if d["round"] == number]
-    steps = round_steps(log_round, report_round, mine, box_count=log.session.table.boxes)
+
+    @functools.cache
+    def steps() -> list[dict]:
+        # Called by the template only when its cached fragment is missing: a stored
+        # log, its replay and its discrepancies never change (FR art. 68).
+        report = selectors.hand_log_report(log)
+        report_round = report["rounds"][position - 1] if position <= len(report["rounds"]) else None
+        mine = list(selectors.discrepancies(hand_log=log.pk, round_number=number).order_by("id").values())
+        return round_steps(log_round, report_round, mine, box_count=log.session.table.boxes)
+
     return render(
         request,
         "portal/replay.html",
@@ -53,10 +61,10 @@ def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpRespon
             "position": position,
             "number": number,
             "steps": steps,
+            # The fragment changes once: when the replay has stored the discrepancies.
+            "replay_state": "done" if getattr(log, "replay", None) is not None else "pending",
             "round_count": len(doc["rounds"]),
-            "discrepancies": mine,
             "previous": position - 1 if position > 1 else None,
             "next": position + 1 if position < len(doc["rounds"]) else None,
-            "rounds": round_summaries(report, discrepancies),
         },
     )
