@@ -153,3 +153,24 @@ def test_check_deploy_is_clean_in_production_settings(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+@pytest.mark.django_db
+def test_a_visa_without_the_csrf_token_is_refused(users, devices, samples) -> None:
+    from django_otp import DEVICE_ID_SESSION_KEY
+
+    from cards_registry.models import Visa
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(users[roles.OFFICER])
+    session = client.session
+    session[DEVICE_ID_SESSION_KEY] = devices[roles.OFFICER].persistent_id
+    session.save()
+    url = reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk])
+    assert client.post(url, {"remark": ""}).status_code == 403
+    assert not Visa.objects.filter(reception=samples.reception).exists()
+    # With the token of the visas page, the same visa goes through.
+    page = client.get(reverse("portal:visas"))
+    token = page.cookies["csrftoken"].value
+    assert client.post(url, {"remark": "", "csrfmiddlewaretoken": token}).status_code == 302
+    assert Visa.objects.filter(reception=samples.reception).exists()
