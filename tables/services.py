@@ -790,7 +790,6 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     return doc
 
 
-@transaction.atomic
 def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) -> HandLog:
     """Receive a hand log for a session: validated (a rejection names the field, nothing is
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
@@ -812,14 +811,27 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
             field="table",
         )
     digest = hashlib.sha256(raw).hexdigest()
-    if HandLog.objects.filter(sha256=digest).exists():
+    try:
+        return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
+        if "sha256" not in constraint:
+            raise
+        # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
         raise RegulationError(
             "HAND_LOG_DUPLICATE",
             _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
             % {"h": digest},
             cite("books.no_erasure", profile),
             field="sha256",
-        )
+        ) from None
+
+
+@transaction.atomic
+def _store_hand_log(
+    *, actor: Any, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
+) -> HandLog:
+    """The storing half of :func:`upload_hand_log`, in one transaction with its audit event."""
     shoe = session.shoes.filter(label=doc["shoe_id"]).first()
     log = HandLog(
         session=session,
@@ -838,17 +850,7 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
         uploaded_by=actor,
         uploaded_at=timezone.now(),
     )
-    try:
-        with transaction.atomic():
-            log.save(force_insert=True)
-    except IntegrityError:  # the same log sent twice at the same moment
-        raise RegulationError(
-            "HAND_LOG_DUPLICATE",
-            _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
-            % {"h": digest},
-            cite("books.no_erasure", profile),
-            field="sha256",
-        ) from None
+    log.save(force_insert=True)
     audit.record(
         actor=actor,
         action="hand_log.received",
