@@ -171,3 +171,19 @@ class SignatureCheckForm(forms.Form):
         if head != b"%PDF-":
             raise forms.ValidationError(_("Ce fichier n'est pas un PDF (il ne commence pas par %PDF-)."), code="type")
         return upload
+
+
+class AdvanceBookForm(forms.Form):
+    table = forms.IntegerField(label=_("Table n°"), min_value=1, max_value=99)
+    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
+            self.add_error("date_to", _("La date de fin précède la date de début."))
+        return data
+
+
+class ControlDayForm(forms.Form):
+    day = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}))

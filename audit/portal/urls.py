@@ -26,6 +26,8 @@ urlpatterns = [
     path("incidents/<int:incident_id>/cloture/", depot.close_incident, name="close_incident"),
     path("seances/", tables.sessions, name="sessions"),
     path("seances/<int:session_id>/", tables.session, name="session"),
+    path("carnet-d-avances/", tables.advance_book, name="advance_book"),
+    path("registre-de-controle/", tables.control_register, name="control_register"),
     path("journaux/<int:log_id>/", replay.hand_log, name="hand_log"),
     path("journaux/<int:log_id>/manches/<int:position>/", replay.replay_round, name="replay"),
 ]

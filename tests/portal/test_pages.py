@@ -126,3 +126,16 @@ def test_audit_trail_search(officer_client, samples, django_assert_max_num_queri
 @pytest.mark.django_db
 def test_full_chain_check(officer_client, samples) -> None:
     assert "Chaîne intègre" in officer_client.get("/inspection/audit/verification/").content.decode()
+
+
+@pytest.mark.django_db
+def test_advance_book_and_control_register(officer_client, samples, django_assert_max_num_queries) -> None:
+    with django_assert_max_num_queries(14):
+        page = officer_client.get("/inspection/carnet-d-avances/?table=3&date_from=2026-11-01&date_to=2026-11-30")
+    text = page.content.decode()
+    assert "avance initiale" in text and "30000,00" in text
+    unknown = officer_client.get("/inspection/carnet-d-avances/?table=9&date_from=2026-11-01&date_to=2026-11-30")
+    assert "Aucune table ne porte ce numéro." in unknown.content.decode()
+    with django_assert_max_num_queries(10):
+        page = officer_client.get("/inspection/registre-de-controle/?day=2026-11-30")
+    assert "non arrêtée" in page.content.decode()

@@ -119,6 +119,8 @@ EXPECTATIONS: dict[str, Any] = {
     ),
     "portal:sessions": Read(query="?table=3"),
     "portal:session": Read(kwargs=lambda s: {"session_id": s.session.pk}),
+    "portal:advance_book": Read(query="?table=3&date_from=2026-11-01&date_to=2026-11-30"),
+    "portal:control_register": Read(query="?day=2026-11-30"),
     "portal:hand_log": Read(kwargs=lambda s: {"log_id": s.hand_log.pk}),
     "portal:replay": Read(kwargs=lambda s: {"log_id": s.hand_log.pk, "position": 1}),
     "officers_api:schema": Open(),
