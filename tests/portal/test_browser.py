@@ -133,6 +133,18 @@ def test_officer_session_in_a_browser(page, live_server, samples, devices, tmp_p
     assert samples.report.sha256 in verdict
     shot("signature-checker")
 
+    # The other pages an officer reads, for the record.
+    for name, url in (
+        ("register", "/inspection/registres/receipt-book/?date_from=2026-11-01&date_to=2026-11-30"),
+        ("session", f"/inspection/seances/{samples.session.pk}/"),
+        ("deck", f"/inspection/jeux/{samples.deck.pk}/"),
+        ("incidents", "/inspection/incidents/"),
+        ("audit-trail", "/inspection/audit/"),
+    ):
+        page.goto(f"{base}{url}")
+        assert page.locator("h1").count() == 1
+        shot(name)
+
     OUTPUT.mkdir(parents=True, exist_ok=True)
     for path in shots:
         assert path.stat().st_size > 10_000
