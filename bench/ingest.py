@@ -182,9 +182,20 @@ def main() -> None:
         env["CELERY_WORKER_MAX_TASKS_PER_CHILD"] = str(args.max_tasks_per_child)
     worker = subprocess.Popen(
         [
-            sys.executable, "-m", "celery", "-A", "casino_ops", "worker", "--pool=prefork",
-            f"--concurrency={args.workers}", "--loglevel=WARNING", "--without-gossip", "--without-mingle",
-            "--without-heartbeat", "-n", f"bench-ingest-{os.getpid()}@%h",
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "casino_ops",
+            "worker",
+            "--pool=prefork",
+            f"--concurrency={args.workers}",
+            "--loglevel=WARNING",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "-n",
+            f"bench-ingest-{os.getpid()}@%h",
         ],  # fmt: skip
         cwd=ROOT,
         env=env,
@@ -229,16 +240,24 @@ def main() -> None:
             sealer.wait(timeout=30)
     latencies.sort()
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
-    print(f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
-          f"{len(errors)} refused")
-    print(f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
-          f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
-    print(f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
-          f"{Discrepancy.objects.count()} discrepancy rows")
-    print(f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
-          f"(API + queue + {args.workers} worker processes, max tasks per child "
-          f"{args.max_tasks_per_child or 'default'}, discrepancy rows stored, "
-          f"audit sealing {args.sealing})")
+    print(
+        f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
+        f"{len(errors)} refused"
+    )
+    print(
+        f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
+    )
+    print(
+        f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
+        f"{Discrepancy.objects.count()} discrepancy rows"
+    )
+    print(
+        f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
+        f"(API + queue + {args.workers} worker processes, max tasks per child "
+        f"{args.max_tasks_per_child or 'default'}, discrepancy rows stored, "
+        f"audit sealing {args.sealing})"
+    )
     connection.close()
     if not args.keep_db:
         drop_database(server)
@@ -264,7 +283,9 @@ def client_loop(user_id: int, jobs: list[tuple[int, bytes]], results: multiproce
             t = time.perf_counter()
             try:
                 response = client.post(
-                    f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json"
+                    f"/api/tables/sessions/{session_id}/hand-logs/",
+                    data=body,
+                    content_type="application/json",
                 )
             except Exception as exc:  # noqa: BLE001 - counted and reported, the run goes on
                 errors.append(f"{type(exc).__name__}: {exc}"[:200])

@@ -56,7 +56,9 @@ def _users(*role_names: str) -> Any:
 
 
 def _money_field(label: str, required: bool = True) -> forms.DecimalField:
-    return forms.DecimalField(label=label, max_digits=14, decimal_places=2, min_value=Decimal("0"), required=required)
+    return forms.DecimalField(
+        label=label, max_digits=14, decimal_places=2, min_value=Decimal("0"), required=required
+    )
 
 
 class OpenSessionForm(forms.Form):
@@ -67,7 +69,9 @@ class OpenSessionForm(forms.Form):
     advance_amount = _money_field(_("avance initiale comptée et annoncée"))
     croupier = forms.ModelChoiceField(label=_("compté par (chef de table)"), queryset=_users(roles.CROUPIER))
     guarantee_fund = _money_field(_("fonds de garantie justifié (LU)"), required=False)
-    ministry_notified_on = forms.DateField(label=_("ministre informé le (LU, relèvement du minimum)"), required=False)
+    ministry_notified_on = forms.DateField(
+        label=_("ministre informé le (LU, relèvement du minimum)"), required=False
+    )
 
 
 class AdvanceForm(forms.Form):
@@ -77,7 +81,9 @@ class AdvanceForm(forms.Form):
 
 class MaximumForm(forms.Form):
     maximum = _money_field(_("nouveau maximum par case"))
-    display_changed = forms.BooleanField(label=_("l'affichage de la table indique le nouveau maximum"), required=False)
+    display_changed = forms.BooleanField(
+        label=_("l'affichage de la table indique le nouveau maximum"), required=False
+    )
 
 
 class InterruptForm(forms.Form):
@@ -87,7 +93,9 @@ class InterruptForm(forms.Form):
     )
     amount = _money_field(_("encaisse comptée"), required=False)
     key_holder = forms.ModelChoiceField(
-        label=_("détenteur de la clé"), queryset=_users(roles.DIRECTOR, roles.COMMITTEE, roles.CROUPIER), required=False
+        label=_("détenteur de la clé"),
+        queryset=_users(roles.DIRECTOR, roles.COMMITTEE, roles.CROUPIER),
+        required=False,
     )
 
 
@@ -98,7 +106,9 @@ class ResumeForm(forms.Form):
 class CloseForm(forms.Form):
     closing_cash = _money_field(_("encaisse comptée, annoncée et inscrite"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
-    cashier = forms.ModelChoiceField(label=_("caissier présent"), queryset=_users(roles.CASHIER), required=False)
+    cashier = forms.ModelChoiceField(
+        label=_("caissier présent"), queryset=_users(roles.CASHIER), required=False
+    )
     certified_exact = forms.BooleanField(label=_("je certifie l'inscription « exacte »"), required=False)
 
 
@@ -141,7 +151,9 @@ def act_view(
     """Show an act's form; on POST call the service; a refusal goes on the field with its article."""
     if not request.user.has_perm(perm):
         raise PermissionDenied
-    form = form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
+    form = (
+        form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
+    )
     if request.method == "POST" and form.is_valid():
         try:
             perform(form.cleaned_data)
@@ -182,13 +194,26 @@ class _ReadOnlyInline(admin.TabularInline):
 class AdvanceEntryInline(_ReadOnlyInline):
     model = AdvanceEntry
     verbose_name_plural = _("carnet d'avances : avances, interruptions, clôture, corrections")
-    fields = ("line", "kind", "amount", "at", "counted_by", "signed_by", "cashier", "key_holder", "corrects", "note")
+    fields = (
+        "line",
+        "kind",
+        "amount",
+        "at",
+        "counted_by",
+        "signed_by",
+        "cashier",
+        "key_holder",
+        "corrects",
+        "note",
+    )
     readonly_fields = fields
     ordering = ("line",)
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).select_related(
-            "counted_by", "signed_by", "cashier", "key_holder", "corrects", "table"
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("counted_by", "signed_by", "cashier", "key_holder", "corrects", "table")
         )
 
 
@@ -220,7 +245,9 @@ class HandLogInline(_ReadOnlyInline):
     def link(self, obj: HandLog) -> str:
         from django.utils.html import format_html
 
-        return format_html('<a href="{}">n° {}</a>', reverse("admin:tables_handlog_change", args=[obj.pk]), obj.pk)
+        return format_html(
+            '<a href="{}">n° {}</a>', reverse("admin:tables_handlog_change", args=[obj.pk]), obj.pk
+        )
 
     @admin.display(description=_("rejeu"))
     def replay_state(self, obj: HandLog) -> str:
@@ -236,7 +263,19 @@ class HandLogInline(_ReadOnlyInline):
 class DiscrepancyInline(_ReadOnlyInline):
     model = Discrepancy
     verbose_name_plural = _("écarts des journaux de mains")
-    fields = ("hand_log", "code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail")
+    fields = (
+        "hand_log",
+        "code",
+        "round",
+        "box",
+        "hand",
+        "player",
+        "expected",
+        "recorded",
+        "delta",
+        "article",
+        "detail",
+    )
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:
@@ -256,14 +295,20 @@ SESSION_ACTS = {
 
 def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
     if act == "advance":
-        return services.add_advance(actor=user, session=session, amount=data["amount"], counted_by=data["counted_by"])
+        return services.add_advance(
+            actor=user, session=session, amount=data["amount"], counted_by=data["counted_by"]
+        )
     if act == "maximum":
         return services.change_maximum(
             actor=user, session=session, maximum=data["maximum"], display_changed=data["display_changed"]
         )
     if act == "interrupt":
         return services.interrupt_session(
-            actor=user, session=session, mode=data["mode"], amount=data["amount"], key_holder=data["key_holder"]
+            actor=user,
+            session=session,
+            mode=data["mode"],
+            amount=data["amount"],
+            key_holder=data["key_holder"],
         )
     if act == "resume":
         return services.resume_session(actor=user, session=session)
@@ -347,7 +392,9 @@ class SessionAdmin(ReadOnlyAdmin):
             files=act == "handlog",
         )
 
-    def change_view(self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
         extra = {
             "session_acts": [
                 (key, title) for key, (title, _f, perm) in SESSION_ACTS.items() if request.user.has_perm(perm)
@@ -385,9 +432,14 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
-        return [path("<int:pk>/correct/", wrap(self.correct_view), name="tables_advanceentry_correct"), *super().get_urls()]
+        return [
+            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_advanceentry_correct"),
+            *super().get_urls(),
+        ]
 
-    @admin.action(description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"])
+    @admin.action(
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+    )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
@@ -402,7 +454,11 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             title=f"{_('Correction de la ligne')} {entry}",
             form_class=CorrectionForm,
             perform=lambda d: services.correct_advance_entry(
-                actor=request.user, entry=entry, amount=d["amount"], approval=d["approval"], reason=d["reason"]
+                actor=request.user,
+                entry=entry,
+                amount=d["amount"],
+                approval=d["approval"],
+                reason=d["reason"],
             ),
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
             perm="tables.add_advanceentry",
@@ -411,11 +467,24 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
 
 class ControlLineInline(_ReadOnlyInline):
     model = ControlLine
-    fields = ("table", "session", "advances", "closing_cash", "result", "at", "by", "corrects", "approval", "reason")
+    fields = (
+        "table",
+        "session",
+        "advances",
+        "closing_cash",
+        "result",
+        "at",
+        "by",
+        "corrects",
+        "approval",
+        "reason",
+    )
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:
-        return super().get_queryset(request).select_related("table", "session__table", "by", "corrects__table")
+        return (
+            super().get_queryset(request).select_related("table", "session__table", "by", "corrects__table")
+        )
 
 
 @admin.register(ControlDay)
@@ -433,7 +502,9 @@ class ControlDayAdmin(ReadOnlyAdmin):
             except RegulationError as error:
                 report_regulation_error(self, request, error)
             else:
-                self.message_user(request, _("Journée du %(d)s arrêtée.") % {"d": control_day}, messages.SUCCESS)
+                self.message_user(
+                    request, _("Journée du %(d)s arrêtée.") % {"d": control_day}, messages.SUCCESS
+                )
 
 
 @admin.register(ControlLine)
@@ -444,9 +515,14 @@ class ControlLineAdmin(ReadOnlyAdmin):
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
-        return [path("<int:pk>/correct/", wrap(self.correct_view), name="tables_controlline_correct"), *super().get_urls()]
+        return [
+            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_controlline_correct"),
+            *super().get_urls(),
+        ]
 
-    @admin.action(description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"])
+    @admin.action(
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+    )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
             self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)

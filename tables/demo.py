@@ -37,7 +37,9 @@ YESTERDAY = {
 
 
 def _log(session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | None = None) -> bytes:
-    limits = ("25.00", "2500.00") if "LIMITS" in faults else (f"{session.minimum:.2f}", f"{session.maximum:.2f}")
+    limits = (
+        ("25.00", "2500.00") if "LIMITS" in faults else (f"{session.minimum:.2f}", f"{session.maximum:.2f}")
+    )
     doc = simulate_shoe(
         seed,
         session.profile,
@@ -50,15 +52,25 @@ def _log(session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | No
     return json.dumps(doc).encode()
 
 
-def _receive(actor: Any, session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | None = None) -> None:
-    log = services.upload_hand_log(actor=actor, session=session, raw=_log(session, seed, faults, shoe_id), source="command")
+def _receive(
+    actor: Any, session: Session, seed: int, faults: tuple[str, ...], shoe_id: str | None = None
+) -> None:
+    log = services.upload_hand_log(
+        actor=actor, session=session, raw=_log(session, seed, faults, shoe_id), source="command"
+    )
     # replayed at once (the task queued on commit then finds the replay done)
     services.replay_hand_log(hand_log_id=log.pk)
 
 
 def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
     return services.open_session(
-        actor=director, table=table, day=day, minimum=MINIMUM, maximum=MAXIMUM, advance_amount=ADVANCE, croupier=croupier
+        actor=director,
+        table=table,
+        day=day,
+        minimum=MINIMUM,
+        maximum=MAXIMUM,
+        advance_amount=ADVANCE,
+        croupier=croupier,
     )
 
 
@@ -76,7 +88,9 @@ def seed(context: dict[str, Any]) -> None:
             if number == 2:
                 services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
             if number == 3:
-                services.interrupt_session(actor=croupier, session=session, mode="counted", amount=Decimal("30120.00"))
+                services.interrupt_session(
+                    actor=croupier, session=session, mode="counted", amount=Decimal("30120.00")
+                )
                 services.resume_session(actor=croupier, session=session)
             for i, faults in enumerate(logs):
                 _receive(croupier, session, 1000 * number + i, faults)
@@ -92,9 +106,7 @@ def seed(context: dict[str, Any]) -> None:
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
         services.close_day(actor=director, day=yesterday)
-        closing = (
-            Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
-        )
+        closing = Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
         services.correct_advance_entry(
             actor=director,
             entry=closing,

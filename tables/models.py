@@ -15,7 +15,10 @@ class Table(models.Model):
 
     number = models.PositiveSmallIntegerField(_("numéro"), unique=True)
     code = models.CharField(
-        _("code"), max_length=16, unique=True, help_text=_("Identifiant dans les journaux de mains, ex. BJ03.")
+        _("code"),
+        max_length=16,
+        unique=True,
+        help_text=_("Identifiant dans les journaux de mains, ex. BJ03."),
     )
     game = models.CharField(_("jeu"), max_length=16, choices=Game.choices, default=Game.BLACKJACK)
     boxes = models.PositiveSmallIntegerField(
@@ -50,7 +53,9 @@ class Session(models.Model):
     status and the closing fields below only mirror them for fast reading.
     """
 
-    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="sessions")
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="sessions"
+    )
     day = models.DateField(_("journée de jeu"))
     fiscal_year = models.PositiveSmallIntegerField(_("exercice"))
     profile = models.CharField(_("réglementation"), max_length=2)
@@ -62,18 +67,28 @@ class Session(models.Model):
         _("fonds de garantie justifié"), max_digits=14, decimal_places=2, null=True, blank=True
     )
     ministry_notified_on = models.DateField(
-        _("ministre informé le"), null=True, blank=True, help_text=_("LU art. 26 : huit jours avant un relèvement du minimum.")
+        _("ministre informé le"),
+        null=True,
+        blank=True,
+        help_text=_("LU art. 26 : huit jours avant un relèvement du minimum."),
     )
     croupier = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("chef de table"), on_delete=models.PROTECT, related_name="+"
     )
     opened_at = models.DateTimeField(_("ouverte le"))
     opened_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("signataire de l'ouverture"), on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("signataire de l'ouverture"),
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    status = models.CharField(_("état"), max_length=12, choices=SessionStatus.choices, default=SessionStatus.OPEN)
+    status = models.CharField(
+        _("état"), max_length=12, choices=SessionStatus.choices, default=SessionStatus.OPEN
+    )
     closed_at = models.DateTimeField(_("clôturée le"), null=True, blank=True)
-    closing_cash = models.DecimalField(_("encaisse de clôture"), max_digits=14, decimal_places=2, null=True, blank=True)
+    closing_cash = models.DecimalField(
+        _("encaisse de clôture"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     advances_total = models.DecimalField(_("total des avances"), max_digits=14, decimal_places=2, default=0)
     result = models.DecimalField(_("résultat"), max_digits=14, decimal_places=2, null=True, blank=True)
 
@@ -84,7 +99,9 @@ class Session(models.Model):
         indexes = [models.Index(fields=["table", "day"], name="tables_session_table_day")]
         constraints = [
             models.UniqueConstraint(
-                fields=["table"], condition=~models.Q(status="closed"), name="tables_one_running_session_per_table"
+                fields=["table"],
+                condition=~models.Q(status="closed"),
+                name="tables_one_running_session_per_table",
             )
         ]
 
@@ -110,26 +127,55 @@ class AdvanceEntry(models.Model):
     (FR art. 68).
     """
 
-    table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="advance_entries")
+    table = models.ForeignKey(
+        Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="advance_entries"
+    )
     line = models.PositiveIntegerField(_("n° de ligne"))
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="entries")
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="entries"
+    )
     kind = models.CharField(_("nature"), max_length=24, choices=EntryKind.choices)
     amount = models.DecimalField(_("montant"), max_digits=14, decimal_places=2, null=True, blank=True)
     at = models.DateTimeField(_("inscrite le"))
     counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("compté par"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("compté par"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     signed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("signé par"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("signé par"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     cashier = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("caissier présent"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("caissier présent"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     key_holder = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("détenteur de la clé"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("détenteur de la clé"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     corrects = models.ForeignKey(
-        "self", verbose_name=_("corrige la ligne"), null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        "self",
+        verbose_name=_("corrige la ligne"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     note = models.TextField(_("mention"), blank=True)
 
@@ -146,11 +192,15 @@ class AdvanceEntry(models.Model):
 class MaximumChange(models.Model):
     """The maximum changed during a session, shown on the table display (FR art. 55-5)."""
 
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="maximum_changes")
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="maximum_changes"
+    )
     previous = models.DecimalField(_("ancien maximum"), max_digits=12, decimal_places=2)
     maximum = models.DecimalField(_("nouveau maximum"), max_digits=12, decimal_places=2)
     at = models.DateTimeField(_("modifié le"))
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("par"), on_delete=models.PROTECT, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("par"), on_delete=models.PROTECT, related_name="+"
+    )
     display_changed = models.BooleanField(_("affichage de la table modifié"))
 
     class Meta:
@@ -168,9 +218,16 @@ class ControlDay(models.Model):
     day = models.DateField(_("journée"), unique=True)
     closed_at = models.DateTimeField(_("arrêtée le"), null=True, blank=True)
     closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("arrêtée par"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("arrêtée par"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
-    total = models.DecimalField(_("total de la journée"), max_digits=16, decimal_places=2, null=True, blank=True)
+    total = models.DecimalField(
+        _("total de la journée"), max_digits=16, decimal_places=2, null=True, blank=True
+    )
 
     class Meta:
         verbose_name = _("journée du registre de contrôle")
@@ -193,16 +250,27 @@ class ControlLine(models.Model):
     approval is written in words.
     """
 
-    control_day = models.ForeignKey(ControlDay, verbose_name=_("journée"), on_delete=models.PROTECT, related_name="lines")
+    control_day = models.ForeignKey(
+        ControlDay, verbose_name=_("journée"), on_delete=models.PROTECT, related_name="lines"
+    )
     table = models.ForeignKey(Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="+")
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="control_lines")
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="control_lines"
+    )
     advances = models.DecimalField(_("avances"), max_digits=14, decimal_places=2)
     closing_cash = models.DecimalField(_("encaisse"), max_digits=14, decimal_places=2)
     result = models.DecimalField(_("résultat"), max_digits=14, decimal_places=2)
     at = models.DateTimeField(_("reporté le"))
-    by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("par"), on_delete=models.PROTECT, related_name="+")
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("par"), on_delete=models.PROTECT, related_name="+"
+    )
     corrects = models.ForeignKey(
-        "self", verbose_name=_("corrige la ligne"), null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        "self",
+        verbose_name=_("corrige la ligne"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     approval = models.TextField(_("approbation du directeur"), blank=True)
     reason = models.TextField(_("motif"), blank=True)
@@ -223,17 +291,25 @@ class Shoe(models.Model):
     history shows every shoe and session it served.
     """
 
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="shoes")
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="shoes"
+    )
     number = models.PositiveSmallIntegerField(_("n° dans la séance"))
-    label = models.CharField(_("identifiant du sabot"), max_length=64, unique=True, help_text=_("shoe_id des journaux de mains."))
+    label = models.CharField(
+        _("identifiant du sabot"), max_length=64, unique=True, help_text=_("shoe_id des journaux de mains.")
+    )
     filled_at = models.DateTimeField(_("garni le"))
-    croupier = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("croupier"), on_delete=models.PROTECT, related_name="+")
+    croupier = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("croupier"), on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         verbose_name = _("sabot")
         verbose_name_plural = _("sabots")
         ordering = ["session", "number"]
-        constraints = [models.UniqueConstraint(fields=["session", "number"], name="tables_shoe_number_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["session", "number"], name="tables_shoe_number_unique")
+        ]
 
     def __str__(self) -> str:
         return self.label
@@ -241,7 +317,9 @@ class Shoe(models.Model):
 
 class ShoeDeck(models.Model):
     shoe = models.ForeignKey(Shoe, verbose_name=_("sabot"), on_delete=models.PROTECT, related_name="decks")
-    deck = models.ForeignKey("cards_registry.Deck", verbose_name=_("jeu"), on_delete=models.PROTECT, related_name="+")
+    deck = models.ForeignKey(
+        "cards_registry.Deck", verbose_name=_("jeu"), on_delete=models.PROTECT, related_name="+"
+    )
     serial = models.CharField(_("numéro de série"), max_length=64)
     back_colour = models.CharField(_("couleur du dos"), max_length=32)
 
@@ -263,12 +341,24 @@ class HandLogSource(models.TextChoices):
 class HandLog(models.Model):
     """A hand log (``casino-hand-log/1``), stored unchanged with its SHA-256 (FR art. 55-4, 55-5)."""
 
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="hand_logs")
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="hand_logs"
+    )
     shoe = models.ForeignKey(
-        Shoe, verbose_name=_("sabot"), null=True, blank=True, on_delete=models.PROTECT, related_name="hand_logs"
+        Shoe,
+        verbose_name=_("sabot"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="hand_logs",
     )
     croupier = models.ForeignKey(
-        settings.AUTH_USER_MODEL, verbose_name=_("croupier"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("croupier"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
     )
     sha256 = models.CharField(_("empreinte SHA-256"), max_length=64, unique=True)
     raw = models.TextField(_("journal tel que reçu"))
@@ -280,7 +370,9 @@ class HandLog(models.Model):
     house_rules = models.JSONField(_("règles du journal"), default=dict)
     rounds = models.PositiveIntegerField(_("manches"))
     source = models.CharField(_("origine"), max_length=8, choices=HandLogSource.choices)
-    uploaded_by = models.ForeignKey(settings.AUTH_USER_MODEL, verbose_name=_("déposé par"), on_delete=models.PROTECT, related_name="+")
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("déposé par"), on_delete=models.PROTECT, related_name="+"
+    )
     uploaded_at = models.DateTimeField(_("déposé le"))
 
     class Meta:
@@ -299,7 +391,9 @@ class ReplayState(models.TextChoices):
 class Replay(models.Model):
     """The one replay of a hand log (a unique row per log: replaying twice stores one result)."""
 
-    hand_log = models.OneToOneField(HandLog, verbose_name=_("journal"), on_delete=models.PROTECT, related_name="replay")
+    hand_log = models.OneToOneField(
+        HandLog, verbose_name=_("journal"), on_delete=models.PROTECT, related_name="replay"
+    )
     state = models.CharField(_("état"), max_length=8, choices=ReplayState.choices, default=ReplayState.DONE)
     ok = models.BooleanField(_("conforme"))
     rounds_replayed = models.PositiveIntegerField(_("manches rejouées en entier"))
@@ -319,17 +413,26 @@ class Replay(models.Model):
 class Discrepancy(models.Model):
     """One discrepancy found by the replay, or between a log and its session (limits, profile, house rules)."""
 
-    hand_log = models.ForeignKey(HandLog, verbose_name=_("journal"), on_delete=models.PROTECT, related_name="discrepancies")
-    session = models.ForeignKey(Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="discrepancies")
+    hand_log = models.ForeignKey(
+        HandLog, verbose_name=_("journal"), on_delete=models.PROTECT, related_name="discrepancies"
+    )
+    session = models.ForeignKey(
+        Session, verbose_name=_("séance"), on_delete=models.PROTECT, related_name="discrepancies"
+    )
     code = models.CharField(_("code"), max_length=32)
     round = models.PositiveIntegerField(_("manche"), null=True, blank=True)
     box = models.PositiveSmallIntegerField(_("case"), null=True, blank=True)
     hand = models.PositiveSmallIntegerField(_("main"), null=True, blank=True)
     player = models.CharField(_("joueur"), max_length=64, blank=True)
     expected = models.DecimalField(_("montant dû"), max_digits=14, decimal_places=2, null=True, blank=True)
-    recorded = models.DecimalField(_("montant enregistré"), max_digits=14, decimal_places=2, null=True, blank=True)
+    recorded = models.DecimalField(
+        _("montant enregistré"), max_digits=14, decimal_places=2, null=True, blank=True
+    )
     delta = models.DecimalField(
-        _("écart de paiement"), max_digits=14, decimal_places=2, default=0,
+        _("écart de paiement"),
+        max_digits=14,
+        decimal_places=2,
+        default=0,
         help_text=_("Enregistré moins dû : positif en faveur du joueur, négatif en faveur de la maison."),
     )
     article = models.CharField(_("article"), max_length=64)

@@ -65,7 +65,9 @@ def check_maximum_multiple(minimum: Decimal, maximum: Decimal, profile: str) -> 
     if maximum not in {minimum * k for k in MAXIMUM_MULTIPLES}:
         raise RegulationError(
             "MAXIMUM_NOT_MULTIPLE",
-            _("Le maximum par case doit être 50, 100 ou 200 fois le minimum (%(a)s, %(b)s ou %(c)s) ; reçu %(m)s.")
+            _(
+                "Le maximum par case doit être 50, 100 ou 200 fois le minimum (%(a)s, %(b)s ou %(c)s) ; reçu %(m)s."
+            )
             % {
                 "a": _money(minimum * 50),
                 "b": _money(minimum * 100),
@@ -112,14 +114,21 @@ def check_minimum_against_history(
         if day_days_after_notice is None or day_days_after_notice < LU_MINISTRY_NOTICE_DAYS:
             raise RegulationError(
                 "MINIMUM_RAISE_NOT_NOTIFIED",
-                _("Un relèvement du minimum est notifié au ministre huit jours à l'avance (date de notification)."),
+                _(
+                    "Un relèvement du minimum est notifié au ministre huit jours à l'avance (date de notification)."
+                ),
                 cite("limits.minimum_change", profile),
                 field="ministry_notified_on",
             )
 
 
 def check_season_maximum(
-    *, profile: str, minimum: Decimal, maximum: Decimal, season_minimum: Decimal | None, season_maximum: Decimal | None
+    *,
+    profile: str,
+    minimum: Decimal,
+    maximum: Decimal,
+    season_minimum: Decimal | None,
+    season_maximum: Decimal | None,
 ) -> None:
     """LU art. 33: the maximum is fixed at the start of the season and does not change during it
     (when the minimum is raised, LU art. 26 raises it in proportion)."""
@@ -163,7 +172,8 @@ def check_advance(
     if same_day_advance is not None and advance != same_day_advance:
         raise RegulationError(
             "ADVANCE_VARIES_WITHIN_DAY",
-            _("L'avance d'une table ne varie pas au cours de la journée : %(e)s.") % {"e": _money(same_day_advance)},
+            _("L'avance d'une table ne varie pas au cours de la journée : %(e)s.")
+            % {"e": _money(same_day_advance)},
             cite("advance.book", profile),
             field="advance_amount",
         )

@@ -159,9 +159,11 @@ def _sessions_query() -> Any:
 
     from .models import AdvanceEntry, MaximumChange, Session
 
-    entries = AdvanceEntry.objects.select_related(
-        "counted_by", "signed_by", "cashier", "key_holder", "corrects"
-    ).prefetch_related("corrections").order_by("line")
+    entries = (
+        AdvanceEntry.objects.select_related("counted_by", "signed_by", "cashier", "key_holder", "corrects")
+        .prefetch_related("corrections")
+        .order_by("line")
+    )
     return Session.objects.select_related("table", "croupier", "opened_by").prefetch_related(
         Prefetch("entries", queryset=entries),
         Prefetch("maximum_changes", queryset=MaximumChange.objects.select_related("by").order_by("at")),
@@ -188,13 +190,15 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
              "maximum_changes": [{"at", "previous", "maximum", "by", "display_changed"}]}],
          "days": [{"day", "result"}]}  # closed sessions' results totalled per day
 
-    Names are users' full names. Amounts are Decimals. Five queries whatever the range.
+    Names are users' full names. Amounts are Decimals. A fixed number of queries whatever the range.
     """
     from .models import Table
 
     table = Table.objects.get(number=table_number)
     sessions = list(
-        _sessions_query().filter(table=table, day__gte=date_from, day__lte=date_to).order_by("day", "opened_at")
+        _sessions_query()
+        .filter(table=table, day__gte=date_from, day__lte=date_to)
+        .order_by("day", "opened_at")
     )
     data = _session_dicts(sessions)
     days: dict[dt.date, Decimal] = {}
@@ -230,7 +234,7 @@ def control_register(day: dt.date) -> dict[str, Any]:
              "superseded": bool (a later correction replaces it), "audit_seq"}],
          "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
 
-    Four queries.
+    A fixed number of queries whatever the number of lines.
     """
     from .models import ControlDay, ControlLine
 
@@ -246,12 +250,17 @@ def control_register(day: dt.date) -> dict[str, Any]:
             "lines": [],
             "tables": [],
         }
-    lines = list(ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id"))
+    lines = list(
+        ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id")
+    )
     latest: dict[int, int] = {}
     for line in lines:
         latest[line.corrects_id or line.pk] = line.pk
     effective = set(latest.values())
-    seqs = _audit_seqs([("tables.controlline", line.pk) for line in lines] + [("tables.session", line.session_id) for line in lines])
+    seqs = _audit_seqs(
+        [("tables.controlline", line.pk) for line in lines]
+        + [("tables.session", line.session_id) for line in lines]
+    )
     rows = []
     per_table: dict[int, dict[str, Any]] = {}
     total = Decimal("0.00")
@@ -320,7 +329,7 @@ def session_report(session_id: int) -> dict[str, Any]:
                     "by_code": {code: count}, "overpaid", "underpaid"}
 
     ``overpaid`` is what the table paid wrongly in the players' favour,
-    ``underpaid`` in the house's favour. Nine queries.
+    ``underpaid`` in the house's favour. A fixed number of queries whatever the number of logs.
     """
     from django.db.models import Prefetch
 
@@ -329,7 +338,10 @@ def session_report(session_id: int) -> dict[str, Any]:
     session = (
         _sessions_query()
         .prefetch_related(
-            Prefetch("shoes", queryset=Shoe.objects.select_related("croupier").prefetch_related("decks").order_by("number")),
+            Prefetch(
+                "shoes",
+                queryset=Shoe.objects.select_related("croupier").prefetch_related("decks").order_by("number"),
+            ),
             Prefetch(
                 "hand_logs",
                 queryset=HandLog.objects.select_related("uploaded_by", "croupier", "replay")
@@ -401,7 +413,14 @@ def session_report(session_id: int) -> dict[str, Any]:
         )
     data["hand_logs"] = logs
     data["control_lines"] = [
-        {"id": c.pk, "result": c.result, "corrects": c.corrects_id, "at": c.at, "approval": c.approval, "reason": c.reason}
+        {
+            "id": c.pk,
+            "result": c.result,
+            "corrects": c.corrects_id,
+            "at": c.at,
+            "approval": c.approval,
+            "reason": c.reason,
+        }
         for c in session.control_lines.all()
     ]
     data["summary"] = {
@@ -433,7 +452,7 @@ def dealer_error_summary(
     Each row: ``{"key", "label", "hand_logs", "rounds", "discrepancies" (total),
     "by_code": {code: count}, "overpaid", "underpaid"}`` — ``overpaid`` is money
     paid wrongly to players, ``underpaid`` wrongly kept by the house (settlement
-    discrepancies, FR art. 55-4 1° / LU art. 32 1.). Rows in key order. Three queries.
+    discrepancies, FR art. 55-4 1° / LU art. 32 1.). Rows in key order. Two queries.
     """
     from django.db.models import Count, Sum
 
@@ -465,7 +484,12 @@ def dealer_error_summary(
             "underpaid": row["under"] or Decimal("0.00"),
         }
     dkey = key.replace("croupier_id", "hand_log__croupier_id").replace("croupier__", "hand_log__croupier__")
-    for row in discs.filter(hand_log__replay__isnull=False).values(dkey, "code").annotate(n=Count("id")).order_by(dkey, "code"):
+    for row in (
+        discs.filter(hand_log__replay__isnull=False)
+        .values(dkey, "code")
+        .annotate(n=Count("id"))
+        .order_by(dkey, "code")
+    ):
         target = rows.get(row[dkey])
         if target is not None:
             target["by_code"][row["code"]] = row["n"]
@@ -491,7 +515,7 @@ def sessions(*, table: int | None = None, day: dt.date | None = None, status: st
 
 
 def hand_logs(*, session_id: int | None = None) -> Any:
-    """Hand logs with their replay and discrepancies (three queries for any number of logs)."""
+    """Hand logs with their replay and discrepancies (a fixed number of queries for any number of logs)."""
     from django.db.models import Prefetch
 
     from .models import Discrepancy, HandLog
@@ -508,7 +532,7 @@ def hand_logs(*, session_id: int | None = None) -> Any:
 
 def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
     """The shoes a deck served and the hand logs (rounds) dealt from them, to trace an incident
-    on the deck to the rounds it may have touched (FR art. 40, LU art. 7). Three queries.
+    on the deck to the rounds it may have touched (FR art. 40, LU art. 7). A fixed number of queries.
 
     Each item: ``{"shoe", "session_id", "table_code", "day",
     "hand_logs": [{"id", "sha256", "rounds"}]}``, in the order the shoes were filled.
@@ -530,7 +554,9 @@ def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
             "session_id": shoe.session_id,
             "table_code": shoe.session.table.code,
             "day": shoe.session.day,
-            "hand_logs": [{"id": log.pk, "sha256": log.sha256, "rounds": log.rounds} for log in shoe.hand_logs.all()],
+            "hand_logs": [
+                {"id": log.pk, "sha256": log.sha256, "rounds": log.rounds} for log in shoe.hand_logs.all()
+            ],
         }
         for shoe in shoes
     ]

@@ -10,7 +10,18 @@ from .models import Discrepancy, HandLog, Session
 class DiscrepancySerializer(serializers.ModelSerializer):
     class Meta:
         model = Discrepancy
-        fields = ["code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail"]
+        fields = [
+            "code",
+            "round",
+            "box",
+            "hand",
+            "player",
+            "expected",
+            "recorded",
+            "delta",
+            "article",
+            "detail",
+        ]
 
 
 class HandLogSerializer(serializers.ModelSerializer):

@@ -226,7 +226,9 @@ def open_session(
     if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
         raise RegulationError(
             "SESSION_STILL_OPEN",
-            _("La séance précédente de la table %(t)s n'est pas clôturée : aucune somme ne reste dans la caisse entre deux séances.")
+            _(
+                "La séance précédente de la table %(t)s n'est pas clôturée : aucune somme ne reste dans la caisse entre deux séances."
+            )
             % {"t": table.code},
             cite("session.no_money_between", profile),
             field="table",
@@ -267,7 +269,10 @@ def open_session(
     )
     if profile == "LU":
         largest = max(
-            [advance_amount, *Session.objects.filter(fiscal_year=year).values_list("advance_amount", flat=True)]
+            [
+                advance_amount,
+                *Session.objects.filter(fiscal_year=year).values_list("advance_amount", flat=True),
+            ]
         )
         rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
     now = timezone.now()
@@ -289,7 +294,12 @@ def open_session(
         advances_total=advance_amount,
     )
     entry = _entry(
-        session, EntryKind.INITIAL_ADVANCE, amount=advance_amount, counted_by=croupier, signed_by=actor, at=now
+        session,
+        EntryKind.INITIAL_ADVANCE,
+        amount=advance_amount,
+        counted_by=croupier,
+        signed_by=actor,
+        at=now,
     )
     audit.record(
         actor=actor,
@@ -324,7 +334,8 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
     if amount != session.advance_amount:
         raise RegulationError(
             "ADVANCE_NOT_EQUAL",
-            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": f"{session.advance_amount:.2f}"},
+            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.")
+            % {"a": f"{session.advance_amount:.2f}"},
             cite("advance.book", profile),
             field="amount",
         )
@@ -335,7 +346,12 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
         actor=actor,
         action="session.advance_added",
         obj=entry,
-        payload={"session": session.pk, "line": entry.line, "amount": amount, "counted_by": _user_id(counted_by)},
+        payload={
+            "session": session.pk,
+            "line": entry.line,
+            "amount": amount,
+            "counted_by": _user_id(counted_by),
+        },
     )
     return entry
 
@@ -359,7 +375,9 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
     if not display_changed:
         raise RegulationError(
             "DISPLAY_NOT_CHANGED",
-            _("Le maximum ne change en cours de séance que s'il est clairement indiqué sur l'affichage de la table."),
+            _(
+                "Le maximum ne change en cours de séance que s'il est clairement indiqué sur l'affichage de la table."
+            ),
             cite("limits.maximum_change", profile),
             field="display_changed",
         )
@@ -377,7 +395,12 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
         actor=actor,
         action="session.maximum_changed",
         obj=change,
-        payload={"session": session.pk, "previous": change.previous, "maximum": maximum, "display_changed": True},
+        payload={
+            "session": session.pk,
+            "previous": change.previous,
+            "maximum": maximum,
+            "display_changed": True,
+        },
     )
     return change
 
@@ -393,7 +416,9 @@ def change_minimum(*, actor: Any, session: Session, minimum: Decimal) -> None:
         )
     else:
         message = _("Le minimum d'une table ne peut être modifié au cours d'une même journée.")
-    raise RegulationError("MINIMUM_FIXED_IN_SESSION", message, cite("limits.minimum_change", profile), field="minimum")
+    raise RegulationError(
+        "MINIMUM_FIXED_IN_SESSION", message, cite("limits.minimum_change", profile), field="minimum"
+    )
 
 
 @transaction.atomic
@@ -420,7 +445,9 @@ def interrupt_session(
         if key_holder is None or not roles.has_role(key_holder, roles.CROUPIER, *roles.MANAGEMENT):
             raise RegulationError(
                 "KEY_HOLDER",
-                _("La clé de la caisse reste au directeur, à un membre du comité de direction ou au chef de partie."),
+                _(
+                    "La clé de la caisse reste au directeur, à un membre du comité de direction ou au chef de partie."
+                ),
                 cite("session.interruption", profile),
                 field="key_holder",
             )
@@ -438,7 +465,13 @@ def interrupt_session(
         actor=actor,
         action="session.interrupted",
         obj=entry,
-        payload={"session": session.pk, "line": entry.line, "mode": mode, "amount": amount, "key_holder": _user_id(key_holder)},
+        payload={
+            "session": session.pk,
+            "line": entry.line,
+            "mode": mode,
+            "amount": amount,
+            "key_holder": _user_id(key_holder),
+        },
     )
     return entry
 
@@ -451,7 +484,9 @@ def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
     entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
     session.status = SessionStatus.OPEN
     session.save(update_fields=["status"])
-    audit.record(actor=actor, action="session.resumed", obj=entry, payload={"session": session.pk, "line": entry.line})
+    audit.record(
+        actor=actor, action="session.resumed", obj=entry, payload={"session": session.pk, "line": entry.line}
+    )
     return entry
 
 
@@ -499,7 +534,13 @@ def close_session(
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = timezone.now()
     entry = _entry(
-        session, EntryKind.CLOSING, amount=closing_cash, counted_by=counted_by, signed_by=actor, cashier=cashier, at=now
+        session,
+        EntryKind.CLOSING,
+        amount=closing_cash,
+        counted_by=counted_by,
+        signed_by=actor,
+        cashier=cashier,
+        at=now,
     )
     session.status = SessionStatus.CLOSED
     session.closed_at = now
@@ -559,7 +600,9 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
     if control_day.is_closed:
         _refuse_closed_day(day, profile)
     running = list(
-        Session.objects.filter(day=day).exclude(status=SessionStatus.CLOSED).values_list("table__code", flat=True)
+        Session.objects.filter(day=day)
+        .exclude(status=SessionStatus.CLOSED)
+        .values_list("table__code", flat=True)
     )
     if running:
         raise RegulationError(
@@ -593,7 +636,9 @@ def correct_control_line(
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     _require_words(approval, reason, profile)
     if not isinstance(result, Decimal) or result.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result")
+        raise RegulationError(
+            "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
+        )
     original = line.corrects or line
     correction = ControlLine.objects.create(
         control_day=line.control_day,
@@ -612,7 +657,13 @@ def correct_control_line(
         actor=actor,
         action="control_register.corrected",
         obj=correction,
-        payload={"corrects": original.pk, "previous": line.result, "result": result, "approval": approval, "reason": reason},
+        payload={
+            "corrects": original.pk,
+            "previous": line.result,
+            "result": result,
+            "approval": approval,
+            "reason": reason,
+        },
     )
     return correction
 
@@ -627,7 +678,10 @@ def _require_words(approval: str, reason: str, profile: str) -> None:
         )
     if not reason.strip():
         raise RegulationError(
-            "CORRECTION_REASON", _("Le motif de la correction est requis."), cite("books.no_erasure", profile), field="reason"
+            "CORRECTION_REASON",
+            _("Le motif de la correction est requis."),
+            cite("books.no_erasure", profile),
+            field="reason",
         )
 
 
@@ -645,7 +699,9 @@ def correct_advance_entry(
     if entry.kind not in AMOUNT_KINDS:
         raise RegulationError(
             "NOT_CORRECTABLE",
-            _("Seule une ligne portant un montant se corrige ; une correction se corrige en corrigeant la ligne d'origine."),
+            _(
+                "Seule une ligne portant un montant se corrige ; une correction se corrige en corrigeant la ligne d'origine."
+            ),
             cite("books.no_erasure", profile),
             field="entry",
         )
@@ -654,7 +710,12 @@ def correct_advance_entry(
     previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
     previous = entry.amount if previous is None else previous
     correction = _entry(
-        session, EntryKind.CORRECTION, amount=amount, signed_by=actor, corrects=entry, note=f"{approval} — {reason}"
+        session,
+        EntryKind.CORRECTION,
+        amount=amount,
+        signed_by=actor,
+        corrects=entry,
+        note=f"{approval} — {reason}",
     )
     delta = amount - previous
     if entry.kind in ADVANCE_KINDS:
@@ -722,7 +783,11 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
         raise RegulationError(
             "DECK_NOT_ISSUED",
             _("Des jeux ne sont pas remis à la table %(t)s pour le %(d)s (ou déjà rendus) : %(ids)s.")
-            % {"t": session.table.code, "d": session.day.strftime("%d/%m/%Y"), "ids": sorted(set(wanted) - found)},
+            % {
+                "t": session.table.code,
+                "d": session.day.strftime("%d/%m/%Y"),
+                "ids": sorted(set(wanted) - found),
+            },
             cite("depot.issue_and_unseal", profile),
             field="decks",
         )
@@ -736,7 +801,9 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
             cite("game.shoe", profile),
             field="label",
         )
-    shoe = Shoe.objects.create(session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor)
+    shoe = Shoe.objects.create(
+        session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor
+    )
     ShoeDeck.objects.bulk_create(
         [ShoeDeck(shoe=shoe, deck=d, serial=d.serial, back_colour=d.back_colour) for d in decks]
     )
@@ -855,7 +922,13 @@ def _store_hand_log(
         actor=actor,
         action="hand_log.received",
         obj=log,
-        payload={"session": session.pk, "shoe": shoe.pk if shoe else None, "sha256": digest, "rounds": log.rounds, "source": source},
+        payload={
+            "session": session.pk,
+            "shoe": shoe.pk if shoe else None,
+            "sha256": digest,
+            "rounds": log.rounds,
+            "source": source,
+        },
     )
     from .tasks import replay_hand_log as replay_task
 
@@ -898,7 +971,11 @@ def session_differences(log: HandLog, session: Session, maxima: Iterable[Decimal
     }
     if differing:
         out.append(
-            {"code": "HOUSE_RULES_MISMATCH", "article": cite("game.house_rules", profile), "detail": differing}
+            {
+                "code": "HOUSE_RULES_MISMATCH",
+                "article": cite("game.house_rules", profile),
+                "detail": differing,
+            }
         )
     return out
 
@@ -913,7 +990,11 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
     run (a retried or duplicated task) returns the stored result and stores nothing."""
     with transaction.atomic():
         # only the log row is locked (no_key: rows pointing at it may still be inserted)
-        log = HandLog.objects.select_for_update(no_key=True, of=("self",)).select_related("session").get(pk=hand_log_id)
+        log = (
+            HandLog.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("session")
+            .get(pk=hand_log_id)
+        )
         existing = Replay.objects.filter(hand_log=log).first()
         if existing is not None:
             return existing
@@ -953,7 +1034,8 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
                     detail={
                         k: v
                         for k, v in d.items()
-                        if k not in {"code", "round", "box", "hand", "player", "expected", "recorded", "article"}
+                        if k
+                        not in {"code", "round", "box", "hand", "player", "expected", "recorded", "article"}
                     },
                 )
             )

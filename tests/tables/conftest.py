@@ -112,7 +112,9 @@ def depot_decks(casino: Any, staff: dict[str, Any]) -> list[Any]:
     sixains = [
         {
             "serial": f"S{p}",
-            "decks": [{"serial": f"{p}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)],
+            "decks": [
+                {"serial": f"{p}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
+            ],
         }
         for p in ("A1", "A2")
     ]

@@ -35,7 +35,9 @@ def test_open_session_through_the_admin_form(director_client, table, staff):
     data["maximum"] = "1000.00"
     response = director_client.post("/admin/tables/session/add/", data)
     session = Session.objects.get()
-    assert response.status_code == 302 and response["Location"].endswith(f"/admin/tables/session/{session.pk}/change/")
+    assert response.status_code == 302 and response["Location"].endswith(
+        f"/admin/tables/session/{session.pk}/change/"
+    )
 
 
 @pytest.mark.django_db
@@ -46,12 +48,17 @@ def test_session_page_shows_entries_shoes_logs_and_discrepancies(
     url = f"/admin/tables/session/{open_session.pk}/act/advance/"
     refused = director_client.post(url, {"amount": "100.00", "counted_by": staff["croupier"].pk})
     assert refused.status_code == 200 and "FR art. 42" in refused.content.decode()
-    assert director_client.post(url, {"amount": "30000.00", "counted_by": staff["croupier"].pk}).status_code == 302
+    assert (
+        director_client.post(url, {"amount": "30000.00", "counted_by": staff["croupier"].pk}).status_code
+        == 302
+    )
     assert AdvanceEntry.objects.filter(session=open_session).count() == 2
     sim = simulate(51, "FR", table="BJ03", limits=("10.00", "1000.00"), faults=["SETTLEMENT_MISMATCH"])
     upload = SimpleUploadedFile("log.json", json.dumps(sim.log).encode(), content_type="application/json")
     with django_capture_on_commit_callbacks(execute=True):
-        response = director_client.post(f"/admin/tables/session/{open_session.pk}/act/handlog/", {"file": upload})
+        response = director_client.post(
+            f"/admin/tables/session/{open_session.pk}/act/handlog/", {"file": upload}
+        )
     assert response.status_code == 302
     log = HandLog.objects.get()
     assert log.source == "admin"
@@ -84,7 +91,11 @@ def test_close_and_close_day_through_the_admin(director_client, open_session, st
     entry = AdvanceEntry.objects.get(kind="closing")
     correct = director_client.post(
         f"/admin/tables/advanceentry/{entry.pk}/correct/",
-        {"amount": "31200.00", "approval": "Approuvé : trente et un mille deux cents", "reason": "recomptage"},
+        {
+            "amount": "31200.00",
+            "approval": "Approuvé : trente et un mille deux cents",
+            "reason": "recomptage",
+        },
     )
     assert correct.status_code == 302
     assert AdvanceEntry.objects.filter(corrects=entry).exists()
@@ -95,7 +106,8 @@ def test_croupier_reads_the_session_but_cannot_sign(client, open_session, staff)
     client.force_login(staff["croupier"])
     assert client.get(f"/admin/tables/session/{open_session.pk}/change/").status_code == 200
     refused = client.post(
-        f"/admin/tables/session/{open_session.pk}/act/advance/", {"amount": "30000.00", "counted_by": staff["croupier"].pk}
+        f"/admin/tables/session/{open_session.pk}/act/advance/",
+        {"amount": "30000.00", "counted_by": staff["croupier"].pk},
     )
     assert refused.status_code == 200 and "FR art. 69" in refused.content.decode()
     assert AdvanceEntry.objects.filter(session=open_session).count() == 1

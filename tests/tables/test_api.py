@@ -27,7 +27,9 @@ def _log(seed=1, **kw):
 
 
 def _post(client, session, body):
-    return client.post(f"/api/tables/sessions/{session.pk}/hand-logs/", data=body, content_type="application/json")
+    return client.post(
+        f"/api/tables/sessions/{session.pk}/hand-logs/", data=body, content_type="application/json"
+    )
 
 
 @pytest.fixture
@@ -37,8 +39,12 @@ def croupier_client(client, staff):
 
 
 @pytest.mark.django_db
-def test_upload_is_stored_unchanged_and_replayed(croupier_client, open_session, django_capture_on_commit_callbacks):
-    sim = simulate(5, "FR", limits=("10.00", "1000.00"), table="BJ03", faults=["SETTLEMENT_MISMATCH", "BET_ABOVE_MAX"])
+def test_upload_is_stored_unchanged_and_replayed(
+    croupier_client, open_session, django_capture_on_commit_callbacks
+):
+    sim = simulate(
+        5, "FR", limits=("10.00", "1000.00"), table="BJ03", faults=["SETTLEMENT_MISMATCH", "BET_ABOVE_MAX"]
+    )
     body = json.dumps(sim.log, indent=1).encode()
     with django_capture_on_commit_callbacks(execute=True):
         response = _post(croupier_client, open_session, body)
@@ -86,7 +92,9 @@ def test_bad_field_is_refused_with_the_field_and_nothing_stored(croupier_client,
     doc = json.loads(_log(3))
     doc["house_rules"] = {"surrender": "yes"}
     bad_rule = _post(croupier_client, open_session, json.dumps(doc)).json()
-    assert bad_rule["field"] == "house_rules.surrender" and bad_rule["article"] == "FR art. 55-4 (house rules)"
+    assert (
+        bad_rule["field"] == "house_rules.surrender" and bad_rule["article"] == "FR art. 55-4 (house rules)"
+    )
 
 
 @pytest.mark.django_db
@@ -105,17 +113,24 @@ def test_limits_profile_house_rules_differing_from_the_session_are_discrepancies
         wrong_rules = _post(croupier_client, open_session, _log(7, house_rules={"surrender": True}))
     first = Discrepancy.objects.get(hand_log_id=wrong_limits.json()["id"], code="LIMITS_MISMATCH")
     assert first.article == "FR art. 55-5"
-    assert first.detail == {"log": {"min": "25.00", "max": "2500.00"}, "session": {"min": "10.00", "max": ["1000.00"]}}
+    assert first.detail == {
+        "log": {"min": "25.00", "max": "2500.00"},
+        "session": {"min": "10.00", "max": ["1000.00"]},
+    }
     rules = Discrepancy.objects.get(hand_log_id=wrong_rules.json()["id"], code="HOUSE_RULES_MISMATCH")
     assert rules.article == "FR art. 55-4 (house rules)"
     assert rules.detail == {"surrender": {"log": True, "session": False}}
     # a maximum changed during the session (FR art. 55-5) is in force too
-    services.change_maximum(actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=True)
+    services.change_maximum(
+        actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=True
+    )
     with django_capture_on_commit_callbacks(execute=True):
         old_max = _post(croupier_client, open_session, _log(8, limits=("10.00", "1000.00")))
         new_max = _post(croupier_client, open_session, _log(9, limits=("10.00", "2000.00")))
     for response in (old_max, new_max):
-        assert not Discrepancy.objects.filter(hand_log_id=response.json()["id"], code="LIMITS_MISMATCH").exists()
+        assert not Discrepancy.objects.filter(
+            hand_log_id=response.json()["id"], code="LIMITS_MISMATCH"
+        ).exists()
 
 
 @pytest.mark.django_db
@@ -125,25 +140,39 @@ def test_log_for_a_closed_day_is_refused_and_nothing_earlier_changes(
     with django_capture_on_commit_callbacks(execute=True):
         accepted = _post(croupier_client, open_session, _log(10))
     services.close_session(
-        actor=staff["director"], session=open_session, closing_cash=D("30000.00"), counted_by=staff["croupier"], certified_exact=True
+        actor=staff["director"],
+        session=open_session,
+        closing_cash=D("30000.00"),
+        counted_by=staff["croupier"],
+        certified_exact=True,
     )
     services.close_day(actor=staff["director"], day=DAY)
     before = list(HandLog.objects.values()), list(Discrepancy.objects.values()), list(Replay.objects.values())
     response = _post(croupier_client, open_session, _log(11))
     assert response.status_code == 400
     assert response.json()["code"] == "DAY_CLOSED" and response.json()["article"] == "FR art. 68"
-    assert (list(HandLog.objects.values()), list(Discrepancy.objects.values()), list(Replay.objects.values())) == before
+    assert (
+        list(HandLog.objects.values()),
+        list(Discrepancy.objects.values()),
+        list(Replay.objects.values()),
+    ) == before
     assert HandLog.objects.get().pk == accepted.json()["id"]
 
 
 @pytest.mark.django_db
-def test_duplicate_upload_refused_without_a_second_replay(croupier_client, open_session, django_capture_on_commit_callbacks):
+def test_duplicate_upload_refused_without_a_second_replay(
+    croupier_client, open_session, django_capture_on_commit_callbacks
+):
     body = _log(12)
     with django_capture_on_commit_callbacks(execute=True):
         assert _post(croupier_client, open_session, body).status_code == 201
     with django_capture_on_commit_callbacks(execute=True) as callbacks:
         again = _post(croupier_client, open_session, body)
-    assert again.status_code == 400 and again.json()["code"] == "HAND_LOG_DUPLICATE" and again.json()["field"] == "sha256"
+    assert (
+        again.status_code == 400
+        and again.json()["code"] == "HAND_LOG_DUPLICATE"
+        and again.json()["field"] == "sha256"
+    )
     assert callbacks == []
     assert HandLog.objects.count() == 1 and Replay.objects.count() == 1
     assert AuditEvent.objects.filter(action="hand_log.replayed").count() == 1
@@ -195,7 +224,12 @@ def test_permission_matrix(client, users, open_session, role, django_capture_on_
         if role is None:
             assert response.status_code in (401, 403), (url, response.status_code)
         elif i in ALLOWED[role]:
-            assert response.status_code in (200, 201), (role, url, response.status_code, response.content[:200])
+            assert response.status_code in (200, 201), (
+                role,
+                url,
+                response.status_code,
+                response.content[:200],
+            )
         else:
             assert response.status_code == 403, (role, url, response.status_code)
     # methods that do not exist are refused

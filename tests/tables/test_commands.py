@@ -12,7 +12,9 @@ from tables.models import HandLog, Replay
 
 
 @pytest.mark.django_db
-def test_import_hand_logs_receives_good_logs_and_names_bad_ones(tmp_path, staff, open_session, capsys, django_capture_on_commit_callbacks):
+def test_import_hand_logs_receives_good_logs_and_names_bad_ones(
+    tmp_path, staff, open_session, capsys, django_capture_on_commit_callbacks
+):
     good = simulate_shoe(41, "FR", table="BJ03", limits=("10.00", "1000.00"))
     bad = simulate_shoe(42, "FR", table="BJ03", limits=("10.00", "1000.00"))
     bad["decks"] = "six"
@@ -22,7 +24,11 @@ def test_import_hand_logs_receives_good_logs_and_names_bad_ones(tmp_path, staff,
     single.write_text(json.dumps(simulate_shoe(43, "FR", table="BJ03", limits=("10.00", "1000.00"))))
     with django_capture_on_commit_callbacks(execute=True), pytest.raises(CommandError) as info:
         call_command(
-            "import_hand_logs", str(path), str(single), session=open_session.pk, user=staff["croupier"].username
+            "import_hand_logs",
+            str(path),
+            str(single),
+            session=open_session.pk,
+            user=staff["croupier"].username,
         )
     assert info.value.returncode == 1
     out, err = capsys.readouterr()
@@ -35,4 +41,6 @@ def test_import_hand_logs_receives_good_logs_and_names_bad_ones(tmp_path, staff,
 @pytest.mark.django_db
 def test_import_hand_logs_unknown_session(staff, tmp_path):
     with pytest.raises(CommandError, match="no session"):
-        call_command("import_hand_logs", str(tmp_path / "x.json"), session=999999, user=staff["croupier"].username)
+        call_command(
+            "import_hand_logs", str(tmp_path / "x.json"), session=999999, user=staff["croupier"].username
+        )

@@ -18,16 +18,29 @@ D = Decimal
 
 
 def _day_of_sessions(staff, director, n_tables, sessions_per_table=1):
-    tables = [services.create_table(actor=director, number=10 + i, code=f"BJ{10 + i}") for i in range(n_tables)]
+    tables = [
+        services.create_table(actor=director, number=10 + i, code=f"BJ{10 + i}") for i in range(n_tables)
+    ]
     for t in tables:
         for _k in range(sessions_per_table):
             s = services.open_session(
-                actor=director, table=t, day=DAY, minimum=D("10.00"), maximum=D("1000.00"),
-                advance_amount=D("30000.00"), croupier=staff["croupier"],
+                actor=director,
+                table=t,
+                day=DAY,
+                minimum=D("10.00"),
+                maximum=D("1000.00"),
+                advance_amount=D("30000.00"),
+                croupier=staff["croupier"],
             )
-            services.add_advance(actor=director, session=s, amount=D("30000.00"), counted_by=staff["croupier"])
+            services.add_advance(
+                actor=director, session=s, amount=D("30000.00"), counted_by=staff["croupier"]
+            )
             services.close_session(
-                actor=director, session=s, closing_cash=D("61000.00"), counted_by=staff["croupier"], certified_exact=True
+                actor=director,
+                session=s,
+                closing_cash=D("61000.00"),
+                counted_by=staff["croupier"],
+                certified_exact=True,
             )
     return tables
 
@@ -44,12 +57,25 @@ def test_advance_book_shape_and_constant_queries(staff, casino, director):
     _, few = _queries(selectors.advance_book, t.number, DAY, DAY)
     for _ in range(3):
         s = services.open_session(
-            actor=director, table=t, day=DAY, minimum=D("10.00"), maximum=D("1000.00"),
-            advance_amount=D("30000.00"), croupier=staff["croupier"],
+            actor=director,
+            table=t,
+            day=DAY,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=D("30000.00"),
+            croupier=staff["croupier"],
         )
-        services.close_session(actor=director, session=s, closing_cash=D("29000.00"), counted_by=staff["croupier"], certified_exact=True)
+        services.close_session(
+            actor=director,
+            session=s,
+            closing_cash=D("29000.00"),
+            counted_by=staff["croupier"],
+            certified_exact=True,
+        )
     closing = s.entries.get(kind=EntryKind.CLOSING)
-    services.correct_advance_entry(actor=director, entry=closing, amount=D("29100.00"), approval="Approuvé", reason="recomptage")
+    services.correct_advance_entry(
+        actor=director, entry=closing, amount=D("29100.00"), approval="Approuvé", reason="recomptage"
+    )
     book, many = _queries(selectors.advance_book, t.number, DAY, DAY + dt.timedelta(days=1))
     assert few == many
     assert [len(s["entries"]) for s in book["sessions"]] == [3, 2, 2, 3]
@@ -66,13 +92,26 @@ def test_advance_book_shape_and_constant_queries(staff, casino, director):
 def test_control_register_shape_and_constant_queries(staff, casino, director):
     _day_of_sessions(staff, director, 1)
     _, few = _queries(selectors.control_register, DAY)
-    _day_of_sessions_more = [services.create_table(actor=director, number=40 + i, code=f"BJ{40 + i}") for i in range(4)]
+    _day_of_sessions_more = [
+        services.create_table(actor=director, number=40 + i, code=f"BJ{40 + i}") for i in range(4)
+    ]
     for t in _day_of_sessions_more:
         s = services.open_session(
-            actor=director, table=t, day=DAY, minimum=D("10.00"), maximum=D("1000.00"),
-            advance_amount=D("30000.00"), croupier=staff["croupier"],
+            actor=director,
+            table=t,
+            day=DAY,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=D("30000.00"),
+            croupier=staff["croupier"],
         )
-        services.close_session(actor=director, session=s, closing_cash=D("30500.00"), counted_by=staff["croupier"], certified_exact=True)
+        services.close_session(
+            actor=director,
+            session=s,
+            closing_cash=D("30500.00"),
+            counted_by=staff["croupier"],
+            certified_exact=True,
+        )
     services.close_day(actor=director, day=DAY)
     register, many = _queries(selectors.control_register, DAY)
     assert few == many
@@ -81,7 +120,11 @@ def test_control_register_shape_and_constant_queries(staff, casino, director):
     from tables.models import ControlLine
 
     services.correct_control_line(
-        actor=director, line=ControlLine.objects.get(pk=line["id"]), result=D("900.00"), approval="Approuvé : neuf cents", reason="report"
+        actor=director,
+        line=ControlLine.objects.get(pk=line["id"]),
+        result=D("900.00"),
+        approval="Approuvé : neuf cents",
+        reason="report",
     )
     register = selectors.control_register(DAY)
     assert register["total_at_closing"] == D("3000.00") and register["total"] == D("2900.00")

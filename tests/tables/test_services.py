@@ -95,9 +95,13 @@ def test_fr_maximum_other_multiple_refused(staff, table):
 @pytest.mark.django_db
 def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
     with _refused("DISPLAY_NOT_CHANGED", "FR art. 55-5", "display_changed"):
-        services.change_maximum(actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=False)
+        services.change_maximum(
+            actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=False
+        )
     with _refused("MAXIMUM_NOT_MULTIPLE", "FR art. 55-5", "maximum"):
-        services.change_maximum(actor=staff["director"], session=open_session, maximum=D("3000.00"), display_changed=True)
+        services.change_maximum(
+            actor=staff["director"], session=open_session, maximum=D("3000.00"), display_changed=True
+        )
     change = services.change_maximum(
         actor=staff["committee"], session=open_session, maximum=D("2000.00"), display_changed=True
     )
@@ -109,7 +113,9 @@ def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
 @pytest.mark.django_db
 def test_fr_maximum_change_needs_a_signer(staff, open_session):
     with _refused("SIGNATURE_REQUIRED", "FR art. 69"):
-        services.change_maximum(actor=staff["croupier"], session=open_session, maximum=D("2000.00"), display_changed=True)
+        services.change_maximum(
+            actor=staff["croupier"], session=open_session, maximum=D("2000.00"), display_changed=True
+        )
 
 
 @pytest.mark.django_db
@@ -120,7 +126,9 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
         _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
     _close(staff, open_session)
     # Reopened the next day with a raised minimum: the advance rises in proportion (FR art. 53).
-    reopened = _open(staff, table, day=DAY + dt.timedelta(days=1), minimum="20.00", maximum="2000.00", advance="60000.00")
+    reopened = _open(
+        staff, table, day=DAY + dt.timedelta(days=1), minimum="20.00", maximum="2000.00", advance="60000.00"
+    )
     assert reopened.minimum == D("20.00")
 
 
@@ -128,7 +136,9 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
 
 
 def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="20000.00", fund="50000.00", **kw):
-    return _open(staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw)
+    return _open(
+        staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw
+    )
 
 
 @pytest.mark.django_db
@@ -136,7 +146,9 @@ def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
     session = _lu(staff, table)
     assert session.profile == "LU"
     with _refused("MAXIMUM_FIXED_FOR_SEASON", "LU art. 33", "maximum"):
-        services.change_maximum(actor=staff["director"], session=session, maximum=D("2000.00"), display_changed=True)
+        services.change_maximum(
+            actor=staff["director"], session=session, maximum=D("2000.00"), display_changed=True
+        )
 
 
 @pytest.mark.django_db
@@ -160,7 +172,14 @@ def test_lu_limits_minimum_and_multiple(staff, table, lu_casino):
 def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     with _refused("MINIMUM_CHANGED_WITHIN_DAY", "LU art. 26", "minimum"):
-        _lu(staff, table, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=DAY - dt.timedelta(days=10))
+        _lu(
+            staff,
+            table,
+            minimum="20.00",
+            maximum="2000.00",
+            advance="40000.00",
+            ministry_notified_on=DAY - dt.timedelta(days=10),
+        )
     with _refused("MINIMUM_FIXED_IN_SESSION", "LU art. 26", "minimum"):
         services.change_minimum(actor=staff["director"], session=Session.objects.get(), minimum=D("20.00"))
 
@@ -170,9 +189,23 @@ def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, tabl
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     day2 = DAY + dt.timedelta(days=1)
     with _refused("MINIMUM_RAISE_NOT_NOTIFIED", "LU art. 26", "ministry_notified_on"):
-        _lu(staff, table, day=day2, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=day2 - dt.timedelta(days=3))
+        _lu(
+            staff,
+            table,
+            day=day2,
+            minimum="20.00",
+            maximum="2000.00",
+            advance="40000.00",
+            ministry_notified_on=day2 - dt.timedelta(days=3),
+        )
     raised = _lu(
-        staff, table, day=day2, minimum="20.00", maximum="2000.00", advance="40000.00", ministry_notified_on=day2 - dt.timedelta(days=8)
+        staff,
+        table,
+        day=day2,
+        minimum="20.00",
+        maximum="2000.00",
+        advance="40000.00",
+        ministry_notified_on=day2 - dt.timedelta(days=8),
     )
     _close(staff, raised, cashier=staff["cashier"])
     with _refused("MINIMUM_LOWERED", "LU art. 26", "minimum"):
@@ -217,7 +250,9 @@ def test_lu_guarantee_fund_at_least_the_largest_advance(staff, table, lu_casino,
 @pytest.mark.django_db
 def test_further_advances_equal_the_initial_one(staff, open_session):
     with _refused("ADVANCE_NOT_EQUAL", "FR art. 42", "amount"):
-        services.add_advance(actor=staff["director"], session=open_session, amount=D("10000.00"), counted_by=staff["croupier"])
+        services.add_advance(
+            actor=staff["director"], session=open_session, amount=D("10000.00"), counted_by=staff["croupier"]
+        )
     entry = services.add_advance(
         actor=staff["committee"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
     )
@@ -234,7 +269,9 @@ def test_advances_are_signed_by_management_and_counted_by_staff(staff, table):
         _open(staff, table, croupier=staff["cashier"])
     session = _open(staff, table)
     with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
-        services.add_advance(actor=staff["cashier"], session=session, amount=D("30000.00"), counted_by=staff["croupier"])
+        services.add_advance(
+            actor=staff["cashier"], session=session, amount=D("30000.00"), counted_by=staff["croupier"]
+        )
     assert AdvanceEntry.objects.count() == 1
 
 
@@ -245,13 +282,19 @@ def test_advances_are_signed_by_management_and_counted_by_staff(staff, table):
 def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
     with _refused("INTERRUPTION_AMOUNT", "FR art. 69", "amount"):
         services.interrupt_session(actor=staff["croupier"], session=open_session, mode="counted")
-    counted = services.interrupt_session(actor=staff["croupier"], session=open_session, mode="counted", amount=D("29500.00"))
+    counted = services.interrupt_session(
+        actor=staff["croupier"], session=open_session, mode="counted", amount=D("29500.00")
+    )
     assert counted.kind == EntryKind.INTERRUPTION_COUNTED
     with _refused("SESSION_STATE", "FR art. 42"):
-        services.add_advance(actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"])
+        services.add_advance(
+            actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
+        )
     services.resume_session(actor=staff["croupier"], session=open_session)
     with _refused("KEY_HOLDER", "FR art. 69", "key_holder"):
-        services.interrupt_session(actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["cashier"])
+        services.interrupt_session(
+            actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["cashier"]
+        )
     locked = services.interrupt_session(
         actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["committee"]
     )
@@ -274,7 +317,9 @@ def test_lu_interruption_cites_lu_articles(staff, table, lu_casino):
 
 @pytest.mark.django_db
 def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_session):
-    services.add_advance(actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"])
+    services.add_advance(
+        actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
+    )
     with _refused("NOT_CERTIFIED_EXACT", "FR art. 69", "certified_exact"):
         _close(staff, open_session, certified_exact=False)
     with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
@@ -331,9 +376,13 @@ def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_sess
     day = services.close_day(actor=staff["director"], day=DAY)
     closing = open_session.entries.get(kind=EntryKind.CLOSING)
     with _refused("DIRECTOR_REQUIRED", "FR art. 68"):
-        services.correct_advance_entry(actor=staff["committee"], entry=closing, amount=D("31500.00"), approval="x", reason="y")
+        services.correct_advance_entry(
+            actor=staff["committee"], entry=closing, amount=D("31500.00"), approval="x", reason="y"
+        )
     with _refused("APPROVAL_IN_WORDS", "FR art. 68", "approval"):
-        services.correct_advance_entry(actor=staff["director"], entry=closing, amount=D("31500.00"), approval=" ", reason="y")
+        services.correct_advance_entry(
+            actor=staff["director"], entry=closing, amount=D("31500.00"), approval=" ", reason="y"
+        )
     correction = services.correct_advance_entry(
         actor=staff["director"],
         entry=closing,
@@ -352,8 +401,14 @@ def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_sess
     day.refresh_from_db()
     assert day.total == D("1000.00")  # the total written at closing stays; the register shows the correction
     direct = services.correct_control_line(
-        actor=staff["director"], line=lines[1], result=D("1400.00"), approval="Approuvé : mille quatre cents", reason="erreur de report"
+        actor=staff["director"],
+        line=lines[1],
+        result=D("1400.00"),
+        approval="Approuvé : mille quatre cents",
+        reason="erreur de report",
     )
     assert direct.corrects == lines[0]
     with _refused("NOT_CORRECTABLE", "FR art. 68", "entry"):
-        services.correct_advance_entry(actor=staff["director"], entry=correction, amount=D("1.00"), approval="a", reason="b")
+        services.correct_advance_entry(
+            actor=staff["director"], entry=correction, amount=D("1.00"), approval="a", reason="b"
+        )

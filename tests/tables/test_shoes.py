@@ -16,12 +16,18 @@ from tables.models import HandLog
 
 def _issue(staff, session, decks):
     return depot.issue_decks(
-        actor=staff["director"], table_number=session.table.number, day=session.day, decks=decks, received_by=staff["croupier"]
+        actor=staff["director"],
+        table_number=session.table.number,
+        day=session.day,
+        decks=decks,
+        received_by=staff["croupier"],
     )
 
 
 @pytest.mark.django_db
-def test_shoe_filled_from_an_issued_sixain_records_the_serials(staff, depot_decks, today_session, django_capture_on_commit_callbacks):
+def test_shoe_filled_from_an_issued_sixain_records_the_serials(
+    staff, depot_decks, today_session, django_capture_on_commit_callbacks
+):
     sixain = [d for d in depot_decks if d.serial.startswith("A1-")]
     _issue(staff, today_session, sixain)
     shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in sixain])
@@ -56,15 +62,23 @@ def test_shoe_refuses_decks_not_issued_and_a_wrong_sixain(staff, depot_decks, to
     a2 = [d for d in depot_decks if d.serial.startswith("A2-")]
     with pytest.raises(RegulationError) as info:
         services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
-    assert info.value.code == "DECK_NOT_ISSUED" and info.value.article == "FR art. 40" and info.value.field == "decks"
+    assert (
+        info.value.code == "DECK_NOT_ISSUED"
+        and info.value.article == "FR art. 40"
+        and info.value.field == "decks"
+    )
     _issue(staff, today_session, a1 + a2)
     blue = [d for d in a1 + a2 if d.back_colour == "bleu"][:4]
     red = [d for d in a1 + a2 if d.back_colour == "rouge"][:2]
     with pytest.raises(RegulationError) as info:
-        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in blue + red])
+        services.fill_shoe(
+            actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in blue + red]
+        )
     assert info.value.code == "SIXAIN_COMPOSITION" and info.value.article == "FR art. 55-4"
     with pytest.raises(RegulationError) as info:
         services.fill_shoe(actor=staff["cashier"], session=today_session, deck_ids=[d.pk for d in a2])
     assert info.value.code == "COUNTED_BY_STAFF"
-    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a2], label="BJ03-X")
+    shoe = services.fill_shoe(
+        actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a2], label="BJ03-X"
+    )
     assert shoe.label == "BJ03-X"

@@ -35,13 +35,21 @@ def test_api_upload_replayed_by_a_real_worker(celery_worker_on_redis, client, st
 
     assert not app.conf.task_always_eager and settings.CELERY_BROKER_URL.startswith("redis://")
     client.force_login(staff["croupier"])
-    sim = simulate(31, "FR", limits=("10.00", "1000.00"), table="BJ03", faults=["SETTLEMENT_MISMATCH", "ILLEGAL_INSURANCE"])
+    sim = simulate(
+        31,
+        "FR",
+        limits=("10.00", "1000.00"),
+        table="BJ03",
+        faults=["SETTLEMENT_MISMATCH", "ILLEGAL_INSURANCE"],
+    )
     body = json.dumps(sim.log).encode()
     url = f"/api/tables/sessions/{open_session.pk}/hand-logs/"
     response = client.post(url, data=body, content_type="application/json")
     assert response.status_code == 201, response.content
     log_id = response.json()["id"]
-    assert _wait_for(lambda: Replay.objects.filter(hand_log_id=log_id).exists()), "the worker did not replay the log"
+    assert _wait_for(lambda: Replay.objects.filter(hand_log_id=log_id).exists()), (
+        "the worker did not replay the log"
+    )
     codes = set(Discrepancy.objects.filter(hand_log_id=log_id).values_list("code", flat=True))
     assert {"SETTLEMENT_MISMATCH", "ILLEGAL_INSURANCE"} <= codes
     replay = Replay.objects.get(hand_log_id=log_id)

@@ -53,12 +53,16 @@ class Command(RegulatedCommand):
         refused = 0
         for where, raw in (item for path in options["files"] for item in _logs(path)):
             try:
-                log = services.upload_hand_log(actor=user, session=session, raw=raw, source=HandLogSource.COMMAND)
+                log = services.upload_hand_log(
+                    actor=user, session=session, raw=raw, source=HandLogSource.COMMAND
+                )
             except RegulationError as error:
                 refused += 1
                 article = f" ({error.article})" if error.article else ""
                 self.stderr.write(f"{where}: refusé: {error.code}: {error.field}: {error.message}{article}")
                 continue
-            self.stdout.write(f"{where}: reçu, journal n° {log.pk}, SHA-256 {log.sha256}, {log.rounds} manches")
+            self.stdout.write(
+                f"{where}: reçu, journal n° {log.pk}, SHA-256 {log.sha256}, {log.rounds} manches"
+            )
         if refused:
             raise CommandError(f"{refused} journal(aux) refusé(s)", returncode=1)
