@@ -74,9 +74,18 @@ def celery_worker_on_redis(settings: Any) -> Iterator[Any]:
         app._pool.force_close_all()
         app._pool = None
     app.amqp._producer_pool = None
-    with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
-        yield app
-    app.conf.update(saved)
+    from django.db import connections
+
+    # the worker's threads open their own connections: closed after each task, so that
+    # none is left on the test database when it is dropped
+    max_age = connections.settings["default"].get("CONN_MAX_AGE", 0)
+    connections.settings["default"]["CONN_MAX_AGE"] = 0
+    try:
+        with start_worker(app, pool="threads", concurrency=2, perform_ping_check=False, shutdown_timeout=20):
+            yield app
+    finally:
+        connections.settings["default"]["CONN_MAX_AGE"] = max_age
+        app.conf.update(saved)
 
 
 @pytest.fixture
