@@ -13,8 +13,10 @@ with a TOTP code, then for each page runs ``--clients`` concurrent clients
 (threads, one keep-alive connection each) for ``--seconds`` and prints:
 
 * requests per second, and the median, p95 and max time per request;
-* the number of SQL queries the page makes (counted in-process, Django test
-  client, same database).
+* the number of SQL queries the page makes, and its median time for one
+  request at a time (in-process, Django test client, same database);
+* the load average before and after: the figures depend on what else the
+  machine runs.
 
 Pages: the dashboard, the receipt book of the current month on screen, and
 the visual replay of a round holding a discrepancy.
@@ -118,7 +120,8 @@ def fill(extra_shoes: int) -> dict[str, str]:
     }
 
 
-def query_counts(pages: dict[str, str]) -> dict[str, int]:
+def query_counts(pages: dict[str, str]) -> tuple[dict[str, int], dict[str, float]]:
+    """Per page: its SQL queries, and its median time alone in-process (ms, 20 runs)."""
     from django.contrib.auth import get_user_model
     from django.db import connection
     from django.test import Client
@@ -132,14 +135,20 @@ def query_counts(pages: dict[str, str]) -> dict[str, int]:
     session = client.session
     session[DEVICE_ID_SESSION_KEY] = TOTPDevice.objects.get(user=officer).persistent_id
     session.save()
-    counts = {}
+    counts, alone = {}, {}
     for name, url in pages.items():
         assert client.get(url).status_code == 200, url
         with CaptureQueriesContext(connection) as captured:
             response = client.get(url)
         assert response.status_code == 200, url
         counts[name] = len(captured)
-    return counts
+        times = []
+        for _ in range(20):
+            t0 = time.perf_counter()
+            client.get(url)
+            times.append(time.perf_counter() - t0)
+        alone[name] = statistics.median(times) * 1000
+    return counts, alone
 
 
 def totp_now() -> str:
@@ -246,7 +255,7 @@ def main() -> None:
     t0 = time.perf_counter()
     pages = fill(args.extra_shoes)
     print(f"data: demo casino + {args.extra_shoes} replayed hand logs ({time.perf_counter() - t0:.1f} s)")
-    counts = query_counts(pages)
+    counts, alone = query_counts(pages)
     connections.close_all()
 
     env = {**os.environ, "DEBUG": "0", "SECURE_SSL_REDIRECT": "0", "LOG_LEVEL": "ERROR"}
@@ -280,14 +289,21 @@ def main() -> None:
             f"gunicorn: {args.workers} sync workers on {HOST}:{args.port}; {args.clients} concurrent clients, "
             f"{args.seconds:.0f} s per page (after {args.warmup:.0f} s warm-up); CPUs: {os.cpu_count()}"
         )
-        print(f"{'page':<36} {'req/s':>7} {'median':>8} {'p95':>8} {'max':>8} {'errors':>6} {'queries':>7}")
+        print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(
+            f"{'page':<36} {'req/s':>7} {'median':>8} {'p95':>8} {'max':>8} {'errors':>6} {'queries':>7}"
+            f" {'alone':>8}"
+        )
         for name, url in pages.items():
             load(args.port, url, cookie, args.clients, args.warmup)
             latencies, errors, elapsed = load(args.port, url, cookie, args.clients, args.seconds)
             print(
                 f"{name:<36} {len(latencies) / elapsed:7.1f} {statistics.median(latencies) * 1000:6.0f} ms"
                 f" {p95(latencies) * 1000:5.0f} ms {max(latencies) * 1000:5.0f} ms {errors:6d} {counts[name]:7d}"
+                f" {alone[name]:5.1f} ms"
             )
+        print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print("alone: the page's median time for one request at a time, in-process (no concurrency)")
     finally:
         gunicorn.terminate()
         gunicorn.wait(timeout=30)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 
 
@@ -43,33 +43,33 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
     """The last discrepancies found, grouped by table, each with a link to its round."""
     from tables.models import Discrepancy, HandLog
 
+    misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
     rows = list(
         Discrepancy.objects.filter(~Q(round=None))
-        .select_related("session__table")
-        .defer("detail")
-        .order_by("-id")[:limit]
+        .annotate(misnumbered=Exists(misnumbered))
+        .order_by("-id")
+        .values(
+            "hand_log_id", "round", "code", "box", "article", "misnumbered",
+            "session__table__code", "hand_log__shoe_label",
+        )[:limit]
     )
-    logs = {
-        log.pk: log
-        for log in HandLog.objects.filter(pk__in={r.hand_log_id for r in rows}).only("id", "shoe_label")
-    }
     # Rounds are numbered 1, 2, 3 … (the position) unless the log breaks that rule.
-    misnumbered = set(
-        Discrepancy.objects.filter(hand_log_id__in=logs, code="ROUND_NUMBERING").values_list("hand_log_id", flat=True)
-    )
-    positions = {log_id: _positions(HandLog.objects.get(pk=log_id)) for log_id in misnumbered}
+    positions = {
+        log_id: _positions(HandLog.objects.get(pk=log_id)) for log_id in {r["hand_log_id"] for r in rows if r["misnumbered"]}
+    }
     grouped: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
-        position = positions[r.hand_log_id].get(r.round) if r.hand_log_id in positions else r.round
-        grouped.setdefault(r.session.table.code, []).append(
+        log_id = r["hand_log_id"]
+        position = positions[log_id].get(r["round"]) if log_id in positions else r["round"]
+        grouped.setdefault(r["session__table__code"], []).append(
             {
-                "code": r.code,
-                "box": r.box,
-                "article": r.article,
-                "where": f"{logs[r.hand_log_id].shoe_label} · manche {r.round}",
-                "url": reverse("portal:replay", args=[r.hand_log_id, position])
+                "code": r["code"],
+                "box": r["box"],
+                "article": r["article"],
+                "where": f"{r['hand_log__shoe_label']} · manche {r['round']}",
+                "url": reverse("portal:replay", args=[log_id, position])
                 if position
-                else reverse("portal:hand_log", args=[r.hand_log_id]),
+                else reverse("portal:hand_log", args=[log_id]),
             }
         )
     return sorted(grouped.items())

@@ -156,3 +156,32 @@ def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(of
     assert "SETTLEMENT_MISMATCH" not in officer_client.get(url).content.decode()
     services.replay_hand_log(hand_log_id=log.pk)
     assert "SETTLEMENT_MISMATCH" in officer_client.get(url).content.decode()
+
+
+@pytest.mark.django_db
+def test_links_follow_the_position_when_rounds_are_misnumbered(officer_client, users, casino) -> None:
+    import copy
+    import datetime as dt
+    from decimal import Decimal
+
+    from tables import services
+
+    table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
+    session = services.open_session(
+        actor=users["directeur"], table=table, day=dt.date(2026, 11, 30), minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"), advance_amount=Decimal("30000.00"), croupier=users["chef_de_table"],
+    )
+    doc = worked_example()
+    doc["shoe_id"] = "BJ03-MISNUMBERED"
+    second = copy.deepcopy(doc["rounds"][0])
+    second["number"] = 7  # the second round, numbered 7
+    doc["rounds"].append(second)
+    log = services.upload_hand_log(
+        actor=users["chef_de_table"], session=session, raw=json.dumps(doc).encode(), source="api"
+    )
+    services.replay_hand_log(hand_log_id=log.pk)
+    dashboard = officer_client.get("/inspection/").content.decode()
+    assert f"/inspection/journaux/{log.pk}/manches/2/" in dashboard  # round 7 is the second
+    assert "manche 7" in dashboard
+    page = officer_client.get(f"/inspection/journaux/{log.pk}/manches/2/").content.decode()
+    assert "Manche 7" in page and "SETTLEMENT_MISMATCH" in page
