@@ -27,12 +27,18 @@ class DevCertificate:
     password: str
 
 
+def _fit(text: str, limit: int = 64) -> str:
+    """At most ``limit`` UTF-8 bytes (X.520 upper bound), cut on a character."""
+    data = text.encode("utf-8")[:limit]
+    return data.decode("utf-8", errors="ignore").strip() or "Casino"
+
+
 def _name(common_name: str, casino: str) -> x509.Name:
     return x509.Name(
         [
             x509.NameAttribute(NameOID.COUNTRY_NAME, "FR"),
-            x509.NameAttribute(NameOID.ORGANIZATION_NAME, casino[:64]),
-            x509.NameAttribute(NameOID.COMMON_NAME, common_name[:64]),
+            x509.NameAttribute(NameOID.ORGANIZATION_NAME, _fit(casino)),
+            x509.NameAttribute(NameOID.COMMON_NAME, _fit(common_name)),
         ]
     )
 

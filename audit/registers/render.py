@@ -62,7 +62,9 @@ class Html:
     head_hash: str
 
 
-def render_html(register: Register, request: Request, *, context: dict[str, Any] | None = None) -> Html:
+def render_html(
+    register: Register, request: Request, *, context: dict[str, Any] | None = None, part_label: str = ""
+) -> Html:
     """The register as HTML, with its header (context from its selectors unless given)."""
     from casino_ops.models import CasinoSettings
 
@@ -85,6 +87,7 @@ def render_html(register: Register, request: Request, *, context: dict[str, Any]
         "article": cite(register.rule, profile),
         "period_label": period_label(request),
         "table_label": (_("Table n° %(n)s") % {"n": request.table}) if request.table is not None else "",
+        "part_label": part_label,
         "head_seq": seq,
         "head_hash": digest,
         "printed_at": printed_at,
@@ -116,6 +119,7 @@ def print_register(
     *,
     progress: Progress | None = None,
     context: dict[str, Any] | None = None,
+    part_label: str = "",
 ) -> Printed:
     """Read, render, sign. Refuses before any work when no certificate is configured."""
     step = progress or (lambda _pct: None)
@@ -123,7 +127,7 @@ def print_register(
     signing.get_signer()  # says clearly that signing is not configured, before rendering
     body = register.context(request) if context is None else context
     step(15)
-    html = render_html(register, request, context=body)
+    html = render_html(register, request, context=body, part_label=part_label)
     rows = row_count(body)
     del body
     step(25)

@@ -192,7 +192,13 @@ def _make(report: Report, *, inline_parts: bool) -> None:
     if rows > limit and report.date_from < report.date_to:
         _split(report, math.ceil(rows / limit), inline_parts=inline_parts)
         return
-    printed = print_register(reg, req, progress=lambda pct: _set_progress(report.pk, pct))
+    part_label = ""
+    if report.parent_id:
+        parts = Report.objects.filter(parent_id=report.parent_id).count()
+        part_label = _("partie %(n)s sur %(total)s") % {"n": report.part, "total": parts}
+    printed = print_register(
+        reg, req, progress=lambda pct: _set_progress(report.pk, pct), part_label=part_label
+    )
     name = f"registers/{report.register}/{report.key}.pdf"
     with transaction.atomic():
         locked = Report.objects.select_for_update().get(pk=report.pk)

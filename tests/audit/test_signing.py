@@ -35,7 +35,7 @@ def test_the_dev_certificate_has_the_key_usages_validators_ask_for(tmp_path: Pat
     from cryptography import x509
     from cryptography.hazmat.primitives.serialization import pkcs12
 
-    made = make_dev_certificate(tmp_path, casino="Casino X", password="pw")
+    made = make_dev_certificate(tmp_path, casino="Casino de la Côte — démonstration", password="pw")
     ca = x509.load_pem_x509_certificate(made.ca_pem.read_bytes())
     assert ca.extensions.get_extension_for_class(x509.BasicConstraints).value.ca is True
     assert ca.extensions.get_extension_for_class(x509.KeyUsage).value.key_cert_sign is True
