@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Debian packages the project uses: "runtime" (WeasyPrint's libraries, fonts) or
-# "test" (also poppler-utils and NSS tools to check signed PDFs, Chromium for
+# "test" (also poppler-utils and NSS tools to check signed PDFs, openssl for the
+# exported checkpoints, procps for the worker tests, Chromium for
 # browser tests). Installs only what is missing; needs root or sudo for that.
 set -euo pipefail
 what=${1:-test}
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
 if [ "$what" = test ]; then
-  packages+=(poppler-utils libnss3-tools chromium chromium-driver)
+  packages+=(poppler-utils libnss3-tools openssl procps chromium chromium-driver)
 fi
 missing=()
 for p in "${packages[@]}"; do
