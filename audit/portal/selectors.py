@@ -215,3 +215,19 @@ def checkpoints() -> QuerySet[Any]:
     from audit.models import Checkpoint
 
     return Checkpoint.objects.order_by("-seq")
+
+
+def books_version() -> str:
+    """A version of everything the books hold, for caching pages that show them.
+
+    Every change to a regulated book is a service that records an audit event in
+    the same transaction (design: one act = one event), so the newest event's id
+    moves with every change; the head's sequence number moves when events are
+    sealed; the last checkpoint's sequence number when a checkpoint is signed.
+    Two queries, on indexes.
+    """
+    from django.db.models import Max
+
+    top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
+    checkpoint = last_checkpoint()
+    return f"{top['last_id'] or 0}.{top['head_seq'] or 0}.{checkpoint.seq if checkpoint else 0}"

@@ -139,3 +139,16 @@ def test_advance_book_and_control_register(officer_client, samples, django_asser
     with django_assert_max_num_queries(10):
         page = officer_client.get("/inspection/registre-de-controle/?day=2026-11-30")
     assert "non arrêtée" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_cached_pages_follow_every_act(officer_client, samples) -> None:
+    """The dashboard and the registers are kept per version of the books: the next act shows at once."""
+    register = reverse("portal:register", args=["receipt-book"]) + "?date_from=2026-11-01&date_to=2026-11-30"
+    assert "Prise en charge n° 1/1" in officer_client.get("/inspection/").content.decode()
+    before = officer_client.get(register).content.decode()
+    assert "u_officier —" not in before.split("Carnet de prise en charge")[-1].split("Destructions")[0]
+    officer_client.post(reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk]), {"remark": ""})
+    assert "Prise en charge n° 1/1" not in officer_client.get("/inspection/").content.decode()
+    after = officer_client.get(register).content.decode()
+    assert after != before and "u_officier —" in after

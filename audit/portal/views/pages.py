@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
@@ -15,12 +17,17 @@ AUDIT_PAGE = 50
 
 @access.officer_required()
 def dashboard(request: HttpRequest) -> HttpResponse:
-    context = {
-        "chain": selectors.chain_status(),
-        "recent_events": list(selectors.audit_events()[:8]),
-        **sources.dashboard_parts(request.user),
-    }
-    return render(request, "portal/dashboard.html", context)
+    @functools.cache
+    def parts() -> dict:
+        # Read only when the cached page body is missing: it is kept for one
+        # version of the books (selectors.books_version) and one officer.
+        return {
+            "chain": selectors.chain_status(),
+            "recent_events": list(selectors.audit_events()[:8]),
+            **sources.dashboard_parts(request.user),
+        }
+
+    return render(request, "portal/dashboard.html", {"parts": parts, "version": selectors.books_version()})
 
 
 @access.officer_required()

@@ -21,7 +21,7 @@ from django.utils.http import urlencode
 from audit.models import Report
 from casino_ops.regulations import RegulationError
 
-from .. import access
+from .. import access, selectors
 from ..forms import RegisterFilterForm
 
 
@@ -79,9 +79,13 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
     if period is not None:
         try:
             register.check(period)
-            context.update(register.context(period))
         except RegulationError as error:
             messages.error(request, str(error))
+        else:
+            # Read only when the cached rows are missing: kept for one version of
+            # the books (selectors.books_version), like the signed PDF they match.
+            context["sections"] = lambda: register.context(period)["sections"]
+            context["version"] = selectors.books_version()
         context["period"] = period
         context["reports"] = list(
             Report.objects.filter(
