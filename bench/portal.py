@@ -13,7 +13,9 @@ with a TOTP code, then for each page runs ``--clients`` concurrent clients
 (threads, one keep-alive connection each) for ``--seconds`` and prints:
 
 * requests per second, and the median, p95 and max time per request;
-* the number of SQL queries the page makes, and its median time for one
+* the number of SQL queries the page makes (its cache empty, then filled:
+  the dashboard, the registers and the replay keep their body per version of
+  the books), and its median time for one
   request at a time (in-process, Django test client, same database);
 * the load average before and after: the figures depend on what else the
   machine runs.
@@ -120,9 +122,11 @@ def fill(extra_shoes: int) -> dict[str, str]:
     }
 
 
-def query_counts(pages: dict[str, str]) -> tuple[dict[str, int], dict[str, float]]:
-    """Per page: its SQL queries, and its median time alone in-process (ms, 20 runs)."""
+def query_counts(pages: dict[str, str]) -> tuple[dict[str, str], dict[str, float]]:
+    """Per page: its SQL queries (cache empty / cache filled), and its median time alone
+    in-process (ms, 20 runs, cache filled)."""
     from django.contrib.auth import get_user_model
+    from django.core.cache import cache
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
@@ -138,10 +142,13 @@ def query_counts(pages: dict[str, str]) -> tuple[dict[str, int], dict[str, float
     counts, alone = {}, {}
     for name, url in pages.items():
         assert client.get(url).status_code == 200, url
-        with CaptureQueriesContext(connection) as captured:
+        cache.clear()
+        with CaptureQueriesContext(connection) as cold:
             response = client.get(url)
         assert response.status_code == 200, url
-        counts[name] = len(captured)
+        with CaptureQueriesContext(connection) as warm:
+            client.get(url)
+        counts[name] = f"{len(cold)}/{len(warm)}"
         times = []
         for _ in range(20):
             t0 = time.perf_counter()
@@ -299,10 +306,11 @@ def main() -> None:
             latencies, errors, elapsed = load(args.port, url, cookie, args.clients, args.seconds)
             print(
                 f"{name:<36} {len(latencies) / elapsed:7.1f} {statistics.median(latencies) * 1000:6.0f} ms"
-                f" {p95(latencies) * 1000:5.0f} ms {max(latencies) * 1000:5.0f} ms {errors:6d} {counts[name]:7d}"
+                f" {p95(latencies) * 1000:5.0f} ms {max(latencies) * 1000:5.0f} ms {errors:6d} {counts[name]:>7}"
                 f" {alone[name]:5.1f} ms"
             )
         print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print("queries: with the page's cache empty / filled (pages are cached per version of the books)")
         print("alone: the page's median time for one request at a time, in-process (no concurrency)")
     finally:
         gunicorn.terminate()
