@@ -22,7 +22,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -134,6 +134,16 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
             field="day",
         )
     return control_day
+
+
+def _share_lock_day(day: dt.date) -> None:
+    """Hold the day's control-register row FOR SHARE until commit: concurrent uploads go on
+    side by side, while ``close_day`` (which locks the row for update) waits for them, and
+    a log stored after the closing sees the day closed."""
+    if connection.vendor != "postgresql":
+        return  # SQLite runs one writing transaction at a time
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {ControlDay._meta.db_table} WHERE day = %s FOR SHARE", [day])  # noqa: S608
 
 
 def _next_line(table: Table) -> int:
@@ -899,6 +909,8 @@ def _store_hand_log(
     *, actor: Any, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
 ) -> HandLog:
     """The storing half of :func:`upload_hand_log`, in one transaction with its audit event."""
+    _share_lock_day(session.day)
+    _refuse_closed_day(session.day, session.profile)
     shoe = session.shoes.filter(label=doc["shoe_id"]).first()
     log = HandLog(
         session=session,

@@ -259,3 +259,33 @@ def test_session_report_and_dealer_errors(croupier_client, open_session, django_
     assert by_table[0]["key"] == 3 and by_table[0]["rounds"] == report["summary"]["rounds"]
     assert croupier_client.get("/api/tables/dealer-errors/?by=nobody").status_code == 400
     assert croupier_client.get("/api/tables/sessions/999999/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_a_log_checked_before_the_day_closed_is_still_refused_when_stored(open_session, staff):
+    """The day closes between the upload's first check and its storing transaction: the
+    storing transaction checks again under a share lock of the day, so nothing is stored."""
+    import hashlib
+
+    from casino_ops.regulations import RegulationError
+
+    services.close_session(
+        actor=staff["director"],
+        session=open_session,
+        closing_cash=D("30000.00"),
+        counted_by=staff["croupier"],
+        certified_exact=True,
+    )
+    services.close_day(actor=staff["director"], day=DAY)
+    raw = _log(12)
+    with pytest.raises(RegulationError) as refused:
+        services._store_hand_log(
+            actor=staff["croupier"],
+            session=open_session,
+            raw=raw,
+            doc=json.loads(raw),
+            digest=hashlib.sha256(raw).hexdigest(),
+            source="api",
+        )
+    assert refused.value.code == "DAY_CLOSED"
+    assert not HandLog.objects.exists()
