@@ -85,6 +85,16 @@ def make_checkpoint() -> Checkpoint | None:
         return Checkpoint.objects.get(seq=seq)
 
 
+def _casino_certificate() -> bytes | None:
+    """The configured signing certificate (DER), or None when none is usable here."""
+    if not signing.is_configured():
+        return None
+    try:
+        return signing.signer_certificate_der()
+    except signing.SigningNotConfigured:
+        return None
+
+
 @dataclass
 class CheckedCheckpoint:
     label: str
@@ -113,7 +123,7 @@ def check_statement(
         return CheckedCheckpoint(label, -1, [_("sa déclaration est illisible")])
     if not check.ok:
         problems.append(_("sa signature n'est pas valide (déclaration ou signature modifiée)"))
-    elif signing.is_configured() and check.certificate != signing.signer_certificate_der():
+    elif (casino := _casino_certificate()) is not None and check.certificate != casino:
         problems.append(_("elle n'est pas signée par le certificat du casino (%(s)s)") % {"s": check.signer})
     if seq in chain_hashes:
         if chain_hashes[seq] != signed_hash:
@@ -220,7 +230,8 @@ def check_export(data: bytes) -> tuple[int, list[str]]:
     seqs = {int(e["seq"]) for e in entries}
     result = verify_chain(keep_hashes_at=seqs)
     problems = []
-    if signing.is_configured() and document["certificate"] != signing.signer_certificate_der():
+    casino = _casino_certificate()
+    if casino is not None and document["certificate"] != casino:
         problems.append(_("l'export n'est pas signé par le certificat du casino (%(s)s)") % {"s": document["signer"]})
     for entry in entries:
         checked = check_statement(

@@ -185,7 +185,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-rows-per-part", type=int, default=5000)
+    parser.add_argument("--max-rows-per-part", type=int, default=3500)
     parser.add_argument("--single", action="store_true", help="also the whole book as one PDF in one process")
     parser.add_argument("--child-single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()

@@ -38,7 +38,7 @@ _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
 
 def max_rows_per_part() -> int:
-    return int(getattr(settings, "REGISTER_MAX_ROWS_PER_PART", 4000))
+    return int(getattr(settings, "REGISTER_MAX_ROWS_PER_PART", 3500))
 
 
 def report_key(

@@ -170,3 +170,20 @@ def test_export_holds_only_what_is_asked(signing_configured: Any) -> None:
     make_checkpoint()
     check = verify_data(export(since_seq=1))
     assert [c["seq"] for c in json.loads(check.content)["checkpoints"]] == [2]
+
+
+@pytest.mark.django_db
+def test_a_checkpoint_signed_with_another_key_is_reported(
+    signing_configured: Any, settings: Any, tmp_path: Path
+) -> None:
+    from audit.devcert import make_dev_certificate
+
+    _record(2)
+    make_checkpoint()
+    assert verify_chain().ok
+    other = make_dev_certificate(tmp_path / "other", casino="Casino de test")
+    settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = str(other.pkcs12), other.password
+    result = verify_chain()
+    assert not result.ok and "pas signée par le certificat du casino" in result.checkpoint_problems[0]
+    settings.SIGNING_PKCS12_PASSWORD = "wrong"  # an unusable certificate here: signatures still checked
+    assert verify_chain().ok
