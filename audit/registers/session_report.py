@@ -16,10 +16,10 @@ from .advance_book import session_section
 from .base import Register, Request, register, selector
 
 DISCREPANCIES = [
-    fmt.column(_("Journal de mains"), 14),
+    fmt.column(_("Journal de mains"), 14, "hash"),
     fmt.column(_("Donne"), 6, "n"),
     fmt.column(_("Case / main"), 7, "c"),
-    fmt.column(_("Écart"), 16),
+    fmt.column(_("Écart"), 16, "wrap"),
     fmt.column(_("Attendu"), 9, "n"),
     fmt.column(_("Inscrit"), 9, "n"),
     fmt.column(_("Différence"), 9, "n"),
@@ -27,13 +27,21 @@ DISCREPANCIES = [
     fmt.column(_("Détail"), 20),
 ]
 LOGS = [
-    fmt.column(_("Journal de mains (SHA-256)"), 34),
-    fmt.column(_("Sabot"), 10),
+    fmt.column(_("Journal de mains (SHA-256)"), 30, "hash"),
+    fmt.column(_("Sabot"), 14, "wrap"),
     fmt.column(_("Donnes"), 7, "n"),
     fmt.column(_("Déposé le, par"), 19),
     fmt.column(_("Rejoué"), 8, "c"),
     fmt.column(_("Trop payé / moins payé"), 22, "n"),
 ]
+
+
+def _detail(detail: Any) -> str:
+    if isinstance(detail, dict):
+        return "; ".join(f"{k} : {v}" for k, v in detail.items())
+    if isinstance(detail, list | tuple):
+        return "; ".join(str(v) for v in detail)
+    return "" if detail in (None, "{}", "[]") else str(detail)
 
 
 def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -56,7 +64,7 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
                 fmt.row(DISCREPANCIES, [log["sha256"][:12], d["round"], f"{d['box'] or ''} / {d['hand'] or ''}",
                                         d["code"], fmt.amount(d["expected"]) if d["expected"] is not None else "",
                                         fmt.amount(d["recorded"]) if d["recorded"] is not None else "",
-                                        fmt.amount(d["delta"]) if d["delta"] is not None else "", d["article"], d["detail"]])
+                                        fmt.amount(d["delta"]) if d["delta"] is not None else "", d["article"], _detail(d["detail"])])
             )
     summary = data.get("summary", {})
     sections.append(fmt.section(LOGS, log_rows, title=_("Journaux de mains et rejeu"),
