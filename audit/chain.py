@@ -207,7 +207,8 @@ def _seal(
     using: str, *, limit: int | None
 ) -> list[tuple[int, str, str, dt.datetime, int]]:
     """One sealing pass under the chain's lock: (seq, prev, hash, sealed_at, id) rows."""
-    with transaction.atomic(using=using):
+    # No savepoint inside the act's transaction: a failure there fails the act anyway.
+    with transaction.atomic(using=using, savepoint=False):
         _lock_chain(using)
         query = (
             AuditEvent.objects.using(using)
