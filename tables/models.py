@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 
 class Game(models.TextChoices):
@@ -20,7 +21,7 @@ class Table(models.Model):
         unique=True,
         help_text=_("Identifiant dans les journaux de mains, ex. BJ03."),
     )
-    game = models.CharField(_("jeu"), max_length=16, choices=Game.choices, default=Game.BLACKJACK)
+    game = models.CharField(pgettext_lazy("game played at a table", "jeu"), max_length=16, choices=Game.choices, default=Game.BLACKJACK)
     boxes = models.PositiveSmallIntegerField(
         _("nombre de cases"),
         default=7,
