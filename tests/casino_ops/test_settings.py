@@ -33,3 +33,15 @@ def test_settings_start_with_a_secret_key():
 
 def test_debug_runs_without_a_secret_key():
     assert _import_settings(DEBUG="1").returncode == 0
+
+
+def test_manage_py_says_what_is_missing_without_a_traceback():
+    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env={**clean, "DEBUG": "0"},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        "manage.py: SECRET_KEY must be set when DEBUG is off (set DEBUG=1 for local development)."
+    ]
