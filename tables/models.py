@@ -7,6 +7,17 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 
+def _optional_user(label: str) -> models.ForeignKey:
+    """A user who may be named on an entry (signer, witness, key holder…); never deleted."""
+    return models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=label,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
 class Game(models.TextChoices):
     BLACKJACK = "blackjack", _("Black-jack")
 
@@ -138,38 +149,10 @@ class AdvanceEntry(models.Model):
     kind = models.CharField(_("nature"), max_length=24, choices=EntryKind.choices)
     amount = models.DecimalField(_("montant"), max_digits=14, decimal_places=2, null=True, blank=True)
     at = models.DateTimeField(_("inscrite le"))
-    counted_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("compté par"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    signed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("signé par"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    cashier = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("caissier présent"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
-    key_holder = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("détenteur de la clé"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
+    counted_by = _optional_user(_("compté par"))
+    signed_by = _optional_user(_("signé par"))
+    cashier = _optional_user(_("caissier présent"))
+    key_holder = _optional_user(_("détenteur de la clé"))
     corrects = models.ForeignKey(
         "self",
         verbose_name=_("corrige la ligne"),
@@ -218,14 +201,7 @@ class ControlDay(models.Model):
 
     day = models.DateField(_("journée"), unique=True)
     closed_at = models.DateTimeField(_("arrêtée le"), null=True, blank=True)
-    closed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("arrêtée par"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
+    closed_by = _optional_user(_("arrêtée par"))
     total = models.DecimalField(
         _("total de la journée"), max_digits=16, decimal_places=2, null=True, blank=True
     )
@@ -353,14 +329,7 @@ class HandLog(models.Model):
         on_delete=models.PROTECT,
         related_name="hand_logs",
     )
-    croupier = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        verbose_name=_("croupier"),
-        null=True,
-        blank=True,
-        on_delete=models.PROTECT,
-        related_name="+",
-    )
+    croupier = _optional_user(_("croupier"))
     sha256 = models.CharField(_("empreinte SHA-256"), max_length=64, unique=True)
     raw = models.TextField(_("journal tel que reçu"))
     shoe_label = models.CharField(_("shoe_id du journal"), max_length=200)
