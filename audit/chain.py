@@ -203,9 +203,7 @@ def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
             return total
 
 
-def _seal(
-    using: str, *, limit: int | None
-) -> list[tuple[int, str, str, dt.datetime, int]]:
+def _seal(using: str, *, limit: int | None) -> list[tuple[int, str, str, dt.datetime, int]]:
     """One sealing pass under the chain's lock: (seq, prev, hash, sealed_at, id) rows."""
     # No savepoint inside the act's transaction: a failure there fails the act anyway.
     with transaction.atomic(using=using, savepoint=False):
@@ -214,9 +212,7 @@ def _seal(
             AuditEvent.objects.using(using)
             .filter(seq__isnull=True)
             .order_by("id")
-            .values_list(
-                "id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload"
-            )
+            .values_list("id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload")
         )
         pending = list(query[:limit] if limit else query)
         if not pending:

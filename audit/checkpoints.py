@@ -40,7 +40,13 @@ def _casino_name() -> str:
 
 def statement(*, seq: int, head_hash: str, made_at: dt.datetime, casino: str) -> str:
     return canonical_json(
-        {"casino": casino, "hash": head_hash, "seq": seq, "time": format_time(made_at), "type": STATEMENT_TYPE}
+        {
+            "casino": casino,
+            "hash": head_hash,
+            "seq": seq,
+            "time": format_time(made_at),
+            "type": STATEMENT_TYPE,
+        }
     )
 
 
@@ -128,12 +134,16 @@ def check_statement(
     if seq in chain_hashes:
         if chain_hashes[seq] != signed_hash:
             problems.append(
-                _("la chaîne a, à la séquence %(seq)s, l'empreinte %(now)s au lieu de l'empreinte signée %(signed)s")
+                _(
+                    "la chaîne a, à la séquence %(seq)s, l'empreinte %(now)s au lieu de l'empreinte signée %(signed)s"
+                )
                 % {"seq": seq, "now": chain_hashes[seq], "signed": signed_hash}
             )
     elif not broken and seq > verified_to:
         problems.append(
-            _("elle couvre la séquence %(seq)s mais la chaîne s'arrête à %(end)s (des événements ont disparu)")
+            _(
+                "elle couvre la séquence %(seq)s mais la chaîne s'arrête à %(end)s (des événements ont disparu)"
+            )
             % {"seq": seq, "end": verified_to}
         )
     return CheckedCheckpoint(label, seq, problems)
@@ -153,7 +163,9 @@ def check_all(chain_hashes: dict[int, str], *, verified_to: int, broken: bool) -
             verified_to=verified_to,
             broken=broken,
         )
-        if checkpoint.seq != checked.seq or checkpoint.head_hash != json.loads(checkpoint.statement).get("hash"):
+        if checkpoint.seq != checked.seq or checkpoint.head_hash != json.loads(checkpoint.statement).get(
+            "hash"
+        ):
             checked.problems.append(_("ses colonnes ne sont plus celles de sa déclaration signée"))
         problems.extend(f"{checked.label} : {p}" for p in checked.problems)
     return count, problems
@@ -232,7 +244,9 @@ def check_export(data: bytes) -> tuple[int, list[str]]:
     problems = []
     casino = _casino_certificate()
     if casino is not None and document["certificate"] != casino:
-        problems.append(_("l'export n'est pas signé par le certificat du casino (%(s)s)") % {"s": document["signer"]})
+        problems.append(
+            _("l'export n'est pas signé par le certificat du casino (%(s)s)") % {"s": document["signer"]}
+        )
     for entry in entries:
         checked = check_statement(
             label=_("point de contrôle exporté (séquence %(seq)s, signé le %(at)s)")

@@ -42,9 +42,7 @@ class AuditEvent(models.Model):
         indexes = [
             models.Index(fields=["object_type", "object_id"], name="audit_event_object"),
             models.Index(fields=["action"], name="audit_event_action"),
-            models.Index(
-                fields=["id"], name="audit_event_pending", condition=models.Q(seq__isnull=True)
-            ),
+            models.Index(fields=["id"], name="audit_event_pending", condition=models.Q(seq__isnull=True)),
         ]
 
     def __str__(self) -> str:
@@ -112,9 +110,7 @@ class Report(models.Model):
             models.CheckConstraint(
                 condition=models.Q(date_from__lte=models.F("date_to")), name="audit_report_period"
             ),
-            models.CheckConstraint(
-                condition=models.Q(progress__lte=100), name="audit_report_progress"
-            ),
+            models.CheckConstraint(condition=models.Q(progress__lte=100), name="audit_report_progress"),
         ]
 
     def __str__(self) -> str:

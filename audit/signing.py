@@ -134,9 +134,7 @@ def sign_data(data: bytes, *, detached: bool = True) -> bytes:
     """CMS signed data over ``data`` (DER); ``detached=False`` embeds ``data`` in it."""
     signer = get_signer()
     content = asyncio.run(
-        signer.async_sign_general_data(
-            data, DIGEST, detached=detached, timestamper=get_timestamper()
-        )
+        signer.async_sign_general_data(data, DIGEST, detached=detached, timestamper=get_timestamper())
     )
     return content.dump()
 
@@ -176,9 +174,7 @@ def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
             content = embedded
         else:
             status = asyncio.run(
-                async_validate_detached_cms(
-                    data, signed_data, signer_validation_context=_integrity_only()
-                )
+                async_validate_detached_cms(data, signed_data, signer_validation_context=_integrity_only())
             )
             content = data
     except Exception:  # noqa: BLE001

@@ -47,7 +47,9 @@ def _drop_database() -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--saves", type=int, default=2000, help="saves per measurement (one writer)")
     parser.add_argument("--events", type=int, default=1_000_000, help="events for the verification")
     parser.add_argument("--writers", type=int, default=8)
@@ -155,7 +157,11 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
 
             longest = (
                 AuditEvent.objects.filter(seq__gt=started_seq)
-                .annotate(w=ExpressionWrapper(F("sealed_at") - F("recorded_at"), output_field=fields.DurationField()))
+                .annotate(
+                    w=ExpressionWrapper(
+                        F("sealed_at") - F("recorded_at"), output_field=fields.DurationField()
+                    )
+                )
                 .aggregate(m=Max("w"))["m"]
             )
             waited = longest.total_seconds() if longest else 0.0
@@ -167,7 +173,9 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
         settings.AUDIT_SEALING = mode
         tps, waited = concurrent(audited_save, sealer=mode == "sealer")
         extra = f"   longest wait before sealing {waited * 1e3:.0f} ms" if mode == "sealer" else ""
-        print(f"   audited, sealing {mode:<7}        {tps:8.0f} saves/s   {tps / plain_tps:4.2f} of plain{extra}")
+        print(
+            f"   audited, sealing {mode:<7}        {tps:8.0f} saves/s   {tps / plain_tps:4.2f} of plain{extra}"
+        )
     seal_pending()
     result = verify_chain()
     print(f"   chain after the runs: {result.events} events, unbroken={result.ok}, unsealed={result.pending}")
@@ -177,8 +185,10 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
     started = time.perf_counter()
     result = verify_chain()
     elapsed = time.perf_counter() - started
-    print(f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
-          f"(unbroken={result.ok})")
+    print(
+        f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
+        f"(unbroken={result.ok})"
+    )
 
 
 def _fill_chain(total: int) -> None:
@@ -203,9 +213,19 @@ def _fill_chain(total: int) -> None:
         recorded = now + dt.timedelta(microseconds=i)
         payload = canonical_json({"deck": f"SN{seq:09d}", "table": seq % 30, "amount": f"{seq % 997}.50"})
         stamp = format_time(recorded)
-        digest = event_hash(prev_hash=prev, seq=seq, recorded_at=stamp, actor_name="system",
-                            action="bench.event", object_type="bench.thing", object_id=str(seq), payload=payload)
-        buffer.write(f"{seq}\t{stamp}\tsystem\tbench.event\tbench.thing\t{seq}\t{payload}\t{prev}\t{digest}\t{stamp}\n")
+        digest = event_hash(
+            prev_hash=prev,
+            seq=seq,
+            recorded_at=stamp,
+            actor_name="system",
+            action="bench.event",
+            object_type="bench.thing",
+            object_id=str(seq),
+            payload=payload,
+        )
+        buffer.write(
+            f"{seq}\t{stamp}\tsystem\tbench.event\tbench.thing\t{seq}\t{payload}\t{prev}\t{digest}\t{stamp}\n"
+        )
         prev = digest
     raw = connection.connection
     with raw.cursor() as cursor:

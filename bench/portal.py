@@ -108,13 +108,17 @@ def fill(extra_shoes: int) -> dict[str, str]:
             shoe_id=f"{session.table.code}-BENCH-{i + 1}",
             faults=faults[i % len(faults)] if i % 3 == 0 else (),
         )
-        log = services.upload_hand_log(actor=croupier, session=session, raw=json.dumps(doc).encode(), source="command")
+        log = services.upload_hand_log(
+            actor=croupier, session=session, raw=json.dumps(doc).encode(), source="command"
+        )
         services.replay_hand_log(hand_log_id=log.pk)
 
     disc = Discrepancy.objects.filter(round__isnull=False).select_related("hand_log").order_by("-id").first()
     position = _positions(disc.hand_log)[disc.round]
     today = dt.date.today()
-    period = urlencode({"date_from": (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1), "date_to": today})
+    period = urlencode(
+        {"date_from": (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1), "date_to": today}
+    )
     return {
         "dashboard": "/inspection/",
         "register (receipt book)": f"/inspection/registres/receipt-book/?{period}",
@@ -183,7 +187,12 @@ def login(port: int) -> str:
     _cookies(response, jar)
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
     form = urlencode(
-        {"csrfmiddlewaretoken": token, "username": "officier", "password": "demo-officier", "code": totp_now()}
+        {
+            "csrfmiddlewaretoken": token,
+            "username": "officier",
+            "password": "demo-officier",
+            "code": totp_now(),
+        }
     )
     conn.request(
         "POST",

@@ -39,7 +39,9 @@ sys.path.insert(0, str(ROOT))
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
 DB_NAME = "bench_registers"
-REDIS_URL = os.environ.get("CELERY_BROKER_URL") or os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
+REDIS_URL = (
+    os.environ.get("CELERY_BROKER_URL") or os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
+)
 START, END = dt.date(2025, 1, 1), dt.date(2025, 12, 31)
 QUEUE = "bench-registers"
 
@@ -83,9 +85,13 @@ def _fill(rows: int) -> None:
     receptions = Reception.objects.bulk_create(
         (
             Reception(
-                book=book, number=i + 1, order=orders[i // 50], manufacturer=maker,
+                book=book,
+                number=i + 1,
+                order=orders[i // 50],
+                manufacturer=maker,
                 received_on=START + dt.timedelta(days=i * days // rows),
-                delivery_note=f"BL {i + 1:06d}", recorded_by=director,
+                delivery_note=f"BL {i + 1:06d}",
+                recorded_by=director,
             )
             for i in range(rows)
         ),
@@ -97,8 +103,13 @@ def _fill(rows: int) -> None:
     )
     Deck.objects.bulk_create(
         (
-            Deck(manufacturer=maker, serial=f"BX{i:06d}-{k}", back_colour="bleu" if k <= 3 else "rouge",
-                 reception=r, sixain=s)
+            Deck(
+                manufacturer=maker,
+                serial=f"BX{i:06d}-{k}",
+                back_colour="bleu" if k <= 3 else "rouge",
+                reception=r,
+                sixain=s,
+            )
             for i, (r, s) in enumerate(zip(receptions, sixains, strict=True))
             for k in range(1, 7)
         ),
@@ -127,10 +138,25 @@ def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
     from casino_ops.celery import app
 
     worker = subprocess.Popen(
-        [str(Path(sys.executable).with_name("celery")), "-A", "casino_ops", "worker", "-P", "prefork",
-         "-c", str(workers), "-Q", QUEUE, "--without-gossip", "--without-mingle",
-         "--without-heartbeat", "--loglevel=WARNING"],
-        env={**os.environ, **env}, cwd=str(ROOT), stdout=subprocess.DEVNULL,
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "casino_ops",
+            "worker",
+            "-P",
+            "prefork",
+            "-c",
+            str(workers),
+            "-Q",
+            QUEUE,
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=WARNING",
+        ],
+        env={**os.environ, **env},
+        cwd=str(ROOT),
+        stdout=subprocess.DEVNULL,
     )
     peaks: dict[int, float] = {}
     try:
@@ -160,12 +186,18 @@ def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
             conn.default_channel.queue_delete(QUEUE)
     pages = sum(p.pages for p in files)
     total_rows = sum(p.rows for p in files)
-    print(f"pipeline: {total_rows} rows in {len(files)} signed part(s), {pages} pages, {workers} worker children")
+    print(
+        f"pipeline: {total_rows} rows in {len(files)} signed part(s), {pages} pages, {workers} worker children"
+    )
     for p in files:
-        print(f"  part {p.part or 1}: {p.date_from} to {p.date_to}, {p.rows} rows, {p.pages} pages, "
-              f"{(p.finished_at - p.started_at).total_seconds():.1f} s in its worker")
+        print(
+            f"  part {p.part or 1}: {p.date_from} to {p.date_to}, {p.rows} rows, {p.pages} pages, "
+            f"{(p.finished_at - p.started_at).total_seconds():.1f} s in its worker"
+        )
     print(f"  wall time, request to last signed part: {elapsed:.1f} s")
-    print(f"  peak memory per worker child (VmHWM): {', '.join(f'{v:.0f} MB' for v in sorted(peaks.values()))}")
+    print(
+        f"  peak memory per worker child (VmHWM): {', '.join(f'{v:.0f} MB' for v in sorted(peaks.values()))}"
+    )
 
 
 def single(rows: int) -> None:
@@ -177,12 +209,16 @@ def single(rows: int) -> None:
     printed = print_register(get_register("receipt-book"), Request(START, END))
     elapsed = time.perf_counter() - started
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"single: {printed.rows} rows, {printed.pages} pages, one signed PDF of {len(printed.pdf) / 1e6:.1f} MB "
-          f"in {elapsed:.1f} s (read + render + sign), peak RSS {peak:.0f} MB")
+    print(
+        f"single: {printed.rows} rows, {printed.pages} pages, one signed PDF of {len(printed.pdf) / 1e6:.1f} MB "
+        f"in {elapsed:.1f} s (read + render + sign), peak RSS {peak:.0f} MB"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--max-rows-per-part", type=int, default=3500)
@@ -215,12 +251,17 @@ def main() -> None:
     _setup(env)
     t = time.perf_counter()
     _fill(args.rows)
-    print(f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in {time.perf_counter() - t:.1f} s; "
-          f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(
+        f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in {time.perf_counter() - t:.1f} s; "
+        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+    )
     pipeline(env, args.rows, args.workers)
     if args.single:
-        subprocess.run([sys.executable, __file__, "--child-single", "--rows", str(args.rows)],
-                       env={**os.environ, **env}, check=True)
+        subprocess.run(
+            [sys.executable, __file__, "--child-single", "--rows", str(args.rows)],
+            env={**os.environ, **env},
+            check=True,
+        )
 
 
 if __name__ == "__main__":

@@ -57,9 +57,7 @@ class CasinoSettingsAdmin(admin.ModelAdmin):
         return roles.has_role(request.user, roles.DIRECTOR) and not CasinoSettings.objects.exists()
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR) and super().has_change_permission(
-            request, obj
-        )
+        return roles.has_role(request.user, roles.DIRECTOR) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -18,9 +18,7 @@ class RegulationErrorMiddleware:
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, RegulationError):
             return None
-        if request.path.startswith("/api/") or "application/json" in request.headers.get(
-            "Accept", ""
-        ):
+        if request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", ""):
             return JsonResponse(exception.as_dict(), status=400)
         messages.error(request, str(exception))
         # Back to where the act was asked from; nothing was saved (the act's

@@ -41,9 +41,7 @@ class CasinoSettings(models.Model):
     """
 
     name = models.CharField(_("nom du casino"), max_length=200)
-    profile = models.CharField(
-        _("réglementation"), max_length=2, choices=Profile.choices, default=Profile.FR
-    )
+    profile = models.CharField(_("réglementation"), max_length=2, choices=Profile.choices, default=Profile.FR)
     authorised_min_stake = models.DecimalField(
         _("mise minimale autorisée"),
         max_digits=10,
@@ -57,9 +55,7 @@ class CasinoSettings(models.Model):
     )
     # House rules (hand-log §4); the profile limits which may differ from default.
     double_after_split = models.BooleanField(_("doubler après séparation"), default=True)
-    split_identical_only = models.BooleanField(
-        _("séparer uniquement des cartes identiques"), default=False
-    )
+    split_identical_only = models.BooleanField(_("séparer uniquement des cartes identiques"), default=False)
     max_hands_after_split = models.PositiveSmallIntegerField(
         _("nombre maximal de mains après séparation"),
         null=True,
@@ -70,9 +66,7 @@ class CasinoSettings(models.Model):
     resplit_aces = models.BooleanField(_("re-séparer les as"), default=False)
     surrender = models.BooleanField(_("abandon (surrender)"), default=False)
     hit_on_21_forbidden = models.BooleanField(_("pas de carte sur 21"), default=False)
-    single_player_two_boxes = models.BooleanField(
-        _("un joueur seul joue deux cases"), default=False
-    )
+    single_player_two_boxes = models.BooleanField(_("un joueur seul joue deux cases"), default=False)
     max_boxes_per_player = models.PositiveSmallIntegerField(
         _("nombre maximal de cases par joueur"),
         null=True,

@@ -72,9 +72,7 @@ class RegulationError(Exception):
     the API (HTTP 400) and commands show it as it is, never as a traceback.
     """
 
-    def __init__(
-        self, code: str, message: str, article: str = "", *, field: str | None = None
-    ) -> None:
+    def __init__(self, code: str, message: str, article: str = "", *, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = str(message)

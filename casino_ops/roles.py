@@ -104,11 +104,7 @@ def sync_role_permissions(verbosity: int = 0) -> None:
             by_app.setdefault(app_label, []).append(codename)
         perms = []
         for app_label, codenames in by_app.items():
-            perms.extend(
-                Permission.objects.filter(
-                    content_type__app_label=app_label, codename__in=codenames
-                )
-            )
+            perms.extend(Permission.objects.filter(content_type__app_label=app_label, codename__in=codenames))
         group.permissions.set(perms)
         if verbosity > 1:
             print(f"role {role}: {len(perms)} permissions")

@@ -35,9 +35,7 @@ def get_casino() -> CasinoSettings:
     """The casino's settings (a default row is created on first use)."""
     casino = CasinoSettings.objects.filter(pk=1).first()
     if casino is None:
-        casino, _created = CasinoSettings.objects.get_or_create(
-            pk=1, defaults={"name": "Casino"}
-        )
+        casino, _created = CasinoSettings.objects.get_or_create(pk=1, defaults={"name": "Casino"})
     return casino
 
 
@@ -49,9 +47,7 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValueError(f"unknown casino settings: {sorted(unknown)}")
-    casino = CasinoSettings.objects.select_for_update().filter(pk=1).first() or CasinoSettings(
-        pk=1
-    )
+    casino = CasinoSettings.objects.select_for_update().filter(pk=1).first() or CasinoSettings(pk=1)
     before = model_to_dict(casino, fields=EDITABLE_FIELDS)
     after = {**before, **changes}
     check_casino_settings(after)

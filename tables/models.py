@@ -18,6 +18,7 @@ def _optional_user(label: str) -> models.ForeignKey:
         related_name="+",
     )
 
+
 class Game(models.TextChoices):
     BLACKJACK = "blackjack", _("Black-jack")
 
@@ -32,7 +33,12 @@ class Table(models.Model):
         unique=True,
         help_text=_("Identifiant dans les journaux de mains, ex. BJ03."),
     )
-    game = models.CharField(pgettext_lazy("game played at a table", "jeu"), max_length=16, choices=Game.choices, default=Game.BLACKJACK)
+    game = models.CharField(
+        pgettext_lazy("game played at a table", "jeu"),
+        max_length=16,
+        choices=Game.choices,
+        default=Game.BLACKJACK,
+    )
     boxes = models.PositiveSmallIntegerField(
         _("nombre de cases"),
         default=7,

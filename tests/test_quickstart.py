@@ -30,9 +30,9 @@ def _free_port() -> int:
 
 
 def _copy_tracked_files(target: Path) -> None:
-    files = subprocess.run(
-        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True
-    ).stdout.split(b"\0")
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(
+        b"\0"
+    )
     for name in filter(None, files):
         source = ROOT / name.decode()
         if source.is_file():
@@ -66,13 +66,27 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
     _copy_tracked_files(workdir)
     port = _free_port()
     # A fresh shell: none of what the test settings put into this process's environment.
-    test_only = {"DATABASE_URL", "DJANGO_SETTINGS_MODULE", "SECRET_KEY", "DEBUG", "SECURE_SSL_REDIRECT",
-                 "TWO_FACTOR_REQUIRED", "CELERY_BROKER_URL", "SIGNING_PKCS12", "SIGNING_PKCS12_PASSWORD"}
+    test_only = {
+        "DATABASE_URL",
+        "DJANGO_SETTINGS_MODULE",
+        "SECRET_KEY",
+        "DEBUG",
+        "SECURE_SSL_REDIRECT",
+        "TWO_FACTOR_REQUIRED",
+        "CELERY_BROKER_URL",
+        "SIGNING_PKCS12",
+        "SIGNING_PKCS12_PASSWORD",
+    }
     env = {k: v for k, v in os.environ.items() if k not in test_only}
     env.update(PORT=str(port), HOST="127.0.0.1")
     log = (tmp_path / "start.log").open("w+")
     server = subprocess.Popen(
-        ["bash", "scripts/start.sh"], cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        ["bash", "scripts/start.sh"],
+        cwd=workdir,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
     browser = _Browser(base)
@@ -95,9 +109,13 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
         )
         # A director must give a one-time code: the second step.
         assert "/inspection/verification/" in url, url
-        secret = re.search(r"TOTP secret of directeur \(base32, 6 digits, 30 s\): ([A-Z2-7=]+)", output).group(1)
+        secret = re.search(
+            r"TOTP secret of directeur \(base32, 6 digits, 30 s\): ([A-Z2-7=]+)", output
+        ).group(1)
         code = f"{TOTP(base64.b32decode(secret)).token():06d}"
-        status, url, page = browser.post_form(urllib.parse.urlparse(url).path + "?next=/admin/", {"code": code})
+        status, url, page = browser.post_form(
+            urllib.parse.urlparse(url).path + "?next=/admin/", {"code": code}
+        )
         assert status == 200
         assert url.endswith("/admin/"), url
         assert "Administration des registres" in page

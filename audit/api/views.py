@@ -112,7 +112,9 @@ class ReportViewSet(OfficerReadOnlyViewSet):
         report = self.get_object()
         if report.state != "done" or not report.file:
             raise Http404
-        return FileResponse(report.file.open("rb"), content_type="application/pdf", filename=f"report-{report.pk}.pdf")
+        return FileResponse(
+            report.file.open("rb"), content_type="application/pdf", filename=f"report-{report.pk}.pdf"
+        )
 
 
 class CheckpointViewSet(OfficerReadOnlyViewSet):

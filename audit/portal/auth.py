@@ -29,9 +29,7 @@ class LoginThrottleBackend(AxesStandaloneBackend):
 
 def needs_second_factor(user: Any) -> bool:
     """True for a director or an officer when two-factor login is required."""
-    return bool(getattr(settings, "TWO_FACTOR_REQUIRED", True)) and roles.has_role(
-        user, *roles.TWO_FACTOR
-    )
+    return bool(getattr(settings, "TWO_FACTOR_REQUIRED", True)) and roles.has_role(user, *roles.TWO_FACTOR)
 
 
 def has_device(user: Any) -> bool:

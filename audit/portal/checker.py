@@ -70,11 +70,7 @@ def casino_trust() -> tuple[list[x509.Certificate], bytes | None]:
     if not signing.is_configured():
         return [], None
     signer = signing.get_signer()
-    roots = [
-        cert
-        for cert in signer.cert_registry
-        if cert.ca and cert.self_signed in ("maybe", "yes")
-    ]
+    roots = [cert for cert in signer.cert_registry if cert.ca and cert.self_signed in ("maybe", "yes")]
     return roots, signer.signing_cert.dump()
 
 
@@ -107,9 +103,13 @@ def check_pdf(data: bytes) -> CheckResult:
         check.covers_whole_file = status.coverage is not None and status.coverage.name == "ENTIRE_FILE"
         if status.signing_cert is not None:
             check.signer = status.signing_cert.subject.human_friendly
-            check.is_casino_certificate = casino_cert is not None and status.signing_cert.dump() == casino_cert
+            check.is_casino_certificate = (
+                casino_cert is not None and status.signing_cert.dump() == casino_cert
+            )
         check.signed_at = (
-            status.timestamp_validity.timestamp if status.timestamp_validity is not None else status.signer_reported_dt
+            status.timestamp_validity.timestamp
+            if status.timestamp_validity is not None
+            else status.signer_reported_dt
         )
         result.signatures.append(check)
     return result

@@ -43,9 +43,7 @@ class OfficerLoginForm(forms.Form):
         user = authenticate(self.request, username=data["username"], password=data["password"])
         if user is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        if access.PORTAL_ACTIONS.keys().isdisjoint(
-            set(user.groups.values_list("name", flat=True))
-        ):
+        if access.PORTAL_ACTIONS.keys().isdisjoint(set(user.groups.values_list("name", flat=True))):
             raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
         device = check_code(self.request, user, data["code"])
         if device is None:
@@ -133,7 +131,12 @@ class SessionFilterForm(forms.Form):
     status = forms.ChoiceField(
         label=_("État"),
         required=False,
-        choices=[("", "—"), ("open", _("ouverte")), ("interrupted", _("interrompue")), ("closed", _("clôturée"))],
+        choices=[
+            ("", "—"),
+            ("open", _("ouverte")),
+            ("interrupted", _("interrompue")),
+            ("closed", _("clôturée")),
+        ],
     )
 
 
@@ -153,14 +156,19 @@ class RegisterFilterForm(forms.Form):
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
             self.add_error("date_to", _("La date de fin précède la date de début."))
         if data.get("date_from") and data.get("date_to") and (data["date_to"] - data["date_from"]).days > 366:
-            self.add_error("date_to", _("Une période d'un an au plus s'affiche à l'écran ; demandez le PDF pour plus."))
+            self.add_error(
+                "date_to", _("Une période d'un an au plus s'affiche à l'écran ; demandez le PDF pour plus.")
+            )
         return data
 
 
 class SignatureCheckForm(forms.Form):
     MAX_BYTES = 50 * 1024 * 1024
 
-    pdf = forms.FileField(label=_("Fichier PDF à vérifier"), widget=forms.ClearableFileInput(attrs={"accept": "application/pdf"}))
+    pdf = forms.FileField(
+        label=_("Fichier PDF à vérifier"),
+        widget=forms.ClearableFileInput(attrs={"accept": "application/pdf"}),
+    )
 
     def clean_pdf(self) -> Any:
         upload = self.cleaned_data["pdf"]
@@ -169,7 +177,9 @@ class SignatureCheckForm(forms.Form):
         head = upload.read(5)
         upload.seek(0)
         if head != b"%PDF-":
-            raise forms.ValidationError(_("Ce fichier n'est pas un PDF (il ne commence pas par %PDF-)."), code="type")
+            raise forms.ValidationError(
+                _("Ce fichier n'est pas un PDF (il ne commence pas par %PDF-)."), code="type"
+            )
         return upload
 
 

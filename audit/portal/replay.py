@@ -79,7 +79,7 @@ def card(code: str) -> dict[str, Any]:
     css = "pcard" + (" red" if shown["red"] else "") + (" invalid" if shown["invalid"] else "")
     shown["html"] = (
         f'<span class="{css}" title="{html.escape(code)}"><b>{html.escape(shown["rank"])}</b>'
-        f'<i>{shown["suit"]}</i></span>'
+        f"<i>{shown['suit']}</i></span>"
     )
     return shown
 
@@ -91,9 +91,7 @@ def _act(action: Any) -> tuple[str, list[str]]:
 
 
 def _stake_boxes(log_round: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted(
-        (b for b in log_round.get("boxes", []) if b.get("stakes")), key=lambda b: int(b["box"])
-    )
+    return sorted((b for b in log_round.get("boxes", []) if b.get("stakes")), key=lambda b: int(b["box"]))
 
 
 class _Table:
@@ -159,8 +157,11 @@ def round_steps(
     anchors["stakes"] = table.snapshot("Mises sur les cases", phase="stakes")["index"]
 
     # The deal: a card to each box, one to the dealer, a second to each box (§3.1).
-    for label, to_dealer in (("Première carte à chaque case", False), ("Carte du croupier", True),
-                             ("Seconde carte à chaque case", False)):
+    for label, to_dealer in (
+        ("Première carte à chaque case", False),
+        ("Carte du croupier", True),
+        ("Seconde carte à chaque case", False),
+    ):
         drawn = []
         if to_dealer:
             c = take()
@@ -248,7 +249,7 @@ def round_steps(
     # The dealer's draw (§3.5).
     dealer = report_round.get("dealer") or {"cards": []}
     dealer_cards = [str(c) for c in dealer.get("cards", [])]
-    for c in dealer_cards[len(table.dealer):]:
+    for c in dealer_cards[len(table.dealer) :]:
         took = take()
         table.dealer.append(card(took if took is not None else c))
         table.snapshot(f"Le croupier tire {card(c)['rank']}{card(c)['suit']}", phase="dealer", drawn=[c])
@@ -262,7 +263,12 @@ def round_steps(
     recorded: dict[tuple[int, int | None, str, bool], str] = {}
     for row in log_round.get("settlements") or []:
         is_insurance = "insurance_net" in row
-        key = (int(row["box"]), None if is_insurance else int(row.get("hand", 0)), str(row.get("player")), is_insurance)
+        key = (
+            int(row["box"]),
+            None if is_insurance else int(row.get("hand", 0)),
+            str(row.get("player")),
+            is_insurance,
+        )
         recorded[key] = row.get("insurance_net") if is_insurance else row.get("net")
     for number, hands in report_hands.items():
         box = table.boxes[number]
@@ -340,6 +346,11 @@ def round_summaries(report: dict[str, Any], discrepancies: list[dict[str, Any]])
     for d in discrepancies:
         counts[d.get("round")] = counts.get(d.get("round"), 0) + 1
     return [
-        {"position": i + 1, "number": r["number"], "replayed": r.get("replayed", True), "discrepancies": counts.get(r["number"], 0)}
+        {
+            "position": i + 1,
+            "number": r["number"],
+            "replayed": r.get("replayed", True),
+            "discrepancies": counts.get(r["number"], 0),
+        }
         for i, r in enumerate(report.get("rounds", []))
     ]

@@ -136,9 +136,9 @@ def hand_logs(
 ) -> QuerySet[Any]:
     from tables.models import HandLog
 
-    rows = HandLog.objects.select_related(
-        "session__table", "uploaded_by", "croupier", "replay"
-    ).order_by("-uploaded_at", "-id")
+    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
+        "-uploaded_at", "-id"
+    )
     if session:
         rows = rows.filter(session_id=session)
     if table:
@@ -160,7 +160,9 @@ def discrepancies(
 ) -> QuerySet[Any]:
     from tables.models import Discrepancy
 
-    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by("-hand_log__uploaded_at", "-id")
+    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
+        "-hand_log__uploaded_at", "-id"
+    )
     if code:
         rows = rows.filter(code=code)
     if table:

@@ -15,7 +15,9 @@ def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
 
     return {
         "orders": list(
-            Order.objects.filter(visa__isnull=True).select_related("book", "manufacturer").order_by("book__number", "number")
+            Order.objects.filter(visa__isnull=True)
+            .select_related("book", "manufacturer")
+            .order_by("book__number", "number")
         ),
         "receptions": list(
             Reception.objects.filter(visa__isnull=True)
@@ -49,13 +51,20 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
         .annotate(misnumbered=Exists(misnumbered))
         .order_by("-id")
         .values(
-            "hand_log_id", "round", "code", "box", "article", "misnumbered",
-            "session__table__code", "hand_log__shoe_label",
+            "hand_log_id",
+            "round",
+            "code",
+            "box",
+            "article",
+            "misnumbered",
+            "session__table__code",
+            "hand_log__shoe_label",
         )[:limit]
     )
     # Rounds are numbered 1, 2, 3 … (the position) unless the log breaks that rule.
     positions = {
-        log_id: _positions(HandLog.objects.get(pk=log_id)) for log_id in {r["hand_log_id"] for r in rows if r["misnumbered"]}
+        log_id: _positions(HandLog.objects.get(pk=log_id))
+        for log_id in {r["hand_log_id"] for r in rows if r["misnumbered"]}
     }
     grouped: dict[str, list[dict[str, Any]]] = {}
     for r in rows:
@@ -88,15 +97,24 @@ def _positions(log: Any) -> dict[Any, int]:
 def dashboard_parts(user: Any) -> dict[str, Any]:
     visas = awaiting_visas(user)
     items = [
-        {"label": f"Bon de commande n° {o.book.number}/{o.number} — {o.manufacturer.code}", "url": reverse("portal:visas")}
+        {
+            "label": f"Bon de commande n° {o.book.number}/{o.number} — {o.manufacturer.code}",
+            "url": reverse("portal:visas"),
+        }
         for o in visas["orders"]
     ]
     items += [
-        {"label": f"Prise en charge n° {r.book.number}/{r.number} du {r.received_on:%d/%m/%Y}", "url": reverse("portal:visas")}
+        {
+            "label": f"Prise en charge n° {r.book.number}/{r.number} du {r.received_on:%d/%m/%Y}",
+            "url": reverse("portal:visas"),
+        }
         for r in visas["receptions"]
     ]
     items += [
-        {"label": f"Destruction n° {d.book.number}/{d.number} du {d.at:%d/%m/%Y}", "url": reverse("portal:visas")}
+        {
+            "label": f"Destruction n° {d.book.number}/{d.number} du {d.at:%d/%m/%Y}",
+            "url": reverse("portal:visas"),
+        }
         for d in visas["destructions"]
     ]
     incidents = [

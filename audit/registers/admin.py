@@ -80,9 +80,24 @@ class ReportAdmin(admin.ModelAdmin):
         if obj is None:
             return ["register", "date_from", "date_to", "table_number"]
         return [
-            "register", "date_from", "date_to", "table_number", "requested_by", "requested_at", "state",
-            "progress", "attempts", "rows", "pages", "head_seq", "head_hash", "sha256", "error",
-            "started_at", "finished_at", "download",
+            "register",
+            "date_from",
+            "date_to",
+            "table_number",
+            "requested_by",
+            "requested_at",
+            "state",
+            "progress",
+            "attempts",
+            "rows",
+            "pages",
+            "head_seq",
+            "head_hash",
+            "sha256",
+            "error",
+            "started_at",
+            "finished_at",
+            "download",
         ]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
@@ -114,9 +129,7 @@ class ReportAdmin(admin.ModelAdmin):
         if obj.state == Report.State.SPLIT:
             parts = list(obj.parts.values_list("progress", flat=True))
             pct = int(sum(parts) / len(parts)) if parts else 0
-        return format_html(
-            '<progress value="{}" max="100" title="{} %"></progress> {} %', pct, pct, pct
-        )
+        return format_html('<progress value="{}" max="100" title="{} %"></progress> {} %', pct, pct, pct)
 
     @admin.display(description=_("PDF signé"))
     def download(self, obj: Report) -> str:
@@ -156,7 +169,9 @@ class ReportAdmin(admin.ModelAdmin):
             raise PermissionDenied
         name = f"{report.register}_{report.date_from:%Y%m%d}-{report.date_to:%Y%m%d}.pdf"
         return FileResponse(
-            default_storage.open(report.file.name, "rb"), as_attachment=True, filename=name,
+            default_storage.open(report.file.name, "rb"),
+            as_attachment=True,
+            filename=name,
             content_type="application/pdf",
         )
 

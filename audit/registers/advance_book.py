@@ -43,9 +43,17 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
         rows.append(
             fmt.row(
                 COLUMNS,
-                [e["line"], fmt.moment(e["at"]), e["kind_label"], fmt.amount(e["amount"]), e["counted_by"] or "",
-                 e["signed_by"] or "", " / ".join(x for x in (e["cashier"], e["key_holder"]) if x),
-                 e["audit_seq"] or "", note],
+                [
+                    e["line"],
+                    fmt.moment(e["at"]),
+                    e["kind_label"],
+                    fmt.amount(e["amount"]),
+                    e["counted_by"] or "",
+                    e["signed_by"] or "",
+                    " / ".join(x for x in (e["cashier"], e["key_holder"]) if x),
+                    e["audit_seq"] or "",
+                    note,
+                ],
                 e.get("css", ""),
             )
         )
@@ -70,15 +78,27 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
     ]
     closing = [
         (_("Séance close le"), fmt.moment(s["closed_at"]) or _("séance ouverte")),
-        (_("Certifié « exact » par"), next((e["signed_by"] for e in reversed(s["entries"]) if e["kind"] == "closing" and e["signed_by"]), "")),
+        (
+            _("Certifié « exact » par"),
+            next(
+                (e["signed_by"] for e in reversed(s["entries"]) if e["kind"] == "closing" and e["signed_by"]),
+                "",
+            ),
+        ),
     ]
     return fmt.section(
-        COLUMNS, rows, title=_("Séance n° %(id)s — table %(t)s") % {"id": s["id"], "t": s["table_code"]},
-        meta=meta, totals=totals, closing=closing,
+        COLUMNS,
+        rows,
+        title=_("Séance n° %(id)s — table %(t)s") % {"id": s["id"], "t": s["table_code"]},
+        meta=meta,
+        totals=totals,
+        closing=closing,
     )
 
 
-def _corrections_after_targets(rows: list[dict[str, Any]], entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _corrections_after_targets(
+    rows: list[dict[str, Any]], entries: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
     """Put each correcting line right after the line it corrects (by book line number)."""
     order: list[int] = []
     index = {e["line"]: i for i, e in enumerate(entries)}

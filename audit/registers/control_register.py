@@ -40,19 +40,36 @@ def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
         rows.append(
             fmt.row(
                 COLUMNS,
-                [line["table_code"], line["session_id"], fmt.amount(line["advances"]), fmt.amount(line["closing_cash"]),
-                 fmt.amount(line["result"]), f"{fmt.moment(line['at'])}, {line['by'] or ''}", line["audit_seq"] or "", note],
+                [
+                    line["table_code"],
+                    line["session_id"],
+                    fmt.amount(line["advances"]),
+                    fmt.amount(line["closing_cash"]),
+                    fmt.amount(line["result"]),
+                    f"{fmt.moment(line['at'])}, {line['by'] or ''}",
+                    line["audit_seq"] or "",
+                    note,
+                ],
                 line.get("css", ""),
             )
         )
-    totals = [fmt.total(_("Total de la journée"), 4, [(fmt.amount(data["total"]), "n"), ("", ""), ("", ""), ("", "")])]
+    totals = [
+        fmt.total(
+            _("Total de la journée"), 4, [(fmt.amount(data["total"]), "n"), ("", ""), ("", ""), ("", "")]
+        )
+    ]
     closing = [
-        (_("Clôture par le directeur"),
-         f"{data['closed_by']} — {fmt.moment(data['closed_at'])} — total arrêté : {fmt.amount(data['total_at_closing'])}"
-         if data["closed"] else _("journée non close")),
+        (
+            _("Clôture par le directeur"),
+            f"{data['closed_by']} — {fmt.moment(data['closed_at'])} — total arrêté : {fmt.amount(data['total_at_closing'])}"
+            if data["closed"]
+            else _("journée non close"),
+        ),
         (_("Visa de l'officier"), data.get("stamp") or ""),
     ]
-    return fmt.section(COLUMNS, rows, title=_("Journée du %(d)s") % {"d": fmt.day(day)}, totals=totals, closing=closing)
+    return fmt.section(
+        COLUMNS, rows, title=_("Journée du %(d)s") % {"d": fmt.day(day)}, totals=totals, closing=closing
+    )
 
 
 @register

@@ -48,10 +48,23 @@ class DepotLog(Register):
             rows.append(
                 fmt.row(
                     COLUMNS,
-                    [n, fmt.moment(e.at), act, fmt.person(e.who), fmt.person(e.receiver), where,
-                     fmt.person(e.demanded_by), e.note],
+                    [
+                        n,
+                        fmt.moment(e.at),
+                        act,
+                        fmt.person(e.who),
+                        fmt.person(e.receiver),
+                        where,
+                        fmt.person(e.demanded_by),
+                        e.note,
+                    ],
                 )
             )
-        totals = [fmt.total(_("Ouvertures / remises de clé"), 2, [
-            (openings, "n"), (keys, "n"), ("", ""), ("", ""), ("", ""), ("", "")])]
+        totals = [
+            fmt.total(
+                _("Ouvertures / remises de clé"),
+                2,
+                [(openings, "n"), (keys, "n"), ("", ""), ("", ""), ("", ""), ("", "")],
+            )
+        ]
         return {"sections": [fmt.section(COLUMNS, rows, totals=totals)]}

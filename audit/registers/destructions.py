@@ -32,14 +32,25 @@ def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any
     for d in records:
         lines = list(d.lines.all())
         decks += len(lines)
-        serials = ", ".join(f"{ln.deck.manufacturer.code} {ln.deck.serial} ({ln.deck.back_colour})" for ln in lines)
+        serials = ", ".join(
+            f"{ln.deck.manufacturer.code} {ln.deck.serial} ({ln.deck.back_colour})" for ln in lines
+        )
         checks = "oui" if all(ln.complete and ln.unmarked for ln in lines) else "NON — voir observations"
         remarks = " ; ".join(f"{ln.deck.serial} : {ln.remark}" for ln in lines if ln.remark)
         corrections = fmt.corrections_of(d, d.number)
         rows.append(
             fmt.row(
                 COLUMNS,
-                [d.number, fmt.moment(d.at), serials, checks, d.method, fmt.person(d.officer), fmt.visa_of(d), remarks],
+                [
+                    d.number,
+                    fmt.moment(d.at),
+                    serials,
+                    checks,
+                    d.method,
+                    fmt.person(d.officer),
+                    fmt.visa_of(d),
+                    remarks,
+                ],
                 "corrected" if corrections else "",
             )
         )
@@ -48,7 +59,13 @@ def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any
         COLUMNS,
         rows,
         title=title,
-        totals=[fmt.total(_("Jeux détruits dans la période"), 2, [(decks, "n"), ("", ""), ("", ""), ("", ""), ("", ""), ("", "")])],
+        totals=[
+            fmt.total(
+                _("Jeux détruits dans la période"),
+                2,
+                [(decks, "n"), ("", ""), ("", ""), ("", ""), ("", ""), ("", "")],
+            )
+        ],
     )
 
 

@@ -68,6 +68,11 @@ class Incidents(Register):
                 )
             )
             rows.extend(corrections)
-        totals = [fmt.total(_("Incidents de la période / encore ouverts"), 4, [
-            (len(records), "n"), ("", ""), ("", ""), (open_count, "n"), ("", "")])]
+        totals = [
+            fmt.total(
+                _("Incidents de la période / encore ouverts"),
+                4,
+                [(len(records), "n"), ("", ""), ("", ""), (open_count, "n"), ("", "")],
+            )
+        ]
         return {"sections": [fmt.section(COLUMNS, rows, totals=totals)]}

@@ -69,5 +69,9 @@ class OrderBook(Register):
                 )
             )
             rows.extend(corrections)
-        totals = [fmt.total(_("Total des jeux commandés"), 4, [(decks, "n"), ("", ""), ("", ""), ("", ""), ("", "")])]
+        totals = [
+            fmt.total(
+                _("Total des jeux commandés"), 4, [(decks, "n"), ("", ""), ("", ""), ("", ""), ("", "")]
+            )
+        ]
         return {"sections": [fmt.section(COLUMNS, rows, totals=totals)]}

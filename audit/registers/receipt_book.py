@@ -68,7 +68,10 @@ def _entry(reception: Any) -> dict[str, Any]:
     if sixains:
         serials = f"sixains {fmt.serial_ranges(sixains)} — jeux {serials}"
     backs = sorted({d.back_colour for d in decks})
-    notes = [reception.delivery_note and f"BL {reception.delivery_note}", reception.over_delivery and "livraison excédentaire"]
+    notes = [
+        reception.delivery_note and f"BL {reception.delivery_note}",
+        reception.over_delivery and "livraison excédentaire",
+    ]
     return {
         "number": f"{reception.book.number}/{reception.number}",
         "received_on": reception.received_on,
@@ -103,8 +106,10 @@ class ReceiptBook(Register):
         destructions = selector("cards_registry.selectors", "destructions")
         if destructions is not None:
             context["sections"].append(
-                destruction_section(list(destructions(request.date_from, request.date_to)),
-                                    title=_("Destructions de la période (visa de l'officier)"))
+                destruction_section(
+                    list(destructions(request.date_from, request.date_to)),
+                    title=_("Destructions de la période (visa de l'officier)"),
+                )
             )
         return context
 
@@ -120,8 +125,12 @@ class ReceiptBook(Register):
                         fmt.total(
                             _("Totaux de la période"),
                             6,
-                            [(totals["received"], "n"), (_("en dépôt : %(k)s") % {"k": totals["kept"]}, "c"),
-                             (totals["destroyed"], "n"), ("", "")],
+                            [
+                                (totals["received"], "n"),
+                                (_("en dépôt : %(k)s") % {"k": totals["kept"]}, "c"),
+                                (totals["destroyed"], "n"),
+                                ("", ""),
+                            ],
                         )
                     ],
                 )

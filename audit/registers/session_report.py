@@ -55,26 +55,61 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
     for log in data.get("hand_logs", []):
         status = "non" if not log["replayed"] else ("conforme" if log["ok"] else "écarts")
         log_rows.append(
-            fmt.row(LOGS, [log["sha256"], log["shoe_label"], log["rounds"],
-                           f"{fmt.moment(log['uploaded_at'])}, {log['uploaded_by'] or ''}", status,
-                           f"{fmt.amount(log['overpaid'])} / {fmt.amount(log['underpaid'])}"])
+            fmt.row(
+                LOGS,
+                [
+                    log["sha256"],
+                    log["shoe_label"],
+                    log["rounds"],
+                    f"{fmt.moment(log['uploaded_at'])}, {log['uploaded_by'] or ''}",
+                    status,
+                    f"{fmt.amount(log['overpaid'])} / {fmt.amount(log['underpaid'])}",
+                ],
+            )
         )
         for d in log["discrepancies"]:
             disc_rows.append(
-                fmt.row(DISCREPANCIES, [log["sha256"][:12], d["round"], f"{d['box'] or ''} / {d['hand'] or ''}",
-                                        d["code"], fmt.amount(d["expected"]) if d["expected"] is not None else "",
-                                        fmt.amount(d["recorded"]) if d["recorded"] is not None else "",
-                                        fmt.amount(d["delta"]) if d["delta"] is not None else "", d["article"], _detail(d["detail"])])
+                fmt.row(
+                    DISCREPANCIES,
+                    [
+                        log["sha256"][:12],
+                        d["round"],
+                        f"{d['box'] or ''} / {d['hand'] or ''}",
+                        d["code"],
+                        fmt.amount(d["expected"]) if d["expected"] is not None else "",
+                        fmt.amount(d["recorded"]) if d["recorded"] is not None else "",
+                        fmt.amount(d["delta"]) if d["delta"] is not None else "",
+                        d["article"],
+                        _detail(d["detail"]),
+                    ],
+                )
             )
     summary = data.get("summary", {})
-    sections.append(fmt.section(LOGS, log_rows, title=_("Journaux de mains et rejeu"),
-                                meta=[(_("Sabots"), shoes or "—"), (_("Donnes"), summary.get("rounds", 0))]))
     sections.append(
         fmt.section(
-            DISCREPANCIES, disc_rows, title=_("Écarts constatés au rejeu"),
+            LOGS,
+            log_rows,
+            title=_("Journaux de mains et rejeu"),
+            meta=[(_("Sabots"), shoes or "—"), (_("Donnes"), summary.get("rounds", 0))],
+        )
+    )
+    sections.append(
+        fmt.section(
+            DISCREPANCIES,
+            disc_rows,
+            title=_("Écarts constatés au rejeu"),
             meta=[(code, count) for code, count in summary.get("by_code", {}).items()],
-            totals=[fmt.total(_("Trop payé aux joueurs / moins payé"), 6, [
-                (fmt.amount(summary.get("overpaid")), "n"), (fmt.amount(summary.get("underpaid")), "n"), ("", "")])],
+            totals=[
+                fmt.total(
+                    _("Trop payé aux joueurs / moins payé"),
+                    6,
+                    [
+                        (fmt.amount(summary.get("overpaid")), "n"),
+                        (fmt.amount(summary.get("underpaid")), "n"),
+                        ("", ""),
+                    ],
+                )
+            ],
         )
     )
     return sections

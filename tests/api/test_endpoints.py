@@ -8,7 +8,9 @@ BASE = "/api/inspection"
 
 
 @pytest.mark.django_db
-def test_hand_log_detail_carries_the_engines_report(officer_client, samples, django_assert_max_num_queries) -> None:
+def test_hand_log_detail_carries_the_engines_report(
+    officer_client, samples, django_assert_max_num_queries
+) -> None:
     with django_assert_max_num_queries(10):
         data = officer_client.get(f"{BASE}/hand-logs/{samples.hand_log.pk}/").json()
     assert data["replay"]["ok"] is False
@@ -17,7 +19,9 @@ def test_hand_log_detail_carries_the_engines_report(officer_client, samples, dja
 
 
 @pytest.mark.django_db
-def test_lists_filter_and_keep_their_query_count(officer_client, samples, django_assert_max_num_queries) -> None:
+def test_lists_filter_and_keep_their_query_count(
+    officer_client, samples, django_assert_max_num_queries
+) -> None:
     for url in (
         f"{BASE}/decks/?serial=A1",
         f"{BASE}/sessions/?table=3",

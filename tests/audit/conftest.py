@@ -23,7 +23,9 @@ def dev_cert(tmp_path_factory: pytest.TempPathFactory) -> devcert.DevCertificate
 
 
 @pytest.fixture
-def signing_configured(settings: Any, dev_cert: devcert.DevCertificate, tmp_path: Path) -> devcert.DevCertificate:
+def signing_configured(
+    settings: Any, dev_cert: devcert.DevCertificate, tmp_path: Path
+) -> devcert.DevCertificate:
     settings.SIGNING_PKCS12 = str(dev_cert.pkcs12)
     settings.SIGNING_PKCS12_PASSWORD = dev_cert.password
     settings.TIMESTAMP_URL = ""
@@ -38,7 +40,18 @@ def nss_db(tmp_path_factory: pytest.TempPathFactory, dev_cert: devcert.DevCertif
     directory = tmp_path_factory.mktemp("nss")
     subprocess.run(["certutil", "-N", "-d", f"sql:{directory}", "--empty-password"], check=True)
     subprocess.run(
-        ["certutil", "-A", "-d", f"sql:{directory}", "-n", "casino-ca", "-t", "CT,C,C", "-i", str(dev_cert.ca_pem)],
+        [
+            "certutil",
+            "-A",
+            "-d",
+            f"sql:{directory}",
+            "-n",
+            "casino-ca",
+            "-t",
+            "CT,C,C",
+            "-i",
+            str(dev_cert.ca_pem),
+        ],
         check=True,
     )
     return f"sql:{directory}"
@@ -102,14 +115,24 @@ def red_pixels(png: Path) -> int:
 
     with Image.open(png) as image:
         data = image.convert("RGB").tobytes()
-    return sum(
-        1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 90 and data[i + 2] < 90
-    )
+    return sum(1 for i in range(0, len(data), 3) if data[i] > 150 and data[i + 1] < 90 and data[i + 2] < 90)
 
 
 def render_page(pdf: Path, page: int, out_prefix: Path, dpi: int = 60) -> Path:
     subprocess.run(
-        ["pdftoppm", "-r", str(dpi), "-f", str(page), "-l", str(page), "-png", "-singlefile", str(pdf), str(out_prefix)],
+        [
+            "pdftoppm",
+            "-r",
+            str(dpi),
+            "-f",
+            str(page),
+            "-l",
+            str(page),
+            "-png",
+            "-singlefile",
+            str(pdf),
+            str(out_prefix),
+        ],
         check=True,
         timeout=120,
     )

@@ -116,7 +116,7 @@ def test_verify_holds_on_an_intact_chain():
 def test_verify_finds_an_edited_payload():
     _record(5, note="a\\b\ttab")  # escapes travel through COPY too
     assert verify_chain().ok
-    _as_superuser_without_guard("UPDATE audit_event SET payload = '{\"note\":\"forged\"}' WHERE seq = 3")
+    _as_superuser_without_guard('UPDATE audit_event SET payload = \'{"note":"forged"}\' WHERE seq = 3')
     result = verify_chain()
     assert result.broken_at == 3
     assert "content" in result.reason
@@ -181,7 +181,11 @@ def _concurrent_writers(n_threads: int, per_thread: int, sealer: bool) -> None:
             for _ in range(per_thread):
                 with transaction.atomic():
                     audit.record(
-                        actor=None, action="test.concurrent", object_type="thread", object_id=index, payload={}
+                        actor=None,
+                        action="test.concurrent",
+                        object_type="thread",
+                        object_id=index,
+                        payload={},
                     )
                 if sealer and index % 4 == 0:
                     seal_pending()

@@ -24,7 +24,9 @@ from .test_chain import _as_superuser_without_guard
 def _record(n: int, **payload: Any) -> None:
     with transaction.atomic():
         for i in range(n):
-            audit.record(actor=None, action="test.act", object_type="test.thing", object_id=i, payload=payload)
+            audit.record(
+                actor=None, action="test.act", object_type="test.thing", object_id=i, payload=payload
+            )
 
 
 def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
@@ -35,8 +37,14 @@ def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
     for e in events:
         payload = '{"forged":true}' if e.seq == from_seq else e.payload
         digest = event_hash(
-            prev_hash=prev, seq=e.seq, recorded_at=format_time(e.recorded_at), actor_name=e.actor_name,
-            action=e.action, object_type=e.object_type, object_id=e.object_id, payload=payload,
+            prev_hash=prev,
+            seq=e.seq,
+            recorded_at=format_time(e.recorded_at),
+            actor_name=e.actor_name,
+            action=e.action,
+            object_type=e.object_type,
+            object_id=e.object_id,
+            payload=payload,
         )
         updates.append((payload, prev, digest, e.seq))
         prev = digest
@@ -133,9 +141,21 @@ def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
     call_command("audit_checkpoint", "--export", str(out))
     assert Checkpoint.objects.count() == 2
     checked = subprocess.run(
-        ["openssl", "cms", "-verify", "-inform", "DER", "-in", str(out), "-CAfile", str(signing_configured.ca_pem),
-         "-purpose", "any"],
-        capture_output=True, text=True,
+        [
+            "openssl",
+            "cms",
+            "-verify",
+            "-inform",
+            "DER",
+            "-in",
+            str(out),
+            "-CAfile",
+            str(signing_configured.ca_pem),
+            "-purpose",
+            "any",
+        ],
+        capture_output=True,
+        text=True,
     )
     assert checked.returncode == 0, checked.stderr
     document = json.loads(checked.stdout)

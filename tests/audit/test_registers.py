@@ -23,7 +23,13 @@ TABLE_BOOKS = {"advance-book", "session-report"}
 
 def _args(name: str, output: Path) -> list[str]:
     today = timezone.localdate()
-    args = [name, "--from", (today - dt.timedelta(days=60)).isoformat(), "--to", (today + dt.timedelta(days=1)).isoformat()]
+    args = [
+        name,
+        "--from",
+        (today - dt.timedelta(days=60)).isoformat(),
+        "--to",
+        (today + dt.timedelta(days=1)).isoformat(),
+    ]
     if name in TABLE_BOOKS:
         args += ["--table", "1"]
     return [*args, "--output", str(output)]
@@ -74,15 +80,32 @@ def test_corrections_come_right_after_what_they_correct() -> None:
 
 
 @pytest.mark.django_db
-def test_a_correction_is_printed_in_red_beside_what_it_corrects(signing_configured: Any, tmp_path: Path) -> None:
+def test_a_correction_is_printed_in_red_beside_what_it_corrects(
+    signing_configured: Any, tmp_path: Path
+) -> None:
     from audit.registers.receipt_book import ReceiptBook
 
     at = timezone.now()
-    base = {"received_on": dt.date(2026, 1, 5), "order": "1/1", "manufacturer": "Cartamundi",
-            "backs": "bleu", "decks": 12, "visa": "Claire Dubois — 05/01/2026 10:00"}
+    base = {
+        "received_on": dt.date(2026, 1, 5),
+        "order": "1/1",
+        "manufacturer": "Cartamundi",
+        "backs": "bleu",
+        "decks": 12,
+        "visa": "Claire Dubois — 05/01/2026 10:00",
+    }
     entries = [
-        {**base, "number": "1/1", "serials": "CM-111", "corrections": [
-            {"number": "1/1", "correction": f"Rectification du {at:%d/%m/%Y} — serials : « CM-111 » devient « CM-112 »"}]},
+        {
+            **base,
+            "number": "1/1",
+            "serials": "CM-111",
+            "corrections": [
+                {
+                    "number": "1/1",
+                    "correction": f"Rectification du {at:%d/%m/%Y} — serials : « CM-111 » devient « CM-112 »",
+                }
+            ],
+        },
         {**base, "number": "1/2", "serials": "CM-222", "destroyed": 2},
     ]
     context = ReceiptBook.context_from_entries(entries)

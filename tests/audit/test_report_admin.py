@@ -39,8 +39,13 @@ def test_the_person_who_asks_follows_the_report_and_downloads_it(
     assert download.status_code == 200 and b"".join(download.streaming_content).startswith(b"%PDF-")
 
     # someone else's report is neither listed nor downloadable for a clerk; management sees all
-    other = Report.objects.create(key="x" * 64, register="incidents", date_from=dt.date(2026, 1, 1),
-                                  date_to=dt.date(2026, 1, 2), requested_by=users["directeur"])
+    other = Report.objects.create(
+        key="x" * 64,
+        register="incidents",
+        date_from=dt.date(2026, 1, 1),
+        date_to=dt.date(2026, 1, 2),
+        requested_by=users["directeur"],
+    )
     assert "incidents" not in client.get(reverse("admin:audit_report_changelist")).content.decode()
     assert client.get(reverse("admin:audit_report_download", args=[other.pk])).status_code == 404
     client.force_login(users["directeur"])

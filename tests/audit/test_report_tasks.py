@@ -74,8 +74,14 @@ def test_a_delivery_that_finds_the_report_in_hand_leaves_it(demo: None, signing_
     start, end = _period()
     report = request_report(actor=None, register="order-book", date_from=start, date_to=end, enqueue=False)
     db = connection.settings_dict
-    with psycopg.connect(host=db["HOST"], port=db["PORT"] or 5432, user=db["USER"], dbname=db["NAME"],
-                         password=db["PASSWORD"] or None, autocommit=True) as other:
+    with psycopg.connect(
+        host=db["HOST"],
+        port=db["PORT"] or 5432,
+        user=db["USER"],
+        dbname=db["NAME"],
+        password=db["PASSWORD"] or None,
+        autocommit=True,
+    ) as other:
         other.execute("SELECT pg_advisory_lock(%s, %s)", [_LOCK_CLASS, report.pk])
         assert produce_report(report.pk).state == Report.State.PENDING  # another worker holds it
         other.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_CLASS, report.pk])
@@ -136,7 +142,11 @@ def test_split_period_covers_the_period_exactly() -> None:
 
 @pytest.mark.django_db
 def test_a_very_large_register_is_split_by_period_into_signed_parts(
-    demo: None, signing_configured: Any, settings: Any, django_capture_on_commit_callbacks: Any, tmp_path: Path
+    demo: None,
+    signing_configured: Any,
+    settings: Any,
+    django_capture_on_commit_callbacks: Any,
+    tmp_path: Path,
 ) -> None:
     from cards_registry.selectors import depot_log
 
@@ -152,11 +162,15 @@ def test_a_very_large_register_is_split_by_period_into_signed_parts(
     assert len(files) >= 2 and all(p.state == Report.State.DONE for p in files)
     assert sum(p.rows for p in files) == total
     assert files[0].date_from == start and files[-1].date_to == end
-    assert all(a.date_to + dt.timedelta(days=1) == b.date_from for a, b in zip(files, files[1:], strict=False))
+    assert all(
+        a.date_to + dt.timedelta(days=1) == b.date_from for a, b in zip(files, files[1:], strict=False)
+    )
 
     # the command writes one file per part, through the same code
     out = tmp_path / "log.pdf"
-    call_command("register", "depot-log", "--from", start.isoformat(), "--to", end.isoformat(), "--output", str(out))
+    call_command(
+        "register", "depot-log", "--from", start.isoformat(), "--to", end.isoformat(), "--output", str(out)
+    )
     written = sorted(tmp_path.glob("log-*.pdf"))
     assert len(written) == len(files)
 
@@ -193,14 +207,35 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
     celery_bin = str(Path(sys.executable).with_name("celery"))
     log = (tmp_path / "worker.log").open("w")
     worker = subprocess.Popen(
-        [celery_bin, "-A", "casino_ops", "worker", "-P", "prefork", "-c", "1", "-Q", queue, "-n", f"{queue}@%h",
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "--loglevel=INFO"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, cwd=str(Path(__file__).resolve().parents[2]),
+        [
+            celery_bin,
+            "-A",
+            "casino_ops",
+            "worker",
+            "-P",
+            "prefork",
+            "-c",
+            "1",
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=str(Path(__file__).resolve().parents[2]),
     )
     sender = Celery(broker=redis_url)
     try:
         start, end = _period()
-        report = request_report(actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False)
+        report = request_report(
+            actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False
+        )
         sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
         killed = None
         deadline = time.monotonic() + 120

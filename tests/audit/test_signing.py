@@ -61,8 +61,14 @@ def test_without_a_certificate_making_a_register_says_so(settings: Any, tmp_path
     assert "SIGNING_PKCS12" in str(refused.value) and "make_dev_certificate" in str(refused.value)
     with pytest.raises(CommandError, match="SIGNING_NOT_CONFIGURED: Aucun certificat de signature"):
         call_command(
-            "register", "receipt-book", "--from", "2026-01-01", "--to", "2026-01-02",
-            "--output", str(tmp_path / "x.pdf"),
+            "register",
+            "receipt-book",
+            "--from",
+            "2026-01-01",
+            "--to",
+            "2026-01-02",
+            "--output",
+            str(tmp_path / "x.pdf"),
         )
     assert not (tmp_path / "x.pdf").exists()
 
@@ -188,7 +194,9 @@ def test_a_time_stamp_is_added_when_a_server_is_configured(
     signing._cache.clear()
     stamper = signing.get_timestamper()
     for _ in range(2):
-        printed = print_register(get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 2)))
+        printed = print_register(
+            get_register("receipt-book"), Request(dt.date(2026, 1, 1), dt.date(2026, 1, 2))
+        )
     assert signing.get_timestamper() is stamper  # one object for the process
     assert len(seen) >= 2  # one stamp per document (pyHanko first probes the token's size)
     stamped = len(seen)

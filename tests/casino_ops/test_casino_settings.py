@@ -27,8 +27,15 @@ def test_nobody_but_the_director_changes_the_settings(users, casino, role):
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("key,value", [("surrender", True), ("hit_on_21_forbidden", True),
-                                       ("single_player_two_boxes", True), ("max_boxes_per_player", 2)])
+@pytest.mark.parametrize(
+    "key,value",
+    [
+        ("surrender", True),
+        ("hit_on_21_forbidden", True),
+        ("single_player_two_boxes", True),
+        ("max_boxes_per_player", 2),
+    ],
+)
 def test_lu_refuses_house_rules_only_fr_lets_a_house_change(director, casino, key, value):
     with pytest.raises(RegulationError) as error:
         update_casino_settings(actor=director, profile="LU", **{key: value})
@@ -60,12 +67,27 @@ def test_admin_change_form_director_only(client, users, casino):
     assert response.status_code == 403
     assert CasinoSettings.objects.get().name == "Casino de test"
     client.force_login(users[roles.DIRECTOR])
-    response = client.post(url, {"name": "Casino du Lac", "profile": "LU", "authorised_min_stake": "5.00",
-                                 "surrender": "on", "double_after_split": "on"})
+    response = client.post(
+        url,
+        {
+            "name": "Casino du Lac",
+            "profile": "LU",
+            "authorised_min_stake": "5.00",
+            "surrender": "on",
+            "double_after_split": "on",
+        },
+    )
     assert response.status_code == 200  # the form again, with the error on the field
     assert "LU art. 32 1." in response.content.decode()
     assert CasinoSettings.objects.get().name == "Casino de test"
-    response = client.post(url, {"name": "Casino du Lac", "profile": "FR", "authorised_min_stake": "5.00",
-                                 "double_after_split": "on"})
+    response = client.post(
+        url,
+        {
+            "name": "Casino du Lac",
+            "profile": "FR",
+            "authorised_min_stake": "5.00",
+            "double_after_split": "on",
+        },
+    )
     assert response.status_code == 302
     assert CasinoSettings.objects.get().name == "Casino du Lac"

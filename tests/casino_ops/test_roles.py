@@ -8,13 +8,17 @@ from casino_ops import roles
 @pytest.mark.parametrize("role", roles.ALL_ROLES)
 def test_each_role_has_exactly_its_permissions(role):
     group = Group.objects.get(name=role)
-    held = {f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.select_related("content_type")}
+    held = {
+        f"{p.content_type.app_label}.{p.codename}" for p in group.permissions.select_related("content_type")
+    }
     assert held == roles.ROLE_PERMISSIONS[role]
 
 
 @pytest.mark.django_db
 def test_every_listed_permission_exists():
-    existing = {f"{p.content_type.app_label}.{p.codename}" for p in Permission.objects.select_related("content_type")}
+    existing = {
+        f"{p.content_type.app_label}.{p.codename}" for p in Permission.objects.select_related("content_type")
+    }
     for role, perms in roles.ROLE_PERMISSIONS.items():
         assert perms <= existing, (role, perms - existing)
 
@@ -29,5 +33,7 @@ def test_only_the_director_may_change_the_casino_settings(users):
 def test_officers_read_but_do_not_change(users):
     officer = users[roles.OFFICER]
     assert officer.has_perm("audit.view_auditevent")
-    changing = [p for p in roles.ROLE_PERMISSIONS[roles.OFFICER] if ".change_" in p or ".delete_" in p or ".add_" in p]
+    changing = [
+        p for p in roles.ROLE_PERMISSIONS[roles.OFFICER] if ".change_" in p or ".delete_" in p or ".add_" in p
+    ]
     assert changing == [] or all("visa" in p or "incident" in p for p in changing)

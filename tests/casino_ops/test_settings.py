@@ -7,7 +7,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _import_settings(**env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}
+    }
     clean.update(env)
     return subprocess.run(
         [sys.executable, "-c", "import casino_ops.settings as s; print(s.TIME_ZONE, s.LANGUAGE_CODE)"],
@@ -36,10 +38,16 @@ def test_debug_runs_without_a_secret_key():
 
 
 def test_manage_py_says_what_is_missing_without_a_traceback():
-    clean = {k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}}
+    clean = {
+        k: v for k, v in os.environ.items() if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE"}
+    }
     result = subprocess.run(
-        [sys.executable, "manage.py", "check"], cwd=ROOT, env={**clean, "DEBUG": "0"},
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "manage.py", "check"],
+        cwd=ROOT,
+        env={**clean, "DEBUG": "0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert result.returncode == 2
     assert result.stderr.strip().splitlines() == [

@@ -58,4 +58,6 @@ def clients(users: dict[str, Any], devices: dict[str, TOTPDevice]) -> dict[str, 
 @pytest.fixture
 def officer_client(clients: dict[str, Client]) -> Client:
     return clients[roles.OFFICER]
+
+
 from .samples import dev_cert, samples, signing  # noqa: F401,E402

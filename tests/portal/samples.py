@@ -90,9 +90,15 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
     depot.stamp_order(actor=officer, order=stamped)
     depot.send_order(actor=director, order=stamped)
     reception = depot.receive(
-        actor=director, order=stamped, received_on=DAY, sixains=[sixain("A1"), sixain("A2")], delivery_note="BL 4411"
+        actor=director,
+        order=stamped,
+        received_on=DAY,
+        sixains=[sixain("A1"), sixain("A2")],
+        delivery_note="BL 4411",
     )
-    order = depot.create_order(actor=director, manufacturer=maker, ordered_on=DAY, lines=lines, note="Réassort")
+    order = depot.create_order(
+        actor=director, manufacturer=maker, ordered_on=DAY, lines=lines, note="Réassort"
+    )
     deck = Deck.objects.get(serial="A1-1")
     incident = depot.report_incident(
         actor=director,

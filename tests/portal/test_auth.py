@@ -87,9 +87,7 @@ def test_director_in_the_admin_must_give_a_code(users, devices, settings) -> Non
     response = client.get("/admin/")
     assert response.status_code == 302
     assert response["Location"].startswith("/inspection/verification/?next=%2Fadmin%2F")
-    step = client.post(
-        "/inspection/verification/", {"code": "000000", "next": "/admin/"}
-    )
+    step = client.post("/inspection/verification/", {"code": "000000", "next": "/admin/"})
     assert step.status_code == 200 and "incorrect" in step.content.decode()
     step = client.post(
         "/inspection/verification/", {"code": totp_code(devices[roles.DIRECTOR]), "next": "/admin/"}

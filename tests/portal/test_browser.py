@@ -113,7 +113,10 @@ def test_officer_session_in_a_browser(page, live_server, samples, devices, tmp_p
 
     # Stamp the receipt-book entry.
     page.goto(f"{base}/inspection/visas/")
-    form = page.locator("form.visa-row", has_text=f"Prise en charge n° {samples.reception.book.number}/{samples.reception.number}")
+    form = page.locator(
+        "form.visa-row",
+        has_text=f"Prise en charge n° {samples.reception.book.number}/{samples.reception.number}",
+    )
     form.locator("input[name=remark]").fill("Conforme au bordereau BL 4411")
     shot("visas")
     form.locator("button").click()

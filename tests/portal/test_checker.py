@@ -45,7 +45,9 @@ def test_one_changed_byte_breaks_the_signature(officer_client, samples) -> None:
     result = check_pdf(bytes(pdf))
     assert not result.issued
     assert not result.signed_ok
-    assert "Signature absente, altérée ou non reconnue" in _upload(officer_client, bytes(pdf)).content.decode()
+    assert (
+        "Signature absente, altérée ou non reconnue" in _upload(officer_client, bytes(pdf)).content.decode()
+    )
 
 
 @pytest.mark.django_db

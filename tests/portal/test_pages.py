@@ -53,7 +53,9 @@ def test_closing_an_incident(officer_client, samples) -> None:
     missing = officer_client.post(url, {f"{prefix}-finding": ""}, follow=True).content.decode()
     assert "Constatations" in missing and "obligatoire" in missing
     assert not IncidentClosure.objects.exists()
-    officer_client.post(url, {f"{prefix}-finding": "Carte abîmée, pas de marquage.", f"{prefix}-decks_fit": [deck.pk]})
+    officer_client.post(
+        url, {f"{prefix}-finding": "Carte abîmée, pas de marquage.", f"{prefix}-decks_fit": [deck.pk]}
+    )
     closure = IncidentClosure.objects.get(incident=samples.incident)
     assert closure.officer == samples.users["officier"] and list(closure.decks_fit.all()) == [deck]
     assert Deck.objects.get(pk=deck.pk).status == "in_cabinet"
@@ -72,9 +74,7 @@ def test_a_decks_life_by_serial(officer_client, samples) -> None:
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize(
-    "name", ["receipt-book", "order-book", "incidents", "destructions", "depot-log"]
-)
+@pytest.mark.parametrize("name", ["receipt-book", "order-book", "incidents", "destructions", "depot-log"])
 def test_registers_on_screen(name, officer_client, samples, django_assert_max_num_queries) -> None:
     url = reverse("portal:register", args=[name]) + "?date_from=2026-11-01&date_to=2026-11-30"
     with django_assert_max_num_queries(20):
@@ -131,10 +131,14 @@ def test_full_chain_check(officer_client, samples) -> None:
 @pytest.mark.django_db
 def test_advance_book_and_control_register(officer_client, samples, django_assert_max_num_queries) -> None:
     with django_assert_max_num_queries(14):
-        page = officer_client.get("/inspection/carnet-d-avances/?table=3&date_from=2026-11-01&date_to=2026-11-30")
+        page = officer_client.get(
+            "/inspection/carnet-d-avances/?table=3&date_from=2026-11-01&date_to=2026-11-30"
+        )
     text = page.content.decode()
     assert "avance initiale" in text and "30000,00" in text
-    unknown = officer_client.get("/inspection/carnet-d-avances/?table=9&date_from=2026-11-01&date_to=2026-11-30")
+    unknown = officer_client.get(
+        "/inspection/carnet-d-avances/?table=9&date_from=2026-11-01&date_to=2026-11-30"
+    )
     assert "Aucune table ne porte ce numéro." in unknown.content.decode()
     with django_assert_max_num_queries(10):
         page = officer_client.get("/inspection/registre-de-controle/?day=2026-11-30")
@@ -148,7 +152,9 @@ def test_cached_pages_follow_every_act(officer_client, samples) -> None:
     assert "Prise en charge n° 1/1" in officer_client.get("/inspection/").content.decode()
     before = officer_client.get(register).content.decode()
     assert "u_officier —" not in before.split("Carnet de prise en charge")[-1].split("Destructions")[0]
-    officer_client.post(reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk]), {"remark": ""})
+    officer_client.post(
+        reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk]), {"remark": ""}
+    )
     assert "Prise en charge n° 1/1" not in officer_client.get("/inspection/").content.decode()
     after = officer_client.get(register).content.decode()
     assert after != before and "u_officier —" in after

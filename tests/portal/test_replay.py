@@ -87,7 +87,11 @@ def test_round_summaries_count_discrepancies_per_round() -> None:
 def test_cards_for_display() -> None:
     ten = card("TH")
     assert {k: ten[k] for k in ("code", "rank", "suit", "red", "invalid")} == {
-        "code": "TH", "rank": "10", "suit": "♥", "red": True, "invalid": False
+        "code": "TH",
+        "rank": "10",
+        "suit": "♥",
+        "red": True,
+        "invalid": False,
     }
     assert ten["html"] == '<span class="pcard red" title="TH"><b>10</b><i>♥</i></span>'
     odd = card("<b>X")
@@ -115,7 +119,9 @@ def _split_round() -> dict:
 
 
 @pytest.mark.django_db
-def test_replay_page_shows_the_round_with_its_discrepancy(officer_client, samples, django_assert_max_num_queries) -> None:
+def test_replay_page_shows_the_round_with_its_discrepancy(
+    officer_client, samples, django_assert_max_num_queries
+) -> None:
     url = f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"
     with django_assert_max_num_queries(12):
         response = officer_client.get(url)
@@ -136,7 +142,9 @@ def test_every_discrepancy_links_to_its_round(officer_client, samples) -> None:
 
 
 @pytest.mark.django_db
-def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(officer_client, users, casino) -> None:
+def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(
+    officer_client, users, casino
+) -> None:
     import datetime as dt
     from decimal import Decimal
 
@@ -144,8 +152,13 @@ def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(of
 
     table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
     session = services.open_session(
-        actor=users["directeur"], table=table, day=dt.date(2026, 11, 30), minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"), advance_amount=Decimal("30000.00"), croupier=users["chef_de_table"],
+        actor=users["directeur"],
+        table=table,
+        day=dt.date(2026, 11, 30),
+        minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"),
+        advance_amount=Decimal("30000.00"),
+        croupier=users["chef_de_table"],
     )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-PENDING"  # a log of its own (its own SHA-256)
@@ -168,8 +181,13 @@ def test_links_follow_the_position_when_rounds_are_misnumbered(officer_client, u
 
     table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
     session = services.open_session(
-        actor=users["directeur"], table=table, day=dt.date(2026, 11, 30), minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"), advance_amount=Decimal("30000.00"), croupier=users["chef_de_table"],
+        actor=users["directeur"],
+        table=table,
+        day=dt.date(2026, 11, 30),
+        minimum=Decimal("10.00"),
+        maximum=Decimal("1000.00"),
+        advance_amount=Decimal("30000.00"),
+        croupier=users["chef_de_table"],
     )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-MISNUMBERED"

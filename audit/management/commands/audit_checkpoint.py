@@ -16,9 +16,15 @@ class Command(RegulatedCommand):
     )
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--export", type=Path, help="write the checkpoints to this signed file (CMS, DER)")
-        parser.add_argument("--since", type=int, default=0, help="export only checkpoints after this sequence")
-        parser.add_argument("--no-new", action="store_true", help="with --export: do not sign a new checkpoint")
+        parser.add_argument(
+            "--export", type=Path, help="write the checkpoints to this signed file (CMS, DER)"
+        )
+        parser.add_argument(
+            "--since", type=int, default=0, help="export only checkpoints after this sequence"
+        )
+        parser.add_argument(
+            "--no-new", action="store_true", help="with --export: do not sign a new checkpoint"
+        )
 
     def act(self, *args: Any, **options: Any) -> None:
         if not (options["export"] and options["no_new"]):

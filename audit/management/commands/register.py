@@ -28,7 +28,9 @@ class Command(RegulatedCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument("name", choices=register_names(), help="the register")
-        parser.add_argument("--from", dest="date_from", required=True, type=_date, help="first day (YYYY-MM-DD)")
+        parser.add_argument(
+            "--from", dest="date_from", required=True, type=_date, help="first day (YYYY-MM-DD)"
+        )
         parser.add_argument("--to", dest="date_to", required=True, type=_date, help="last day (YYYY-MM-DD)")
         parser.add_argument("--table", type=int, default=None, help="table number (books kept per table)")
         parser.add_argument("--output", required=True, type=Path, help="where to write the PDF")

@@ -35,7 +35,9 @@ def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @access.officer_required()
 def visas(request: HttpRequest) -> HttpResponse:
-    return render(request, "portal/visas.html", {"awaiting": sources.awaiting_visas(request.user), "form": VisaForm()})
+    return render(
+        request, "portal/visas.html", {"awaiting": sources.awaiting_visas(request.user), "form": VisaForm()}
+    )
 
 
 _STAMPS = {
@@ -64,7 +66,9 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
         messages.error(request, "Observations : " + " ".join(form.errors.get("remark", [])))
         return HttpResponseRedirect(back)
     try:
-        getattr(services, service_name)(actor=request.user, **{argument: entry}, remark=form.cleaned_data["remark"])
+        getattr(services, service_name)(
+            actor=request.user, **{argument: entry}, remark=form.cleaned_data["remark"]
+        )
     except RegulationError as error:
         messages.error(request, str(error))
     else:

@@ -73,7 +73,9 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
     if data is None and not register.needs_table:
         period = Request(start, end)
     elif form.is_valid():
-        period = Request(form.cleaned_data["date_from"], form.cleaned_data["date_to"], form.cleaned_data.get("table"))
+        period = Request(
+            form.cleaned_data["date_from"], form.cleaned_data["date_to"], form.cleaned_data.get("table")
+        )
     else:
         period = None
     if period is not None:
@@ -110,7 +112,9 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     back = f"{reverse('portal:register', args=[name])}?{urlencode(query)}"
     if not form.is_valid():
         for field, errors in form.errors.items():
-            messages.error(request, f"{form.fields[field].label if field in form.fields else ''} : {' '.join(errors)}")
+            messages.error(
+                request, f"{form.fields[field].label if field in form.fields else ''} : {' '.join(errors)}"
+            )
         return HttpResponseRedirect(back)
     try:
         report = request_report(
@@ -137,4 +141,6 @@ def download(request: HttpRequest, report_id: int) -> HttpResponse:
         filename += f"_table{report.table_number}"
     if report.part:
         filename += f"_partie{report.part}"
-    return FileResponse(report.file.open("rb"), as_attachment=True, filename=f"{filename}.pdf", content_type="application/pdf")
+    return FileResponse(
+        report.file.open("rb"), as_attachment=True, filename=f"{filename}.pdf", content_type="application/pdf"
+    )

@@ -19,7 +19,9 @@ def sessions(request: HttpRequest) -> HttpResponse:
     form = SessionFilterForm(request.GET or None)
     filters = {k: v for k, v in (form.cleaned_data if form.is_valid() else {}).items() if v}
     rows = list(selectors.sessions(**filters)[:PAGE])
-    return render(request, "portal/sessions.html", {"form": form, "sessions": rows, "limited": len(rows) == PAGE})
+    return render(
+        request, "portal/sessions.html", {"form": form, "sessions": rows, "limited": len(rows) == PAGE}
+    )
 
 
 @access.officer_required()
@@ -40,11 +42,15 @@ def advance_book(request: HttpRequest) -> HttpResponse:
     book = None
     if form.is_valid():
         try:
-            book = read(form.cleaned_data["table"], form.cleaned_data["date_from"], form.cleaned_data["date_to"])
+            book = read(
+                form.cleaned_data["table"], form.cleaned_data["date_from"], form.cleaned_data["date_to"]
+            )
         except ObjectDoesNotExist:
             form.add_error("table", "Aucune table ne porte ce numéro.")
     return render(
-        request, "portal/advance_book.html", {"form": form, "book": book, "pdf": "advance-book" in available()}
+        request,
+        "portal/advance_book.html",
+        {"form": form, "book": book, "pdf": "advance-book" in available()},
     )
 
 
