@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Model, Prefetch, Q, QuerySet
 
 from audit.models import AuditEvent
 
@@ -29,7 +29,32 @@ from .models import (
     Order,
     Reception,
     ReturnResult,
+    Sixain,
 )
+
+# -- the depot's state ---------------------------------------------------------------------
+
+
+def current_key_holder() -> Any | None:
+    """The holder of the cabinet's single key (the receiver of the last handover)."""
+    last = KeyHandover.objects.select_related("receiver").order_by("-at", "-id").first()
+    return last.receiver if last else None
+
+
+def held_sixains() -> int:
+    """How many sixains the depot holds (every sixain with a deck not yet destroyed)."""
+    return Sixain.objects.exclude(decks__status=DeckStatus.DESTROYED).distinct().count()
+
+
+def current_value(entry: Model, field: str) -> str:
+    """The value of ``field`` of a book entry as it stands after the corrections already made."""
+    key = type(entry).__name__.lower()
+    last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
+    if last is not None:
+        return last.new_value
+    value = getattr(entry, field)
+    return "" if value is None else str(value)
+
 
 # -- the tables' side -------------------------------------------------------------------
 

@@ -1,0 +1,273 @@
+"""Decks at the tables (FR art. 40, LU art. 7): issue, check or unseal at the table, return."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import (
+    Deck,
+    DeckReturn,
+    DeckStatus,
+    IssueLine,
+    OpeningPurpose,
+    ReturnLine,
+    ReturnResult,
+    TableCheck,
+    TableIssue,
+)
+from ..rules import check_cards_counted, check_transition
+from ._shared import (
+    _lock_decks,
+    _move,
+    _open_cabinet,
+    _profile,
+    _require_key_holder,
+)
+
+
+@transaction.atomic
+def issue_decks(
+    *,
+    actor: Any,
+    table_number: int,
+    day: dt.date,
+    decks: Sequence[Deck | int],
+    received_by: Any = None,
+) -> TableIssue:
+    """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    _require_key_holder(actor, profile)
+    if table_number is None or int(table_number) <= 0:
+        raise RegulationError("TABLE_REQUIRED", _("Indiquez la table."), article, field="table_number")
+    today = timezone.localdate()
+    if not (today - dt.timedelta(days=1) <= day <= today):
+        raise RegulationError(
+            "ISSUE_DAY",
+            _("Les jeux ne sortent du dépôt que pour être utilisés : la journée doit être celle en cours."),
+            article,
+            field="day",
+        )
+    if not decks:
+        raise RegulationError("ISSUE_EMPTY", _("Aucun jeu à remettre."), article, field="decks")
+    locked = _lock_decks(decks)
+    _move(locked, DeckStatus.ISSUED, "issue", profile)
+    opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day)
+    issue = TableIssue.objects.create(
+        table_number=table_number,
+        day=day,
+        opening=opening,
+        issued_by=actor,
+        received_by=received_by,
+        at=opening.at,
+    )
+    IssueLine.objects.bulk_create(IssueLine(issue=issue, deck=deck) for deck in locked)
+    audit.record(
+        actor=actor,
+        action="depot.decks_issued",
+        obj=issue,
+        payload={
+            "table": table_number,
+            "day": day,
+            "decks": [[d.manufacturer.code, d.serial] for d in locked],
+            "received_by": received_by.get_username() if received_by else None,
+        },
+    )
+    return issue
+
+
+@transaction.atomic
+def check_at_table(
+    *,
+    actor: Any,
+    deck: Deck,
+    table_number: int,
+    day: dt.date,
+    witness: str,
+    order_checked: bool,
+    cards_counted: int,
+    band_intact: bool | None = None,
+    video_reference: str = "",
+) -> TableCheck:
+    """Unseal a new deck (or check a used one) at the table: band, maker's order, 52 cards.
+
+    FR: a new deck is unsealed on video (``video_reference`` required); LU: the public
+    sees that the control band is intact. A count other than 52 is refused: it is an
+    incident to report to the officer.
+    """
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
+        raise PermissionDenied(_("Le contrôle d'un jeu à la table revient au chef de table."))
+    [deck] = _lock_decks([deck])
+    line = (
+        IssueLine.objects.filter(
+            deck=deck, issue__table_number=table_number, issue__day=day, return_line__isnull=True
+        )
+        .order_by("-id")
+        .first()
+    )
+    if line is None:
+        raise RegulationError(
+            "DECK_NOT_AT_TABLE",
+            _("Le jeu %(serial)s n'a pas été remis à la table %(table)s pour cette journée.")
+            % {"serial": deck.serial, "table": table_number},
+            article,
+            field="deck",
+        )
+    check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
+    if not witness.strip():
+        raise RegulationError(
+            "WITNESS_REQUIRED", _("Indiquez le témoin du contrôle."), article, field="witness"
+        )
+    new_deck = deck.unsealed_at is None
+    if new_deck and band_intact is not True:
+        raise RegulationError(
+            "BAND_NOT_INTACT",
+            _("La bande de contrôle d'un jeu neuf doit être intacte : signalez l'incident à l'officier."),
+            cite("depot.incident", profile),
+            field="band_intact",
+        )
+    if new_deck and profile == "FR" and not video_reference.strip():
+        raise RegulationError(
+            "VIDEO_REQUIRED",
+            _("Un jeu neuf est descellé à la table sous vidéo : indiquez la référence de l'enregistrement."),
+            article,
+            field="video_reference",
+        )
+    if not order_checked:
+        raise RegulationError(
+            "ORDER_NOT_CHECKED",
+            _("Les cartes sont étalées faces visibles pour vérifier l'ordre du fabricant."),
+            article,
+            field="order_checked",
+        )
+    check_cards_counted(cards_counted, profile)
+    now = timezone.now()
+    check = TableCheck.objects.create(
+        issue_line=line,
+        at=now,
+        checked_by=actor,
+        witness=witness.strip(),
+        new_deck=new_deck,
+        band_intact=band_intact if new_deck else None,
+        order_checked=order_checked,
+        cards_counted=cards_counted,
+        video_reference=video_reference.strip(),
+    )
+    Deck.objects.filter(pk=deck.pk).update(status=DeckStatus.IN_PLAY, unsealed_at=deck.unsealed_at or now)
+    audit.record(
+        actor=actor,
+        action="depot.deck_checked",
+        obj=check,
+        payload={
+            "deck": [deck.manufacturer.code, deck.serial],
+            "table": table_number,
+            "day": day,
+            "new_deck": new_deck,
+            "witness": check.witness,
+            "cards_counted": cards_counted,
+            "band_intact": check.band_intact,
+            "video_reference": check.video_reference,
+        },
+    )
+    return check
+
+
+@transaction.atomic
+def return_decks(
+    *,
+    actor: Any,
+    table_number: int,
+    day: dt.date,
+    results: Sequence[tuple[Deck | int, str] | tuple[Deck | int, str, str]],
+    order_restored: bool = True,
+) -> DeckReturn:
+    """Decks come back from the table, put back in maker's order and examined.
+
+    ``results``: ``(deck, result[, remark])`` where result is a :class:`ReturnResult`:
+    fit decks go back into the cabinet for use; marked, damaged or worn decks go out
+    of use and stay in the cabinet, complete, until destroyed. A deck quarantined by
+    an incident at the table comes back too, recorded as such, and stays quarantined
+    until the officer closes the incident.
+    """
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    _require_key_holder(actor, profile)
+    if not results:
+        raise RegulationError("RETURN_EMPTY", _("Aucun jeu rendu."), article, field="results")
+    if not order_restored:
+        raise RegulationError(
+            "ORDER_NOT_RESTORED",
+            _("En fin de partie les cartes sont remises dans l'ordre du fabricant avant leur examen."),
+            article,
+            field="order_restored",
+        )
+    decks = _lock_decks([r[0] for r in results])
+    outcome: list[tuple[Deck, str, str]] = []
+    for deck, result in zip(decks, results, strict=True):
+        if result[1] not in ReturnResult.values or result[1] == ReturnResult.QUARANTINED:
+            raise RegulationError("RETURN_RESULT", _("Résultat d'examen inconnu."), article, field="results")
+        # A deck under an open incident comes back to the cabinet still quarantined:
+        # the officer's closure decides whether it is fit.
+        found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
+        outcome.append((deck, found, result[2] if len(result) > 2 else ""))  # type: ignore[misc]
+    lines = {
+        line.deck_id: line
+        for line in IssueLine.objects.filter(
+            deck__in=decks, issue__table_number=table_number, issue__day=day, return_line__isnull=True
+        )
+    }
+    for deck, result, _remark in outcome:
+        if deck.pk not in lines:
+            raise RegulationError(
+                "DECK_NOT_AT_TABLE",
+                _("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là.")
+                % {"serial": deck.serial, "table": table_number},
+                article,
+                field="results",
+            )
+        if result == ReturnResult.QUARANTINED:
+            continue
+        target = DeckStatus.IN_CABINET if result == ReturnResult.FIT else DeckStatus.OUT_OF_USE
+        check_transition(deck, target, "return", profile)
+    opening = _open_cabinet(actor, OpeningPurpose.RETURN, table_number=table_number, day=day)
+    deck_return = DeckReturn.objects.create(
+        table_number=table_number, day=day, opening=opening, returned_by=actor, at=opening.at
+    )
+    ReturnLine.objects.bulk_create(
+        ReturnLine(
+            deck_return=deck_return,
+            issue_line=lines[deck.pk],
+            result=result,
+            order_restored=True,
+            remark=remark,
+        )
+        for deck, result, remark in outcome
+    )
+    fit = [d.pk for d, r, _m in outcome if r == ReturnResult.FIT]
+    unfit = [d.pk for d, r, _m in outcome if r not in (ReturnResult.FIT, ReturnResult.QUARANTINED)]
+    Deck.objects.filter(pk__in=fit).update(status=DeckStatus.IN_CABINET)
+    Deck.objects.filter(pk__in=unfit).update(status=DeckStatus.OUT_OF_USE)
+    audit.record(
+        actor=actor,
+        action="depot.decks_returned",
+        obj=deck_return,
+        payload={
+            "table": table_number,
+            "day": day,
+            "decks": [[d.manufacturer.code, d.serial, r, m] for d, r, m in outcome],
+        },
+    )
+    return deck_return

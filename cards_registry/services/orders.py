@@ -1,0 +1,160 @@
+"""The order book (FR model n° 21): write, stamp and send a purchase order."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import (
+    BookKind,
+    Manufacturer,
+    Order,
+    OrderLine,
+    Unit,
+    Visa,
+)
+from ._shared import (
+    _profile,
+    _require_management,
+    _stamp,
+    _take_number,
+)
+
+
+class OrderLineData(TypedDict):
+    quantity: int
+    unit: str  # Unit: "deck" or "sixain"
+    back_colour: str
+
+
+@transaction.atomic
+def create_order(
+    *,
+    actor: Any,
+    manufacturer: Manufacturer,
+    ordered_on: dt.date,
+    lines: Sequence[OrderLineData],
+    note: str = "",
+) -> Order:
+    """Write a purchase order in the order book: the next number, from an approved maker."""
+    _require_management(actor)
+    profile = _profile()
+    article = cite("depot.order_book", profile)
+    if not manufacturer.approved_on(ordered_on):
+        raise RegulationError(
+            "MANUFACTURER_NOT_APPROVED",
+            _("Le fabricant %(name)s n'est pas agréé au %(day)s.")
+            % {"name": manufacturer.name, "day": ordered_on.strftime("%d/%m/%Y")},
+            cite("depot.approved_manufacturer", profile),
+            field="manufacturer",
+        )
+    if not lines:
+        raise RegulationError(
+            "ORDER_EMPTY", _("Un bon de commande a au moins une ligne."), article, field="lines"
+        )
+    for index, line in enumerate(lines, start=1):
+        if int(line["quantity"]) <= 0:
+            raise RegulationError(
+                "ORDER_QUANTITY",
+                _("Ligne %(n)s : la quantité doit être positive.") % {"n": index},
+                article,
+                field="lines",
+            )
+        if line["unit"] not in Unit.values:
+            raise RegulationError(
+                "ORDER_UNIT", _("Ligne %(n)s : unité inconnue.") % {"n": index}, article, field="lines"
+            )
+        if not str(line["back_colour"]).strip():
+            raise RegulationError(
+                "ORDER_COLOUR",
+                _("Ligne %(n)s : indiquez la couleur du dos.") % {"n": index},
+                article,
+                field="lines",
+            )
+    book, number = _take_number(BookKind.ORDER)
+    order = Order.objects.create(
+        book=book,
+        number=number,
+        manufacturer=manufacturer,
+        ordered_on=ordered_on,
+        recorded_by=actor,
+        note=note,
+    )
+    OrderLine.objects.bulk_create(
+        OrderLine(
+            order=order,
+            quantity=int(line["quantity"]),
+            unit=line["unit"],
+            back_colour=str(line["back_colour"]).strip(),
+        )
+        for line in lines
+    )
+    audit.record(
+        actor=actor,
+        action="depot.order_created",
+        obj=order,
+        payload={
+            "book": book.number,
+            "number": number,
+            "manufacturer": manufacturer.code,
+            "ordered_on": ordered_on,
+            "lines": [dict(line) for line in lines],
+            "note": note,
+        },
+    )
+    return order
+
+
+@transaction.atomic
+def stamp_order(*, actor: Any, order: Order, remark: str = "") -> Visa:
+    """The officer's visa on a purchase order (FR art. 39, LU art. 6)."""
+    return _stamp(
+        actor=actor,
+        entry=order,
+        remark=remark,
+        what=_("viser un bon de commande"),
+        rule="depot.order_book",
+        already=_("Ce bon de commande est déjà visé."),
+    )
+
+
+@transaction.atomic
+def send_order(*, actor: Any, order: Order) -> Order:
+    """Send a stamped order to its maker: refused before the officer's visa."""
+    _require_management(actor)
+    profile = _profile()
+    order = Order.objects.select_for_update(of=("self",)).select_related("manufacturer").get(pk=order.pk)
+    if not Visa.objects.filter(order=order).exists():
+        raise RegulationError(
+            "ORDER_NOT_STAMPED",
+            _("Le bon n° %(n)s doit être visé par un officier avant d'être envoyé.") % {"n": order.number},
+            cite("depot.order_book", profile),
+            field="order",
+        )
+    if order.sent_at is not None:
+        raise RegulationError(
+            "ORDER_ALREADY_SENT",
+            _("Ce bon a déjà été envoyé."),
+            cite("depot.order_book", profile),
+            field="order",
+        )
+    today = timezone.localdate()
+    if not order.manufacturer.approved_on(today):
+        raise RegulationError(
+            "MANUFACTURER_NOT_APPROVED",
+            _("Le fabricant %(name)s n'est plus agréé.") % {"name": order.manufacturer.name},
+            cite("depot.approved_manufacturer", profile),
+            field="order",
+        )
+    order.sent_at = timezone.now()
+    order.save(update_fields=["sent_at"])
+    audit.record(actor=actor, action="depot.order_sent", obj=order, payload={"number": order.number})
+    return order
