@@ -26,7 +26,7 @@ from ..models import (
     TableCheck,
     TableIssue,
 )
-from ..rules import check_cards_counted, check_transition
+from ..rules import check_issue, check_return, check_return_result, check_table_check, check_transition
 from ._shared import (
     _lock_decks,
     _move,
@@ -47,20 +47,8 @@ def issue_decks(
 ) -> TableIssue:
     """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
     profile = _profile()
-    article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
-    if table_number is None or int(table_number) <= 0:
-        raise RegulationError("TABLE_REQUIRED", _("Indiquez la table."), article, field="table_number")
-    today = timezone.localdate()
-    if not (today - dt.timedelta(days=1) <= day <= today):
-        raise RegulationError(
-            "ISSUE_DAY",
-            _("Les jeux ne sortent du dépôt que pour être utilisés : la journée doit être celle en cours."),
-            article,
-            field="day",
-        )
-    if not decks:
-        raise RegulationError("ISSUE_EMPTY", _("Aucun jeu à remettre."), article, field="decks")
+    check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day)
@@ -127,33 +115,16 @@ def check_at_table(
             field="deck",
         )
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
-    if not witness.strip():
-        raise RegulationError(
-            "WITNESS_REQUIRED", _("Indiquez le témoin du contrôle."), article, field="witness"
-        )
     new_deck = deck.unsealed_at is None
-    if new_deck and band_intact is not True:
-        raise RegulationError(
-            "BAND_NOT_INTACT",
-            _("La bande de contrôle d'un jeu neuf doit être intacte : signalez l'incident à l'officier."),
-            cite("depot.incident", profile),
-            field="band_intact",
-        )
-    if new_deck and profile == "FR" and not video_reference.strip():
-        raise RegulationError(
-            "VIDEO_REQUIRED",
-            _("Un jeu neuf est descellé à la table sous vidéo : indiquez la référence de l'enregistrement."),
-            article,
-            field="video_reference",
-        )
-    if not order_checked:
-        raise RegulationError(
-            "ORDER_NOT_CHECKED",
-            _("Les cartes sont étalées faces visibles pour vérifier l'ordre du fabricant."),
-            article,
-            field="order_checked",
-        )
-    check_cards_counted(cards_counted, profile)
+    check_table_check(
+        witness=witness,
+        new_deck=new_deck,
+        band_intact=band_intact,
+        video_reference=video_reference,
+        order_checked=order_checked,
+        cards_counted=cards_counted,
+        profile=profile,
+    )
     now = timezone.now()
     check = TableCheck.objects.create(
         issue_line=line,
@@ -205,20 +176,11 @@ def return_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
-    if not results:
-        raise RegulationError("RETURN_EMPTY", _("Aucun jeu rendu."), article, field="results")
-    if not order_restored:
-        raise RegulationError(
-            "ORDER_NOT_RESTORED",
-            _("En fin de partie les cartes sont remises dans l'ordre du fabricant avant leur examen."),
-            article,
-            field="order_restored",
-        )
+    check_return(results=results, order_restored=order_restored, profile=profile)
     decks = _lock_decks([r[0] for r in results])
     outcome: list[tuple[Deck, str, str]] = []
     for deck, result in zip(decks, results, strict=True):
-        if result[1] not in ReturnResult.values or result[1] == ReturnResult.QUARANTINED:
-            raise RegulationError("RETURN_RESULT", _("Résultat d'examen inconnu."), article, field="results")
+        check_return_result(result[1], profile)
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
         found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]

@@ -20,6 +20,7 @@ from ..models import (
     Order,
     Reception,
 )
+from ..rules import check_correction, check_correction_changes
 from ..selectors import current_value
 from ._shared import (
     _profile,
@@ -51,27 +52,10 @@ def record_correction(*, actor: Any, entry: Model, field: str, new_value: str, r
     fields = CORRECTABLE.get(type(entry))
     if fields is None:
         raise ValueError(f"{type(entry).__name__} entries are not corrected this way")
-    if field not in fields:
-        raise RegulationError(
-            "CORRECTION_FIELD",
-            _("Cette rubrique ne se corrige pas (rubriques possibles : %(fields)s).")
-            % {"fields": ", ".join(fields)},
-            article,
-            field="field",
-        )
-    if not reason.strip():
-        raise RegulationError(
-            "CORRECTION_REASON", _("Indiquez le motif de la correction."), article, field="reason"
-        )
+    check_correction(fields=fields, field=field, reason=reason, profile=profile)
     entry = type(entry).objects.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
-    if str(new_value).strip() == old:
-        raise RegulationError(
-            "CORRECTION_SAME",
-            _("La nouvelle mention est identique à l'actuelle."),
-            article,
-            field="new_value",
-        )
+    check_correction_changes(old, str(new_value), profile)
     correction = Correction.objects.create(
         **{type(entry).__name__.lower(): entry},
         field=field,

@@ -22,7 +22,7 @@ from ..models import (
     OpeningPurpose,
     Visa,
 )
-from ..rules import check_transition
+from ..rules import check_deck_complete, check_destruction, check_transition
 from ._shared import (
     _lock_decks,
     _open_cabinet,
@@ -50,28 +50,14 @@ def destroy_decks(
     deck can never return. The officer then stamps the record (:func:`stamp_destruction`).
     """
     profile = _profile()
-    article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
-    if officer is None or not roles.is_officer(officer):
-        raise RegulationError(
-            "DESTRUCTION_WITNESS",
-            _("La destruction a lieu devant un officier de police ou de contrôle."),
-            article,
-            field="officer",
-        )
-    if not checks:
-        raise RegulationError("DESTRUCTION_EMPTY", _("Aucun jeu à détruire."), article, field="decks")
+    check_destruction(
+        witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
+    )
     decks = _lock_decks([c["deck"] for c in checks])
     for deck, check in zip(decks, checks, strict=True):
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)
-        if not check.get("complete"):
-            raise RegulationError(
-                "DECK_INCOMPLETE",
-                _("Le jeu %(serial)s doit rester complet jusqu'à sa destruction : signalez l'incident.")
-                % {"serial": deck.serial},
-                article,
-                field="decks",
-            )
+        check_deck_complete(deck, bool(check.get("complete")), profile)
     open_incidents = Incident.objects.filter(decks__in=decks, closure__isnull=True)
     if open_incidents.exists():
         raise RegulationError(

@@ -13,7 +13,6 @@ from django.utils.translation import gettext as _
 
 import audit
 from casino_ops import roles
-from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
     BookKind,
@@ -21,9 +20,14 @@ from ..models import (
     DeckStatus,
     Incident,
     IncidentClosure,
-    IncidentKind,
 )
-from ..rules import check_transition
+from ..rules import (
+    check_closure,
+    check_incident_facts,
+    check_incident_kind,
+    check_officer_told,
+    check_transition,
+)
 from ._shared import (
     _lock_decks,
     _profile,
@@ -53,56 +57,24 @@ def report_incident(
     the incident.
     """
     profile = _profile()
-    article = cite("depot.incident", profile)
     if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
         raise PermissionDenied(_("Un incident est signalé par le chef de table ou la direction."))
-    if kind not in IncidentKind.values:
-        raise RegulationError("INCIDENT_KIND", _("Nature d'incident inconnue."), article, field="kind")
-    if officer_informed is None:
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _("L'incident est signalé sur-le-champ à l'officier : indiquez son nom."),
-            article,
-            field="officer_informed",
-        )
-    if not roles.is_officer(officer_informed):
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _("%(name)s n'est pas un officier de police ou de contrôle.")
-            % {"name": officer_informed.get_username()},
-            article,
-            field="officer_informed",
-        )
-    if officer_informed_at is None:
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _(
-                "L'incident est signalé sur-le-champ à l'officier : indiquez l'heure à laquelle il a été avisé."
-            ),
-            article,
-            field="officer_informed_at",
-        )
-    now = timezone.now()
-    if occurred_at > now or officer_informed_at > now:
-        raise RegulationError(
-            "INCIDENT_IN_FUTURE",
-            _("Une heure dans le futur ne peut pas être enregistrée."),
-            article,
-            field="occurred_at",
-        )
-    if officer_informed_at < occurred_at:
-        raise RegulationError(
-            "OFFICER_TOLD_BEFORE",
-            _("L'officier ne peut pas avoir été avisé avant l'incident."),
-            article,
-            field="officer_informed_at",
-        )
-    if not circumstances.strip():
-        raise RegulationError(
-            "CIRCUMSTANCES_REQUIRED", _("Décrivez les circonstances."), article, field="circumstances"
-        )
-    if not decks:
-        raise RegulationError("INCIDENT_DECKS", _("Indiquez les jeux concernés."), article, field="decks")
+    check_incident_kind(kind, profile)
+    check_officer_told(
+        officer_informed=officer_informed,
+        is_officer=officer_informed is not None and roles.is_officer(officer_informed),
+        officer_informed_at=officer_informed_at,
+        profile=profile,
+    )
+    assert officer_informed_at is not None  # checked above
+    check_incident_facts(
+        occurred_at=occurred_at,
+        officer_informed_at=officer_informed_at,
+        now=timezone.now(),
+        circumstances=circumstances,
+        decks=decks,
+        profile=profile,
+    )
     locked = _lock_decks(decks)
     for deck in locked:
         check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
@@ -151,22 +123,17 @@ def close_incident(
 ) -> IncidentClosure:
     """The officer closes the incident: the decks he finds fit go back to the cabinet, the others out of use."""
     profile = _profile()
-    article = cite("depot.incident", profile)
     _require_officer(actor, "CLOSURE_OFFICER_ONLY", _("clore un incident"), "depot.incident", profile)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
-    if IncidentClosure.objects.filter(incident=incident).exists():
-        raise RegulationError("INCIDENT_CLOSED", _("Cet incident est déjà clos."), article, field="incident")
-    if not finding.strip():
-        raise RegulationError("FINDING_REQUIRED", _("Indiquez vos constatations."), article, field="finding")
     decks = _lock_decks(incident.decks.all())
     fit_ids = {d.pk if isinstance(d, Deck) else int(d) for d in decks_fit}
-    if fit_ids - {d.pk for d in decks}:
-        raise RegulationError(
-            "DECK_NOT_IN_INCIDENT",
-            _("Un jeu déclaré apte n'est pas concerné par l'incident."),
-            article,
-            field="decks_fit",
-        )
+    check_closure(
+        closed=IncidentClosure.objects.filter(incident=incident).exists(),
+        finding=finding,
+        fit_ids=fit_ids,
+        deck_ids={d.pk for d in decks},
+        profile=profile,
+    )
     for deck in decks:
         target = DeckStatus.IN_CABINET if deck.pk in fit_ids else DeckStatus.OUT_OF_USE
         check_transition(deck, target, "close_incident", profile)

@@ -17,6 +17,7 @@ from ..models import (
     DepotSettings,
     Manufacturer,
 )
+from ..rules import check_manufacturer
 from ._shared import (
     _profile,
     _require_management,
@@ -38,20 +39,15 @@ def register_manufacturer(
     _require_management(actor)
     profile = _profile()
     article = cite("depot.approved_manufacturer", profile)
-    for field, value in (("code", code), ("name", name), ("approval_reference", approval_reference)):
-        if not value.strip():
-            raise RegulationError("FIELD_REQUIRED", _("Ce champ est obligatoire."), article, field=field)
-    if not ministry.strip():
-        raise RegulationError(
-            "FIELD_REQUIRED", _("Indiquez le ministère qui a délivré l'agrément."), article, field="ministry"
-        )
-    if valid_until is not None and valid_until < valid_from:
-        raise RegulationError(
-            "APPROVAL_DATES",
-            _("La fin de validité de l'agrément précède son début."),
-            article,
-            field="valid_until",
-        )
+    check_manufacturer(
+        code=code,
+        name=name,
+        approval_reference=approval_reference,
+        ministry=ministry,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        profile=profile,
+    )
     if Manufacturer.objects.filter(code=code.strip()).exists():
         raise RegulationError(
             "MANUFACTURER_EXISTS", _("Un fabricant porte déjà ce code."), article, field="code"

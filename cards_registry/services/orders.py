@@ -11,16 +11,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
-from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
     BookKind,
     Manufacturer,
     Order,
     OrderLine,
-    Unit,
     Visa,
 )
+from ..rules import check_approved, check_order_lines, check_order_sendable
 from ._shared import (
     _profile,
     _require_management,
@@ -47,38 +46,8 @@ def create_order(
     """Write a purchase order in the order book: the next number, from an approved maker."""
     _require_management(actor)
     profile = _profile()
-    article = cite("depot.order_book", profile)
-    if not manufacturer.approved_on(ordered_on):
-        raise RegulationError(
-            "MANUFACTURER_NOT_APPROVED",
-            _("Le fabricant %(name)s n'est pas agréé au %(day)s.")
-            % {"name": manufacturer.name, "day": ordered_on.strftime("%d/%m/%Y")},
-            cite("depot.approved_manufacturer", profile),
-            field="manufacturer",
-        )
-    if not lines:
-        raise RegulationError(
-            "ORDER_EMPTY", _("Un bon de commande a au moins une ligne."), article, field="lines"
-        )
-    for index, line in enumerate(lines, start=1):
-        if int(line["quantity"]) <= 0:
-            raise RegulationError(
-                "ORDER_QUANTITY",
-                _("Ligne %(n)s : la quantité doit être positive.") % {"n": index},
-                article,
-                field="lines",
-            )
-        if line["unit"] not in Unit.values:
-            raise RegulationError(
-                "ORDER_UNIT", _("Ligne %(n)s : unité inconnue.") % {"n": index}, article, field="lines"
-            )
-        if not str(line["back_colour"]).strip():
-            raise RegulationError(
-                "ORDER_COLOUR",
-                _("Ligne %(n)s : indiquez la couleur du dos.") % {"n": index},
-                article,
-                field="lines",
-            )
+    check_approved(manufacturer, ordered_on, profile)
+    check_order_lines(lines, profile)
     book, number = _take_number(BookKind.ORDER)
     order = Order.objects.create(
         book=book,
@@ -132,28 +101,12 @@ def send_order(*, actor: Any, order: Order) -> Order:
     _require_management(actor)
     profile = _profile()
     order = Order.objects.select_for_update(of=("self",)).select_related("manufacturer").get(pk=order.pk)
-    if not Visa.objects.filter(order=order).exists():
-        raise RegulationError(
-            "ORDER_NOT_STAMPED",
-            _("Le bon n° %(n)s doit être visé par un officier avant d'être envoyé.") % {"n": order.number},
-            cite("depot.order_book", profile),
-            field="order",
-        )
-    if order.sent_at is not None:
-        raise RegulationError(
-            "ORDER_ALREADY_SENT",
-            _("Ce bon a déjà été envoyé."),
-            cite("depot.order_book", profile),
-            field="order",
-        )
-    today = timezone.localdate()
-    if not order.manufacturer.approved_on(today):
-        raise RegulationError(
-            "MANUFACTURER_NOT_APPROVED",
-            _("Le fabricant %(name)s n'est plus agréé.") % {"name": order.manufacturer.name},
-            cite("depot.approved_manufacturer", profile),
-            field="order",
-        )
+    check_order_sendable(
+        order=order,
+        stamped=Visa.objects.filter(order=order).exists(),
+        approved_today=order.manufacturer.approved_on(timezone.localdate()),
+        profile=profile,
+    )
     order.sent_at = timezone.now()
     order.save(update_fields=["sent_at"])
     audit.record(actor=actor, action="depot.order_sent", obj=order, payload={"number": order.number})
