@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -20,6 +21,7 @@ import audit
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
+from casino_ops.validation import validate_fields
 
 from ..models import (
     Book,
@@ -32,6 +34,8 @@ from ..models import (
 )
 from ..rules import check_transition
 from ..selectors import current_key_holder
+
+M = TypeVar("M", bound=Model)
 
 
 def _profile() -> str:
@@ -69,6 +73,18 @@ def _require_key_holder(actor: Any, profile: str) -> None:
         )
 
 
+def _create(model: type[M], article: str, /, **values: Any) -> M:
+    """``model.objects.create(**values)``, its values checked first against their fields.
+
+    A value that does not fit its column is a :class:`RegulationError` citing ``article``
+    and naming the field, never an ``IntegrityError`` or ``DataError``.
+    """
+    instance = model(**values)
+    validate_fields(instance, article)
+    instance.save(force_insert=True)
+    return instance
+
+
 def _open_cabinet(
     actor: Any,
     purpose: str,
@@ -77,8 +93,12 @@ def _open_cabinet(
     day: dt.date | None = None,
     demanded_by: Any = None,
     note: str = "",
+    article: str,
 ) -> CabinetOpening:
-    return CabinetOpening.objects.create(
+    """An opening of the cabinet, recorded with its purpose (``article``: of the act, for a refusal)."""
+    return _create(
+        CabinetOpening,
+        article,
         opened_by=actor,
         at=timezone.now(),
         purpose=purpose,
@@ -164,7 +184,7 @@ def _stamp(
         )
     if Visa.objects.filter(**{key: entry}).exists():
         raise RegulationError("ALREADY_STAMPED", already, article)
-    visa = Visa.objects.create(**{key: entry}, officer=actor, at=timezone.now(), remark=remark)
+    visa = _create(Visa, article, **{key: entry}, officer=actor, at=timezone.now(), remark=remark)
     audit.record(
         actor=actor,
         action=f"depot.{key}_stamped",

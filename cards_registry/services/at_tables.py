@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 import audit
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
 
 from ..models import (
     Deck,
@@ -28,6 +29,7 @@ from ..models import (
 )
 from ..rules import check_issue, check_return, check_return_result, check_table_check, check_transition
 from ._shared import (
+    _create,
     _lock_decks,
     _move,
     _open_cabinet,
@@ -47,12 +49,15 @@ def issue_decks(
 ) -> TableIssue:
     """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
     profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
     check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
-    opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day)
-    issue = TableIssue.objects.create(
+    opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
+    issue = _create(
+        TableIssue,
+        article,
         table_number=table_number,
         day=day,
         opening=opening,
@@ -126,7 +131,9 @@ def check_at_table(
         profile=profile,
     )
     now = timezone.now()
-    check = TableCheck.objects.create(
+    check = _create(
+        TableCheck,
+        article,
         issue_line=line,
         at=now,
         checked_by=actor,
@@ -204,11 +211,17 @@ def return_decks(
             continue
         target = DeckStatus.IN_CABINET if result == ReturnResult.FIT else DeckStatus.OUT_OF_USE
         check_transition(deck, target, "return", profile)
-    opening = _open_cabinet(actor, OpeningPurpose.RETURN, table_number=table_number, day=day)
-    deck_return = DeckReturn.objects.create(
-        table_number=table_number, day=day, opening=opening, returned_by=actor, at=opening.at
+    opening = _open_cabinet(actor, OpeningPurpose.RETURN, table_number=table_number, day=day, article=article)
+    deck_return = _create(
+        DeckReturn,
+        article,
+        table_number=table_number,
+        day=day,
+        opening=opening,
+        returned_by=actor,
+        at=opening.at,
     )
-    ReturnLine.objects.bulk_create(
+    return_lines = [
         ReturnLine(
             deck_return=deck_return,
             issue_line=lines[deck.pk],
@@ -217,7 +230,10 @@ def return_decks(
             remark=remark,
         )
         for deck, result, remark in outcome
-    )
+    ]
+    for return_line in return_lines:
+        validate_fields(return_line, article, field="results")
+    ReturnLine.objects.bulk_create(return_lines)
     fit = [d.pk for d, r, _m in outcome if r == ReturnResult.FIT]
     unfit = [d.pk for d, r, _m in outcome if r not in (ReturnResult.FIT, ReturnResult.QUARANTINED)]
     Deck.objects.filter(pk__in=fit).update(status=DeckStatus.IN_CABINET)

@@ -19,6 +19,7 @@ from ..models import (
 )
 from ..selectors import current_key_holder
 from ._shared import (
+    _create,
     _open_cabinet,
     _profile,
     _require_key_holder,
@@ -53,7 +54,9 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
         )
     if holder is not None and holder.pk == receiver.pk:
         raise RegulationError("KEY_SAME_HOLDER", _("Il détient déjà la clé."), article, field="receiver")
-    handover = KeyHandover.objects.create(giver=holder, receiver=receiver, at=timezone.now(), reason=reason)
+    handover = _create(
+        KeyHandover, article, giver=holder, receiver=receiver, at=timezone.now(), reason=reason
+    )
     audit.record(
         actor=actor,
         action="depot.key_handed_over",
@@ -79,7 +82,13 @@ def open_for_inspection(*, actor: Any, demanded_by: Any, note: str = "") -> Cabi
             cite("depot.cabinet_key", profile),
             field="demanded_by",
         )
-    opening = _open_cabinet(actor, OpeningPurpose.INSPECTION, demanded_by=demanded_by, note=note)
+    opening = _open_cabinet(
+        actor,
+        OpeningPurpose.INSPECTION,
+        demanded_by=demanded_by,
+        note=note,
+        article=cite("depot.cabinet_key", profile),
+    )
     audit.record(
         actor=actor,
         action="depot.cabinet_opened",

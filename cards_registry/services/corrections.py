@@ -23,6 +23,7 @@ from ..models import (
 from ..rules import check_correction, check_correction_changes
 from ..selectors import current_value
 from ._shared import (
+    _create,
     _profile,
 )
 
@@ -56,7 +57,9 @@ def record_correction(*, actor: Any, entry: Model, field: str, new_value: str, r
     entry = type(entry).objects.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
     check_correction_changes(old, str(new_value), profile)
-    correction = Correction.objects.create(
+    correction = _create(
+        Correction,
+        article,
         **{type(entry).__name__.lower(): entry},
         field=field,
         old_value=old,

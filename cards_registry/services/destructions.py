@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 import audit
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
 
 from ..models import (
     BookKind,
@@ -24,6 +25,7 @@ from ..models import (
 )
 from ..rules import check_deck_complete, check_destruction, check_transition
 from ._shared import (
+    _create,
     _lock_decks,
     _open_cabinet,
     _profile,
@@ -50,6 +52,7 @@ def destroy_decks(
     deck can never return. The officer then stamps the record (:func:`stamp_destruction`).
     """
     profile = _profile()
+    article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
     check_destruction(
         witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
@@ -68,9 +71,15 @@ def destroy_decks(
         )
     book, number = _take_number(BookKind.DESTRUCTION)
     opening = _open_cabinet(
-        actor, OpeningPurpose.DESTRUCTION, demanded_by=officer, note=f"Destruction n° {number}"
+        actor,
+        OpeningPurpose.DESTRUCTION,
+        demanded_by=officer,
+        note=f"Destruction n° {number}",
+        article=article,
     )
-    destruction = Destruction.objects.create(
+    destruction = _create(
+        Destruction,
+        article,
         book=book,
         number=number,
         at=opening.at,
@@ -79,7 +88,7 @@ def destroy_decks(
         opening=opening,
         method=method,
     )
-    DestructionLine.objects.bulk_create(
+    destruction_lines = [
         DestructionLine(
             destruction=destruction,
             deck=deck,
@@ -88,7 +97,10 @@ def destroy_decks(
             remark=check.get("remark", ""),
         )
         for deck, check in zip(decks, checks, strict=True)
-    )
+    ]
+    for destruction_line in destruction_lines:
+        validate_fields(destruction_line, article, field="decks")
+    DestructionLine.objects.bulk_create(destruction_lines)
     Deck.objects.filter(pk__in=[d.pk for d in decks]).update(status=DeckStatus.DESTROYED)
     audit.record(
         actor=actor,

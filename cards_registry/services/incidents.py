@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from casino_ops import roles
+from casino_ops.regulations import cite
 
 from ..models import (
     BookKind,
@@ -29,6 +30,7 @@ from ..rules import (
     check_transition,
 )
 from ._shared import (
+    _create,
     _lock_decks,
     _profile,
     _require_officer,
@@ -57,6 +59,7 @@ def report_incident(
     the incident.
     """
     profile = _profile()
+    article = cite("depot.incident", profile)
     if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
         raise PermissionDenied(_("Un incident est signalé par le chef de table ou la direction."))
     check_incident_kind(kind, profile)
@@ -79,7 +82,9 @@ def report_incident(
     for deck in locked:
         check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
     book, number = _take_number(BookKind.INCIDENT)
-    incident = Incident.objects.create(
+    incident = _create(
+        Incident,
+        article,
         book=book,
         number=number,
         kind=kind,
@@ -123,6 +128,7 @@ def close_incident(
 ) -> IncidentClosure:
     """The officer closes the incident: the decks he finds fit go back to the cabinet, the others out of use."""
     profile = _profile()
+    article = cite("depot.incident", profile)
     _require_officer(actor, "CLOSURE_OFFICER_ONLY", _("clore un incident"), "depot.incident", profile)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     decks = _lock_decks(incident.decks.all())
@@ -137,8 +143,8 @@ def close_incident(
     for deck in decks:
         target = DeckStatus.IN_CABINET if deck.pk in fit_ids else DeckStatus.OUT_OF_USE
         check_transition(deck, target, "close_incident", profile)
-    closure = IncidentClosure.objects.create(
-        incident=incident, officer=actor, at=timezone.now(), finding=finding
+    closure = _create(
+        IncidentClosure, article, incident=incident, officer=actor, at=timezone.now(), finding=finding
     )
     closure.decks_fit.set([d for d in decks if d.pk in fit_ids])
     Deck.objects.filter(pk__in=[d.pk for d in decks if d.pk in fit_ids]).update(

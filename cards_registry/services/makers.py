@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 import audit
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
 
 from ..models import (
     DepotSettings,
@@ -19,6 +20,7 @@ from ..models import (
 )
 from ..rules import check_manufacturer
 from ._shared import (
+    _create,
     _profile,
     _require_management,
 )
@@ -52,7 +54,9 @@ def register_manufacturer(
         raise RegulationError(
             "MANUFACTURER_EXISTS", _("Un fabricant porte déjà ce code."), article, field="code"
         )
-    maker = Manufacturer.objects.create(
+    maker = _create(
+        Manufacturer,
+        article,
         code=code.strip(),
         name=name.strip(),
         approval_reference=approval_reference.strip(),
@@ -85,6 +89,7 @@ def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains
+    validate_fields(depot, cite("depot.max_sixains", _profile()))
     depot.save()
     audit.record(
         actor=actor,

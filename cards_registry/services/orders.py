@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from casino_ops.regulations import cite
+from casino_ops.validation import validate_fields
 
 from ..models import (
     BookKind,
@@ -21,6 +23,7 @@ from ..models import (
 )
 from ..rules import check_approved, check_order_lines, check_order_sendable
 from ._shared import (
+    _create,
     _profile,
     _require_management,
     _stamp,
@@ -48,8 +51,19 @@ def create_order(
     profile = _profile()
     check_approved(manufacturer, ordered_on, profile)
     check_order_lines(lines, profile)
+    article = cite("depot.order_book", profile)
+    order_lines = [
+        OrderLine(
+            quantity=int(line["quantity"]), unit=line["unit"], back_colour=str(line["back_colour"]).strip()
+        )
+        for line in lines
+    ]
+    for order_line in order_lines:
+        validate_fields(order_line, article, field="lines")
     book, number = _take_number(BookKind.ORDER)
-    order = Order.objects.create(
+    order = _create(
+        Order,
+        article,
         book=book,
         number=number,
         manufacturer=manufacturer,
@@ -57,15 +71,9 @@ def create_order(
         recorded_by=actor,
         note=note,
     )
-    OrderLine.objects.bulk_create(
-        OrderLine(
-            order=order,
-            quantity=int(line["quantity"]),
-            unit=line["unit"],
-            back_colour=str(line["back_colour"]).strip(),
-        )
-        for line in lines
-    )
+    for order_line in order_lines:
+        order_line.order = order
+    OrderLine.objects.bulk_create(order_lines)
     audit.record(
         actor=actor,
         action="depot.order_created",

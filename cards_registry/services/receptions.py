@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
 
 from ..models import (
     BookKind,
@@ -34,6 +35,7 @@ from ..rules import (
 )
 from ..selectors import held_sixains
 from ._shared import (
+    _create,
     _open_cabinet,
     _profile,
     _require_key_holder,
@@ -98,7 +100,9 @@ def receive(
     over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
 
     book, number = _take_number(BookKind.RECEIPT)
-    reception = Reception.objects.create(
+    reception = _create(
+        Reception,
+        cite("depot.receipt_book", profile),
         book=book,
         number=number,
         order=order,
@@ -109,7 +113,12 @@ def receive(
         recorded_by=actor,
     )
     _create_rows(reception, maker, sixain_serials, planned, profile)
-    _open_cabinet(actor, OpeningPurpose.RECEPTION, note=f"Prise en charge n° {number}")
+    _open_cabinet(
+        actor,
+        OpeningPurpose.RECEPTION,
+        note=f"Prise en charge n° {number}",
+        article=cite("depot.receipt_book", profile),
+    )
     audit.record(
         actor=actor,
         action="depot.reception_recorded",
@@ -149,11 +158,14 @@ def _create_rows(
 ) -> None:
     """The sixains and decks of a reception, in the cabinet."""
     article = cite("depot.receipt_book", profile)
+    new_sixains = [
+        Sixain(manufacturer=maker, serial=serial, reception=reception) for serial in sixain_serials
+    ]
+    for sixain in new_sixains:
+        validate_fields(sixain, article, field="sixains")
     try:
         with transaction.atomic():
-            made_sixains = Sixain.objects.bulk_create(
-                Sixain(manufacturer=maker, serial=serial, reception=reception) for serial in sixain_serials
-            )
+            made_sixains = Sixain.objects.bulk_create(new_sixains)
     except IntegrityError as exc:
         raise RegulationError(
             "SERIAL_ALREADY_KNOWN",
@@ -161,20 +173,23 @@ def _create_rows(
             article,
             field="sixains",
         ) from exc
+    new_decks = [
+        Deck(
+            manufacturer=maker,
+            serial=serial,
+            back_colour=colour,
+            status=DeckStatus.IN_CABINET,
+            reception=reception,
+            sixain=made_sixains[s_index] if s_index is not None else None,
+        )
+        for s_index, serial, colour in planned
+    ]
+    for deck in new_decks:
+        validate_fields(deck, article, field="decks", only=("serial", "back_colour"))
     try:
         # A concurrent reception of the same serials, committed after our check, shows here.
         with transaction.atomic():
-            Deck.objects.bulk_create(
-                Deck(
-                    manufacturer=maker,
-                    serial=serial,
-                    back_colour=colour,
-                    status=DeckStatus.IN_CABINET,
-                    reception=reception,
-                    sixain=made_sixains[s_index] if s_index is not None else None,
-                )
-                for s_index, serial, colour in planned
-            )
+            Deck.objects.bulk_create(new_decks)
     except IntegrityError as exc:
         raise RegulationError(
             "SERIAL_ALREADY_KNOWN",
