@@ -13,10 +13,12 @@ rules, checked before with their own codes and messages.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
+from typing import Any
 
 from django.core.exceptions import ValidationError
-from django.db.models import Model
+from django.db.models import Field, Model
 from django.utils.text import capfirst
 
 from .regulations import RegulationError
@@ -38,6 +40,16 @@ def regulation_error(
     return RegulationError(code, message, article, field=field)
 
 
+@functools.cache
+def _checked_fields(model: type[Model], only: tuple[str, ...] | None) -> tuple[Field[Any, Any], ...]:
+    """The fields of ``model`` whose values :func:`validate_fields` checks (no relation, no key)."""
+    return tuple(
+        field
+        for field in model._meta.concrete_fields
+        if not field.is_relation and not field.primary_key and (only is None or field.name in only)
+    )
+
+
 def validate_fields(
     instance: Model,
     article: str,
@@ -52,12 +64,7 @@ def validate_fields(
     ``lines``); by default the model's field itself. ``only`` limits the fields checked.
     Empty values are left to the service (``blank``/``null`` are not checked here).
     """
-    wanted = set(only) if only is not None else None
-    for model_field in instance._meta.concrete_fields:
-        if model_field.is_relation or model_field.primary_key:
-            continue
-        if wanted is not None and model_field.name not in wanted:
-            continue
+    for model_field in _checked_fields(type(instance), tuple(only) if only is not None else None):
         value = getattr(instance, model_field.attname)
         if value in model_field.empty_values:
             continue

@@ -110,8 +110,8 @@ def check_incident_kind(kind: str, profile: str) -> None:
 
 def check_officer_told(
     *, officer_informed: Any, is_officer: bool, officer_informed_at: dt.datetime | None, profile: str
-) -> None:
-    """An incident is reported at once to an officer: who (an officer) and when."""
+) -> dt.datetime:
+    """An incident is reported at once to an officer: who (an officer) and when (returned)."""
     article = cite("depot.incident", profile)
     if officer_informed is None:
         raise RegulationError(
@@ -137,6 +137,7 @@ def check_officer_told(
             article,
             field="officer_informed_at",
         )
+    return officer_informed_at
 
 
 def check_incident_facts(

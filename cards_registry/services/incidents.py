@@ -63,16 +63,15 @@ def report_incident(
     if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
         raise PermissionDenied(_("Un incident est signalé par le chef de table ou la direction."))
     check_incident_kind(kind, profile)
-    check_officer_told(
+    informed_at = check_officer_told(
         officer_informed=officer_informed,
         is_officer=officer_informed is not None and roles.is_officer(officer_informed),
         officer_informed_at=officer_informed_at,
         profile=profile,
     )
-    assert officer_informed_at is not None  # checked above
     check_incident_facts(
         occurred_at=occurred_at,
-        officer_informed_at=officer_informed_at,
+        officer_informed_at=informed_at,
         now=timezone.now(),
         circumstances=circumstances,
         decks=decks,
