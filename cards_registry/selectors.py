@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Prefetch, Q, QuerySet
+from django.db.models import Model, Prefetch, Q, QuerySet
 
 from audit.models import AuditEvent
 
@@ -29,7 +29,32 @@ from .models import (
     Order,
     Reception,
     ReturnResult,
+    Sixain,
 )
+
+# -- the depot's state ---------------------------------------------------------------------
+
+
+def current_key_holder() -> Any | None:
+    """The holder of the cabinet's single key (the receiver of the last handover)."""
+    last = KeyHandover.objects.select_related("receiver").order_by("-at", "-id").first()
+    return last.receiver if last else None
+
+
+def held_sixains() -> int:
+    """How many sixains the depot holds (every sixain with a deck not yet destroyed)."""
+    return Sixain.objects.exclude(decks__status=DeckStatus.DESTROYED).distinct().count()
+
+
+def current_value(entry: Model, field: str) -> str:
+    """The value of ``field`` of a book entry as it stands after the corrections already made."""
+    key = type(entry).__name__.lower()
+    last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
+    if last is not None:
+        return last.new_value
+    value = getattr(entry, field)
+    return "" if value is None else str(value)
+
 
 # -- the tables' side -------------------------------------------------------------------
 
@@ -161,73 +186,9 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             )
         )
     for line in deck.issue_lines.all():
-        issue = line.issue
-        lines.append(
-            HistoryLine(
-                issue.at,
-                f"Remis à la table {issue.table_number} pour la journée du {issue.day:%d/%m/%Y}",
-                _seq(numbers, issue, "depot.decks_issued"),
-            )
-        )
-        check = getattr(line, "table_check", None)
-        if check is not None:
-            what = "Descellé à la table" if check.new_deck else "Contrôlé à la table"
-            video = f", vidéo {check.video_reference}" if check.video_reference else ""
-            lines.append(
-                HistoryLine(
-                    check.at,
-                    f"{what} {issue.table_number} : {check.cards_counted} cartes, témoin {check.witness}{video}",
-                    _seq(numbers, check, "depot.deck_checked"),
-                )
-            )
-        returned = getattr(line, "return_line", None)
-        if returned is not None:
-            deck_return = returned.deck_return
-            seq = _seq(numbers, deck_return, "depot.decks_returned")
-            lines.append(
-                HistoryLine(
-                    deck_return.at,
-                    f"Rendu par la table {deck_return.table_number} (journée du {issue.day:%d/%m/%Y}), "
-                    "ordre rétabli, examiné",
-                    seq,
-                )
-            )
-            if returned.result == ReturnResult.QUARANTINED:
-                lines.append(
-                    HistoryLine(
-                        deck_return.at, "Rentré au dépôt consigné, jusqu'à la clôture de l'incident", seq
-                    )
-                )
-            elif returned.result != ReturnResult.FIT:
-                lines.append(
-                    HistoryLine(
-                        deck_return.at,
-                        f"Mis hors d'usage ({_UNFIT[returned.result]}), gardé complet au dépôt",
-                        seq,
-                    )
-                )
+        lines.extend(_table_lines(line, numbers))
     for incident in deck.incidents.all():
-        where = f"table {incident.table_number}" if incident.table_number else "dépôt"
-        lines.append(
-            HistoryLine(
-                incident.occurred_at,
-                f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
-                f"officier {_name(incident.officer_informed)} avisé à "
-                f"{incident.officer_informed_at:%H:%M} : jeu consigné",
-                _seq(numbers, incident, "depot.incident_reported"),
-            )
-        )
-        closure = getattr(incident, "closure", None)
-        if closure is not None:
-            fit = any(d.pk == deck.pk for d in closure.decks_fit.all())
-            lines.append(
-                HistoryLine(
-                    closure.at,
-                    f"Incident n° {incident.number} clos par {_name(closure.officer)} : "
-                    + ("jeu rendu à l'usage" if fit else "jeu hors d'usage"),
-                    _seq(numbers, incident, "depot.incident_closed"),
-                )
-            )
+        lines.extend(_incident_lines(incident, deck, numbers))
     if destruction_line is not None:
         destruction = destruction_line.destruction
         lines.append(
@@ -251,6 +212,84 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
     for provider in history.providers():
         lines.extend(provider(deck))
     return history.merge(lines)
+
+
+def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> list[HistoryLine]:
+    """A deck's issue to a table, its check there and its return (for :func:`deck_history`)."""
+    lines: list[HistoryLine] = []
+    issue = line.issue
+    lines.append(
+        HistoryLine(
+            issue.at,
+            f"Remis à la table {issue.table_number} pour la journée du {issue.day:%d/%m/%Y}",
+            _seq(numbers, issue, "depot.decks_issued"),
+        )
+    )
+    check = getattr(line, "table_check", None)
+    if check is not None:
+        what = "Descellé à la table" if check.new_deck else "Contrôlé à la table"
+        video = f", vidéo {check.video_reference}" if check.video_reference else ""
+        lines.append(
+            HistoryLine(
+                check.at,
+                f"{what} {issue.table_number} : {check.cards_counted} cartes, témoin {check.witness}{video}",
+                _seq(numbers, check, "depot.deck_checked"),
+            )
+        )
+    returned = getattr(line, "return_line", None)
+    if returned is not None:
+        deck_return = returned.deck_return
+        seq = _seq(numbers, deck_return, "depot.decks_returned")
+        lines.append(
+            HistoryLine(
+                deck_return.at,
+                f"Rendu par la table {deck_return.table_number} (journée du {issue.day:%d/%m/%Y}), "
+                "ordre rétabli, examiné",
+                seq,
+            )
+        )
+        if returned.result == ReturnResult.QUARANTINED:
+            lines.append(
+                HistoryLine(deck_return.at, "Rentré au dépôt consigné, jusqu'à la clôture de l'incident", seq)
+            )
+        elif returned.result != ReturnResult.FIT:
+            lines.append(
+                HistoryLine(
+                    deck_return.at,
+                    f"Mis hors d'usage ({_UNFIT[returned.result]}), gardé complet au dépôt",
+                    seq,
+                )
+            )
+    return lines
+
+
+def _incident_lines(
+    incident: Any, deck: Deck, numbers: dict[tuple[str, str, str], int | None]
+) -> list[HistoryLine]:
+    """An incident about a deck and its closure (for :func:`deck_history`)."""
+    lines: list[HistoryLine] = []
+    where = f"table {incident.table_number}" if incident.table_number else "dépôt"
+    lines.append(
+        HistoryLine(
+            incident.occurred_at,
+            f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
+            f"officier {_name(incident.officer_informed)} avisé à "
+            f"{incident.officer_informed_at:%H:%M} : jeu consigné",
+            _seq(numbers, incident, "depot.incident_reported"),
+        )
+    )
+    closure = getattr(incident, "closure", None)
+    if closure is not None:
+        fit = any(d.pk == deck.pk for d in closure.decks_fit.all())
+        lines.append(
+            HistoryLine(
+                closure.at,
+                f"Incident n° {incident.number} clos par {_name(closure.officer)} : "
+                + ("jeu rendu à l'usage" if fit else "jeu hors d'usage"),
+                _seq(numbers, incident, "depot.incident_closed"),
+            )
+        )
+    return lines
 
 
 def _name(user: Any) -> str:
@@ -299,7 +338,6 @@ def receipt_book(date_from: dt.date, date_to: dt.date) -> QuerySet[Reception]:
 
 
 def _sixains() -> QuerySet[Any]:
-    from .models import Sixain
 
     return Sixain.objects.order_by("serial")
 

@@ -1,9 +1,4 @@
-"""The checks of the card depot and the articles they cite (FR art. 39-40, 55-4; LU art. 6-7, 32).
-
-Pure checks over plain values or model instances already loaded: no query, no write.
-Each raises :class:`~casino_ops.regulations.RegulationError` with the article of the
-casino's profile.
-"""
+"""A deck's life and what a deck or a sixain is (FR art. 40, 55-4; LU art. 7, 32)."""
 
 from __future__ import annotations
 
@@ -15,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError, cite
 
-from .models import DeckStatus
+from ..models import DeckStatus
 
 CARDS_PER_DECK = 52
 

@@ -1,0 +1,66 @@
+"""The checks of the card depot and the articles they cite (FR art. 39-40, 55-4, 68; LU art. 6-7, 32).
+
+Pure checks over plain values or model instances already loaded: no query, no write.
+Each raises :class:`~casino_ops.regulations.RegulationError` with the article of the
+casino's profile and the field at fault. :mod:`.decks`: a deck's life and what a
+sixain is; :mod:`.books`: makers, orders, receptions, corrections; :mod:`.tables`:
+decks at the tables, incidents, destruction.
+"""
+
+from .books import (
+    PlannedDeck,
+    check_approved,
+    check_correction,
+    check_correction_changes,
+    check_manufacturer,
+    check_max_sixains,
+    check_order_lines,
+    check_order_sendable,
+    check_order_sent,
+    check_serials_new,
+    over_delivery,
+    plan_reception,
+)
+from .decks import CARDS_PER_DECK, TRANSITIONS, check_blackjack_sixain, check_cards_counted, check_transition
+from .tables import (
+    check_closure,
+    check_deck_complete,
+    check_destruction,
+    check_incident_facts,
+    check_incident_kind,
+    check_issue,
+    check_officer_told,
+    check_return,
+    check_return_result,
+    check_table_check,
+)
+
+__all__ = [
+    "CARDS_PER_DECK",
+    "TRANSITIONS",
+    "PlannedDeck",
+    "check_approved",
+    "check_blackjack_sixain",
+    "check_cards_counted",
+    "check_closure",
+    "check_correction",
+    "check_correction_changes",
+    "check_deck_complete",
+    "check_destruction",
+    "check_incident_facts",
+    "check_incident_kind",
+    "check_issue",
+    "check_manufacturer",
+    "check_max_sixains",
+    "check_officer_told",
+    "check_order_lines",
+    "check_order_sendable",
+    "check_order_sent",
+    "check_return",
+    "check_return_result",
+    "check_serials_new",
+    "check_table_check",
+    "check_transition",
+    "over_delivery",
+    "plan_reception",
+]

@@ -1,0 +1,278 @@
+"""The checks of the depot's books: makers, orders, receptions, corrections (FR art. 39, 68; LU art. 6)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import Unit
+from .decks import check_blackjack_sixain
+
+# -- makers and orders -------------------------------------------------------------------
+
+
+def check_manufacturer(
+    *,
+    code: str,
+    name: str,
+    approval_reference: str,
+    ministry: str,
+    valid_from: dt.date,
+    valid_until: dt.date | None,
+    profile: str,
+) -> None:
+    """A maker's approval names its code, name, reference and ministry, and its dates are in order."""
+    article = cite("depot.approved_manufacturer", profile)
+    for field, value in (("code", code), ("name", name), ("approval_reference", approval_reference)):
+        if not value.strip():
+            raise RegulationError("FIELD_REQUIRED", _("Ce champ est obligatoire."), article, field=field)
+    if not ministry.strip():
+        raise RegulationError(
+            "FIELD_REQUIRED", _("Indiquez le ministère qui a délivré l'agrément."), article, field="ministry"
+        )
+    if valid_until is not None and valid_until < valid_from:
+        raise RegulationError(
+            "APPROVAL_DATES",
+            _("La fin de validité de l'agrément précède son début."),
+            article,
+            field="valid_until",
+        )
+
+
+def check_approved(manufacturer: Any, day: dt.date, profile: str, *, field: str = "manufacturer") -> None:
+    """Cards are bought only from a maker approved by the ministry on ``day``."""
+    if not manufacturer.approved_on(day):
+        raise RegulationError(
+            "MANUFACTURER_NOT_APPROVED",
+            _("Le fabricant %(name)s n'est pas agréé au %(day)s.")
+            % {"name": manufacturer.name, "day": day.strftime("%d/%m/%Y")},
+            cite("depot.approved_manufacturer", profile),
+            field=field,
+        )
+
+
+def check_order_lines(lines: Sequence[Mapping[str, Any]], profile: str) -> None:
+    """An order has at least one line, each with a positive quantity, a known unit and a back colour."""
+    article = cite("depot.order_book", profile)
+    if not lines:
+        raise RegulationError(
+            "ORDER_EMPTY", _("Un bon de commande a au moins une ligne."), article, field="lines"
+        )
+    for index, line in enumerate(lines, start=1):
+        if int(line["quantity"]) <= 0:
+            raise RegulationError(
+                "ORDER_QUANTITY",
+                _("Ligne %(n)s : la quantité doit être positive.") % {"n": index},
+                article,
+                field="lines",
+            )
+        if line["unit"] not in Unit.values:
+            raise RegulationError(
+                "ORDER_UNIT", _("Ligne %(n)s : unité inconnue.") % {"n": index}, article, field="lines"
+            )
+        if not str(line["back_colour"]).strip():
+            raise RegulationError(
+                "ORDER_COLOUR",
+                _("Ligne %(n)s : indiquez la couleur du dos.") % {"n": index},
+                article,
+                field="lines",
+            )
+
+
+def check_order_sendable(*, order: Any, stamped: bool, approved_today: bool, profile: str) -> None:
+    """An order is sent once, after the officer's visa, to a maker still approved."""
+    article = cite("depot.order_book", profile)
+    if not stamped:
+        raise RegulationError(
+            "ORDER_NOT_STAMPED",
+            _("Le bon n° %(n)s doit être visé par un officier avant d'être envoyé.") % {"n": order.number},
+            article,
+            field="order",
+        )
+    if order.sent_at is not None:
+        raise RegulationError("ORDER_ALREADY_SENT", _("Ce bon a déjà été envoyé."), article, field="order")
+    if not approved_today:
+        raise RegulationError(
+            "MANUFACTURER_NOT_APPROVED",
+            _("Le fabricant %(name)s n'est plus agréé.") % {"name": order.manufacturer.name},
+            cite("depot.approved_manufacturer", profile),
+            field="order",
+        )
+
+
+# -- receptions ----------------------------------------------------------------------------
+
+# A planned deck of a reception: (index of its sixain or None, serial, back colour).
+PlannedDeck = tuple[int | None, str, str]
+
+
+def check_order_sent(order: Any, profile: str) -> None:
+    if order.sent_at is None:
+        raise RegulationError(
+            "ORDER_NOT_SENT",
+            _("Le bon n° %(n)s n'a pas été visé et envoyé : rien ne peut être pris en charge sur ce bon.")
+            % {"n": order.number},
+            cite("depot.order_book", profile),
+            field="order",
+        )
+
+
+def _colour_of(deck: Mapping[str, Any], serial: str, article: str) -> str:
+    colour = str(deck.get("back_colour") or "").strip()
+    if not colour:
+        raise RegulationError(
+            "COLOUR_REQUIRED",
+            _("Jeu %(serial)s : indiquez la couleur du dos.") % {"serial": serial},
+            article,
+            field="decks",
+        )
+    return colour
+
+
+def _plan_sixain(
+    s_index: int, sixain: Mapping[str, Any], profile: str, article: str
+) -> tuple[str, list[PlannedDeck]]:
+    s_serial = str(sixain.get("serial") or "").strip()
+    if profile == "LU" and not s_serial:
+        raise RegulationError(
+            "SERIAL_REQUIRED",
+            _("Sixain %(n)s : le numéro de série du fabricant est obligatoire.") % {"n": s_index + 1},
+            article,
+            field="sixains",
+        )
+    s_decks = list(sixain.get("decks") or [])
+    check_blackjack_sixain([str(d.get("back_colour") or "") for d in s_decks], profile)
+    if not s_serial:
+        s_serial = "S-" + str(s_decks[0].get("serial") or "").strip()
+    planned: list[PlannedDeck] = []
+    for d_index, deck in enumerate(s_decks, start=1):
+        serial = str(deck.get("serial") or "").strip()
+        if not serial:
+            if profile == "FR":
+                raise RegulationError(
+                    "SERIAL_REQUIRED",
+                    _("Sixain %(s)s, jeu %(n)s : le numéro de série du jeu est obligatoire.")
+                    % {"s": s_serial, "n": d_index},
+                    article,
+                    field="decks",
+                )
+            serial = f"{s_serial}-{d_index}"
+        planned.append((s_index, serial, _colour_of(deck, serial, article)))
+    return s_serial, planned
+
+
+def plan_reception(
+    *, sixains: Sequence[Mapping[str, Any]], decks: Sequence[Mapping[str, Any]], profile: str
+) -> tuple[list[PlannedDeck], list[str]]:
+    """The decks and sixain serials a reception records, every serial and colour given.
+
+    FR: each deck's serial; LU: each sixain's (a deck without a serial is then named
+    ``<sixain>-<1..6>``). Sixains must be three and three of two back colours.
+    """
+    article = cite("depot.receipt_book", profile)
+    if not sixains and not decks:
+        raise RegulationError("RECEPTION_EMPTY", _("Aucun jeu reçu."), article, field="decks")
+    planned: list[PlannedDeck] = []
+    sixain_serials: list[str] = []
+    for s_index, sixain in enumerate(sixains):
+        s_serial, s_planned = _plan_sixain(s_index, sixain, profile, article)
+        sixain_serials.append(s_serial)
+        planned.extend(s_planned)
+    for d_index, deck in enumerate(decks, start=1):
+        serial = str(deck.get("serial") or "").strip()
+        if not serial:
+            raise RegulationError(
+                "SERIAL_REQUIRED",
+                _("Jeu %(n)s : le numéro de série du jeu est obligatoire.") % {"n": d_index},
+                article,
+                field="decks",
+            )
+        planned.append((None, serial, _colour_of(deck, serial, article)))
+    return planned, sixain_serials
+
+
+def check_serials_new(
+    *,
+    maker_name: str,
+    serials: Sequence[str],
+    sixain_serials: Sequence[str],
+    known: Sequence[str],
+    known_sixains: Sequence[str],
+    profile: str,
+) -> None:
+    """No serial twice in a reception, nor one already known for the maker (``known``, ``known_sixains``)."""
+    twice = sorted(s for s, n in Counter(serials).items() if n > 1)
+    s_twice = sorted(s for s, n in Counter(sixain_serials).items() if n > 1)
+    known = sorted(known)
+    duplicates = twice or known or s_twice or sorted(known_sixains)
+    if duplicates:
+        raise RegulationError(
+            "SERIAL_ALREADY_KNOWN",
+            _("Numéro(s) de série déjà connu(s) pour %(maker)s : %(serials)s.")
+            % {"maker": maker_name, "serials": ", ".join(duplicates[:10])},
+            cite("depot.receipt_book", profile),
+            field="decks" if (twice or known) else "sixains",
+        )
+
+
+def check_max_sixains(*, limit: int | None, held: int, new: int, profile: str) -> None:
+    """LU art. 6: the depot holds no more sixains than the ministry allows (no limit: ``None``)."""
+    if limit is not None and held + new > limit:
+        raise RegulationError(
+            "MAX_SIXAINS",
+            _(
+                "Le ministère autorise au plus %(limit)s sixains ; le dépôt en détient %(held)s, "
+                "%(new)s de plus dépasseraient la limite."
+            )
+            % {"limit": limit, "held": held, "new": new},
+            cite("depot.max_sixains", profile),
+            field="sixains",
+        )
+
+
+def over_delivery(
+    *, ordered: Mapping[str, int], already: Mapping[str, int], planned: Sequence[PlannedDeck]
+) -> dict[str, int]:
+    """Decks received beyond the order, by back colour (partial deliveries are normal)."""
+    now_received: Counter[str] = Counter(colour.lower() for _s, _serial, colour in planned)
+    return {
+        colour: already.get(colour, 0) + n - ordered.get(colour, 0)
+        for colour, n in now_received.items()
+        if already.get(colour, 0) + n > ordered.get(colour, 0)
+    }
+
+
+# -- corrections ---------------------------------------------------------------------------
+
+
+def check_correction(*, fields: Sequence[str], field: str, reason: str, profile: str) -> None:
+    """Only the listed rubrics of an entry are corrected, and always with a reason (FR art. 68)."""
+    article = cite("books.no_erasure", profile)
+    if field not in fields:
+        raise RegulationError(
+            "CORRECTION_FIELD",
+            _("Cette rubrique ne se corrige pas (rubriques possibles : %(fields)s).")
+            % {"fields": ", ".join(fields)},
+            article,
+            field="field",
+        )
+    if not reason.strip():
+        raise RegulationError(
+            "CORRECTION_REASON", _("Indiquez le motif de la correction."), article, field="reason"
+        )
+
+
+def check_correction_changes(old: str, new_value: str, profile: str) -> None:
+    if new_value.strip() == old:
+        raise RegulationError(
+            "CORRECTION_SAME",
+            _("La nouvelle mention est identique à l'actuelle."),
+            cite("books.no_erasure", profile),
+            field="new_value",
+        )

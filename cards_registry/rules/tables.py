@@ -1,0 +1,217 @@
+"""The checks of decks at the tables, incidents and destruction (FR art. 40; LU art. 7)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import IncidentKind, ReturnResult
+from .decks import check_cards_counted
+
+# -- decks at the tables -----------------------------------------------------------------
+
+
+def check_issue(
+    *, table_number: int | None, day: dt.date, today: dt.date, decks: Sequence[Any], profile: str
+) -> None:
+    """Decks leave the cabinet only to be used: for a named table, the current day (FR art. 40, LU art. 7)."""
+    article = cite("depot.issue_and_unseal", profile)
+    if table_number is None or int(table_number) <= 0:
+        raise RegulationError("TABLE_REQUIRED", _("Indiquez la table."), article, field="table_number")
+    if not (today - dt.timedelta(days=1) <= day <= today):
+        raise RegulationError(
+            "ISSUE_DAY",
+            _("Les jeux ne sortent du dépôt que pour être utilisés : la journée doit être celle en cours."),
+            article,
+            field="day",
+        )
+    if not decks:
+        raise RegulationError("ISSUE_EMPTY", _("Aucun jeu à remettre."), article, field="decks")
+
+
+def check_table_check(
+    *,
+    witness: str,
+    new_deck: bool,
+    band_intact: bool | None,
+    video_reference: str,
+    order_checked: bool,
+    cards_counted: int,
+    profile: str,
+) -> None:
+    """The check of a deck at the table: a witness, the band of a new deck, the video (FR), order and count."""
+    article = cite("depot.issue_and_unseal", profile)
+    if not witness.strip():
+        raise RegulationError(
+            "WITNESS_REQUIRED", _("Indiquez le témoin du contrôle."), article, field="witness"
+        )
+    if new_deck and band_intact is not True:
+        raise RegulationError(
+            "BAND_NOT_INTACT",
+            _("La bande de contrôle d'un jeu neuf doit être intacte : signalez l'incident à l'officier."),
+            cite("depot.incident", profile),
+            field="band_intact",
+        )
+    if new_deck and profile == "FR" and not video_reference.strip():
+        raise RegulationError(
+            "VIDEO_REQUIRED",
+            _("Un jeu neuf est descellé à la table sous vidéo : indiquez la référence de l'enregistrement."),
+            article,
+            field="video_reference",
+        )
+    if not order_checked:
+        raise RegulationError(
+            "ORDER_NOT_CHECKED",
+            _("Les cartes sont étalées faces visibles pour vérifier l'ordre du fabricant."),
+            article,
+            field="order_checked",
+        )
+    check_cards_counted(cards_counted, profile)
+
+
+def check_return(*, results: Sequence[Any], order_restored: bool, profile: str) -> None:
+    article = cite("depot.issue_and_unseal", profile)
+    if not results:
+        raise RegulationError("RETURN_EMPTY", _("Aucun jeu rendu."), article, field="results")
+    if not order_restored:
+        raise RegulationError(
+            "ORDER_NOT_RESTORED",
+            _("En fin de partie les cartes sont remises dans l'ordre du fabricant avant leur examen."),
+            article,
+            field="order_restored",
+        )
+
+
+def check_return_result(result: str, profile: str) -> None:
+    """A returned deck is examined as fit, marked, damaged or worn (quarantine is the incident's)."""
+    if result not in ReturnResult.values or result == ReturnResult.QUARANTINED:
+        raise RegulationError(
+            "RETURN_RESULT",
+            _("Résultat d'examen inconnu."),
+            cite("depot.issue_and_unseal", profile),
+            field="results",
+        )
+
+
+# -- incidents -----------------------------------------------------------------------------
+
+
+def check_incident_kind(kind: str, profile: str) -> None:
+    if kind not in IncidentKind.values:
+        raise RegulationError(
+            "INCIDENT_KIND", _("Nature d'incident inconnue."), cite("depot.incident", profile), field="kind"
+        )
+
+
+def check_officer_told(
+    *, officer_informed: Any, is_officer: bool, officer_informed_at: dt.datetime | None, profile: str
+) -> dt.datetime:
+    """An incident is reported at once to an officer: who (an officer) and when (returned)."""
+    article = cite("depot.incident", profile)
+    if officer_informed is None:
+        raise RegulationError(
+            "OFFICER_NOT_TOLD",
+            _("L'incident est signalé sur-le-champ à l'officier : indiquez son nom."),
+            article,
+            field="officer_informed",
+        )
+    if not is_officer:
+        raise RegulationError(
+            "OFFICER_NOT_TOLD",
+            _("%(name)s n'est pas un officier de police ou de contrôle.")
+            % {"name": officer_informed.get_username()},
+            article,
+            field="officer_informed",
+        )
+    if officer_informed_at is None:
+        raise RegulationError(
+            "OFFICER_NOT_TOLD",
+            _(
+                "L'incident est signalé sur-le-champ à l'officier : indiquez l'heure à laquelle il a été avisé."
+            ),
+            article,
+            field="officer_informed_at",
+        )
+    return officer_informed_at
+
+
+def check_incident_facts(
+    *,
+    occurred_at: dt.datetime,
+    officer_informed_at: dt.datetime,
+    now: dt.datetime,
+    circumstances: str,
+    decks: Sequence[Any],
+    profile: str,
+) -> None:
+    """Times not in the future and in order, circumstances described, decks named."""
+    article = cite("depot.incident", profile)
+    if occurred_at > now or officer_informed_at > now:
+        raise RegulationError(
+            "INCIDENT_IN_FUTURE",
+            _("Une heure dans le futur ne peut pas être enregistrée."),
+            article,
+            field="occurred_at",
+        )
+    if officer_informed_at < occurred_at:
+        raise RegulationError(
+            "OFFICER_TOLD_BEFORE",
+            _("L'officier ne peut pas avoir été avisé avant l'incident."),
+            article,
+            field="officer_informed_at",
+        )
+    if not circumstances.strip():
+        raise RegulationError(
+            "CIRCUMSTANCES_REQUIRED", _("Décrivez les circonstances."), article, field="circumstances"
+        )
+    if not decks:
+        raise RegulationError("INCIDENT_DECKS", _("Indiquez les jeux concernés."), article, field="decks")
+
+
+def check_closure(*, closed: bool, finding: str, fit_ids: set[int], deck_ids: set[int], profile: str) -> None:
+    """An incident is closed once, with the officer's finding; the decks found fit are the incident's."""
+    article = cite("depot.incident", profile)
+    if closed:
+        raise RegulationError("INCIDENT_CLOSED", _("Cet incident est déjà clos."), article, field="incident")
+    if not finding.strip():
+        raise RegulationError("FINDING_REQUIRED", _("Indiquez vos constatations."), article, field="finding")
+    if fit_ids - deck_ids:
+        raise RegulationError(
+            "DECK_NOT_IN_INCIDENT",
+            _("Un jeu déclaré apte n'est pas concerné par l'incident."),
+            article,
+            field="decks_fit",
+        )
+
+
+# -- destruction ---------------------------------------------------------------------------
+
+
+def check_destruction(*, witnessed: bool, checks: Sequence[Any], profile: str) -> None:
+    """Destruction happens in front of an officer (``witnessed``), of at least one deck."""
+    article = cite("depot.destruction", profile)
+    if not witnessed:
+        raise RegulationError(
+            "DESTRUCTION_WITNESS",
+            _("La destruction a lieu devant un officier de police ou de contrôle."),
+            article,
+            field="officer",
+        )
+    if not checks:
+        raise RegulationError("DESTRUCTION_EMPTY", _("Aucun jeu à détruire."), article, field="decks")
+
+
+def check_deck_complete(deck: Any, complete: bool, profile: str) -> None:
+    if not complete:
+        raise RegulationError(
+            "DECK_INCOMPLETE",
+            _("Le jeu %(serial)s doit rester complet jusqu'à sa destruction : signalez l'incident.")
+            % {"serial": deck.serial},
+            cite("depot.destruction", profile),
+            field="decks",
+        )

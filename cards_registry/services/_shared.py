@@ -1,0 +1,194 @@
+"""What the depot's acts share: the profile, who may act, the cabinet's openings, the
+numbered books, deck locking and moves, and the officers' visas.
+
+Numbered books: the next number is taken from the book's row locked ``FOR UPDATE``
+(:func:`_take_number`), so concurrent receptions or orders queue on that row and
+neither share nor skip a number; a rolled-back act gives its number back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
+
+from django.core.exceptions import PermissionDenied
+from django.db.models import Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
+from casino_ops.validation import validate_fields
+
+from ..models import (
+    Book,
+    CabinetOpening,
+    Deck,
+    Destruction,
+    Order,
+    Reception,
+    Visa,
+)
+from ..rules import check_transition
+from ..selectors import current_key_holder
+
+M = TypeVar("M", bound=Model)
+
+
+def _profile() -> str:
+    return get_casino().profile
+
+
+def _require_management(actor: Any) -> None:
+    if not roles.is_management(actor):
+        raise PermissionDenied(
+            _("Seuls le directeur et les membres du comité de direction tiennent le dépôt.")
+        )
+
+
+def _require_officer(actor: Any, code: str, what: str, rule: str, profile: str) -> None:
+    if not roles.is_officer(actor):
+        raise RegulationError(
+            code,
+            _("Seul un officier de police ou de contrôle peut %(what)s.") % {"what": what},
+            cite(rule, profile),
+            field="officer",
+        )
+
+
+def _require_key_holder(actor: Any, profile: str) -> None:
+    """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6)."""
+    _require_management(actor)
+    holder = current_key_holder()
+    if holder is None or holder.pk != actor.pk:
+        raise RegulationError(
+            "NOT_KEY_HOLDER",
+            _("Le dépôt ne s'ouvre qu'avec son unique clé, détenue par %(holder)s.")
+            % {"holder": holder.get_username() if holder else _("personne (remettez d'abord la clé)")},
+            cite("depot.cabinet_key", profile),
+            field="actor",
+        )
+
+
+def _create(model: type[M], article: str, /, **values: Any) -> M:
+    """``model.objects.create(**values)``, its values checked first against their fields.
+
+    A value that does not fit its column is a :class:`RegulationError` citing ``article``
+    and naming the field, never an ``IntegrityError`` or ``DataError``.
+    """
+    instance = model(**values)
+    validate_fields(instance, article)
+    instance.save(force_insert=True)
+    return instance
+
+
+def _open_cabinet(
+    actor: Any,
+    purpose: str,
+    *,
+    table_number: int | None = None,
+    day: dt.date | None = None,
+    demanded_by: Any = None,
+    note: str = "",
+    article: str,
+) -> CabinetOpening:
+    """An opening of the cabinet, recorded with its purpose (``article``: of the act, for a refusal)."""
+    return _create(
+        CabinetOpening,
+        article,
+        opened_by=actor,
+        at=timezone.now(),
+        purpose=purpose,
+        table_number=table_number,
+        day=day,
+        demanded_by=demanded_by,
+        note=note,
+    )
+
+
+def _current_book(kind: str) -> Book:
+    """The open book of ``kind``, locked FOR UPDATE (the first one is opened on first use)."""
+    book = Book.objects.select_for_update().filter(kind=kind, closed_at__isnull=True).first()
+    if book is None:
+        # Concurrent first uses: the unique constraints make one INSERT win, the others do nothing.
+        Book.objects.bulk_create([Book(kind=kind, number=1)], ignore_conflicts=True)
+        book = Book.objects.select_for_update().get(kind=kind, closed_at__isnull=True)
+    return book
+
+
+def _take_number(kind: str) -> tuple[Book, int]:
+    """The next number of the open book of ``kind``: no gap, no repeat (the row stays locked)."""
+    book = _current_book(kind)
+    book.last_number += 1
+    book.save(update_fields=["last_number"])
+    return book, book.last_number
+
+
+def _lock_decks(decks: Iterable[Deck | int]) -> list[Deck]:
+    ids = [d.pk if isinstance(d, Deck) else int(d) for d in decks]
+    if len(set(ids)) != len(ids):
+        raise ValueError("the same deck is listed twice")
+    locked = {
+        d.pk: d
+        for d in Deck.objects.select_for_update(of=("self",))
+        .select_related("manufacturer")
+        .filter(pk__in=ids)
+        .order_by("pk")
+    }
+    missing = [i for i in ids if i not in locked]
+    if missing:
+        raise Deck.DoesNotExist(f"unknown decks: {missing}")
+    return [locked[i] for i in ids]
+
+
+def _move(decks: Sequence[Deck], target: str, act: str, profile: str) -> None:
+    for deck in decks:
+        check_transition(deck, target, act, profile)
+    Deck.objects.filter(pk__in=[d.pk for d in decks]).update(status=target)
+    for deck in decks:
+        deck.status = target
+
+
+def _stamp(
+    *,
+    actor: Any,
+    entry: Order | Reception | Destruction,
+    remark: str,
+    what: str,
+    rule: str,
+    already: str,
+    witness_only: bool = False,
+) -> Visa:
+    """The officer's visa on a book entry: an order, a reception or a destruction.
+
+    Only an officer stamps (``what`` names the act in the refusal); an entry is stamped
+    once (``already`` is the refusal); a destruction is stamped by the officer who
+    witnessed it (``witness_only``). The visa and its audit event
+    (``depot.<entry>_stamped``) are written in the caller's transaction.
+    """
+    profile = _profile()
+    article = cite(rule, profile)
+    _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
+    model = type(entry)
+    key = model.__name__.lower()
+    entry = model.objects.select_for_update().get(pk=entry.pk)
+    if witness_only and getattr(entry, "officer_id", None) != actor.pk:
+        raise RegulationError(
+            "VISA_NOT_WITNESS",
+            _("La destruction est visée par l'officier qui y a assisté."),
+            article,
+            field="officer",
+        )
+    if Visa.objects.filter(**{key: entry}).exists():
+        raise RegulationError("ALREADY_STAMPED", already, article)
+    visa = _create(Visa, article, **{key: entry}, officer=actor, at=timezone.now(), remark=remark)
+    audit.record(
+        actor=actor,
+        action=f"depot.{key}_stamped",
+        obj=entry,
+        payload={"number": entry.number, "officer": actor.get_username(), "remark": remark},
+    )
+    return visa

@@ -1,0 +1,251 @@
+"""Decks at the tables (FR art. 40, LU art. 7): issue, check or unseal at the table, return."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
+
+from ..models import (
+    Deck,
+    DeckReturn,
+    DeckStatus,
+    IssueLine,
+    OpeningPurpose,
+    ReturnLine,
+    ReturnResult,
+    TableCheck,
+    TableIssue,
+)
+from ..rules import check_issue, check_return, check_return_result, check_table_check, check_transition
+from ._shared import (
+    _create,
+    _lock_decks,
+    _move,
+    _open_cabinet,
+    _profile,
+    _require_key_holder,
+)
+
+
+@transaction.atomic
+def issue_decks(
+    *,
+    actor: Any,
+    table_number: int,
+    day: dt.date,
+    decks: Sequence[Deck | int],
+    received_by: Any = None,
+) -> TableIssue:
+    """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    _require_key_holder(actor, profile)
+    check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
+    locked = _lock_decks(decks)
+    _move(locked, DeckStatus.ISSUED, "issue", profile)
+    opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
+    issue = _create(
+        TableIssue,
+        article,
+        table_number=table_number,
+        day=day,
+        opening=opening,
+        issued_by=actor,
+        received_by=received_by,
+        at=opening.at,
+    )
+    IssueLine.objects.bulk_create(IssueLine(issue=issue, deck=deck) for deck in locked)
+    audit.record(
+        actor=actor,
+        action="depot.decks_issued",
+        obj=issue,
+        payload={
+            "table": table_number,
+            "day": day,
+            "decks": [[d.manufacturer.code, d.serial] for d in locked],
+            "received_by": received_by.get_username() if received_by else None,
+        },
+    )
+    return issue
+
+
+@transaction.atomic
+def check_at_table(
+    *,
+    actor: Any,
+    deck: Deck,
+    table_number: int,
+    day: dt.date,
+    witness: str,
+    order_checked: bool,
+    cards_counted: int,
+    band_intact: bool | None = None,
+    video_reference: str = "",
+) -> TableCheck:
+    """Unseal a new deck (or check a used one) at the table: band, maker's order, 52 cards.
+
+    FR: a new deck is unsealed on video (``video_reference`` required); LU: the public
+    sees that the control band is intact. A count other than 52 is refused: it is an
+    incident to report to the officer.
+    """
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
+        raise PermissionDenied(_("Le contrôle d'un jeu à la table revient au chef de table."))
+    [deck] = _lock_decks([deck])
+    line = (
+        IssueLine.objects.filter(
+            deck=deck, issue__table_number=table_number, issue__day=day, return_line__isnull=True
+        )
+        .order_by("-id")
+        .first()
+    )
+    if line is None:
+        raise RegulationError(
+            "DECK_NOT_AT_TABLE",
+            _("Le jeu %(serial)s n'a pas été remis à la table %(table)s pour cette journée.")
+            % {"serial": deck.serial, "table": table_number},
+            article,
+            field="deck",
+        )
+    check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
+    new_deck = deck.unsealed_at is None
+    check_table_check(
+        witness=witness,
+        new_deck=new_deck,
+        band_intact=band_intact,
+        video_reference=video_reference,
+        order_checked=order_checked,
+        cards_counted=cards_counted,
+        profile=profile,
+    )
+    now = timezone.now()
+    check = _create(
+        TableCheck,
+        article,
+        issue_line=line,
+        at=now,
+        checked_by=actor,
+        witness=witness.strip(),
+        new_deck=new_deck,
+        band_intact=band_intact if new_deck else None,
+        order_checked=order_checked,
+        cards_counted=cards_counted,
+        video_reference=video_reference.strip(),
+    )
+    Deck.objects.filter(pk=deck.pk).update(status=DeckStatus.IN_PLAY, unsealed_at=deck.unsealed_at or now)
+    audit.record(
+        actor=actor,
+        action="depot.deck_checked",
+        obj=check,
+        payload={
+            "deck": [deck.manufacturer.code, deck.serial],
+            "table": table_number,
+            "day": day,
+            "new_deck": new_deck,
+            "witness": check.witness,
+            "cards_counted": cards_counted,
+            "band_intact": check.band_intact,
+            "video_reference": check.video_reference,
+        },
+    )
+    return check
+
+
+@transaction.atomic
+def return_decks(
+    *,
+    actor: Any,
+    table_number: int,
+    day: dt.date,
+    results: Sequence[tuple[Deck | int, str] | tuple[Deck | int, str, str]],
+    order_restored: bool = True,
+) -> DeckReturn:
+    """Decks come back from the table, put back in maker's order and examined.
+
+    ``results``: ``(deck, result[, remark])`` where result is a :class:`ReturnResult`:
+    fit decks go back into the cabinet for use; marked, damaged or worn decks go out
+    of use and stay in the cabinet, complete, until destroyed. A deck quarantined by
+    an incident at the table comes back too, recorded as such, and stays quarantined
+    until the officer closes the incident.
+    """
+    profile = _profile()
+    article = cite("depot.issue_and_unseal", profile)
+    _require_key_holder(actor, profile)
+    check_return(results=results, order_restored=order_restored, profile=profile)
+    decks = _lock_decks([r[0] for r in results])
+    outcome: list[tuple[Deck, str, str]] = []
+    for deck, result in zip(decks, results, strict=True):
+        check_return_result(result[1], profile)
+        # A deck under an open incident comes back to the cabinet still quarantined:
+        # the officer's closure decides whether it is fit.
+        found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
+        outcome.append((deck, found, result[2] if len(result) > 2 else ""))  # type: ignore[misc]
+    lines = {
+        line.deck_id: line
+        for line in IssueLine.objects.filter(
+            deck__in=decks, issue__table_number=table_number, issue__day=day, return_line__isnull=True
+        )
+    }
+    for deck, result, _remark in outcome:
+        if deck.pk not in lines:
+            raise RegulationError(
+                "DECK_NOT_AT_TABLE",
+                _("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là.")
+                % {"serial": deck.serial, "table": table_number},
+                article,
+                field="results",
+            )
+        if result == ReturnResult.QUARANTINED:
+            continue
+        target = DeckStatus.IN_CABINET if result == ReturnResult.FIT else DeckStatus.OUT_OF_USE
+        check_transition(deck, target, "return", profile)
+    opening = _open_cabinet(actor, OpeningPurpose.RETURN, table_number=table_number, day=day, article=article)
+    deck_return = _create(
+        DeckReturn,
+        article,
+        table_number=table_number,
+        day=day,
+        opening=opening,
+        returned_by=actor,
+        at=opening.at,
+    )
+    return_lines = [
+        ReturnLine(
+            deck_return=deck_return,
+            issue_line=lines[deck.pk],
+            result=result,
+            order_restored=True,
+            remark=remark,
+        )
+        for deck, result, remark in outcome
+    ]
+    for return_line in return_lines:
+        validate_fields(return_line, article, field="results")
+    ReturnLine.objects.bulk_create(return_lines)
+    fit = [d.pk for d, r, _m in outcome if r == ReturnResult.FIT]
+    unfit = [d.pk for d, r, _m in outcome if r not in (ReturnResult.FIT, ReturnResult.QUARANTINED)]
+    Deck.objects.filter(pk__in=fit).update(status=DeckStatus.IN_CABINET)
+    Deck.objects.filter(pk__in=unfit).update(status=DeckStatus.OUT_OF_USE)
+    audit.record(
+        actor=actor,
+        action="depot.decks_returned",
+        obj=deck_return,
+        payload={
+            "table": table_number,
+            "day": day,
+            "decks": [[d.manufacturer.code, d.serial, r, m] for d, r, m in outcome],
+        },
+    )
+    return deck_return

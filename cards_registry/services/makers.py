@@ -1,0 +1,100 @@
+"""Makers and the depot's settings: the ministry's approval of a maker (FR art. 39, LU art. 6)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
+
+from ..models import (
+    DepotSettings,
+    Manufacturer,
+)
+from ..rules import check_manufacturer
+from ._shared import (
+    _create,
+    _profile,
+    _require_management,
+)
+
+
+@transaction.atomic
+def register_manufacturer(
+    *,
+    actor: Any,
+    code: str,
+    name: str,
+    approval_reference: str,
+    ministry: str,
+    valid_from: dt.date,
+    valid_until: dt.date | None = None,
+) -> Manufacturer:
+    """Record a maker's approval by the ministry (FR art. 39: Interior; LU art. 6: Finance)."""
+    _require_management(actor)
+    profile = _profile()
+    article = cite("depot.approved_manufacturer", profile)
+    check_manufacturer(
+        code=code,
+        name=name,
+        approval_reference=approval_reference,
+        ministry=ministry,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        profile=profile,
+    )
+    if Manufacturer.objects.filter(code=code.strip()).exists():
+        raise RegulationError(
+            "MANUFACTURER_EXISTS", _("Un fabricant porte déjà ce code."), article, field="code"
+        )
+    maker = _create(
+        Manufacturer,
+        article,
+        code=code.strip(),
+        name=name.strip(),
+        approval_reference=approval_reference.strip(),
+        ministry=ministry.strip(),
+        valid_from=valid_from,
+        valid_until=valid_until,
+        registered_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="depot.manufacturer_registered",
+        obj=maker,
+        payload={
+            "code": maker.code,
+            "name": maker.name,
+            "approval_reference": maker.approval_reference,
+            "ministry": maker.ministry,
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+        },
+    )
+    return maker
+
+
+@transaction.atomic
+def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
+    """The most sixains the ministry allows the casino to hold (LU art. 6); the director only."""
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du dépôt."))
+    depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
+    before = depot.max_sixains
+    depot.max_sixains = max_sixains
+    validate_fields(depot, cite("depot.max_sixains", _profile()))
+    depot.save()
+    audit.record(
+        actor=actor,
+        action="depot.settings_changed",
+        obj=depot,
+        payload={"max_sixains": {"before": before, "after": max_sixains}},
+    )
+    return depot

@@ -1,0 +1,212 @@
+"""The receipt book (FR model n° 19): decks taken into the depot, and the officer's visa."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TypedDict
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.validation import validate_fields
+
+from ..models import (
+    BookKind,
+    Deck,
+    DeckStatus,
+    DepotSettings,
+    OpeningPurpose,
+    Order,
+    Reception,
+    Sixain,
+    Visa,
+)
+from ..rules import (
+    PlannedDeck,
+    check_max_sixains,
+    check_order_sent,
+    check_serials_new,
+    over_delivery,
+    plan_reception,
+)
+from ..selectors import held_sixains
+from ._shared import (
+    _create,
+    _open_cabinet,
+    _profile,
+    _require_key_holder,
+    _stamp,
+    _take_number,
+)
+
+
+class DeckData(TypedDict, total=False):
+    serial: str
+    back_colour: str
+
+
+class SixainData(TypedDict, total=False):
+    serial: str
+    decks: list[DeckData]
+
+
+@transaction.atomic
+def receive(
+    *,
+    actor: Any,
+    order: Order,
+    received_on: dt.date,
+    sixains: Sequence[SixainData] = (),
+    decks: Sequence[DeckData] = (),
+    delivery_note: str = "",
+) -> Reception:
+    """Take decks into the depot: an entry of the receipt book with every serial number.
+
+    FR: each deck's serial; LU: each sixain's (a deck without a serial is then named
+    ``<sixain>-<1..6>``). Sixains must be three and three of two back colours. A serial
+    already known for the maker is refused; so is, under LU, going beyond the most
+    sixains the ministry allows. More than ordered is recorded and flagged
+    (``over_delivery``). The decks go into the cabinet: the actor holds the key.
+    """
+    profile = _profile()
+    _require_key_holder(actor, profile)
+    order = Order.objects.select_related("manufacturer").get(pk=order.pk)
+    maker = order.manufacturer
+    check_order_sent(order, profile)
+    planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
+    serials = [serial for _s, serial, _c in planned]
+    check_serials_new(
+        maker_name=maker.name,
+        serials=serials,
+        sixain_serials=sixain_serials,
+        known=list(
+            Deck.objects.filter(manufacturer=maker, serial__in=serials).values_list("serial", flat=True)
+        ),
+        known_sixains=list(
+            Sixain.objects.filter(manufacturer=maker, serial__in=sixain_serials).values_list(
+                "serial", flat=True
+            )
+        ),
+        profile=profile,
+    )
+    if profile == "LU" and sixains:
+        limit = DepotSettings.objects.filter(pk=1).values_list("max_sixains", flat=True).first()
+        if limit is not None:
+            check_max_sixains(limit=limit, held=held_sixains(), new=len(sixains), profile=profile)
+    over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
+
+    book, number = _take_number(BookKind.RECEIPT)
+    reception = _create(
+        Reception,
+        cite("depot.receipt_book", profile),
+        book=book,
+        number=number,
+        order=order,
+        manufacturer=maker,
+        received_on=received_on,
+        delivery_note=delivery_note,
+        over_delivery=bool(over),
+        recorded_by=actor,
+    )
+    _create_rows(reception, maker, sixain_serials, planned, profile)
+    _open_cabinet(
+        actor,
+        OpeningPurpose.RECEPTION,
+        note=f"Prise en charge n° {number}",
+        article=cite("depot.receipt_book", profile),
+    )
+    audit.record(
+        actor=actor,
+        action="depot.reception_recorded",
+        obj=reception,
+        payload={
+            "book": book.number,
+            "number": number,
+            "order": order.number,
+            "manufacturer": maker.code,
+            "received_on": received_on,
+            "delivery_note": delivery_note,
+            "sixains": sixain_serials,
+            "decks": [[serial, colour] for _s, serial, colour in planned],
+            "over_delivery": over,
+        },
+    )
+    return reception
+
+
+def _ordered(order: Order) -> Counter[str]:
+    """The decks ordered, by back colour (lower case)."""
+    ordered: Counter[str] = Counter()
+    for line in order.lines.all():
+        ordered[line.back_colour.lower()] += line.decks
+    return ordered
+
+
+def _already_received(order: Order) -> Counter[str]:
+    """The decks already received on ``order``, by back colour (lower case)."""
+    return Counter(
+        c.lower() for c in Deck.objects.filter(reception__order=order).values_list("back_colour", flat=True)
+    )
+
+
+def _create_rows(
+    reception: Reception, maker: Any, sixain_serials: list[str], planned: list[PlannedDeck], profile: str
+) -> None:
+    """The sixains and decks of a reception, in the cabinet."""
+    article = cite("depot.receipt_book", profile)
+    new_sixains = [
+        Sixain(manufacturer=maker, serial=serial, reception=reception) for serial in sixain_serials
+    ]
+    for sixain in new_sixains:
+        validate_fields(sixain, article, field="sixains")
+    try:
+        with transaction.atomic():
+            made_sixains = Sixain.objects.bulk_create(new_sixains)
+    except IntegrityError as exc:
+        raise RegulationError(
+            "SERIAL_ALREADY_KNOWN",
+            _("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
+            article,
+            field="sixains",
+        ) from exc
+    new_decks = [
+        Deck(
+            manufacturer=maker,
+            serial=serial,
+            back_colour=colour,
+            status=DeckStatus.IN_CABINET,
+            reception=reception,
+            sixain=made_sixains[s_index] if s_index is not None else None,
+        )
+        for s_index, serial, colour in planned
+    ]
+    for deck in new_decks:
+        validate_fields(deck, article, field="decks", only=("serial", "back_colour"))
+    try:
+        # A concurrent reception of the same serials, committed after our check, shows here.
+        with transaction.atomic():
+            Deck.objects.bulk_create(new_decks)
+    except IntegrityError as exc:
+        raise RegulationError(
+            "SERIAL_ALREADY_KNOWN",
+            _("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
+            article,
+            field="decks",
+        ) from exc
+
+
+@transaction.atomic
+def stamp_reception(*, actor: Any, reception: Reception, remark: str = "") -> Visa:
+    """The officer's visa on a receipt-book entry (FR art. 39, LU art. 6)."""
+    return _stamp(
+        actor=actor,
+        entry=reception,
+        remark=remark,
+        what=_("viser le carnet de prise en charge"),
+        rule="depot.receipt_book",
+        already=_("Cette prise en charge est déjà visée."),
+    )
