@@ -2,7 +2,9 @@
 
 Stake limits: FR art. 53, 55-5; LU art. 26, 33. Cash advances: FR art. 42, 49,
 69; LU art. 9, 10, 21, 22. Interruptions: FR art. 69; LU art. 15, 23. Control
-register and corrections: FR art. 68, 72; LU art. 10.
+register and corrections: FR art. 68, 72; LU art. 10. Hand logs (parsed and
+validated by the engine, compared with their session): FR art. 55-4, 55-5;
+LU art. 32, 33.
 
 Pure checks over plain values (the services load what they compare with):
 each raises :class:`~casino_ops.regulations.RegulationError` naming the
@@ -11,11 +13,16 @@ field and citing the article of the casino's profile.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from decimal import Decimal
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError, cite
+
+from .blackjack import Rejected, validate
 
 MAXIMUM_MULTIPLES = (50, 100, 200)
 FR_ADVANCE_MULTIPLE = 3000
@@ -217,3 +224,98 @@ def check_guarantee_fund(*, profile: str, fund: Decimal | None, largest_advance:
             cite("advance.guarantee_fund", profile),
             field="guarantee_fund",
         )
+
+
+def check_approval_in_words(approval: str, reason: str, profile: str) -> None:
+    """A correction is approved in words by the director and gives its reason (FR art. 68)."""
+    if not approval.strip():
+        raise RegulationError(
+            "APPROVAL_IN_WORDS",
+            _("La correction est approuvée en toutes lettres par le directeur."),
+            cite("books.no_erasure", profile),
+            field="approval",
+        )
+    if not reason.strip():
+        raise RegulationError(
+            "CORRECTION_REASON",
+            _("Le motif de la correction est requis."),
+            cite("books.no_erasure", profile),
+            field="reason",
+        )
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _rejected_article(field: str, profile: str) -> str:
+    if field.startswith("house_rules"):
+        return cite("game.house_rules", profile)
+    if field.startswith("limits"):
+        return cite("game.limits", profile)
+    return ""
+
+
+def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
+    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6)."""
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
+            field="document",
+        ) from None
+    try:
+        validate(doc)
+    except Rejected as rej:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : %(r)s.") % {"f": rej.field, "r": rej.reason},
+            _rejected_article(rej.field, profile),
+            field=rej.field,
+        ) from None
+    return doc
+
+
+def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> list[dict[str, Any]]:
+    """A log's limits, profile and house rules must be those in force at its session; each
+    difference is a discrepancy (FR art. 55-4, 55-5; LU art. 32, 33)."""
+    from casino_ops.models import HOUSE_RULE_DEFAULTS
+
+    profile = session.profile
+    out: list[dict[str, Any]] = []
+    allowed_max = sorted({session.maximum, *maxima})
+    if log.limits_min != session.minimum or log.limits_max not in allowed_max:
+        out.append(
+            {
+                "code": "LIMITS_MISMATCH",
+                "article": cite("game.limits", profile),
+                "detail": {
+                    "log": {"min": f"{log.limits_min:.2f}", "max": f"{log.limits_max:.2f}"},
+                    "session": {"min": f"{session.minimum:.2f}", "max": [f"{m:.2f}" for m in allowed_max]},
+                },
+            }
+        )
+    if log.profile != profile:
+        out.append(
+            {
+                "code": "PROFILE_MISMATCH",
+                "article": cite("game.play", profile),
+                "detail": {"log": log.profile, "session": profile},
+            }
+        )
+    differing = {
+        key: {"log": log.house_rules.get(key, default), "session": session.house_rules.get(key, default)}
+        for key, default in HOUSE_RULE_DEFAULTS.items()
+        if log.house_rules.get(key, default) != session.house_rules.get(key, default)
+    }
+    if differing:
+        out.append(
+            {
+                "code": "HOUSE_RULES_MISMATCH",
+                "article": cite("game.house_rules", profile),
+                "detail": differing,
+            }
+        )
+    return out

@@ -14,10 +14,11 @@ correction is a new entry pointing at the one it corrects (FR art. 68).
 
 from __future__ import annotations
 
+from ..rules import parse_hand_log, session_differences
 from ._shared import ADVANCE_KINDS, AMOUNT_KINDS
 from .control_register import close_day, correct_advance_entry, correct_control_line
 from .floor import create_table
-from .hand_logs import _store_hand_log, parse_hand_log, replay_hand_log, session_differences, upload_hand_log
+from .hand_logs import _store_hand_log, replay_hand_log, upload_hand_log
 from .limits import change_maximum, change_minimum
 from .sessions import add_advance, close_session, interrupt_session, open_session, resume_session
 from .shoes import fill_shoe

@@ -15,7 +15,7 @@ import audit
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
-from .. import rules
+from .. import rules, selectors
 from ..models import (
     AdvanceEntry,
     ControlDay,
@@ -32,16 +32,6 @@ from ._shared import (
     _refuse_closed_day,
     _require_director,
 )
-
-
-def _effective_lines(control_day: ControlDay) -> list[ControlLine]:
-    """Each original line replaced by its latest correction."""
-    lines = list(control_day.lines.order_by("id"))
-    latest: dict[int, ControlLine] = {}
-    for line in lines:
-        root = line.corrects_id or line.pk
-        latest[root] = line
-    return list(latest.values())
 
 
 @transaction.atomic
@@ -65,7 +55,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
             cite("control_register", profile),
             field="day",
         )
-    total = sum((line.result for line in _effective_lines(control_day)), Decimal("0.00"))
+    total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
     control_day.closed_at = timezone.now()
     control_day.closed_by = actor
     control_day.total = total
@@ -88,7 +78,7 @@ def correct_control_line(
     profile = get_casino().profile
     _require_director(actor, profile)
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
-    _require_words(approval, reason, profile)
+    rules.check_approval_in_words(approval, reason, profile)
     if not isinstance(result, Decimal) or result.as_tuple().exponent < -2:  # type: ignore[operator]
         raise RegulationError(
             "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
@@ -122,23 +112,6 @@ def correct_control_line(
     return correction
 
 
-def _require_words(approval: str, reason: str, profile: str) -> None:
-    if not approval.strip():
-        raise RegulationError(
-            "APPROVAL_IN_WORDS",
-            _("La correction est approuvée en toutes lettres par le directeur."),
-            cite("books.no_erasure", profile),
-            field="approval",
-        )
-    if not reason.strip():
-        raise RegulationError(
-            "CORRECTION_REASON",
-            _("Le motif de la correction est requis."),
-            cite("books.no_erasure", profile),
-            field="reason",
-        )
-
-
 @transaction.atomic
 def correct_advance_entry(
     *, actor: Any, entry: AdvanceEntry, amount: Decimal, approval: str, reason: str
@@ -159,7 +132,7 @@ def correct_advance_entry(
             cite("books.no_erasure", profile),
             field="entry",
         )
-    _require_words(approval, reason, profile)
+    rules.check_approval_in_words(approval, reason, profile)
     rules.check_amount(amount, "amount", "books.no_erasure", profile, allow_zero=True)
     previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
     previous = entry.amount if previous is None else previous

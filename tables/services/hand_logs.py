@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
@@ -17,7 +16,8 @@ from django.utils.translation import gettext as _
 import audit
 from casino_ops.regulations import RegulationError, cite
 
-from ..blackjack import Rejected, replay_valid, validate
+from .. import rules
+from ..blackjack import replay_valid, validate
 from ..blackjack.summary import wrong_payments
 from ..models import (
     Discrepancy,
@@ -31,40 +31,6 @@ from ._shared import (
 )
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not JSON")
-
-
-def _rejected_article(field: str, profile: str) -> str:
-    if field.startswith("house_rules"):
-        return cite("game.house_rules", profile)
-    if field.startswith("limits"):
-        return cite("game.limits", profile)
-    return ""
-
-
-def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
-    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6)."""
-    try:
-        doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
-            field="document",
-        ) from None
-    try:
-        validate(doc)
-    except Rejected as rej:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : %(f)s : %(r)s.") % {"f": rej.field, "r": rej.reason},
-            _rejected_article(rej.field, profile),
-            field=rej.field,
-        ) from None
-    return doc
-
-
 def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) -> HandLog:
     """Receive a hand log for a session: validated (a rejection names the field, nothing is
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
@@ -75,7 +41,7 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     profile = session.profile
-    doc = parse_hand_log(raw, profile)
+    doc = rules.parse_hand_log(raw, profile)
     _refuse_closed_day(session.day, profile)
     if doc["table"] != session.table.code:
         raise RegulationError(
@@ -147,49 +113,6 @@ def _store_hand_log(
     return log
 
 
-def session_differences(log: HandLog, session: Session, maxima: Iterable[Decimal]) -> list[dict[str, Any]]:
-    """A log's limits, profile and house rules must be those in force at its session; each
-    difference is a discrepancy (FR art. 55-4, 55-5; LU art. 32, 33)."""
-    from casino_ops.models import HOUSE_RULE_DEFAULTS
-
-    profile = session.profile
-    out: list[dict[str, Any]] = []
-    allowed_max = sorted({session.maximum, *maxima})
-    if log.limits_min != session.minimum or log.limits_max not in allowed_max:
-        out.append(
-            {
-                "code": "LIMITS_MISMATCH",
-                "article": cite("game.limits", profile),
-                "detail": {
-                    "log": {"min": f"{log.limits_min:.2f}", "max": f"{log.limits_max:.2f}"},
-                    "session": {"min": f"{session.minimum:.2f}", "max": [f"{m:.2f}" for m in allowed_max]},
-                },
-            }
-        )
-    if log.profile != profile:
-        out.append(
-            {
-                "code": "PROFILE_MISMATCH",
-                "article": cite("game.play", profile),
-                "detail": {"log": log.profile, "session": profile},
-            }
-        )
-    differing = {
-        key: {"log": log.house_rules.get(key, default), "session": session.house_rules.get(key, default)}
-        for key, default in HOUSE_RULE_DEFAULTS.items()
-        if log.house_rules.get(key, default) != session.house_rules.get(key, default)
-    }
-    if differing:
-        out.append(
-            {
-                "code": "HOUSE_RULES_MISMATCH",
-                "article": cite("game.house_rules", profile),
-                "detail": differing,
-            }
-        )
-    return out
-
-
 def _amount(value: Any) -> Decimal | None:
     return Decimal(value) if isinstance(value, str) else None
 
@@ -220,7 +143,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
                 article=d["article"],
                 detail=d["detail"],
             )
-            for d in session_differences(log, session, maxima)
+            for d in rules.session_differences(log, session, maxima)
         ]
         for d in report["discrepancies"]:
             expected = _amount(d.get("expected"))
