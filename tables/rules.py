@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError, cite
@@ -27,6 +28,8 @@ from .blackjack import Rejected, validate
 MAXIMUM_MULTIPLES = (50, 100, 200)
 FR_ADVANCE_MULTIPLE = 3000
 LU_MINISTRY_NOTICE_DAYS = 8
+# the books' amounts: 14 digits, 2 of them decimals
+AMOUNT_INTEGER_DIGITS = 12
 
 
 def _money(value: Decimal) -> str:
@@ -34,13 +37,22 @@ def _money(value: Decimal) -> str:
 
 
 def check_amount(value: Decimal, field: str, rule: str, profile: str, *, allow_zero: bool = False) -> None:
-    """An amount is a Decimal with at most two decimals, positive (or zero where allowed)."""
+    """An amount is a Decimal with at most two decimals and twelve digits before the point,
+    positive (or zero where allowed)."""
     if not isinstance(value, Decimal) or not value.is_finite():
         raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite(rule, profile), field=field)
     if value.as_tuple().exponent < -2:  # type: ignore[operator]
         raise RegulationError(
             "AMOUNT_INVALID",
             _("Un montant a au plus deux décimales (reçu : %(v)s).") % {"v": value},
+            cite(rule, profile),
+            field=field,
+        )
+    if value.adjusted() >= AMOUNT_INTEGER_DIGITS:
+        raise RegulationError(
+            "AMOUNT_INVALID",
+            _("Un montant a au plus %(n)s chiffres avant la virgule (reçu : %(v)s).")
+            % {"n": AMOUNT_INTEGER_DIGITS, "v": value},
             cite(rule, profile),
             field=field,
         )
@@ -319,3 +331,36 @@ def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> li
             }
         )
     return out
+
+
+def validated(
+    instance: Any, article: str = "", *, fields: Iterable[str] | None = None, unique: bool = False
+) -> Any:
+    """``full_clean()`` before a save, so that no IntegrityError or DataError reaches a user: a
+    Django ValidationError becomes a RegulationError ``FIELD_INVALID`` naming the field.
+
+    ``fields`` limits the check to the fields an ``update_fields`` save writes; ``unique`` also
+    checks the unique fields and constraints (one query each; acts that number their rows under
+    a lock leave it off). Links set from loaded rows are not re-read; an empty JSON object is a
+    value, not a blank.
+    """
+    exclude = set()
+    for field in instance._meta.concrete_fields:
+        value = getattr(instance, field.attname)
+        if fields is not None and field.name not in fields:
+            exclude.add(field.name)
+        elif (field.is_relation and value is not None) or value == {}:
+            exclude.add(field.name)
+    try:
+        instance.full_clean(exclude=exclude, validate_unique=unique, validate_constraints=unique)
+    except ValidationError as exc:
+        name, errors = next(iter(exc.message_dict.items()))
+        meta = instance._meta
+        label = str(meta.verbose_name if name == NON_FIELD_ERRORS else meta.get_field(name).verbose_name)
+        raise RegulationError(
+            "FIELD_INVALID",
+            _("Champ « %(field)s » : %(error)s") % {"field": label, "error": " ".join(errors)},
+            article,
+            field=None if name == NON_FIELD_ERRORS else name,
+        ) from None
+    return instance

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import Max
+from django.db.models import Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
+from .. import rules
 from ..models import (
     AdvanceEntry,
     ControlDay,
@@ -23,6 +24,8 @@ from ..models import (
     SessionStatus,
     Table,
 )
+
+M = TypeVar("M", bound=Model)
 
 ADVANCE_KINDS = (EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE)
 AMOUNT_KINDS = (*ADVANCE_KINDS, EntryKind.INTERRUPTION_COUNTED, EntryKind.CLOSING)
@@ -35,6 +38,16 @@ def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
             "SIGNATURE_REQUIRED",
             _("Seul le directeur responsable ou un membre du comité de direction signe le carnet d'avances."),
             cite("advance.count_and_sign", profile),
+            field=field,
+        )
+
+
+def _require_management(user: Any, profile: str, field: str = "actor") -> None:
+    """Tables are put on the floor by the director or a committee member (the casino's management)."""
+    if not roles.is_management(user):
+        raise RegulationError(
+            "MANAGEMENT_REQUIRED",
+            _("Seul le directeur responsable ou un membre du comité de direction accomplit cet acte."),
             field=field,
         )
 
@@ -110,7 +123,7 @@ def _entry(
     note: str = "",
     at: dt.datetime | None = None,
 ) -> AdvanceEntry:
-    return AdvanceEntry.objects.create(
+    entry = AdvanceEntry(
         table=session.table,
         line=_next_line(session.table),
         session=session,
@@ -124,6 +137,18 @@ def _entry(
         corrects=corrects,
         note=note,
     )
+    return _save(entry, cite("advance.book", session.profile))
+
+
+def _save(instance: M, article: str, *, update_fields: list[str] | None = None) -> M:
+    """Validate (a bad value is a RegulationError naming the field, citing ``article``), then save:
+    a new row is inserted, an existing one updated in ``update_fields`` only."""
+    rules.validated(instance, article, fields=update_fields)
+    if update_fields is None:
+        instance.save(force_insert=True)
+    else:
+        instance.save(update_fields=update_fields)
+    return instance
 
 
 def _lock_session(session: Session | int) -> Session:

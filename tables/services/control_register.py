@@ -31,6 +31,7 @@ from ._shared import (
     _lock_session,
     _refuse_closed_day,
     _require_director,
+    _save,
 )
 
 
@@ -59,7 +60,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
     control_day.closed_at = timezone.now()
     control_day.closed_by = actor
     control_day.total = total
-    control_day.save(update_fields=["closed_at", "closed_by", "total"])
+    _save(control_day, cite("control_register", profile), update_fields=["closed_at", "closed_by", "total"])
     audit.record(
         actor=actor,
         action="control_register.day_closed",
@@ -79,23 +80,26 @@ def correct_control_line(
     _require_director(actor, profile)
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     rules.check_approval_in_words(approval, reason, profile)
-    if not isinstance(result, Decimal) or result.as_tuple().exponent < -2:  # type: ignore[operator]
+    if not isinstance(result, Decimal) or not result.is_finite() or result.as_tuple().exponent < -2:  # type: ignore[operator]
         raise RegulationError(
             "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
         )
     original = line.corrects or line
-    correction = ControlLine.objects.create(
-        control_day=line.control_day,
-        table=line.table,
-        session=line.session,
-        advances=line.advances,
-        closing_cash=line.closing_cash,
-        result=result,
-        at=timezone.now(),
-        by=actor,
-        corrects=original,
-        approval=approval,
-        reason=reason,
+    correction = _save(
+        ControlLine(
+            control_day=line.control_day,
+            table=line.table,
+            session=line.session,
+            advances=line.advances,
+            closing_cash=line.closing_cash,
+            result=result,
+            at=timezone.now(),
+            by=actor,
+            corrects=original,
+            approval=approval,
+            reason=reason,
+        ),
+        cite("books.no_erasure", profile),
     )
     audit.record(
         actor=actor,
@@ -155,21 +159,26 @@ def correct_advance_entry(
         line = session.control_lines.order_by("-id").first()
         if line is not None and line.result != session.result:
             original = line.corrects or line
-            control_correction = ControlLine.objects.create(
-                control_day=line.control_day,
-                table=line.table,
-                session=session,
-                advances=session.advances_total,
-                closing_cash=session.closing_cash or Decimal("0"),
-                result=session.result,
-                at=timezone.now(),
-                by=actor,
-                corrects=original,
-                approval=approval,
-                reason=_("Report de la correction de la ligne %(l)s du carnet d'avances : %(r)s")
-                % {"l": entry.line, "r": reason},
+            control_correction = _save(
+                ControlLine(
+                    control_day=line.control_day,
+                    table=line.table,
+                    session=session,
+                    advances=session.advances_total,
+                    closing_cash=session.closing_cash or Decimal("0"),
+                    result=session.result,
+                    at=timezone.now(),
+                    by=actor,
+                    corrects=original,
+                    approval=approval,
+                    reason=_("Report de la correction de la ligne %(l)s du carnet d'avances : %(r)s")
+                    % {"l": entry.line, "r": reason},
+                ),
+                cite("books.no_erasure", profile),
             )
-    session.save(update_fields=["advances_total", "closing_cash", "result"])
+    _save(
+        session, cite("books.no_erasure", profile), update_fields=["advances_total", "closing_cash", "result"]
+    )
     audit.record(
         actor=actor,
         action="advance_book.corrected",

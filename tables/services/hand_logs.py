@@ -27,6 +27,7 @@ from ..models import (
 )
 from ._shared import (
     _refuse_closed_day,
+    _save,
     _share_lock_day,
 )
 
@@ -93,7 +94,7 @@ def _store_hand_log(
         uploaded_by=actor,
         uploaded_at=timezone.now(),
     )
-    log.save(force_insert=True)
+    _save(log, "")
     audit.record(
         actor=actor,
         action="hand_log.received",

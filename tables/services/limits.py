@@ -22,6 +22,7 @@ from ._shared import (
     _lock_session,
     _require_signer,
     _require_status,
+    _save,
 )
 
 
@@ -50,16 +51,19 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
             cite("limits.maximum_change", profile),
             field="display_changed",
         )
-    change = MaximumChange.objects.create(
-        session=session,
-        previous=session.maximum,
-        maximum=maximum,
-        at=timezone.now(),
-        by=actor,
-        display_changed=True,
+    change = _save(
+        MaximumChange(
+            session=session,
+            previous=session.maximum,
+            maximum=maximum,
+            at=timezone.now(),
+            by=actor,
+            display_changed=True,
+        ),
+        cite("limits.maximum_change", profile),
     )
     session.maximum = maximum
-    session.save(update_fields=["maximum"])
+    _save(session, cite("limits.maximum_change", profile), update_fields=["maximum"])
     audit.record(
         actor=actor,
         action="session.maximum_changed",

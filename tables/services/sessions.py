@@ -34,6 +34,7 @@ from ._shared import (
     _require_signer,
     _require_status,
     _require_table_staff,
+    _save,
     _user_id,
 )
 
@@ -119,22 +120,25 @@ def open_session(
         )
         rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
     now = timezone.now()
-    session = Session.objects.create(
-        table=table,
-        day=day,
-        fiscal_year=year,
-        profile=profile,
-        house_rules=casino.house_rules(),
-        minimum=minimum,
-        maximum=maximum,
-        advance_amount=advance_amount,
-        guarantee_fund=guarantee_fund,
-        ministry_notified_on=ministry_notified_on,
-        croupier=croupier,
-        opened_at=now,
-        opened_by=actor,
-        status=SessionStatus.OPEN,
-        advances_total=advance_amount,
+    session = _save(
+        Session(
+            table=table,
+            day=day,
+            fiscal_year=year,
+            profile=profile,
+            house_rules=casino.house_rules(),
+            minimum=minimum,
+            maximum=maximum,
+            advance_amount=advance_amount,
+            guarantee_fund=guarantee_fund,
+            ministry_notified_on=ministry_notified_on,
+            croupier=croupier,
+            opened_at=now,
+            opened_by=actor,
+            status=SessionStatus.OPEN,
+            advances_total=advance_amount,
+        ),
+        cite("advance.book", profile),
     )
     entry = _entry(
         session,
@@ -184,7 +188,7 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
         )
     entry = _entry(session, EntryKind.FURTHER_ADVANCE, amount=amount, counted_by=counted_by, signed_by=actor)
     session.advances_total += amount
-    session.save(update_fields=["advances_total"])
+    _save(session, cite("advance.book", profile), update_fields=["advances_total"])
     audit.record(
         actor=actor,
         action="session.advance_added",
@@ -238,7 +242,7 @@ def interrupt_session(
             field="mode",
         )
     session.status = SessionStatus.INTERRUPTED
-    session.save(update_fields=["status"])
+    _save(session, cite("advance.book", profile), update_fields=["status"])
     audit.record(
         actor=actor,
         action="session.interrupted",
@@ -261,7 +265,7 @@ def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
     _require_status(session, SessionStatus.INTERRUPTED)
     entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
     session.status = SessionStatus.OPEN
-    session.save(update_fields=["status"])
+    _save(session, cite("advance.book", session.profile), update_fields=["status"])
     audit.record(
         actor=actor, action="session.resumed", obj=entry, payload={"session": session.pk, "line": entry.line}
     )
@@ -324,18 +328,25 @@ def close_session(
     session.closed_at = now
     session.closing_cash = closing_cash
     session.result = closing_cash - session.advances_total
-    session.save(update_fields=["status", "closed_at", "closing_cash", "result"])
+    _save(
+        session,
+        cite("advance.book", profile),
+        update_fields=["status", "closed_at", "closing_cash", "result"],
+    )
     if control_day is None:
         control_day, _created = ControlDay.objects.get_or_create(day=session.day)
-    line = ControlLine.objects.create(
-        control_day=control_day,
-        table=session.table,
-        session=session,
-        advances=session.advances_total,
-        closing_cash=closing_cash,
-        result=session.result,
-        at=now,
-        by=actor,
+    line = _save(
+        ControlLine(
+            control_day=control_day,
+            table=session.table,
+            session=session,
+            advances=session.advances_total,
+            closing_cash=closing_cash,
+            result=session.result,
+            at=now,
+            by=actor,
+        ),
+        cite("advance.book", profile),
     )
     audit.record(
         actor=actor,

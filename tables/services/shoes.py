@@ -23,6 +23,7 @@ from ._shared import (
     _lock_session,
     _require_status,
     _require_table_staff,
+    _save,
 )
 
 
@@ -63,8 +64,9 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
             cite("game.shoe", profile),
             field="label",
         )
-    shoe = Shoe.objects.create(
-        session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor
+    shoe = _save(
+        Shoe(session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor),
+        cite("game.shoe", profile),
     )
     ShoeDeck.objects.bulk_create(
         [ShoeDeck(shoe=shoe, deck=d, serial=d.serial, back_colour=d.back_colour) for d in decks]
