@@ -49,6 +49,7 @@ ARTICLES: dict[str, dict[str, str]] = {
     "game.pairs": {"FR": "FR art. 55-4 3°", "LU": "LU art. 32 3."},
     "game.doubles": {"FR": "FR art. 55-4 4°", "LU": "LU art. 32 4."},
     "game.house_rules": {"FR": "FR art. 55-4 (house rules)", "LU": "LU art. 32 1."},
+    "game.table": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
     "game.shoe": {"FR": "FR art. 55-4 (shoe)", "LU": "LU art. 32 (shoe)"},
     "game.limits": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
     "game.foreign_card": {"FR": "FR art. 40", "LU": "LU art. 7"},

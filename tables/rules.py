@@ -2,7 +2,9 @@
 
 Stake limits: FR art. 53, 55-5; LU art. 26, 33. Cash advances: FR art. 42, 49,
 69; LU art. 9, 10, 21, 22. Interruptions: FR art. 69; LU art. 15, 23. Control
-register and corrections: FR art. 68, 72; LU art. 10.
+register and corrections: FR art. 68, 72; LU art. 10. Hand logs (parsed and
+validated by the engine, compared with their session): FR art. 55-4, 55-5;
+LU art. 32, 33.
 
 Pure checks over plain values (the services load what they compare with):
 each raises :class:`~casino_ops.regulations.RegulationError` naming the
@@ -11,15 +13,23 @@ field and citing the article of the casino's profile.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
 from decimal import Decimal
+from typing import Any
 
+from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError, cite
 
+from .blackjack import Rejected, validate
+
 MAXIMUM_MULTIPLES = (50, 100, 200)
 FR_ADVANCE_MULTIPLE = 3000
 LU_MINISTRY_NOTICE_DAYS = 8
+# the books' amounts: 14 digits, 2 of them decimals
+AMOUNT_INTEGER_DIGITS = 12
 
 
 def _money(value: Decimal) -> str:
@@ -27,13 +37,22 @@ def _money(value: Decimal) -> str:
 
 
 def check_amount(value: Decimal, field: str, rule: str, profile: str, *, allow_zero: bool = False) -> None:
-    """An amount is a Decimal with at most two decimals, positive (or zero where allowed)."""
+    """An amount is a Decimal with at most two decimals and twelve digits before the point,
+    positive (or zero where allowed)."""
     if not isinstance(value, Decimal) or not value.is_finite():
         raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite(rule, profile), field=field)
     if value.as_tuple().exponent < -2:  # type: ignore[operator]
         raise RegulationError(
             "AMOUNT_INVALID",
             _("Un montant a au plus deux décimales (reçu : %(v)s).") % {"v": value},
+            cite(rule, profile),
+            field=field,
+        )
+    if value.adjusted() >= AMOUNT_INTEGER_DIGITS:
+        raise RegulationError(
+            "AMOUNT_INVALID",
+            _("Un montant a au plus %(n)s chiffres avant la virgule (reçu : %(v)s).")
+            % {"n": AMOUNT_INTEGER_DIGITS, "v": value},
             cite(rule, profile),
             field=field,
         )
@@ -217,3 +236,131 @@ def check_guarantee_fund(*, profile: str, fund: Decimal | None, largest_advance:
             cite("advance.guarantee_fund", profile),
             field="guarantee_fund",
         )
+
+
+def check_approval_in_words(approval: str, reason: str, profile: str) -> None:
+    """A correction is approved in words by the director and gives its reason (FR art. 68)."""
+    if not approval.strip():
+        raise RegulationError(
+            "APPROVAL_IN_WORDS",
+            _("La correction est approuvée en toutes lettres par le directeur."),
+            cite("books.no_erasure", profile),
+            field="approval",
+        )
+    if not reason.strip():
+        raise RegulationError(
+            "CORRECTION_REASON",
+            _("Le motif de la correction est requis."),
+            cite("books.no_erasure", profile),
+            field="reason",
+        )
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _rejected_article(field: str, profile: str) -> str:
+    if field.startswith("house_rules"):
+        return cite("game.house_rules", profile)
+    if field.startswith("limits"):
+        return cite("game.limits", profile)
+    return ""
+
+
+def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
+    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6)."""
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
+            field="document",
+        ) from None
+    try:
+        validate(doc)
+    except Rejected as rej:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : %(r)s.") % {"f": rej.field, "r": rej.reason},
+            _rejected_article(rej.field, profile),
+            field=rej.field,
+        ) from None
+    return doc
+
+
+def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> list[dict[str, Any]]:
+    """A log's limits, profile and house rules must be those in force at its session; each
+    difference is a discrepancy (FR art. 55-4, 55-5; LU art. 32, 33)."""
+    from casino_ops.models import HOUSE_RULE_DEFAULTS
+
+    profile = session.profile
+    out: list[dict[str, Any]] = []
+    allowed_max = sorted({session.maximum, *maxima})
+    if log.limits_min != session.minimum or log.limits_max not in allowed_max:
+        out.append(
+            {
+                "code": "LIMITS_MISMATCH",
+                "article": cite("game.limits", profile),
+                "detail": {
+                    "log": {"min": f"{log.limits_min:.2f}", "max": f"{log.limits_max:.2f}"},
+                    "session": {"min": f"{session.minimum:.2f}", "max": [f"{m:.2f}" for m in allowed_max]},
+                },
+            }
+        )
+    if log.profile != profile:
+        out.append(
+            {
+                "code": "PROFILE_MISMATCH",
+                "article": cite("game.play", profile),
+                "detail": {"log": log.profile, "session": profile},
+            }
+        )
+    differing = {
+        key: {"log": log.house_rules.get(key, default), "session": session.house_rules.get(key, default)}
+        for key, default in HOUSE_RULE_DEFAULTS.items()
+        if log.house_rules.get(key, default) != session.house_rules.get(key, default)
+    }
+    if differing:
+        out.append(
+            {
+                "code": "HOUSE_RULES_MISMATCH",
+                "article": cite("game.house_rules", profile),
+                "detail": differing,
+            }
+        )
+    return out
+
+
+def validated(
+    instance: Any, article: str = "", *, fields: Iterable[str] | None = None, unique: bool = False
+) -> Any:
+    """``full_clean()`` before a save, so that no IntegrityError or DataError reaches a user: a
+    Django ValidationError becomes a RegulationError ``FIELD_INVALID`` naming the field.
+
+    ``fields`` limits the check to the fields an ``update_fields`` save writes; ``unique`` also
+    checks the unique fields and constraints (one query each; acts that number their rows under
+    a lock leave it off). Links set from loaded rows are not re-read; an empty JSON object is a
+    value, not a blank.
+    """
+    exclude = set()
+    for field in instance._meta.concrete_fields:
+        value = getattr(instance, field.attname)
+        if fields is not None and field.name not in fields:
+            exclude.add(field.name)
+        elif (field.is_relation and value is not None) or value == {}:
+            exclude.add(field.name)
+    try:
+        instance.full_clean(exclude=exclude, validate_unique=unique, validate_constraints=unique)
+    except ValidationError as exc:
+        name, errors = next(iter(exc.message_dict.items()))
+        meta = instance._meta
+        label = str(meta.verbose_name if name == NON_FIELD_ERRORS else meta.get_field(name).verbose_name)
+        raise RegulationError(
+            "FIELD_INVALID",
+            _("Champ « %(field)s » : %(error)s") % {"field": label, "error": " ".join(errors)},
+            article,
+            field=None if name == NON_FIELD_ERRORS else name,
+        ) from None
+    return instance

@@ -560,3 +560,12 @@ def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
         }
         for shoe in shoes
     ]
+
+
+def effective_control_lines(control_day: Any) -> list[Any]:
+    """The day's lines of the control register, each original line replaced by its latest
+    correction (FR art. 68, 72); one query."""
+    latest: dict[int, Any] = {}
+    for line in control_day.lines.order_by("id"):
+        latest[line.corrects_id or line.pk] = line
+    return list(latest.values())

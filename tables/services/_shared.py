@@ -1,0 +1,174 @@
+"""What the acts of the tables share: who may sign or count, the locks, the
+refusal of a closed day, and the advance book's next line (FR art. 42, 68, 69; LU art. 9, 10)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any, TypeVar
+
+from django.db import connection
+from django.db.models import Max, Model
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+
+from .. import rules
+from ..models import (
+    AdvanceEntry,
+    ControlDay,
+    EntryKind,
+    Session,
+    SessionStatus,
+    Table,
+)
+
+M = TypeVar("M", bound=Model)
+
+ADVANCE_KINDS = (EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE)
+AMOUNT_KINDS = (*ADVANCE_KINDS, EntryKind.INTERRUPTION_COUNTED, EntryKind.CLOSING)
+
+
+def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
+    """A director or a committee member signs the advance book (FR art. 69, LU art. 10)."""
+    if not roles.is_management(user):
+        raise RegulationError(
+            "SIGNATURE_REQUIRED",
+            _("Seul le directeur responsable ou un membre du comité de direction signe le carnet d'avances."),
+            cite("advance.count_and_sign", profile),
+            field=field,
+        )
+
+
+def _require_management(user: Any, profile: str, field: str = "actor") -> None:
+    """Tables are put on the floor by the director or a committee member (the casino's management)."""
+    if not roles.is_management(user):
+        raise RegulationError(
+            "MANAGEMENT_REQUIRED",
+            _("Seul le directeur responsable ou un membre du comité de direction accomplit cet acte."),
+            field=field,
+        )
+
+
+def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> None:
+    """The advance and the closing cash are counted by the table's croupier (FR art. 69, LU art. 10)."""
+    if user is None or not roles.has_role(user, roles.CROUPIER, *roles.MANAGEMENT):
+        raise RegulationError(
+            "COUNTED_BY_STAFF",
+            _("Le comptage est fait par le chef de table (croupier)."),
+            cite("advance.count_and_sign", profile),
+            field=field,
+        )
+
+
+def _require_director(user: Any, profile: str) -> None:
+    """Corrections are approved by the director in words (FR art. 68); he closes the day (FR art. 72)."""
+    if not roles.has_role(user, roles.DIRECTOR):
+        raise RegulationError(
+            "DIRECTOR_REQUIRED",
+            _("Seul le directeur responsable approuve une correction ou arrête la journée."),
+            cite("books.no_erasure", profile),
+            field="actor",
+        )
+
+
+def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> ControlDay | None:
+    query = ControlDay.objects.filter(day=day)
+    if lock:
+        query = query.select_for_update(no_key=True)
+    control_day = query.first()
+    if control_day is not None and control_day.is_closed:
+        raise RegulationError(
+            "DAY_CLOSED",
+            _(
+                "La journée du %(d)s est arrêtée au registre de contrôle : rien ne s'y ajoute ni ne "
+                "s'y modifie, sauf par une correction approuvée par le directeur."
+            )
+            % {"d": day.strftime("%d/%m/%Y")},
+            cite("books.no_erasure", profile),
+            field="day",
+        )
+    return control_day
+
+
+def _share_lock_day(day: dt.date) -> None:
+    """Hold the day's control-register row FOR SHARE until commit: concurrent uploads go on
+    side by side, while ``close_day`` (which locks the row for update) waits for them, and
+    a log stored after the closing sees the day closed."""
+    if connection.vendor != "postgresql":
+        return  # SQLite runs one writing transaction at a time
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {ControlDay._meta.db_table} WHERE day = %s FOR SHARE", [day])  # noqa: S608
+
+
+def _next_line(table: Table) -> int:
+    """The next line of the table's advance book; the table row is locked until commit."""
+    Table.objects.select_for_update(no_key=True).filter(pk=table.pk).values_list("pk", flat=True).get()
+    last = AdvanceEntry.objects.filter(table=table).aggregate(m=Max("line"))["m"]
+    return (last or 0) + 1
+
+
+def _entry(
+    session: Session,
+    kind: str,
+    *,
+    amount: Decimal | None = None,
+    counted_by: Any = None,
+    signed_by: Any = None,
+    cashier: Any = None,
+    key_holder: Any = None,
+    corrects: AdvanceEntry | None = None,
+    note: str = "",
+    at: dt.datetime | None = None,
+) -> AdvanceEntry:
+    entry = AdvanceEntry(
+        table=session.table,
+        line=_next_line(session.table),
+        session=session,
+        kind=kind,
+        amount=amount,
+        at=at or timezone.now(),
+        counted_by=counted_by,
+        signed_by=signed_by,
+        cashier=cashier,
+        key_holder=key_holder,
+        corrects=corrects,
+        note=note,
+    )
+    return _save(entry, cite("advance.book", session.profile))
+
+
+def _save(instance: M, article: str, *, update_fields: list[str] | None = None) -> M:
+    """Validate (a bad value is a RegulationError naming the field, citing ``article``), then save:
+    a new row is inserted, an existing one updated in ``update_fields`` only."""
+    rules.validated(instance, article, fields=update_fields)
+    if update_fields is None:
+        instance.save(force_insert=True)
+    else:
+        instance.save(update_fields=update_fields)
+    return instance
+
+
+def _lock_session(session: Session | int) -> Session:
+    pk = session if isinstance(session, int) else session.pk
+    return Session.objects.select_for_update(no_key=True, of=("self",)).select_related("table").get(pk=pk)
+
+
+def _require_status(session: Session, *allowed: str, field: str = "session") -> None:
+    if session.status not in allowed:
+        raise RegulationError(
+            "SESSION_STATE",
+            _("La séance %(s)s est « %(state)s » : cet acte n'est pas possible.")
+            % {"s": session, "state": SessionStatus(session.status).label},
+            cite("advance.book", session.profile),
+            field=field,
+        )
+
+
+def _user_id(user: Any) -> int | None:
+    return getattr(user, "pk", None)
+
+
+# -- sessions, limits, advances ----------------------------------------------------------

@@ -1,0 +1,200 @@
+"""The control register (FR model n° 12): closing the day, and corrections of its lines and
+of the advance book's entries (FR art. 68, 72; LU art. 10)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
+
+from .. import rules, selectors
+from ..models import (
+    AdvanceEntry,
+    ControlDay,
+    ControlLine,
+    EntryKind,
+    Session,
+    SessionStatus,
+)
+from ._shared import (
+    ADVANCE_KINDS,
+    AMOUNT_KINDS,
+    _entry,
+    _lock_session,
+    _refuse_closed_day,
+    _require_director,
+    _save,
+)
+
+
+@transaction.atomic
+def close_day(*, actor: Any, day: dt.date) -> ControlDay:
+    """The director closes the day of the control register: every session of the day is closed
+    and its result carried; the day's total is written (FR art. 72; LU art. 10)."""
+    profile = get_casino().profile
+    _require_director(actor, profile)
+    control_day, _created = ControlDay.objects.select_for_update(no_key=True).get_or_create(day=day)
+    if control_day.is_closed:
+        _refuse_closed_day(day, profile)
+    running = list(
+        Session.objects.filter(day=day)
+        .exclude(status=SessionStatus.CLOSED)
+        .values_list("table__code", flat=True)
+    )
+    if running:
+        raise RegulationError(
+            "SESSIONS_NOT_CLOSED",
+            _("Des séances de la journée ne sont pas clôturées : %(t)s.") % {"t": ", ".join(running)},
+            cite("control_register", profile),
+            field="day",
+        )
+    total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
+    control_day.closed_at = timezone.now()
+    control_day.closed_by = actor
+    control_day.total = total
+    _save(control_day, cite("control_register", profile), update_fields=["closed_at", "closed_by", "total"])
+    audit.record(
+        actor=actor,
+        action="control_register.day_closed",
+        obj=control_day,
+        payload={"day": day, "total": total, "lines": control_day.lines.count()},
+    )
+    return control_day
+
+
+@transaction.atomic
+def correct_control_line(
+    *, actor: Any, line: ControlLine, result: Decimal, approval: str, reason: str
+) -> ControlLine:
+    """A correction of a line of the control register: a new line pointing at the one it
+    corrects, approved in words by the director (FR art. 68). Allowed after the day's closing."""
+    profile = get_casino().profile
+    _require_director(actor, profile)
+    line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
+    rules.check_approval_in_words(approval, reason, profile)
+    if not isinstance(result, Decimal) or not result.is_finite() or result.as_tuple().exponent < -2:  # type: ignore[operator]
+        raise RegulationError(
+            "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
+        )
+    original = line.corrects or line
+    correction = _save(
+        ControlLine(
+            control_day=line.control_day,
+            table=line.table,
+            session=line.session,
+            advances=line.advances,
+            closing_cash=line.closing_cash,
+            result=result,
+            at=timezone.now(),
+            by=actor,
+            corrects=original,
+            approval=approval,
+            reason=reason,
+        ),
+        cite("books.no_erasure", profile),
+    )
+    audit.record(
+        actor=actor,
+        action="control_register.corrected",
+        obj=correction,
+        payload={
+            "corrects": original.pk,
+            "previous": line.result,
+            "result": result,
+            "approval": approval,
+            "reason": reason,
+        },
+    )
+    return correction
+
+
+@transaction.atomic
+def correct_advance_entry(
+    *, actor: Any, entry: AdvanceEntry, amount: Decimal, approval: str, reason: str
+) -> AdvanceEntry:
+    """Correct an amount of the advance book: a new line pointing at the line it corrects,
+    approved in words by the director (FR art. 68). If the session is closed, its result is
+    corrected too in the control register, by a correction line (even after the day's closing)."""
+    session = _lock_session(entry.session_id)
+    profile = session.profile
+    _require_director(actor, profile)
+    entry = AdvanceEntry.objects.get(pk=entry.pk)
+    if entry.kind not in AMOUNT_KINDS:
+        raise RegulationError(
+            "NOT_CORRECTABLE",
+            _(
+                "Seule une ligne portant un montant se corrige ; une correction se corrige en corrigeant la ligne d'origine."
+            ),
+            cite("books.no_erasure", profile),
+            field="entry",
+        )
+    rules.check_approval_in_words(approval, reason, profile)
+    rules.check_amount(amount, "amount", "books.no_erasure", profile, allow_zero=True)
+    previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
+    previous = entry.amount if previous is None else previous
+    correction = _entry(
+        session,
+        EntryKind.CORRECTION,
+        amount=amount,
+        signed_by=actor,
+        corrects=entry,
+        note=f"{approval} — {reason}",
+    )
+    delta = amount - previous
+    if entry.kind in ADVANCE_KINDS:
+        session.advances_total += delta
+    elif entry.kind == EntryKind.CLOSING:
+        session.closing_cash = (session.closing_cash or Decimal("0")) + delta
+    control_correction = None
+    if session.status == SessionStatus.CLOSED and entry.kind != EntryKind.INTERRUPTION_COUNTED:
+        session.result = (session.closing_cash or Decimal("0")) - session.advances_total
+        line = session.control_lines.order_by("-id").first()
+        if line is not None and line.result != session.result:
+            original = line.corrects or line
+            control_correction = _save(
+                ControlLine(
+                    control_day=line.control_day,
+                    table=line.table,
+                    session=session,
+                    advances=session.advances_total,
+                    closing_cash=session.closing_cash or Decimal("0"),
+                    result=session.result,
+                    at=timezone.now(),
+                    by=actor,
+                    corrects=original,
+                    approval=approval,
+                    reason=_("Report de la correction de la ligne %(l)s du carnet d'avances : %(r)s")
+                    % {"l": entry.line, "r": reason},
+                ),
+                cite("books.no_erasure", profile),
+            )
+    _save(
+        session, cite("books.no_erasure", profile), update_fields=["advances_total", "closing_cash", "result"]
+    )
+    audit.record(
+        actor=actor,
+        action="advance_book.corrected",
+        obj=correction,
+        payload={
+            "session": session.pk,
+            "line": correction.line,
+            "corrects_line": entry.line,
+            "previous": previous,
+            "amount": amount,
+            "approval": approval,
+            "reason": reason,
+            "control_correction": control_correction.pk if control_correction else None,
+        },
+    )
+    return correction
+
+
+# -- shoes -------------------------------------------------------------------------------

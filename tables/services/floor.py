@@ -1,0 +1,57 @@
+"""The tables on the floor: a table's number is its cash box's and advance book's (FR art. 42; LU art. 9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
+
+from .. import rules
+from ..models import Table
+from ._shared import _require_management
+
+
+@transaction.atomic
+def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table:
+    """Put a blackjack table on the floor; its number is its cash box's and advance book's.
+    The director or a committee member only."""
+    profile = get_casino().profile
+    _require_management(actor, profile)
+    if Table.objects.filter(number=number).exists():
+        raise RegulationError(
+            "TABLE_NUMBER_TAKEN",
+            _("La table n° %(n)s existe déjà.") % {"n": number},
+            field="number",
+        )
+    if not 1 <= boxes <= 7:
+        raise RegulationError(
+            "TOO_MANY_BOXES",
+            _("Une table de black-jack a de 1 à 7 cases."),
+            cite("game.table", profile),
+            field="boxes",
+        )
+    table = rules.validated(
+        Table(number=number, code=code, boxes=boxes), cite("advance.book", profile), unique=True
+    )
+    try:
+        with transaction.atomic():
+            table.save(force_insert=True)
+    except IntegrityError:  # a table created at the same moment by someone else
+        raise RegulationError(
+            "TABLE_NUMBER_TAKEN",
+            _("La table n° %(n)s ou le code %(c)s existe déjà.") % {"n": number, "c": code},
+            cite("advance.book", profile),
+            field="number",
+        ) from None
+    audit.record(
+        actor=actor,
+        action="table.created",
+        obj=table,
+        payload={"number": number, "code": code, "boxes": boxes, "game": table.game},
+    )
+    return table

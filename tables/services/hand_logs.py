@@ -1,0 +1,199 @@
+"""Hand logs: upload (validated, stored unchanged with its SHA-256), replay by the engine and
+discrepancy rows (FR art. 55-4, 55-5, 68; LU art. 32, 33)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from decimal import Decimal
+from typing import Any
+
+from django.core.exceptions import PermissionDenied
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+
+from .. import rules
+from ..blackjack import replay_valid, validate
+from ..blackjack.summary import wrong_payments
+from ..models import (
+    Discrepancy,
+    HandLog,
+    Replay,
+    Session,
+)
+from ._shared import (
+    _refuse_closed_day,
+    _save,
+    _share_lock_day,
+)
+
+
+def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) -> HandLog:
+    """Receive a hand log for a session: validated (a rejection names the field, nothing is
+    stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
+    replay once committed. A log already received (same SHA-256) or for a day closed in the
+    control register is refused (FR art. 68)."""
+    if not getattr(actor, "has_perm", None) or not actor.has_perm("tables.add_handlog"):
+        raise PermissionDenied(_("Vous ne pouvez pas déposer de journal de mains."))
+    if isinstance(raw, str):
+        raw = raw.encode("utf-8")
+    profile = session.profile
+    doc = rules.parse_hand_log(raw, profile)
+    _refuse_closed_day(session.day, profile)
+    if doc["table"] != session.table.code:
+        raise RegulationError(
+            "HAND_LOG_TABLE",
+            _("Le journal est celui de la table %(l)s, la séance celle de la table %(t)s.")
+            % {"l": doc["table"], "t": session.table.code},
+            cite("advance.book", profile),
+            field="table",
+        )
+    digest = hashlib.sha256(raw).hexdigest()
+    try:
+        return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)
+    except IntegrityError as exc:
+        constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
+        if "sha256" not in constraint:
+            raise
+        # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
+        raise RegulationError(
+            "HAND_LOG_DUPLICATE",
+            _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
+            % {"h": digest},
+            cite("books.no_erasure", profile),
+            field="sha256",
+        ) from None
+
+
+@transaction.atomic
+def _store_hand_log(
+    *, actor: Any, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
+) -> HandLog:
+    """The storing half of :func:`upload_hand_log`, in one transaction with its audit event."""
+    _share_lock_day(session.day)
+    _refuse_closed_day(session.day, session.profile)
+    shoe = session.shoes.filter(label=doc["shoe_id"]).first()
+    log = HandLog(
+        session=session,
+        shoe=shoe,
+        croupier_id=shoe.croupier_id if shoe else session.croupier_id,
+        sha256=digest,
+        raw=raw.decode("utf-8"),
+        shoe_label=doc["shoe_id"],
+        table_code=doc["table"],
+        profile=doc["profile"],
+        limits_min=Decimal(doc["limits"]["min"]),
+        limits_max=Decimal(doc["limits"]["max"]),
+        house_rules=doc["house_rules"],
+        rounds=len(doc["rounds"]),
+        source=source,
+        uploaded_by=actor,
+        uploaded_at=timezone.now(),
+    )
+    _save(log, "")
+    audit.record(
+        actor=actor,
+        action="hand_log.received",
+        obj=log,
+        payload={
+            "session": session.pk,
+            "shoe": shoe.pk if shoe else None,
+            "sha256": digest,
+            "rounds": log.rounds,
+            "source": source,
+        },
+    )
+    from ..tasks import replay_hand_log as replay_task
+
+    log_id = log.pk
+    transaction.on_commit(lambda: replay_task.delay(log_id))
+    return log
+
+
+def _amount(value: Any) -> Decimal | None:
+    return Decimal(value) if isinstance(value, str) else None
+
+
+def replay_hand_log(*, hand_log_id: int) -> Replay:
+    """Replay a stored log with the engine and store its discrepancies (and the differences from its
+    session) as rows. Idempotent: the log row is locked and a log has one replay row, so a second
+    run (a retried or duplicated task) returns the stored result and stores nothing."""
+    with transaction.atomic():
+        # only the log row is locked (no_key: rows pointing at it may still be inserted)
+        log = (
+            HandLog.objects.select_for_update(no_key=True, of=("self",))
+            .select_related("session")
+            .get(pk=hand_log_id)
+        )
+        existing = Replay.objects.filter(hand_log=log).first()
+        if existing is not None:
+            return existing
+        session = log.session
+        doc = json.loads(log.raw)
+        report = replay_valid(doc, validate(doc))
+        maxima = list(session.maximum_changes.values_list("previous", flat=True))
+        rows = [
+            Discrepancy(
+                hand_log=log,
+                session=session,
+                code=d["code"],
+                article=d["article"],
+                detail=d["detail"],
+            )
+            for d in rules.session_differences(log, session, maxima)
+        ]
+        for d in report["discrepancies"]:
+            expected = _amount(d.get("expected"))
+            recorded = _amount(d.get("recorded"))
+            delta = Decimal("0")
+            if d["code"].startswith("SETTLEMENT_"):
+                delta = (recorded or Decimal("0")) - (expected or Decimal("0"))
+            rows.append(
+                Discrepancy(
+                    hand_log=log,
+                    session=session,
+                    code=d["code"],
+                    round=d["round"],
+                    box=d["box"],
+                    hand=d["hand"],
+                    player=d["player"] or "",
+                    expected=expected,
+                    recorded=recorded,
+                    delta=delta,
+                    article=d["article"],
+                    detail={
+                        k: v
+                        for k, v in d.items()
+                        if k
+                        not in {"code", "round", "box", "hand", "player", "expected", "recorded", "article"}
+                    },
+                )
+            )
+        Discrepancy.objects.bulk_create(rows, batch_size=1000)
+        over, under = wrong_payments(report)
+        replay = Replay.objects.create(
+            hand_log=log,
+            ok=not rows,
+            rounds_replayed=sum(1 for r in report["rounds"] if r["replayed"]),
+            discrepancy_count=len(rows),
+            overpaid=Decimal(over) / 100,
+            underpaid=Decimal(under) / 100,
+            finished_at=timezone.now(),
+        )
+        audit.record(
+            actor=None,
+            action="hand_log.replayed",
+            obj=log,
+            payload={
+                "sha256": log.sha256,
+                "ok": replay.ok,
+                "discrepancies": len(rows),
+                "overpaid": replay.overpaid,
+                "underpaid": replay.underpaid,
+            },
+        )
+        return replay

@@ -1,0 +1,369 @@
+"""Sessions and the advance book (FR model n° 10): opening with the advance, further
+advances, interruptions, closing with the count certified "exact" (FR art. 42, 49, 69; LU art. 9,
+10, 15, 21-23)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
+
+from .. import rules
+from ..models import (
+    AdvanceEntry,
+    ControlDay,
+    ControlLine,
+    EntryKind,
+    Session,
+    SessionStatus,
+    Table,
+)
+from ._shared import (
+    _entry,
+    _lock_session,
+    _refuse_closed_day,
+    _require_signer,
+    _require_status,
+    _require_table_staff,
+    _save,
+    _user_id,
+)
+
+
+@transaction.atomic
+def open_session(
+    *,
+    actor: Any,
+    table: Table,
+    day: dt.date,
+    minimum: Decimal,
+    maximum: Decimal,
+    advance_amount: Decimal,
+    croupier: Any,
+    guarantee_fund: Decimal | None = None,
+    ministry_notified_on: dt.date | None = None,
+) -> Session:
+    """Open a session with its limits and its initial advance, counted, announced and written at
+    once, signed by the director or a committee member (FR art. 42, 49, 53, 55-5, 69; LU art. 9,
+    10, 21, 22, 26, 33). ``actor`` signs; ``croupier`` counted the advance."""
+    casino = get_casino()
+    profile = casino.profile
+    _require_signer(actor, profile, field="actor")
+    _require_table_staff(croupier, profile, field="croupier")
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    if not table.in_service:
+        raise RegulationError(
+            "TABLE_OUT_OF_SERVICE",
+            _("La table %(t)s n'est pas en service.") % {"t": table.code},
+            cite("advance.book", profile),
+            field="table",
+        )
+    if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
+        raise RegulationError(
+            "SESSION_STILL_OPEN",
+            _(
+                "La séance précédente de la table %(t)s n'est pas clôturée : aucune somme ne reste dans la caisse entre deux séances."
+            )
+            % {"t": table.code},
+            cite("session.no_money_between", profile),
+            field="table",
+        )
+    _refuse_closed_day(day, profile)
+    rules.check_limits(minimum, maximum, casino.authorised_min_stake, profile)
+    year = day.year
+    earlier = list(
+        Session.objects.filter(table=table, fiscal_year=year)
+        .order_by("day", "opened_at")
+        .values("day", "minimum", "maximum", "advance_amount")
+    )
+    same_day = [s for s in earlier if s["day"] == day]
+    first = earlier[0] if earlier else None
+    latest = earlier[-1] if earlier else None
+    notice = (day - ministry_notified_on).days if ministry_notified_on else None
+    rules.check_minimum_against_history(
+        profile=profile,
+        minimum=minimum,
+        same_day_minimum=same_day[-1]["minimum"] if same_day else None,
+        year_minimum=max(s["minimum"] for s in earlier) if earlier else None,
+        day_days_after_notice=notice,
+    )
+    rules.check_season_maximum(
+        profile=profile,
+        minimum=minimum,
+        maximum=maximum,
+        season_minimum=latest["minimum"] if latest else None,
+        season_maximum=latest["maximum"] if latest else None,
+    )
+    rules.check_advance(
+        profile=profile,
+        minimum=minimum,
+        advance=advance_amount,
+        same_day_advance=same_day[-1]["advance_amount"] if same_day else None,
+        year_minimum=first["minimum"] if first else None,
+        year_advance=first["advance_amount"] if first else None,
+    )
+    if profile == "LU":
+        largest = max(
+            [
+                advance_amount,
+                *Session.objects.filter(fiscal_year=year).values_list("advance_amount", flat=True),
+            ]
+        )
+        rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
+    now = timezone.now()
+    session = _save(
+        Session(
+            table=table,
+            day=day,
+            fiscal_year=year,
+            profile=profile,
+            house_rules=casino.house_rules(),
+            minimum=minimum,
+            maximum=maximum,
+            advance_amount=advance_amount,
+            guarantee_fund=guarantee_fund,
+            ministry_notified_on=ministry_notified_on,
+            croupier=croupier,
+            opened_at=now,
+            opened_by=actor,
+            status=SessionStatus.OPEN,
+            advances_total=advance_amount,
+        ),
+        cite("advance.book", profile),
+    )
+    entry = _entry(
+        session,
+        EntryKind.INITIAL_ADVANCE,
+        amount=advance_amount,
+        counted_by=croupier,
+        signed_by=actor,
+        at=now,
+    )
+    audit.record(
+        actor=actor,
+        action="session.opened",
+        obj=session,
+        payload={
+            "table": table.number,
+            "day": day,
+            "profile": profile,
+            "minimum": minimum,
+            "maximum": maximum,
+            "advance": advance_amount,
+            "line": entry.line,
+            "counted_by": _user_id(croupier),
+            "guarantee_fund": guarantee_fund,
+            "house_rules": session.house_rules,
+        },
+    )
+    return session
+
+
+@transaction.atomic
+def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: Any) -> AdvanceEntry:
+    """A further advance during the session, equal to the initial one, counted and signed
+    (FR art. 42, 69; LU art. 9, 10)."""
+    session = _lock_session(session)
+    profile = session.profile
+    _require_signer(actor, profile, field="actor")
+    _require_table_staff(counted_by, profile)
+    _require_status(session, SessionStatus.OPEN)
+    rules.check_amount(amount, "amount", "advance.book", profile)
+    if amount != session.advance_amount:
+        raise RegulationError(
+            "ADVANCE_NOT_EQUAL",
+            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.")
+            % {"a": f"{session.advance_amount:.2f}"},
+            cite("advance.book", profile),
+            field="amount",
+        )
+    entry = _entry(session, EntryKind.FURTHER_ADVANCE, amount=amount, counted_by=counted_by, signed_by=actor)
+    session.advances_total += amount
+    _save(session, cite("advance.book", profile), update_fields=["advances_total"])
+    audit.record(
+        actor=actor,
+        action="session.advance_added",
+        obj=entry,
+        payload={
+            "session": session.pk,
+            "line": entry.line,
+            "amount": amount,
+            "counted_by": _user_id(counted_by),
+        },
+    )
+    return entry
+
+
+@transaction.atomic
+def interrupt_session(
+    *, actor: Any, session: Session, mode: str, amount: Decimal | None = None, key_holder: Any = None
+) -> AdvanceEntry:
+    """An interruption: the cash is counted and written, or locked in the box with the key held
+    by the director, a committee member or the chef de partie (FR art. 69; LU art. 15, 23)."""
+    session = _lock_session(session)
+    profile = session.profile
+    _require_table_staff(actor, profile, field="actor")
+    _require_status(session, SessionStatus.OPEN)
+    if mode == "counted":
+        if amount is None:
+            raise RegulationError(
+                "INTERRUPTION_AMOUNT",
+                _("L'encaisse comptée à l'interruption doit être inscrite."),
+                cite("session.interruption", profile),
+                field="amount",
+            )
+        rules.check_amount(amount, "amount", "session.interruption", profile, allow_zero=True)
+        entry = _entry(session, EntryKind.INTERRUPTION_COUNTED, amount=amount, counted_by=actor)
+    elif mode == "locked":
+        if key_holder is None or not roles.has_role(key_holder, roles.CROUPIER, *roles.MANAGEMENT):
+            raise RegulationError(
+                "KEY_HOLDER",
+                _(
+                    "La clé de la caisse reste au directeur, à un membre du comité de direction ou au chef de partie."
+                ),
+                cite("session.interruption", profile),
+                field="key_holder",
+            )
+        entry = _entry(session, EntryKind.INTERRUPTION_LOCKED, counted_by=actor, key_holder=key_holder)
+    else:
+        raise RegulationError(
+            "INTERRUPTION_MODE",
+            _("Une interruption se fait en comptant l'encaisse ou en la déposant sous clé."),
+            cite("session.interruption", profile),
+            field="mode",
+        )
+    session.status = SessionStatus.INTERRUPTED
+    _save(session, cite("advance.book", profile), update_fields=["status"])
+    audit.record(
+        actor=actor,
+        action="session.interrupted",
+        obj=entry,
+        payload={
+            "session": session.pk,
+            "line": entry.line,
+            "mode": mode,
+            "amount": amount,
+            "key_holder": _user_id(key_holder),
+        },
+    )
+    return entry
+
+
+@transaction.atomic
+def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
+    session = _lock_session(session)
+    _require_table_staff(actor, session.profile, field="actor")
+    _require_status(session, SessionStatus.INTERRUPTED)
+    entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
+    session.status = SessionStatus.OPEN
+    _save(session, cite("advance.book", session.profile), update_fields=["status"])
+    audit.record(
+        actor=actor, action="session.resumed", obj=entry, payload={"session": session.pk, "line": entry.line}
+    )
+    return entry
+
+
+@transaction.atomic
+def close_session(
+    *,
+    actor: Any,
+    session: Session,
+    closing_cash: Decimal,
+    counted_by: Any,
+    certified_exact: bool,
+    cashier: Any = None,
+) -> AdvanceEntry:
+    """Close the session: the cash is counted, announced and written, and the director or a
+    committee member (``actor``) certifies the entry "exact" with his signature; LU: with the
+    table staff and a cashier present (FR art. 69; LU art. 10). The result (closing cash minus
+    the advances) is carried to the day's control register (FR art. 72)."""
+    session = _lock_session(session)
+    profile = session.profile
+    _require_signer(actor, profile, field="actor")
+    _require_table_staff(counted_by, profile)
+    _require_status(session, SessionStatus.OPEN)
+    if not certified_exact:
+        raise RegulationError(
+            "NOT_CERTIFIED_EXACT",
+            _("L'encaisse de clôture doit être certifiée « exacte » par le signataire."),
+            cite("advance.count_and_sign", profile),
+            field="certified_exact",
+        )
+    if profile == "LU" and (cashier is None or not roles.has_role(cashier, roles.CASHIER)):
+        raise RegulationError(
+            "CASHIER_ABSENT",
+            _("La clôture se fait en présence des employés de la table et d'un caissier."),
+            cite("advance.count_and_sign", profile),
+            field="cashier",
+        )
+    if cashier is not None and not roles.has_role(cashier, roles.CASHIER):
+        raise RegulationError(
+            "CASHIER_ABSENT",
+            _("La personne indiquée comme caissier n'a pas ce rôle."),
+            cite("advance.count_and_sign", profile),
+            field="cashier",
+        )
+    rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
+    control_day = _refuse_closed_day(session.day, profile, lock=True)
+    now = timezone.now()
+    entry = _entry(
+        session,
+        EntryKind.CLOSING,
+        amount=closing_cash,
+        counted_by=counted_by,
+        signed_by=actor,
+        cashier=cashier,
+        at=now,
+    )
+    session.status = SessionStatus.CLOSED
+    session.closed_at = now
+    session.closing_cash = closing_cash
+    session.result = closing_cash - session.advances_total
+    _save(
+        session,
+        cite("advance.book", profile),
+        update_fields=["status", "closed_at", "closing_cash", "result"],
+    )
+    if control_day is None:
+        control_day, _created = ControlDay.objects.get_or_create(day=session.day)
+    line = _save(
+        ControlLine(
+            control_day=control_day,
+            table=session.table,
+            session=session,
+            advances=session.advances_total,
+            closing_cash=closing_cash,
+            result=session.result,
+            at=now,
+            by=actor,
+        ),
+        cite("advance.book", profile),
+    )
+    audit.record(
+        actor=actor,
+        action="session.closed",
+        obj=session,
+        payload={
+            "line": entry.line,
+            "closing_cash": closing_cash,
+            "advances": session.advances_total,
+            "result": session.result,
+            "counted_by": _user_id(counted_by),
+            "cashier": _user_id(cashier),
+            "certified_exact": True,
+            "control_line": line.pk,
+        },
+    )
+    return entry
+
+
+# -- the control register and corrections -----------------------------------------------

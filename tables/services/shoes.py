@@ -1,0 +1,87 @@
+"""Shoes filled from the decks issued to the table (FR art. 40, 55-4; LU art. 7, 32)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import (
+    Session,
+    SessionStatus,
+    Shoe,
+    ShoeDeck,
+)
+from ._shared import (
+    _lock_session,
+    _require_status,
+    _require_table_staff,
+    _save,
+)
+
+
+@transaction.atomic
+def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
+    """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
+    six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
+    The decks' serials are written with the shoe."""
+    from cards_registry.rules import check_blackjack_sixain
+    from cards_registry.selectors import decks_issued_to
+
+    session = _lock_session(session)
+    profile = session.profile
+    _require_table_staff(actor, profile, field="actor")
+    _require_status(session, SessionStatus.OPEN)
+    wanted = list(dict.fromkeys(deck_ids))
+    decks = list(decks_issued_to(table_number=session.table.number, day=session.day).filter(pk__in=wanted))
+    if len(decks) != len(wanted):
+        found = {d.pk for d in decks}
+        raise RegulationError(
+            "DECK_NOT_ISSUED",
+            _("Des jeux ne sont pas remis à la table %(t)s pour le %(d)s (ou déjà rendus) : %(ids)s.")
+            % {
+                "t": session.table.code,
+                "d": session.day.strftime("%d/%m/%Y"),
+                "ids": sorted(set(wanted) - found),
+            },
+            cite("depot.issue_and_unseal", profile),
+            field="decks",
+        )
+    check_blackjack_sixain(decks, profile)
+    number = (session.shoes.aggregate(m=Max("number"))["m"] or 0) + 1
+    label = label.strip() or f"{session.table.code}-{session.day:%Y-%m-%d}-{session.pk}-S{number}"
+    if Shoe.objects.filter(label=label).exists():
+        raise RegulationError(
+            "SHOE_LABEL_TAKEN",
+            _("Un sabot porte déjà l'identifiant %(l)s.") % {"l": label},
+            cite("game.shoe", profile),
+            field="label",
+        )
+    shoe = _save(
+        Shoe(session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor),
+        cite("game.shoe", profile),
+    )
+    ShoeDeck.objects.bulk_create(
+        [ShoeDeck(shoe=shoe, deck=d, serial=d.serial, back_colour=d.back_colour) for d in decks]
+    )
+    audit.record(
+        actor=actor,
+        action="shoe.filled",
+        obj=shoe,
+        payload={
+            "session": session.pk,
+            "label": label,
+            "decks": [{"id": d.pk, "serial": d.serial, "back_colour": d.back_colour} for d in decks],
+        },
+    )
+    return shoe
+
+
+# -- hand logs ---------------------------------------------------------------------------
