@@ -1,0 +1,100 @@
+"""The self-inspection: every open breach an inspector would find, with its article.
+
+Each app declares its checks in its own ``inspection.py`` module with the
+:func:`check` decorator; the apps' ``inspection`` modules are imported when Django
+starts (:func:`autodiscover`), so this module, at the bottom of the import order,
+never imports an app. ``manage.py inspect_books`` and the nightly task run them all.
+
+A check is a function ``(day) -> iterable of Breach``: ``day`` is the gaming day the
+inspection looks at (``None``: today, as of now). A check that finds nothing yields
+nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass
+from importlib import import_module
+from typing import Any
+
+from django.apps import apps as django_apps
+
+
+@dataclass(frozen=True)
+class Breach:
+    """One open breach: the check that found it, the article it breaks, the object
+    (as an inspector names it: "BJ03, séance du 01/12/2026", "jeu 1234567") and what
+    is wrong. ``url`` is the portal page of the object, where there is one."""
+
+    check: str
+    article: str
+    object: str
+    detail: str
+    url: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+CheckFunction = Callable[[dt.date | None], Iterable[Breach]]
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    label: str
+    run: CheckFunction
+
+
+_CHECKS: dict[str, Check] = {}
+
+
+def check(name: str, label: str) -> Callable[[CheckFunction], CheckFunction]:
+    """Register ``function`` as the check ``name`` (unique across apps)."""
+
+    def register(function: CheckFunction) -> CheckFunction:
+        existing = _CHECKS.get(name)
+        if existing is not None and existing.run is not function:
+            raise ValueError(f"inspection check {name!r} declared twice")
+        _CHECKS[name] = Check(name, label, function)
+        return function
+
+    return register
+
+
+def autodiscover() -> None:
+    """Import every installed app's ``inspection`` module (where it has one)."""
+    for config in django_apps.get_app_configs():
+        try:
+            import_module(f"{config.name}.inspection")
+        except ModuleNotFoundError as error:
+            if error.name != f"{config.name}.inspection":
+                raise
+
+
+def checks() -> list[Check]:
+    autodiscover()
+    return sorted(_CHECKS.values(), key=lambda c: c.name)
+
+
+@dataclass(frozen=True)
+class Inspection:
+    checks: list[str]
+    breaches: list[Breach]
+
+    @property
+    def clean(self) -> bool:
+        return not self.breaches
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"checks": self.checks, "breaches": [b.as_dict() for b in self.breaches]}
+
+
+def inspect(day: dt.date | None = None) -> Inspection:
+    """Run every check; the breaches in the order of the checks' names."""
+    ran = checks()
+    breaches: list[Breach] = []
+    for item in ran:
+        breaches.extend(item.run(day))
+    return Inspection([c.name for c in ran], breaches)
