@@ -965,8 +965,8 @@ def _boxes_per_player(
 
 def _others_take_part(held: dict[str, Any], playing: list[tuple[int, list[list[Any]]]]) -> bool:
     """More than one player in the round: two box holders, or anyone betting behind another."""
-    if len(held) > 1:
-        return True
+    if len(held) != 1:
+        return len(held) > 1
     (holder,) = held
     return any(st[0] != holder for _box, sl in playing for st in sl)
 
