@@ -9,10 +9,10 @@ from django.http import HttpRequest
 
 from . import roles
 from .admin_utils import regulation_error_to_form
-from .models import CasinoSettings
+from .models import HOUSE_RULE_KEYS, CasinoSettings
 from .regulations import RegulationError
 from .rules import check_casino_settings
-from .services import EDITABLE_FIELDS, update_casino_settings
+from .services import CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
 
 
 class CasinoSettingsForm(forms.ModelForm):
@@ -35,22 +35,8 @@ class CasinoSettingsAdmin(admin.ModelAdmin):
     form = CasinoSettingsForm
     list_display = ("name", "profile", "authorised_min_stake", "updated_at")
     fieldsets = (
-        (None, {"fields": ("name", "profile", "authorised_min_stake", "authorisation_reference")}),
-        (
-            "Règlement intérieur",
-            {
-                "fields": (
-                    "double_after_split",
-                    "split_identical_only",
-                    "max_hands_after_split",
-                    "resplit_aces",
-                    "surrender",
-                    "hit_on_21_forbidden",
-                    "single_player_two_boxes",
-                    "max_boxes_per_player",
-                )
-            },
-        ),
+        (None, {"fields": CASINO_FIELDS}),
+        ("Règlement intérieur", {"fields": tuple(HOUSE_RULE_KEYS)}),
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -8,29 +8,13 @@ from django.core.validators import MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, HOUSE_RULE_PROFILES, INTEGER_RULE_MINIMUM
+
 from .regulations import Profile
 
-# Hand-log §4: the keys a house may change, and under which profiles.
-HOUSE_RULE_KEYS: dict[str, set[str]] = {
-    "double_after_split": {"FR", "LU"},
-    "split_identical_only": {"FR", "LU"},
-    "max_hands_after_split": {"FR", "LU"},
-    "resplit_aces": {"FR", "LU"},
-    "surrender": {"FR"},
-    "hit_on_21_forbidden": {"FR"},
-    "single_player_two_boxes": {"FR"},
-    "max_boxes_per_player": {"FR"},
-}
-HOUSE_RULE_DEFAULTS: dict[str, object] = {
-    "double_after_split": True,
-    "split_identical_only": False,
-    "max_hands_after_split": None,
-    "resplit_aces": False,
-    "surrender": False,
-    "hit_on_21_forbidden": False,
-    "single_player_two_boxes": False,
-    "max_boxes_per_player": None,
-}
+# Hand-log §4, written once in the rules engine: the keys a house may change, under
+# which profiles (key -> profiles), and their defaults. One model field per key below.
+HOUSE_RULE_KEYS: dict[str, frozenset[str]] = HOUSE_RULE_PROFILES
 
 
 class CasinoSettings(models.Model):
@@ -54,24 +38,33 @@ class CasinoSettings(models.Model):
         _("référence de l'arrêté d'autorisation"), max_length=200, blank=True
     )
     # House rules (hand-log §4); the profile limits which may differ from default.
-    double_after_split = models.BooleanField(_("doubler après séparation"), default=True)
-    split_identical_only = models.BooleanField(_("séparer uniquement des cartes identiques"), default=False)
+    # (defaults and minima from the rules engine)
+    double_after_split = models.BooleanField(
+        _("doubler après séparation"), default=HOUSE_RULE_DEFAULTS["double_after_split"]
+    )
+    split_identical_only = models.BooleanField(
+        _("séparer uniquement des cartes identiques"), default=HOUSE_RULE_DEFAULTS["split_identical_only"]
+    )
     max_hands_after_split = models.PositiveSmallIntegerField(
         _("nombre maximal de mains après séparation"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(2)],
+        validators=[MinValueValidator(INTEGER_RULE_MINIMUM["max_hands_after_split"])],
         help_text=_("Vide : sans limite."),
     )
-    resplit_aces = models.BooleanField(_("re-séparer les as"), default=False)
-    surrender = models.BooleanField(_("abandon (surrender)"), default=False)
-    hit_on_21_forbidden = models.BooleanField(_("pas de carte sur 21"), default=False)
-    single_player_two_boxes = models.BooleanField(_("un joueur seul joue deux cases"), default=False)
+    resplit_aces = models.BooleanField(_("re-séparer les as"), default=HOUSE_RULE_DEFAULTS["resplit_aces"])
+    surrender = models.BooleanField(_("abandon (surrender)"), default=HOUSE_RULE_DEFAULTS["surrender"])
+    hit_on_21_forbidden = models.BooleanField(
+        _("pas de carte sur 21"), default=HOUSE_RULE_DEFAULTS["hit_on_21_forbidden"]
+    )
+    single_player_two_boxes = models.BooleanField(
+        _("un joueur seul joue deux cases"), default=HOUSE_RULE_DEFAULTS["single_player_two_boxes"]
+    )
     max_boxes_per_player = models.PositiveSmallIntegerField(
         _("nombre maximal de cases par joueur"),
         null=True,
         blank=True,
-        validators=[MinValueValidator(1)],
+        validators=[MinValueValidator(INTEGER_RULE_MINIMUM["max_boxes_per_player"])],
         help_text=_("Vide : sans limite."),
     )
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from tables.blackjack.rules import GAME_ARTICLES
+
 
 class Profile(models.TextChoices):
     FR = "FR", _("France — arrêté du 14 mai 2007")
@@ -43,17 +45,25 @@ ARTICLES: dict[str, dict[str, str]] = {
     "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 15"},
     "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
     "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
-    # The game
-    "game.play": {"FR": "FR art. 55-4 1°", "LU": "LU art. 32 1."},
-    "game.insurance": {"FR": "FR art. 55-4 2°", "LU": "LU art. 32 2."},
-    "game.pairs": {"FR": "FR art. 55-4 3°", "LU": "LU art. 32 3."},
-    "game.doubles": {"FR": "FR art. 55-4 4°", "LU": "LU art. 32 4."},
-    "game.house_rules": {"FR": "FR art. 55-4 (house rules)", "LU": "LU art. 32 1."},
+    # A table and its boxes on the layout.
     "game.table": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
-    "game.shoe": {"FR": "FR art. 55-4 (shoe)", "LU": "LU art. 32 (shoe)"},
-    "game.limits": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
-    "game.foreign_card": {"FR": "FR art. 40", "LU": "LU art. 7"},
 }
+
+# The game: its articles are written once, in the rules engine (the subjects of
+# its discrepancy codes); ``game.<rule>`` names them here.
+_GAME_RULES = {
+    "game.play": "play",
+    "game.insurance": "insurance",
+    "game.pairs": "pairs",
+    "game.doubles": "doubles",
+    "game.house_rules": "house",
+    "game.shoe": "shoe",
+    "game.limits": "limits",
+    "game.foreign_card": "cards",
+}
+ARTICLES.update(
+    {rule: {p: texts[subject] for p, texts in GAME_ARTICLES.items()} for rule, subject in _GAME_RULES.items()}
+)
 
 
 def cite(rule: str, profile: str) -> str:

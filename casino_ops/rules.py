@@ -7,6 +7,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from tables.blackjack.rules import INTEGER_RULE_MINIMUM
+
 from .models import HOUSE_RULE_DEFAULTS, HOUSE_RULE_KEYS
 from .regulations import Profile, RegulationError, cite
 
@@ -42,7 +44,7 @@ def check_casino_settings(values: dict[str, Any]) -> None:
                 field=key,
             )
     hands = values.get("max_hands_after_split")
-    if hands is not None and int(hands) < 2:
+    if hands is not None and int(hands) < INTEGER_RULE_MINIMUM["max_hands_after_split"]:
         raise RegulationError(
             "HOUSE_RULE_INVALID",
             _("Le nombre maximal de mains après séparation est au moins 2."),
@@ -50,7 +52,7 @@ def check_casino_settings(values: dict[str, Any]) -> None:
             field="max_hands_after_split",
         )
     boxes = values.get("max_boxes_per_player")
-    if boxes is not None and int(boxes) < 1:
+    if boxes is not None and int(boxes) < INTEGER_RULE_MINIMUM["max_boxes_per_player"]:
         raise RegulationError(
             "HOUSE_RULE_INVALID",
             _("Le nombre maximal de cases par joueur est au moins 1."),

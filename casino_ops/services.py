@@ -12,23 +12,12 @@ from django.utils.translation import gettext as _
 import audit
 
 from . import roles
-from .models import CasinoSettings
+from .models import HOUSE_RULE_KEYS, CasinoSettings
 from .rules import check_casino_settings
 
-EDITABLE_FIELDS = (
-    "name",
-    "profile",
-    "authorised_min_stake",
-    "authorisation_reference",
-    "double_after_split",
-    "split_identical_only",
-    "max_hands_after_split",
-    "resplit_aces",
-    "surrender",
-    "hit_on_21_forbidden",
-    "single_player_two_boxes",
-    "max_boxes_per_player",
-)
+#: The casino's own fields, then its house rules (the rules engine's keys).
+CASINO_FIELDS = ("name", "profile", "authorised_min_stake", "authorisation_reference")
+EDITABLE_FIELDS = (*CASINO_FIELDS, *HOUSE_RULE_KEYS)
 
 
 def get_casino() -> CasinoSettings:

@@ -6,6 +6,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .blackjack.rules import MAX_BOXES
+
 
 def _optional_user(label: str) -> models.ForeignKey:
     """A user who may be named on an entry (signer, witness, key holder…); never deleted."""
@@ -41,8 +43,8 @@ class Table(models.Model):
     )
     boxes = models.PositiveSmallIntegerField(
         _("nombre de cases"),
-        default=7,
-        validators=[MinValueValidator(1), MaxValueValidator(7)],
+        default=MAX_BOXES,
+        validators=[MinValueValidator(1), MaxValueValidator(MAX_BOXES)],  # boxes 1 to 7 (hand-log §2)
     )
     in_service = models.BooleanField(_("en service"), default=True)
 

@@ -1,65 +1,43 @@
-"""The visual replay of one round: the steps an officer walks through.
+"""The visual replay of one round, as the officers' portal shows it.
 
-Pure Python: takes a round of a ``casino-hand-log/1`` log, the same round of
-the engine's replay report (:func:`tables.blackjack.replay`) and the round's
-discrepancies, and returns the successive states of the table — stakes, the
-deal card by card as it left the shoe, insurance, each decision of each box in
-play order, the dealer's draw, the payments — each step carrying the
-discrepancies found at that point, placed on the box where they happened.
-
-The engine decides; this module only lays its findings out in time. Cards
-drawn during play are read from the shoe in order; the hands' final cards and
-totals are the engine's.
+The steps themselves (stakes, deal, insurance, each decision, the dealer, the
+payments, each with its discrepancies) are computed next to the rules engine,
+by :mod:`tables.blackjack.steps`; the portal only gives each card its markup.
 """
 
 from __future__ import annotations
 
-import copy
 import html
-from decimal import Decimal
 from typing import Any
 
-SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-RED_SUITS = {"H", "D"}
+from tables.blackjack import steps
+from tables.blackjack.steps import (
+    ACTION_LABELS,
+    DEAL_CODES,
+    INSURANCE_CODES,
+    OUTCOME_LABELS,
+    PLAY_CODES,
+    RED_SUITS,
+    SETTLEMENT_CODES,
+    STAKE_CODES,
+    SUIT_SYMBOLS,
+    round_summaries,
+)
 
-# Where a discrepancy shows, by code (anything else shows at the end of the round).
-STAKE_CODES = {
-    "BET_BELOW_MIN",
-    "BET_ABOVE_MAX",
-    "BET_UNIT",
-    "TOO_MANY_BOXES",
-    "SINGLE_PLAYER_ONE_BOX",
-    "CUT_CARD_OVERRUN",
-    "ROUND_NUMBERING",
-}
-DEAL_CODES = {"CARD_COUNT_EXCEEDED", "INVALID_CARD"}
-INSURANCE_CODES = {"ILLEGAL_INSURANCE"}
-PLAY_CODES = {
-    "ILLEGAL_DOUBLE",
-    "ILLEGAL_HIT",
-    "ILLEGAL_SPLIT",
-    "ILLEGAL_SURRENDER",
-    "TOO_MANY_SPLITS",
-    "EXTRA_DECISION",
-    "MISSING_DECISION",
-}
-SETTLEMENT_CODES = {"SETTLEMENT_MISMATCH", "SETTLEMENT_MISSING", "SETTLEMENT_UNKNOWN"}
-
-ACTION_LABELS = {
-    "hit": "tire une carte",
-    "stand": "reste",
-    "double": "double",
-    "split": "sépare",
-    "surrender": "abandonne",
-}
-OUTCOME_LABELS = {
-    "win": "gagne",
-    "lose": "perd",
-    "push": "égalité",
-    "blackjack": "black-jack",
-    "bust": "sauté",
-    "surrender": "abandon",
-}
+__all__ = [
+    "ACTION_LABELS",
+    "DEAL_CODES",
+    "INSURANCE_CODES",
+    "OUTCOME_LABELS",
+    "PLAY_CODES",
+    "RED_SUITS",
+    "SETTLEMENT_CODES",
+    "STAKE_CODES",
+    "SUIT_SYMBOLS",
+    "card",
+    "round_steps",
+    "round_summaries",
+]
 
 
 def card(code: str) -> dict[str, Any]:
@@ -68,62 +46,13 @@ def card(code: str) -> dict[str, Any]:
     ``html`` is the card's markup, escaped (a log may hold anything where a card
     should be), made once here rather than by a template include per card.
     """
-    code = str(code)
-    rank, suit = code[:-1], code[-1:]
-    rank = "10" if rank in ("T", "10") else rank
-    symbol = SUIT_SYMBOLS.get(suit)
-    if symbol is None:  # not a card (INVALID_CARD): shown as written
-        shown = {"code": code, "rank": code, "suit": "?", "red": False, "invalid": True}
-    else:
-        shown = {"code": code, "rank": rank, "suit": symbol, "red": suit in RED_SUITS, "invalid": False}
+    shown = steps.card_face(code)
     css = "pcard" + (" red" if shown["red"] else "") + (" invalid" if shown["invalid"] else "")
     shown["html"] = (
-        f'<span class="{css}" title="{html.escape(code)}"><b>{html.escape(shown["rank"])}</b>'
+        f'<span class="{css}" title="{html.escape(shown["code"])}"><b>{html.escape(shown["rank"])}</b>'
         f"<i>{shown['suit']}</i></span>"
     )
     return shown
-
-
-def _act(action: Any) -> tuple[str, list[str]]:
-    if isinstance(action, dict):
-        return str(action.get("act", "?")), [str(p) for p in action.get("declined", [])]
-    return str(action), []
-
-
-def _stake_boxes(log_round: dict[str, Any]) -> list[dict[str, Any]]:
-    return sorted((b for b in log_round.get("boxes", []) if b.get("stakes")), key=lambda b: int(b["box"]))
-
-
-class _Table:
-    def __init__(self, log_round: dict[str, Any], box_count: int) -> None:
-        self.dealer: list[dict[str, Any]] = []
-        self.dealer_total: Any = None
-        self.boxes: dict[int, dict[str, Any]] = {}
-        numbers = {int(b["box"]) for b in log_round.get("boxes", [])}
-        for number in range(1, max([box_count, *numbers]) + 1):
-            self.boxes[number] = {"number": number, "stakes": [], "hands": [], "insurance": [], "note": ""}
-        for b in _stake_boxes(log_round):
-            self.boxes[int(b["box"])]["stakes"] = [
-                {"player": s.get("player"), "amount": s.get("amount")} for s in b["stakes"]
-            ]
-        self.steps: list[dict[str, Any]] = []
-
-    def snapshot(
-        self, title: str, *, phase: str, drawn: list[str] | None = None, focus: int | None = None
-    ) -> dict[str, Any]:
-        step = {
-            "index": len(self.steps),
-            "title": title,
-            "phase": phase,
-            "focus": focus,
-            "drawn": [card(c) for c in drawn or []],
-            "dealer": copy.deepcopy(self.dealer),
-            "dealer_total": self.dealer_total,
-            "boxes": copy.deepcopy(list(self.boxes.values())),
-            "discrepancies": [],
-        }
-        self.steps.append(step)
-        return step
 
 
 def round_steps(
@@ -133,224 +62,5 @@ def round_steps(
     *,
     box_count: int = 7,
 ) -> list[dict[str, Any]]:
-    """The steps of one round, each a full picture of the table (see module doc)."""
-    report_round = report_round or {"hands": [], "dealer": {"cards": []}, "insurance": []}
-    shoe = [str(c) for c in log_round.get("cards", [])]
-    pos = 0
-    table = _Table(log_round, box_count)
-    stake_boxes = [int(b["box"]) for b in _stake_boxes(log_round)]
-    report_hands: dict[int, list[dict[str, Any]]] = {}
-    for hand in report_round.get("hands", []):
-        report_hands.setdefault(int(hand["box"]), []).append(hand)
-
-    anchors: dict[str, int] = {}
-    box_steps: dict[int, int] = {}
-
-    def take() -> str | None:
-        nonlocal pos
-        if pos >= len(shoe):
-            return None
-        pos += 1
-        return shoe[pos - 1]
-
-    # Stakes.
-    anchors["stakes"] = table.snapshot("Mises sur les cases", phase="stakes")["index"]
-
-    # The deal: a card to each box, one to the dealer, a second to each box (§3.1).
-    for label, to_dealer in (
-        ("Première carte à chaque case", False),
-        ("Carte du croupier", True),
-        ("Seconde carte à chaque case", False),
-    ):
-        drawn = []
-        if to_dealer:
-            c = take()
-            if c is not None:
-                table.dealer.append(card(c))
-                drawn.append(c)
-        else:
-            for number in stake_boxes:
-                c = take()
-                if c is None:
-                    break
-                box = table.boxes[number]
-                if not box["hands"]:
-                    box["hands"].append({"hand": 0, "cards": [], "total": None, "outcome": None, "nets": []})
-                box["hands"][0]["cards"].append(card(c))
-                drawn.append(c)
-        anchors["deal"] = table.snapshot(label, phase="deal", drawn=drawn)["index"]
-
-    # Insurance, taken once every box has its second card (§3.2).
-    insurance = log_round.get("insurance") or []
-    if insurance:
-        for bet in insurance:
-            box = table.boxes.setdefault(
-                int(bet["box"]),
-                {"number": int(bet["box"]), "stakes": [], "hands": [], "insurance": [], "note": ""},
-            )
-            box["insurance"].append({"player": bet.get("player"), "amount": bet.get("amount"), "net": None})
-        anchors["insurance"] = table.snapshot("Assurances", phase="insurance")["index"]
-
-    # Each box in play order, each decision in order (§3.3).
-    actions = log_round.get("actions") or {}
-    for number in stake_boxes:
-        box = table.boxes[number]
-        final = report_hands.get(number, [])
-        decisions = actions.get(str(number), [])
-        single = len(final) <= 1
-        for i, action in enumerate(decisions):
-            act, declined = _act(action)
-            drawn = []
-            if single and act in ("hit", "double") and final:
-                already = len(box["hands"][0]["cards"]) if box["hands"] else 0
-                if already < len(final[0]["cards"]):
-                    c = take()
-                    if c is not None:
-                        box["hands"][0]["cards"].append(card(c))
-                        drawn.append(c)
-            if i == len(decisions) - 1:
-                # The box is done: its hands as the engine dealt them (splits included).
-                consumed = sum(len(h["cards"]) for h in final) - sum(len(h["cards"]) for h in box["hands"])
-                for _ in range(max(consumed, 0)):
-                    c = take()
-                    if c is not None:
-                        drawn.append(c)
-                box["hands"] = [
-                    {
-                        "hand": h["hand"],
-                        "cards": [card(c) for c in h["cards"]],
-                        "total": h.get("total"),
-                        "soft": h.get("soft"),
-                        "outcome": None,
-                        "nets": [],
-                        "doubled": h.get("doubled"),
-                    }
-                    for h in final
-                ] or box["hands"]
-            title = f"Case {number} : {ACTION_LABELS.get(act, act)}"
-            if declined:
-                title += f" (sans {', '.join(declined)})"
-            step = table.snapshot(title, phase="play", drawn=drawn, focus=number)
-            box_steps[number] = step["index"]
-        if not decisions and final:
-            box["hands"] = [
-                {
-                    "hand": h["hand"],
-                    "cards": [card(c) for c in h["cards"]],
-                    "total": h.get("total"),
-                    "soft": h.get("soft"),
-                    "outcome": None,
-                    "nets": [],
-                    "doubled": h.get("doubled"),
-                }
-                for h in final
-            ]
-
-    # The dealer's draw (§3.5).
-    dealer = report_round.get("dealer") or {"cards": []}
-    dealer_cards = [str(c) for c in dealer.get("cards", [])]
-    for c in dealer_cards[len(table.dealer) :]:
-        took = take()
-        table.dealer.append(card(took if took is not None else c))
-        table.snapshot(f"Le croupier tire {card(c)['rank']}{card(c)['suit']}", phase="dealer", drawn=[c])
-    table.dealer_total = dealer.get("total")
-    anchors["dealer"] = table.snapshot(
-        f"Le croupier termine à {dealer.get('total', '—')}" if dealer_cards else "Le croupier ne joue pas",
-        phase="dealer",
-    )["index"]
-
-    # The payments: what the rules give, next to what the table recorded (§3.6).
-    recorded: dict[tuple[int, int | None, str, bool], str] = {}
-    for row in log_round.get("settlements") or []:
-        is_insurance = "insurance_net" in row
-        key = (
-            int(row["box"]),
-            None if is_insurance else int(row.get("hand", 0)),
-            str(row.get("player")),
-            is_insurance,
-        )
-        recorded[key] = row.get("insurance_net") if is_insurance else row.get("net")
-    for number, hands in report_hands.items():
-        box = table.boxes[number]
-        by_hand = {h["hand"]: h for h in box["hands"]}
-        for h in hands:
-            shown = by_hand.get(h["hand"])
-            if shown is None:
-                continue
-            shown["outcome"] = OUTCOME_LABELS.get(str(h.get("outcome")), h.get("outcome"))
-            shown["nets"] = [
-                {
-                    "player": s.get("player"),
-                    "amount": s.get("amount"),
-                    "net": s.get("net"),
-                    "recorded": recorded.get((number, int(h["hand"]), str(s.get("player")), False)),
-                }
-                for s in h.get("stakes", [])
-            ]
-            for n in shown["nets"]:
-                n["differs"] = _differs(n["net"], n["recorded"])
-    for bet in report_round.get("insurance") or []:
-        box = table.boxes.get(int(bet["box"]))
-        if box is None:
-            continue
-        for shown in box["insurance"]:
-            if shown["player"] == bet.get("player"):
-                shown["net"] = bet.get("net")
-                shown["recorded"] = recorded.get((int(bet["box"]), None, str(bet.get("player")), True))
-                shown["differs"] = _differs(shown["net"], shown["recorded"])
-    anchors["settlement"] = table.snapshot("Paiements", phase="settlement")["index"]
-    last = len(table.steps) - 1
-    if pos < len(shoe):
-        table.steps[last]["drawn"] = [card(c) for c in shoe[pos:]]
-        table.steps[last]["title"] += " — cartes restées hors du jeu"
-
-    for d in discrepancies:
-        step = table.steps[_step_of(d, anchors, box_steps, last)]
-        step["discrepancies"].append(d)
-        for box in step["boxes"]:
-            if d.get("box") is not None and box["number"] == int(d["box"]):
-                box.setdefault("discrepancies", []).append(d)
-    return table.steps
-
-
-def _differs(computed: Any, recorded: Any) -> bool:
-    if computed is None or recorded is None:
-        return computed != recorded
-    try:
-        return Decimal(str(computed)) != Decimal(str(recorded))
-    except ArithmeticError:
-        return True
-
-
-def _step_of(d: dict[str, Any], anchors: dict[str, int], box_steps: dict[int, int], last: int) -> int:
-    code = d.get("code", "")
-    box = d.get("box")
-    if code in STAKE_CODES:
-        return anchors["stakes"]
-    if code in DEAL_CODES:
-        return anchors["deal"]
-    if code in INSURANCE_CODES:
-        return anchors.get("insurance", anchors["deal"])
-    if code in PLAY_CODES and box is not None and int(box) in box_steps:
-        return box_steps[int(box)]
-    if code in SETTLEMENT_CODES:
-        return anchors["settlement"]
-    if code == "CARDS_SHORT":
-        return anchors["dealer"]
-    return last
-
-
-def round_summaries(report: dict[str, Any], discrepancies: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """One line per round of the report: its number and how many discrepancies it has."""
-    counts: dict[Any, int] = {}
-    for d in discrepancies:
-        counts[d.get("round")] = counts.get(d.get("round"), 0) + 1
-    return [
-        {
-            "position": i + 1,
-            "number": r["number"],
-            "replayed": r.get("replayed", True),
-            "discrepancies": counts.get(r["number"], 0),
-        }
-        for i, r in enumerate(report.get("rounds", []))
-    ]
+    """The steps of one round (:func:`tables.blackjack.steps.round_steps`), cards with their markup."""
+    return steps.round_steps(log_round, report_round, discrepancies, box_count=box_count, card=card)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .rules import BOOLEAN_RULES, CHANGEABLE, DEFAULTS, PROFILES, Rules, rules_for
+from .rules import BOOLEAN_RULES, CHANGEABLE, DEFAULTS, INTEGER_RULE_MINIMUM, PROFILES, Rules, rules_for
 
 FORMAT = "casino-hand-log/1"
 ACTIONS = frozenset(("hit", "stand", "double", "split", "surrender"))
@@ -149,12 +149,10 @@ def _house_rules(profile: str, hr: Any) -> Rules:
         if key in BOOLEAN_RULES:
             if type(value) is not bool:
                 raise Rejected(field, "expected true or false")
-        elif key == "max_hands_after_split":
-            if value is not None and (type(value) is not int or value < 2):
-                raise Rejected(field, "expected null or an integer of at least 2")
-        elif key == "max_boxes_per_player":
-            if value is not None and (type(value) is not int or value < 1):
-                raise Rejected(field, "expected null or an integer of at least 1")
+        else:
+            minimum = INTEGER_RULE_MINIMUM[key]
+            if value is not None and (type(value) is not int or value < minimum):
+                raise Rejected(field, f"expected null or an integer of at least {minimum}")
     return rules_for(profile, hr)
 
 

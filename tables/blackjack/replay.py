@@ -45,14 +45,19 @@ Readings of points the spec leaves open (chosen closest to the regulation):
   is a surrender after a split (house rules article). All draw no card
   (``replayed_as: "stand"``).
 * Settlement rows for insurance cite the insurance article (2°); rows for
-  hands cite the payments article (1°).
+  hands cite the payments article (1°). A row for nothing the rules owe
+  (``SETTLEMENT_UNKNOWN``) cites the payments article, and carries
+  ``"insurance": true`` when it is an insurance row (as the spec's examples do).
+* ``TOO_MANY_BOXES`` names the ``boxes`` the player holds; ``BET_UNIT`` and
+  ``ILLEGAL_INSURANCE`` name the ``amount`` (as the spec's examples do).
 * A round stopped during the first deal lists every box holding stakes with
   the cards it had received (possibly none), and the dealer with his cards so
   far (possibly none, total 0). A round stopped after the deal lists the
   legal insurance bets with a null net.
 * ``reason`` strings: a rule that forbids a possible action is named by its
   key (``double_after_split``, ``double_totals``, ``split_identical_only``,
-  ``hit_on_21_forbidden``), or ``"not offered"`` for a surrender; an
+  ``hit_on_21_forbidden``), or ``"not offered"`` for a surrender (or ``"after
+  a draw at the table"`` where it is offered but an earlier box drew); an
   impossible form is described (``"more than two cards"``, ``"cards of
   different values"``, ``"after a hit"``, ``"after a split"``) and carries
   ``replayed_as``.
@@ -72,6 +77,7 @@ OPEN, STAND, BLACKJACK, BUST, SURRENDER = 0, 1, 2, 3, 4  # STAND and BLACKJACK: 
 
 BOX_KEY = ("0", "1", "2", "3", "4", "5", "6", "7")
 SPLIT_ACES_REASON = "split aces take one card"
+LATE_SURRENDER = "after a draw at the table"
 
 #: card code -> canonical code (``10H`` -> ``TH``): the shoe's counts are kept by canonical code.
 _CANON: dict[str, str] = {code: CANONICAL[k] for code, k in CARD_INDEX.items()}
@@ -274,7 +280,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             dc = cards[k]
             d_hard = val[dc]
             d_ace = d_hard == 1
-            p = k1 + k
+            p = dealt = k1 + k  # cards out once the first deal is done
             live = False  # a hand still on the layout, or an insurance bet (3.5)
             # each box: its stakes within the limits, then its play (3.3), hands kept
             # as (box, num, cards, hard, ace, state, doubled, stakes)
@@ -454,7 +460,8 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                                     break
                                 continue
                             if a == "surrender":
-                                if not offered or split or len(hc) != 2:
+                                # offered, on an unsplit two-card hand, before any draw at the table
+                                if not offered or split or len(hc) != 2 or p != dealt:
                                     raise _Bail
                                 state = SURRENDER
                                 break
@@ -659,11 +666,15 @@ def _stake_cents(a: Any, min_c: int, max_c: int, known: dict[str, int]) -> int:
 def _per_player_fault(rules: Rules, boxes: list[dict[str, Any]]) -> bool:
     """Fast path: would TOO_MANY_BOXES or SINGLE_PLAYER_ONE_BOX be reported?"""
     held: dict[str, int] = {}
+    behind = False  # a stake behind a box: its player takes part (but holds no box)
     for b in boxes:
-        holder = b["stakes"][0]["player"]
+        stakes = b["stakes"]
+        holder = stakes[0]["player"]
         held[holder] = held.get(holder, 0) + 1
+        if len(stakes) > 1:
+            behind = True
     mx = rules.max_boxes_per_player
-    if mx is not None and max(held.values()) > mx:
+    if mx is not None and max(held.values()) > mx and (len(held) > 1 or behind):
         return True
     return rules.single_player_two_boxes and len(boxes) == 1
 
@@ -803,9 +814,7 @@ def _round_general(
                     )
                 )
             if c % 10:
-                disc.append(
-                    _d("BET_UNIT", number, box, None, s["player"], arts["BET_UNIT"], recorded=_fmt(c))
-                )
+                disc.append(_d("BET_UNIT", number, box, None, s["player"], arts["BET_UNIT"], amount=_fmt(c)))
             total += c
             sl.append([s["player"], c])
         if total > max_c:
@@ -911,16 +920,22 @@ def _boxes_per_player(
 ) -> None:
     """House rules on boxes per player (FR art. 55-4 (house rules)).
 
-    Only box holders (the first stake of a box) hold boxes.
+    Only box holders (the first stake of a box) hold boxes. ``max_boxes_per_player``
+    holds only when another player takes part in the round, holding a box or
+    betting behind (FR art. 55-4 1°: "dès lors que d'autres joueurs souhaitent
+    participer au jeu"): a lone player may hold any number.
     """
-    held: dict[str, int] = {}
-    for _box, sl in playing:
+    held: dict[str, list[int]] = {}
+    for box, sl in playing:
         holder = sl[0][0]
-        held[holder] = held.get(holder, 0) + 1
+        if holder in held:
+            held[holder].append(box)
+        else:
+            held[holder] = [box]
     mx = rules.max_boxes_per_player
-    if mx is not None:
-        for player, n in held.items():
-            if n > mx:
+    if mx is not None and _others_take_part(held, playing):
+        for player, boxes in held.items():
+            if len(boxes) > mx:
                 disc.append(
                     _d(
                         "TOO_MANY_BOXES",
@@ -929,13 +944,13 @@ def _boxes_per_player(
                         None,
                         player,
                         rules.articles["TOO_MANY_BOXES"],
-                        count=n,
+                        boxes=boxes,
                         max_boxes=mx,
                     )
                 )
     if rules.single_player_two_boxes and len(held) == 1:
-        for player, n in held.items():
-            if n == 1:
+        for player, boxes in held.items():
+            if len(boxes) == 1:
                 disc.append(
                     _d(
                         "SINGLE_PLAYER_ONE_BOX",
@@ -946,6 +961,14 @@ def _boxes_per_player(
                         rules.articles["SINGLE_PLAYER_ONE_BOX"],
                     )
                 )
+
+
+def _others_take_part(held: dict[str, Any], playing: list[tuple[int, list[list[Any]]]]) -> bool:
+    """More than one player in the round: two box holders, or anyone betting behind another."""
+    if len(held) != 1:
+        return len(held) > 1
+    (holder,) = held
+    return any(st[0] != holder for _box, sl in playing for st in sl)
 
 
 def _dealer_dict(d_cards: list[str], d_hard: int, d_ace: bool) -> dict[str, Any]:
@@ -1037,6 +1060,7 @@ def _play(
             if v == 1:
                 h.ace = True
             p += 1
+    dealt = p  # a card drawn after this one is a draw at the table (3.3, surrender)
     # 3.2 insurance, checked once the first deal is complete
     if rd["insurance"]:
         legal = _insurance(rd["insurance"], number, d_ace, playing, disc, arts)
@@ -1257,7 +1281,10 @@ def _play(
                         )
                         h.state = STAND
                         break
-                    if not offered:
+                    # replayed as a surrender: not offered, or after a card was drawn at
+                    # the table (FR art. 55-4 1°: "avant tout tirage supplémentaire"); one reason
+                    reason = "not offered" if not offered else LATE_SURRENDER if p != dealt else None
+                    if reason is not None:
                         disc.append(
                             _d(
                                 "ILLEGAL_SURRENDER",
@@ -1266,7 +1293,7 @@ def _play(
                                 h.num,
                                 holder,
                                 arts["ILLEGAL_SURRENDER"],
-                                reason="not offered",
+                                reason=reason,
                             )
                         )
                     h.state = SURRENDER
@@ -1406,7 +1433,7 @@ def _insurance(
         assert amount is not None
         reason = None
         if not dealer_ace:
-            reason = "the dealer's card is not an ace"
+            reason = "dealer's first card is not an ace"
         else:
             stake = None
             for b, sl in playing:
@@ -1433,7 +1460,7 @@ def _insurance(
                     None,
                     player,
                     arts["ILLEGAL_INSURANCE"],
-                    recorded=_fmt(amount),
+                    amount=_fmt(amount),
                     reason=reason,
                 )
             )
@@ -1550,12 +1577,13 @@ def _settle(
             exp = ins_computed.get(key)
             art = ins_art
         assert rec is not None
-        if exp is None:
-            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, art, recorded=fmt(rec)))
-        elif key in seen:
-            disc.append(
-                _d("SETTLEMENT_UNKNOWN", number, box, hand, player, art, recorded=fmt(rec), duplicate=True)
-            )
+        if exp is None or key in seen:
+            # a row for nothing the rules owe: a payment (1°), an insurance row flagged as such
+            extra: dict[str, Any] = {} if hand is not None else {"insurance": True}
+            extra["recorded"] = fmt(rec)
+            if exp is not None:
+                extra["duplicate"] = True
+            disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, play_art, **extra))
         else:
             seen.add(key)
             if exp != rec:

@@ -10,6 +10,11 @@ hand-log.md §4 (profiles and house rules) and regulations.md:
 Both profiles: six decks, five burned cards, dealer stands on all 17s,
 blackjack pays 3 to 2, insurance 2 to 1, a blackjack is never doubled, split
 aces take one card each and 21 on a split hand is paid even money.
+
+This module is the one place where the house-rule keys, their defaults, which
+of them a house may change under each profile, and the game's articles are
+written; the casino's settings, their checks, admin and services, and the
+regulation citations of the project derive from it.
 """
 
 from __future__ import annotations
@@ -23,62 +28,49 @@ CARDS_PER_DECK = 52
 
 PROFILES = ("FR", "LU")
 
-#: Defaults of each profile (hand-log.md §4). ``double_totals`` None = "any".
+#: Boxes of a layout, numbered 1 to MAX_BOXES from the dealer's left (hand-log.md §2).
+MAX_BOXES = 7
+
+#: The house rules a house may set, with their defaults (the same under both
+#: profiles), in the order of hand-log.md §4.
+HOUSE_RULE_DEFAULTS: dict[str, bool | int | None] = {
+    "double_after_split": True,
+    "split_identical_only": False,
+    "max_hands_after_split": None,
+    "resplit_aces": False,
+    "surrender": False,
+    "hit_on_21_forbidden": False,
+    "single_player_two_boxes": False,
+    "max_boxes_per_player": None,
+}
+HOUSE_RULE_KEYS: tuple[str, ...] = tuple(HOUSE_RULE_DEFAULTS)
+
+#: The integer house rules (null: no limit) and their smallest value (§6).
+INTEGER_RULE_MINIMUM: dict[str, int] = {"max_hands_after_split": 2, "max_boxes_per_player": 1}
+
+BOOLEAN_RULES = frozenset(k for k in HOUSE_RULE_KEYS if k not in INTEGER_RULE_MINIMUM)
+
+#: Defaults of each profile (hand-log.md §4): ``double_totals``, which no
+#: house may change (None = "any"), then the house rules.
 DEFAULTS: dict[str, dict[str, Any]] = {
-    "FR": {
-        "double_totals": None,
-        "double_after_split": True,
-        "split_identical_only": False,
-        "max_hands_after_split": None,
-        "resplit_aces": False,
-        "surrender": False,
-        "hit_on_21_forbidden": False,
-        "single_player_two_boxes": False,
-        "max_boxes_per_player": None,
-    },
-    "LU": {
-        "double_totals": frozenset((9, 10, 11)),
-        "double_after_split": True,
-        "split_identical_only": False,
-        "max_hands_after_split": None,
-        "resplit_aces": False,
-        "surrender": False,
-        "hit_on_21_forbidden": False,
-        "single_player_two_boxes": False,
-        "max_boxes_per_player": None,
-    },
+    "FR": {"double_totals": None, **HOUSE_RULE_DEFAULTS},
+    "LU": {"double_totals": frozenset((9, 10, 11)), **HOUSE_RULE_DEFAULTS},
 }
 
-#: Keys a house may set, per profile (hand-log.md §4, last column).
+#: Keys a house may set, per profile (hand-log.md §4, last column): the game
+#: rules under both, the surrender and the boxes per player under FR only.
 CHANGEABLE: dict[str, frozenset[str]] = {
-    "FR": frozenset(
-        (
-            "double_after_split",
-            "split_identical_only",
-            "max_hands_after_split",
-            "resplit_aces",
-            "surrender",
-            "hit_on_21_forbidden",
-            "single_player_two_boxes",
-            "max_boxes_per_player",
-        )
-    ),
+    "FR": frozenset(HOUSE_RULE_KEYS),
     "LU": frozenset(("double_after_split", "split_identical_only", "max_hands_after_split", "resplit_aces")),
 }
 
-BOOLEAN_RULES = frozenset(
-    (
-        "double_after_split",
-        "split_identical_only",
-        "resplit_aces",
-        "surrender",
-        "hit_on_21_forbidden",
-        "single_player_two_boxes",
-    )
-)
+#: House-rule key -> the profiles under which a house may change it.
+HOUSE_RULE_PROFILES: dict[str, frozenset[str]] = {
+    key: frozenset(p for p in PROFILES if key in CHANGEABLE[p]) for key in HOUSE_RULE_KEYS
+}
 
 #: Article strings per profile and subject (hand-log.md §6 "Articles").
-_ARTICLE_TEXT: dict[str, dict[str, str]] = {
+GAME_ARTICLES: dict[str, dict[str, str]] = {
     "FR": {
         "play": "FR art. 55-4 1°",
         "insurance": "FR art. 55-4 2°",
@@ -136,32 +128,19 @@ DISCREPANCY_CODES: tuple[str, ...] = tuple(CODE_SUBJECT)
 
 def article(profile: str, subject: str) -> str:
     """The article string a check on ``subject`` cites under ``profile``."""
-    return _ARTICLE_TEXT[profile][subject]
+    return GAME_ARTICLES[profile][subject]
 
 
 def articles_for(profile: str) -> dict[str, str]:
     """Code -> article for one profile (the replay's lookup table)."""
-    texts = _ARTICLE_TEXT[profile]
+    texts = GAME_ARTICLES[profile]
     return {code: texts[subject] for code, subject in CODE_SUBJECT.items()}
 
 
 class Rules:
     """The rules in force for one shoe: a profile and its house rules."""
 
-    __slots__ = (
-        "profile",
-        "double_totals",
-        "double_after_split",
-        "split_identical_only",
-        "max_hands_after_split",
-        "resplit_aces",
-        "surrender",
-        "hit_on_21_forbidden",
-        "single_player_two_boxes",
-        "max_boxes_per_player",
-        "articles",
-        "texts",
-    )
+    __slots__ = ("profile", "double_totals", *HOUSE_RULE_KEYS, "articles", "texts")
 
     profile: str
     double_totals: frozenset[int] | None
@@ -184,7 +163,7 @@ class Rules:
         for key, value in values.items():
             setattr(self, key, value)
         self.articles = articles_for(profile)
-        self.texts = _ARTICLE_TEXT[profile]
+        self.texts = GAME_ARTICLES[profile]
 
     def as_dict(self) -> dict[str, Any]:
         """The rules as plain data (``double_totals`` as "any" or a list)."""

@@ -15,6 +15,22 @@ need a house rule and set it: ``TOO_MANY_SPLITS`` (``max_hands_after_split``
 ``TOO_MANY_BOXES`` (FR, ``max_boxes_per_player`` 1 if unset) and
 ``SINGLE_PLAYER_ONE_BOX`` (FR, ``single_player_two_boxes``).
 
+Some faults take one of several forms (:data:`FAULT_FORMS`), named in
+``forms`` (code -> form) or else drawn by the seeded generator among those the
+shoe can carry; the injected entry names its ``form``:
+
+* ``ILLEGAL_SURRENDER``: ``"after a hit"`` (a surrender of impossible form) or
+  ``"after a draw at the table"`` (an earlier box has hit: FR art. 55-4 1°,
+  "avant tout tirage supplémentaire à la table");
+* ``TOO_MANY_BOXES``: one player over ``max_boxes_per_player`` while
+  ``"another box holder"`` or ``"a player behind"`` takes part in the round
+  (the limit holds only then, "dès lors que d'autres joueurs souhaitent
+  participer au jeu").
+
+Fault-free, the simulator obeys the rules: it surrenders only before any card
+is drawn at the table, and it sometimes seats a lone player on more boxes than
+``max_boxes_per_player`` (allowed when nobody else takes part).
+
 Use :func:`simulate_shoe` for a log, :func:`simulate` for the log and the
 injected faults.
 """
@@ -56,6 +72,12 @@ POST_HOC = (
 SHOE_WIDE = ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP", "CUT_CARD_OVERRUN", "CARD_COUNT_EXCEEDED")
 INJECTABLE = frozenset(PRE_PLAY + POST_HOC + SHOE_WIDE)
 assert INJECTABLE == frozenset(DISCREPANCY_CODES)
+
+#: the forms of a fault (the module docstring); the first is the one a shoe can always carry
+FAULT_FORMS: dict[str, tuple[str, ...]] = {
+    "ILLEGAL_SURRENDER": ("after a hit", "after a draw at the table"),
+    "TOO_MANY_BOXES": ("another box holder", "a player behind"),
+}
 
 SEATED = tuple(f"P{i}" for i in range(1, 9))
 BEHIND = tuple(f"B{i}" for i in range(1, 9))
@@ -131,9 +153,10 @@ def simulate_shoe(
     shoe_id: str | None = None,
     faults: tuple[str, ...] | list[str] = (),
     max_boxes: int = 7,
+    forms: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """A simulated log (a dict ready for ``json.dumps``)."""
-    return simulate(seed, profile, house_rules, limits, table, shoe_id, faults, max_boxes).log
+    return simulate(seed, profile, house_rules, limits, table, shoe_id, faults, max_boxes, forms).log
 
 
 def simulate(
@@ -145,12 +168,17 @@ def simulate(
     shoe_id: str | None = None,
     faults: tuple[str, ...] | list[str] = (),
     max_boxes: int = 7,
+    forms: dict[str, str] | None = None,
 ) -> Simulation:
     """Simulate one shoe; see the module docstring."""
     faults = list(dict.fromkeys(faults))
     unknown = [f for f in faults if f not in INJECTABLE]
     if unknown:
         raise ValueError(f"cannot inject {unknown}")
+    forms = dict(forms or {})
+    for code, form in forms.items():
+        if form not in FAULT_FORMS.get(code, ()):
+            raise ValueError(f"{code} has no form {form!r}")
     rng = random.Random(seed)
     hr = dict(house_rules or {})
     if "TOO_MANY_SPLITS" in faults and hr.get("max_hands_after_split") is None:
@@ -168,12 +196,16 @@ def simulate(
     if bad:
         raise ValueError(f"house rules {bad} cannot be set under {profile}")
     rules = Rules(profile, hr)
-    if (
-        rules.max_boxes_per_player is not None
-        and rules.max_boxes_per_player >= 7
-        and "TOO_MANY_BOXES" in faults
-    ):
-        raise ValueError("TOO_MANY_BOXES needs max_boxes_per_player under 7")
+    if "TOO_MANY_BOXES" in faults:
+        # one player on max + 1 boxes, and another player on a box of his own or behind
+        mx = rules.max_boxes_per_player or 1
+        possible = ("another box holder",) * (mx <= 5) + ("a player behind",) * (mx <= 6)
+        form = forms.get("TOO_MANY_BOXES") or (rng.choice(possible) if possible else "")
+        if form not in possible:
+            raise ValueError(f"TOO_MANY_BOXES ({form or 'any form'}) cannot be injected with max {mx}")
+        forms["TOO_MANY_BOXES"] = form
+    if "ILLEGAL_SURRENDER" in faults and "ILLEGAL_SURRENDER" not in forms:
+        forms["ILLEGAL_SURRENDER"] = rng.choice(FAULT_FORMS["ILLEGAL_SURRENDER"][: 2 if max_boxes > 1 else 1])
     decks = 8 if "DECK_COUNT" in faults else 6
     burned = 4 if "BURN_COUNT" in faults else 5
     size = decks * 52
@@ -190,7 +222,7 @@ def simulate(
     max_c = cents(limits[1])
     if min_c is None or max_c is None:
         raise ValueError("limits must be amount strings")
-    sim = _Sim(rng, rules, shoe, min_c, max_c, max_boxes)
+    sim = _Sim(rng, rules, shoe, min_c, max_c, max_boxes, forms)
     injected: list[dict[str, Any]] = []
     pre = [f for f in PRE_PLAY if f in faults]
     count_fault = "CARD_COUNT_EXCEEDED" in faults
@@ -359,7 +391,14 @@ class _Sim:
     """Deals and plays rounds under the rules (hand-log.md §3), writing the log."""
 
     def __init__(
-        self, rng: random.Random, rules: Rules, shoe: _Shoe, min_c: int, max_c: int, max_boxes: int
+        self,
+        rng: random.Random,
+        rules: Rules,
+        shoe: _Shoe,
+        min_c: int,
+        max_c: int,
+        max_boxes: int,
+        forms: dict[str, str] | None = None,
     ) -> None:
         self.rng = rng
         self.rules = rules
@@ -367,6 +406,8 @@ class _Sim:
         self.min_c = min_c
         self.max_c = max_c
         self.max_boxes = max(1, min(7, max_boxes))
+        self.forms = forms or {}
+        self.dealt = 0  # shoe position once the round's first deal is done
 
     # -- seating and stakes (FR art. 55-5 / LU art. 33, house rules) --------------------
     def _stake(self, room: int) -> int:
@@ -380,6 +421,10 @@ class _Sim:
         rules = self.rules
         boxes = sorted(rng.sample(range(1, 8), nboxes))
         mx = rules.max_boxes_per_player
+        if mx is not None and nboxes > mx and rng.random() < 0.2:
+            # a lone player, nobody behind: he may hold any number of boxes
+            holder = rng.choice(SEATED)
+            return [(box, [[holder, self._stake(self.max_c)]]) for box in boxes]
         held: dict[str, int] = {}
         seats = []
         for box in boxes:
@@ -425,10 +470,19 @@ class _Sim:
             seats = [(rng.randint(1, 7), [["P1", self._stake(self.max_c)]])]
             injected.append(_inj(fault, number, None, None, "P1"))
         elif fault == "TOO_MANY_BOXES":
+            # P1 over the limit while another player takes part (hand-log.md §3.7)
             mx = rules.max_boxes_per_player or 1
-            boxes = sorted(rng.sample(range(1, 8), mx + 1))
-            seats = [(b, [["P1", self._stake(self.max_c)]]) for b in boxes]
-            injected.append(_inj(fault, number, None, None, "P1"))
+            form = self.forms["TOO_MANY_BOXES"]
+            boxes = sorted(rng.sample(range(1, 8), mx + 2 if form == "another box holder" else mx + 1))
+            seats = [(b, [["P1", self.min_c]]) for b in boxes]
+            other = seats[rng.randrange(len(seats))][1]
+            if form == "another box holder":
+                other[0][0] = "P2"
+            else:
+                other.append(["B1", self.min_c])
+            injected.append({**_inj(fault, number, None, None, "P1"), "form": form})
+        elif fault == "ILLEGAL_SURRENDER" and self.forms["ILLEGAL_SURRENDER"] != "after a hit":
+            seats = self._seat(max(nboxes, 2))  # an earlier box draws, a later one surrenders
         else:
             seats = self._seat(nboxes)
         if (
@@ -461,7 +515,18 @@ class _Sim:
         # rig the target box's cards for the play faults (a real shoe, reordered)
         nb = len(seats)
         script: list[str] = []
-        if fault in ("ILLEGAL_DOUBLE", "ILLEGAL_SPLIT", "ILLEGAL_SURRENDER"):
+        scripts: dict[int, list[str]] = {}
+        if fault == "ILLEGAL_SURRENDER" and self.forms["ILLEGAL_SURRENDER"] != "after a hit":
+            # the first box (2, 3) hits; the second (a ten, 6) surrenders after that draw
+            shoe.rig(0, lambda c: CARD_VALUE[c] == 2)
+            shoe.rig(1, lambda c: CARD_VALUE[c] == 10)
+            shoe.rig(nb + 1, lambda c: CARD_VALUE[c] == 3)
+            shoe.rig(nb + 2, lambda c: CARD_VALUE[c] == 6)
+            scripts[seats[0][0]] = ["hit"]
+            scripts[seats[1][0]] = ["surrender"]
+            holder = seats[1][1][0][0]
+            injected.append({**_inj(fault, number, seats[1][0], 0, holder), "form": self.forms[fault]})
+        elif fault in ("ILLEGAL_DOUBLE", "ILLEGAL_SPLIT", "ILLEGAL_SURRENDER"):
             shoe.rig(0, lambda c: CARD_VALUE[c] == 2)
             shoe.rig(nb + 1, lambda c: CARD_VALUE[c] == 3)
             script = {
@@ -469,7 +534,11 @@ class _Sim:
                 "ILLEGAL_SPLIT": ["split"],
                 "ILLEGAL_SURRENDER": ["hit", "surrender"],
             }[fault]
-            injected.append(_inj(fault, number, target_box, 0, target[0][0]))
+            injected.append(
+                {**_inj(fault, number, target_box, 0, target[0][0]), "form": "after a hit"}
+                if fault == "ILLEGAL_SURRENDER"
+                else _inj(fault, number, target_box, 0, target[0][0])
+            )
         elif fault == "ILLEGAL_HIT":
             shoe.rig(0, lambda c: CARD_VALUE[c] == 1)
             shoe.rig(nb + 1, lambda c: CARD_VALUE[c] == 1)
@@ -490,6 +559,7 @@ class _Sim:
         dealer.add(shoe.draw())
         for bh in hands:
             bh[0].add(shoe.draw())
+        self.dealt = shoe.pos
         up = CARD_VALUE[dealer.cards[0]]
         insurance = []
         if up == 1:
@@ -502,7 +572,7 @@ class _Sim:
         for (box, _sl), bh in zip(seats, hands, strict=True):
             acts: list[Any] = []
             acted[box] = []
-            self._play_box(bh, up, acts, acted[box], script if box == target_box else [])
+            self._play_box(bh, up, acts, acted[box], scripts.get(box, script if box == target_box else []))
             if acts:
                 actions[str(box)] = acts
         on_layout = bool(insurance) or any(h.state not in ("bust", "surrender") for bh in hands for h in bh)
@@ -645,7 +715,8 @@ class _Sim:
         two = len(h.cards) == 2
         may_double = self._may_double(h)
         may_split = two and self._may_split(h, bh)
-        may_surrender = rules.surrender and two and len(bh) == 1
+        # surrender: offered, unsplit two cards, before any card drawn at the table (FR art. 55-4 1°)
+        may_surrender = rules.surrender and two and len(bh) == 1 and self.shoe.pos == self.dealt
         hit_ok = not (rules.hit_on_21_forbidden and total == 21)
         if rng.random() < NOISE:
             options = ["stand"] + (["hit"] if hit_ok and total < 21 else [])

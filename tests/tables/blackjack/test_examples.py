@@ -44,3 +44,21 @@ def test_cli_worked_example_exit_1_and_french_summary() -> None:
     assert "SETTLEMENT_MISMATCH (FR art. 55-4 1°) : 1" in text
     assert "en faveur des joueurs : 20,00" in text
     assert "1 sabot rejoué" in text
+
+
+def test_house_rules_shoes_equal_their_reports() -> None:
+    logs = (FIXTURES / "house-rules.jsonl").read_text().splitlines()
+    reports = (FIXTURES / "house-rules.report.jsonl").read_text().splitlines()
+    assert len(logs) == len(reports) == 2
+    for line, rep in zip(logs, reports, strict=True):
+        assert replay(json.loads(line)) == json.loads(rep)
+
+
+def test_cli_json_on_house_rules_exits_1() -> None:
+    out, err = io.StringIO(), io.StringIO()
+    status = main(["--json", str(FIXTURES / "house-rules.jsonl")], out, err)
+    assert status == 1
+    assert err.getvalue() == ""
+    got = [json.loads(x) for x in out.getvalue().splitlines()]
+    want = [json.loads(x) for x in (FIXTURES / "house-rules.report.jsonl").read_text().splitlines()]
+    assert got == want

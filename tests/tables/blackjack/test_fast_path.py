@@ -147,6 +147,8 @@ def test_fast_path_matches_the_general_replay(seed: int, monkeypatch: pytest.Mon
                 hr[key] = rng.random() < 0.6
         if rng.random() < 0.3:
             hr["max_hands_after_split"] = rng.choice([None, 2, 3, 4])
+        if profile == "FR" and rng.random() < 0.3:
+            hr["max_boxes_per_player"] = rng.choice([1, 2, 3])  # holds only with another player
         limits = rng.choice([("10.00", "1000.00"), ("5.00", "500.00"), ("25.00", "5000.00")])
         faults = tuple(rng.sample(codes, rng.randint(0, 3))) if rng.random() < 0.5 else ()
         try:

@@ -185,7 +185,8 @@ def test_insurance_without_dealer_ace_is_illegal_and_does_not_make_him_draw() ->
         insurance=[{"box": 1, "player": "P1", "amount": "5.00"}],
     )
     rep = one(rd)
-    assert only(rep, "ILLEGAL_INSURANCE")[0]["reason"] == "the dealer's card is not an ace"
+    assert only(rep, "ILLEGAL_INSURANCE")[0]["reason"] == "dealer's first card is not an ace"
+    assert only(rep, "ILLEGAL_INSURANCE")[0]["amount"] == "5.00"
     assert rep["rounds"][0]["dealer"] == {"cards": ["9H"], "total": 9, "soft": False, "blackjack": False}
     assert hands(rep)[(1, 0)]["outcome"] == "bust"
 
@@ -383,13 +384,14 @@ def test_bet_checks_and_rounding_half_away_from_zero() -> None:
 
 
 def test_boxes_per_player_house_rules() -> None:
+    # the limit holds when another player takes part (here P2 on box 5): hand-log.md §3.7
     rd = make_round(
-        {1: [("P1", "10.00")], 2: [("P1", "10.00")], 3: [("P1", "10.00")]},
-        ["TC", "TD", "TH", "7D", "TS", "9S", "8S", "QD"],
-        {1: ["stand"], 2: ["stand"], 3: ["stand"]},
+        {1: [("P1", "10.00")], 2: [("P1", "10.00")], 3: [("P1", "10.00")], 5: [("P2", "10.00")]},
+        ["TC", "TD", "TH", "2C", "7D", "TS", "9S", "8S", "5C", "QD", "9D"],
+        {1: ["stand"], 2: ["stand"], 3: ["stand"], 5: ["stand"]},
     )
     d = only(one(rd, house_rules={"max_boxes_per_player": 2}), "TOO_MANY_BOXES")
-    assert [(x["player"], x["box"], x["count"]) for x in d] == [("P1", None, 3)]
+    assert [(x["player"], x["box"], x["boxes"]) for x in d] == [("P1", None, [1, 2, 3])]
     lone = make_round({1: [("P1", "10.00"), ("B1", "10.00")]}, ["TC", "7D", "TH", "TD"], {1: ["stand"]})
     d = only(one(lone, house_rules={"single_player_two_boxes": True}), "SINGLE_PLAYER_ONE_BOX")
     assert d == [
@@ -479,5 +481,6 @@ def test_settlement_rows() -> None:
     assert rep["rounds"][0]["hands"][0]["outcome"] == "push"
     u = only(rep, "SETTLEMENT_UNKNOWN")
     assert [(d["hand"], d.get("duplicate")) for d in u] == [(0, True), (1, None), (None, None)]
-    assert u[2]["article"] == "FR art. 55-4 2°"
+    # a row for an insurance bet that does not exist: a payment owed nothing (1°), flagged
+    assert u[2]["article"] == "FR art. 55-4 1°" and u[2]["insurance"] is True
     assert not only(rep, "SETTLEMENT_MISMATCH") and not only(rep, "SETTLEMENT_MISSING")
