@@ -24,6 +24,7 @@ from django.utils.translation import gettext as _
 from casino_ops.regulations import RegulationError, cite
 
 from .blackjack import Rejected, validate
+from .blackjack.rules import HOUSE_RULE_DEFAULTS
 
 MAXIMUM_MULTIPLES = (50, 100, 200)
 FR_ADVANCE_MULTIPLE = 3000
@@ -293,8 +294,6 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
 def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> list[dict[str, Any]]:
     """A log's limits, profile and house rules must be those in force at its session; each
     difference is a discrepancy (FR art. 55-4, 55-5; LU art. 32, 33)."""
-    from casino_ops.models import HOUSE_RULE_DEFAULTS
-
     profile = session.profile
     out: list[dict[str, Any]] = []
     allowed_max = sorted({session.maximum, *maxima})

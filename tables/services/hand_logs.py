@@ -148,7 +148,8 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
         ]
         for d in report["discrepancies"]:
             expected = _amount(d.get("expected"))
-            recorded = _amount(d.get("recorded"))
+            # BET_UNIT and ILLEGAL_INSURANCE name the recorded stake "amount" (hand-log.md §6).
+            recorded = _amount(d["recorded"] if "recorded" in d else d.get("amount"))
             delta = Decimal("0")
             if d["code"].startswith("SETTLEMENT_"):
                 delta = (recorded or Decimal("0")) - (expected or Decimal("0"))

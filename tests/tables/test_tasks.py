@@ -52,6 +52,9 @@ def test_api_upload_replayed_by_a_real_worker(celery_worker_on_redis, client, st
     )
     codes = set(Discrepancy.objects.filter(hand_log_id=log_id).values_list("code", flat=True))
     assert {"SETTLEMENT_MISMATCH", "ILLEGAL_INSURANCE"} <= codes
+    # the engine names the insured stake "amount": it is the recorded column
+    insurance = Discrepancy.objects.filter(hand_log_id=log_id, code="ILLEGAL_INSURANCE").first()
+    assert insurance.recorded is not None and insurance.recorded > 0
     replay = Replay.objects.get(hand_log_id=log_id)
     assert replay.discrepancy_count == Discrepancy.objects.filter(hand_log_id=log_id).count()
 
