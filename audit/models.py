@@ -30,6 +30,11 @@ class AuditEvent(models.Model):
     object_type = models.CharField(_("type d'objet"), max_length=100, editable=False)
     object_id = models.CharField(_("identifiant de l'objet"), max_length=64, editable=False)
     payload = models.TextField(_("contenu (JSON canonique)"), editable=False)
+    # HMAC-SHA256 of the event's canonical bytes, keyed by AUDIT_EVENT_KEY (audit.chain);
+    # unique: a genuine event copied into the table again is refused.
+    mac = models.CharField(
+        _("code d'authentification (HMAC)"), max_length=64, null=True, unique=True, editable=False
+    )
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64, null=True, editable=False)
     hash = models.CharField(_("empreinte SHA-256"), max_length=64, null=True, editable=False)
     sealed_at = models.DateTimeField(_("scellé le"), null=True, editable=False)

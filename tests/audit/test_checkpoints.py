@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 import audit
-from audit.chain import GENESIS, event_hash, format_time, verify_chain
+from audit.chain import GENESIS, event_bytes, event_hash, event_mac, format_time, verify_chain
 from audit.checkpoints import check_export, export, make_checkpoint
 from audit.models import AuditEvent, Checkpoint
 from audit.tasks import make_checkpoint as checkpoint_task
@@ -30,12 +30,23 @@ def _record(n: int, **payload: Any) -> None:
 
 
 def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
-    """A superuser forges event ``from_seq`` and recomputes every hash after it."""
+    """A superuser who also holds the application's key (AUDIT_EVENT_KEY) forges
+    event ``from_seq`` and recomputes its MAC and every hash after it."""
     events = list(AuditEvent.objects.order_by("seq"))
     prev = GENESIS
     updates = []
     for e in events:
         payload = '{"forged":true}' if e.seq == from_seq else e.payload
+        mac = event_mac(
+            event_bytes(
+                recorded_at=format_time(e.recorded_at),
+                actor_name=e.actor_name,
+                action=e.action,
+                object_type=e.object_type,
+                object_id=e.object_id,
+                payload=payload,
+            )
+        )
         digest = event_hash(
             prev_hash=prev,
             seq=e.seq,
@@ -46,10 +57,11 @@ def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
             object_id=e.object_id,
             payload=payload,
         )
-        updates.append((payload, prev, digest, e.seq))
+        updates.append((payload, mac, prev, digest, e.seq))
         prev = digest
     sql = "; ".join(
-        "UPDATE audit_event SET payload = %s, prev_hash = %s, hash = %s WHERE seq = %s" for _ in updates
+        "UPDATE audit_event SET payload = %s, mac = %s, prev_hash = %s, hash = %s WHERE seq = %s"
+        for _ in updates
     )
     _as_superuser_without_guard(sql, [v for u in updates for v in u])
 

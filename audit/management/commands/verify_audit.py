@@ -42,6 +42,8 @@ class Command(BaseCommand):
                 f"{result.pending} event(s) waiting to be sealed, the oldest recorded at "
                 f"{result.oldest_pending:%Y-%m-%d %H:%M:%S %Z}"
             )
+        for problem in result.forged:
+            self.stderr.write(f"FORGED: {problem}")
         for problem in result.checkpoint_problems + exported_problems:
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         if result.ok and not exported_problems:
