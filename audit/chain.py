@@ -417,6 +417,9 @@ class Verification:
     hashes_at: dict[int, str] = field(default_factory=dict)
     # Unsealed events whose MAC fails (forged behind the application's back).
     forged: list[str] = field(default_factory=list)
+    # The witness outside the database (audit.checkpoints): where, how many checkpoints it holds.
+    witness: str = ""
+    witnessed: int = 0
 
     @property
     def chain_ok(self) -> bool:
@@ -565,12 +568,13 @@ def verify_chain(
     checkpoints). ``merkle``: an object with ``add(leaf_hash)`` that receives
     each event's RFC 9162 leaf hash in order (see :mod:`audit.merkle`).
     """
-    if keep_hashes_at is None:
-        keep_hashes_at = set()
-        if checkpoints:
-            from .checkpoints import wanted_seqs
+    context = None
+    if checkpoints:
+        from .checkpoints import CheckContext
 
-            keep_hashes_at = wanted_seqs()
+        context = CheckContext()
+    if keep_hashes_at is None:
+        keep_hashes_at = context.seqs if context is not None else set()
     keep = keep_hashes_at
     connection = connections[using]
     rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
@@ -619,12 +623,12 @@ def verify_chain(
     result.head_seq = expected - 1
     result.head_hash = prev.decode()
     _check_pending(using, result, key)
-    if checkpoints:
-        from .checkpoints import check_all
-
-        result.checkpoints, result.checkpoint_problems = check_all(
+    if context is not None:
+        result.checkpoints, result.checkpoint_problems = context.check(
             result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
         )
+        result.witness = str(context.witness) if context.witness is not None else ""
+        result.witnessed = len(context.witnessed)
     return result
 
 

@@ -66,6 +66,20 @@ def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
     _as_superuser_without_guard(sql, [v for u in updates for v in u])
 
 
+def _checkpoints_as_superuser_without_guard(sql: str, params: Any = None) -> None:
+    """Tamper with the checkpoints behind the application's back (a superuser lifts the guard)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE audit_checkpoint DISABLE TRIGGER USER")
+        try:
+            cursor.execute(sql, params or [])
+        finally:
+            cursor.execute("ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_rows")
+            cursor.execute(
+                "ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_truncate"
+            )
+
+
 @pytest.mark.django_db
 def test_a_checkpoint_signs_the_head_once(signing_configured: Any) -> None:
     assert make_checkpoint() is None  # empty record: nothing to sign
@@ -105,7 +119,7 @@ def test_a_chain_rewritten_with_recomputed_hashes_fails_verify_audit_naming_the_
         call_command("verify_audit")
     assert exit_.value.code == 1
     err = capsys.readouterr().err
-    assert f"point de contrôle n° {checkpoint.pk} (séquence 5" in err
+    assert f"point de contrôle n° {checkpoint.number} (séquence 5" in err
     assert "CHECKPOINT FAILED" in err and checkpoint.head_hash in err
 
 
@@ -114,8 +128,9 @@ def test_a_checkpoint_changed_in_the_database_is_reported(signing_configured: An
     _record(2)
     checkpoint = make_checkpoint()
     forged = checkpoint.statement.replace('"seq":2', '"seq":1')
-    with connection.cursor() as cursor:
-        cursor.execute("UPDATE audit_checkpoint SET statement = %s WHERE id = %s", [forged, checkpoint.pk])
+    _checkpoints_as_superuser_without_guard(
+        "UPDATE audit_checkpoint SET statement = %s WHERE id = %s", [forged, checkpoint.pk]
+    )
     result = verify_chain()
     assert not result.ok and result.chain_ok
     assert any("signature n'est pas valide" in p for p in result.checkpoint_problems)
@@ -178,9 +193,8 @@ def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
 
     # the officer's copy still catches a rewrite even if the database's checkpoints are replaced
     _rewrite_whole_chain_with_recomputed_hashes(from_seq=1)
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM audit_checkpoint")
-    assert verify_chain().ok
+    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    assert verify_chain().ok  # no witness configured here: only the officer's export catches it
     with pytest.raises(SystemExit):
         call_command("verify_audit", "--against", str(out))
     assert "point de contrôle exporté (séquence 3" in capsys.readouterr().err

@@ -1,5 +1,7 @@
-"""Recompute the whole audit chain and check its signed checkpoints. Exit 0 when all
-hold, 1 at the first break or at any checkpoint the chain no longer matches."""
+"""Recompute the whole audit chain (hashes and MACs), report forged events, and check
+the signed checkpoints in the database and in the witness outside it. Exit 0 when all
+hold, 1 at the first break, at any forged event or at any checkpoint (stored or
+witnessed) the database no longer matches."""
 
 from __future__ import annotations
 
@@ -46,8 +48,15 @@ class Command(BaseCommand):
             self.stderr.write(f"FORGED: {problem}")
         for problem in result.checkpoint_problems + exported_problems:
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
+        if not result.witness:
+            self.stdout.write(
+                "WARNING: no witness configured (AUDIT_WITNESS_DIR or AUDIT_WITNESS_STORAGE): "
+                "checkpoints are only checked against the database"
+            )
         if result.ok and not exported_problems:
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
+            if result.witness:
+                checked += f", {result.witnessed} witnessed in {result.witness}"
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
