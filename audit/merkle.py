@@ -85,18 +85,21 @@ class TreeBuilder:
 class Tree:
     """Subtree hashes of the record's tree from stored nodes and, below them, from events.
 
-    ``stored(level, index)`` returns a stored node's hash or None;
-    ``leaves(start, end)`` the leaf hashes of leaves ``start`` to ``end - 1``.
+    ``stored(keys)`` returns the stored hashes of the given (level, index) nodes (a
+    dict, missing ones left out); ``leaves(start, end)`` the leaf hashes of leaves
+    ``start`` to ``end - 1``. A proof first lists the subtrees it needs, fetches
+    the stored ones at once, then the few blocks of leaves below them.
     """
 
     def __init__(
         self,
-        stored: Callable[[int, int], bytes | None],
+        stored: Callable[[list[tuple[int, int]]], dict[tuple[int, int], bytes]],
         leaves: Callable[[int, int], list[bytes]],
         store_level: int = STORE_LEVEL,
     ) -> None:
         self._stored = stored
         self._leaves = leaves
+        self._nodes: dict[tuple[int, int], bytes | None] = {}
         self._blocks: dict[int, list[bytes]] = {}
         self.store_level = store_level
 
@@ -116,6 +119,36 @@ class Tree:
             raise LookupError(f"the record lacks leaves between {start} and {end}")
         return out
 
+    def _node(self, level: int, index: int) -> bytes | None:
+        key = (level, index)
+        if key not in self._nodes:
+            self._nodes[key] = self._stored([key]).get(key)
+        return self._nodes[key]
+
+    def _plan(self, start: int, end: int, keys: set[tuple[int, int]]) -> None:
+        """The stored nodes MTH(D[start:end]) reads, assuming they are all stored."""
+        n = end - start
+        if n <= 1:
+            return
+        if n & (n - 1) == 0 and start % n == 0:
+            level = n.bit_length() - 1
+            if level >= self.store_level:
+                keys.add((level, start >> level))
+            return
+        k = _split(n)
+        self._plan(start, start + k, keys)
+        self._plan(start + k, end, keys)
+
+    def prefetch(self, ranges: list[tuple[int, int]]) -> None:
+        keys: set[tuple[int, int]] = set()
+        for start, end in ranges:
+            self._plan(start, end, keys)
+        wanted = [key for key in keys if key not in self._nodes]
+        if wanted:
+            found = self._stored(wanted)
+            for key in wanted:
+                self._nodes[key] = found.get(key)
+
     def mth(self, start: int, end: int) -> bytes:
         """MTH(D[start:end]) for a range of the RFC's recursion."""
         n = end - start
@@ -124,7 +157,7 @@ class Tree:
         if n & (n - 1) == 0 and start % n == 0:
             level = n.bit_length() - 1
             if level >= self.store_level:
-                found = self._stored(level, start >> level)
+                found = self._node(level, start >> level)
                 if found is not None:
                     return found
             elif n <= (1 << self.store_level):
@@ -134,43 +167,55 @@ class Tree:
         k = _split(n)
         return node_hash(self.mth(start, start + k), self.mth(start + k, end))
 
-    def inclusion_path(self, index: int, size: int) -> list[bytes]:
-        """PATH(m, D[n]) of RFC 9162 §2.1.3.1, leaf to root."""
+    @staticmethod
+    def inclusion_ranges(index: int, size: int) -> list[tuple[int, int]]:
+        """The subtrees of PATH(m, D[n]) (RFC 9162 §2.1.3.1), leaf to root."""
         if not 0 <= index < size:
             raise ValueError(f"leaf {index} is not in a tree of {size}")
-        path: list[bytes] = []
+        ranges: list[tuple[int, int]] = []
         start, end, m = 0, size, index
         while end - start > 1:
             k = _split(end - start)
             if m < k:
-                path.append(self.mth(start + k, end))
+                ranges.append((start + k, end))
                 end = start + k
             else:
-                path.append(self.mth(start, start + k))
+                ranges.append((start, start + k))
                 start, m = start + k, m - k
-        path.reverse()
-        return path
+        ranges.reverse()
+        return ranges
 
-    def consistency_proof(self, first: int, second: int) -> list[bytes]:
-        """PROOF(m, D[n]) of RFC 9162 §2.1.4.1."""
+    @staticmethod
+    def consistency_ranges(first: int, second: int) -> list[tuple[int, int]]:
+        """The subtrees of PROOF(m, D[n]) (RFC 9162 §2.1.4.1), in the proof's order."""
         if not 0 < first <= second:
             raise ValueError(f"no consistency proof from {first} to {second}")
         if first == second:
             return []
-        proof: list[bytes] = []
+        ranges: list[tuple[int, int]] = []
         start, n, m, complete = 0, second, first, True
         while m != n:
             k = _split(n)
             if m <= k:
-                proof.append(self.mth(start + k, start + n))
+                ranges.append((start + k, start + n))
                 n = k
             else:
-                proof.append(self.mth(start, start + k))
+                ranges.append((start, start + k))
                 start, n, m, complete = start + k, n - k, m - k, False
         if not complete:
-            proof.append(self.mth(start, start + n))
-        proof.reverse()
-        return proof
+            ranges.append((start, start + n))
+        ranges.reverse()
+        return ranges
+
+    def hashes(self, ranges: list[tuple[int, int]]) -> list[bytes]:
+        self.prefetch(ranges)
+        return [self.mth(start, end) for start, end in ranges]
+
+    def inclusion_path(self, index: int, size: int) -> list[bytes]:
+        return self.hashes(self.inclusion_ranges(index, size))
+
+    def consistency_proof(self, first: int, second: int) -> list[bytes]:
+        return self.hashes(self.consistency_ranges(first, second))
 
 
 def verify_inclusion(index: int, size: int, leaf: bytes, path: Iterable[bytes], root: bytes) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError
@@ -54,9 +55,17 @@ def _leaves(start: int, end: int) -> list[bytes]:
     return out
 
 
-def _stored(level: int, index: int) -> bytes | None:
-    digest = MerkleNode.objects.filter(level=level, index=index).values_list("hash", flat=True).first()
-    return bytes.fromhex(digest) if digest else None
+def _stored(keys: list[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
+    """The stored subtree hashes of the given (level, index) nodes, in one query."""
+    if not keys:
+        return {}
+    condition = Q()
+    for level, index in keys:
+        condition |= Q(level=level, index=index)
+    return {
+        (level, index): bytes.fromhex(digest)
+        for level, index, digest in MerkleNode.objects.filter(condition).values_list("level", "index", "hash")
+    }
 
 
 def tree() -> Tree:
