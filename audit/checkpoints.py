@@ -406,6 +406,37 @@ class CheckContext:
         problems.extend(self.check_witness(chain_hashes, verified_to=verified_to, broken=broken))
         return count, problems
 
+    def check_tree(self, tree: TreeBuilder) -> list[str]:
+        """Every signed tree head (stored and witnessed) and the stored subtrees against the events."""
+        problems = []
+        heads = [(describe(c), c.seq, c.root_hash) for c in Checkpoint.objects.exclude(root_hash="")]
+        for w in self.witnessed:
+            root = _statement_data(w.statement).get("root")
+            if root:
+                heads.append(
+                    (
+                        _("point de contrôle témoin n° %(n)s (séquence %(seq)s, signé le %(at)s, %(name)s)")
+                        % {"n": w.number, "seq": w.seq, "at": w.time, "name": w.name},
+                        w.seq,
+                        root,
+                    )
+                )
+        for label, seq, root in heads:
+            found = tree.roots.get(seq)
+            if found is not None and found.hex() != root:
+                problems.append(
+                    _("%(cp)s : l'arbre de Merkle des événements a la racine %(now)s au lieu de %(signed)s")
+                    % {"cp": label, "now": found.hex(), "signed": root}
+                )
+        computed = {(level, index): digest.hex() for level, index, digest in tree.nodes}
+        for level, index, digest in MerkleNode.objects.values_list("level", "index", "hash").iterator():
+            if computed.get((level, index)) != digest:
+                problems.append(
+                    _("le nœud %(level)s/%(index)s de l'arbre de Merkle ne correspond pas aux événements")
+                    % {"level": level, "index": index}
+                )
+        return problems
+
     def check_witness(self, chain_hashes: dict[int, str], *, verified_to: int, broken: bool) -> list[str]:
         """The database and the chain against every witnessed checkpoint."""
         if self.witness is None:

@@ -55,12 +55,16 @@ class TreeBuilder:
     ``2**store_level`` leaves and more as (level, index, hash).
     """
 
-    def __init__(self, store_level: int = STORE_LEVEL, *, collect_from: int = 0) -> None:
+    def __init__(
+        self, store_level: int = STORE_LEVEL, *, collect_from: int = 0, roots_at: set[int] | None = None
+    ) -> None:
         self.size = 0
         self._stack: list[tuple[int, bytes]] = []  # (level, hash), levels strictly decreasing
         self.store_level = store_level
         self.collect_from = collect_from  # collect only subtrees ending after this many leaves
         self.nodes: list[tuple[int, int, bytes]] = []
+        self.roots_at = roots_at or set()  # sizes whose tree head to keep in ``roots``
+        self.roots: dict[int, bytes] = {}
 
     def add(self, leaf: bytes) -> None:
         stack = self._stack
@@ -72,6 +76,8 @@ class TreeBuilder:
             if level >= self.store_level and self.size > self.collect_from:
                 self.nodes.append((level, (self.size >> level) - 1, digest))
         stack.append((level, digest))
+        if self.size in self.roots_at:
+            self.roots[self.size] = self.root()
 
     def root(self) -> bytes:
         if not self._stack:

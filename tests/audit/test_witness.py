@@ -232,3 +232,28 @@ def test_deleting_the_last_events_and_checkpoint_is_caught_by_the_witness(
     _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE number = 2")
     err = _verify_fails(capsys)
     assert f"point de contrôle témoin n° 2 (séquence 5, signé le {format_time(second.made_at)}" in err
+
+
+@pytest.mark.django_db
+def test_verify_audit_merkle_rebuilds_the_tree_heads_and_the_stored_subtrees(
+    checkpoint: Any, witness: Path, capsys: Any
+) -> None:
+    _record(300)
+    checkpoint()
+    _record(20)
+    checkpoint()
+    call_command("verify_audit", "--merkle")
+    assert (
+        "2 witnessed in" in (out := capsys.readouterr().out)
+        and "Merkle tree heads and stored subtrees hold" in out
+    )
+    with connection.cursor() as cursor:
+        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
+        cursor.execute("UPDATE audit_merkle_node SET hash = repeat('ab', 32) WHERE level = 8 AND index = 0")
+        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
+    call_command("verify_audit")  # the chain itself holds
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        call_command("verify_audit", "--merkle")
+    assert exit_info.value.code == 1
+    assert "le nœud 8/0 de l'arbre de Merkle ne correspond pas aux événements" in capsys.readouterr().err

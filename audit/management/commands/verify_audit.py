@@ -19,6 +19,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
+            "--merkle",
+            action="store_true",
+            help="also rebuild the Merkle tree (RFC 9162): every checkpoint's signed tree head, "
+            "stored and witnessed, and the stored subtree hashes proofs are made from",
+        )
+        parser.add_argument(
             "--against",
             type=Path,
             help="also check the chain against an exported checkpoints file kept outside the casino",
@@ -26,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        result = verify_chain()
+        result = verify_chain(merkle=True if options.get("merkle") else None)
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
@@ -57,6 +63,8 @@ class Command(BaseCommand):
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
             if result.witness:
                 checked += f", {result.witnessed} witnessed in {result.witness}"
+            if result.tree_checked:
+                checked += ", Merkle tree heads and stored subtrees hold"
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
