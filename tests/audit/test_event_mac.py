@@ -147,3 +147,32 @@ def test_verify_audit_prints_no_traceback(settings, capsys, caplog, signing_conf
     assert "Traceback" not in captured.out + captured.err
     assert captured.err == ""
     assert [r.getMessage() for r in caplog.records if r.exc_info or r.levelname != "INFO"] == []
+
+
+def test_settings_require_the_event_key_when_debug_is_off() -> None:
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE", "AUDIT_EVENT_KEY"}
+    }
+    root = Path(__file__).resolve().parents[2]
+
+    def manage(**env: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "manage.py", "check"],
+            cwd=root,
+            env={**clean, **env},
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+
+    refused = manage(DEBUG="0", SECRET_KEY="x" * 50)
+    assert refused.returncode == 2
+    assert refused.stderr.startswith("manage.py: AUDIT_EVENT_KEY must be set when DEBUG is off")
+    assert "Traceback" not in refused.stderr
