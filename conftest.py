@@ -16,13 +16,18 @@ def _sql_flush_keeping_guard(self: DatabaseOperations, style: Any, tables: Any, 
     disable triggers) lifts the guard for that flush only, then restores it
     ENABLE ALWAYS."""
     statements = _original_sql_flush(self, style, tables, **kwargs)
-    if statements and "audit_event" in tables:
+    guarded = [table for table in _GUARDED if table in tables]
+    if statements and guarded:
         return [
-            "ALTER TABLE audit_event DISABLE TRIGGER audit_event_guard_truncate",
+            *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
             *statements,
-            "ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_truncate",
+            *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
         ]
     return statements
+
+
+# The tables whose guard (a statement trigger "<table>_guard_truncate") refuses TRUNCATE.
+_GUARDED = ("audit_event", "audit_checkpoint", "audit_merkle_node")
 
 
 DatabaseOperations.sql_flush = _sql_flush_keeping_guard  # type: ignore[method-assign]

@@ -27,6 +27,19 @@ Where sealing runs (setting ``AUDIT_SEALING``):
   an event is sealed by the first pass that starts after its commit.
   ``verify_audit`` reports events still waiting and their age.
 
+Authenticated at the source
+---------------------------
+:func:`record` computes, in the same INSERT, ``mac``: the HMAC-SHA256 of the
+event's canonical bytes (:func:`event_bytes`) keyed by ``AUDIT_EVENT_KEY``, a
+secret of the application that the database never holds. A sealing pass
+recomputes it and never seals an event whose MAC fails: such an event stays
+out of the chain for ever (its ``seq`` stays empty), an alarm event
+``audit.forged_event`` naming its id is sealed in its place, and
+``verify_audit`` reports it. Verification also recomputes the MAC of every
+sealed event, so that whoever holds the database but not the key cannot
+rewrite the chain even after the last checkpoint. The MAC is unique: a genuine
+event copied into the table again is refused.
+
 What the hash covers
 --------------------
 ``sha256(US.join([prev_hash, seq, recorded_at, actor_name, action,
@@ -42,6 +55,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 import uuid
 from collections.abc import Iterator
@@ -104,6 +118,64 @@ def event_hash(
     return hashlib.sha256(message.encode("utf-8")).hexdigest()
 
 
+FORGED_ACTION = "audit.forged_event"
+FORGED_OBJECT = "audit.auditevent"
+
+
+def event_bytes(
+    *, recorded_at: str, actor_name: str, action: str, object_type: str, object_id: str, payload: str
+) -> bytes:
+    """An event's canonical bytes: what its MAC covers and its Merkle leaf (RFC 9162).
+
+    ``US.join([recorded_at, actor_name, action, object_type, object_id, payload])``
+    in UTF-8: exactly the end of the message its chain hash covers, after
+    ``prev_hash`` and ``seq``.
+    """
+    return _US.join([recorded_at, actor_name, action, object_type, object_id, payload]).encode("utf-8")
+
+
+def _key() -> bytes:
+    key = getattr(settings, "AUDIT_EVENT_KEY", "") or ""
+    if not key:
+        raise RuntimeError("AUDIT_EVENT_KEY is not set: no audit event can be authenticated")
+    return key.encode("utf-8")
+
+
+class _Hmac:
+    """HMAC-SHA256 (RFC 2104) with the key's inner and outer states computed once:
+    OpenSSL's one-shot HMAC costs several times a SHA-256 of an event here."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) > 64:
+            key = hashlib.sha256(key).digest()
+        key = key.ljust(64, b"\0")
+        self._inner = hashlib.sha256(bytes(b ^ 0x36 for b in key))
+        self._outer = hashlib.sha256(bytes(b ^ 0x5C for b in key))
+
+    def hexdigest(self, content: bytes) -> str:
+        inner = self._inner.copy()
+        inner.update(content)
+        outer = self._outer.copy()
+        outer.update(inner.digest())
+        return outer.hexdigest()
+
+
+_hmacs: dict[bytes, _Hmac] = {}
+
+
+def _hmac(key: bytes | None = None) -> _Hmac:
+    key = key or _key()
+    found = _hmacs.get(key)
+    if found is None:
+        found = _hmacs[key] = _Hmac(key)
+    return found
+
+
+def event_mac(content: bytes, key: bytes | None = None) -> str:
+    """HMAC-SHA256 of an event's canonical bytes, keyed by AUDIT_EVENT_KEY (hex)."""
+    return _hmac(key).hexdigest(content)
+
+
 def _one_line(name: str, value: str) -> str:
     if any(c in value for c in "\n\r\t\x1f"):
         raise ValueError(f"audit field {name} may not contain a line break or separator: {value!r}")
@@ -145,23 +217,17 @@ def record(
         object_id=_one_line("object_id", "" if object_id is None else str(object_id)),
         payload=canonical_json(payload or {}),
     )
-    # One plain INSERT: the record must cost the act as little as possible.
-    with connections[using].cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {AuditEvent._meta.db_table} "  # noqa: S608
-            "(recorded_at, actor_id, actor_name, action, object_type, object_id, payload) "
-            "VALUES (%s, %s, %s, %s, %s, %s, %s) RETURNING id",
-            [
-                event.recorded_at,
-                user.pk if user is not None else None,
-                event.actor_name,
-                event.action,
-                event.object_type,
-                event.object_id,
-                event.payload,
-            ],
+    event.mac = event_mac(
+        event_bytes(
+            recorded_at=format_time(event.recorded_at),
+            actor_name=event.actor_name,
+            action=event.action,
+            object_type=event.object_type,
+            object_id=event.object_id,
+            payload=event.payload,
         )
-        event.id = cursor.fetchone()[0]
+    )
+    _insert(using, event, user.pk if user is not None else None)
     event._state.adding = False
     event._state.db = using
     if settings.AUDIT_SEALING == "inline":
@@ -169,6 +235,27 @@ def record(
             if event_id == event.id:
                 event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
     return event
+
+
+def _insert(using: str, event: AuditEvent, actor_id: int | None) -> None:
+    # One plain INSERT: the record must cost the act as little as possible.
+    with connections[using].cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {AuditEvent._meta.db_table} "  # noqa: S608
+            "(recorded_at, actor_id, actor_name, action, object_type, object_id, payload, mac) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
+            [
+                event.recorded_at,
+                actor_id,
+                event.actor_name,
+                event.action,
+                event.object_type,
+                event.object_id,
+                event.payload,
+                event.mac,
+            ],
+        )
+        event.id = cursor.fetchone()[0]
 
 
 def _lock_chain(using: str) -> None:
@@ -196,36 +283,72 @@ def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
     """Seal every committed, unsealed event in ``id`` order; return how many."""
     using = using or router.db_for_write(AuditEvent)
     total = 0
+    after = 0
     while True:
-        sealed = _seal(using, limit=limit)
+        sealed, fetched, after = _seal_pass(using, limit=limit, after_id=after)
         total += len(sealed)
-        if len(sealed) < limit:
+        if fetched < limit:
             return total
 
 
 def _seal(using: str, *, limit: int | None) -> list[tuple[int, str, str, dt.datetime, int]]:
-    """One sealing pass under the chain's lock: (seq, prev, hash, sealed_at, id) rows."""
+    return _seal_pass(using, limit=limit)[0]
+
+
+def _seal_pass(
+    using: str, *, limit: int | None, after_id: int = 0
+) -> tuple[list[tuple[int, str, str, dt.datetime, int]], int, int]:
+    """One sealing pass under the chain's lock.
+
+    Returns the (seq, prev, hash, sealed_at, id) rows sealed, how many unsealed
+    events were read, and the last id read. An event whose MAC fails is left
+    out (for ever unsealed) and an alarm event naming it is sealed instead.
+    """
     # No savepoint inside the act's transaction: a failure there fails the act anyway.
     with transaction.atomic(using=using, savepoint=False):
         _lock_chain(using)
         query = (
             AuditEvent.objects.using(using)
-            .filter(seq__isnull=True)
+            .filter(seq__isnull=True, id__gt=after_id)
             .order_by("id")
-            .values_list("id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload")
+            .values_list(
+                "id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload", "mac"
+            )
         )
         pending = list(query[:limit] if limit else query)
         if not pending:
-            return []
+            return [], 0, after_id
+        fetched, last_id = len(pending), pending[-1][0]
+        key = _key()
+        genuine = []
+        forged = []
+        for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in pending:
+            stamp = format_time(recorded_at)
+            content = event_bytes(
+                recorded_at=stamp,
+                actor_name=actor_name,
+                action=action,
+                object_type=otype,
+                object_id=oid,
+                payload=payload,
+            )
+            if mac and hmac.compare_digest(event_mac(content, key), mac):
+                genuine.append((event_id, stamp, actor_name, action, otype, oid, payload))
+            else:
+                forged.append((event_id, stamp, actor_name, action, otype, oid))
+        if forged:
+            genuine.extend(_raise_alarms(using, forged, key))
+        if not genuine:
+            return [], fetched, last_id
         seq, prev = head(using)
         sealed_at = timezone.now()
         rows = []
-        for event_id, recorded_at, actor_name, action, otype, oid, payload in pending:
+        for event_id, stamp, actor_name, action, otype, oid, payload in genuine:
             seq += 1
             digest = event_hash(
                 prev_hash=prev,
                 seq=seq,
-                recorded_at=format_time(recorded_at),
+                recorded_at=stamp,
                 actor_name=actor_name,
                 action=action,
                 object_type=otype,
@@ -235,7 +358,64 @@ def _seal(using: str, *, limit: int | None) -> list[tuple[int, str, str, dt.date
             rows.append((seq, prev, digest, sealed_at, event_id))
             prev = digest
         _write_seals(using, rows)
-        return rows
+        return rows, fetched, last_id
+
+
+def _raise_alarms(using: str, forged: list[tuple], key: bytes) -> list[tuple]:
+    """Record one alarm event per forged event not yet reported; return them to seal."""
+    ids = [str(f[0]) for f in forged]
+    known = set(
+        AuditEvent.objects.using(using)
+        .filter(action=FORGED_ACTION, object_type=FORGED_OBJECT, object_id__in=ids)
+        .values_list("object_id", flat=True)
+    )
+    alarms = []
+    for event_id, stamp, actor_name, action, otype, oid in forged:
+        if str(event_id) in known:
+            continue
+        alarm = AuditEvent(
+            recorded_at=timezone.now(),
+            actor_name="system",
+            action=FORGED_ACTION,
+            object_type=FORGED_OBJECT,
+            object_id=str(event_id),
+            payload=canonical_json(
+                {
+                    "event_id": event_id,
+                    "recorded_at": stamp,
+                    "actor_name": actor_name,
+                    "action": action,
+                    "object_type": otype,
+                    "object_id": oid,
+                    "reason": "mac",
+                }
+            ),
+        )
+        alarm_stamp = format_time(alarm.recorded_at)
+        alarm.mac = event_mac(
+            event_bytes(
+                recorded_at=alarm_stamp,
+                actor_name=alarm.actor_name,
+                action=alarm.action,
+                object_type=alarm.object_type,
+                object_id=alarm.object_id,
+                payload=alarm.payload,
+            ),
+            key,
+        )
+        _insert(using, alarm, None)
+        alarms.append(
+            (
+                alarm.id,
+                alarm_stamp,
+                alarm.actor_name,
+                alarm.action,
+                alarm.object_type,
+                alarm.object_id,
+                alarm.payload,
+            )
+        )
+    return alarms
 
 
 def _write_seals(using: str, rows: list[tuple[int, str, str, dt.datetime, int]]) -> None:
@@ -265,6 +445,12 @@ class Verification:
     checkpoints: int = 0
     checkpoint_problems: list[str] = field(default_factory=list)
     hashes_at: dict[int, str] = field(default_factory=dict)
+    # Unsealed events whose MAC fails (forged behind the application's back).
+    forged: list[str] = field(default_factory=list)
+    # The witness outside the database (audit.checkpoints): where, how many checkpoints it holds.
+    witness: str = ""
+    witnessed: int = 0
+    tree_checked: bool = False  # the Merkle tree heads and stored subtrees were checked too
 
     @property
     def chain_ok(self) -> bool:
@@ -272,12 +458,12 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        return self.broken_at is None and not self.checkpoint_problems
+        return self.broken_at is None and not self.checkpoint_problems and not self.forged
 
     def describe(self) -> str:
         if self.broken_at is not None:
             return f"event {self.broken_at}: {self.reason}"
-        return "; ".join(self.checkpoint_problems)
+        return "; ".join(self.checkpoint_problems + self.forged)
 
 
 # Rows are sent in groups of _GROUP, each one COPY row holding its events joined by
@@ -287,7 +473,7 @@ class Verification:
 # text format does not escape them.
 _GROUP = 2000
 _COPY_SQL = (
-    "COPY (SELECT string_agg(hash || concat_ws(chr(31), prev_hash, seq::text, "
+    "COPY (SELECT string_agg(hash || coalesce(mac, repeat('-', 64)) || concat_ws(chr(31), prev_hash, seq::text, "
     "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
     "actor_name, action, object_type, object_id, payload), chr(30) ORDER BY seq) "
     f"FROM audit_event WHERE seq IS NOT NULL GROUP BY (seq - 1) / {_GROUP} "
@@ -361,6 +547,7 @@ def _rows_generic(using: str) -> Iterator[list[bytes]]:
         .order_by("seq")
         .values_list(
             "hash",
+            "mac",
             "prev_hash",
             "seq",
             "recorded_at",
@@ -372,14 +559,17 @@ def _rows_generic(using: str) -> Iterator[list[bytes]]:
         )
     )
     batch: list[bytes] = []
-    for digest, prev, seq, recorded_at, *rest in query.iterator(chunk_size=_GROUP):
+    for digest, mac, prev, seq, recorded_at, *rest in query.iterator(chunk_size=_GROUP):
         message = _US.join([prev or "", str(seq), format_time(recorded_at), *rest])
-        batch.append(f"{digest or '':<64.64}{message}".encode())
+        batch.append(f"{digest or '':<64.64}{mac or '':-<64.64}{message}".encode())
         if len(batch) == _GROUP:
             yield batch
             batch = []
     if batch:
         yield batch
+
+
+_LINE = 128  # each line: hash (64), mac (64), then the hashed message
 
 
 def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
@@ -393,25 +583,43 @@ def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
 
 
 def verify_chain(
-    *, using: str = "default", checkpoints: bool = True, keep_hashes_at: set[int] | None = None
+    *,
+    using: str = "default",
+    checkpoints: bool = True,
+    keep_hashes_at: set[int] | None = None,
+    merkle: Any = None,
 ) -> Verification:
     """Recompute the whole chain; stop at the first event that breaks it.
 
-    Then check every signed checkpoint (``checkpoints``): its signature, and the
-    chain's hash at its sequence against the signed one, so that a chain
-    rewritten with recomputed hashes is caught. ``keep_hashes_at``: sequences
-    whose hash to keep in ``hashes_at`` (default: those of the checkpoints).
+    Every event's hash and MAC are recomputed. Then every signed checkpoint is
+    checked (``checkpoints``): its signature, and the chain's hash at its
+    sequence against the signed one, so that a chain rewritten with recomputed
+    hashes is caught; and the witness outside the database. ``keep_hashes_at``:
+    sequences whose hash to keep in ``hashes_at`` (default: those of the
+    checkpoints). ``merkle``: an object with ``add(leaf_hash)`` that receives
+    each event's RFC 9162 leaf hash in order (see :mod:`audit.merkle`), or True
+    to also check the Merkle tree: every checkpoint's signed tree head (stored
+    and witnessed) and the stored subtree hashes.
     """
-    if keep_hashes_at is None:
-        keep_hashes_at = set()
-        if checkpoints:
-            from .checkpoints import wanted_seqs
+    context = None
+    if checkpoints:
+        from .checkpoints import CheckContext
 
-            keep_hashes_at = wanted_seqs()
+        context = CheckContext()
+    if keep_hashes_at is None:
+        keep_hashes_at = context.seqs if context is not None else set()
     keep = keep_hashes_at
+    check_tree = merkle is True
+    if check_tree:
+        from .merkle import TreeBuilder
+
+        merkle = TreeBuilder(roots_at=set(keep))
     connection = connections[using]
     rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
     sha256 = hashlib.sha256
+    key = _key()
+    mac_of = _hmac(key).hexdigest
+    add_leaf = merkle.add if merkle is not None else None
     expected = 1
     prev = GENESIS.encode()
     result = Verification(events=0, head_seq=0, head_hash=GENESIS)
@@ -419,16 +627,28 @@ def verify_chain(
     for lines in rows:
         for line in lines:
             # One prefix test checks both the link to the previous hash and the number.
-            if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), 64):
-                result.broken_at, result.reason = _diagnose(line[64:], expected, prev)
+            if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), _LINE):
+                result.broken_at, result.reason = _diagnose(line[_LINE:], expected, prev)
                 broken = True
                 break
             digest = line[:64]
-            if sha256(line[64:]).hexdigest().encode() != digest:
+            message = line[_LINE:]
+            if sha256(message).hexdigest().encode() != digest:
                 result.broken_at = expected
                 result.reason = f"event {expected} does not match its hash (its content was changed)"
                 broken = True
                 break
+            content = message.split(b"\x1f", 2)[2]
+            if mac_of(content).encode() != line[64:_LINE]:
+                result.broken_at = expected
+                result.reason = (
+                    f"event {expected} does not match its MAC (written or rewritten without the "
+                    "application's key: forged)"
+                )
+                broken = True
+                break
+            if add_leaf is not None:
+                add_leaf(sha256(b"\x00" + content).digest())
             prev = digest
             if keep and expected in keep:
                 result.hashes_at[expected] = digest.decode()
@@ -440,14 +660,45 @@ def verify_chain(
     result.events = expected - 1
     result.head_seq = expected - 1
     result.head_hash = prev.decode()
-    pending = AuditEvent.objects.using(using).filter(seq__isnull=True)
-    result.pending = pending.count()
-    if result.pending:
-        result.oldest_pending = pending.order_by("id").values_list("recorded_at", flat=True).first()
-    if checkpoints:
-        from .checkpoints import check_all
-
-        result.checkpoints, result.checkpoint_problems = check_all(
+    _check_pending(using, result, key)
+    if context is not None:
+        result.checkpoints, result.checkpoint_problems = context.check(
             result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
         )
+        result.witness = str(context.witness) if context.witness is not None else ""
+        result.witnessed = len(context.witnessed)
+        if check_tree and result.broken_at is None:
+            result.checkpoint_problems.extend(context.check_tree(merkle))
+            result.tree_checked = True
     return result
+
+
+def _check_pending(using: str, result: Verification, key: bytes) -> None:
+    """Unsealed events: those waiting (MAC holds) and the forged ones (MAC fails)."""
+    waiting = []
+    for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in (
+        AuditEvent.objects.using(using)
+        .filter(seq__isnull=True)
+        .order_by("id")
+        .values_list(
+            "id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload", "mac"
+        )
+        .iterator()
+    ):
+        content = event_bytes(
+            recorded_at=format_time(recorded_at),
+            actor_name=actor_name,
+            action=action,
+            object_type=otype,
+            object_id=oid,
+            payload=payload,
+        )
+        if mac and hmac.compare_digest(event_mac(content, key), mac):
+            waiting.append(recorded_at)
+        else:
+            result.forged.append(
+                f"event id {event_id} ({action} {otype}:{oid} by {actor_name}, recorded "
+                f"{format_time(recorded_at)}): its MAC does not hold, it is never sealed"
+            )
+    result.pending = len(waiting)
+    result.oldest_pending = waiting[0] if waiting else None

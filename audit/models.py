@@ -30,6 +30,11 @@ class AuditEvent(models.Model):
     object_type = models.CharField(_("type d'objet"), max_length=100, editable=False)
     object_id = models.CharField(_("identifiant de l'objet"), max_length=64, editable=False)
     payload = models.TextField(_("contenu (JSON canonique)"), editable=False)
+    # HMAC-SHA256 of the event's canonical bytes, keyed by AUDIT_EVENT_KEY (audit.chain);
+    # unique: a genuine event copied into the table again is refused.
+    mac = models.CharField(
+        _("code d'authentification (HMAC)"), max_length=64, null=True, unique=True, editable=False
+    )
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64, null=True, editable=False)
     hash = models.CharField(_("empreinte SHA-256"), max_length=64, null=True, editable=False)
     sealed_at = models.DateTimeField(_("scellé le"), null=True, editable=False)
@@ -120,15 +125,25 @@ class Report(models.Model):
 
 
 class Checkpoint(models.Model):
-    """A signed statement of the audit chain's head: sequence, hash, time.
+    """A signed statement of the audit chain's head: sequence, hash, Merkle tree head, time.
 
     Kept outside the chain and exported to officers, it makes a chain
     rewritten afterwards with recomputed hashes detectable: the chain's hash
-    at ``seq`` no longer equals the one the casino signed.
+    at ``seq`` no longer equals the one the casino signed. Checkpoints are
+    numbered without gaps, each statement names its predecessor's hash
+    (``prev_hash``: the SHA-256 of the previous statement), and each is also
+    written to the witness outside the database (audit.checkpoints). The
+    database refuses any UPDATE, DELETE or TRUNCATE of this table.
     """
 
+    number = models.BigIntegerField(_("numéro"), unique=True, editable=False)
     seq = models.BigIntegerField(_("numéro d'ordre de la tête"), unique=True, editable=False)
     head_hash = models.CharField(_("empreinte de la tête"), max_length=64, editable=False)
+    root_hash = models.CharField(
+        _("racine de l'arbre de Merkle (RFC 9162)"), max_length=64, blank=True, editable=False
+    )
+    prev_hash = models.CharField(_("empreinte du point de contrôle précédent"), max_length=64, editable=False)
+    statement_hash = models.CharField(_("empreinte de la déclaration"), max_length=64, editable=False)
     made_at = models.DateTimeField(_("fait le"), editable=False)
     statement = models.TextField(_("déclaration signée (JSON canonique)"), editable=False)
     signature = models.BinaryField(_("signature CMS détachée (DER)"), editable=False)
@@ -141,3 +156,23 @@ class Checkpoint(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.head_hash[:16]}… {self.made_at:%Y-%m-%d %H:%M}"
+
+
+class MerkleNode(models.Model):
+    """The hash of one perfect subtree of the record's Merkle tree (RFC 9162), kept
+    so that proofs stay fast: ``level`` (the subtree holds ``2**level`` events),
+    ``index`` (its position at that level). Written when a checkpoint is made,
+    append-only; see audit.merkle."""
+
+    level = models.PositiveSmallIntegerField(_("niveau"), editable=False)
+    index = models.BigIntegerField(_("position"), editable=False)
+    hash = models.CharField(_("empreinte"), max_length=64, editable=False)
+
+    class Meta:
+        db_table = "audit_merkle_node"
+        verbose_name = _("nœud de l'arbre de Merkle")
+        verbose_name_plural = _("nœuds de l'arbre de Merkle")
+        constraints = [models.UniqueConstraint(fields=["level", "index"], name="audit_merkle_node_position")]
+
+    def __str__(self) -> str:
+        return f"{self.level}/{self.index} {self.hash[:16]}…"

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +35,11 @@ from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
 from pyhanko_certvalidator import ValidationContext
 
 from casino_ops.regulations import RegulationError, cite
+
+# pyHanko logs a warning with a whole traceback each time it cannot build a path
+# to a trusted root; here trust is decided by comparing certificates (see
+# _integrity_only), so that is expected and never worth a traceback.
+logging.getLogger("pyhanko.sign.validation.generic_cms").setLevel(logging.ERROR)
 
 FIELD_NAME = "Signature1"
 DIGEST = "sha256"

@@ -6,11 +6,14 @@ Prints:
    ``sealer``: sealed just after commit by the sealer);
 2. the throughput of 8 concurrent writers, audited against plain, both modes,
    with the longest an event waited to be sealed in ``sealer`` mode;
-3. ``verify_audit``'s speed in events per second over 1,000,000 events.
+3. ``verify_audit``'s speed in events per second over 1,000,000 events (each
+   event's hash and MAC recomputed);
+4. a signed checkpoint over them (Merkle tree head, stored subtree hashes), then
+   the time to generate one inclusion proof and one consistency proof (RFC 9162).
 
 Usage: python bench/audit.py [--saves 2000] [--events 1000000] [--writers 8]
-It creates (and drops at the end) its own database ``bench_audit`` on the
-server named by DATABASE_URL (default: postgres on 127.0.0.1).
+It creates (and drops at the end) its own database ``bench_audit`` (or
+BENCH_AUDIT_DB) on the server named by DATABASE_URL (default: postgres on 127.0.0.1).
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-DB_NAME = "bench_audit"
+DB_NAME = os.environ.get("BENCH_AUDIT_DB", "bench_audit")
 
 
 def _recreate_database() -> None:
@@ -189,6 +192,50 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
         f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
         f"(unbroken={result.ok})"
     )
+    _proofs(args.events)
+
+
+def _proofs(total: int) -> None:
+    import random
+    import statistics
+    import tempfile
+
+    from django.conf import settings
+
+    from audit.checkpoints import make_checkpoint
+    from audit.devcert import make_dev_certificate
+    from audit.proofs import consistency_proof, inclusion_proof
+
+    print(f"\n4. Merkle proofs (RFC 9162) over {total:,} events")
+    with tempfile.TemporaryDirectory() as directory:
+        cert = make_dev_certificate(Path(directory), casino="Bench")
+        settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = str(cert.pkcs12), cert.password
+        settings.AUDIT_WITNESS_DIR = str(Path(directory) / "witness")
+        started = time.perf_counter()
+        first = make_checkpoint()
+        print(
+            f"   checkpoint no. {first.number} at {first.seq:,} events (verified, tree head signed, subtrees stored) "
+            f"in {time.perf_counter() - started:.2f} s"
+        )
+        random.seed(11)
+        timings = []
+        for seq in [1, first.seq, *random.sample(range(1, first.seq + 1), 200)]:
+            started = time.perf_counter()
+            proof = inclusion_proof(seq)
+            timings.append(time.perf_counter() - started)
+            assert proof["holds"], seq
+        print(
+            f"   inclusion proof of one event: median {statistics.median(timings) * 1e3:.1f} ms, "
+            f"max {max(timings) * 1e3:.1f} ms over {len(timings)} events ({len(proof['path'])} hashes)"
+        )
+        _fill_chain(total + 12_345)
+        second = make_checkpoint()
+        started = time.perf_counter()
+        proof = consistency_proof(first.number, second.number)
+        print(
+            f"   consistency proof {first.seq:,} -> {second.seq:,} events: "
+            f"{(time.perf_counter() - started) * 1e3:.1f} ms ({len(proof['path'])} hashes)"
+        )
 
 
 def _fill_chain(total: int) -> None:
@@ -199,7 +246,7 @@ def _fill_chain(total: int) -> None:
 
     from django.db import connection
 
-    from audit.chain import canonical_json, event_hash, format_time, head
+    from audit.chain import canonical_json, event_bytes, event_hash, event_mac, format_time, head
 
     seq, prev = head()
     need = total - seq
@@ -223,15 +270,25 @@ def _fill_chain(total: int) -> None:
             object_id=str(seq),
             payload=payload,
         )
+        mac = event_mac(
+            event_bytes(
+                recorded_at=stamp,
+                actor_name="system",
+                action="bench.event",
+                object_type="bench.thing",
+                object_id=str(seq),
+                payload=payload,
+            )
+        )
         buffer.write(
-            f"{seq}\t{stamp}\tsystem\tbench.event\tbench.thing\t{seq}\t{payload}\t{prev}\t{digest}\t{stamp}\n"
+            f"{seq}\t{stamp}\tsystem\tbench.event\tbench.thing\t{seq}\t{payload}\t{mac}\t{prev}\t{digest}\t{stamp}\n"
         )
         prev = digest
     raw = connection.connection
     with raw.cursor() as cursor:
         cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER audit_event_guard_rows")
         with cursor.copy(
-            "COPY audit_event (seq, recorded_at, actor_name, action, object_type, object_id, payload, "
+            "COPY audit_event (seq, recorded_at, actor_name, action, object_type, object_id, payload, mac, "
             "prev_hash, hash, sealed_at) FROM STDIN"
         ) as copy:
             copy.write(buffer.getvalue())

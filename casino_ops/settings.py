@@ -177,7 +177,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "seal-audit-chain": {"task": "audit.tasks.seal_chain", "schedule": 60.0},
     "sign-audit-checkpoint": {
         "task": "audit.tasks.make_checkpoint",
-        "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=3600.0),
+        "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=300.0),
     },
 }
 
@@ -189,6 +189,40 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
 AUDIT_SEALING = env.str("AUDIT_SEALING", default="inline")
 if AUDIT_SEALING not in {"inline", "sealer"}:
     raise ImproperlyConfigured("AUDIT_SEALING must be 'inline' or 'sealer'.")
+
+# Every event carries an HMAC-SHA256 of its content keyed by AUDIT_EVENT_KEY,
+# a secret of the application never stored in the database: the sealer never
+# seals an event whose MAC fails (audit/chain.py). Required when DEBUG is off;
+# the quick start generates one under var/.
+AUDIT_EVENT_KEY = env.str("AUDIT_EVENT_KEY", default="")
+if not AUDIT_EVENT_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "AUDIT_EVENT_KEY must be set when DEBUG is off (a long random secret, e.g. "
+            "python -c 'import secrets; print(secrets.token_hex(32))')."
+        )
+    AUDIT_EVENT_KEY = "insecure-development-audit-key-only-used-with-debug-on"  # noqa: S105
+
+# The witness: every signed checkpoint is also written outside the database,
+# to a directory (AUDIT_WITNESS_DIR) or to a storage of STORAGES named by
+# AUDIT_WITNESS_STORAGE (for example an S3-compatible bucket through
+# django-storages). verify_audit checks the chain against it.
+AUDIT_WITNESS_DIR = env.str("AUDIT_WITNESS_DIR", default=str(BASE_DIR / "var" / "witness") if DEBUG else "")
+AUDIT_WITNESS_STORAGE = env.str("AUDIT_WITNESS_STORAGE", default="")
+# Or give the backend here: AUDIT_WITNESS_STORAGE_BACKEND (a dotted class, e.g.
+# storages.backends.s3.S3Storage) and AUDIT_WITNESS_STORAGE_OPTIONS (JSON)
+# add the storage "audit_witness" to STORAGES and make it the witness.
+AUDIT_WITNESS_STORAGE_BACKEND = env.str("AUDIT_WITNESS_STORAGE_BACKEND", default="")
+if AUDIT_WITNESS_STORAGE_BACKEND:
+    STORAGES = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+        "audit_witness": {
+            "BACKEND": AUDIT_WITNESS_STORAGE_BACKEND,
+            "OPTIONS": env.json("AUDIT_WITNESS_STORAGE_OPTIONS", default={}),
+        },
+    }
+    AUDIT_WITNESS_STORAGE = AUDIT_WITNESS_STORAGE or "audit_witness"
 
 # --- Signed registers and checkpoints (FR art. 68) --------------------------
 # The casino's PKCS#12 (key and certificate) signs the PDF registers and the

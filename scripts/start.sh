@@ -23,6 +23,14 @@ if [ -z "${SIGNING_PKCS12:-}" ]; then
   fi
   set -a; . var/signing.env; set +a
 fi
+# Every audit event carries an HMAC keyed by a secret the database never holds:
+# the demo makes its own key under var/ (production sets AUDIT_EVENT_KEY).
+if [ -z "${AUDIT_EVENT_KEY:-}" ]; then
+  if [ ! -f var/audit-key.env ]; then
+    (umask 077; .venv/bin/python -c 'import secrets; print("AUDIT_EVENT_KEY=" + secrets.token_hex(32))' > var/audit-key.env)
+  fi
+  set -a; . var/audit-key.env; set +a
+fi
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py seed_demo
 echo "Serving the admin on http://$HOST:$PORT/admin/ and the officers' portal on http://$HOST:$PORT/inspection/ (Ctrl-C to stop)"

@@ -4,7 +4,7 @@ from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 from rest_framework.routers import SimpleRouter
 
-from . import views
+from . import proofs, views
 
 router = SimpleRouter()
 router.register("inspection/audit-events", views.AuditEventViewSet, basename="audit-event")
@@ -19,5 +19,9 @@ app_name = "officers_api"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("inspection/proofs/inclusion/", proofs.InclusionProofView.as_view(), name="proof-inclusion"),
+    path("inspection/proofs/consistency/", proofs.ConsistencyProofView.as_view(), name="proof-consistency"),
+    path("inspection/proofs/checkpoint/", proofs.CheckpointFileView.as_view(), name="proof-checkpoint"),
+    path("inspection/proofs/verifier/", proofs.VerifierView.as_view(), name="proof-verifier"),
     path("", include(router.urls)),
 ]

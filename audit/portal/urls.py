@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import auth, checker, depot, pages, registers, replay, tables
+from .views import auth, checker, depot, pages, proofs, registers, replay, tables
 
 app_name = "portal"
 
@@ -18,6 +18,9 @@ urlpatterns = [
     path("registres/<slug:name>/pdf/", registers.request_pdf, name="register_pdf"),
     path("pdf/<int:report_id>/", registers.download, name="report_download"),
     path("signatures/", checker.signature_checker, name="signature_checker"),
+    path("preuves/", proofs.proofs, name="proofs"),
+    path("preuves/verificateur.py", proofs.verifier_download, name="proof_verifier"),
+    path("preuves/points-de-controle/<int:number>/", proofs.checkpoint_download, name="proof_checkpoint"),
     path("jeux/", depot.decks, name="decks"),
     path("jeux/<int:deck_id>/", depot.deck, name="deck"),
     path("visas/", depot.visas, name="visas"),

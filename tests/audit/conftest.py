@@ -33,6 +33,14 @@ def signing_configured(
     return dev_cert
 
 
+@pytest.fixture
+def witness(settings: Any, signing_configured: devcert.DevCertificate, tmp_path: Path) -> Path:
+    """Signing configured, and checkpoints witnessed in a directory outside the database."""
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "witness")
+    settings.AUDIT_WITNESS_STORAGE = ""
+    return tmp_path / "witness"
+
+
 @pytest.fixture(scope="session")
 def nss_db(tmp_path_factory: pytest.TempPathFactory, dev_cert: devcert.DevCertificate) -> str:
     if shutil.which("certutil") is None or shutil.which("pdfsig") is None:

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 import audit
-from audit.chain import GENESIS, event_hash, format_time, verify_chain
+from audit.chain import GENESIS, event_bytes, event_hash, event_mac, format_time, verify_chain
 from audit.checkpoints import check_export, export, make_checkpoint
 from audit.models import AuditEvent, Checkpoint
 from audit.tasks import make_checkpoint as checkpoint_task
@@ -30,12 +30,23 @@ def _record(n: int, **payload: Any) -> None:
 
 
 def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
-    """A superuser forges event ``from_seq`` and recomputes every hash after it."""
+    """A superuser who also holds the application's key (AUDIT_EVENT_KEY) forges
+    event ``from_seq`` and recomputes its MAC and every hash after it."""
     events = list(AuditEvent.objects.order_by("seq"))
     prev = GENESIS
     updates = []
     for e in events:
         payload = '{"forged":true}' if e.seq == from_seq else e.payload
+        mac = event_mac(
+            event_bytes(
+                recorded_at=format_time(e.recorded_at),
+                actor_name=e.actor_name,
+                action=e.action,
+                object_type=e.object_type,
+                object_id=e.object_id,
+                payload=payload,
+            )
+        )
         digest = event_hash(
             prev_hash=prev,
             seq=e.seq,
@@ -46,12 +57,27 @@ def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
             object_id=e.object_id,
             payload=payload,
         )
-        updates.append((payload, prev, digest, e.seq))
+        updates.append((payload, mac, prev, digest, e.seq))
         prev = digest
     sql = "; ".join(
-        "UPDATE audit_event SET payload = %s, prev_hash = %s, hash = %s WHERE seq = %s" for _ in updates
+        "UPDATE audit_event SET payload = %s, mac = %s, prev_hash = %s, hash = %s WHERE seq = %s"
+        for _ in updates
     )
     _as_superuser_without_guard(sql, [v for u in updates for v in u])
+
+
+def _checkpoints_as_superuser_without_guard(sql: str, params: Any = None) -> None:
+    """Tamper with the checkpoints behind the application's back (a superuser lifts the guard)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE audit_checkpoint DISABLE TRIGGER USER")
+        try:
+            cursor.execute(sql, params or [])
+        finally:
+            cursor.execute("ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_rows")
+            cursor.execute(
+                "ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_truncate"
+            )
 
 
 @pytest.mark.django_db
@@ -93,7 +119,7 @@ def test_a_chain_rewritten_with_recomputed_hashes_fails_verify_audit_naming_the_
         call_command("verify_audit")
     assert exit_.value.code == 1
     err = capsys.readouterr().err
-    assert f"point de contrôle n° {checkpoint.pk} (séquence 5" in err
+    assert f"point de contrôle n° {checkpoint.number} (séquence 5" in err
     assert "CHECKPOINT FAILED" in err and checkpoint.head_hash in err
 
 
@@ -102,8 +128,9 @@ def test_a_checkpoint_changed_in_the_database_is_reported(signing_configured: An
     _record(2)
     checkpoint = make_checkpoint()
     forged = checkpoint.statement.replace('"seq":2', '"seq":1')
-    with connection.cursor() as cursor:
-        cursor.execute("UPDATE audit_checkpoint SET statement = %s WHERE id = %s", [forged, checkpoint.pk])
+    _checkpoints_as_superuser_without_guard(
+        "UPDATE audit_checkpoint SET statement = %s WHERE id = %s", [forged, checkpoint.pk]
+    )
     result = verify_chain()
     assert not result.ok and result.chain_ok
     assert any("signature n'est pas valide" in p for p in result.checkpoint_problems)
@@ -166,9 +193,8 @@ def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
 
     # the officer's copy still catches a rewrite even if the database's checkpoints are replaced
     _rewrite_whole_chain_with_recomputed_hashes(from_seq=1)
-    with connection.cursor() as cursor:
-        cursor.execute("DELETE FROM audit_checkpoint")
-    assert verify_chain().ok
+    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    assert verify_chain().ok  # no witness configured here: only the officer's export catches it
     with pytest.raises(SystemExit):
         call_command("verify_audit", "--against", str(out))
     assert "point de contrôle exporté (séquence 3" in capsys.readouterr().err

@@ -139,6 +139,15 @@ EXPECTATIONS: dict[str, Any] = {
     "officers_api:hand-log-detail": Read(api=True, kwargs=lambda s: {"pk": s.hand_log.pk}),
     "officers_api:discrepancy-list": Read(api=True),
     "officers_api:discrepancy-detail": Read(api=True, kwargs=lambda s: {"pk": s.discrepancy.pk}),
+    "portal:proofs": Read(kwargs=lambda s: (s.checkpoint, {})[1]),
+    "portal:proof_verifier": Read(),
+    "portal:proof_checkpoint": Read(kwargs=lambda s: {"number": s.checkpoint.number}),
+    "officers_api:proof-inclusion": Read(api=True, kwargs=lambda s: (s.checkpoint, {})[1], query="?seq=1"),
+    "officers_api:proof-consistency": Read(
+        api=True, kwargs=lambda s: (s.checkpoint, {})[1], query="?first=1"
+    ),
+    "officers_api:proof-checkpoint": Read(api=True, kwargs=lambda s: (s.checkpoint, {})[1]),
+    "officers_api:proof-verifier": Read(api=True),
     "tables:session-list": ByPermission("tables.view_session"),
     "tables:session-detail": ByPermission("tables.view_session", kwargs=lambda s: {"pk": s.session.pk}),
     "tables:session-hand-logs": ByPermission(

@@ -1,5 +1,7 @@
-"""Recompute the whole audit chain and check its signed checkpoints. Exit 0 when all
-hold, 1 at the first break or at any checkpoint the chain no longer matches."""
+"""Recompute the whole audit chain (hashes and MACs), report forged events, and check
+the signed checkpoints in the database and in the witness outside it. Exit 0 when all
+hold, 1 at the first break, at any forged event or at any checkpoint (stored or
+witnessed) the database no longer matches."""
 
 from __future__ import annotations
 
@@ -17,6 +19,12 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser: Any) -> None:
         parser.add_argument(
+            "--merkle",
+            action="store_true",
+            help="also rebuild the Merkle tree (RFC 9162): every checkpoint's signed tree head, "
+            "stored and witnessed, and the stored subtree hashes proofs are made from",
+        )
+        parser.add_argument(
             "--against",
             type=Path,
             help="also check the chain against an exported checkpoints file kept outside the casino",
@@ -24,7 +32,7 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        result = verify_chain()
+        result = verify_chain(merkle=True if options.get("merkle") else None)
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
@@ -42,10 +50,21 @@ class Command(BaseCommand):
                 f"{result.pending} event(s) waiting to be sealed, the oldest recorded at "
                 f"{result.oldest_pending:%Y-%m-%d %H:%M:%S %Z}"
             )
+        for problem in result.forged:
+            self.stderr.write(f"FORGED: {problem}")
         for problem in result.checkpoint_problems + exported_problems:
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
+        if not result.witness:
+            self.stdout.write(
+                "WARNING: no witness configured (AUDIT_WITNESS_DIR or AUDIT_WITNESS_STORAGE): "
+                "checkpoints are only checked against the database"
+            )
         if result.ok and not exported_problems:
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
+            if result.witness:
+                checked += f", {result.witnessed} witnessed in {result.witness}"
+            if result.tree_checked:
+                checked += ", Merkle tree heads and stored subtrees hold"
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"

@@ -1,0 +1,93 @@
+"""The proofs page of the portal: an officer downloads a signed checkpoint, the inclusion
+proof of an event, a consistency proof, and the offline verifier that checks them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from django import forms
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.regulations import RegulationError
+
+from .. import access
+
+VERIFIER = Path(__file__).resolve().parents[2] / "verifier.py"
+_MAX = 2**62
+
+
+class InclusionForm(forms.Form):
+    seq = forms.IntegerField(label=_("Événement n°"), min_value=1, max_value=_MAX)
+    checkpoint = forms.IntegerField(
+        label=_("Point de contrôle n° (le dernier si vide)"), min_value=1, max_value=_MAX, required=False
+    )
+
+
+class ConsistencyForm(forms.Form):
+    first = forms.IntegerField(label=_("Du point de contrôle n°"), min_value=1, max_value=_MAX)
+    second = forms.IntegerField(
+        label=_("Au point de contrôle n° (le dernier si vide)"), min_value=1, max_value=_MAX, required=False
+    )
+
+
+def _attachment(data: dict[str, Any], name: str) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(data, indent=2, ensure_ascii=False) + "\n", content_type="application/json"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@access.officer_required()
+def proofs(request: HttpRequest) -> HttpResponse:
+    from audit.models import Checkpoint
+    from audit.proofs import consistency_proof, inclusion_proof
+
+    kind = request.GET.get("proof")
+    inclusion = InclusionForm(request.GET if kind == "inclusion" else None, prefix="i")
+    consistency = ConsistencyForm(request.GET if kind == "consistency" else None, prefix="c")
+    error = None
+    try:
+        if kind == "inclusion" and inclusion.is_valid():
+            q = inclusion.cleaned_data
+            return _attachment(inclusion_proof(q["seq"], q["checkpoint"]), f"inclusion-{q['seq']}.json")
+        if kind == "consistency" and consistency.is_valid():
+            q = consistency.cleaned_data
+            proof = consistency_proof(q["first"], q["second"])
+            return _attachment(proof, f"consistency-{proof['first_size']}-{proof['second_size']}.json")
+    except RegulationError as refusal:
+        error = refusal
+    status = 400 if kind in {"inclusion", "consistency"} else 200
+    return render(
+        request,
+        "portal/proofs.html",
+        {
+            "inclusion": inclusion,
+            "consistency": consistency,
+            "error": error,
+            "checkpoints": Checkpoint.objects.order_by("-number")[:20],
+        },
+        status=status,
+    )
+
+
+@access.officer_required()
+def checkpoint_download(request: HttpRequest, number: int) -> HttpResponse:
+    from audit.checkpoints import checkpoint_file
+    from audit.models import Checkpoint
+
+    checkpoint = Checkpoint.objects.filter(number=number).first()
+    if checkpoint is None:
+        raise Http404
+    return _attachment(json.loads(checkpoint_file(checkpoint)), f"checkpoint-{number}.json")
+
+
+@access.officer_required()
+def verifier_download(request: HttpRequest) -> FileResponse:
+    return FileResponse(
+        VERIFIER.open("rb"), as_attachment=True, filename="verifier.py", content_type="text/x-python"
+    )

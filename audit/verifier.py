@@ -1,0 +1,536 @@
+#!/usr/bin/env python3
+"""Offline verifier of the casino's audit record, for officers: one file, from files only.
+
+It needs Python 3.10+ and the ``cryptography`` package, nothing of the casino's
+system (no Django, no database, no network). It checks:
+
+``python verifier.py inclusion PROOF.json --ca ca.pem [--trusted CHECKPOINT.json]``
+    that the event in an inclusion proof is in the casino's audit record: the
+    proof leads from the event's bytes to the Merkle tree head (RFC 9162
+    §2.1.3.2) that the checkpoint in the proof signs, and that signature holds
+    against the CA. ``--trusted``: a checkpoint you kept; the proof's
+    checkpoint must be it, or extend it (give a consistency proof for that).
+
+``python verifier.py consistency PROOF.json --ca ca.pem [--trusted CHECKPOINT.json]``
+    that the later checkpoint of the proof extends the earlier one: the record
+    only grew, nothing in it was changed or removed (RFC 9162 §2.1.4.2). With
+    ``--trusted``, the earlier checkpoint must be the one you kept (the same
+    tree size and head): this is how yesterday's checkpoint proves today's.
+
+``python verifier.py checkpoint CHECKPOINT.json --ca ca.pem``
+    a checkpoint's CMS signature (detached, over its statement) and its signer's
+    certificate, issued by the CA.
+
+``python verifier.py pdf REGISTER.pdf (--sha256 HEX | --record FILE.json)``
+    that a register PDF is the one the casino recorded: its SHA-256 against the
+    recorded one (given, or read from a report record of the officers' API or
+    from an inclusion proof's event, which is then checked too).
+
+Exit status: 0 when everything holds, 1 when something does not (each failure
+on a line starting with FAILED), 2 for unusable input.
+
+The leaf of event ``seq`` is leaf ``seq - 1``; its bytes are
+``recorded_at US actor_name US action US object_type US object_id US payload``
+in UTF-8 (US: the unit separator, 0x1F). Leaf hash ``SHA-256(0x00 || bytes)``,
+node ``SHA-256(0x01 || left || right)``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import datetime as dt
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+US = "\x1f"
+
+
+class Unusable(Exception):
+    """The input cannot be read (exit 2)."""
+
+
+# --- RFC 9162 -------------------------------------------------------------------
+
+
+def leaf_hash(data: bytes) -> bytes:
+    return hashlib.sha256(b"\x00" + data).digest()
+
+
+def node_hash(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def event_bytes(event: dict[str, Any]) -> bytes:
+    fields = ["recorded_at", "actor_name", "action", "object_type", "object_id", "payload"]
+    return US.join(str(event[f]) for f in fields).encode("utf-8")
+
+
+def verify_inclusion(index: int, size: int, leaf: bytes, path: list[bytes], root: bytes) -> bool:
+    """RFC 9162 §2.1.3.2."""
+    if index >= size or index < 0:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = node_hash(p, r)
+            if not fn & 1:
+                while fn & 1 == 0 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = node_hash(r, p)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and r == root
+
+
+def verify_consistency(
+    first: int, second: int, first_root: bytes, second_root: bytes, proof: list[bytes]
+) -> bool:
+    """RFC 9162 §2.1.4.2."""
+    if first <= 0 or first > second:
+        return False
+    if first == second:
+        return not proof and first_root == second_root
+    if not proof:
+        return False
+    path = list(proof)
+    if first & (first - 1) == 0:
+        path.insert(0, first_root)
+    fn, sn = first - 1, second - 1
+    while fn & 1:
+        fn >>= 1
+        sn >>= 1
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr = node_hash(c, fr)
+            sr = node_hash(c, sr)
+            if not fn & 1:
+                while fn & 1 == 0 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            sr = node_hash(sr, c)
+        fn >>= 1
+        sn >>= 1
+    return fr == first_root and sr == second_root and sn == 0
+
+
+# --- DER and CMS (RFC 5652), enough to check a detached signature ------------------
+
+
+def _tlv(data: bytes, pos: int) -> tuple[int, int, int]:
+    """(tag, start of contents, end of contents) of the DER element at ``pos``."""
+    if pos + 2 > len(data):
+        raise Unusable("truncated DER")
+    tag = data[pos]
+    length = data[pos + 1]
+    pos += 2
+    if length & 0x80:
+        count = length & 0x7F
+        if count == 0 or count > 4 or pos + count > len(data):
+            raise Unusable("bad DER length")
+        length = int.from_bytes(data[pos : pos + count], "big")
+        pos += count
+    if pos + length > len(data):
+        raise Unusable("truncated DER")
+    return tag, pos, pos + length
+
+
+def _children(data: bytes, start: int, end: int) -> list[tuple[int, int, int, int]]:
+    """The elements inside a constructed element: (tag, element start, contents start, end)."""
+    out = []
+    pos = start
+    while pos < end:
+        tag, cstart, cend = _tlv(data, pos)
+        out.append((tag, pos, cstart, cend))
+        pos = cend
+    return out
+
+
+def _oid(raw: bytes) -> str:
+    parts = [raw[0] // 40, raw[0] % 40]
+    value = 0
+    for byte in raw[1:]:
+        value = (value << 7) | (byte & 0x7F)
+        if not byte & 0x80:
+            parts.append(value)
+            value = 0
+    return ".".join(str(p) for p in parts)
+
+
+OID_SIGNED_DATA = "1.2.840.113549.1.7.2"
+OID_DATA = "1.2.840.113549.1.7.1"
+OID_CONTENT_TYPE = "1.2.840.113549.1.9.3"
+OID_MESSAGE_DIGEST = "1.2.840.113549.1.9.4"
+DIGESTS = {
+    "2.16.840.1.101.3.4.2.1": "sha256",
+    "2.16.840.1.101.3.4.2.2": "sha384",
+    "2.16.840.1.101.3.4.2.3": "sha512",
+}
+RSA_PKCS1 = {
+    "1.2.840.113549.1.1.1": None,  # rsaEncryption: the digest algorithm says which hash
+    "1.2.840.113549.1.1.11": "sha256",
+    "1.2.840.113549.1.1.12": "sha384",
+    "1.2.840.113549.1.1.13": "sha512",
+}
+ECDSA = {"1.2.840.10045.4.3.2": "sha256", "1.2.840.10045.4.3.3": "sha384", "1.2.840.10045.4.3.4": "sha512"}
+
+
+def verify_cms_detached(
+    signature: bytes, content: bytes, ca_pem: bytes, at: dt.datetime | None = None
+) -> str:
+    """Check a detached CMS signature over ``content`` by a certificate the CA issued.
+
+    Returns the signer's subject; raises ValueError saying what does not hold.
+    """
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+
+    tag, start, end = _tlv(signature, 0)
+    info = _children(signature, start, end)
+    if tag != 0x30 or len(info) < 2 or _oid(signature[info[0][2] : info[0][3]]) != OID_SIGNED_DATA:
+        raise ValueError("not CMS signed data")
+    _t, _s, sd_start, sd_end = _children(signature, info[1][2], info[1][3])[0]
+    signed_data = _children(signature, sd_start, sd_end)
+    certificates = []
+    signer_infos = None
+    for el_tag, _el_start, c_start, c_end in signed_data[3:]:
+        if el_tag == 0xA0:
+            for _ct, cert_start, _cs, cert_end in _children(signature, c_start, c_end):
+                certificates.append(x509.load_der_x509_certificate(signature[cert_start:cert_end]))
+        elif el_tag == 0x31:
+            signer_infos = _children(signature, c_start, c_end)
+    encap = _children(signature, signed_data[2][2], signed_data[2][3])
+    if len(encap) > 1:
+        raise ValueError("the signature embeds its content: a detached signature is expected")
+    if not signer_infos:
+        raise ValueError("no signer")
+    fields = _children(signature, signer_infos[0][2], signer_infos[0][3])
+    sid = fields[1]
+    if sid[0] != 0x30:
+        raise ValueError("unsupported signer identifier")
+    issuer_and_serial = _children(signature, sid[2], sid[3])
+    issuer_der = signature[issuer_and_serial[0][1] : issuer_and_serial[0][3]]
+    serial = int.from_bytes(signature[issuer_and_serial[1][2] : issuer_and_serial[1][3]], "big", signed=True)
+    signer = next(
+        (c for c in certificates if c.serial_number == serial and c.issuer.public_bytes() == issuer_der),
+        None,
+    )
+    if signer is None:
+        raise ValueError("the signer's certificate is not in the signature")
+    digest_alg = _children(signature, fields[2][2], fields[2][3])[0]
+    digest_oid = _oid(signature[digest_alg[2] : digest_alg[3]])
+    if digest_oid not in DIGESTS:
+        raise ValueError(f"unsupported digest algorithm {digest_oid}")
+    digest_name = DIGESTS[digest_oid]
+    attrs = fields[3]
+    if attrs[0] != 0xA0:
+        raise ValueError("no signed attributes")
+    message_digest = content_type = None
+    for _at, _as, a_start, a_end in _children(signature, attrs[2], attrs[3]):
+        attr = _children(signature, a_start, a_end)
+        attr_oid = _oid(signature[attr[0][2] : attr[0][3]])
+        value = _children(signature, attr[1][2], attr[1][3])[0]
+        if attr_oid == OID_MESSAGE_DIGEST:
+            message_digest = signature[value[2] : value[3]]
+        elif attr_oid == OID_CONTENT_TYPE:
+            content_type = _oid(signature[value[2] : value[3]])
+    if content_type != OID_DATA:
+        raise ValueError("the signed content type is not data")
+    if message_digest != hashlib.new(digest_name, content).digest():
+        raise ValueError("the signed digest is not the content's: the statement was changed")
+    signed_attrs = b"\x31" + signature[attrs[1] + 1 : attrs[3]]
+    sig_alg = _children(signature, fields[4][2], fields[4][3])
+    sig_oid = _oid(signature[sig_alg[0][2] : sig_alg[0][3]])
+    sig_value = signature[fields[5][2] : fields[5][3]]
+    hash_for = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}
+    key = signer.public_key()
+    try:
+        if sig_oid in RSA_PKCS1 and isinstance(key, rsa.RSAPublicKey):
+            algorithm = hash_for[RSA_PKCS1[sig_oid] or digest_name]()
+            key.verify(sig_value, signed_attrs, padding.PKCS1v15(), algorithm)
+        elif sig_oid in ECDSA and isinstance(key, ec.EllipticCurvePublicKey):
+            key.verify(sig_value, signed_attrs, ec.ECDSA(hash_for[ECDSA[sig_oid]]()))
+        else:
+            raise ValueError(f"unsupported signature algorithm {sig_oid}")
+    except InvalidSignature:
+        raise ValueError("the signature does not hold (statement or signature changed)") from None
+    _check_issued_by_ca(signer, certificates, ca_pem, at)
+    return signer.subject.rfc4514_string()
+
+
+def _check_issued_by_ca(signer: Any, certificates: list[Any], ca_pem: bytes, at: dt.datetime | None) -> None:
+    from cryptography import x509
+
+    roots = x509.load_pem_x509_certificates(ca_pem)
+    moment = at or dt.datetime.now(dt.UTC)
+    current = signer
+    for _depth in range(8):
+        if not current.not_valid_before_utc <= moment <= current.not_valid_after_utc:
+            raise ValueError(
+                f"the certificate {current.subject.rfc4514_string()} was not valid at {moment:%Y-%m-%d %H:%M}"
+            )
+        for root in roots:
+            if root.subject == current.issuer:
+                try:
+                    current.verify_directly_issued_by(root)
+                except Exception:  # noqa: BLE001, S112 - not this root: try the next one
+                    continue
+                return
+        parent = next((c for c in certificates if c.subject == current.issuer and c != current), None)
+        if parent is None:
+            break
+        current.verify_directly_issued_by(parent)
+        current = parent
+    raise ValueError("the signer's certificate was not issued by the given CA")
+
+
+# --- Checkpoints and proofs --------------------------------------------------------------
+
+
+def _load_json(path: str | Path) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise Unusable(f"{path}: {error}") from error
+    if not isinstance(data, dict):
+        raise Unusable(f"{path}: not a JSON object")
+    return data
+
+
+def _hex(value: Any, what: str) -> bytes:
+    try:
+        raw = bytes.fromhex(str(value))
+    except ValueError:
+        raise Unusable(f"{what} is not hexadecimal") from None
+    if len(raw) != 32:
+        raise Unusable(f"{what} is not a SHA-256")
+    return raw
+
+
+def statement_of(checkpoint: dict[str, Any]) -> dict[str, Any]:
+    try:
+        statement = json.loads(checkpoint["statement"])
+        int(statement["seq"])
+    except (KeyError, ValueError, TypeError):
+        raise Unusable("the checkpoint's statement is unreadable") from None
+    return statement
+
+
+def check_checkpoint(checkpoint: dict[str, Any], ca_pem: bytes | None, failures: list[str]) -> dict[str, Any]:
+    """The statement of a checkpoint file, after checking its signature (when a CA is given)."""
+    statement = statement_of(checkpoint)
+    label = (
+        f"checkpoint no. {statement.get('number', '?')} (seq {statement['seq']}, {statement.get('time', '')})"
+    )
+    if ca_pem is None:
+        print(f"NOTE: {label}: signature not checked (no --ca given)")
+        return statement
+    try:
+        at = dt.datetime.strptime(statement["time"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+    except (KeyError, ValueError):
+        at = None
+    try:
+        signer = verify_cms_detached(
+            base64.b64decode(checkpoint.get("signature", "")),
+            checkpoint["statement"].encode("utf-8"),
+            ca_pem,
+            at,
+        )
+    except ValueError as error:
+        failures.append(f"{label}: {error}")
+    else:
+        print(f"OK: {label} signed by {signer}")
+    return statement
+
+
+def _trusted(args: argparse.Namespace) -> dict[str, Any] | None:
+    return statement_of(_load_json(args.trusted)) if getattr(args, "trusted", None) else None
+
+
+def _ca(args: argparse.Namespace) -> bytes | None:
+    if not getattr(args, "ca", None):
+        return None
+    try:
+        return Path(args.ca).read_bytes()
+    except OSError as error:
+        raise Unusable(f"{args.ca}: {error}") from error
+
+
+def cmd_checkpoint(args: argparse.Namespace) -> list[str]:
+    failures: list[str] = []
+    ca = _ca(args)
+    if ca is None:
+        raise Unusable("give the CA certificate with --ca")
+    check_checkpoint(_load_json(args.file), ca, failures)
+    return failures
+
+
+def _root_of(statement: dict[str, Any], label: str, failures: list[str]) -> tuple[int, bytes] | None:
+    if "root" not in statement or not statement["root"]:
+        failures.append(f"{label}: the checkpoint signs no Merkle tree head")
+        return None
+    return int(statement.get("tree_size", statement["seq"])), _hex(statement["root"], "root")
+
+
+def cmd_inclusion(args: argparse.Namespace) -> list[str]:
+    proof = _load_json(args.file)
+    failures: list[str] = []
+    statement = check_checkpoint(proof.get("checkpoint") or {}, _ca(args), failures)
+    signed = _root_of(statement, "checkpoint", failures)
+    try:
+        event = proof["event"]
+        seq = int(event["seq"])
+        index, size = int(proof["leaf_index"]), int(proof["tree_size"])
+        path = [_hex(h, "path") for h in proof["path"]]
+        root = _hex(proof["root"], "root")
+    except (KeyError, ValueError, TypeError):
+        raise Unusable("the inclusion proof is incomplete") from None
+    if index != seq - 1:
+        failures.append(f"event {seq} is not leaf {index}")
+    if signed is not None and (size, root) != signed:
+        failures.append(
+            f"the proof's tree head (size {size}) is not the one the checkpoint signs (size {signed[0]})"
+        )
+    if not verify_inclusion(index, size, leaf_hash(event_bytes(event)), path, root):
+        failures.append(f"event {seq} is not in the tree of {size} events: the proof does not hold")
+    trusted = _trusted(args)
+    if trusted is not None and trusted.get("root") != statement.get("root"):
+        if int(trusted.get("tree_size", trusted["seq"])) == size:
+            failures.append("the proof's checkpoint is not the one you kept: the record was rewritten")
+        else:
+            print(
+                "NOTE: the proof's checkpoint is not the one you kept; check it extends yours with a consistency proof"
+            )
+    if not failures:
+        print(
+            f"OK: event {seq} ({event.get('action')} {event.get('object_type')}:{event.get('object_id')}) is in the record of {size} events"
+        )
+    return failures
+
+
+def cmd_consistency(args: argparse.Namespace) -> list[str]:
+    proof = _load_json(args.file)
+    failures: list[str] = []
+    ca = _ca(args)
+    trusted = _trusted(args)
+    if proof.get("first"):
+        first = check_checkpoint(proof["first"], ca, failures)
+        a = _root_of(first, "first checkpoint", failures)
+    else:  # a proof from a tree size: its first head counts only against a checkpoint you kept
+        a = None
+        if trusted is None:
+            print("NOTE: the proof names no first checkpoint: give the one you kept with --trusted")
+    second = check_checkpoint(proof.get("second") or {}, ca, failures)
+    b = _root_of(second, "second checkpoint", failures)
+    try:
+        path = [_hex(h, "path") for h in proof["path"]]
+        first_size, second_size = int(proof["first_size"]), int(proof["second_size"])
+        first_root, second_root = (
+            _hex(proof["first_root"], "first root"),
+            _hex(proof["second_root"], "second root"),
+        )
+    except (KeyError, ValueError, TypeError):
+        raise Unusable("the consistency proof is incomplete") from None
+    if a is not None and (first_size, first_root) != a:
+        failures.append("the proof's first tree head is not the one the first checkpoint signs")
+    if b is not None and (second_size, second_root) != b:
+        failures.append("the proof's second tree head is not the one the second checkpoint signs")
+    if trusted is not None:
+        kept = (int(trusted.get("tree_size", trusted["seq"])), _hex(trusted.get("root", ""), "kept root"))
+        if kept != (first_size, first_root):
+            failures.append(
+                f"the earlier tree head is not the one of the checkpoint you kept (no. {trusted.get('number', '?')}, "
+                f"size {kept[0]}, root {kept[1].hex()}): the record was rewritten"
+            )
+        first_root = kept[1] if kept[0] == first_size else first_root
+    if not verify_consistency(first_size, second_size, first_root, second_root, path):
+        failures.append(
+            f"the tree of {second_size} events does not extend the tree of {first_size}: "
+            "the consistency proof does not hold (events changed or removed)"
+        )
+    if not failures:
+        print(f"OK: the record of {second_size} events extends the record of {first_size} events")
+    return failures
+
+
+def cmd_pdf(args: argparse.Namespace) -> list[str]:
+    try:
+        digest = hashlib.sha256(Path(args.file).read_bytes()).hexdigest()
+    except OSError as error:
+        raise Unusable(f"{args.file}: {error}") from error
+    failures: list[str] = []
+    if args.sha256:
+        recorded = args.sha256.strip().lower()
+    else:
+        record = _load_json(args.record)
+        if "event" in record and "path" in record:  # an inclusion proof: its event records the hash
+            failures.extend(cmd_inclusion(argparse.Namespace(file=args.record, ca=args.ca, trusted=None)))
+            try:
+                recorded = str(json.loads(record["event"]["payload"])["sha256"]).lower()
+            except (KeyError, ValueError, TypeError):
+                raise Unusable("the proof's event records no sha256") from None
+        elif "sha256" in record:
+            recorded = str(record["sha256"]).lower()
+        else:
+            raise Unusable(f"{args.record} holds no sha256")
+    if digest != recorded:
+        failures.append(
+            f"{args.file}: SHA-256 {digest} is not the recorded {recorded}: not the register issued"
+        )
+    else:
+        print(f"OK: {args.file} has the recorded SHA-256 {digest}")
+    return failures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    p = commands.add_parser("inclusion", help="check an inclusion proof")
+    p.add_argument("file")
+    p.add_argument("--ca", help="the CA certificate (PEM) that issued the casino's signing certificate")
+    p.add_argument("--trusted", help="a checkpoint file you kept")
+    p.set_defaults(run=cmd_inclusion)
+    p = commands.add_parser("consistency", help="check a consistency proof between two checkpoints")
+    p.add_argument("file")
+    p.add_argument("--ca")
+    p.add_argument("--trusted", help="the earlier checkpoint file, as you kept it")
+    p.set_defaults(run=cmd_consistency)
+    p = commands.add_parser("checkpoint", help="check a checkpoint's signature against the CA")
+    p.add_argument("file")
+    p.add_argument("--ca", required=True)
+    p.set_defaults(run=cmd_checkpoint)
+    p = commands.add_parser("pdf", help="check a register PDF against its recorded SHA-256")
+    p.add_argument("file")
+    group = p.add_mutually_exclusive_group(required=True)
+    group.add_argument("--sha256")
+    group.add_argument("--record", help="a report record (JSON with sha256) or an inclusion proof")
+    p.add_argument("--ca")
+    p.set_defaults(run=cmd_pdf)
+    args = parser.parse_args(argv)
+    try:
+        failures = args.run(args)
+    except Unusable as error:
+        print(f"UNUSABLE: {error}", file=sys.stderr)
+        return 2
+    for failure in failures:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
