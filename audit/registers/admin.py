@@ -40,6 +40,8 @@ class ReportRequestForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if "register" not in self.fields:  # the page of a report: every field is read-only
+            return
         self.fields["register"].choices = [(name, str(get_register(name).title)) for name in MODULES]
 
     def clean(self) -> dict[str, Any]:
@@ -80,7 +82,7 @@ class ReportAdmin(admin.ModelAdmin):
         if obj is None:
             return ["register", "date_from", "date_to", "table_number"]
         return [
-            "register",
+            "register_title",
             "date_from",
             "date_to",
             "table_number",
@@ -122,6 +124,14 @@ class ReportAdmin(admin.ModelAdmin):
 
     def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:
         pass  # the report row is the record of the request
+
+    @admin.display(description=_("registre"))
+    def register_title(self, obj: Report) -> str:
+        try:
+            title = str(get_register(obj.register).title)
+        except (KeyError, RegulationError):
+            return obj.register
+        return format_html('{} <small class="code-caption">{}</small>', title, obj.register)
 
     @admin.display(description=_("avancement"))
     def progress_bar(self, obj: Report) -> str:
