@@ -27,6 +27,8 @@ from .validators import (
     validate_no_control_characters,
 )
 
+# A text typed into a form without a length limit of its own (a model TextField).
+TEXT_MAX_LENGTH = 4000
 # A number typed into a form without a model field behind it: a 32-bit integer.
 DEFAULT_INTEGER_RANGE = (-(2**31), 2**31 - 1)
 _INTEGER_INTERNAL_TYPES = {
@@ -89,7 +91,7 @@ def harden_field(field: forms.Field, source: models.Field | None = None) -> form
     if isinstance(field, forms.CharField):
         if not _has(field, NoControlCharactersValidator):
             field.validators.append(validate_no_control_characters)
-        limit = getattr(source, "max_length", None)
+        limit = getattr(source, "max_length", None) or (None if field.max_length else TEXT_MAX_LENGTH)
         if limit and (field.max_length is None or field.max_length > limit):
             field.max_length = limit
             field.validators.append(dj_validators.MaxLengthValidator(limit))
@@ -98,7 +100,9 @@ def harden_field(field: forms.Field, source: models.Field | None = None) -> form
         if not _has(field, DateWindowValidator):
             field.validators.append(validate_date_window)
     elif isinstance(field, forms.DecimalField):
-        if isinstance(source, models.DecimalField) and field.max_digits is None:
+        if isinstance(source, models.DecimalField) and (
+            field.max_digits is None or field.max_digits > source.max_digits
+        ):
             field.max_digits, field.decimal_places = source.max_digits, source.decimal_places
             field.validators.append(dj_validators.DecimalValidator(source.max_digits, source.decimal_places))
         if field.max_digits is None:

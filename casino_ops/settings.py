@@ -156,6 +156,13 @@ SPECTACULAR_SETTINGS = {
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
 
+# --- Input limits -------------------------------------------------------------
+# Every date typed in (a session's day, an order, a reception, an incident, a
+# register's period…) lies between the casino's opening and a year ahead
+# (casino_ops/validators.py); anything else is refused on its field.
+CASINO_OPENED_ON = env.str("CASINO_OPENED_ON", default="2000-01-01")
+DATE_WINDOW_DAYS_AHEAD = env.int("DATE_WINDOW_DAYS_AHEAD", default=366)
+
 # --- Celery -----------------------------------------------------------------
 # Without a broker the tasks run in-process (quick start); with one (Redis in
 # tests and production) they go to workers. Outcomes are kept in the database.

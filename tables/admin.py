@@ -3,6 +3,7 @@ that calls its service (a refusal is shown on the field with its article)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -19,6 +20,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
+from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 
 from . import selectors, services
@@ -61,7 +63,8 @@ def _money_field(label: str, required: bool = True) -> forms.DecimalField:
     )
 
 
-class OpenSessionForm(forms.Form):
+class OpenSessionForm(SafeForm):
+    model = Session
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
     day = forms.DateField(label=_("journée de jeu"))
     minimum = _money_field(_("minimum des mises"))
@@ -74,19 +77,22 @@ class OpenSessionForm(forms.Form):
     )
 
 
-class AdvanceForm(forms.Form):
+class AdvanceForm(SafeForm):
+    model = AdvanceEntry
     amount = _money_field(_("montant compté et annoncé"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
 
 
-class MaximumForm(forms.Form):
+class MaximumForm(SafeForm):
+    model = MaximumChange
     maximum = _money_field(_("nouveau maximum par case"))
     display_changed = forms.BooleanField(
         label=_("l'affichage de la table indique le nouveau maximum"), required=False
     )
 
 
-class InterruptForm(forms.Form):
+class InterruptForm(SafeForm):
+    model = AdvanceEntry
     mode = forms.ChoiceField(
         label=_("interruption"),
         choices=[("counted", _("encaisse comptée et inscrite")), ("locked", _("encaisse déposée sous clé"))],
@@ -99,11 +105,12 @@ class InterruptForm(forms.Form):
     )
 
 
-class ResumeForm(forms.Form):
+class ResumeForm(SafeForm):
     confirm = forms.BooleanField(label=_("la partie reprend"))
 
 
-class CloseForm(forms.Form):
+class CloseForm(SafeForm):
+    model = Session
     closing_cash = _money_field(_("encaisse comptée, annoncée et inscrite"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
     cashier = forms.ModelChoiceField(
@@ -112,28 +119,53 @@ class CloseForm(forms.Form):
     certified_exact = forms.BooleanField(label=_("je certifie l'inscription « exacte »"), required=False)
 
 
-class ShoeForm(forms.Form):
-    decks = forms.CharField(label=_("identifiants des six jeux remis (séparés par des virgules)"))
+class ShoeForm(SafeForm):
+    """The six decks are chosen among those the depot issued to the session's table for
+    its day, by serial and sixain (what the director reads on the decks)."""
+
+    model = Shoe
+    decks = forms.ModelMultipleChoiceField(
+        label=_("jeux remis à la table (six : trois de chaque couleur de dos)"),
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "Un jeu choisi n'est pas (ou plus) remis à cette table pour la journée : rechargez la page."
+            ),
+            "invalid_pk_value": _("Choisissez les jeux dans la liste."),
+        },
+    )
     label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
 
+    def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
+        from cards_registry.selectors import decks_issued_to
+
+        super().__init__(*args, **kwargs)
+        field = self.fields["decks"]
+        field.queryset = decks_issued_to(table_number=session.table.number, day=session.day)
+        field.label_from_instance = _deck_label
+
     def clean_decks(self) -> list[int]:
-        try:
-            return [int(x) for x in self.cleaned_data["decks"].replace(" ", "").split(",") if x]
-        except ValueError:
-            raise forms.ValidationError(_("Des nombres séparés par des virgules.")) from None
+        return [deck.pk for deck in self.cleaned_data["decks"]]
 
 
-class HandLogForm(forms.Form):
+def _deck_label(deck: Any) -> str:
+    sixain = _("sixain %(s)s") % {"s": deck.sixain.serial} if deck.sixain_id else _("sans sixain")
+    return f"{deck.serial} — {deck.back_colour}, {sixain}"
+
+
+class HandLogForm(SafeForm):
     file = forms.FileField(label=_("journal de mains (.json)"))
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(SafeForm):
+    model = ControlLine
     amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
     approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
     reason = forms.CharField(label=_("motif"), widget=forms.Textarea)
 
 
-class CloseDayForm(forms.Form):
+class CloseDayForm(SafeForm):
     confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
 
 
@@ -142,7 +174,7 @@ def act_view(
     request: HttpRequest,
     *,
     title: str,
-    form_class: type[forms.Form],
+    form_class: Callable[..., forms.Form],
     perform: Callable[[dict[str, Any]], Any],
     back: str,
     perm: str,
@@ -381,6 +413,8 @@ class SessionAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
         title, form_class, perm = SESSION_ACTS[act]
+        if form_class is ShoeForm:
+            form_class = functools.partial(ShoeForm, session=session)
         return act_view(
             self,
             request,
