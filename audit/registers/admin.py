@@ -25,13 +25,14 @@ from audit import signing
 from audit.models import Checkpoint, Report
 from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
+from casino_ops.forms import SafeFormMixin
 from casino_ops.regulations import RegulationError
 
 from .base import MODULES, Request, get_register
 from .reports import request_report
 
 
-class ReportRequestForm(forms.ModelForm):
+class ReportRequestForm(SafeFormMixin, forms.ModelForm):
     register = forms.ChoiceField(label=_("registre"), choices=[])
 
     class Meta:
