@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.files.storage import default_storage
 from django.core.exceptions import ValidationError
+from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 
 from audit.registers import register_names
