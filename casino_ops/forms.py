@@ -98,7 +98,9 @@ def harden_field(field: forms.Field, source: models.Field | None = None) -> form
             field.widget.attrs["maxlength"] = str(limit)
     elif isinstance(field, forms.DateField | forms.DateTimeField):
         if not _has(field, DateWindowValidator):
-            field.validators.append(validate_date_window)
+            # the model field's own window when it has one (an approval valid for years)
+            own = [v for v in getattr(source, "validators", []) if isinstance(v, DateWindowValidator)]
+            field.validators.append(own[0] if own else validate_date_window)
     elif isinstance(field, forms.DecimalField):
         if isinstance(source, models.DecimalField) and (
             field.max_digits is None or field.max_digits > source.max_digits

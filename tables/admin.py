@@ -16,9 +16,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
+from casino_ops.admin_display import hash_text, house_rule_labels, kv_list, labelled_code
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
@@ -46,8 +49,22 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):  # noqa: ANN001
         return False
 
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001
+        # every field is read-only (tables are created by their service): a page to read,
+        # with no "Save" button
+        return False
+
     def has_delete_permission(self, request, obj=None):  # noqa: ANN001
         return False
+
+
+def discrepancy_label(code: str) -> str:
+    """A discrepancy's label in the active language, its code as a caption."""
+    from django.utils.translation import gettext
+
+    from .blackjack.summary import LABELS
+
+    return labelled_code(gettext(LABELS[code]) if code in LABELS else "", code)
 
 
 # -- act forms ---------------------------------------------------------------------------------
@@ -209,6 +226,7 @@ def act_view(
 
 
 class _ReadOnlyInline(admin.TabularInline):
+    template = "admin/edit_inline/tabular_plain.html"
     extra = 0
     can_delete = False
     show_change_link = False
@@ -270,8 +288,12 @@ class ShoeInline(_ReadOnlyInline):
 
 class HandLogInline(_ReadOnlyInline):
     model = HandLog
-    fields = ("link", "shoe_label", "sha256", "rounds", "source", "uploaded_at", "replay_state")
+    fields = ("link", "shoe_label", "sha256_display", "rounds", "source", "uploaded_at", "replay_state")
     readonly_fields = fields
+
+    @admin.display(description=_("empreinte SHA-256"))
+    def sha256_display(self, obj: HandLog) -> str:
+        return hash_text(obj.sha256)
 
     @admin.display(description=_("journal"))
     def link(self, obj: HandLog) -> str:
@@ -297,7 +319,7 @@ class DiscrepancyInline(_ReadOnlyInline):
     verbose_name_plural = _("écarts des journaux de mains")
     fields = (
         "hand_log",
-        "code",
+        "code_display",
         "round",
         "box",
         "hand",
@@ -306,9 +328,12 @@ class DiscrepancyInline(_ReadOnlyInline):
         "recorded",
         "delta",
         "article",
-        "detail",
+        "detail_display",
     )
     readonly_fields = fields
+
+    code_display = admin.display(description=_("écart"))(lambda self, obj: discrepancy_label(obj.code))
+    detail_display = admin.display(description=_("détail"))(lambda self, obj: kv_list(obj.detail))
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).select_related("hand_log")
@@ -323,6 +348,28 @@ SESSION_ACTS = {
     "shoe": (_("Garnir un sabot"), ShoeForm, "tables.add_shoe"),
     "handlog": (_("Déposer un journal de mains"), HandLogForm, "tables.add_handlog"),
 }
+
+
+# Who may sign each act (the service refuses anyone else, with the article): the page
+# offers a user only the acts of his role.
+_TABLE_STAFF = (roles.CROUPIER, *roles.MANAGEMENT)
+SESSION_ACT_ROLES: dict[str, tuple[str, ...]] = {
+    "advance": roles.MANAGEMENT,
+    "maximum": roles.MANAGEMENT,
+    "close": roles.MANAGEMENT,
+    "interrupt": _TABLE_STAFF,
+    "resume": _TABLE_STAFF,
+    "shoe": _TABLE_STAFF,
+    "handlog": _TABLE_STAFF,
+}
+
+
+def session_acts_for(user: Any) -> list[tuple[str, Any]]:
+    return [
+        (key, title)
+        for key, (title, _f, perm) in SESSION_ACTS.items()
+        if user.has_perm(perm) and (user.is_superuser or roles.has_role(user, *SESSION_ACT_ROLES[key]))
+    ]
 
 
 def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
@@ -370,10 +417,14 @@ class SessionAdmin(ReadOnlyAdmin):
     inlines = [AdvanceEntryInline, MaximumChangeInline, ShoeInline, HandLogInline, DiscrepancyInline]
     change_form_template = "admin/tables/session/change_form.html"
     readonly_fields = (
-        "table", "day", "fiscal_year", "profile", "house_rules", "minimum", "maximum", "advance_amount",
+        "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
         "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "status", "closed_at",
         "advances_total", "closing_cash", "result",
     )  # fmt: skip
+
+    house_rules_display = admin.display(description=_("règlement intérieur en vigueur"))(
+        lambda self, obj: kv_list(obj.house_rules, labels=house_rule_labels())
+    )
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.has_perm("tables.view_session")
@@ -430,9 +481,7 @@ class SessionAdmin(ReadOnlyAdmin):
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
         extra = {
-            "session_acts": [
-                (key, title) for key, (title, _f, perm) in SESSION_ACTS.items() if request.user.has_perm(perm)
-            ],
+            "session_acts": session_acts_for(request.user),
             "session_pk": object_id,
         }
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
@@ -523,10 +572,28 @@ class ControlLineInline(_ReadOnlyInline):
 
 @admin.register(ControlDay)
 class ControlDayAdmin(ReadOnlyAdmin):
-    list_display = ("day", "closed_at", "closed_by", "total")
-    readonly_fields = ("day", "closed_at", "closed_by", "total")
+    """The day's total is the one figure of the portal and the PDF (selectors.control_register:
+    the effective lines, corrections applied); the total written at closing is shown beside
+    it when a correction came later."""
+
+    list_display = ("day", "closed_at", "closed_by", "total_display")
+    readonly_fields = ("day", "closed_at", "closed_by", "total_display")
+    list_select_related = ("closed_by",)
     inlines = [ControlLineInline]
     actions = ["close_days"]
+
+    @admin.display(description=_("total de la journée"))
+    def total_display(self, obj: ControlDay) -> str:
+        data = selectors.control_register(obj.day)
+        total = number_format(data["total"], 2, force_grouping=True)
+        closing = data["total_at_closing"]
+        if closing is None or closing == data["total"]:
+            return total
+        return format_html(
+            '{} <small class="code-caption">{}</small>',
+            total,
+            _("arrêté à %(t)s, rectifié depuis") % {"t": number_format(closing, 2, force_grouping=True)},
+        )
 
     @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])
     def close_days(self, request: HttpRequest, queryset: Any) -> None:
@@ -579,7 +646,10 @@ class ControlLineAdmin(ReadOnlyAdmin):
 
 
 class HandLogDiscrepancyInline(DiscrepancyInline):
-    fields = ("code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail")
+    fields = (
+        "code_display", "round", "box", "hand", "player", "expected", "recorded", "delta", "article",
+        "detail_display",
+    )  # fmt: skip
     readonly_fields = fields
 
 
@@ -589,14 +659,30 @@ class HandLogAdmin(ReadOnlyAdmin):
     list_filter = ("source",)
     list_select_related = ("session__table", "shoe")
     readonly_fields = (
-        "session", "shoe", "croupier", "sha256", "shoe_label", "table_code", "profile", "limits_min", "limits_max",
-        "house_rules", "rounds", "source", "uploaded_by", "uploaded_at", "raw",
+        "session", "shoe", "croupier", "sha256_display", "shoe_label", "table_code", "profile", "limits_min",
+        "limits_max", "house_rules_display", "rounds", "source", "uploaded_by", "uploaded_at", "raw_display",
     )  # fmt: skip
     inlines = [HandLogDiscrepancyInline]
+
+    sha256_display = HandLogInline.sha256_display
+    house_rules_display = admin.display(description=_("règles du journal"))(
+        lambda self, obj: kv_list(obj.house_rules, labels=house_rule_labels())
+    )
+
+    @admin.display(description=_("journal tel que reçu"))
+    def raw_display(self, obj: HandLog) -> str:
+        return format_html(
+            "<details><summary>{}</summary>{}</details>",
+            _("afficher le journal (%(n)s octets)") % {"n": number_format(len(obj.raw), force_grouping=True)},
+            kv_list(obj.raw),
+        )
 
 
 @admin.register(Discrepancy)
 class DiscrepancyAdmin(ReadOnlyAdmin):
-    list_display = ("code", "session", "hand_log", "round", "box", "hand", "player", "delta", "article")
+    list_display = ("code_display", "session", "hand_log", "round", "box", "player", "delta", "article")
+    code_display = admin.display(description=_("écart"), ordering="code")(
+        lambda self, obj: discrepancy_label(obj.code)
+    )
     list_filter = ("code", "article")
     list_select_related = ("session__table", "hand_log")

@@ -13,7 +13,7 @@ from cards_registry.models import IncidentClosure, Visa
 from casino_ops.forms import SafeForm
 
 from . import access
-from .auth import check_code
+from .auth import check_code, needs_second_factor, two_factor_required
 
 _CODE_WIDGET = forms.TextInput(
     attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "pattern": "[0-9 ]*", "size": 8}
@@ -38,6 +38,9 @@ class OfficerLoginForm(SafeForm):
         self.user: Any = None
         self.device: Any = None
         super().__init__(*args, **kwargs)
+        if not two_factor_required():
+            # TWO_FACTOR_REQUIRED=0: the officers sign in with their password only.
+            del self.fields["code"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -48,7 +51,10 @@ class OfficerLoginForm(SafeForm):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if access.PORTAL_ACTIONS.keys().isdisjoint(set(user.groups.values_list("name", flat=True))):
             raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
-        device = check_code(self.request, user, data["code"])
+        if not needs_second_factor(user):
+            self.user = user
+            return data
+        device = check_code(self.request, user, data.get("code", ""))
         if device is None:
             self.add_error("code", forms.ValidationError(self.error_messages["code"], code="code"))
             return data
