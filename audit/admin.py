@@ -43,10 +43,33 @@ ACTION_LABELS = {
 }
 
 
+class ActionFilter(admin.SimpleListFilter):
+    title = _("acte")
+    parameter_name = "action"
+
+    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+        return sorted(((code, label) for code, label in ACTION_LABELS.items()), key=lambda item: str(item[1]))
+
+    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+        return queryset.filter(action=self.value()) if self.value() else queryset
+
+
+class ObjectTypeFilter(admin.SimpleListFilter):
+    title = _("type d'objet")
+    parameter_name = "object_type"
+
+    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+        types = model_admin.get_queryset(request).order_by().values_list("object_type", flat=True).distinct()
+        return sorted(((t, model_label(t) or t) for t in types), key=lambda item: str(item[1]))
+
+    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+        return queryset.filter(object_type=self.value()) if self.value() else queryset
+
+
 @admin.register(AuditEvent)
 class AuditEventAdmin(ReadOnlyAdmin):
     list_display = ("seq", "recorded_at", "actor_name", "action_display", "object_display")
-    list_filter = ("action", "object_type")
+    list_filter = (ActionFilter, ObjectTypeFilter)
     search_fields = ("=seq", "action", "object_type", "object_id", "actor_name", "payload")
     fields = (
         "seq", "recorded_at", "actor", "actor_name", "action_display", "object_display", "payload_display",

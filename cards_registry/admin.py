@@ -232,7 +232,6 @@ class OrderAdmin(ActAdmin):
     add_form = OrderForm
     list_display = (
         "number",
-        "book",
         "ordered_on",
         "manufacturer",
         "lines_display",
@@ -398,10 +397,8 @@ class ReceptionAdmin(ActAdmin):
     add_form = ReceptionForm
     list_display = (
         "number",
-        "book",
         "received_on",
         "manufacturer",
-        "order",
         "deck_count",
         "over_delivery",
         "visa_display",
@@ -710,7 +707,7 @@ class IncidentForm(ActForm):
 class IncidentAdmin(ActAdmin):
     add_form = IncidentForm
     act_roles = (*roles.MANAGEMENT, roles.CROUPIER)
-    list_display = ("number", "kind", "occurred_at", "table_number", "day", "officer_informed", "closed")
+    list_display = ("number", "kind", "occurred_at", "table_number", "officer_informed", "closed")
     list_filter = ("kind", "day", "table_number")
     list_select_related = ("officer_informed", "closure")
     detail_fields = (

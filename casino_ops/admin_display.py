@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
 # How deep a JSON value is written out as nested lists; deeper, it is shown as text.
-MAX_DEPTH = 4
+MAX_DEPTH = 5
 MAX_ITEMS = 200
 
 
@@ -49,6 +49,15 @@ def _scalar(value: Any) -> str:
     return str(value)
 
 
+def _flat(data: Any) -> str:
+    """A deep value on one line, without JSON's braces: ``a: 1, b: (c: 2)``."""
+    if isinstance(data, dict):
+        return ", ".join(f"{k}: {_flat(v)}" for k, v in data.items())
+    if isinstance(data, list):
+        return "(" + ", ".join(_flat(v) for v in data) + ")"
+    return _scalar(data)
+
+
 def house_rule_labels() -> dict[str, str]:
     """The house rules' keys by the casino settings' field names (they are the same)."""
     from .models import CasinoSettings
@@ -65,7 +74,7 @@ def kv_list(data: Any, depth: int = 0, labels: dict[str, str] | None = None) -> 
         except (ValueError, RecursionError):
             return format_html('<span class="hash">{}</span>', data[:2000] if isinstance(data, str) else "")
     if depth >= MAX_DEPTH:
-        return format_html("{}", json.dumps(data, ensure_ascii=False, default=str)[:500])
+        return format_html("{}", _flat(data)[:500])
     if isinstance(data, dict):
         items = list(data.items())[:MAX_ITEMS]
     elif isinstance(data, list):

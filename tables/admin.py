@@ -58,13 +58,22 @@ class TableAdmin(admin.ModelAdmin):
         return False
 
 
+# The discrepancies found on receipt (the replay's own are labelled in blackjack/summary.py).
+RECEIPT_LABELS = {
+    "LIMITS_MISMATCH": _("limites du journal différentes de celles de la séance"),
+    "PROFILE_MISMATCH": _("réglementation du journal différente de celle de la séance"),
+    "HOUSE_RULES_MISMATCH": _("règles du journal différentes du règlement intérieur de la séance"),
+}
+
+
 def discrepancy_label(code: str) -> str:
     """A discrepancy's label in the active language, its code as a caption."""
     from django.utils.translation import gettext
 
     from .blackjack.summary import LABELS
 
-    return labelled_code(gettext(LABELS[code]) if code in LABELS else "", code)
+    label = RECEIPT_LABELS.get(code) or (gettext(LABELS[code]) if code in LABELS else "")
+    return labelled_code(label, code)
 
 
 # -- act forms ---------------------------------------------------------------------------------
@@ -410,13 +419,14 @@ def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, 
 
 @admin.register(Session)
 class SessionAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "table", "day", "status", "minimum", "maximum", "advance_amount", "result")
+    # the str() says table and day: the list fits 1366 px beside the filters
+    list_display = ("__str__", "status", "minimum", "maximum", "advance_amount", "result")
     list_filter = ("status", "day", "table")
     list_select_related = ("table",)
     date_hierarchy = "day"
     inlines = [AdvanceEntryInline, MaximumChangeInline, ShoeInline, HandLogInline, DiscrepancyInline]
     change_form_template = "admin/tables/session/change_form.html"
-    readonly_fields = (
+    fields = readonly_fields = (
         "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
         "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "status", "closed_at",
         "advances_total", "closing_cash", "result",
@@ -508,7 +518,7 @@ class SessionAdmin(ReadOnlyAdmin):
 
 @admin.register(AdvanceEntry)
 class AdvanceEntryAdmin(ReadOnlyAdmin):
-    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by", "corrects")
+    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by")
     list_filter = ("kind", "table")
     list_select_related = ("table", "counted_by", "signed_by", "corrects")
     actions = ["correct"]
@@ -678,11 +688,28 @@ class HandLogAdmin(ReadOnlyAdmin):
         )
 
 
+class DiscrepancyCodeFilter(admin.SimpleListFilter):
+    title = _("écart")
+    parameter_name = "code"
+
+    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+        from django.utils.translation import gettext
+
+        from .blackjack.summary import LABELS
+
+        codes = Discrepancy.objects.order_by().values_list("code", flat=True).distinct()
+        named = [(c, RECEIPT_LABELS.get(c) or (gettext(LABELS[c]) if c in LABELS else c)) for c in codes]
+        return sorted(named, key=lambda item: str(item[1]))
+
+    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+        return queryset.filter(code=self.value()) if self.value() else queryset
+
+
 @admin.register(Discrepancy)
 class DiscrepancyAdmin(ReadOnlyAdmin):
     list_display = ("code_display", "session", "hand_log", "round", "box", "player", "delta", "article")
     code_display = admin.display(description=_("écart"), ordering="code")(
         lambda self, obj: discrepancy_label(obj.code)
     )
-    list_filter = ("code", "article")
+    list_filter = (DiscrepancyCodeFilter, "article")
     list_select_related = ("session__table", "hand_log")

@@ -45,9 +45,14 @@ def _check(page: Any, name: str, shots: list[Path], tmp_path: Path) -> None:
     page.screenshot(path=str(shot), full_page=True)
     shots.append(shot)
     assert width <= 1366, (name, width)
+    clipped = page.evaluate(
+        """() => [...document.querySelectorAll('#changelist .results, .inline-group .tabular')]
+        .filter(e => e.scrollWidth > e.clientWidth + 1).length"""
+    )
+    assert clipped == 0, (name, "a list wider than its box")
     text = page.evaluate(
         """() => { const c = document.body.cloneNode(true);
-        c.querySelectorAll('.code-caption, script, style, select, #changelist-filter, .hash').forEach(e => e.remove());
+        c.querySelectorAll('.code-caption, script, style, select, .hash').forEach(e => e.remove());
         return c.innerText; }"""
     )
     assert not RAW_CODE.search(text), (name, RAW_CODE.search(text).group(0))
