@@ -45,7 +45,7 @@ def users(db: None) -> dict[str, Any]:
     made = {}
     for role in roles.ALL_ROLES:
         user = User.objects.create_user(
-            username=f"u_{role}", password="pw-" + role, is_staff=role != roles.OFFICER
+            username=f"u_{role}", password="pw-" + role, is_staff=role not in (roles.OFFICER, roles.MACHINE)
         )
         user.groups.add(Group.objects.get(name=role))
         made[role] = user

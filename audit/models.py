@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.validators import validate_date_window
+
 
 class AuditEvent(models.Model):
     id = models.BigAutoField(primary_key=True)
@@ -73,8 +75,8 @@ class Report(models.Model):
 
     key = models.CharField(_("clé"), max_length=64, unique=True, editable=False)
     register = models.CharField(_("registre"), max_length=32)
-    date_from = models.DateField(_("du"))
-    date_to = models.DateField(_("au"))
+    date_from = models.DateField(_("du"), validators=[validate_date_window])
+    date_to = models.DateField(_("au"), validators=[validate_date_window])
     table_number = models.PositiveSmallIntegerField(_("table n°"), null=True, blank=True)
     parent = models.ForeignKey(
         "self",

@@ -32,6 +32,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
+from casino_ops.forms import SafeFormMixin, integer_range
 from casino_ops.regulations import RegulationError
 
 from . import selectors, services
@@ -46,6 +47,7 @@ from .models import (
     KeyHandover,
     Manufacturer,
     Order,
+    OrderLine,
     Reception,
     ReturnResult,
     Sixain,
@@ -65,8 +67,11 @@ def _users_with_role(*names: str) -> QuerySet[Any]:
 # -- forms that run an act -----------------------------------------------------------------
 
 
-class ActForm(forms.ModelForm):
-    """A form whose ``clean()`` runs the act; a refusal lands on the field it names."""
+class ActForm(SafeFormMixin, forms.ModelForm):
+    """A form whose ``clean()`` runs the act; a refusal lands on the field it names.
+
+    Its fields take their limits from the model's (casino_ops.forms): absurd input
+    is refused on the field before the act's service is called."""
 
     user: Any = None  # set per request by ActAdmin.get_form
     result: Any = None
@@ -169,14 +174,25 @@ class ManufacturerAdmin(ActAdmin):
 def _parse_order_lines(text: str) -> list[services.OrderLineData]:
     """``24 jeux bleu`` / ``10 sixains rouge``: one line each."""
     lines: list[services.OrderLineData] = []
+    _low, most = integer_range(OrderLine._meta.get_field("quantity"))
+    colour_length = OrderLine._meta.get_field("back_colour").max_length or 32
     for number, raw in enumerate(text.splitlines(), start=1):
         if not raw.strip():
             continue
         parts = raw.split()
-        if len(parts) != 3 or not parts[0].isdigit():
+        if len(parts) != 3 or not (parts[0].isascii() and parts[0].isdigit()):
             raise forms.ValidationError(
                 _("Ligne %(n)s : écrivez « quantité unité couleur », par ex. « 24 jeux bleu ».")
                 % {"n": number}
+            )
+        if len(parts[0]) > len(str(most)) or int(parts[0]) > most:
+            raise forms.ValidationError(
+                _("Ligne %(n)s : quantité de %(most)s au plus.") % {"n": number, "most": most}
+            )
+        if len(parts[2]) > colour_length:
+            raise forms.ValidationError(
+                _("Ligne %(n)s : couleur de %(limit)s caractères au plus.")
+                % {"n": number, "limit": colour_length}
             )
         unit = Unit.SIXAIN if parts[1].lower().startswith("sixain") else Unit.DECK
         if unit == Unit.DECK and not parts[1].lower().startswith("jeu"):
@@ -216,7 +232,6 @@ class OrderAdmin(ActAdmin):
     add_form = OrderForm
     list_display = (
         "number",
-        "book",
         "ordered_on",
         "manufacturer",
         "lines_display",
@@ -297,6 +312,15 @@ def _corrections(obj: Any) -> str:
 # -- receptions ------------------------------------------------------------------------------
 
 
+def _check_lengths(number: int, values: tuple[tuple[str, int | None, Any], ...]) -> None:
+    for value, limit, what in values:
+        if limit and len(value) > limit:
+            raise forms.ValidationError(
+                _("Ligne %(n)s : %(what)s de %(limit)s caractères au plus.")
+                % {"n": number, "what": what, "limit": limit}
+            )
+
+
 def _parse_received(text: str) -> tuple[list[services.SixainData], list[services.DeckData]]:
     """One deck a line: ``serial colour [sixain]``; serial ``-`` when only the sixain is numbered (LU)."""
     sixains: dict[str, services.SixainData] = {}
@@ -310,6 +334,18 @@ def _parse_received(text: str) -> tuple[list[services.SixainData], list[services
                 _("Ligne %(n)s : écrivez « numéro couleur [sixain] », par ex. « A1-1 bleu SX1 ».")
                 % {"n": number}
             )
+        _check_lengths(
+            number,
+            (
+                (parts[0], Deck._meta.get_field("serial").max_length, _("numéro du jeu")),
+                (parts[1], Deck._meta.get_field("back_colour").max_length, _("couleur")),
+                (
+                    parts[2] if len(parts) == 3 else "",
+                    Sixain._meta.get_field("serial").max_length,
+                    _("sixain"),
+                ),
+            ),
+        )
         serial = "" if parts[0] == "-" else parts[0]
         deck: services.DeckData = {"serial": serial, "back_colour": parts[1]}
         if len(parts) == 3:
@@ -361,10 +397,8 @@ class ReceptionAdmin(ActAdmin):
     add_form = ReceptionForm
     list_display = (
         "number",
-        "book",
         "received_on",
         "manufacturer",
-        "order",
         "deck_count",
         "over_delivery",
         "visa_display",
@@ -412,7 +446,7 @@ class ReceptionAdmin(ActAdmin):
 # -- decks -----------------------------------------------------------------------------------
 
 
-class DeckActionForm(ActionForm):
+class DeckActionForm(SafeFormMixin, ActionForm):
     table_number = forms.IntegerField(label=_("table"), required=False, min_value=1)
     day = forms.DateField(label=_("journée"), required=False, initial=timezone.localdate)
     officer = forms.ModelChoiceField(
@@ -424,9 +458,19 @@ class DeckActionForm(ActionForm):
         self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
 
 
-def _action_data(request: HttpRequest) -> dict[str, Any]:
+def _action_data(modeladmin: admin.ModelAdmin, request: HttpRequest) -> dict[str, Any] | None:
+    """The table, day and officer chosen above the list, or None (and a message) when refused."""
     form = DeckActionForm(request.POST)
     form.is_valid()
+    # "action" is checked by the admin itself (the form here has no choices for it).
+    refused = {
+        name: errors for name, errors in form.errors.items() if name not in ("action", "select_across")
+    }
+    if refused:
+        for name, errors in refused.items():
+            label = form.fields[name].label if name in form.fields else ""
+            modeladmin.message_user(request, f"{label} : {' '.join(errors)}", level=messages.ERROR)
+        return None
     data = form.cleaned_data
     return {
         "table_number": data.get("table_number"),
@@ -449,7 +493,9 @@ def _run(modeladmin: admin.ModelAdmin, request: HttpRequest, done: str, fn: Any,
 def _return_action(result: str, label: Any) -> Any:
     @admin.action(description=label)
     def action(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(request)
+        data = _action_data(modeladmin, request)
+        if data is None:
+            return
         if not data["table_number"]:
             modeladmin.message_user(request, _("Indiquez la table."), level=messages.ERROR)
             return
@@ -525,7 +571,9 @@ class DeckAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Remettre à la table (table et journée ci-dessus)"))
     def issue(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(request)
+        data = _action_data(self, request)
+        if data is None:
+            return
         if not data["table_number"]:
             self.message_user(request, _("Indiquez la table."), level=messages.ERROR)
             return
@@ -543,7 +591,9 @@ class DeckAdmin(ReadOnlyAdmin):
         description=_("Détruire devant l'officier ci-dessus (jeux vérifiés complets et non marqués)")
     )
     def destroy(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(request)
+        data = _action_data(self, request)
+        if data is None:
+            return
         _run(
             self,
             request,
@@ -657,7 +707,7 @@ class IncidentForm(ActForm):
 class IncidentAdmin(ActAdmin):
     add_form = IncidentForm
     act_roles = (*roles.MANAGEMENT, roles.CROUPIER)
-    list_display = ("number", "kind", "occurred_at", "table_number", "day", "officer_informed", "closed")
+    list_display = ("number", "kind", "occurred_at", "table_number", "officer_informed", "closed")
     list_filter = ("kind", "day", "table_number")
     list_select_related = ("officer_informed", "closure")
     detail_fields = (

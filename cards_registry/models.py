@@ -30,6 +30,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.validators import DateWindowValidator, validate_date_window, validate_no_control_characters
+
 USER = settings.AUTH_USER_MODEL
 
 
@@ -40,8 +42,10 @@ class Manufacturer(models.Model):
     name = models.CharField(_("raison sociale"), max_length=200)
     approval_reference = models.CharField(_("référence de l'agrément"), max_length=200)
     ministry = models.CharField(_("ministère"), max_length=200)
-    valid_from = models.DateField(_("agréé du"))
-    valid_until = models.DateField(_("agréé jusqu'au"), null=True, blank=True)
+    valid_from = models.DateField(_("agréé du"), validators=[DateWindowValidator(years_ahead=50)])
+    valid_until = models.DateField(
+        _("agréé jusqu'au"), null=True, blank=True, validators=[DateWindowValidator(years_ahead=50)]
+    )
     registered_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
     registered_by = models.ForeignKey(
         USER, verbose_name=_("enregistré par"), on_delete=models.PROTECT, related_name="+"
@@ -103,12 +107,14 @@ class Order(models.Model):
     manufacturer = models.ForeignKey(
         Manufacturer, verbose_name=_("fabricant"), on_delete=models.PROTECT, related_name="orders"
     )
-    ordered_on = models.DateField(_("date du bon"))
+    ordered_on = models.DateField(_("date du bon"), validators=[validate_date_window])
     recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
     recorded_by = models.ForeignKey(
         USER, verbose_name=_("établi par"), on_delete=models.PROTECT, related_name="+"
     )
-    note = models.CharField(_("observations"), max_length=300, blank=True)
+    note = models.CharField(
+        _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
+    )
     sent_at = models.DateTimeField(_("envoyé le"), null=True, blank=True)
 
     class Meta:
@@ -127,7 +133,9 @@ class OrderLine(models.Model):
     order = models.ForeignKey(Order, verbose_name=_("bon"), on_delete=models.PROTECT, related_name="lines")
     quantity = models.PositiveIntegerField(_("quantité"))
     unit = models.CharField(_("unité"), max_length=8, choices=Unit.choices)
-    back_colour = models.CharField(_("couleur du dos"), max_length=32)
+    back_colour = models.CharField(
+        _("couleur du dos"), max_length=32, validators=[validate_no_control_characters]
+    )
 
     class Meta:
         verbose_name = _("ligne de commande")
@@ -155,8 +163,10 @@ class Reception(models.Model):
     manufacturer = models.ForeignKey(
         Manufacturer, verbose_name=_("fabricant"), on_delete=models.PROTECT, related_name="receptions"
     )
-    received_on = models.DateField(_("date de réception"))
-    delivery_note = models.CharField(_("bordereau de livraison"), max_length=100, blank=True)
+    received_on = models.DateField(_("date de réception"), validators=[validate_date_window])
+    delivery_note = models.CharField(
+        _("bordereau de livraison"), max_length=100, blank=True, validators=[validate_no_control_characters]
+    )
     over_delivery = models.BooleanField(_("livraison excédentaire"), default=False)
     recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
     recorded_by = models.ForeignKey(
@@ -181,7 +191,9 @@ class Sixain(models.Model):
     manufacturer = models.ForeignKey(
         Manufacturer, verbose_name=_("fabricant"), on_delete=models.PROTECT, related_name="sixains"
     )
-    serial = models.CharField(_("numéro de série"), max_length=64)
+    serial = models.CharField(
+        _("numéro de série"), max_length=64, validators=[validate_no_control_characters]
+    )
     reception = models.ForeignKey(
         Reception, verbose_name=_("prise en charge"), on_delete=models.PROTECT, related_name="sixains"
     )
@@ -213,8 +225,12 @@ class Deck(models.Model):
     manufacturer = models.ForeignKey(
         Manufacturer, verbose_name=_("fabricant"), on_delete=models.PROTECT, related_name="decks"
     )
-    serial = models.CharField(_("numéro de série"), max_length=64)
-    back_colour = models.CharField(_("couleur du dos"), max_length=32)
+    serial = models.CharField(
+        _("numéro de série"), max_length=64, validators=[validate_no_control_characters]
+    )
+    back_colour = models.CharField(
+        _("couleur du dos"), max_length=32, validators=[validate_no_control_characters]
+    )
     status = models.CharField(
         _("état"), max_length=16, choices=DeckStatus.choices, default=DeckStatus.IN_CABINET
     )
@@ -406,7 +422,9 @@ class ReturnLine(models.Model):
     issue_line = models.OneToOneField(IssueLine, on_delete=models.PROTECT, related_name="return_line")
     result = models.CharField(_("examen"), max_length=16, choices=ReturnResult.choices)
     order_restored = models.BooleanField(_("ordre du fabricant rétabli"), default=True)
-    remark = models.CharField(_("observations"), max_length=300, blank=True)
+    remark = models.CharField(
+        _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
+    )
 
     class Meta:
         verbose_name = _("jeu rendu")
@@ -432,16 +450,16 @@ class Incident(models.Model):
     )
     number = models.PositiveIntegerField(_("numéro"))
     kind = models.CharField(_("nature"), max_length=16, choices=IncidentKind.choices)
-    occurred_at = models.DateTimeField(_("survenu le"))
+    occurred_at = models.DateTimeField(_("survenu le"), validators=[validate_date_window])
     table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
-    day = models.DateField(_("journée"))
+    day = models.DateField(_("journée"), validators=[validate_date_window])
     shoe_reference = models.CharField(_("sabot"), max_length=64, blank=True)
     decks = models.ManyToManyField(Deck, verbose_name=_("jeux concernés"), related_name="incidents")
     officer_informed = models.ForeignKey(
         USER, verbose_name=_("officier avisé"), on_delete=models.PROTECT, related_name="+"
     )
-    officer_informed_at = models.DateTimeField(_("avisé le"))
-    circumstances = models.TextField(_("circonstances"))
+    officer_informed_at = models.DateTimeField(_("avisé le"), validators=[validate_date_window])
+    circumstances = models.TextField(_("circonstances"), validators=[validate_no_control_characters])
     reported_by = models.ForeignKey(
         USER, verbose_name=_("signalé par"), on_delete=models.PROTECT, related_name="+"
     )
@@ -467,7 +485,7 @@ class IncidentClosure(models.Model):
     )
     officer = models.ForeignKey(USER, verbose_name=_("officier"), on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("clos le"))
-    finding = models.TextField(_("constatations"))
+    finding = models.TextField(_("constatations"), validators=[validate_no_control_characters])
     decks_fit = models.ManyToManyField(
         Deck, verbose_name=_("jeux rendus à l'usage"), blank=True, related_name="+"
     )

@@ -19,7 +19,16 @@ def regulation_error_to_form(form: forms.BaseForm, error: RegulationError) -> No
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    """For registered entries: they are never edited or deleted in the admin (FR art. 68)."""
+    """For registered entries: they are never edited or deleted in the admin (FR art. 68).
+
+    The page shows exactly ``readonly_fields`` when they are given (a display method
+    replacing a raw field, such as JSON shown as a list, does not show the raw one too)."""
+
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> Any:
+        if self.fields:
+            return self.fields
+        shown = self.get_readonly_fields(request, obj)
+        return list(shown) if shown else super().get_fields(request, obj)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

@@ -27,6 +27,8 @@ DEMO_USERS = {
     roles.CROUPIER: ("croupier", "Lucie", "Bernard", "demo-croupier"),
     roles.CASHIER: ("caissier", "Marc", "Petit", "demo-caissier"),
     roles.OFFICER: ("officier", "Claire", "Dubois", "demo-officier"),
+    # the hand-log machine signs in with an API token only (no password)
+    roles.MACHINE: ("releves", "Machine", "d'envoi des relevés", None),
 }
 
 
@@ -42,13 +44,13 @@ def seed(context: dict[str, Any]) -> None:
                 first_name=first,
                 last_name=last,
                 email=f"{username}@casino-demo.example",
-                is_staff=role != roles.OFFICER,
+                is_staff=role not in (roles.OFFICER, roles.MACHINE),
             )
             user.groups.add(Group.objects.get(name=role))
             context["created"].append(f"user {username}")
         users[role] = user
     context["users"] = users
-    context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values()}
+    context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}
 
     if not CasinoSettings.objects.exists():
         update_casino_settings(

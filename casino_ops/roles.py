@@ -17,8 +17,11 @@ COMMITTEE = "comite_direction"
 CROUPIER = "chef_de_table"
 CASHIER = "caissier"
 OFFICER = "officier"
+# Not a person: the machine that sends the tables' hand logs (relevés de mains) with
+# an API token. Its only right is that upload (casino_ops/authentication.py).
+MACHINE = "depot_machine"
 
-ALL_ROLES = (DIRECTOR, COMMITTEE, CROUPIER, CASHIER, OFFICER)
+ALL_ROLES = (DIRECTOR, COMMITTEE, CROUPIER, CASHIER, OFFICER, MACHINE)
 
 LABELS = {
     DIRECTOR: _("Directeur responsable"),
@@ -26,6 +29,7 @@ LABELS = {
     CROUPIER: _("Chef de table / croupier"),
     CASHIER: _("Caissier"),
     OFFICER: _("Officier de police ou de contrôle"),
+    MACHINE: _("Machine d'envoi des relevés de mains"),
 }
 
 # Roles that may sign for the casino: advances, "exact" counts, the cabinet key.
@@ -52,12 +56,19 @@ ROLE_PERMISSIONS: dict[str, set[str]] = {
     CROUPIER: {"casino_ops.view_casinosettings", "tables.view_table"},
     CASHIER: {"casino_ops.view_casinosettings", "tables.view_table"},
     OFFICER: {*_VIEW_ALL},
+    MACHINE: {"tables.add_handlog"},
 }
+
+
+# Roles that are no person: apps never extend them (their rights are fixed here).
+FIXED_ROLES = (MACHINE,)
 
 
 def extend_role_permissions(extra: dict[str, set[str] | list[str]]) -> None:
     """Add an app's permissions to the roles (called from ``AppConfig.ready``)."""
     for role, perms in extra.items():
+        if role in FIXED_ROLES:
+            raise KeyError(f"the rights of {role!r} are fixed in casino_ops.roles")
         if role not in ROLE_PERMISSIONS:
             raise KeyError(f"unknown role {role!r}")
         ROLE_PERMISSIONS[role].update(perms)

@@ -77,6 +77,15 @@ AXES_COOLOFF_TIME = env.float("AXES_COOLOFF_HOURS", default=1.0)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "portal/locked.html"
+# The lockout page says the time left in words ("59 minutes"), in the admin's code step too.
+AXES_LOCKOUT_CALLABLE = "audit.portal.auth.lockout_response"
+# A try during a lockout does not restart it.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Behind a reverse proxy: its addresses or networks (comma-separated). A request from
+# one of them is keyed on the client address it forwards (X-Forwarded-For), see
+# casino_ops/proxy.py; without it, every user would share the proxy's address.
+TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
+AXES_CLIENT_IP_CALLABLE = "casino_ops.proxy.client_ip"
 
 # Two-factor login (TOTP) for the roles of casino_ops.roles.TWO_FACTOR, in the
 # admin and the officers' portal (audit/portal/middleware.py).
@@ -140,7 +149,8 @@ LOGIN_URL = "admin:login"
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
-        "rest_framework.authentication.TokenAuthentication",
+        # tokens only for the officers' reads and the hand-log machine (no second factor)
+        "casino_ops.authentication.ScopedTokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "casino_ops.api.exception_handler",
@@ -155,6 +165,13 @@ SPECTACULAR_SETTINGS = {
     # The schema is checked by the test suite (tests/api/test_schema.py), not by check --deploy.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
+
+# --- Input limits -------------------------------------------------------------
+# Every date typed in (a session's day, an order, a reception, an incident, a
+# register's period…) lies between the casino's opening and a year ahead
+# (casino_ops/validators.py); anything else is refused on its field.
+CASINO_OPENED_ON = env.str("CASINO_OPENED_ON", default="2000-01-01")
+DATE_WINDOW_DAYS_AHEAD = env.int("DATE_WINDOW_DAYS_AHEAD", default=366)
 
 # --- Celery -----------------------------------------------------------------
 # Without a broker the tasks run in-process (quick start); with one (Redis in

@@ -3,6 +3,7 @@ that calls its service (a refusal is shown on the field with its article)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -15,10 +16,14 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import number_format
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
+from casino_ops.admin_display import hash_text, house_rule_labels, kv_list, labelled_code
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
+from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 
 from . import selectors, services
@@ -44,8 +49,31 @@ class TableAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):  # noqa: ANN001
         return False
 
+    def has_change_permission(self, request, obj=None):  # noqa: ANN001
+        # every field is read-only (tables are created by their service): a page to read,
+        # with no "Save" button
+        return False
+
     def has_delete_permission(self, request, obj=None):  # noqa: ANN001
         return False
+
+
+# The discrepancies found on receipt (the replay's own are labelled in blackjack/summary.py).
+RECEIPT_LABELS = {
+    "LIMITS_MISMATCH": _("limites du journal différentes de celles de la séance"),
+    "PROFILE_MISMATCH": _("réglementation du journal différente de celle de la séance"),
+    "HOUSE_RULES_MISMATCH": _("règles du journal différentes du règlement intérieur de la séance"),
+}
+
+
+def discrepancy_label(code: str) -> str:
+    """A discrepancy's label in the active language, its code as a caption."""
+    from django.utils.translation import gettext
+
+    from .blackjack.summary import LABELS
+
+    label = RECEIPT_LABELS.get(code) or (gettext(LABELS[code]) if code in LABELS else "")
+    return labelled_code(label, code)
 
 
 # -- act forms ---------------------------------------------------------------------------------
@@ -61,7 +89,8 @@ def _money_field(label: str, required: bool = True) -> forms.DecimalField:
     )
 
 
-class OpenSessionForm(forms.Form):
+class OpenSessionForm(SafeForm):
+    model = Session
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
     day = forms.DateField(label=_("journée de jeu"))
     minimum = _money_field(_("minimum des mises"))
@@ -74,19 +103,22 @@ class OpenSessionForm(forms.Form):
     )
 
 
-class AdvanceForm(forms.Form):
+class AdvanceForm(SafeForm):
+    model = AdvanceEntry
     amount = _money_field(_("montant compté et annoncé"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
 
 
-class MaximumForm(forms.Form):
+class MaximumForm(SafeForm):
+    model = MaximumChange
     maximum = _money_field(_("nouveau maximum par case"))
     display_changed = forms.BooleanField(
         label=_("l'affichage de la table indique le nouveau maximum"), required=False
     )
 
 
-class InterruptForm(forms.Form):
+class InterruptForm(SafeForm):
+    model = AdvanceEntry
     mode = forms.ChoiceField(
         label=_("interruption"),
         choices=[("counted", _("encaisse comptée et inscrite")), ("locked", _("encaisse déposée sous clé"))],
@@ -99,11 +131,12 @@ class InterruptForm(forms.Form):
     )
 
 
-class ResumeForm(forms.Form):
+class ResumeForm(SafeForm):
     confirm = forms.BooleanField(label=_("la partie reprend"))
 
 
-class CloseForm(forms.Form):
+class CloseForm(SafeForm):
+    model = Session
     closing_cash = _money_field(_("encaisse comptée, annoncée et inscrite"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=_users(roles.CROUPIER))
     cashier = forms.ModelChoiceField(
@@ -112,28 +145,53 @@ class CloseForm(forms.Form):
     certified_exact = forms.BooleanField(label=_("je certifie l'inscription « exacte »"), required=False)
 
 
-class ShoeForm(forms.Form):
-    decks = forms.CharField(label=_("identifiants des six jeux remis (séparés par des virgules)"))
+class ShoeForm(SafeForm):
+    """The six decks are chosen among those the depot issued to the session's table for
+    its day, by serial and sixain (what the director reads on the decks)."""
+
+    model = Shoe
+    decks = forms.ModelMultipleChoiceField(
+        label=_("jeux remis à la table (six : trois de chaque couleur de dos)"),
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "Un jeu choisi n'est pas (ou plus) remis à cette table pour la journée : rechargez la page."
+            ),
+            "invalid_pk_value": _("Choisissez les jeux dans la liste."),
+        },
+    )
     label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
 
+    def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
+        from cards_registry.selectors import decks_issued_to
+
+        super().__init__(*args, **kwargs)
+        field = self.fields["decks"]
+        field.queryset = decks_issued_to(table_number=session.table.number, day=session.day)
+        field.label_from_instance = _deck_label
+
     def clean_decks(self) -> list[int]:
-        try:
-            return [int(x) for x in self.cleaned_data["decks"].replace(" ", "").split(",") if x]
-        except ValueError:
-            raise forms.ValidationError(_("Des nombres séparés par des virgules.")) from None
+        return [deck.pk for deck in self.cleaned_data["decks"]]
 
 
-class HandLogForm(forms.Form):
+def _deck_label(deck: Any) -> str:
+    sixain = _("sixain %(s)s") % {"s": deck.sixain.serial} if deck.sixain_id else _("sans sixain")
+    return f"{deck.serial} — {deck.back_colour}, {sixain}"
+
+
+class HandLogForm(SafeForm):
     file = forms.FileField(label=_("journal de mains (.json)"))
 
 
-class CorrectionForm(forms.Form):
+class CorrectionForm(SafeForm):
+    model = ControlLine
     amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
     approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
     reason = forms.CharField(label=_("motif"), widget=forms.Textarea)
 
 
-class CloseDayForm(forms.Form):
+class CloseDayForm(SafeForm):
     confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
 
 
@@ -142,7 +200,7 @@ def act_view(
     request: HttpRequest,
     *,
     title: str,
-    form_class: type[forms.Form],
+    form_class: Callable[..., forms.Form],
     perform: Callable[[dict[str, Any]], Any],
     back: str,
     perm: str,
@@ -177,6 +235,7 @@ def act_view(
 
 
 class _ReadOnlyInline(admin.TabularInline):
+    template = "admin/edit_inline/tabular_plain.html"
     extra = 0
     can_delete = False
     show_change_link = False
@@ -238,8 +297,12 @@ class ShoeInline(_ReadOnlyInline):
 
 class HandLogInline(_ReadOnlyInline):
     model = HandLog
-    fields = ("link", "shoe_label", "sha256", "rounds", "source", "uploaded_at", "replay_state")
+    fields = ("link", "shoe_label", "sha256_display", "rounds", "source", "uploaded_at", "replay_state")
     readonly_fields = fields
+
+    @admin.display(description=_("empreinte SHA-256"))
+    def sha256_display(self, obj: HandLog) -> str:
+        return hash_text(obj.sha256)
 
     @admin.display(description=_("journal"))
     def link(self, obj: HandLog) -> str:
@@ -265,7 +328,7 @@ class DiscrepancyInline(_ReadOnlyInline):
     verbose_name_plural = _("écarts des journaux de mains")
     fields = (
         "hand_log",
-        "code",
+        "code_display",
         "round",
         "box",
         "hand",
@@ -274,9 +337,12 @@ class DiscrepancyInline(_ReadOnlyInline):
         "recorded",
         "delta",
         "article",
-        "detail",
+        "detail_display",
     )
     readonly_fields = fields
+
+    code_display = admin.display(description=_("écart"))(lambda self, obj: discrepancy_label(obj.code))
+    detail_display = admin.display(description=_("détail"))(lambda self, obj: kv_list(obj.detail))
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).select_related("hand_log")
@@ -291,6 +357,28 @@ SESSION_ACTS = {
     "shoe": (_("Garnir un sabot"), ShoeForm, "tables.add_shoe"),
     "handlog": (_("Déposer un journal de mains"), HandLogForm, "tables.add_handlog"),
 }
+
+
+# Who may sign each act (the service refuses anyone else, with the article): the page
+# offers a user only the acts of his role.
+_TABLE_STAFF = (roles.CROUPIER, *roles.MANAGEMENT)
+SESSION_ACT_ROLES: dict[str, tuple[str, ...]] = {
+    "advance": roles.MANAGEMENT,
+    "maximum": roles.MANAGEMENT,
+    "close": roles.MANAGEMENT,
+    "interrupt": _TABLE_STAFF,
+    "resume": _TABLE_STAFF,
+    "shoe": _TABLE_STAFF,
+    "handlog": _TABLE_STAFF,
+}
+
+
+def session_acts_for(user: Any) -> list[tuple[str, Any]]:
+    return [
+        (key, title)
+        for key, (title, _f, perm) in SESSION_ACTS.items()
+        if user.has_perm(perm) and (user.is_superuser or roles.has_role(user, *SESSION_ACT_ROLES[key]))
+    ]
 
 
 def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
@@ -331,17 +419,22 @@ def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, 
 
 @admin.register(Session)
 class SessionAdmin(ReadOnlyAdmin):
-    list_display = ("__str__", "table", "day", "status", "minimum", "maximum", "advance_amount", "result")
+    # the str() says table and day: the list fits 1366 px beside the filters
+    list_display = ("__str__", "status", "minimum", "maximum", "advance_amount", "result")
     list_filter = ("status", "day", "table")
     list_select_related = ("table",)
     date_hierarchy = "day"
     inlines = [AdvanceEntryInline, MaximumChangeInline, ShoeInline, HandLogInline, DiscrepancyInline]
     change_form_template = "admin/tables/session/change_form.html"
-    readonly_fields = (
-        "table", "day", "fiscal_year", "profile", "house_rules", "minimum", "maximum", "advance_amount",
+    fields = readonly_fields = (
+        "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
         "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "status", "closed_at",
         "advances_total", "closing_cash", "result",
     )  # fmt: skip
+
+    house_rules_display = admin.display(description=_("règlement intérieur en vigueur"))(
+        lambda self, obj: kv_list(obj.house_rules, labels=house_rule_labels())
+    )
 
     def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.has_perm("tables.view_session")
@@ -381,6 +474,8 @@ class SessionAdmin(ReadOnlyAdmin):
             raise PermissionDenied
         session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
         title, form_class, perm = SESSION_ACTS[act]
+        if form_class is ShoeForm:
+            form_class = functools.partial(ShoeForm, session=session)
         return act_view(
             self,
             request,
@@ -396,9 +491,7 @@ class SessionAdmin(ReadOnlyAdmin):
         self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
     ) -> HttpResponse:
         extra = {
-            "session_acts": [
-                (key, title) for key, (title, _f, perm) in SESSION_ACTS.items() if request.user.has_perm(perm)
-            ],
+            "session_acts": session_acts_for(request.user),
             "session_pk": object_id,
         }
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
@@ -425,7 +518,7 @@ class SessionAdmin(ReadOnlyAdmin):
 
 @admin.register(AdvanceEntry)
 class AdvanceEntryAdmin(ReadOnlyAdmin):
-    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by", "corrects")
+    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by")
     list_filter = ("kind", "table")
     list_select_related = ("table", "counted_by", "signed_by", "corrects")
     actions = ["correct"]
@@ -489,10 +582,28 @@ class ControlLineInline(_ReadOnlyInline):
 
 @admin.register(ControlDay)
 class ControlDayAdmin(ReadOnlyAdmin):
-    list_display = ("day", "closed_at", "closed_by", "total")
-    readonly_fields = ("day", "closed_at", "closed_by", "total")
+    """The day's total is the one figure of the portal and the PDF (selectors.control_register:
+    the effective lines, corrections applied); the total written at closing is shown beside
+    it when a correction came later."""
+
+    list_display = ("day", "closed_at", "closed_by", "total_display")
+    readonly_fields = ("day", "closed_at", "closed_by", "total_display")
+    list_select_related = ("closed_by",)
     inlines = [ControlLineInline]
     actions = ["close_days"]
+
+    @admin.display(description=_("total de la journée"))
+    def total_display(self, obj: ControlDay) -> str:
+        data = selectors.control_register(obj.day)
+        total = number_format(data["total"], 2, force_grouping=True)
+        closing = data["total_at_closing"]
+        if closing is None or closing == data["total"]:
+            return total
+        return format_html(
+            '{} <small class="code-caption">{}</small>',
+            total,
+            _("arrêté à %(t)s, rectifié depuis") % {"t": number_format(closing, 2, force_grouping=True)},
+        )
 
     @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])
     def close_days(self, request: HttpRequest, queryset: Any) -> None:
@@ -545,7 +656,10 @@ class ControlLineAdmin(ReadOnlyAdmin):
 
 
 class HandLogDiscrepancyInline(DiscrepancyInline):
-    fields = ("code", "round", "box", "hand", "player", "expected", "recorded", "delta", "article", "detail")
+    fields = (
+        "code_display", "round", "box", "hand", "player", "expected", "recorded", "delta", "article",
+        "detail_display",
+    )  # fmt: skip
     readonly_fields = fields
 
 
@@ -555,14 +669,47 @@ class HandLogAdmin(ReadOnlyAdmin):
     list_filter = ("source",)
     list_select_related = ("session__table", "shoe")
     readonly_fields = (
-        "session", "shoe", "croupier", "sha256", "shoe_label", "table_code", "profile", "limits_min", "limits_max",
-        "house_rules", "rounds", "source", "uploaded_by", "uploaded_at", "raw",
+        "session", "shoe", "croupier", "sha256_display", "shoe_label", "table_code", "profile", "limits_min",
+        "limits_max", "house_rules_display", "rounds", "source", "uploaded_by", "uploaded_at", "raw_display",
     )  # fmt: skip
     inlines = [HandLogDiscrepancyInline]
+
+    sha256_display = HandLogInline.sha256_display
+    house_rules_display = admin.display(description=_("règles du journal"))(
+        lambda self, obj: kv_list(obj.house_rules, labels=house_rule_labels())
+    )
+
+    @admin.display(description=_("journal tel que reçu"))
+    def raw_display(self, obj: HandLog) -> str:
+        return format_html(
+            "<details><summary>{}</summary>{}</details>",
+            _("afficher le journal (%(n)s octets)") % {"n": number_format(len(obj.raw), force_grouping=True)},
+            kv_list(obj.raw),
+        )
+
+
+class DiscrepancyCodeFilter(admin.SimpleListFilter):
+    title = _("écart")
+    parameter_name = "code"
+
+    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+        from django.utils.translation import gettext
+
+        from .blackjack.summary import LABELS
+
+        codes = Discrepancy.objects.order_by().values_list("code", flat=True).distinct()
+        named = [(c, RECEIPT_LABELS.get(c) or (gettext(LABELS[c]) if c in LABELS else c)) for c in codes]
+        return sorted(named, key=lambda item: str(item[1]))
+
+    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+        return queryset.filter(code=self.value()) if self.value() else queryset
 
 
 @admin.register(Discrepancy)
 class DiscrepancyAdmin(ReadOnlyAdmin):
-    list_display = ("code", "session", "hand_log", "round", "box", "hand", "player", "delta", "article")
-    list_filter = ("code", "article")
+    list_display = ("code_display", "session", "hand_log", "round", "box", "player", "delta", "article")
+    code_display = admin.display(description=_("écart"), ordering="code")(
+        lambda self, obj: discrepancy_label(obj.code)
+    )
+    list_filter = (DiscrepancyCodeFilter, "article")
     list_select_related = ("session__table", "hand_log")

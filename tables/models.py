@@ -6,6 +6,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from casino_ops.validators import validate_date_window, validate_no_control_characters
+
 from .blackjack.rules import MAX_BOXES
 
 
@@ -76,7 +78,7 @@ class Session(models.Model):
     table = models.ForeignKey(
         Table, verbose_name=_("table"), on_delete=models.PROTECT, related_name="sessions"
     )
-    day = models.DateField(_("journée de jeu"))
+    day = models.DateField(_("journée de jeu"), validators=[validate_date_window])
     fiscal_year = models.PositiveSmallIntegerField(_("exercice"))
     profile = models.CharField(_("réglementation"), max_length=2)
     house_rules = models.JSONField(_("règlement intérieur en vigueur"), default=dict)
@@ -90,6 +92,7 @@ class Session(models.Model):
         _("ministre informé le"),
         null=True,
         blank=True,
+        validators=[validate_date_window],
         help_text=_("LU art. 26 : huit jours avant un relèvement du minimum."),
     )
     croupier = models.ForeignKey(
@@ -257,8 +260,10 @@ class ControlLine(models.Model):
         on_delete=models.PROTECT,
         related_name="corrections",
     )
-    approval = models.TextField(_("approbation du directeur"), blank=True)
-    reason = models.TextField(_("motif"), blank=True)
+    approval = models.TextField(
+        _("approbation du directeur"), blank=True, validators=[validate_no_control_characters]
+    )
+    reason = models.TextField(_("motif"), blank=True, validators=[validate_no_control_characters])
 
     class Meta:
         verbose_name = _("ligne du registre de contrôle")

@@ -9,15 +9,18 @@ from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.models import IncidentClosure, Visa
+from casino_ops.forms import SafeForm
+
 from . import access
-from .auth import check_code
+from .auth import check_code, needs_second_factor, two_factor_required
 
 _CODE_WIDGET = forms.TextInput(
     attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "pattern": "[0-9 ]*", "size": 8}
 )
 
 
-class OfficerLoginForm(forms.Form):
+class OfficerLoginForm(SafeForm):
     """Username, password and the code of the authenticator app, in one step."""
 
     username = forms.CharField(label=_("Identifiant"), max_length=150)
@@ -35,6 +38,9 @@ class OfficerLoginForm(forms.Form):
         self.user: Any = None
         self.device: Any = None
         super().__init__(*args, **kwargs)
+        if not two_factor_required():
+            # TWO_FACTOR_REQUIRED=0: the officers sign in with their password only.
+            del self.fields["code"]
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -45,7 +51,10 @@ class OfficerLoginForm(forms.Form):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if access.PORTAL_ACTIONS.keys().isdisjoint(set(user.groups.values_list("name", flat=True))):
             raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
-        device = check_code(self.request, user, data["code"])
+        if not needs_second_factor(user):
+            self.user = user
+            return data
+        device = check_code(self.request, user, data.get("code", ""))
         if device is None:
             self.add_error("code", forms.ValidationError(self.error_messages["code"], code="code"))
             return data
@@ -53,7 +62,7 @@ class OfficerLoginForm(forms.Form):
         return data
 
 
-class CodeForm(forms.Form):
+class CodeForm(SafeForm):
     """The second step for a user already signed in with a password (the admin)."""
 
     code = forms.CharField(label=_("Code à usage unique"), max_length=12, widget=_CODE_WIDGET)
@@ -71,7 +80,7 @@ class CodeForm(forms.Form):
         return code
 
 
-class EnrolForm(forms.Form):
+class EnrolForm(SafeForm):
     """Confirm a new authenticator app with its first code."""
 
     code = forms.CharField(label=_("Premier code affiché"), max_length=12, widget=_CODE_WIDGET)
@@ -87,7 +96,7 @@ class EnrolForm(forms.Form):
         return code
 
 
-class AuditSearchForm(forms.Form):
+class AuditSearchForm(SafeForm):
     q = forms.CharField(label=_("Recherche"), required=False, max_length=200)
     action = forms.CharField(label=_("Acte"), required=False, max_length=64)
     actor = forms.CharField(label=_("Auteur"), required=False, max_length=150)
@@ -102,11 +111,13 @@ class AuditSearchForm(forms.Form):
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
-class VisaForm(forms.Form):
+class VisaForm(SafeForm):
+    model = Visa
     remark = forms.CharField(label=_("Observations"), required=False, max_length=300)
 
 
-class IncidentClosureForm(forms.Form):
+class IncidentClosureForm(SafeForm):
+    model = IncidentClosure
     finding = forms.CharField(
         label=_("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
     )
@@ -124,7 +135,7 @@ class IncidentClosureForm(forms.Form):
         self.prefix = f"incident-{incident.pk}"
 
 
-class SessionFilterForm(forms.Form):
+class SessionFilterForm(SafeForm):
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
     since = forms.DateField(label=_("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
     until = forms.DateField(label=_("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
@@ -140,7 +151,7 @@ class SessionFilterForm(forms.Form):
     )
 
 
-class RegisterFilterForm(forms.Form):
+class RegisterFilterForm(SafeForm):
     date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
@@ -162,7 +173,7 @@ class RegisterFilterForm(forms.Form):
         return data
 
 
-class SignatureCheckForm(forms.Form):
+class SignatureCheckForm(SafeForm):
     MAX_BYTES = 50 * 1024 * 1024
 
     pdf = forms.FileField(
@@ -183,7 +194,7 @@ class SignatureCheckForm(forms.Form):
         return upload
 
 
-class AdvanceBookForm(forms.Form):
+class AdvanceBookForm(SafeForm):
     table = forms.IntegerField(label=_("Table n°"), min_value=1, max_value=99)
     date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
     date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
@@ -195,5 +206,5 @@ class AdvanceBookForm(forms.Form):
         return data
 
 
-class ControlDayForm(forms.Form):
+class ControlDayForm(SafeForm):
     day = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}))

@@ -25,13 +25,14 @@ from audit import signing
 from audit.models import Checkpoint, Report
 from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
+from casino_ops.forms import SafeFormMixin
 from casino_ops.regulations import RegulationError
 
 from .base import MODULES, Request, get_register
 from .reports import request_report
 
 
-class ReportRequestForm(forms.ModelForm):
+class ReportRequestForm(SafeFormMixin, forms.ModelForm):
     register = forms.ChoiceField(label=_("registre"), choices=[])
 
     class Meta:
@@ -40,6 +41,8 @@ class ReportRequestForm(forms.ModelForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        if "register" not in self.fields:  # the page of a report: every field is read-only
+            return
         self.fields["register"].choices = [(name, str(get_register(name).title)) for name in MODULES]
 
     def clean(self) -> dict[str, Any]:
@@ -80,7 +83,7 @@ class ReportAdmin(admin.ModelAdmin):
         if obj is None:
             return ["register", "date_from", "date_to", "table_number"]
         return [
-            "register",
+            "register_title",
             "date_from",
             "date_to",
             "table_number",
@@ -122,6 +125,14 @@ class ReportAdmin(admin.ModelAdmin):
 
     def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:
         pass  # the report row is the record of the request
+
+    @admin.display(description=_("registre"))
+    def register_title(self, obj: Report) -> str:
+        try:
+            title = str(get_register(obj.register).title)
+        except (KeyError, RegulationError):
+            return obj.register
+        return format_html('{} <small class="code-caption">{}</small>', title, obj.register)
 
     @admin.display(description=_("avancement"))
     def progress_bar(self, obj: Report) -> str:

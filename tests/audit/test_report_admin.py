@@ -85,3 +85,35 @@ def test_checkpoints_are_listed_and_exported_from_the_admin(
     assert response["Content-Type"] == "application/pkcs7-mime"
     assert verify_data(response.content).ok
     assert Checkpoint.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_report_page_opens_for_whoever_asked_it(client: Any, director: Any) -> None:
+    report = Report.objects.create(
+        key="y" * 64,
+        register="incidents",
+        date_from=dt.date(2026, 1, 1),
+        date_to=dt.date(2026, 1, 2),
+        requested_by=director,
+    )
+    client.force_login(director)
+    url = reverse("admin:audit_report_change", args=[report.pk])
+    page = client.get(url)
+    assert page.status_code == 200
+    assert "incidents" in page.content.decode().lower()
+    # a POST on the read-only page changes nothing and is no 500
+    assert client.post(url, {"register": "order-book"}).status_code in {200, 302, 403}
+    report.refresh_from_db()
+    assert report.register == "incidents"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("period", [("9999-12-30", "9999-12-31"), ("0001-01-01", "0001-01-02")])
+def test_an_absurd_period_is_refused_on_the_report_form(client: Any, director: Any, period: Any) -> None:
+    client.force_login(director)
+    response = client.post(
+        reverse("admin:audit_report_add"),
+        {"register": "order-book", "date_from": period[0], "date_to": period[1]},
+    )
+    assert response.status_code == 200 and not Report.objects.exists()
+    assert "date_from" in response.context["adminform"].form.errors

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -113,3 +115,84 @@ def test_croupier_reads_the_session_but_cannot_sign(client, open_session, staff)
     assert AdvanceEntry.objects.filter(session=open_session).count() == 1
     assert client.get("/admin/tables/session/add/").status_code == 403
     assert client.get(f"/admin/tables/session/{open_session.pk}/act/nothing/").status_code == 403
+
+
+@pytest.mark.django_db
+def test_the_control_day_total_is_the_registers_figure_with_the_correction_beside(
+    director_client, open_session, staff
+):
+    from tables import services
+    from tables.models import ControlLine
+
+    services.close_session(
+        actor=staff["director"],
+        session=open_session,
+        closing_cash=Decimal("30440.50"),
+        counted_by=staff["croupier"],
+        cashier=None,
+        certified_exact=True,
+    )
+    services.close_day(actor=staff["director"], day=open_session.day)
+    line = ControlLine.objects.get()
+    response = director_client.post(
+        f"/admin/tables/controlline/{line.pk}/correct/",
+        {"amount": "540.50", "approval": "Approuvé : cinq cent quarante", "reason": "recomptage"},
+    )
+    assert response.status_code == 302
+    listing = director_client.get("/admin/tables/controlday/").content.decode()
+    assert "540,50" in listing and "arrêté à 440,50" in listing
+    day = ControlDay.objects.get()
+    page = director_client.get(f"/admin/tables/controlday/{day.pk}/change/").content.decode()
+    assert "540,50" in page
+
+
+@pytest.mark.django_db
+def test_a_croupier_is_offered_only_his_acts_and_a_styled_refusal(client, open_session, staff):
+    client.force_login(staff["croupier"])
+    page = client.get(f"/admin/tables/session/{open_session.pk}/change/").content.decode()
+    assert "act/shoe/" in page and "act/interrupt/" in page
+    for act in ("advance", "maximum", "close"):
+        assert f"act/{act}/" not in page, act
+    refused = client.get("/admin/tables/session/add/")
+    assert refused.status_code == 403
+    html = refused.content.decode()
+    assert "Accès refusé" in html and "casino_ops/admin.css" in html and "<h1>" in html
+
+
+@pytest.mark.django_db
+def test_a_tables_page_is_read_only_without_a_save_button(director_client, table):
+    page = director_client.get(f"/admin/tables/table/{table.pk}/change/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "BJ03" in html and 'name="_save"' not in html and 'name="_continue"' not in html
+
+
+@pytest.mark.django_db
+def test_the_session_page_shows_labels_key_value_lists_and_wrapping_hashes(
+    director_client, open_session, django_capture_on_commit_callbacks
+):
+    sim = simulate(51, "FR", table="BJ03", limits=("10.00", "1000.00"), faults=["SETTLEMENT_MISMATCH"])
+    upload = SimpleUploadedFile("log.json", json.dumps(sim.log).encode(), content_type="application/json")
+    with django_capture_on_commit_callbacks(execute=True):
+        director_client.post(f"/admin/tables/session/{open_session.pk}/act/handlog/", {"file": upload})
+    log = HandLog.objects.get()
+    html = director_client.get(f"/admin/tables/session/{open_session.pk}/change/").content.decode()
+    assert "paiement différent du montant dû" in html
+    assert '<span class="code-caption">SETTLEMENT_MISMATCH</span>' in html
+    assert f'<span class="hash">{log.sha256}</span>' in html
+    shown = re.sub(r'data-inline-formset="[^"]*"', "", html)  # the admin's own JSON for its scripts
+    assert "{&quot;" not in shown and '{"' not in shown  # no raw JSON (house rules, details)
+    assert "30000.00" not in html  # no database notation in the inline rows' headings
+    log_page = director_client.get(f"/admin/tables/handlog/{log.pk}/change/").content.decode()
+    assert "<details>" in log_page and '<dl class="kv">' in log_page
+
+
+@pytest.mark.django_db
+def test_the_audit_trail_shows_acts_and_objects_by_their_labels(director_client, open_session):
+    from audit.models import AuditEvent
+
+    event = AuditEvent.objects.get(action="session.opened")
+    listing = director_client.get("/admin/audit/auditevent/").content.decode()
+    assert "séance ouverte" in listing and '<span class="code-caption">session.opened</span>' in listing
+    page = director_client.get(f"/admin/audit/auditevent/{event.pk}/change/").content.decode()
+    assert '<dl class="kv">' in page and "séance" in page

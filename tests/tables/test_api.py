@@ -206,6 +206,7 @@ ALLOWED = {
     roles.CROUPIER: {0, 1, 2, 3, 4},
     roles.CASHIER: {0, 1},
     roles.OFFICER: {0, 1, 2, 3},
+    roles.MACHINE: {4},  # the hand-log machine: the upload only
 }
 
 

@@ -2,25 +2,35 @@
 
 from __future__ import annotations
 
+import argparse
 import datetime as dt
 import shutil
 from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 
 from audit.registers import register_names
 from audit.registers.reports import parts_of, produce_report, request_report
 from casino_ops.commands import RegulatedCommand
+from casino_ops.validators import validate_date_window
 
 
 def _date(text: str) -> dt.date:
+    """A day written YYYY-MM-DD inside the casino's date window (argparse prints the refusal
+    as one usage line: it only catches ArgumentTypeError, not CommandError)."""
     try:
-        return dt.date.fromisoformat(text)
+        day = dt.date.fromisoformat(text)
     except ValueError as exc:
-        raise CommandError(f"not a date (YYYY-MM-DD): {text!r}") from exc
+        raise argparse.ArgumentTypeError(f"not a date (YYYY-MM-DD): {text!r}") from exc
+    try:
+        validate_date_window(day)
+    except ValidationError as exc:
+        raise argparse.ArgumentTypeError(f"{text}: {' '.join(exc.messages)}") from exc
+    return day
 
 
 class Command(RegulatedCommand):

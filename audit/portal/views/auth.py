@@ -19,7 +19,7 @@ from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from ..auth import has_device, needs_second_factor, new_totp_device
+from ..auth import has_device, is_locked_out, lockout_response, needs_second_factor, new_totp_device
 from ..forms import CodeForm, EnrolForm, OfficerLoginForm
 
 
@@ -39,7 +39,8 @@ def login_view(request: HttpRequest) -> HttpResponse:
     form = OfficerLoginForm(request, data=request.POST or None)
     if request.method == "POST" and form.is_valid():
         login(request, form.user)
-        otp_login(request, form.device)
+        if form.device is not None:
+            otp_login(request, form.device)
         return HttpResponseRedirect(_next(request, reverse("portal:dashboard")))
     return render(
         request,
@@ -60,6 +61,8 @@ def verify_view(request: HttpRequest) -> HttpResponse:
     default = reverse("portal:dashboard") if not request.user.is_staff else reverse("admin:index")
     if not needs_second_factor(request.user) or request.user.is_verified():
         return HttpResponseRedirect(_next(request, default))
+    if is_locked_out(request, request.user):
+        return lockout_response(request, credentials={"username": request.user.get_username()})
     if has_device(request.user):
         form = CodeForm(request, data=request.POST or None)
         if request.method == "POST" and form.is_valid():

@@ -11,8 +11,10 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError
+from casino_ops.validators import first_forbidden_character
 
 from .. import access, selectors, sources
 from ..forms import IncidentClosureForm, VisaForm
@@ -21,6 +23,12 @@ from ..forms import IncidentClosureForm, VisaForm
 @access.officer_required()
 def decks(request: HttpRequest) -> HttpResponse:
     serial = request.GET.get("serie", "").strip()[:64]
+    if first_forbidden_character(serial) is not None:
+        # A serial never holds a control character (and PostgreSQL refuses NUL in a query).
+        messages.error(
+            request, _("N° de série : caractère de contrôle interdit, saisissez du texte lisible.")
+        )
+        serial = ""
     found = list(selectors.decks(serial=serial)[:100]) if serial else []
     return render(request, "portal/decks.html", {"serial": serial, "decks": found})
 
