@@ -183,8 +183,20 @@ class RegisterPart(models.Model):
         return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
 
 
+class ReportPartQuerySet(models.QuerySet):
+    def done(self) -> int:
+        """How many of these parts are made (``report.period_parts.done()``, in templates too)."""
+        return self.filter(part__isnull=False).count()
+
+
 class ReportPart(models.Model):
-    """One period of a printed register: which stored part it takes (``part``, once made or found)."""
+    """One period of a printed register: which stored part it takes (``part``, once made or found).
+
+    A report's progress is ``report.period_parts.done()`` parts done over
+    ``report.period_parts.count()``.
+    """
+
+    objects = ReportPartQuerySet.as_manager()
 
     report = models.ForeignKey(
         Report, verbose_name=_("registre imprimé"), on_delete=models.CASCADE, related_name="period_parts"

@@ -191,7 +191,7 @@ def _one_print(
         )
 
 
-def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
+def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = False) -> None:
     from django.contrib.auth import get_user_model
 
     from cards_registry.models import Reception
@@ -222,10 +222,13 @@ def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
     peaks: dict[int, float] = {}
     try:
         time.sleep(4)  # let the worker start
-        _one_print("first print", worker, peaks, workers, new=True)
+        if not again:
+            _one_print("first print", worker, peaks, workers, new=True)
         _one_print("second print, nothing changed", worker, peaks, workers, new=False)
         director = get_user_model().objects.get(username="directeur")
-        june = Reception.objects.filter(received_on__month=6).order_by("number").first()
+        june = (
+            Reception.objects.filter(received_on__year=2025, received_on__month=6).order_by("number").first()
+        )
         record_correction(
             actor=director, entry=june, field="delivery_note", new_value="BL corrigé", reason="bench"
         )
@@ -259,6 +262,11 @@ def main() -> None:
     )
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--again",
+        metavar="DIR",
+        help="the database and the directory of an earlier run: its stored parts, without the first print",
+    )
     parser.add_argument("--single", action="store_true", help="also the whole book as one PDF in one process")
     parser.add_argument("--child-single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -269,10 +277,13 @@ def main() -> None:
         single(args.rows)
         return
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-registers-"))
+    tmp = Path(args.again) if args.again else Path(tempfile.mkdtemp(prefix="bench-registers-"))
     from audit.devcert import make_dev_certificate
 
-    cert = make_dev_certificate(tmp / "signing", casino="Casino de la Côte — démonstration")
+    if args.again:
+        cert = make_dev_certificate(tmp / "signing-again", casino="Casino de la Côte — démonstration")
+    else:
+        cert = make_dev_certificate(tmp / "signing", casino="Casino de la Côte — démonstration")
     env = {
         "DATABASE_URL": f"{SERVER_URL}/{DB_NAME}",
         "CELERY_BROKER_URL": REDIS_URL,
@@ -283,15 +294,19 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "bench_registers_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
     }
-    _database()
-    _setup(env)
-    t = time.perf_counter()
-    _fill(args.rows)
-    print(
-        f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in {time.perf_counter() - t:.1f} s; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
-    )
-    pipeline(env, args.rows, args.workers)
+    if args.again:
+        _setup(env)
+    else:
+        _database()
+        _setup(env)
+        t = time.perf_counter()
+        _fill(args.rows)
+        print(
+            f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in "
+            f"{time.perf_counter() - t:.1f} s; the directory of this run: {tmp}"
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    pipeline(env, args.rows, args.workers, again=bool(args.again))
     if args.single:
         subprocess.run(
             [sys.executable, __file__, "--child-single", "--rows", str(args.rows)],
