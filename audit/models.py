@@ -196,8 +196,6 @@ class ReportPart(models.Model):
     ``report.period_parts.count()``.
     """
 
-    objects = ReportPartQuerySet.as_manager()
-
     report = models.ForeignKey(
         Report, verbose_name=_("registre imprimé"), on_delete=models.CASCADE, related_name="period_parts"
     )
@@ -208,6 +206,8 @@ class ReportPart(models.Model):
         RegisterPart, verbose_name=_("partie de registre"), null=True, blank=True, on_delete=models.PROTECT
     )
     reused = models.BooleanField(_("reprise sans refaire"), default=False)
+
+    objects = ReportPartQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("partie d'impression")
