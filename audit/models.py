@@ -178,3 +178,79 @@ class MerkleNode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.level}/{self.index} {self.hash[:16]}…"
+
+
+class RegisterPart(models.Model):
+    """One period of a register (a month, or a day for the daily books), printed once and signed.
+
+    Stored with the hash of the books' content it was made from (``content_hash``)
+    and reused by every later print of a period that covers it, until a correction
+    or a late entry changes that content: then a new part is made for that period
+    only (see :mod:`audit.registers.parts`). ``checked_version`` is the version of
+    the books at which the content was last found unchanged.
+    """
+
+    key = models.CharField(_("clé"), max_length=64, unique=True, editable=False)
+    register = models.CharField(_("registre"), max_length=32)
+    table_number = models.PositiveSmallIntegerField(_("table n°"), null=True, blank=True)
+    date_from = models.DateField(_("du"))
+    date_to = models.DateField(_("au"))
+    content_hash = models.CharField(_("empreinte du contenu des livres"), max_length=64)
+    checked_version = models.CharField(_("version des livres vérifiée"), max_length=100, blank=True)
+    file = models.FileField(_("fichier PDF signé"), upload_to="registers/parts/")
+    sha256 = models.CharField(_("empreinte SHA-256 du PDF"), max_length=64)
+    pages = models.PositiveIntegerField(_("pages"))
+    rows = models.PositiveIntegerField(_("lignes"))
+    empty = models.BooleanField(_("sans inscription"), default=False)
+    seconds = models.FloatField(_("durée de fabrication (s)"), default=0)
+    made_at = models.DateTimeField(_("fait le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("partie de registre")
+        verbose_name_plural = _("parties de registre")
+        ordering = ["register", "table_number", "date_from", "-made_at"]
+        indexes = [
+            models.Index(
+                fields=["register", "table_number", "date_from", "date_to"], name="audit_part_period"
+            )
+        ]
+
+    def __str__(self) -> str:
+        table = f" table {self.table_number}" if self.table_number is not None else ""
+        return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
+
+
+class ReportPartQuerySet(models.QuerySet):
+    def done(self) -> int:
+        """How many of these parts are made (``report.period_parts.done()``, in templates too)."""
+        return self.filter(part__isnull=False).count()
+
+
+class ReportPart(models.Model):
+    """One period of a printed register: which stored part it takes (``part``, once made or found).
+
+    A report's progress is ``report.period_parts.done()`` parts done over
+    ``report.period_parts.count()``.
+    """
+
+    report = models.ForeignKey(
+        Report, verbose_name=_("registre imprimé"), on_delete=models.CASCADE, related_name="period_parts"
+    )
+    number = models.PositiveSmallIntegerField(_("partie"))
+    date_from = models.DateField(_("du"))
+    date_to = models.DateField(_("au"))
+    part = models.ForeignKey(
+        RegisterPart, verbose_name=_("partie de registre"), null=True, blank=True, on_delete=models.PROTECT
+    )
+    reused = models.BooleanField(_("reprise sans refaire"), default=False)
+
+    objects = ReportPartQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("partie d'impression")
+        verbose_name_plural = _("parties d'impression")
+        ordering = ["report", "number"]
+        constraints = [models.UniqueConstraint(fields=["report", "number"], name="audit_reportpart_number")]
+
+    def __str__(self) -> str:
+        return f"{self.report_id}/{self.number} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"

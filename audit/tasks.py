@@ -4,6 +4,8 @@ Tasks take ids and are idempotent: late acknowledgement delivers a task again
 when its worker dies, and a second delivery finds the work done or in hand.
 """
 
+from typing import Any
+
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
@@ -23,12 +25,45 @@ def seal_chain() -> int:
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
+    bind=True,
 )
-def make_report(report_id: int) -> str:
-    """Make one register's signed PDF (see audit.registers.reports)."""
+def make_report(self: Any, report_id: int) -> str:
+    """Make one register's signed PDF (see audit.registers.reports); its parts go to the same queue."""
     from .registers.reports import produce_report
 
-    return produce_report(report_id).state
+    queue = (self.request.delivery_info or {}).get("routing_key") or None
+    return produce_report(report_id, queue=queue).state
+
+
+@shared_task(
+    name="audit.tasks.make_report_part",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=5,
+)
+def make_report_part(report_part_id: int) -> bool:
+    """Make one period of a print (see audit.registers.parts); the last one assembles the whole.
+
+    Idempotent: a part made is left as it is, a part in hand elsewhere is left
+    to that worker (its message comes back if it dies).
+    """
+    from .models import ReportPart
+    from .registers.parts import all_done, assemble, make_part
+    from .registers.reports import fail
+
+    report_id = ReportPart.objects.values_list("report_id", flat=True).get(pk=report_part_id)
+    try:
+        made = make_part(report_part_id)
+        if all_done(report_id):
+            assemble(report_id)
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as error:
+        fail(report_id, error)
+        raise
+    return made
 
 
 @shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)

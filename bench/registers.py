@@ -1,23 +1,29 @@
-"""Benchmark of the signed registers (issue #6): a 10,000-row receipt book.
+"""Benchmark of the signed registers (issues #6, #17): a 10,000-row receipt book.
 
-    python bench/registers.py [--rows 10000] [--workers 2] [--max-rows-per-part 5000] [--single]
+    python bench/registers.py [--rows 10000] [--workers 2] [--single]
 
-Builds its own database ``bench_registers`` (from DATABASE_URL's server):
-the demo casino, then ``--rows`` receptions in the receipt book (FR model
-n° 19), spread over 2025, each a sixain of six decks, through the depot's
-models in bulk (the regulated services are measured by bench/depot.py; here
-only the register matters). Then:
+Builds its own database (``BENCH_REGISTERS_DB``, default ``bench_registers``,
+on DATABASE_URL's server): the demo casino, then ``--rows`` receptions in the
+receipt book (FR model n° 19), spread over 2025, each a sixain of six decks,
+through the depot's models in bulk (the regulated services are measured by
+bench/depot.py; here only the register matters). Then, with a real Celery
+worker (``--workers`` prefork children) on Redis (CELERY_BROKER_URL, else
+TEST_REDIS_URL, else redis://127.0.0.1:6379/0):
 
-* pipeline (default): a real Celery worker (``--workers`` prefork children,
-  recycled after 50 tasks) on Redis (CELERY_BROKER_URL, else TEST_REDIS_URL,
-  else redis://127.0.0.1:6379/0); the register is requested as the admin
-  does; the task reads it through ``cards_registry.selectors.receipt_book``,
-  splits it by period into parts of at most ``--max-rows-per-part`` rows,
-  and each part is rendered (WeasyPrint) and signed (pyHanko) by a worker
-  child. Measured: wall time from the request to the last signed part, and
-  the peak memory (VmHWM) of each worker child.
-* single (``--single``): the whole book as one PDF in one process, the same
-  code (read, render, sign); wall time and peak RSS of that process.
+* first print: the register requested as the admin does; its twelve monthly
+  parts are rendered (WeasyPrint), signed and stored by the worker children,
+  then merged, numbered and signed as one document;
+* second print, nothing changed: a new print of the same books, made from the
+  stored parts;
+* print after one correction (through the depot's service) in June: June is
+  made again, the other months are taken as stored.
+
+For each: the wall time from the request to the signed document, the parts
+made and reused, the worker time spent making parts (WeasyPrint and the part's
+signature), pages per second per worker, and that time's share of the wall
+time; at the end, the peak memory (VmHWM) of each worker child.
+``--single``: the whole book as one PDF in one process, the same code (read,
+render, stamp, sign); wall time and peak RSS of that process.
 """
 
 from __future__ import annotations
@@ -38,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-DB_NAME = "bench_registers"
+DB_NAME = os.environ.get("BENCH_REGISTERS_DB", "bench_registers")
 REDIS_URL = (
     os.environ.get("CELERY_BROKER_URL") or os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
 )
@@ -132,9 +138,64 @@ def _children(pid: int) -> list[int]:
     return [int(p) for p in out.split()]
 
 
-def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
+def _wait(report_id: int, worker: subprocess.Popen, peaks: dict[int, float]) -> float:
     from audit.models import Report
-    from audit.registers.reports import parts_of, request_report
+
+    started = time.perf_counter()
+    deadline = time.monotonic() + 1800
+    while True:
+        for child in _children(worker.pid):
+            peaks[child] = max(peaks.get(child, 0.0), _vm_hwm_mb(child))
+        state, error = Report.objects.filter(pk=report_id).values_list("state", "error").get()
+        if state == Report.State.FAILED:
+            raise SystemExit(f"failed: {error}")
+        if state == Report.State.DONE:
+            return time.perf_counter() - started
+        if time.monotonic() > deadline:
+            raise SystemExit("not done after 30 minutes")
+        time.sleep(0.05)
+
+
+def _one_print(
+    label: str, worker: subprocess.Popen, peaks: dict[int, float], workers: int, *, new: bool
+) -> None:
+    from audit.models import Report, ReportPart
+    from audit.registers.parts import books_version
+    from audit.registers.reports import _enqueue, report_key, request_report
+
+    started = time.perf_counter()
+    if new:
+        report = request_report(actor=None, register="receipt-book", date_from=START, date_to=END)
+    else:  # a new print of the same books (the same request would return the report already made)
+        key = report_key("receipt-book", START, END, None, version=f"{books_version()}|{label}")
+        report = Report.objects.create(key=key, register="receipt-book", date_from=START, date_to=END)
+        _enqueue(report.pk)
+    _wait(report.pk, worker, peaks)
+    elapsed = time.perf_counter() - started
+    report.refresh_from_db()
+    rps = list(ReportPart.objects.filter(report=report).select_related("part"))
+    made = [rp.part for rp in rps if not rp.reused]
+    render = sum(p.seconds for p in made)
+    pages_made = sum(p.pages for p in made)
+    print(
+        f"{label}: {elapsed:.1f} s wall, {report.pages} pages, {report.rows} rows, "
+        f"{len(rps)} parts ({len(made)} made, {len(rps) - len(made)} reused)"
+    )
+    if made:
+        print(
+            f"  parts made: {pages_made} pages in {render:.1f} s of worker time "
+            f"(WeasyPrint + the part's signature), {pages_made / render:.2f} pages/s per worker; "
+            f"that time / {workers} workers = {render / workers:.1f} s, "
+            f"{100 * render / workers / elapsed:.0f} % of the wall time; "
+            f"slowest part {max(p.seconds for p in made):.1f} s"
+        )
+
+
+def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = False) -> None:
+    from django.contrib.auth import get_user_model
+
+    from cards_registry.models import Reception
+    from cards_registry.services import record_correction
     from casino_ops.celery import app
 
     worker = subprocess.Popen(
@@ -161,43 +222,23 @@ def pipeline(env: dict[str, str], rows: int, workers: int) -> None:
     peaks: dict[int, float] = {}
     try:
         time.sleep(4)  # let the worker start
-        deadline = time.monotonic() + 1800
-        started = time.perf_counter()
-        report = request_report(actor=None, register="receipt-book", date_from=START, date_to=END)
-        while True:
-            for child in _children(worker.pid):
-                peaks[child] = max(peaks.get(child, 0.0), _vm_hwm_mb(child))
-            report.refresh_from_db()
-            files = parts_of(report)
-            if report.state == Report.State.FAILED or any(p.state == Report.State.FAILED for p in files):
-                raise SystemExit(f"failed: {report.error or [p.error for p in files]}")
-            if report.state == Report.State.SPLIT and all(p.state == Report.State.DONE for p in files):
-                break
-            if report.state == Report.State.DONE:
-                break
-            if time.monotonic() > deadline:
-                raise SystemExit(f"not done after 30 minutes: {[(p.pk, p.state) for p in files]}")
-            time.sleep(0.05)
-        elapsed = time.perf_counter() - started
+        if not again:
+            _one_print("first print", worker, peaks, workers, new=True)
+        _one_print("second print, nothing changed", worker, peaks, workers, new=False)
+        director = get_user_model().objects.get(username="directeur")
+        june = (
+            Reception.objects.filter(received_on__year=2025, received_on__month=6).order_by("number").first()
+        )
+        record_correction(
+            actor=director, entry=june, field="delivery_note", new_value="BL corrigé", reason="bench"
+        )
+        _one_print("print after one correction in June", worker, peaks, workers, new=True)
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=60)
         with app.connection_for_write() as conn:
             conn.default_channel.queue_delete(QUEUE)
-    pages = sum(p.pages for p in files)
-    total_rows = sum(p.rows for p in files)
-    print(
-        f"pipeline: {total_rows} rows in {len(files)} signed part(s), {pages} pages, {workers} worker children"
-    )
-    for p in files:
-        print(
-            f"  part {p.part or 1}: {p.date_from} to {p.date_to}, {p.rows} rows, {p.pages} pages, "
-            f"{(p.finished_at - p.started_at).total_seconds():.1f} s in its worker"
-        )
-    print(f"  wall time, request to last signed part: {elapsed:.1f} s")
-    print(
-        f"  peak memory per worker child (VmHWM): {', '.join(f'{v:.0f} MB' for v in sorted(peaks.values()))}"
-    )
+    print(f"peak memory per worker child (VmHWM): {', '.join(f'{v:.0f} MB' for v in sorted(peaks.values()))}")
 
 
 def single(rows: int) -> None:
@@ -221,7 +262,11 @@ def main() -> None:
     )
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--max-rows-per-part", type=int, default=3500)
+    parser.add_argument(
+        "--again",
+        metavar="DIR",
+        help="the database and the directory of an earlier run: its stored parts, without the first print",
+    )
     parser.add_argument("--single", action="store_true", help="also the whole book as one PDF in one process")
     parser.add_argument("--child-single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -232,30 +277,36 @@ def main() -> None:
         single(args.rows)
         return
 
-    tmp = Path(tempfile.mkdtemp(prefix="bench-registers-"))
+    tmp = Path(args.again) if args.again else Path(tempfile.mkdtemp(prefix="bench-registers-"))
     from audit.devcert import make_dev_certificate
 
-    cert = make_dev_certificate(tmp / "signing", casino="Casino de la Côte — démonstration")
+    if args.again:
+        cert = make_dev_certificate(tmp / "signing-again", casino="Casino de la Côte — démonstration")
+    else:
+        cert = make_dev_certificate(tmp / "signing", casino="Casino de la Côte — démonstration")
     env = {
         "DATABASE_URL": f"{SERVER_URL}/{DB_NAME}",
         "CELERY_BROKER_URL": REDIS_URL,
         "SIGNING_PKCS12": str(cert.pkcs12),
         "SIGNING_PKCS12_PASSWORD": cert.password,
         "MEDIA_ROOT": str(tmp / "media"),
-        "REGISTER_MAX_ROWS_PER_PART": str(args.max_rows_per_part),
         # the test settings with the tasks on the bench's own queue (QUEUE)
         "DJANGO_SETTINGS_MODULE": "bench_registers_settings",
         "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "bench")]),
     }
-    _database()
-    _setup(env)
-    t = time.perf_counter()
-    _fill(args.rows)
-    print(
-        f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in {time.perf_counter() - t:.1f} s; "
-        f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
-    )
-    pipeline(env, args.rows, args.workers)
+    if args.again:
+        _setup(env)
+    else:
+        _database()
+        _setup(env)
+        t = time.perf_counter()
+        _fill(args.rows)
+        print(
+            f"database {DB_NAME}: {args.rows} receptions ({args.rows * 6} decks) in "
+            f"{time.perf_counter() - t:.1f} s; the directory of this run: {tmp}"
+        )
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    pipeline(env, args.rows, args.workers, again=bool(args.again))
     if args.single:
         subprocess.run(
             [sys.executable, __file__, "--child-single", "--rows", str(args.rows)],

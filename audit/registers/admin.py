@@ -64,7 +64,16 @@ class ReportRequestForm(SafeFormMixin, forms.ModelForm):
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
     form = ReportRequestForm
-    list_display = ("__str__", "requested_by", "requested_at", "state", "progress_bar", "pages", "download")
+    list_display = (
+        "__str__",
+        "requested_by",
+        "requested_at",
+        "state",
+        "progress_bar",
+        "parts_progress",
+        "pages",
+        "download",
+    )
     list_filter = ("state", "register")
     search_fields = ("sha256", "register")
     date_hierarchy = "requested_at"
@@ -91,6 +100,7 @@ class ReportAdmin(admin.ModelAdmin):
             "requested_at",
             "state",
             "progress",
+            "parts_progress",
             "attempts",
             "rows",
             "pages",
@@ -141,6 +151,12 @@ class ReportAdmin(admin.ModelAdmin):
             parts = list(obj.parts.values_list("progress", flat=True))
             pct = int(sum(parts) / len(parts)) if parts else 0
         return format_html('<progress value="{}" max="100" title="{} %"></progress> {} %', pct, pct, pct)
+
+    @admin.display(description=_("parties faites"))
+    def parts_progress(self, obj: Report) -> str:
+        """Parts of the print made / parts (each a period printed once, see audit.registers.parts)."""
+        total = obj.period_parts.count()
+        return f"{obj.period_parts.done()} / {total}" if total else "—"
 
     @admin.display(description=_("PDF signé"))
     def download(self, obj: Report) -> str:

@@ -8,6 +8,7 @@ the session closed and totalled; the days totalled.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -122,6 +123,18 @@ def _corrections_after_targets(
     return [rows[i] for i in out]
 
 
+def table_days(request: Request) -> list[dt.date]:
+    """The days a table has sessions in the period (the daily parts of its books)."""
+    from tables.models import Session
+
+    return list(
+        Session.objects.filter(table__number=request.table, day__range=(request.date_from, request.date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+        .distinct()
+    )
+
+
 @register
 class AdvanceBook(Register):
     name = "advance-book"
@@ -129,6 +142,10 @@ class AdvanceBook(Register):
     model = _("Modèle n° 10")
     rule = "advance.book"
     needs_table = True
+    part_unit = "day"
+
+    def days_with_entries(self, request: Request) -> list[dt.date]:
+        return table_days(request)
 
     def context(self, request: Request) -> dict[str, Any]:
         read = selector("tables.selectors", "advance_book")

@@ -46,6 +46,13 @@ class Register:
     template: ClassVar[str] = "registers/book.html"
     orientation: ClassVar[str] = "portrait"
     needs_table: ClassVar[bool] = False
+    #: printed (and stored) by "month", or by "day" for the daily books
+    part_unit: ClassVar[str] = "month"
+
+    def days_with_entries(self, request: Request) -> list[dt.date]:
+        """A daily book's days that have something to print (its parts); every day by default."""
+        days = (request.date_to - request.date_from).days + 1
+        return [request.date_from + dt.timedelta(days=i) for i in range(days)]
 
     def context(self, request: Request) -> dict[str, Any]:
         """The register's rows and totals for ``request`` (from the apps' selectors)."""

@@ -78,6 +78,16 @@ class ControlRegister(Register):
     title = _("Registre de contrôle")
     model = _("Modèle n° 12")
     rule = "control_register"
+    part_unit = "day"
+
+    def days_with_entries(self, request: Request) -> list[dt.date]:
+        from tables.models import ControlDay
+
+        return list(
+            ControlDay.objects.filter(day__range=(request.date_from, request.date_to))
+            .order_by("day")
+            .values_list("day", flat=True)
+        )
 
     def context(self, request: Request) -> dict[str, Any]:
         read = selector("tables.selectors", "control_register")

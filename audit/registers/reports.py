@@ -1,13 +1,15 @@
 """Registers made as reports: requested once, made once, by Celery or by the command.
 
-A report row is keyed by what it prints (register, period, table, part), so a
+A report row is keyed by what it prints (register, period, table), so a
 repeated request returns the same row and a task delivered twice (late
 acknowledgement, a worker killed mid-way) makes one file: the maker holds a
 PostgreSQL advisory lock on the report while it works (released by the
 database if its process dies) and writes the result only if the report is not
-already made. A register with more rows than ``REGISTER_MAX_ROWS_PER_PART`` is
-split by period into parts, each its own signed PDF, so that a worker's memory
-stays bounded (WeasyPrint holds the whole document while it lays it out).
+already made. A report is assembled from parts printed once per period and
+reused while their period is unchanged (:mod:`audit.registers.parts`); the
+parts still to make fan out over the workers, one task per part, and each
+worker holds one period's pages at a time (WeasyPrint holds the whole
+document it lays out), so a worker's memory stays bounded.
 """
 
 from __future__ import annotations
@@ -15,13 +17,9 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
-import math
 from collections.abc import Iterator
 from typing import Any
 
-from django.conf import settings
-from django.core.files.base import ContentFile
-from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
@@ -32,21 +30,29 @@ from audit.models import Report
 from casino_ops.regulations import RegulationError
 
 from .base import Request, get_register
-from .render import print_register
+from .parts import books_version
 
 _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
 
-def max_rows_per_part() -> int:
-    return int(getattr(settings, "REGISTER_MAX_ROWS_PER_PART", 3500))
-
-
 def report_key(
-    register: str, date_from: dt.date, date_to: dt.date, table: int | None, *, part_of: str = ""
+    register: str,
+    date_from: dt.date,
+    date_to: dt.date,
+    table: int | None,
+    *,
+    part_of: str = "",
+    version: str = "",
 ) -> str:
+    """What a report prints: register, period, table, and the version of the books
+    (:func:`audit.registers.parts.books_version`), so that a request repeated while
+    nothing changed returns the same report, and one made after a change prints anew
+    (taking the stored parts of the periods the change left alone)."""
     text = f"{register}|{date_from.isoformat()}|{date_to.isoformat()}|{'' if table is None else table}"
     if part_of:
         text += f"|part-of:{part_of}"
+    if version:
+        text += f"|books:{version}"
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -66,7 +72,8 @@ def request_report(
     table: int | None = None,
     enqueue: bool = True,
 ) -> Report:
-    """Ask for a register; the same request again returns the same report.
+    """Ask for a register; the same request again returns the same report while the
+    books are unchanged (after a change, a new report, made from the unchanged parts).
 
     A report that failed is tried again when asked again. Refuses at once,
     with the reason, when the register, the period or the table is wrong or
@@ -79,7 +86,7 @@ def request_report(
     signing.get_signer()
     user = actor if getattr(actor, "is_authenticated", False) else None
     report, created = Report.objects.get_or_create(
-        key=report_key(register, date_from, date_to, table),
+        key=report_key(register, date_from, date_to, table, version=books_version()),
         defaults={
             "register": register,
             "date_from": date_from,
@@ -127,8 +134,73 @@ def _maker_lock(report_id: int) -> Iterator[bool]:
                 cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_CLASS, report_id])
 
 
-def _set_progress(report_id: int, pct: int) -> None:
-    Report.objects.filter(pk=report_id).update(progress=max(0, min(100, pct)))
+def _enqueue_parts(report_part_ids: list[int], queue: str | None) -> None:
+    """One task per part, as a group, on the queue the report's task came from.
+
+    The part rows are committed already (:func:`audit.registers.parts.plan`).
+    """
+    if not report_part_ids:
+        return
+    from celery import group
+
+    from audit.tasks import make_report_part
+
+    options = {"queue": queue} if queue else {}
+    group(make_report_part.s(rp_id).set(**options) for rp_id in report_part_ids).apply_async()
+
+
+def produce_report(report_id: int, *, inline_parts: bool = False, queue: str | None = None) -> Report:
+    """Make the report's signed PDF (the task's body; the command calls it too).
+
+    Safe to run twice or concurrently: a made report is left as it is. Plans
+    the parts, makes the first missing one here and sends the others to the
+    workers (``inline_parts``: makes them all here, as the command does); the
+    last part made assembles the whole.
+    """
+    report = Report.objects.get(pk=report_id)
+    if report.state == Report.State.DONE:
+        return report
+    with _maker_lock(report_id) as mine:
+        if not mine:
+            return report  # another delivery holds it; if it dies, its message comes back
+        report.refresh_from_db()
+        if report.state == Report.State.DONE:
+            return report
+        Report.objects.filter(pk=report_id).update(
+            state=Report.State.RUNNING,
+            attempts=F("attempts") + 1,
+            started_at=timezone.now(),
+            progress=5,
+            error="",
+        )
+        try:
+            signing.get_signer()  # says clearly that signing is not configured, before any work
+            _make(report, inline_parts=inline_parts, queue=queue)
+        except Exception as error:
+            fail(report_id, error)
+            raise
+    report.refresh_from_db()
+    return report
+
+
+def fail(report_id: int, error: Exception) -> None:
+    """Record why a report could not be made (it is tried again when asked again)."""
+    text = f"{error.code}: {error}" if isinstance(error, RegulationError) else repr(error)[:2000]
+    Report.objects.filter(pk=report_id).exclude(state=Report.State.DONE).update(
+        state=Report.State.FAILED, error=text, finished_at=timezone.now()
+    )
+
+
+def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
+    from .parts import all_done, assemble, make_part, plan
+
+    missing = [rp.pk for rp in plan(report) if rp.part_id is None]
+    here, elsewhere = (missing, []) if inline_parts else (missing[:1], missing[1:])
+    _enqueue_parts(elsewhere, queue)
+    for rp_id in here:
+        make_part(rp_id)
+    if all_done(report.pk):
+        assemble(report.pk)
 
 
 def split_period(date_from: dt.date, date_to: dt.date, parts: int) -> list[tuple[dt.date, dt.date]]:
@@ -145,122 +217,9 @@ def split_period(date_from: dt.date, date_to: dt.date, parts: int) -> list[tuple
     return out
 
 
-def produce_report(report_id: int, *, inline_parts: bool = False) -> Report:
-    """Make the report's signed PDF (the task's body; the command calls it too).
-
-    Safe to run twice or concurrently: a made report is left as it is.
-    ``inline_parts`` makes the parts of a split register here and now (the
-    command) instead of queueing one task per part (Celery).
-    """
-    report = Report.objects.get(pk=report_id)
-    if report.state in (Report.State.DONE, Report.State.SPLIT):
-        return report
-    with _maker_lock(report_id) as mine:
-        if not mine:
-            return report  # another delivery holds it; if it dies, its message comes back
-        report.refresh_from_db()
-        if report.state in (Report.State.DONE, Report.State.SPLIT):
-            return report
-        Report.objects.filter(pk=report_id).update(
-            state=Report.State.RUNNING,
-            attempts=F("attempts") + 1,
-            started_at=timezone.now(),
-            progress=5,
-            error="",
-        )
-        try:
-            _make(report, inline_parts=inline_parts)
-        except RegulationError as error:
-            Report.objects.filter(pk=report_id).update(
-                state=Report.State.FAILED, error=f"{error.code}: {error}", finished_at=timezone.now()
-            )
-            raise
-        except Exception as error:
-            Report.objects.filter(pk=report_id).update(
-                state=Report.State.FAILED, error=repr(error)[:2000], finished_at=timezone.now()
-            )
-            raise
-    report.refresh_from_db()
-    return report
-
-
-def _make(report: Report, *, inline_parts: bool) -> None:
-    reg = get_register(report.register)
-    req = Request(report.date_from, report.date_to, report.table_number)
-    limit = max_rows_per_part()
-    rows = reg.count(req)
-    if rows > limit and report.date_from < report.date_to:
-        _split(report, math.ceil(rows / limit), inline_parts=inline_parts)
-        return
-    part_label = ""
-    if report.parent_id:
-        parts = Report.objects.filter(parent_id=report.parent_id).count()
-        part_label = _("partie %(n)s sur %(total)s") % {"n": report.part, "total": parts}
-    printed = print_register(
-        reg, req, progress=lambda pct: _set_progress(report.pk, pct), part_label=part_label
-    )
-    name = f"registers/{report.register}/{report.key}.pdf"
-    with transaction.atomic():
-        locked = Report.objects.select_for_update().get(pk=report.pk)
-        if locked.state == Report.State.DONE:
-            return
-        if default_storage.exists(name):  # left by an attempt that died before recording it
-            default_storage.delete(name)
-        saved = default_storage.save(name, ContentFile(printed.pdf))
-        Report.objects.filter(pk=report.pk).update(
-            state=Report.State.DONE,
-            progress=100,
-            file=saved,
-            sha256=printed.sha256,
-            pages=printed.pages,
-            rows=printed.rows,
-            head_seq=printed.head_seq,
-            head_hash=printed.head_hash,
-            finished_at=timezone.now(),
-        )
-    if report.parent_id:
-        _parts_done(report.parent_id)
-
-
-def _split(report: Report, parts: int, *, inline_parts: bool) -> None:
-    children = []
-    with transaction.atomic():
-        for number, (start, end) in enumerate(split_period(report.date_from, report.date_to, parts), 1):
-            child, _created = Report.objects.get_or_create(
-                key=report_key(report.register, start, end, report.table_number, part_of=report.key),
-                defaults={
-                    "register": report.register,
-                    "date_from": start,
-                    "date_to": end,
-                    "table_number": report.table_number,
-                    "requested_by": report.requested_by,
-                    "parent": report,
-                    "part": number,
-                },
-            )
-            children.append(child.pk)
-        Report.objects.filter(pk=report.pk).update(state=Report.State.SPLIT, progress=0)
-        if not inline_parts:
-            for child_id in children:
-                _enqueue(child_id)
-    if inline_parts:
-        for child_id in children:
-            produce_report(child_id, inline_parts=True)
-
-
-def _parts_done(parent_id: int) -> None:
-    parts = list(Report.objects.filter(parent_id=parent_id).values_list("state", "progress"))
-    if not parts:
-        return
-    done = sum(1 for state, _p in parts if state == Report.State.DONE)
-    Report.objects.filter(pk=parent_id).update(
-        progress=int(sum(p for _s, p in parts) / len(parts)),
-        finished_at=timezone.now() if done == len(parts) else None,
-    )
-
-
 def parts_of(report: Report) -> list[Report]:
-    """The signed files making up ``report``: itself, or its parts in period order (recursively)."""
+    """The signed files making up ``report``: itself (or, for a report split by an earlier
+    version into files of their own, its parts in period order)."""
     if report.state != Report.State.SPLIT:
         return [report]
     out: list[Report] = []

@@ -7,24 +7,25 @@ article it breaks, and the amounts paid wrongly either way.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
 from . import fmt
-from .advance_book import session_section
+from .advance_book import session_section, table_days
 from .base import Register, Request, register, selector
 
 DISCREPANCIES = [
     fmt.column(_("Journal de mains"), 14, "hash"),
     fmt.column(_("Donne"), 6, "n"),
     fmt.column(_("Case / main"), 7, "c"),
-    fmt.column(_("Écart"), 16, "wrap"),
+    fmt.column(_("Écart"), 20, "code"),
     fmt.column(_("Attendu"), 9, "n"),
     fmt.column(_("Inscrit"), 9, "n"),
     fmt.column(_("Différence"), 9, "n"),
     fmt.column(_("Article"), 10),
-    fmt.column(_("Détail"), 20),
+    fmt.column(_("Détail"), 16),
 ]
 LOGS = [
     fmt.column(_("Journal de mains (SHA-256)"), 30, "hash"),
@@ -122,6 +123,10 @@ class SessionReport(Register):
     model = _("Séances, journaux de mains et écarts au rejeu")
     rule = "game.play"
     needs_table = True
+    part_unit = "day"
+
+    def days_with_entries(self, request: Request) -> list[dt.date]:
+        return table_days(request)
 
     def context(self, request: Request) -> dict[str, Any]:
         book = selector("tables.selectors", "advance_book")

@@ -19,7 +19,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from audit.models import Report
+from audit.models import RegisterPart, Report, ReportPart
+from audit.registers.parts import progress_of
 from audit.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
 from audit.tasks import make_report
 from casino_ops.regulations import RegulationError
@@ -141,38 +142,38 @@ def test_split_period_covers_the_period_exactly() -> None:
 
 
 @pytest.mark.django_db
-def test_a_very_large_register_is_split_by_period_into_signed_parts(
+def test_a_long_period_is_printed_by_month_as_one_signed_document(
     demo: None,
     signing_configured: Any,
-    settings: Any,
     django_capture_on_commit_callbacks: Any,
     tmp_path: Path,
 ) -> None:
     from cards_registry.selectors import depot_log
 
-    settings.REGISTER_MAX_ROWS_PER_PART = 3
     start, end = timezone.localdate() - dt.timedelta(days=400), timezone.localdate() + dt.timedelta(days=1)
     total = len(depot_log(start, end))
     assert total > 3
     with django_capture_on_commit_callbacks(execute=True):
         report = request_report(actor=None, register="depot-log", date_from=start, date_to=end)
     report.refresh_from_db()
-    assert report.state == Report.State.SPLIT
-    files = parts_of(report)
-    assert len(files) >= 2 and all(p.state == Report.State.DONE for p in files)
-    assert sum(p.rows for p in files) == total
-    assert files[0].date_from == start and files[-1].date_to == end
+    assert report.state == Report.State.DONE and report.rows == total
+    parts = list(ReportPart.objects.filter(report=report).order_by("number"))
+    assert len(parts) >= 13 and all(p.part_id for p in parts)
+    assert parts[0].date_from == start and parts[-1].date_to == end
     assert all(
-        a.date_to + dt.timedelta(days=1) == b.date_from for a, b in zip(files, files[1:], strict=False)
+        a.date_to + dt.timedelta(days=1) == b.date_from for a, b in zip(parts, parts[1:], strict=False)
     )
+    assert parts_of(report) == [report] and progress_of(report) == (len(parts), len(parts))
 
-    # the command writes one file per part, through the same code
+    # the command writes the same document, one file
     out = tmp_path / "log.pdf"
     call_command(
         "register", "depot-log", "--from", start.isoformat(), "--to", end.isoformat(), "--output", str(out)
     )
-    written = sorted(tmp_path.glob("log-*.pdf"))
-    assert len(written) == len(files)
+    import hashlib
+
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == report.sha256
+    assert not list(tmp_path.glob("log-*.pdf"))
 
 
 # --- A real worker on Redis, killed mid-task ---------------------------------------------
@@ -262,6 +263,102 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
         assert "WorkerLostError" in log_text or "exited prematurely" in log_text or "SIGKILL" in log_text
         assert Report.objects.filter(register="receipt-book").count() == 1
         assert len(default_storage.listdir("registers/receipt-book")[1]) == 1
+        with default_storage.open(report.file.name, "rb") as f:
+            import hashlib
+
+            assert hashlib.sha256(f.read()).hexdigest() == report.sha256
+    finally:
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        log.close()
+        with sender.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_made_once(
+    demo: None, signing_configured: Any, settings: Any, tmp_path: Path
+) -> None:
+    from celery import Celery
+
+    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    queue = f"registers-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CELERY_BROKER_URL": redis_url,
+        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
+        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+    }
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "casino_ops",
+            "worker",
+            "-P",
+            "prefork",
+            "-c",
+            "2",
+            "-Q",
+            queue,
+            "-n",
+            f"{queue}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=str(Path(__file__).resolve().parents[2]),
+    )
+    sender = Celery(broker=redis_url)
+    try:
+        start, end = (
+            timezone.localdate() - dt.timedelta(days=150),
+            timezone.localdate() + dt.timedelta(days=1),
+        )
+        report = request_report(actor=None, register="depot-log", date_from=start, date_to=end, enqueue=False)
+        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        deadline = time.monotonic() + 240
+        killed = None
+        seen: set[tuple[int, int]] = set()
+        while time.monotonic() < deadline:
+            done, total = progress_of(report)
+            seen.add((done, total))
+            state = Report.objects.filter(pk=report.pk).values_list("state", flat=True).get()
+            if killed is None and total and 1 <= done < total - 1:
+                children = _children(worker.pid)
+                os.kill(children[-1], signal.SIGKILL)  # one of the two, busy with a part
+                killed = (done, total)
+            if state in (Report.State.DONE, Report.State.FAILED):
+                break
+            time.sleep(0.01)
+        report.refresh_from_db()
+        log_text = (tmp_path / "worker.log").read_text()
+        assert killed is not None, log_text[-3000:]
+        assert report.state == Report.State.DONE, log_text[-3000:]
+        parts = list(ReportPart.objects.filter(report=report).order_by("number"))
+        assert len(parts) >= 6 and all(p.part_id for p in parts)
+        assert progress_of(report) == (len(parts), len(parts))
+        assert any(0 < d < t for d, t in seen)  # progress was seen part by part
+        # each period made once, whatever the deliveries
+        assert RegisterPart.objects.count() == len(parts)
+        assert len({p.part_id for p in parts}) == len(parts)
+        assert "make_report_part" in log_text
+        assert len(default_storage.listdir("registers/depot-log")[1]) == 1
         with default_storage.open(report.file.name, "rb") as f:
             import hashlib
 
