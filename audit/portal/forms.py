@@ -12,6 +12,10 @@ from django.utils.translation import gettext_lazy as _
 from . import access
 from .auth import check_code
 
+# A date input's value is always ISO (2026-12-01), whatever the language: the
+# browser shows it in the officer's own format.
+_DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
 _CODE_WIDGET = forms.TextInput(
     attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "pattern": "[0-9 ]*", "size": 8}
 )
@@ -93,12 +97,8 @@ class AuditSearchForm(forms.Form):
     actor = forms.CharField(label=_("Auteur"), required=False, max_length=150)
     object_type = forms.CharField(label=_("Type d'objet"), required=False, max_length=100)
     object_id = forms.CharField(label=_("Identifiant"), required=False, max_length=64)
-    since = forms.DateField(
-        label=_("Depuis le"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label=_("Jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = forms.DateField(label=_("Depuis le"), required=False, widget=_DATE)
+    until = forms.DateField(label=_("Jusqu'au"), required=False, widget=_DATE)
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
@@ -126,8 +126,8 @@ class IncidentClosureForm(forms.Form):
 
 class SessionFilterForm(forms.Form):
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
-    since = forms.DateField(label=_("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    since = forms.DateField(label=_("Du"), required=False, widget=_DATE)
+    until = forms.DateField(label=_("Au"), required=False, widget=_DATE)
     status = forms.ChoiceField(
         label=_("État"),
         required=False,
@@ -141,8 +141,8 @@ class SessionFilterForm(forms.Form):
 
 
 class RegisterFilterForm(forms.Form):
-    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(label=_("Du"), widget=_DATE)
+    date_to = forms.DateField(label=_("Au"), widget=_DATE)
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
 
     def __init__(self, *args: Any, needs_table: bool = False, **kwargs: Any) -> None:
@@ -185,8 +185,8 @@ class SignatureCheckForm(forms.Form):
 
 class AdvanceBookForm(forms.Form):
     table = forms.IntegerField(label=_("Table n°"), min_value=1, max_value=99)
-    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(label=_("Du"), widget=_DATE)
+    date_to = forms.DateField(label=_("Au"), widget=_DATE)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -196,4 +196,4 @@ class AdvanceBookForm(forms.Form):
 
 
 class ControlDayForm(forms.Form):
-    day = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}))
+    day = forms.DateField(label=_("Journée"), widget=_DATE)
