@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
 from django.utils import formats
 from django.utils.formats import number_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from audit.portal import labels
 
@@ -55,9 +58,19 @@ def money(value: Any) -> str:
     return number_format(amount, 2)
 
 
+_KEYS = {
+    "log": _lazy("journal"),
+    "session": _lazy("séance"),
+    "min": _lazy("minimum"),
+    "max": _lazy("maximum"),
+}
+
+
 def _key_label(key: str) -> str:
     from casino_ops.models import CasinoSettings
 
+    if key in _KEYS:
+        return str(_KEYS[key])
     try:
         return str(CasinoSettings._meta.get_field(key).verbose_name)
     except Exception:  # noqa: BLE001 - any other key reads as written, without underscores
@@ -96,6 +109,44 @@ def _value(value: Any, depth: int) -> SafeString | str:
     return str(value)
 
 
+def _in_text() -> re.Pattern[str]:
+    from casino_ops.models import HOUSE_RULE_KEYS
+
+    keys = "|".join(sorted(HOUSE_RULE_KEYS, key=len, reverse=True))
+    return re.compile(rf"(\{{[^{{}}]*\}}|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b(?:{keys})\b(?= : ))")
+
+
+def _inline(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{_key_label(k)} : {_inline(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(_inline(v) for v in value)
+    return str(_value(value, 5))
+
+
+def _text(text: str) -> SafeString | str:
+    """A line of a register: codes by their label (the code in a caption), a dict
+    written into it (``{'log': True, 'session': False}``) as words, rule keys by their label."""
+    parts = _in_text().split(text)
+    if len(parts) == 1:
+        return text
+    out = []
+    for i, part in enumerate(parts):
+        if i % 2 == 0:
+            out.append(conditional_escape(part))
+        elif part.startswith("{"):
+            try:
+                parsed = ast.literal_eval(part)
+            except (ValueError, SyntaxError):
+                parsed = None
+            out.append(conditional_escape(_inline(parsed) if isinstance(parsed, dict) else part))
+        elif part[0].isupper():
+            out.append(code_label(part))
+        else:
+            out.append(conditional_escape(_key_label(part)))
+    return mark_safe("".join(out))
+
+
 @register.filter
 def readable(value: Any) -> SafeString | str:
     """JSON (text or already parsed) as key/value lists; anything else as it is."""
@@ -105,9 +156,9 @@ def readable(value: Any) -> SafeString | str:
             try:
                 value = json.loads(text)
             except ValueError:
-                return value
+                return _text(value)
         else:
-            return value
+            return _text(value)
     if not isinstance(value, dict | list):
         return value  # numbers and dates: the template localizes them
     shown = _value(value, 0)
