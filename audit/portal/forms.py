@@ -96,7 +96,7 @@ class AuditSearchForm(forms.Form):
     action = forms.CharField(label=_("Acte"), required=False, max_length=64)
     actor = forms.CharField(label=_("Auteur"), required=False, max_length=150)
     object_type = forms.CharField(label=_("Type d'objet"), required=False, max_length=100)
-    object_id = forms.CharField(label=_("Identifiant"), required=False, max_length=64)
+    object_id = forms.CharField(label=_("N° de l'objet"), required=False, max_length=64)
     since = forms.DateField(label=_("Depuis le"), required=False, widget=_DATE)
     until = forms.DateField(label=_("Jusqu'au"), required=False, widget=_DATE)
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)

@@ -159,6 +159,8 @@ def readable(value: Any) -> SafeString | str:
                 return _text(value)
         else:
             return _text(value)
+    if value is None:
+        return "—"
     if not isinstance(value, dict | list):
         return value  # numbers and dates: the template localizes them
     shown = _value(value, 0)

@@ -278,6 +278,7 @@ def _portal_pages(samples: Any) -> list[tuple[str, str]]:
         ("control-register-page", "/inspection/registre-de-controle/?day=2026-11-30"),
         ("hand-log", f"/inspection/journaux/{samples.hand_log.pk}/"),
         ("replay", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"),
+        ("replay-discrepancy", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/#etape-10"),
         ("decks", f"/inspection/jeux/?serie={samples.deck.serial}"),
         ("deck", f"/inspection/jeux/{samples.deck.pk}/"),
         ("visas", "/inspection/visas/"),
@@ -377,6 +378,11 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
                     page.click("main button[type=submit]")
                     page.wait_for_selector(".verdict")
                     tour.check(page, f"{language}-{size}-checker-result")
+                    page.goto(f"{base}/inspection/audit/")
+                    page.evaluate(
+                        "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+                    )
+                    tour.check(page, f"{language}-{size}-audit-trail-payloads")
             context.close()
 
     (OUTPUT / "tour").mkdir(parents=True, exist_ok=True)
