@@ -278,7 +278,7 @@ def _portal_pages(samples: Any) -> list[tuple[str, str]]:
         ("control-register-page", "/inspection/registre-de-controle/?day=2026-11-30"),
         ("hand-log", f"/inspection/journaux/{samples.hand_log.pk}/"),
         ("replay", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"),
-        ("replay-discrepancy", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/#etape-10"),
+        ("replay-discrepancy", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/?at=payments#etape-10"),
         ("decks", f"/inspection/jeux/?serie={samples.deck.serial}"),
         ("deck", f"/inspection/jeux/{samples.deck.pk}/"),
         ("visas", "/inspection/visas/"),
