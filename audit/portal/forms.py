@@ -15,6 +15,10 @@ from casino_ops.forms import SafeForm
 from . import access
 from .auth import check_code, needs_second_factor, two_factor_required
 
+# A date input's value is always ISO (2026-12-01), whatever the language: the
+# browser shows it in the officer's own format.
+_DATE = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
 _CODE_WIDGET = forms.TextInput(
     attrs={"autocomplete": "one-time-code", "inputmode": "numeric", "pattern": "[0-9 ]*", "size": 8}
 )
@@ -101,13 +105,9 @@ class AuditSearchForm(SafeForm):
     action = forms.CharField(label=_("Acte"), required=False, max_length=64)
     actor = forms.CharField(label=_("Auteur"), required=False, max_length=150)
     object_type = forms.CharField(label=_("Type d'objet"), required=False, max_length=100)
-    object_id = forms.CharField(label=_("Identifiant"), required=False, max_length=64)
-    since = forms.DateField(
-        label=_("Depuis le"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label=_("Jusqu'au"), required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    object_id = forms.CharField(label=_("N° de l'objet"), required=False, max_length=64)
+    since = forms.DateField(label=_("Depuis le"), required=False, widget=_DATE)
+    until = forms.DateField(label=_("Jusqu'au"), required=False, widget=_DATE)
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
@@ -137,8 +137,8 @@ class IncidentClosureForm(SafeForm):
 
 class SessionFilterForm(SafeForm):
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
-    since = forms.DateField(label=_("Du"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
-    until = forms.DateField(label=_("Au"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    since = forms.DateField(label=_("Du"), required=False, widget=_DATE)
+    until = forms.DateField(label=_("Au"), required=False, widget=_DATE)
     status = forms.ChoiceField(
         label=_("État"),
         required=False,
@@ -152,8 +152,8 @@ class SessionFilterForm(SafeForm):
 
 
 class RegisterFilterForm(SafeForm):
-    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(label=_("Du"), widget=_DATE)
+    date_to = forms.DateField(label=_("Au"), widget=_DATE)
     table = forms.IntegerField(label=_("Table n°"), required=False, min_value=1, max_value=99)
 
     def __init__(self, *args: Any, needs_table: bool = False, **kwargs: Any) -> None:
@@ -196,8 +196,8 @@ class SignatureCheckForm(SafeForm):
 
 class AdvanceBookForm(SafeForm):
     table = forms.IntegerField(label=_("Table n°"), min_value=1, max_value=99)
-    date_from = forms.DateField(label=_("Du"), widget=forms.DateInput(attrs={"type": "date"}))
-    date_to = forms.DateField(label=_("Au"), widget=forms.DateInput(attrs={"type": "date"}))
+    date_from = forms.DateField(label=_("Du"), widget=_DATE)
+    date_to = forms.DateField(label=_("Au"), widget=_DATE)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
@@ -207,4 +207,4 @@ class AdvanceBookForm(SafeForm):
 
 
 class ControlDayForm(SafeForm):
-    day = forms.DateField(label=_("Journée"), widget=forms.DateInput(attrs={"type": "date"}))
+    day = forms.DateField(label=_("Journée"), widget=_DATE)

@@ -233,3 +233,23 @@ def books_version() -> str:
     top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
     checkpoint = last_checkpoint()
     return f"{top['last_id'] or 0}.{top['head_seq'] or 0}.{checkpoint.seq if checkpoint else 0}"
+
+
+def rendering_variant(user: Any) -> str:
+    """Everything besides the books that changes how a cached page reads.
+
+    The active language (words, numbers and dates), the time zone (the times
+    shown) and the user's roles (what a page offers). Every cached fragment of
+    the portal is keyed on this as well as on :func:`books_version`.
+    """
+    from django.utils.translation import get_language
+
+    from casino_ops import roles
+
+    return ":".join(
+        (
+            get_language() or "",
+            timezone.get_current_timezone_name(),
+            ",".join(sorted(roles.roles_of(user))),
+        )
+    )

@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
+from django.utils import formats
+from django.utils.translation import gettext as _
 
 
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
@@ -75,7 +77,8 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
                 "code": r["code"],
                 "box": r["box"],
                 "article": r["article"],
-                "where": f"{r['hand_log__shoe_label']} · manche {r['round']}",
+                "where": _("%(shoe)s · manche %(round)s")
+                % {"shoe": r["hand_log__shoe_label"], "round": r["round"]},
                 "url": reverse("portal:replay", args=[log_id, position])
                 if position
                 else reverse("portal:hand_log", args=[log_id]),
@@ -94,32 +97,50 @@ def _positions(log: Any) -> dict[Any, int]:
     return positions
 
 
+def _day(value: Any) -> str:
+    """A date (or a moment, in the casino's time zone) as the active locale writes it."""
+    from django.utils import timezone
+
+    if hasattr(value, "tzinfo") and value.tzinfo is not None:
+        value = timezone.localtime(value)
+    return formats.date_format(value, "SHORT_DATE_FORMAT")
+
+
 def dashboard_parts(user: Any) -> dict[str, Any]:
     visas = awaiting_visas(user)
     items = [
         {
-            "label": f"Bon de commande n° {o.book.number}/{o.number} — {o.manufacturer.code}",
+            "label": _("Bon de commande n° %(book)s/%(number)s — %(maker)s")
+            % {"book": o.book.number, "number": o.number, "maker": o.manufacturer.code},
             "url": reverse("portal:visas"),
         }
         for o in visas["orders"]
     ]
     items += [
         {
-            "label": f"Prise en charge n° {r.book.number}/{r.number} du {r.received_on:%d/%m/%Y}",
+            "label": _("Prise en charge n° %(book)s/%(number)s du %(day)s")
+            % {"book": r.book.number, "number": r.number, "day": _day(r.received_on)},
             "url": reverse("portal:visas"),
         }
         for r in visas["receptions"]
     ]
     items += [
         {
-            "label": f"Destruction n° {d.book.number}/{d.number} du {d.at:%d/%m/%Y}",
+            "label": _("Destruction n° %(book)s/%(number)s du %(day)s")
+            % {"book": d.book.number, "number": d.number, "day": _day(d.at)},
             "url": reverse("portal:visas"),
         }
         for d in visas["destructions"]
     ]
     incidents = [
         {
-            "label": f"Incident n° {i.number} — {i.get_kind_display()} (table {i.table_number or '—'}, {i.day:%d/%m/%Y})",
+            "label": _("Incident n° %(number)s — %(kind)s (table %(table)s, %(day)s)")
+            % {
+                "number": i.number,
+                "kind": i.get_kind_display(),
+                "table": i.table_number or "—",
+                "day": _day(i.day),
+            },
             "url": reverse("portal:incidents"),
         }
         for i in open_incidents(with_decks=False)

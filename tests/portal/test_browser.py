@@ -4,11 +4,22 @@ Logs in with a TOTP code, steps through a round with a discrepancy in the visual
 replay (forward and back), stamps a receipt-book entry, checks a signed register
 in the signature checker. Screenshots go to the test's output directory
 (``test-output/browser/`` too, which git ignores, to look at them).
+
+Then the tour: every portal page (and the admin's act pages) in French and in
+English, at 1366×900 and on a phone (390×844), each checked by axe-core (no
+serious or critical WCAG 2.1 AA violation), for horizontal overflow, and for raw
+codes or JSON left on screen; and a keyboard-only walk through login, a register
+and a replay. One browser for the module; one logged-in context per language.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
+import json
+import os
+import re
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +39,13 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "browser"
+ROOT = Path(__file__).resolve().parents[2]
+OUTPUT = ROOT / "test-output" / "browser"
+# axe-core from the npm registry, pinned; scripts/system-deps.sh installs it, and
+# the test does too when it is missing (the same command).
+AXE_VERSION = "4.14.1"
+AXE_PREFIX = ROOT / "test-output" / "node-deps"
+AXE_JS = AXE_PREFIX / "node_modules" / "axe-core" / "axe.min.js"
 
 pytestmark = [
     pytest.mark.browser,
@@ -152,3 +169,337 @@ def test_officer_session_in_a_browser(page, live_server, samples, devices, tmp_p
     for path in shots:
         assert path.stat().st_size > 10_000
         shutil.copy(path, OUTPUT / path.name)
+
+
+# -- the tour: every page, both languages, desktop and phone --------------------------------------
+
+VIEWPORTS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+LOCALES = {"fr": "fr-FR", "en": "en-GB"}
+# Raw codes an officer must not read outside a code caption: SETTLEMENT_MISMATCH,
+# hand_log.replayed, cards_registry.cabinetopening; and JSON braces.
+RAW = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[a-z]+_[a-z_]+\.[a-z_]+\b|[{}]")
+
+VISIBLE_TEXT_JS = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, el = node.parentElement;
+    if (!el || el.closest('.code-caption, script, style, noscript')) continue;
+    if (!el.checkVisibility({visibilityProperty: true})) continue;
+    if (node.textContent.trim()) out.push(node.textContent.trim());
+  }
+  return out;
+}"""
+AXE_RUN_JS = """async () => {
+  const result = await axe.run(document, {
+    runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
+  });
+  return result.violations
+    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
+}"""
+
+
+def axe_script() -> Path:
+    """axe-core's browser build, installed from the npm registry at the pinned version."""
+    if not AXE_JS.exists():
+        npm = shutil.which("npm")
+        if npm is None:
+            pytest.fail("npm is needed to install axe-core: run scripts/system-deps.sh test")
+        subprocess.run(
+            [
+                npm,
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(AXE_PREFIX),
+                f"axe-core@{AXE_VERSION}",
+            ],
+            check=True,
+            capture_output=True,
+        )
+    version = json.loads((AXE_JS.parent / "package.json").read_text())["version"]
+    assert version == AXE_VERSION, f"axe-core {version} installed, {AXE_VERSION} pinned"
+    return AXE_JS
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Any:
+    playwright_sync = pytest.importorskip("playwright.sync_api")
+    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    with playwright_sync.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
+        yield browser
+        browser.close()
+    if before is None:
+        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+    else:
+        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
+
+
+def _login_officer(page: Any, base: str, officer: Any, device: Any) -> None:
+    page.goto(f"{base}/inspection/connexion/")
+    page.fill("#id_username", officer.username)
+    page.fill("#id_password", "pw-officier")
+    page.fill("#id_code", totp_code(device))
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/inspection/")
+
+
+def _login_director(page: Any, base: str, director: Any, device: Any) -> None:
+    page.goto(f"{base}/admin/login/")
+    page.fill("#id_username", director.username)
+    page.fill("#id_password", "pw-directeur")
+    page.click("input[type=submit], button[type=submit]")
+    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
+    page.fill("#id_code", totp_code(device))
+    page.click("main button[type=submit]")
+    page.wait_for_url(f"{base}/admin/")
+
+
+def _portal_pages(samples: Any) -> list[tuple[str, str]]:
+    from audit.portal.views.registers import available
+
+    period = "date_from=2026-11-01&date_to=2026-11-30"
+    pages = [
+        ("dashboard", "/inspection/"),
+        ("registers", "/inspection/registres/"),
+    ]
+    for name, register in available().items():
+        table = "&table=3" if register.needs_table else ""
+        pages.append((f"register-{name}", f"/inspection/registres/{name}/?{period}{table}"))
+    pages += [
+        ("register-needs-table", "/inspection/registres/advance-book/"),
+        ("sessions", "/inspection/seances/"),
+        ("session", f"/inspection/seances/{samples.session.pk}/"),
+        ("advance-book-page", f"/inspection/carnet-d-avances/?table=3&{period}"),
+        ("control-register-page", "/inspection/registre-de-controle/?day=2026-11-30"),
+        ("hand-log", f"/inspection/journaux/{samples.hand_log.pk}/"),
+        ("replay", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"),
+        ("replay-discrepancy", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/?at=payments#etape-10"),
+        ("decks", f"/inspection/jeux/?serie={samples.deck.serial}"),
+        ("deck", f"/inspection/jeux/{samples.deck.pk}/"),
+        ("visas", "/inspection/visas/"),
+        ("incidents", "/inspection/incidents/"),
+        ("audit-trail", "/inspection/audit/"),
+        ("chain-check", "/inspection/audit/verification/"),
+        ("checker", "/inspection/signatures/"),
+    ]
+    return pages
+
+
+def _admin_pages(samples: Any) -> list[tuple[str, str]]:
+    session = samples.session.pk
+    return [
+        ("admin-index", "/admin/"),
+        ("admin-sessions", "/admin/tables/session/"),
+        ("admin-session", f"/admin/tables/session/{session}/change/"),
+        ("admin-session-add", "/admin/tables/session/add/"),
+        ("admin-act-advance", f"/admin/tables/session/{session}/act/advance/"),
+        ("admin-act-close", f"/admin/tables/session/{session}/act/close/"),
+        ("admin-act-shoe", f"/admin/tables/session/{session}/act/shoe/"),
+    ]
+
+
+class Tour:
+    """Visits pages, runs axe and the on-screen checks, keeps a screenshot of each."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.problems: list[str] = []
+        self.shots: list[Path] = []
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def check(self, page: Any, label: str, *, raw_text: bool = True) -> None:
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        viewport = page.viewport_size["width"]
+        if width > viewport:
+            self.problems.append(f"{label}: page {width} px wide in a {viewport} px viewport")
+        lang = page.evaluate("() => document.documentElement.lang")
+        if label.split("-", 1)[0] != lang[:2]:
+            self.problems.append(f"{label}: <html lang={lang!r}>")
+        for violation in page.evaluate(AXE_RUN_JS):
+            self.problems.append(f"{label}: axe {violation['impact']} {violation['id']} {violation['nodes']}")
+        if raw_text:
+            for text in page.evaluate(VISIBLE_TEXT_JS):
+                if RAW.search(text):
+                    self.problems.append(f"{label}: raw code or JSON on screen: {text[:80]!r}")
+        path = self.folder / f"{label}.png"
+        page.screenshot(path=str(path), full_page=True)
+        self.shots.append(path)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
+    chromium, live_server, samples, devices, tmp_path
+) -> None:
+    officer, director = samples.users[roles.OFFICER], samples.users[roles.DIRECTOR]
+    base = live_server.url
+    axe = axe_script()
+    tour = Tour(tmp_path / "tour")
+    # Sign the register outside Playwright's event loop (pyHanko runs its own).
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        report_path = pool.submit(lambda: samples.report.file.path).result()
+
+    contexts = {}
+    first = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
+    _login_officer(first.new_page(), base, officer, devices[roles.OFFICER])
+    officer_state = first.storage_state()
+    first.close()
+    first = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
+    _login_director(first.new_page(), base, director, devices[roles.DIRECTOR])
+    director_state = first.storage_state()
+    first.close()
+
+    portal, admin = _portal_pages(samples), _admin_pages(samples)
+    for language, locale in LOCALES.items():
+        for who, state, pages in (("officer", officer_state, portal), ("director", director_state, admin)):
+            contexts[(language, who)] = context = chromium.new_context(
+                locale=locale, viewport=VIEWPORTS["desktop"], storage_state=state
+            )
+            context.add_init_script(path=str(axe))
+            page = context.new_page()
+            page.set_default_timeout(15000)
+            for size, viewport in VIEWPORTS.items():
+                page.set_viewport_size(viewport)
+                for name, url in pages:
+                    response = page.goto(f"{base}{url}")
+                    assert response is not None and response.status == 200, (
+                        url,
+                        response and response.status,
+                    )
+                    # The admin is polished by its own issue: here, its accessibility only.
+                    tour.check(page, f"{language}-{size}-{name}", raw_text=who == "officer")
+                if who == "officer":
+                    page.goto(f"{base}/inspection/signatures/")
+                    page.set_input_files("#id_pdf", report_path)
+                    page.click("main button[type=submit]")
+                    page.wait_for_selector(".verdict")
+                    tour.check(page, f"{language}-{size}-checker-result")
+                    page.goto(f"{base}/inspection/audit/")
+                    page.evaluate(
+                        "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+                    )
+                    tour.check(page, f"{language}-{size}-audit-trail-payloads")
+            context.close()
+
+    (OUTPUT / "tour").mkdir(parents=True, exist_ok=True)
+    for path in tour.shots:
+        shutil.copy(path, OUTPUT / "tour" / path.name)
+    assert len(tour.shots) >= 2 * 2 * (len(portal) + len(admin))
+    assert not tour.problems, "\n".join(tour.problems)
+
+
+# -- the keyboard alone ------------------------------------------------------------------------------
+
+
+def _focused(page: Any) -> dict[str, Any]:
+    return page.evaluate(
+        """() => { const el = document.activeElement;
+          return {tag: el.tagName.toLowerCase(), text: (el.innerText || el.value || '').trim(),
+                  disabled: !!el.disabled, id: el.id, name: el.getAttribute('name') || ''}; }"""
+    )
+
+
+def _tab_to(page: Any, predicate: Any, limit: int = 60) -> dict[str, Any]:
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        focused = _focused(page)
+        if predicate(focused):
+            return focused
+    raise AssertionError(f"not reached by Tab in {limit} presses; focus on {_focused(page)}")
+
+
+def _type_date(page: Any, selector: str, iso: str) -> None:
+    """Type a date into the focused date input, in the order the browser shows its fields."""
+    year, month, day = iso.split("-")
+    page.keyboard.type(f"{day}{month}{year}")
+    if page.input_value(selector) != iso:  # the browser shows month / day / year
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.type(f"{month}{day}{year}")
+    assert page.input_value(selector) == iso
+
+
+@pytest.mark.django_db(transaction=True)
+def test_keyboard_only_login_register_and_replay(chromium, live_server, samples, devices) -> None:
+    officer = samples.users[roles.OFFICER]
+    base = live_server.url
+    context = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(15000)
+
+    # Login: the first Tab reaches the skip link, then the fields, in order.
+    page.goto(f"{base}/inspection/")
+    page.keyboard.press("Tab")
+    assert _focused(page)["text"] == "Aller au contenu"
+    _tab_to(page, lambda f: f["id"] == "id_username")
+    page.keyboard.type(officer.username)
+    page.keyboard.press("Tab")
+    page.keyboard.type("pw-officier")
+    page.keyboard.press("Tab")
+    assert _focused(page)["id"] == "id_code"
+    page.keyboard.type("000000")  # a wrong code first: its error is described on the field
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#id_code_error")
+    described = page.get_attribute("#id_code", "aria-describedby") or ""
+    assert described and all(page.locator(f"#{i}").count() == 1 for i in described.split())
+    page.wait_for_timeout(2100)  # django-otp throttles the next try after a wrong code
+    page.focus("#id_password")
+    page.keyboard.type("pw-officier")
+    page.focus("#id_code")
+    page.keyboard.press("Control+A")
+    page.keyboard.type(totp_code(devices[roles.OFFICER]))
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{base}/inspection/")
+
+    # The skip link takes the focus past the header, to the content.
+    page.keyboard.press("Tab")
+    assert _focused(page)["text"] == "Aller au contenu"
+    page.keyboard.press("Enter")
+    assert _focused(page)["id"] == "contenu"
+
+    # A register for a chosen period: the date inputs are typed into, then "Afficher".
+    page.goto(f"{base}/inspection/registres/receipt-book/")
+    assert page.input_value("#id_date_from") == timezone_today().replace(day=1).isoformat()
+    _tab_to(page, lambda f: f["id"] == "id_date_from")
+    _type_date(page, "#id_date_from", "2026-11-01")
+    _tab_to(page, lambda f: f["id"] == "id_date_to")
+    _type_date(page, "#id_date_to", "2026-11-30")
+    focused = _tab_to(page, lambda f: f["tag"] == "button")
+    assert focused["text"] == "Afficher"
+    page.keyboard.press("Enter")
+    page.wait_for_url(re.compile(r".*date_from=2026-11-01&date_to=2026-11-30.*"))
+    assert page.input_value("#id_date_from") == "2026-11-01"
+    assert "Prise en charge" in page.locator("main").inner_text() or page.locator(".register-section").count()
+
+    # The replay, to its last step and back, the focus always on a usable control.
+    page.goto(f"{base}/inspection/journaux/{samples.hand_log.pk}/manches/1/")
+    counter = page.locator("[data-counter]")
+    live = page.locator("[data-live]")
+    assert live.get_attribute("aria-live") == "polite"
+    focused = _tab_to(page, lambda f: f["text"] == "Avancer ▶")
+    total = int(counter.inner_text().split("/")[1])
+    for step in range(2, total + 1):
+        page.keyboard.press("Enter")
+        assert counter.inner_text() == f"{step} / {total}"
+        assert live.inner_text().startswith(f"Étape {step} sur {total} :")
+        focused = _focused(page)
+        assert focused["tag"] == "button" and not focused["disabled"], (step, focused)
+    assert page.locator("[data-next]").is_disabled()
+    assert focused["text"] == "◀ Reculer"  # Avancer became disabled: the focus moved to Reculer
+    for step in range(total - 1, 0, -1):
+        page.keyboard.press("Enter")
+        assert counter.inner_text() == f"{step} / {total}"
+        focused = _focused(page)
+        assert focused["tag"] == "button" and not focused["disabled"], (step, focused)
+    assert focused["text"] == "Avancer ▶"
+    context.close()
+
+
+def timezone_today() -> Any:
+    from django.utils import timezone
+
+    return timezone.localdate()

@@ -85,3 +85,20 @@ def _blank_pdf() -> bytes:
     from weasyprint import HTML
 
     return HTML(string="<p>Document de test</p>").write_pdf()
+
+
+@pytest.mark.django_db
+def test_a_tampered_pdf_never_reads_signature_valid(officer_client, samples, tmp_path) -> None:
+    """The verdict is one: "valide" only when the content is intact, the certificate
+    trusted and the whole file covered — never beside "contenu modifié"."""
+    import re
+
+    pdf = bytearray(samples.report.file.read())
+    index = pdf.index(b"obj") + 10
+    pdf[index] = (pdf[index] + 1) % 256
+    page = _upload(officer_client, bytes(pdf)).content.decode()
+    rows = dict(re.findall(r"<dt>([^<]+)</dt><dd>(.*?)</dd>", page))
+    assert "contenu modifié" in rows["Intégrité"]
+    assert "non valide" in rows["Signature"] and '"ok">valide' not in rows["Signature"]
+    good = _upload(officer_client, samples.report.file.open("rb").read()).content.decode()
+    assert '<dt>Signature</dt><dd><span class="ok">valide</span>' in good

@@ -158,3 +158,34 @@ def test_cached_pages_follow_every_act(officer_client, samples) -> None:
     assert "Prise en charge n° 1/1" not in officer_client.get("/inspection/").content.decode()
     after = officer_client.get(register).content.decode()
     assert after != before and "u_officier —" in after
+
+
+@pytest.mark.django_db
+def test_register_date_inputs_hold_iso_dates_and_a_table_is_said_required(officer_client, samples) -> None:
+    """A date input only shows an ISO value (2026-12-01): "01/12/2026" leaves it empty."""
+    import re
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    page = officer_client.get(reverse("portal:register", args=["receipt-book"])).content.decode()
+    assert f'name="date_from" value="{today.replace(day=1).isoformat()}"' in page
+    assert f'name="date_to" value="{today.isoformat()}"' in page
+    assert not re.search(r'type="date"[^>]*value="\d\d/', page)
+    for name in ("advance-book", "session-report"):
+        page = officer_client.get(reverse("portal:register", args=[name])).content.decode()
+        assert "indiquez le numéro de la table" in page
+        assert re.search(r"Table n°\s*<span class=\"req\">\(obligatoire\)</span>", page)
+    english = officer_client.get(
+        reverse("portal:register", args=["advance-book"]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "enter the table number" in english and "(required)" in english
+
+
+@pytest.mark.django_db
+def test_one_navigation_entry_per_register(officer_client, samples) -> None:
+    """The advance book and the control register are read under Registres, not a second time
+    from the sessions page."""
+    page = officer_client.get(reverse("portal:sessions")).content.decode()
+    assert reverse("portal:advance_book") not in page and reverse("portal:control_register") not in page
+    assert reverse("portal:registers") in page

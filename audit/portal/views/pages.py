@@ -27,7 +27,15 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             **sources.dashboard_parts(request.user),
         }
 
-    return render(request, "portal/dashboard.html", {"parts": parts, "version": selectors.books_version()})
+    return render(
+        request,
+        "portal/dashboard.html",
+        {
+            "parts": parts,
+            "version": selectors.books_version(),
+            "variant": selectors.rendering_variant(request.user),
+        },
+    )
 
 
 @access.officer_required()

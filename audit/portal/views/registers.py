@@ -88,6 +88,7 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
             # the books (selectors.books_version), like the signed PDF they match.
             context["sections"] = lambda: register.context(period)["sections"]
             context["version"] = selectors.books_version()
+            context["variant"] = selectors.rendering_variant(request.user)
         context["period"] = period
         context["reports"] = list(
             Report.objects.filter(

@@ -10,6 +10,7 @@ from django.shortcuts import render
 
 from .. import access, selectors
 from ..replay import round_steps, round_summaries
+from ..replay_text import translate_steps
 
 
 def _log_and_report(request: HttpRequest, log_id: int) -> tuple:
@@ -51,7 +52,7 @@ def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpRespon
         report = selectors.hand_log_report(log)
         report_round = report["rounds"][position - 1] if position <= len(report["rounds"]) else None
         mine = list(selectors.discrepancies(hand_log=log.pk, round_number=number).order_by("id").values())
-        return round_steps(log_round, report_round, mine, box_count=log.session.table.boxes)
+        return translate_steps(round_steps(log_round, report_round, mine, box_count=log.session.table.boxes))
 
     return render(
         request,
@@ -62,6 +63,7 @@ def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpRespon
             "number": number,
             "steps": steps,
             # The fragment changes once: when the replay has stored the discrepancies.
+            "variant": selectors.rendering_variant(request.user),
             "replay_state": "done" if getattr(log, "replay", None) is not None else "pending",
             "round_count": len(doc["rounds"]),
             "previous": position - 1 if position > 1 else None,

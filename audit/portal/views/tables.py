@@ -5,7 +5,9 @@ from __future__ import annotations
 from django.core.exceptions import ObjectDoesNotExist
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .. import access, selectors
 from ..forms import AdvanceBookForm, ControlDayForm, SessionFilterForm
@@ -20,7 +22,14 @@ def sessions(request: HttpRequest) -> HttpResponse:
     filters = {k: v for k, v in (form.cleaned_data if form.is_valid() else {}).items() if v}
     rows = list(selectors.sessions(**filters)[:PAGE])
     return render(
-        request, "portal/sessions.html", {"form": form, "sessions": rows, "limited": len(rows) == PAGE}
+        request,
+        "portal/sessions.html",
+        {
+            "form": form,
+            "sessions": rows,
+            "limited": len(rows) == PAGE,
+            "registers_url": reverse("portal:registers"),
+        },
     )
 
 
@@ -46,7 +55,7 @@ def advance_book(request: HttpRequest) -> HttpResponse:
                 form.cleaned_data["table"], form.cleaned_data["date_from"], form.cleaned_data["date_to"]
             )
         except ObjectDoesNotExist:
-            form.add_error("table", "Aucune table ne porte ce numéro.")
+            form.add_error("table", _("Aucune table ne porte ce numéro."))
     return render(
         request,
         "portal/advance_book.html",
