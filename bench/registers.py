@@ -222,7 +222,15 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
     peaks: dict[int, float] = {}
     try:
         time.sleep(4)  # let the worker start
-        if not again:
+        if again:  # the stored parts of the earlier run, checked against the books (read, compared)
+            _one_print(
+                "print from an earlier run's parts, every month read and compared",
+                worker,
+                peaks,
+                workers,
+                new=False,
+            )
+        else:
             _one_print("first print", worker, peaks, workers, new=True)
         _one_print("second print, nothing changed", worker, peaks, workers, new=False)
         director = get_user_model().objects.get(username="directeur")
