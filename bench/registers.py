@@ -167,7 +167,7 @@ def _one_print(
     if new:
         report = request_report(actor=None, register="receipt-book", date_from=START, date_to=END)
     else:  # a new print of the same books (the same request would return the report already made)
-        key = report_key("receipt-book", START, END, None, version=f"{books_version()}|{label}")
+        key = report_key("receipt-book", START, END, None, version=f"{books_version()}|{label}|{time.time()}")
         report = Report.objects.create(key=key, register="receipt-book", date_from=START, date_to=END)
         _enqueue(report.pk)
     _wait(report.pk, worker, peaks)
@@ -222,7 +222,15 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
     peaks: dict[int, float] = {}
     try:
         time.sleep(4)  # let the worker start
-        if not again:
+        if again:  # the stored parts of the earlier run, checked against the books (read, compared)
+            _one_print(
+                "print from an earlier run's parts, every month read and compared",
+                worker,
+                peaks,
+                workers,
+                new=False,
+            )
+        else:
             _one_print("first print", worker, peaks, workers, new=True)
         _one_print("second print, nothing changed", worker, peaks, workers, new=False)
         director = get_user_model().objects.get(username="directeur")
@@ -230,7 +238,11 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
             Reception.objects.filter(received_on__year=2025, received_on__month=6).order_by("number").first()
         )
         record_correction(
-            actor=director, entry=june, field="delivery_note", new_value="BL corrigé", reason="bench"
+            actor=director,
+            entry=june,
+            field="delivery_note",
+            new_value=f"BL corrigé {time.time():.0f}",
+            reason="bench",
         )
         _one_print("print after one correction in June", worker, peaks, workers, new=True)
     finally:

@@ -49,6 +49,14 @@ class Register:
     #: printed (and stored) by "month", or by "day" for the daily books
     part_unit: ClassVar[str] = "month"
 
+    def touched_days(self, events: list[tuple[str, str]]) -> set[dt.date]:
+        """The days whose lines these audit events (object type, object id) probably changed.
+
+        Only a hint, to make those periods first; whether a period changed is
+        decided by its content hash. None known by default.
+        """
+        return set()
+
     def days_with_entries(self, request: Request) -> list[dt.date]:
         """A daily book's days that have something to print (its parts); every day by default."""
         days = (request.date_to - request.date_from).days + 1

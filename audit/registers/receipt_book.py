@@ -9,6 +9,7 @@ each with the officer's visa (FR art. 39: he stamps the book's entry).
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
@@ -94,6 +95,24 @@ class ReceiptBook(Register):
     model = _("Modèle n° 19")
     rule = "depot.receipt_book"
     orientation = "landscape"
+
+    def touched_days(self, events: list[tuple[str, str]]) -> set[dt.date]:
+        from cards_registry.models import Correction, Reception
+
+        def ids(label: str) -> list[int]:
+            return [int(i) for t, i in events if t == label and str(i).isdigit()]
+
+        days = set(
+            Reception.objects.filter(pk__in=ids("cards_registry.reception")).values_list(
+                "received_on", flat=True
+            )
+        )
+        days |= set(
+            Correction.objects.filter(
+                pk__in=ids("cards_registry.correction"), reception__isnull=False
+            ).values_list("reception__received_on", flat=True)
+        )
+        return days
 
     def count(self, request: Request) -> int:
         read = selector("cards_registry.selectors", "receipt_book")

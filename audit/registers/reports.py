@@ -192,9 +192,11 @@ def fail(report_id: int, error: Exception) -> None:
 
 
 def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
-    from .parts import all_done, assemble, make_part, plan
+    from .parts import all_done, assemble, likely_changed_first, make_part, plan
 
-    missing = [rp.pk for rp in plan(report) if rp.part_id is None]
+    missing = [
+        rp.pk for rp in likely_changed_first(report, [rp for rp in plan(report) if rp.part_id is None])
+    ]
     here, elsewhere = (missing, []) if inline_parts else (missing[:1], missing[1:])
     _enqueue_parts(elsewhere, queue)
     for rp_id in here:
