@@ -248,10 +248,6 @@ if AUDIT_WITNESS_STORAGE_BACKEND:
 SIGNING_PKCS12 = env.str("SIGNING_PKCS12", default="")
 SIGNING_PKCS12_PASSWORD = env.str("SIGNING_PKCS12_PASSWORD", default="")
 TIMESTAMP_URL = env.str("TIMESTAMP_URL", default="")  # RFC 3161 server, optional
-# A register with more rows is split by period into parts (WeasyPrint holds a
-# whole document in memory while laying it out: about 750 MB at the peak for
-# 3,300 receipt-book rows, see bench/registers.py).
-REGISTER_MAX_ROWS_PER_PART = env.int("REGISTER_MAX_ROWS_PER_PART", default=3500)
 
 # --- Production hardening ---------------------------------------------------
 if not DEBUG:
