@@ -32,9 +32,7 @@ def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any
     for d in records:
         lines = list(d.lines.all())
         decks += len(lines)
-        serials = ", ".join(
-            f"{ln.deck.manufacturer.code} {ln.deck.serial} ({ln.deck.back_colour})" for ln in lines
-        )
+        serials = ", ".join(fmt.deck_label(ln.deck) for ln in lines)
         checks = "oui" if all(ln.complete and ln.unmarked for ln in lines) else "NON — voir observations"
         remarks = " ; ".join(f"{ln.deck.serial} : {ln.remark}" for ln in lines if ln.remark)
         corrections = fmt.corrections_of(d, d.number)

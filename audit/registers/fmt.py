@@ -76,6 +76,22 @@ def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:
 _TAIL = re.compile(r"^(.*?)(\d+)$")
 
 
+def prefixed(prefix: str, text: str) -> str:
+    """``text`` behind ``prefix`` ("BL", a maker's code), unless it already starts with it:
+    a delivery note typed "BL 202612-01" or a serial that carries its maker's code
+    ("CDF2612-16") is printed once, never "BL BL …" or "CDF CDF…"."""
+    if not text:
+        return ""
+    if text.replace(" ", "").upper().startswith(prefix.replace(" ", "").upper()):
+        return text
+    return f"{prefix} {text}"
+
+
+def deck_label(deck: Any) -> str:
+    """A deck as the books name it: maker's code, serial, back colour."""
+    return f"{prefixed(deck.manufacturer.code, deck.serial)} ({deck.back_colour})"
+
+
 def serial_ranges(serials: Iterable[str]) -> str:
     """``A-001, A-002, A-003, A-007`` -> ``A-001 à A-003, A-007``."""
     out: list[str] = []

@@ -48,7 +48,7 @@ class Incidents(Register):
             else:
                 closed = f"{closure.finding} — {fmt.visa(closure.officer, closure.at)}"
             where = " / ".join(str(x) for x in (i.table_number, i.shoe_reference) if x)
-            decks = ", ".join(f"{d.manufacturer.code} {d.serial} ({d.back_colour})" for d in i.decks.all())
+            decks = ", ".join(fmt.deck_label(d) for d in i.decks.all())
             corrections = fmt.corrections_of(i, i.number)
             rows.append(
                 fmt.row(

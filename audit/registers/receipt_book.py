@@ -70,7 +70,7 @@ def _entry(reception: Any) -> dict[str, Any]:
         serials = f"sixains {fmt.serial_ranges(sixains)} — jeux {serials}"
     backs = sorted({d.back_colour for d in decks})
     notes = [
-        reception.delivery_note and f"BL {reception.delivery_note}",
+        fmt.prefixed("BL", reception.delivery_note),
         reception.over_delivery and "livraison excédentaire",
     ]
     return {

@@ -131,3 +131,16 @@ def test_a_bad_request_is_refused_with_the_field(signing_configured: Any) -> Non
     with pytest.raises(RegulationError) as refused:
         get_register("nonsense")
     assert refused.value.field == "register" and "receipt-book" in str(refused.value)
+
+
+def test_prefixes_are_printed_once():
+    """A delivery note typed with its "BL" or a serial carrying its maker's code is not
+    prefixed twice ("BL BL 202612-01", "CDF CDF2612-16")."""
+    from audit.registers import fmt
+
+    assert fmt.prefixed("BL", "BL 202612-01") == "BL 202612-01"
+    assert fmt.prefixed("BL", "bl202612-01") == "bl202612-01"
+    assert fmt.prefixed("BL", "202612-01") == "BL 202612-01"
+    assert fmt.prefixed("CDF", "CDF2612-16") == "CDF2612-16"
+    assert fmt.prefixed("CDF", "2612-16") == "CDF 2612-16"
+    assert fmt.prefixed("BL", "") == ""
