@@ -9,13 +9,14 @@ from django.http import HttpRequest
 
 from . import roles
 from .admin_utils import regulation_error_to_form
+from .forms import SafeFormMixin
 from .models import HOUSE_RULE_KEYS, CasinoSettings
 from .regulations import RegulationError
 from .rules import check_casino_settings
 from .services import CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
 
 
-class CasinoSettingsForm(forms.ModelForm):
+class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
     class Meta:
         model = CasinoSettings
         fields = EDITABLE_FIELDS

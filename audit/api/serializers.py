@@ -8,6 +8,7 @@ from typing import Any
 from rest_framework import serializers
 
 from audit.models import AuditEvent
+from casino_ops.validators import validate_date_window
 
 
 class OfficerAuditEventSerializer(serializers.ModelSerializer):
@@ -39,8 +40,8 @@ class OfficerAuditEventFilterSerializer(serializers.Serializer):
     actor = serializers.CharField(required=False, max_length=150)
     object_type = serializers.CharField(required=False, max_length=100)
     object_id = serializers.CharField(required=False, max_length=64)
-    since = serializers.DateField(required=False)
-    until = serializers.DateField(required=False)
+    since = serializers.DateField(required=False, validators=[validate_date_window])
+    until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
 class OfficerDeckSerializer(serializers.Serializer):
@@ -96,8 +97,8 @@ class OfficerSessionSerializer(serializers.Serializer):
 
 class OfficerSessionFilterSerializer(serializers.Serializer):
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
-    since = serializers.DateField(required=False)
-    until = serializers.DateField(required=False)
+    since = serializers.DateField(required=False, validators=[validate_date_window])
+    until = serializers.DateField(required=False, validators=[validate_date_window])
     status = serializers.ChoiceField(required=False, choices=["open", "interrupted", "closed"])
 
 
@@ -139,7 +140,7 @@ class OfficerHandLogSerializer(serializers.Serializer):
 
 
 class OfficerHandLogFilterSerializer(serializers.Serializer):
-    session = serializers.IntegerField(required=False, min_value=1)
+    session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     ok = serializers.BooleanField(required=False, allow_null=True, default=None)
 
@@ -173,10 +174,10 @@ class OfficerDiscrepancySerializer(serializers.Serializer):
 class OfficerDiscrepancyFilterSerializer(serializers.Serializer):
     code = serializers.CharField(required=False, max_length=32)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
-    session = serializers.IntegerField(required=False, min_value=1)
-    hand_log = serializers.IntegerField(required=False, min_value=1)
-    since = serializers.DateField(required=False)
-    until = serializers.DateField(required=False)
+    session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    hand_log = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    since = serializers.DateField(required=False, validators=[validate_date_window])
+    until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
 class OfficerReportSerializer(serializers.Serializer):

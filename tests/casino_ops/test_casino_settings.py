@@ -91,3 +91,18 @@ def test_admin_change_form_director_only(client, users, casino):
     )
     assert response.status_code == 302
     assert CasinoSettings.objects.get().name == "Casino du Lac"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("stake", ["٥", "５.00", "1" * 12])
+def test_the_casino_settings_refuse_absurd_digits(client, director, casino, stake) -> None:
+    from casino_ops.models import CasinoSettings
+
+    client.force_login(director)
+    response = client.post(
+        f"/admin/casino_ops/casinosettings/{casino.pk}/change/",
+        {"name": "Casino", "profile": "FR", "authorised_min_stake": stake, "authorisation_reference": ""},
+    )
+    assert response.status_code == 200
+    assert "authorised_min_stake" in response.context["adminform"].form.errors
+    assert CasinoSettings.objects.get().authorised_min_stake == casino.authorised_min_stake

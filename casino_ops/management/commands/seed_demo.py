@@ -33,7 +33,7 @@ class Command(RegulatedCommand):
         self.stdout.write("Demo users (user / password / role):")
         for user in context["users"].values():
             role = user.groups.first().name
-            password = context["passwords"].get(user.username, "(jeton d'API seulement)")
+            password = context["passwords"].get(user.username, "(API token only)")
             self.stdout.write(f"  {user.username:<10} {password:<16} {role}")
         for note in context.get("notes", []):
             self.stdout.write(note)
