@@ -54,7 +54,7 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
     )
     log_rows, disc_rows = [], []
     for log in data.get("hand_logs", []):
-        status = "non" if not log["replayed"] else ("conforme" if log["ok"] else "écarts")
+        status = _("non") if not log["replayed"] else (_("conforme") if log["ok"] else _("écarts"))
         log_rows.append(
             fmt.row(
                 LOGS,
