@@ -32,6 +32,11 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+try:  # the books check parses every event's payload: orjson does it several times faster
+    from orjson import loads as _loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
 ROWS_KEY = "rows"  # the reserved payload key of the rows an event binds
 
 _UTC_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
@@ -353,7 +358,7 @@ class BookCheck:
         self.add_payload(seq, content[content.rfind(b"\x1f") + 1 :])
 
     def add_payload(self, seq: int, payload: bytes | str) -> None:
-        rows = json.loads(payload).get(ROWS_KEY)
+        rows = _loads(payload).get(ROWS_KEY)
         if not isinstance(rows, list):
             return
         expected = self.expected
