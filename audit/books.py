@@ -201,12 +201,10 @@ def _install() -> None:
     QuerySet.update = audited_update  # type: ignore[method-assign]
 
 
-def drain(using: str) -> list[list[Any]]:
-    """The rows written in this transaction since the last event, as they stand now:
-    ``[[table, pk, {field: value}], ...]`` (sorted), for :func:`audit.chain.record`."""
-    from django.db import connections
-
-    connection = connections[using]
+def drain(connection: Any) -> list[list[Any]]:
+    """The rows written in ``connection``'s transaction since the last event, as they stand
+    now: ``[[table, pk, {field: value}], ...]`` (sorted), for :func:`audit.chain.record`."""
+    using = connection.alias
     marks = connection.__dict__.get("_audit_book_marks")
     if not marks:
         return []

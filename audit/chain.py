@@ -215,7 +215,7 @@ def record(
         action=_one_line("action", action),
         object_type=_one_line("object_type", object_type),
         object_id=_one_line("object_id", "" if object_id is None else str(object_id)),
-        payload=canonical_json(_with_rows(using, payload)),
+        payload=canonical_json(_with_rows(connections[using], payload)),
     )
     event.mac = event_mac(
         event_bytes(
@@ -237,11 +237,13 @@ def record(
     return event
 
 
-def _with_rows(using: str, payload: dict[str, Any] | None) -> dict[str, Any]:
+def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any]:
     """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
+    if not connection.__dict__.get("_audit_book_marks"):
+        return payload or {}  # no row of a book written since the last event
     from .books import ROWS_KEY, drain
 
-    rows = drain(using)
+    rows = drain(connection)
     if not rows:
         return payload or {}
     if payload and ROWS_KEY in payload:
