@@ -16,7 +16,7 @@ def _sql_flush_keeping_guard(self: DatabaseOperations, style: Any, tables: Any, 
     disable triggers) lifts the guard for that flush only, then restores it
     ENABLE ALWAYS."""
     statements = _original_sql_flush(self, style, tables, **kwargs)
-    guarded = [table for table in _GUARDED if table in tables]
+    guarded = [table for table in _guarded() if table in tables]
     if statements and guarded:
         return [
             *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
@@ -28,6 +28,13 @@ def _sql_flush_keeping_guard(self: DatabaseOperations, style: Any, tables: Any, 
 
 # The tables whose guard (a statement trigger "<table>_guard_truncate") refuses TRUNCATE.
 _GUARDED = ("audit_event", "audit_checkpoint", "audit_merkle_node")
+
+
+def _guarded() -> list[str]:
+    """The audit tables and every regulated book (audit.books), whose guards refuse TRUNCATE."""
+    from audit.books import books
+
+    return [*_GUARDED, *(book.table for book in books())]
 
 
 DatabaseOperations.sql_flush = _sql_flush_keeping_guard  # type: ignore[method-assign]

@@ -215,7 +215,7 @@ def record(
         action=_one_line("action", action),
         object_type=_one_line("object_type", object_type),
         object_id=_one_line("object_id", "" if object_id is None else str(object_id)),
-        payload=canonical_json(payload or {}),
+        payload=canonical_json(_with_rows(connections[using], payload)),
     )
     event.mac = event_mac(
         event_bytes(
@@ -235,6 +235,20 @@ def record(
             if event_id == event.id:
                 event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
     return event
+
+
+def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any]:
+    """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
+    if not connection.__dict__.get("_audit_book_marks"):
+        return payload or {}  # no row of a book written since the last event
+    from .books import ROWS_KEY, drain
+
+    rows = drain(connection)
+    if not rows:
+        return payload or {}
+    if payload and ROWS_KEY in payload:
+        raise ValueError(f"audit payload key {ROWS_KEY!r} is reserved for the regulated rows")
+    return {**(payload or {}), ROWS_KEY: rows}
 
 
 def _insert(using: str, event: AuditEvent, actor_id: int | None) -> None:
@@ -588,6 +602,7 @@ def verify_chain(
     checkpoints: bool = True,
     keep_hashes_at: set[int] | None = None,
     merkle: Any = None,
+    books: Any = None,
 ) -> Verification:
     """Recompute the whole chain; stop at the first event that breaks it.
 
@@ -599,7 +614,10 @@ def verify_chain(
     checkpoints). ``merkle``: an object with ``add(leaf_hash)`` that receives
     each event's RFC 9162 leaf hash in order (see :mod:`audit.merkle`), or True
     to also check the Merkle tree: every checkpoint's signed tree head (stored
-    and witnessed) and the stored subtree hashes.
+    and witnessed) and the stored subtree hashes. ``books``: an object with
+    ``add(seq, content)`` and ``add_payload(-id, payload)`` (see
+    :class:`audit.books.BookCheck`) that receives each sealed event's canonical
+    bytes in order, then the payload of each genuine event waiting to be sealed.
     """
     context = None
     if checkpoints:
@@ -620,6 +638,7 @@ def verify_chain(
     key = _key()
     mac_of = _hmac(key).hexdigest
     add_leaf = merkle.add if merkle is not None else None
+    add_rows = books.add if books is not None else None
     expected = 1
     prev = GENESIS.encode()
     result = Verification(events=0, head_seq=0, head_hash=GENESIS)
@@ -649,6 +668,8 @@ def verify_chain(
                 break
             if add_leaf is not None:
                 add_leaf(sha256(b"\x00" + content).digest())
+            if add_rows is not None:
+                add_rows(expected, content)
             prev = digest
             if keep and expected in keep:
                 result.hashes_at[expected] = digest.decode()
@@ -660,7 +681,7 @@ def verify_chain(
     result.events = expected - 1
     result.head_seq = expected - 1
     result.head_hash = prev.decode()
-    _check_pending(using, result, key)
+    _check_pending(using, result, key, books)
     if context is not None:
         result.checkpoints, result.checkpoint_problems = context.check(
             result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
@@ -673,7 +694,7 @@ def verify_chain(
     return result
 
 
-def _check_pending(using: str, result: Verification, key: bytes) -> None:
+def _check_pending(using: str, result: Verification, key: bytes, books: Any = None) -> None:
     """Unsealed events: those waiting (MAC holds) and the forged ones (MAC fails)."""
     waiting = []
     for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in (
@@ -695,6 +716,8 @@ def _check_pending(using: str, result: Verification, key: bytes) -> None:
         )
         if mac and hmac.compare_digest(event_mac(content, key), mac):
             waiting.append(recorded_at)
+            if books is not None:
+                books.add_payload(-event_id, payload)
         else:
             result.forged.append(
                 f"event id {event_id} ({action} {otype}:{oid} by {actor_name}, recorded "

@@ -7,7 +7,9 @@ Prints:
 2. the throughput of 8 concurrent writers, audited against plain, both modes,
    with the longest an event waited to be sealed in ``sealer`` mode;
 3. ``verify_audit``'s speed in events per second over 1,000,000 events (each
-   event's hash and MAC recomputed);
+   event's hash and MAC recomputed), then end to end with the books check: each
+   event carries the row of one deck (audit.books), and every row of every book
+   is compared with what the chain says it holds;
 4. a signed checkpoint over them (Merkle tree head, stored subtree hashes), then
    the time to generate one inclusion proof and one consistency proof (RFC 9162).
 
@@ -184,7 +186,7 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
     print(f"   chain after the runs: {result.events} events, unbroken={result.ok}, unsealed={result.pending}")
 
     print(f"\n3. verify_audit over {args.events:,} events")
-    _fill_chain(args.events)
+    _fill_chain(args.events, deck_rows=True)
     started = time.perf_counter()
     result = verify_chain()
     elapsed = time.perf_counter() - started
@@ -192,6 +194,17 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
         f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
         f"(unbroken={result.ok})"
     )
+    from django.core.management import call_command
+
+    out = io.StringIO()
+    started = time.perf_counter()
+    call_command("verify_audit", stdout=out)
+    elapsed = time.perf_counter() - started
+    print(
+        f"   with the books check (manage.py verify_audit, end to end): {result.events:,} events and "
+        f"{_book_rows():,} rows in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s"
+    )
+    print(f"   ({out.getvalue().strip().splitlines()[-1][:60]}…)")
     _proofs(args.events)
 
 
@@ -238,10 +251,84 @@ def _proofs(total: int) -> None:
         )
 
 
-def _fill_chain(total: int) -> None:
+def _book_rows() -> int:
+    from django.db import connection
+
+    from audit.books import books
+
+    total = 0
+    with connection.cursor() as cursor:
+        for book in books():
+            cursor.execute(f'SELECT count(*) FROM "{book.table}"')  # noqa: S608
+            total += cursor.fetchone()[0]
+    return total
+
+
+def _deck_books(need: int) -> tuple[int, int, int]:
+    """A maker, an order and a reception recorded by one act (their rows bound to its
+    event), then ``need`` decks of that reception loaded with COPY from the next id on
+    (their events are appended by _fill_chain). Returns the first deck id and the
+    reception's row ids (manufacturer, reception)."""
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from django.db import connection, transaction
+
+    import audit
+    from cards_registry.models import Book, Deck, Manufacturer, Order, Reception
+
+    user = get_user_model().objects.create(username=f"bench-{uuid.uuid4().hex[:8]}")
+    today = dt.date.today()
+    with transaction.atomic():
+        maker = Manufacturer.objects.create(
+            code="BENCH",
+            name="Bench",
+            approval_reference="-",
+            ministry="-",
+            valid_from=today,
+            registered_by=user,
+        )
+        book = Book.objects.create(kind="receipt", number=1, last_number=1)
+        order = Order.objects.create(
+            book=Book.objects.create(kind="order", number=1, last_number=1),
+            number=1,
+            manufacturer=maker,
+            ordered_on=today,
+            recorded_by=user,
+        )
+        reception = Reception.objects.create(
+            book=book, number=1, order=order, manufacturer=maker, received_on=today, recorded_by=user
+        )
+        audit.record(actor=None, action="bench.reception", obj=reception, payload={})
+    from audit.chain import seal_pending
+
+    seal_pending()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT nextval(pg_get_serial_sequence('cards_registry_deck', 'id'))")
+        first = cursor.fetchone()[0]
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence('cards_registry_deck', 'id'), %s)", [first + need]
+        )
+    buffer = io.StringIO()
+    for i in range(need):
+        buffer.write(f"{first + i}\tBENCH{first + i:09d}\tbleu\tin_cabinet\t{maker.pk}\t{reception.pk}\t\n")
+    raw = connection.connection
+    with (
+        raw.cursor() as cursor,
+        cursor.copy(
+            f"COPY {Deck._meta.db_table} (id, serial, back_colour, status, manufacturer_id, reception_id, "
+            "status_before_quarantine) FROM STDIN"
+        ) as copy,
+    ):
+        copy.write(buffer.getvalue())
+    return first, maker.pk, reception.pk
+
+
+def _fill_chain(total: int, *, deck_rows: bool = False) -> None:
     """Append sealed events quickly: hashes computed by the same function as the
     sealer, rows loaded with COPY (the guard is lifted for the load, as a
-    superuser restoring a backup would)."""
+    superuser restoring a backup would). ``deck_rows``: each event carries the row
+    of one deck, loaded in the books too, as a reception's event would."""
     import datetime as dt
 
     from django.db import connection
@@ -249,16 +336,41 @@ def _fill_chain(total: int) -> None:
     from audit.chain import canonical_json, event_bytes, event_hash, event_mac, format_time, head
 
     seq, prev = head()
-    need = total - seq
+    need = total - seq - (1 if deck_rows else 0)
     if need <= 0:
         return
+    if deck_rows:
+        first_deck, maker_id, reception_id = _deck_books(need)
+        seq, prev = head()
     now = dt.datetime.now(dt.UTC)
     started = time.perf_counter()
     buffer = io.StringIO()
     for i in range(need):
         seq += 1
         recorded = now + dt.timedelta(microseconds=i)
-        payload = canonical_json({"deck": f"SN{seq:09d}", "table": seq % 30, "amount": f"{seq % 997}.50"})
+        content = {"deck": f"SN{seq:09d}", "table": seq % 30, "amount": f"{seq % 997}.50"}
+        if deck_rows:
+            deck = first_deck + i
+            content = {
+                "deck": f"BENCH{deck:09d}",
+                "rows": [
+                    [
+                        "cards_registry_deck",
+                        deck,
+                        {
+                            "back_colour": "bleu",
+                            "manufacturer": maker_id,
+                            "reception": reception_id,
+                            "serial": f"BENCH{deck:09d}",
+                            "sixain": None,
+                            "status": "in_cabinet",
+                            "status_before_quarantine": "",
+                            "unsealed_at": None,
+                        },
+                    ]
+                ],
+            }
+        payload = canonical_json(content)
         stamp = format_time(recorded)
         digest = event_hash(
             prev_hash=prev,
@@ -299,6 +411,8 @@ def _fill_chain(total: int) -> None:
     raw.autocommit, was = True, raw.autocommit
     with raw.cursor() as cursor:
         cursor.execute("VACUUM (ANALYZE) audit_event")
+        if deck_rows:
+            cursor.execute("VACUUM (ANALYZE) cards_registry_deck")
     raw.autocommit = was
     print(f"   (appended {need:,} sealed events in {time.perf_counter() - started:.1f} s)")
 

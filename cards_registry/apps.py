@@ -49,6 +49,10 @@ class CardsRegistryConfig(AppConfig):
     def ready(self) -> None:
         from casino_ops import roles
 
+        from . import books
+
+        books.register()  # the regulated books, bound to the audit chain (audit.books)
+
         view_all = {f"cards_registry.view_{model}" for model in _MODELS}
         roles.extend_role_permissions(
             {

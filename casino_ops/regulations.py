@@ -46,7 +46,7 @@ ARTICLES: dict[str, dict[str, str]] = {
     "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
     "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
     # A table and its boxes on the layout.
-    "game.table": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
+    "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

@@ -10,7 +10,10 @@ class TablesConfig(AppConfig):
         from cards_registry.history import register_history_provider
         from casino_ops import roles
 
+        from . import books
         from .selectors import deck_shoe_history
+
+        books.register()  # the regulated books, bound to the audit chain (audit.books)
 
         view_all = {
             f"tables.view_{model}"

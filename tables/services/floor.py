@@ -32,7 +32,7 @@ def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table
         raise RegulationError(
             "TOO_MANY_BOXES",
             _("Une table de black-jack a de 1 à 7 cases."),
-            cite("game.table", profile),
+            cite("table.layout", profile),
             field="boxes",
         )
     table = rules.validated(

@@ -1,7 +1,9 @@
 """Recompute the whole audit chain (hashes and MACs), report forged events, and check
-the signed checkpoints in the database and in the witness outside it. Exit 0 when all
-hold, 1 at the first break, at any forged event or at any checkpoint (stored or
-witnessed) the database no longer matches."""
+the signed checkpoints in the database and in the witness outside it; then the regulated
+books against what the chain says they hold (audit.books). Exit 0 when all hold, 1 at the
+first break, at any forged event, at any checkpoint (stored or witnessed) the database no
+longer matches, or at any row of a book that differs from the chain, that no event
+created, or that an event created and is gone."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.books import BookCheck
 from audit.chain import verify_chain
 
 
@@ -32,7 +35,9 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        result = verify_chain(merkle=True if options.get("merkle") else None)
+        books = BookCheck()
+        result = verify_chain(merkle=True if options.get("merkle") else None, books=books)
+        book_problems = books.check() if result.chain_ok else []
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
@@ -54,17 +59,21 @@ class Command(BaseCommand):
             self.stderr.write(f"FORGED: {problem}")
         for problem in result.checkpoint_problems + exported_problems:
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
+        for problem in book_problems:
+            self.stderr.write(f"BOOK: {problem}")
         if not result.witness:
             self.stdout.write(
                 "WARNING: no witness configured (AUDIT_WITNESS_DIR or AUDIT_WITNESS_STORAGE): "
                 "checkpoints are only checked against the database"
             )
-        if result.ok and not exported_problems:
+        elapsed = time.perf_counter() - started
+        if result.ok and not exported_problems and not book_problems:
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
             if result.witness:
                 checked += f", {result.witnessed} witnessed in {result.witness}"
             if result.tree_checked:
                 checked += ", Merkle tree heads and stored subtrees hold"
+            checked += f", {books.rows_checked} rows of the books match the chain"
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"

@@ -1,0 +1,124 @@
+"""The depot's regulated books, bound to the audit chain and guarded by the database
+(see :mod:`audit.books`): every field the registers print or the rules read.
+
+Registered entries never change (FR art. 68); the only fields that move are a deck's
+state (its status, when it was unsealed, the status kept during a quarantine) and an
+order's ``sent_at`` (set once when it is sent). Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+from audit.books import register_book
+
+from . import models as m
+
+# model -> (regulated fields, the ones an act may change later)
+BOOKS = {
+    m.Manufacturer: (
+        (
+            "code",
+            "name",
+            "approval_reference",
+            "ministry",
+            "valid_from",
+            "valid_until",
+            "registered_at",
+            "registered_by",
+        ),
+        (),
+    ),
+    m.Order: (
+        ("book", "number", "manufacturer", "ordered_on", "recorded_at", "recorded_by", "note", "sent_at"),
+        ("sent_at",),
+    ),
+    m.OrderLine: (("order", "quantity", "unit", "back_colour"), ()),
+    m.Reception: (
+        (
+            "book",
+            "number",
+            "order",
+            "manufacturer",
+            "received_on",
+            "delivery_note",
+            "over_delivery",
+            "recorded_at",
+            "recorded_by",
+        ),
+        (),
+    ),
+    m.Sixain: (("manufacturer", "serial", "reception"), ()),
+    m.Deck: (
+        (
+            "manufacturer",
+            "serial",
+            "back_colour",
+            "status",
+            "reception",
+            "sixain",
+            "unsealed_at",
+            "status_before_quarantine",
+        ),
+        ("status", "unsealed_at", "status_before_quarantine"),
+    ),
+    m.KeyHandover: (("giver", "receiver", "at", "reason"), ()),
+    m.CabinetOpening: (("opened_by", "at", "purpose", "table_number", "day", "demanded_by", "note"), ()),
+    m.TableIssue: (("table_number", "day", "opening", "issued_by", "received_by", "at"), ()),
+    m.IssueLine: (("issue", "deck"), ()),
+    m.TableCheck: (
+        (
+            "issue_line",
+            "at",
+            "checked_by",
+            "witness",
+            "new_deck",
+            "band_intact",
+            "order_checked",
+            "cards_counted",
+            "video_reference",
+        ),
+        (),
+    ),
+    m.DeckReturn: (("table_number", "day", "opening", "returned_by", "at"), ()),
+    m.ReturnLine: (("deck_return", "issue_line", "result", "order_restored", "remark"), ()),
+    m.Incident: (
+        (
+            "book",
+            "number",
+            "kind",
+            "occurred_at",
+            "table_number",
+            "day",
+            "shoe_reference",
+            "officer_informed",
+            "officer_informed_at",
+            "circumstances",
+            "reported_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.IncidentClosure: (("incident", "officer", "at", "finding"), ()),
+    m.Destruction: (("book", "number", "at", "officer", "recorded_by", "opening", "method"), ()),
+    m.DestructionLine: (("destruction", "deck", "complete", "unmarked", "remark"), ()),
+    m.Visa: (("order", "reception", "destruction", "officer", "at", "remark"), ()),
+    m.Correction: (
+        (
+            "order",
+            "reception",
+            "incident",
+            "destruction",
+            "field",
+            "old_value",
+            "new_value",
+            "reason",
+            "approved_by",
+            "at",
+        ),
+        (),
+    ),
+}
+
+
+def register() -> None:
+    for model, (fields, mutable) in BOOKS.items():
+        register_book(model, fields, mutable=mutable)

@@ -1,0 +1,140 @@
+"""The tables' regulated books, bound to the audit chain and guarded by the database
+(see :mod:`audit.books`): every field the registers print or the rules read.
+
+Entries of the advance book, the control register, shoes, hand logs and their replays
+never change (FR art. 68: a correction is a new line). What legitimately moves: a
+session's state, maximum and running totals, and a control-register day's closing.
+A hand log's raw text is carried by its SHA-256. Nothing is ever deleted.
+"""
+
+from __future__ import annotations
+
+from audit.books import register_book
+
+from . import models as m
+
+# model -> (regulated fields, the ones an act may change later, those carried by their SHA-256)
+BOOKS = {
+    m.Table: (("number", "code", "game", "boxes", "in_service"), (), ()),
+    m.Session: (
+        (
+            "table",
+            "day",
+            "fiscal_year",
+            "profile",
+            "house_rules",
+            "minimum",
+            "maximum",
+            "advance_amount",
+            "guarantee_fund",
+            "ministry_notified_on",
+            "croupier",
+            "opened_at",
+            "opened_by",
+            "status",
+            "closed_at",
+            "closing_cash",
+            "advances_total",
+            "result",
+        ),
+        ("maximum", "status", "closed_at", "closing_cash", "advances_total", "result"),
+        (),
+    ),
+    m.AdvanceEntry: (
+        (
+            "table",
+            "line",
+            "session",
+            "kind",
+            "amount",
+            "at",
+            "counted_by",
+            "signed_by",
+            "cashier",
+            "key_holder",
+            "corrects",
+            "note",
+        ),
+        (),
+        (),
+    ),
+    m.MaximumChange: (("session", "previous", "maximum", "at", "by", "display_changed"), (), ()),
+    m.ControlDay: (("day", "closed_at", "closed_by", "total"), ("closed_at", "closed_by", "total"), ()),
+    m.ControlLine: (
+        (
+            "control_day",
+            "table",
+            "session",
+            "advances",
+            "closing_cash",
+            "result",
+            "at",
+            "by",
+            "corrects",
+            "approval",
+            "reason",
+        ),
+        (),
+        (),
+    ),
+    m.Shoe: (("session", "number", "label", "filled_at", "croupier"), (), ()),
+    m.ShoeDeck: (("shoe", "deck", "serial", "back_colour"), (), ()),
+    m.HandLog: (
+        (
+            "session",
+            "shoe",
+            "croupier",
+            "sha256",
+            "raw",
+            "shoe_label",
+            "table_code",
+            "profile",
+            "limits_min",
+            "limits_max",
+            "house_rules",
+            "rounds",
+            "source",
+            "uploaded_by",
+            "uploaded_at",
+        ),
+        (),
+        ("raw",),
+    ),
+    m.Replay: (
+        (
+            "hand_log",
+            "state",
+            "ok",
+            "rounds_replayed",
+            "discrepancy_count",
+            "overpaid",
+            "underpaid",
+            "finished_at",
+        ),
+        (),
+        (),
+    ),
+    m.Discrepancy: (
+        (
+            "hand_log",
+            "session",
+            "code",
+            "round",
+            "box",
+            "hand",
+            "player",
+            "expected",
+            "recorded",
+            "delta",
+            "article",
+            "detail",
+        ),
+        (),
+        (),
+    ),
+}
+
+
+def register() -> None:
+    for model, (fields, mutable, digest) in BOOKS.items():
+        register_book(model, fields, mutable=mutable, digest=digest)

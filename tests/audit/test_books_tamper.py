@@ -1,0 +1,392 @@
+"""The regulated books bound to the chain and guarded by the database (audit.books).
+
+Every row an act writes is carried by its event; ``verify_audit`` rebuilds from the chain
+what each book must hold and names every row that differs, that no event created, or that
+is gone. The database refuses deletions and changes of what never changes. The tampering
+here is done as a PostgreSQL superuser who lifts the guards, as an attacker with the
+database's credentials could.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+from django.db.utils import DatabaseError
+from django.utils import timezone
+
+from audit.books import ROWS_KEY, books, guard_sql
+from audit.chain import seal_pending
+from audit.models import AuditEvent
+from cards_registry import services as depot
+from cards_registry.models import Deck, KeyHandover, Reception, Visa
+from casino_ops import roles
+from tables import services as floor
+from tables.blackjack.simulator import simulate_shoe
+from tables.models import AdvanceEntry, ControlLine, EntryKind
+
+D = Decimal
+
+
+def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
+    """Every book written through the services: the depot from order to table, a session with
+    its advances, a shoe, a hand log and its replay, the closing and the control register."""
+    director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
+    croupier = users[roles.CROUPIER]
+    today = timezone.localdate()
+    maker = depot.register_manufacturer(
+        actor=director,
+        code="GRIM",
+        name="Cartes Grimaud",
+        approval_reference="Agrément INT-2024-017",
+        ministry="Ministère de l'Intérieur",
+        valid_from=dt.date(2024, 1, 1),
+        valid_until=None,
+    )
+    depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
+    order = depot.create_order(
+        actor=director,
+        manufacturer=maker,
+        ordered_on=today,
+        lines=[
+            {"quantity": 6, "unit": "deck", "back_colour": "bleu"},
+            {"quantity": 6, "unit": "deck", "back_colour": "rouge"},
+        ],
+    )
+    depot.stamp_order(actor=officer, order=order)
+    depot.send_order(actor=director, order=order)
+    sixains = [
+        {
+            "serial": f"S{p}",
+            "decks": [
+                {"serial": f"{p}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
+            ],
+        }
+        for p in ("A1", "A2")
+    ]
+    reception = depot.receive(
+        actor=director, order=order, received_on=today, sixains=sixains, delivery_note="BL 1"
+    )
+    visa = depot.stamp_reception(actor=officer, reception=reception, remark="vu")
+    table = floor.create_table(actor=director, number=3, code="BJ03")
+    session = floor.open_session(
+        actor=director,
+        table=table,
+        day=today,
+        minimum=D("10.00"),
+        maximum=D("1000.00"),
+        advance_amount=D("30000.00"),
+        croupier=croupier,
+    )
+    advance = floor.add_advance(actor=director, session=session, amount=D("30000.00"), counted_by=croupier)
+    a1 = list(Deck.objects.filter(serial__startswith="A1-").order_by("serial"))
+    depot.issue_decks(actor=director, table_number=3, day=today, decks=a1, received_by=croupier)
+    shoe = floor.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in a1])
+    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
+    with capture(execute=True):
+        hand_log = floor.upload_hand_log(
+            actor=croupier, session=session, raw=json.dumps(log).encode(), source="api"
+        )
+    floor.close_session(
+        actor=director,
+        session=session,
+        closing_cash=D("61000.00"),
+        counted_by=croupier,
+        certified_exact=True,
+    )
+    floor.close_day(actor=director, day=today)
+    return {
+        "reception": reception,
+        "visa": visa,
+        "advance": advance,
+        "deck": a1[0],
+        "hand_log": hand_log,
+        "control_line": ControlLine.objects.get(),
+        "session": session,
+    }
+
+
+@pytest.fixture
+def scenario(users: dict[str, Any], casino: Any, django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
+    return _scenario(users, django_capture_on_commit_callbacks)
+
+
+def _verify(capsys: Any) -> tuple[int, str, str]:
+    try:
+        call_command("verify_audit")
+    except SystemExit as exit_info:
+        code = exit_info.code
+    else:
+        code = 0
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _as_superuser(sql: str, params: list[Any], *tables: str) -> None:
+    """Tamper with a book behind the application's back: lift its guard, write, restore it."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        for table in tables:
+            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+        try:
+            cursor.execute(sql, params)
+        finally:
+            for table in tables:
+                cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_rows")
+                cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate")
+
+
+def _seq_binding(table: str, pk: int) -> int:
+    """The last sealed event whose payload carries the row."""
+    found = 0
+    for seq, payload in AuditEvent.objects.filter(seq__isnull=False).values_list("seq", "payload"):
+        for t, row_pk, _values in json.loads(payload).get(ROWS_KEY, []):
+            if t == table and row_pk == pk:
+                found = max(found, seq)
+    assert found, (table, pk)
+    return found
+
+
+@pytest.mark.django_db
+def test_every_act_binds_its_rows_and_the_books_verify_clean(scenario, capsys):
+    code, out, err = _verify(capsys)
+    assert code == 0, err
+    assert "rows of the books match the chain" in out
+    bound = {
+        t
+        for payload in AuditEvent.objects.values_list("payload", flat=True)
+        for t, _pk, _v in json.loads(payload).get(ROWS_KEY, [])
+    }
+    # every book the scenario writes is carried by the chain
+    for table in (
+        "cards_registry_manufacturer",
+        "cards_registry_order",
+        "cards_registry_orderline",
+        "cards_registry_reception",
+        "cards_registry_sixain",
+        "cards_registry_deck",
+        "cards_registry_visa",
+        "cards_registry_keyhandover",
+        "cards_registry_cabinetopening",
+        "cards_registry_tableissue",
+        "cards_registry_issueline",
+        "tables_table",
+        "tables_session",
+        "tables_advanceentry",
+        "tables_shoe",
+        "tables_shoedeck",
+        "tables_handlog",
+        "tables_replay",
+        "tables_controlday",
+        "tables_controlline",
+    ):
+        assert table in bound, table
+    # a deck's status moved by QuerySet.update() is carried as it now stands
+    deck = scenario["deck"]
+    deck.refresh_from_db()
+    last = AuditEvent.objects.get(seq=_seq_binding("cards_registry_deck", deck.pk))
+    rows = [
+        r for r in json.loads(last.payload)[ROWS_KEY] if r[0] == "cards_registry_deck" and r[1] == deck.pk
+    ]
+    assert rows[0][2]["status"] == deck.status == "issued"
+
+
+def _assert_named(capsys: Any, table: str, pk: int, field: str, said: str, found: str) -> None:
+    code, _out, err = _verify(capsys)
+    assert code == 1
+    seq = _seq_binding(table, pk)
+    expected = f"BOOK: {table} pk {pk} field {field}"
+    lines = [line for line in err.splitlines() if line.startswith(expected)]
+    assert lines, err
+    assert f"the chain says {said!r} (event #{seq}), found {found!r}" in lines[0], lines[0]
+
+
+@pytest.mark.django_db
+def test_an_advance_amount_edited_in_the_database_is_named(scenario, capsys):
+    advance = scenario["advance"]
+    _as_superuser(
+        "UPDATE tables_advanceentry SET amount = 3000 WHERE id = %s", [advance.pk], "tables_advanceentry"
+    )
+    _assert_named(capsys, "tables_advanceentry", advance.pk, "amount", "30000.00", "3000.00")
+
+
+@pytest.mark.django_db
+def test_a_receipt_book_entry_edited_in_the_database_is_named(scenario, capsys):
+    reception = scenario["reception"]
+    _as_superuser(
+        "UPDATE cards_registry_reception SET delivery_note = 'BL 9' WHERE id = %s",
+        [reception.pk],
+        "cards_registry_reception",
+    )
+    _assert_named(capsys, "cards_registry_reception", reception.pk, "delivery_note", "BL 1", "BL 9")
+
+
+@pytest.mark.django_db
+def test_a_visa_edited_in_the_database_is_named(scenario, capsys):
+    visa = scenario["visa"]
+    _as_superuser(
+        "UPDATE cards_registry_visa SET remark = 'rien à signaler' WHERE id = %s",
+        [visa.pk],
+        "cards_registry_visa",
+    )
+    _assert_named(capsys, "cards_registry_visa", visa.pk, "remark", "vu", "rien à signaler")
+
+
+@pytest.mark.django_db
+def test_a_deck_serial_edited_in_the_database_is_named(scenario, capsys):
+    deck = scenario["deck"]
+    _as_superuser(
+        "UPDATE cards_registry_deck SET serial = 'Z9-1' WHERE id = %s", [deck.pk], "cards_registry_deck"
+    )
+    _assert_named(capsys, "cards_registry_deck", deck.pk, "serial", "A1-1", "Z9-1")
+
+
+@pytest.mark.django_db
+def test_a_deck_status_moved_behind_the_application_is_named(scenario, capsys):
+    """A deck's status may move (no guard), but only through an act: the chain catches the rest."""
+    deck = scenario["deck"]
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_registry_deck SET status = 'in_cabinet' WHERE id = %s", [deck.pk])
+    _assert_named(capsys, "cards_registry_deck", deck.pk, "status", "issued", "in_cabinet")
+
+
+@pytest.mark.django_db
+def test_a_control_register_result_edited_in_the_database_is_named(scenario, capsys):
+    line = scenario["control_line"]
+    _as_superuser("UPDATE tables_controlline SET result = 0 WHERE id = %s", [line.pk], "tables_controlline")
+    _assert_named(capsys, "tables_controlline", line.pk, "result", "1000.00", "0.00")
+
+
+@pytest.mark.django_db
+def test_the_raw_text_of_a_hand_log_edited_in_the_database_is_named(scenario, capsys):
+    log = scenario["hand_log"]
+    raw = log.raw.replace('"BJ03"', '"BJ04"', 1)
+    assert raw != log.raw
+    _as_superuser("UPDATE tables_handlog SET raw = %s WHERE id = %s", [raw, log.pk], "tables_handlog")
+    import hashlib
+
+    now = hashlib.sha256(raw.encode()).hexdigest()
+    _assert_named(capsys, "tables_handlog", log.pk, "raw (SHA-256 of the stored text)", log.sha256, now)
+
+
+@pytest.mark.django_db
+def test_a_deleted_regulated_row_is_named(scenario, capsys):
+    visa = scenario["visa"]
+    seq = _seq_binding("cards_registry_visa", visa.pk)
+    _as_superuser("DELETE FROM cards_registry_visa WHERE id = %s", [visa.pk], "cards_registry_visa")
+    code, _out, err = _verify(capsys)
+    assert code == 1
+    assert f"BOOK: cards_registry_visa pk {visa.pk}: created by event #{seq}, the row is gone" in err
+
+
+@pytest.mark.django_db
+def test_an_inserted_regulated_row_is_named(scenario, capsys):
+    advance = scenario["advance"]
+    with connection.cursor() as cursor:  # an INSERT needs no lifted guard
+        cursor.execute(
+            "INSERT INTO tables_advanceentry (table_id, line, session_id, kind, amount, at, note) "
+            "VALUES (%s, 99, %s, %s, 5000, now(), '') RETURNING id",
+            [advance.table_id, advance.session_id, EntryKind.FURTHER_ADVANCE],
+        )
+        forged = cursor.fetchone()[0]
+    code, _out, err = _verify(capsys)
+    assert code == 1
+    assert f"BOOK: tables_advanceentry pk {forged}: no event of the chain created this row" in err
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_deleting_or_rewriting_a_book_entry(scenario):
+    advance, visa = scenario["advance"], scenario["visa"]
+    for statement, params in (
+        ("UPDATE tables_advanceentry SET amount = 1 WHERE id = %s", [advance.pk]),
+        ("DELETE FROM tables_advanceentry WHERE id = %s", [advance.pk]),
+        ("DELETE FROM cards_registry_visa WHERE id = %s", [visa.pk]),
+        ("UPDATE cards_registry_deck SET serial = 'X' WHERE id = %s", [scenario["deck"].pk]),
+        ("UPDATE tables_handlog SET raw = 'x' WHERE id = %s", [scenario["hand_log"].pk]),
+        ("TRUNCATE cards_registry_visa", []),
+        ("UPDATE tables_controlline SET result = 0 WHERE id = %s", [scenario["control_line"].pk]),
+    ):
+        with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+            cursor.execute(statement, params)
+    # in replica mode too (the guards are enabled ALWAYS)
+    with pytest.raises(DatabaseError), transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SET LOCAL session_replication_role = replica")
+        cursor.execute("DELETE FROM tables_advanceentry WHERE id = %s", [advance.pk])
+    # what legitimately moves stays writable
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_registry_deck SET status = status WHERE id = %s", [scenario["deck"].pk])
+        cursor.execute("UPDATE tables_session SET status = status WHERE id = %s", [scenario["session"].pk])
+    assert Visa.objects.filter(pk=visa.pk).exists() and AdvanceEntry.objects.filter(pk=advance.pk).exists()
+
+
+@pytest.mark.django_db
+def test_corrections_are_new_rows_and_verify_clean(scenario, users, capsys):
+    director = users[roles.DIRECTOR]
+    closing = scenario["session"].entries.get(kind=EntryKind.CLOSING)
+    floor.correct_advance_entry(
+        actor=director,
+        entry=closing,
+        amount=D("61500.00"),
+        approval="Approuvé : soixante et un mille cinq cents euros",
+        reason="plaque de 500 oubliée au comptage",
+    )
+    depot.record_correction(
+        actor=director,
+        entry=Reception.objects.get(),
+        field="delivery_note",
+        new_value="BL 2",
+        reason="erreur de recopie",
+    )
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+
+
+@pytest.mark.django_db
+def test_sealer_mode_binds_the_rows_of_waiting_events_too(
+    users, casino, settings, capsys, django_capture_on_commit_callbacks
+):
+    settings.AUDIT_SEALING = "sealer"
+    _scenario(users, django_capture_on_commit_callbacks)
+    assert AuditEvent.objects.filter(seq__isnull=True).exists()
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    seal_pending()
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+
+
+@pytest.mark.django_db
+def test_a_refused_act_binds_nothing_and_leaves_nothing_to_the_next_act(scenario, users, capsys):
+    """Rows written in a savepoint that rolled back are not carried by the next event."""
+    director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
+    with pytest.raises(RuntimeError), transaction.atomic():
+        KeyHandover.objects.create(giver=director, receiver=committee, at=timezone.now())
+        raise RuntimeError("the act fails after its writes")
+    depot.hand_over_key(actor=director, receiver=committee, reason="relève")
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+
+
+def test_the_migrations_guard_what_the_books_declare():
+    """The triggers' lists written out in the apps' migrations match the books' declarations."""
+    from importlib import import_module
+
+    written = {}
+    for app in ("cards_registry", "tables"):
+        for table, immutable, append_only in import_module(f"{app}.migrations.0004_book_guards").GUARDS:
+            written[table] = (sorted(immutable), append_only)
+    declared = {b.table: (sorted(b.immutable_columns), b.append_only) for b in books()}
+    assert written == declared
+
+
+def test_guard_sql_builds_both_vendors():
+    install, remove = guard_sql("postgresql", "t", ["a", "b"])
+    assert any("ENABLE ALWAYS TRIGGER t_guard_rows" in s for s in install)
+    assert any('NEW."a" IS DISTINCT FROM OLD."a"' in s for s in install)
+    install, remove = guard_sql("sqlite", "t", ["a"])
+    assert len(install) == 2 and len(remove) == 2
