@@ -23,8 +23,10 @@ from .books import (
 )
 from .decks import CARDS_PER_DECK, TRANSITIONS, check_blackjack_sixain, check_cards_counted, check_transition
 from .tables import (
+    check_cards_returned,
     check_closure,
     check_deck_complete,
+    check_decks_playable,
     check_destruction,
     check_incident_facts,
     check_incident_kind,
@@ -33,6 +35,8 @@ from .tables import (
     check_return,
     check_return_result,
     check_table_check,
+    report_is_late,
+    return_findings,
 )
 
 __all__ = [
@@ -42,10 +46,12 @@ __all__ = [
     "check_approved",
     "check_blackjack_sixain",
     "check_cards_counted",
+    "check_cards_returned",
     "check_closure",
     "check_correction",
     "check_correction_changes",
     "check_deck_complete",
+    "check_decks_playable",
     "check_destruction",
     "check_incident_facts",
     "check_incident_kind",
@@ -63,4 +69,6 @@ __all__ = [
     "check_transition",
     "over_delivery",
     "plan_reception",
+    "report_is_late",
+    "return_findings",
 ]

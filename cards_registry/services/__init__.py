@@ -26,13 +26,20 @@ from .at_tables import check_at_table, issue_decks, return_decks
 from .cabinet import hand_over_key, open_for_inspection
 from .corrections import CORRECTABLE, record_correction
 from .destructions import DestructionCheck, destroy_decks, stamp_destruction
-from .incidents import close_incident, report_incident
+from .incidents import (
+    REPLAY_CODES,
+    close_incident,
+    record_incident_report,
+    report_incident,
+    report_incident_from_replay,
+)
 from .makers import register_manufacturer, set_max_sixains
 from .orders import OrderLineData, create_order, send_order, stamp_order
 from .receptions import DeckData, SixainData, receive, stamp_reception
 
 __all__ = [
     "CORRECTABLE",
+    "REPLAY_CODES",
     "DeckData",
     "DestructionCheck",
     "OrderLineData",
@@ -47,9 +54,11 @@ __all__ = [
     "issue_decks",
     "open_for_inspection",
     "receive",
+    "record_incident_report",
     "record_correction",
     "register_manufacturer",
     "report_incident",
+    "report_incident_from_replay",
     "return_decks",
     "send_order",
     "set_max_sixains",

@@ -67,7 +67,7 @@ def one_round(director: Any, officer: Any, order: Any, prefix: str) -> None:
         actor=director,
         table_number=1,
         day=day,
-        results=[(decks[0], "marked")] + [(d, "fit") for d in decks[1:]],
+        results=[(decks[0], "worn")] + [(d, "fit") for d in decks[1:]],
     )
     now = timezone.now()
     incident = services.report_incident(
