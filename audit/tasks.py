@@ -62,4 +62,8 @@ def inspect_books(day: str | None = None) -> int:
             object_id=day or "today",
             payload={"day": day, **result.as_dict()},
         )
+    if inspected is None:
+        from .templatetags.inspection_panel import store
+
+        store(result)
     return len(result.breaches)

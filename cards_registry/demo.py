@@ -218,7 +218,21 @@ def seed(context: dict[str, Any]) -> None:
     )
 
     # Today's play: sixains at tables 1 and 2 (one deck of table 2 already unsealed).
-    services.issue_decks(actor=director, table_number=1, day=today, decks=sixain(months[-1], 3))
+    # Table 1's second sixain is unsealed and checked at the table before it reaches a shoe.
+    second = sixain(months[-1], 3)
+    services.issue_decks(actor=director, table_number=1, day=today, decks=second)
+    for index, deck in enumerate(second, start=7):
+        services.check_at_table(
+            actor=croupier,
+            deck=deck,
+            table_number=1,
+            day=today,
+            witness="Inspecteur de salle M. Garnier",
+            order_checked=True,
+            cards_counted=52,
+            band_intact=True,
+            video_reference=f"CAM-BJ01-{today:%Y%m%d}-{index}",
+        )
     at_two = sixain(months[-1], 4)
     services.issue_decks(actor=director, table_number=2, day=today, decks=at_two)
     services.check_at_table(

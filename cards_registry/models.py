@@ -749,6 +749,13 @@ CORRECTED_ENTRIES = (
 )
 
 
+def correction_key(model: type[models.Model]) -> str:
+    """The field of :class:`Correction` pointing at an entry of ``model`` ("table_issue"…)."""
+    import re
+
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__).lower()
+
+
 def _one_entry() -> models.Q:
     condition = models.Q()
     for name in CORRECTED_ENTRIES:

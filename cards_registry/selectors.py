@@ -52,7 +52,9 @@ def held_sixains() -> int:
 
 def current_value(entry: Model, field: str) -> str:
     """The value of ``field`` of a book entry as it stands after the corrections already made."""
-    key = type(entry).__name__.lower()
+    from .models import correction_key
+
+    key = correction_key(type(entry))
     last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
     if last is not None:
         return last.new_value
@@ -184,6 +186,61 @@ def _seq(numbers: dict[tuple[str, str, str], int | None], obj: Any, action: str)
 _UNFIT = {ReturnResult.MARKED: "marqué", ReturnResult.DAMAGED: "abîmé", ReturnResult.WORN: "usé"}
 
 # -- a deck's life -----------------------------------------------------------------------
+
+
+def resolve_decks(
+    tokens: Iterable[str] = (), sixains: Iterable[str] = (), *, profile: str = "FR"
+) -> list[Deck]:
+    """The decks named by serial (``A1-1``, or ``MAKER:A1-1`` when two makers share it) and by
+    sixain serial (its decks), as a director or an API client names them: never by database id.
+
+    An unknown or ambiguous name is a :class:`RegulationError` naming the field.
+    """
+    from django.utils.translation import gettext as _
+
+    from casino_ops.regulations import RegulationError, cite
+
+    article = cite("depot.receipt_book", profile)
+    found: list[Deck] = []
+    for token in tokens:
+        token = str(token).strip()
+        if not token:
+            continue
+        code, _sep, serial = token.rpartition(":")
+        matches = find_deck(serial, code or None)
+        if len(matches) != 1:
+            raise RegulationError(
+                "DECK_UNKNOWN" if not matches else "DECK_AMBIGUOUS",
+                (
+                    _("Jeu inconnu : %(serial)s.")
+                    if not matches
+                    else _("Plusieurs fabricants ont le jeu %(serial)s : écrivez FABRICANT:%(serial)s.")
+                )
+                % {"serial": token},
+                article,
+                field="decks",
+            )
+        found.append(matches[0])
+    for token in sixains:
+        token = str(token).strip()
+        if not token:
+            continue
+        code, _sep, serial = token.rpartition(":")
+        decks = Deck.objects.filter(sixain__serial=serial).select_related("manufacturer").order_by("serial")
+        if code:
+            decks = decks.filter(manufacturer__code=code)
+        if not decks or len({d.manufacturer_id for d in decks}) != 1:
+            raise RegulationError(
+                "SIXAIN_UNKNOWN",
+                _("Sixain inconnu ou ambigu : %(serial)s.") % {"serial": token},
+                article,
+                field="sixains",
+            )
+        found.extend(decks)
+    unique: dict[int, Deck] = {}
+    for deck in found:
+        unique.setdefault(deck.pk, deck)
+    return list(unique.values())
 
 
 def find_deck(serial: str, manufacturer_code: str | None = None) -> list[Deck]:
@@ -456,7 +513,9 @@ def incidents(date_from: dt.date, date_to: dt.date) -> QuerySet[Incident]:
     date_from, date_to = _day_range(date_from, date_to)
     return (
         Incident.objects.filter(day__range=(date_from, date_to))
-        .select_related("book", "officer_informed", "reported_by", "closure__officer")
+        .select_related(
+            "book", "officer_informed", "reported_by", "closure__officer", "later_report__officer"
+        )
         .prefetch_related(
             Prefetch("decks", queryset=Deck.objects.select_related("manufacturer").order_by("serial")),
             "closure__decks_fit",

@@ -8,16 +8,19 @@ decks at the tables, incidents, destruction.
 """
 
 from .books import (
+    MINISTRIES,
     PlannedDeck,
     check_approved,
     check_correction,
     check_correction_changes,
     check_manufacturer,
     check_max_sixains,
+    check_ministry,
     check_order_lines,
     check_order_sendable,
     check_order_sent,
     check_serials_new,
+    check_sixains_only,
     over_delivery,
     plan_reception,
 )
@@ -41,6 +44,7 @@ from .tables import (
 
 __all__ = [
     "CARDS_PER_DECK",
+    "MINISTRIES",
     "TRANSITIONS",
     "PlannedDeck",
     "check_approved",
@@ -58,6 +62,7 @@ __all__ = [
     "check_issue",
     "check_manufacturer",
     "check_max_sixains",
+    "check_ministry",
     "check_officer_told",
     "check_order_lines",
     "check_order_sendable",
@@ -65,6 +70,7 @@ __all__ = [
     "check_return",
     "check_return_result",
     "check_serials_new",
+    "check_sixains_only",
     "check_table_check",
     "check_transition",
     "over_delivery",

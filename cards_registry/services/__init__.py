@@ -23,7 +23,7 @@ Who may do what (the roles are in :mod:`casino_ops.roles`):
 
 from ..selectors import current_key_holder, current_value
 from .at_tables import check_at_table, issue_decks, return_decks
-from .cabinet import hand_over_key, open_for_inspection
+from .cabinet import declare_out_of_use, demand_opening, hand_over_key, open_for_inspection, record_inventory
 from .corrections import CORRECTABLE, record_correction
 from .destructions import DestructionCheck, destroy_decks, stamp_destruction
 from .incidents import (
@@ -49,11 +49,14 @@ __all__ = [
     "create_order",
     "current_key_holder",
     "current_value",
+    "declare_out_of_use",
+    "demand_opening",
     "destroy_decks",
     "hand_over_key",
     "issue_decks",
     "open_for_inspection",
     "receive",
+    "record_inventory",
     "record_incident_report",
     "record_correction",
     "register_manufacturer",

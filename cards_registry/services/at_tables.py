@@ -16,6 +16,7 @@ from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
+from ..floor import table_refusal
 from ..models import (
     Deck,
     DeckReturn,
@@ -62,6 +63,9 @@ def issue_decks(
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
     check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
+    refusal = table_refusal(table_number, day)
+    if refusal:
+        raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)

@@ -810,10 +810,20 @@ def test_illegal_transitions_are_refused_with_the_article(
 def test_correction_is_a_new_entry_and_the_old_one_stays(director: Any, reception: Reception) -> None:
     original = reception.delivery_note
     first = services.record_correction(
-        actor=director, entry=reception, field="delivery_note", new_value="BL 4412", reason="Erreur de copie"
+        actor=director,
+        entry=reception,
+        field="delivery_note",
+        new_value="BL 4412",
+        reason="Erreur de copie",
+        approval="Approuvé",
     )
     second = services.record_correction(
-        actor=director, entry=reception, field="delivery_note", new_value="BL 4413", reason="Seconde erreur"
+        actor=director,
+        entry=reception,
+        field="delivery_note",
+        new_value="BL 4413",
+        reason="Seconde erreur",
+        approval="Approuvé",
     )
     assert (first.old_value, first.new_value) == (original, "BL 4412")
     assert second.old_value == "BL 4412"
@@ -833,6 +843,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="x",
         reason="y",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_FIELD",
@@ -843,6 +854,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="number",
         new_value="9",
         reason="y",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_REASON",
@@ -853,6 +865,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="x",
         reason=" ",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_SAME",
@@ -863,5 +876,6 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="BL 4411",
         reason="y",
+        approval="Approuvé",
     )
     assert not Correction.objects.exists()
