@@ -274,6 +274,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             "issue_lines__table_check",
             "issue_lines__return_line__deck_return",
             "incidents__officer_informed",
+            "incidents__later_report__officer",
             "incidents__closure__officer",
             "incidents__closure__decks_fit",
         )
@@ -408,8 +409,7 @@ def _incident_lines(
         HistoryLine(
             incident.occurred_at,
             f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
-            f"officier {_name(incident.officer_informed)} avisé à "
-            f"{incident.officer_informed_at:%H:%M} : jeu consigné",
+            + _told_line(incident),
             _seq(numbers, incident, "depot.incident_reported"),
         )
     )
@@ -425,6 +425,16 @@ def _incident_lines(
             )
         )
     return lines
+
+
+def _told_line(incident: Any) -> str:
+    """Whom the incident was reported to and when (or that it is not yet reported)."""
+    if incident.officer_informed_at is not None and incident.officer_informed is not None:
+        return f"officier {_name(incident.officer_informed)} avisé à {incident.officer_informed_at:%H:%M} : jeu consigné"
+    told_at = incident.told_at
+    if told_at is None:
+        return "pas encore signalé à l'officier : jeu consigné"
+    return f"{incident.told_whom} avisé à {told_at:%H:%M} : jeu consigné"
 
 
 def _name(user: Any) -> str:

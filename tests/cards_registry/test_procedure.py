@@ -361,3 +361,20 @@ def test_decks_out_lists_what_has_not_come_back(
     )
     assert not selectors.decks_out(table_number=1, day=TODAY()).exists()
     assert list(selectors.decks_out()) == [decks[2]]
+
+
+def test_a_deck_s_history_names_an_incident_not_yet_reported(
+    director: Any, officer: Any, croupier: Any, decks: list[Deck]
+) -> None:
+    issue_and_check(director, croupier, decks[:1])
+    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "marked")])
+    lines = [line.what for line in selectors.deck_history(decks[0])]
+    assert any("pas encore signalé" in line for line in lines), lines
+    incident = Incident.objects.get()
+    services.record_incident_report(
+        actor=officer, incident=incident, officer_informed=officer, informed_at=timezone.now()
+    )
+    client = Client()
+    client.force_login(officer)
+    assert client.get(f"/inspection/jeux/{decks[0].pk}/").status_code == 200
+    assert any("avisé à" in line.what for line in selectors.deck_history(decks[0]))
