@@ -515,7 +515,8 @@ def incidents(date_from: dt.date, date_to: dt.date) -> QuerySet[Incident]:
 
     Each :class:`Incident`: ``number``, ``kind`` (``get_kind_display()``), ``occurred_at``,
     ``table_number``, ``day``, ``shoe_reference``, ``officer_informed``,
-    ``officer_informed_at``, ``circumstances``, ``reported_by``, ``decks.all()``
+    ``officer_informed_at``, ``authority_informed``, ``route``, ``card``, ``told_whom``,
+    ``told_at`` (with ``later_report``), ``circumstances``, ``reported_by``, ``decks.all()``
     (``serial``, ``back_colour``, ``manufacturer.code``), ``closure`` (absent while
     open; else ``officer``, ``at``, ``finding``, ``decks_fit.all()``) and
     ``corrections.all()``.
@@ -582,6 +583,28 @@ class DepotLogEntry:
     note: str = ""
 
 
+def _opening_note(opening: CabinetOpening) -> str:
+    """The opening's remark, with the officer's own demand and the inventory made at it."""
+    parts = [opening.note] if opening.note else []
+    demand = opening.demand
+    if demand is not None:
+        parts.append(
+            f"demande de l'officier du {demand.at:%d/%m/%Y %H:%M}"
+            + (f" : {demand.reason}" if demand.reason else "")
+        )
+    inventory = getattr(opening, "inventory", None)
+    if inventory is not None:
+        text = f"inventaire : {inventory.expected} jeux selon les registres, {inventory.found} trouvés"
+        if inventory.missing:
+            text += f", manquants : {', '.join(inventory.missing)}"
+        if inventory.unexpected:
+            text += f", en trop : {', '.join(inventory.unexpected)}"
+        if inventory.incident is not None:
+            text += f" (incident n° {inventory.incident.number})"
+        parts.append(text)
+    return " ; ".join(parts)
+
+
 def depot_log(date_from: dt.date, date_to: dt.date) -> list[DepotLogEntry]:
     """Every cabinet opening and key handover of ``date_from`` to ``date_to``, in time order (two queries)."""
     date_from, date_to = _day_range(date_from, date_to)
@@ -594,10 +617,10 @@ def depot_log(date_from: dt.date, date_to: dt.date) -> list[DepotLogEntry]:
             table_number=o.table_number,
             day=o.day,
             demanded_by=o.demanded_by,
-            note=o.note,
+            note=_opening_note(o),
         )
         for o in CabinetOpening.objects.filter(at__date__range=(date_from, date_to)).select_related(
-            "opened_by", "demanded_by"
+            "opened_by", "demanded_by", "demand", "inventory__incident"
         )
     ]
     lines += [

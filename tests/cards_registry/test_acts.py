@@ -117,6 +117,9 @@ def test_the_officer_demands_the_opening_and_the_inventory_finds_differences(
         opening=opening,
         found=found,
     )
+    [logged] = [e for e in selectors.depot_log(TODAY(), TODAY()) if e.kind == "opening" and e.demanded_by]
+    assert "demande de l'officier" in logged.note and "manquants : A1-1" in logged.note
+    assert f"incident n° {incident.number}" in logged.note
 
 
 def test_an_inventory_matching_the_books_opens_nothing(
