@@ -888,6 +888,28 @@ class ProcedureIncidentForm(IncidentForm):
 
 
 IncidentAdmin.add_form = ProcedureIncidentForm
+IncidentAdmin.detail_fields = (
+    *IncidentAdmin.detail_fields,
+    "route",
+    "card",
+    "authority_informed",
+    "told_display",
+)
+
+
+@admin.display(description=_("avisé (qui, quand, délai)"))
+def _told_display(modeladmin: admin.ModelAdmin, obj: Incident) -> str:
+    told_at = obj.told_at
+    if told_at is None:
+        return str(_("pas encore signalé"))
+    minutes = max(0, int((told_at - obj.occurred_at).total_seconds() // 60))
+    late = minutes > selectors.depot_settings().incident_report_minutes
+    return f"{obj.told_whom}, {timezone.localtime(told_at):%d/%m/%Y %H:%M} (+{minutes} min)" + (
+        f" — {_('EN RETARD')}" if late else ""
+    )
+
+
+IncidentAdmin.told_display = _told_display
 
 
 class IncidentToldForm(ActForm):
@@ -1082,3 +1104,68 @@ def declare_out_of_use(modeladmin: admin.ModelAdmin, request: HttpRequest, query
 
 
 DeckAdmin.actions = (*DeckAdmin.actions, declare_out_of_use)
+
+
+class CountedReturnForm(ActForm):
+    """Decks back from a table, each examined and counted: one line per deck,
+    ``serial result [cards] [remark]`` (result: fit, worn, marked, damaged)."""
+
+    table_number = forms.IntegerField(label=_("table"), min_value=1)
+    day = forms.DateField(label=_("journée"), initial=timezone.localdate)
+    lines = forms.CharField(
+        label=_("jeux rendus"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "Une ligne par jeu : numéro, examen (fit, worn, marked, damaged), cartes comptées, observations."
+        ),
+    )
+    officer_informed = forms.ModelChoiceField(
+        label=_("officier avisé"), required=False, queryset=get_user_model().objects.none()
+    )
+    officer_informed_at = forms.DateTimeField(label=_("avisé le"), required=False)
+    field_map = {"results": "lines", "decks": "lines"}
+
+    class Meta(ActForm.Meta):
+        model = DeckReturn
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+
+    def act(self, data: dict[str, Any]) -> DeckReturn:
+        from casino_ops.services import get_casino
+
+        results = []
+        for raw in data["lines"].splitlines():
+            parts = raw.split(maxsplit=3)
+            if not parts:
+                continue
+            [deck] = selectors.resolve_decks([parts[0]], profile=get_casino().profile)
+            result = parts[1] if len(parts) > 1 else "fit"
+            count = parts[2] if len(parts) > 2 else 52
+            results.append((deck, result, parts[3] if len(parts) > 3 else "", count))
+        return services.return_decks(
+            actor=self.user,
+            table_number=data["table_number"],
+            day=data["day"],
+            results=results,
+            officer_informed=data.get("officer_informed"),
+            officer_informed_at=data.get("officer_informed_at"),
+        )
+
+
+@admin.register(DeckReturn)
+class DeckReturnAdmin(ActAdmin):
+    """Returns from the tables, each deck counted (FR art. 40 §5, LU art. 7 §5)."""
+
+    add_form = CountedReturnForm
+    list_display = ("at", "table_number", "day", "returned_by")
+    list_select_related = ("returned_by",)
+    detail_fields = ("at", "table_number", "day", "returned_by", "lines_display")
+
+    @admin.display(description=_("jeux rendus"))
+    def lines_display(self, obj: DeckReturn) -> str:
+        return ", ".join(
+            f"{line.issue_line.deck.serial} : {line.get_result_display()}, {line.cards_counted} cartes"
+            for line in obj.lines.select_related("issue_line__deck")
+        )

@@ -91,6 +91,6 @@ def _told(incident: Any, late_after: int | None) -> str:
     if told_at is None:
         return "NON SIGNALÉ"
     whom = incident.told_whom if hasattr(incident, "told_whom") else fmt.person(incident.officer_informed)
-    minutes = int((told_at - incident.occurred_at).total_seconds() // 60)
+    minutes = max(0, int((told_at - incident.occurred_at).total_seconds() // 60))
     late = late_after is not None and minutes > late_after
     return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{' — EN RETARD' if late else ''})"

@@ -147,3 +147,25 @@ def test_the_incidents_register_shows_whom_when_and_the_delay(
     ]
     assert any("+60 min — EN RETARD" in c for c in cells), cells
     assert any("NON SIGNALÉ" in c and "rejeu" in c for c in cells), cells
+
+
+def test_admin_return_counts_each_deck_and_opens_the_incident(
+    director: Any, officer: Any, decks: list[Deck], key: Any
+) -> None:
+    services.issue_decks(actor=director, table_number=1, day=timezone.localdate(), decks=decks[:2])
+    client = signed_in(director)
+    response = client.post(
+        reverse("admin:cards_registry_deckreturn_add"),
+        {
+            "table_number": 1,
+            "day": timezone.localdate().isoformat(),
+            "lines": "A1-1 fit 51 une dame manque\nA1-2 fit 52",
+            "officer_informed": officer.pk,
+            "officer_informed_at": timezone.localtime().strftime("%Y-%m-%d %H:%M:%S"),
+        },
+    )
+    assert response.status_code == 302, response.content.decode()[:3000]
+    incident = Incident.objects.get()
+    assert (incident.kind, incident.officer_informed) == ("missing", officer)
+    page = client.get(reverse("admin:cards_registry_incident_change", args=[incident.pk])).content.decode()
+    assert "+0 min" in page
