@@ -73,3 +73,32 @@ def make_checkpoint() -> int | None:
 
     checkpoint = make()
     return checkpoint.seq if checkpoint else None
+
+
+@shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)
+def inspect_books(day: str | None = None) -> int:
+    """The nightly self-inspection (beat): every check run, its result an audited event
+    (``inspection.run``: the checks, the breaches with their articles). Returns the breaches' count."""
+    import datetime as dt
+
+    from django.db import transaction
+
+    from casino_ops.inspection import inspect
+
+    from . import record
+
+    inspected = dt.date.fromisoformat(day) if day else None
+    result = inspect(inspected)
+    with transaction.atomic():
+        record(
+            actor=None,
+            action="inspection.run",
+            object_type="inspection",
+            object_id=day or "today",
+            payload={"day": day, **result.as_dict()},
+        )
+    if inspected is None:
+        from .templatetags.inspection_panel import store
+
+        store(result)
+    return len(result.breaches)

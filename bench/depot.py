@@ -179,7 +179,12 @@ def run(args: argparse.Namespace) -> None:
     first = selectors.receipt_book(year_start, year_start).first()
     services.stamp_reception(actor=officer, reception=first)
     services.record_correction(
-        actor=director, entry=first, field="delivery_note", new_value="BL corrigé", reason="copie"
+        actor=director,
+        entry=first,
+        field="delivery_note",
+        new_value="BL corrigé",
+        reason="copie",
+        approval="Approuvé par le directeur",
     )
 
     with CaptureQueriesContext(connection) as one:

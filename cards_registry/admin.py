@@ -849,3 +849,373 @@ class DepotSettingsAdmin(ActAdmin):
     act_roles = (roles.DIRECTOR,)
     list_display = ("__str__", "max_sixains")
     detail_fields = ("max_sixains",)
+
+
+# -- the card procedure: acts added with the procedure (decks named by serial or sixain) -----------
+
+from .models import (  # noqa: E402
+    CabinetDemand,
+    CabinetInventory,
+    DeckReturn,
+    IncidentReport,
+    OutOfUseDeclaration,
+    ReturnLine,
+    TableCheck,
+    TableIssue,
+)
+
+
+class _DecksBySerial(forms.Form):
+    """Decks named by serial (``A1-1`` or ``MAKER:A1-1``) and by sixain, never by database id."""
+
+    serials = forms.CharField(
+        label=_("jeux (numéros de série)"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    sixains = forms.CharField(label=_("sixains (numéros de série)"), required=False)
+
+
+def _named_decks(data: dict[str, Any]) -> list[Deck]:
+    from casino_ops.services import get_casino
+
+    return selectors.resolve_decks(
+        (data.pop("serials", "") or "").split(),
+        (data.pop("sixains", "") or "").split(),
+        profile=get_casino().profile,
+    )
+
+
+class OutOfUseForm(ActForm):
+    serials = _DecksBySerial.base_fields["serials"]
+    sixains = _DecksBySerial.base_fields["sixains"]
+    reason = forms.CharField(label=_("motif"), max_length=300)
+    field_map = {"decks": "serials"}
+
+    class Meta(ActForm.Meta):
+        model = OutOfUseDeclaration
+
+    def act(self, data: dict[str, Any]) -> OutOfUseDeclaration:
+        return services.declare_out_of_use(actor=self.user, decks=_named_decks(data), reason=data["reason"])
+
+
+@admin.register(OutOfUseDeclaration)
+class OutOfUseDeclarationAdmin(ActAdmin):
+    """Decks in the cabinet declared out of use (FR art. 39 §3, LU art. 6)."""
+
+    add_form = OutOfUseForm
+    list_display = ("at", "declared_by", "reason", "decks_display")
+    list_select_related = ("declared_by",)
+    detail_fields = ("at", "declared_by", "reason", "decks_display")
+
+    @admin.display(description=_("jeux"))
+    def decks_display(self, obj: OutOfUseDeclaration) -> str:
+        return ", ".join(d.serial for d in obj.decks.all())
+
+
+class ProcedureIncidentForm(IncidentForm):
+    """The incident form with every route of the procedure: decks by serial or sixain, a foreign
+    card outside any deck, the police judiciaire's head when no officer is present (FR)."""
+
+    serials = forms.CharField(
+        label=_("jeux concernés (numéros de série)"), required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    sixains = forms.CharField(label=_("sixains (numéros de série)"), required=False)
+    manufacturer = forms.ModelChoiceField(
+        label=_("fabricant des jeux"), queryset=Manufacturer.objects.all(), required=False
+    )
+    card = forms.CharField(label=_("carte en cause"), required=False, max_length=150)
+    authority_informed = forms.CharField(
+        label=_("autorité avisée (chef du service territorial de police judiciaire)"),
+        required=False,
+        max_length=150,
+    )
+
+    def act(self, data: dict[str, Any]) -> Incident:
+        maker = data.pop("manufacturer", None)
+        serials = (data.get("serials") or "").split()
+        if maker is not None:
+            data["serials"] = " ".join(s if ":" in s else f"{maker.code}:{s}" for s in serials)
+        return services.report_incident(actor=self.user, decks=_named_decks(data), **data)
+
+
+IncidentAdmin.add_form = ProcedureIncidentForm
+IncidentAdmin.detail_fields = (
+    *IncidentAdmin.detail_fields,
+    "route",
+    "card",
+    "authority_informed",
+    "told_display",
+)
+
+
+@admin.display(description=_("avisé (qui, quand, délai)"))
+def _told_display(modeladmin: admin.ModelAdmin, obj: Incident) -> str:
+    told_at = obj.told_at
+    if told_at is None:
+        return str(_("pas encore signalé"))
+    minutes = max(0, int((told_at - obj.occurred_at).total_seconds() // 60))
+    late = minutes > selectors.depot_settings().incident_report_minutes
+    return f"{obj.told_whom}, {timezone.localtime(told_at):%d/%m/%Y %H:%M} (+{minutes} min)" + (
+        f" — {_('EN RETARD')}" if late else ""
+    )
+
+
+IncidentAdmin.told_display = _told_display
+
+
+class IncidentToldForm(ActForm):
+    incident = forms.ModelChoiceField(
+        label=_("incident"),
+        queryset=Incident.objects.filter(officer_informed_at__isnull=True, later_report__isnull=True),
+    )
+    officer = forms.ModelChoiceField(
+        label=_("officier avisé"), required=False, queryset=get_user_model().objects.none()
+    )
+    authority = forms.CharField(
+        label=_("autorité avisée (chef du service territorial de police judiciaire)"),
+        required=False,
+        max_length=150,
+    )
+    informed_at = forms.DateTimeField(label=_("avisé le"), initial=timezone.now)
+    field_map = {
+        "officer_informed": "officer",
+        "officer_informed_at": "informed_at",
+        "authority_informed": "authority",
+    }
+
+    class Meta(ActForm.Meta):
+        model = IncidentReport
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["incident"].queryset = Incident.objects.filter(
+            officer_informed_at__isnull=True, later_report__isnull=True
+        )
+
+    def act(self, data: dict[str, Any]) -> IncidentReport:
+        return services.record_incident_report(
+            actor=self.user,
+            incident=data["incident"],
+            officer_informed=data.get("officer"),
+            authority_informed=data.get("authority") or "",
+            informed_at=data["informed_at"],
+        )
+
+
+@admin.register(IncidentReport)
+class IncidentReportAdmin(ActAdmin):
+    """When and to whom an incident found by a return, a destruction or a replay was reported."""
+
+    add_form = IncidentToldForm
+    list_display = ("incident", "officer", "authority", "informed_at", "recorded_by")
+    list_select_related = ("incident", "officer", "recorded_by")
+    detail_fields = ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at")
+
+
+class InventoryForm(ActForm):
+    opening = forms.ModelChoiceField(
+        label=_("ouverture demandée par un officier"), queryset=CabinetOpening.objects.none()
+    )
+    found = forms.CharField(
+        label=_("jeux trouvés (numéros de série)"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "Un numéro par ligne ou séparés par des espaces ; FABRICANT:numéro si deux fabricants l'ont."
+        ),
+    )
+
+    class Meta(ActForm.Meta):
+        model = CabinetInventory
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["opening"].queryset = CabinetOpening.objects.filter(
+            purpose="inspection", inventory__isnull=True
+        ).order_by("-at")
+
+    def act(self, data: dict[str, Any]) -> CabinetInventory:
+        return services.record_inventory(
+            actor=self.user, opening=data["opening"], found=data["found"].split()
+        )
+
+
+@admin.register(CabinetInventory)
+class CabinetInventoryAdmin(ActAdmin):
+    """The inventory at an opening demanded by an officer: decks found against the books."""
+
+    add_form = InventoryForm
+    list_display = ("at", "opening", "expected", "found", "missing", "unexpected", "incident")
+    list_select_related = ("opening", "incident")
+    detail_fields = ("at", "opening", "recorded_by", "expected", "found", "missing", "unexpected", "incident")
+
+
+@admin.register(CabinetDemand)
+class CabinetDemandAdmin(ReadOnlyAdmin):
+    """The officers' demands to open the cabinet, recorded by them from the portal."""
+
+    list_display = ("at", "officer", "reason", "answered")
+    list_select_related = ("officer",)
+
+    @admin.display(description=_("ouverture faite"), boolean=True)
+    def answered(self, obj: CabinetDemand) -> bool:
+        return obj.openings.exists()
+
+
+def _correction_entry_choices() -> list[tuple[str, str]]:
+    """The entries a director may correct, named as in the books (numbers, serials, tables and days)."""
+    choices = _entry_choices()
+    for deck in Deck.objects.select_related("manufacturer").order_by("-id")[:300]:
+        choices.append((f"deck:{deck.pk}", f"Jeu {deck.manufacturer.code}:{deck.serial}"))
+    for sixain in Sixain.objects.select_related("manufacturer").order_by("-id")[:100]:
+        choices.append((f"sixain:{sixain.pk}", f"Sixain {sixain.manufacturer.code}:{sixain.serial}"))
+    for issue in TableIssue.objects.order_by("-id")[:100]:
+        choices.append(
+            (f"tableissue:{issue.pk}", f"Remise à la table {issue.table_number} du {issue.day:%d/%m/%Y}")
+        )
+    for check in TableCheck.objects.select_related("issue_line__deck", "issue_line__issue").order_by("-id")[
+        :100
+    ]:
+        choices.append(
+            (
+                f"tablecheck:{check.pk}",
+                f"Contrôle du jeu {check.issue_line.deck.serial} à la table {check.issue_line.issue.table_number}",
+            )
+        )
+    for back in DeckReturn.objects.order_by("-id")[:100]:
+        choices.append(
+            (f"deckreturn:{back.pk}", f"Retour de la table {back.table_number} du {back.day:%d/%m/%Y}")
+        )
+    for line in ReturnLine.objects.select_related("issue_line__deck", "deck_return").order_by("-id")[:200]:
+        choices.append(
+            (
+                f"returnline:{line.pk}",
+                f"Jeu {line.issue_line.deck.serial} rendu par la table {line.deck_return.table_number}",
+            )
+        )
+    return choices
+
+
+_CORRECTED_MODELS = {
+    "order": Order,
+    "reception": Reception,
+    "incident": Incident,
+    "destruction": Destruction,
+    "deck": Deck,
+    "sixain": Sixain,
+    "tableissue": TableIssue,
+    "tablecheck": TableCheck,
+    "deckreturn": DeckReturn,
+    "returnline": ReturnLine,
+}
+
+
+class ApprovedCorrectionForm(CorrectionForm):
+    """A correction of any registered rubric of the depot, approved in words by the director (FR art. 68)."""
+
+    approval = forms.CharField(
+        label=_("approbation en toutes lettres"),
+        max_length=300,
+        help_text=_("Par exemple : « Approuvé, le directeur responsable »."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entry"].choices = _correction_entry_choices()
+        self.fields["field"].help_text = "; ".join(
+            f"{model._meta.verbose_name} : {', '.join(fields)}"
+            for model, fields in services.CORRECTABLE.items()
+        )
+
+    def act(self, data: dict[str, Any]) -> Correction:
+        kind, pk = data["entry"].split(":")
+        return services.record_correction(
+            actor=self.user,
+            entry=_CORRECTED_MODELS[kind].objects.get(pk=pk),
+            field=data["field"],
+            new_value=data["new_value"],
+            reason=data["reason"],
+            approval=data["approval"],
+        )
+
+
+CorrectionAdmin.add_form = ApprovedCorrectionForm
+
+
+@admin.action(description=_("Déclarer hors d'usage au dépôt"))
+def declare_out_of_use(modeladmin: admin.ModelAdmin, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
+    _run(
+        modeladmin,
+        request,
+        _("Jeux déclarés hors d'usage."),
+        services.declare_out_of_use,
+        decks=list(queryset),
+        reason=str(_("Déclarés hors d'usage par la direction")),
+    )
+
+
+DeckAdmin.actions = (*DeckAdmin.actions, declare_out_of_use)
+
+
+class CountedReturnForm(ActForm):
+    """Decks back from a table, each examined and counted: one line per deck,
+    ``serial result [cards] [remark]`` (result: fit, worn, marked, damaged)."""
+
+    table_number = forms.IntegerField(label=_("table"), min_value=1)
+    day = forms.DateField(label=_("journée"), initial=timezone.localdate)
+    lines = forms.CharField(
+        label=_("jeux rendus"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_(
+            "Une ligne par jeu : numéro, examen (fit, worn, marked, damaged), cartes comptées, observations."
+        ),
+    )
+    officer_informed = forms.ModelChoiceField(
+        label=_("officier avisé"), required=False, queryset=get_user_model().objects.none()
+    )
+    officer_informed_at = forms.DateTimeField(label=_("avisé le"), required=False)
+    field_map = {"results": "lines", "decks": "lines"}
+
+    class Meta(ActForm.Meta):
+        model = DeckReturn
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+
+    def act(self, data: dict[str, Any]) -> DeckReturn:
+        from casino_ops.services import get_casino
+
+        results = []
+        for raw in data["lines"].splitlines():
+            parts = raw.split(maxsplit=3)
+            if not parts:
+                continue
+            [deck] = selectors.resolve_decks([parts[0]], profile=get_casino().profile)
+            result = parts[1] if len(parts) > 1 else "fit"
+            count = parts[2] if len(parts) > 2 else 52
+            results.append((deck, result, parts[3] if len(parts) > 3 else "", count))
+        return services.return_decks(
+            actor=self.user,
+            table_number=data["table_number"],
+            day=data["day"],
+            results=results,
+            officer_informed=data.get("officer_informed"),
+            officer_informed_at=data.get("officer_informed_at"),
+        )
+
+
+@admin.register(DeckReturn)
+class DeckReturnAdmin(ActAdmin):
+    """Returns from the tables, each deck counted (FR art. 40 §5, LU art. 7 §5)."""
+
+    add_form = CountedReturnForm
+    list_display = ("at", "table_number", "day", "returned_by")
+    list_select_related = ("returned_by",)
+    detail_fields = ("at", "table_number", "day", "returned_by", "lines_display")
+
+    @admin.display(description=_("jeux rendus"))
+    def lines_display(self, obj: DeckReturn) -> str:
+        return ", ".join(
+            f"{line.issue_line.deck.serial} : {line.get_result_display()}, {line.cards_counted} cartes"
+            for line in obj.lines.select_related("issue_line__deck")
+        )

@@ -39,6 +39,10 @@ _MODELS = (
     "visa",
     "correction",
     "depotsettings",
+    "incidentreport",
+    "cabinetdemand",
+    "cabinetinventory",
+    "outofusedeclaration",
 )
 
 

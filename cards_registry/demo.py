@@ -20,7 +20,7 @@ from django.utils import timezone
 from casino_ops import roles
 
 from . import services
-from .models import Deck, Manufacturer
+from .models import Deck, Incident, Manufacturer
 
 MAKER_CODE = "CDF"
 OTHER_MAKER_CODE = "MVAL"
@@ -151,6 +151,8 @@ def seed(context: dict[str, Any]) -> None:
         )
     worn = next(d for d in played if d.serial == DESTROYED_DEMO_DECK)
     marked = played[0]
+    # The marked deck found at the return is an incident, reported on the spot to the officer,
+    # who examines the deck and closes the incident (deck out of use).
     services.return_decks(
         actor=director,
         table_number=1,
@@ -163,6 +165,14 @@ def seed(context: dict[str, Any]) -> None:
             else (d, "fit")
             for d in played
         ],
+        officer_informed=officer,
+        officer_informed_at=timezone.now(),
+    )
+    returned_marked = Incident.objects.get(decks=marked, closure__isnull=True)
+    services.close_incident(
+        actor=officer,
+        incident=returned_marked,
+        finding="Trace d'ongle confirmée au dos : jeu hors d'usage, gardé complet jusqu'à sa destruction.",
     )
     destruction = services.destroy_decks(
         actor=director,
@@ -187,11 +197,10 @@ def seed(context: dict[str, Any]) -> None:
         table_number=3,
         shoe_reference="Sabot n° 2",
     )
+    # Every deck comes back, the quarantined one too; then the officer closes the incident.
+    services.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in at_three])
     services.close_incident(
         actor=officer, incident=incident, finding="Corne confirmée, jeu retiré de l'usage."
-    )
-    services.return_decks(
-        actor=director, table_number=3, day=today, results=[(d, "fit") for d in at_three[1:]]
     )
 
     # An inspection demanded by the officer: a foreign card in a cabinet deck (still open).
@@ -209,7 +218,21 @@ def seed(context: dict[str, Any]) -> None:
     )
 
     # Today's play: sixains at tables 1 and 2 (one deck of table 2 already unsealed).
-    services.issue_decks(actor=director, table_number=1, day=today, decks=sixain(months[-1], 3))
+    # Table 1's second sixain is unsealed and checked at the table before it reaches a shoe.
+    second = sixain(months[-1], 3)
+    services.issue_decks(actor=director, table_number=1, day=today, decks=second)
+    for index, deck in enumerate(second, start=7):
+        services.check_at_table(
+            actor=croupier,
+            deck=deck,
+            table_number=1,
+            day=today,
+            witness="Inspecteur de salle M. Garnier",
+            order_checked=True,
+            cards_counted=52,
+            band_intact=True,
+            video_reference=f"CAM-BJ01-{today:%Y%m%d}-{index}",
+        )
     at_two = sixain(months[-1], 4)
     services.issue_decks(actor=director, table_number=2, day=today, decks=at_two)
     services.check_at_table(

@@ -289,6 +289,7 @@ class OpeningPurpose(models.TextChoices):
     DESTRUCTION = "destruction", _("destruction")
     INSPECTION = "inspection", _("inspection demandée par un officier")
     INCIDENT = "incident", _("incident")
+    OUT_OF_USE = "out_of_use", _("déclaration hors d'usage")
 
 
 class CabinetOpening(models.Model):
@@ -301,6 +302,14 @@ class CabinetOpening(models.Model):
     purpose = models.CharField(_("motif"), max_length=16, choices=OpeningPurpose.choices)
     table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     day = models.DateField(_("journée"), null=True, blank=True)
+    demand = models.ForeignKey(
+        "CabinetDemand",
+        verbose_name=_("demande de l'officier"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="openings",
+    )
     demanded_by = models.ForeignKey(
         USER,
         verbose_name=_("demandée par (officier)"),
@@ -318,6 +327,77 @@ class CabinetOpening(models.Model):
 
     def __str__(self) -> str:
         return f"Ouverture {self.at:%d/%m/%Y %H:%M} — {self.get_purpose_display()}"
+
+
+class CabinetDemand(models.Model):
+    """An officer's demand to open the cabinet, recorded by the officer himself (FR art. 39, LU art. 6:
+    "à tout moment")."""
+
+    officer = models.ForeignKey(USER, verbose_name=_("officier"), on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("le"))
+    reason = models.CharField(_("motif"), max_length=300, blank=True)
+
+    class Meta:
+        verbose_name = _("demande d'ouverture du dépôt")
+        verbose_name_plural = _("demandes d'ouverture du dépôt")
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"Demande d'ouverture du {self.at:%d/%m/%Y %H:%M}"
+
+
+class CabinetInventory(models.Model):
+    """The inventory at an opening demanded by an officer: decks found against the books."""
+
+    opening = models.OneToOneField(
+        CabinetOpening, verbose_name=_("ouverture"), on_delete=models.PROTECT, related_name="inventory"
+    )
+    at = models.DateTimeField(_("le"))
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inventaire par"), on_delete=models.PROTECT, related_name="+"
+    )
+    expected = models.PositiveIntegerField(_("jeux au dépôt selon les registres"))
+    found = models.PositiveIntegerField(_("jeux trouvés"))
+    missing = models.JSONField(_("jeux manquants"), default=list, blank=True)
+    unexpected = models.JSONField(_("jeux trouvés en trop"), default=list, blank=True)
+    incident = models.ForeignKey(
+        "Incident",
+        verbose_name=_("incident"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+
+    class Meta:
+        verbose_name = _("inventaire du dépôt")
+        verbose_name_plural = _("inventaires du dépôt")
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"Inventaire du {self.at:%d/%m/%Y %H:%M}"
+
+
+class OutOfUseDeclaration(models.Model):
+    """Decks in the cabinet declared out of use by the casino (FR art. 39 §3, LU art. 6)."""
+
+    opening = models.OneToOneField(
+        CabinetOpening, verbose_name=_("ouverture"), on_delete=models.PROTECT, related_name="out_of_use"
+    )
+    at = models.DateTimeField(_("le"))
+    declared_by = models.ForeignKey(
+        USER, verbose_name=_("déclaré par"), on_delete=models.PROTECT, related_name="+"
+    )
+    reason = models.CharField(_("motif"), max_length=300)
+    decks = models.ManyToManyField(Deck, verbose_name=_("jeux"), related_name="out_of_use_declarations")
+
+    class Meta:
+        verbose_name = _("déclaration hors d'usage")
+        verbose_name_plural = _("déclarations hors d'usage")
+        ordering = ["at", "id"]
+
+    def __str__(self) -> str:
+        return f"Hors d'usage le {self.at:%d/%m/%Y %H:%M}"
 
 
 class TableIssue(models.Model):
@@ -422,6 +502,7 @@ class ReturnLine(models.Model):
     issue_line = models.OneToOneField(IssueLine, on_delete=models.PROTECT, related_name="return_line")
     result = models.CharField(_("examen"), max_length=16, choices=ReturnResult.choices)
     order_restored = models.BooleanField(_("ordre du fabricant rétabli"), default=True)
+    cards_counted = models.PositiveSmallIntegerField(_("cartes comptées"), default=52)
     remark = models.CharField(
         _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
     )
@@ -440,6 +521,17 @@ class IncidentKind(models.TextChoices):
     EXTRA = "extra", _("carte en trop")
     MARKED = "marked", _("carte marquée")
     FOREIGN = "foreign", _("carte étrangère")
+    DAMAGED = "damaged", _("carte abîmée")
+
+
+class IncidentRoute(models.TextChoices):
+    """Where the card was found: every route opens the same incident (FR art. 40, LU art. 7)."""
+
+    REPORT = "report", _("signalement")
+    RETURN = "return", _("retour d'une table")
+    DESTRUCTION = "destruction", _("destruction")
+    REPLAY = "replay", _("rejeu d'un journal de donnes")
+    INSPECTION = "inspection", _("inventaire à l'ouverture du dépôt")
 
 
 class Incident(models.Model):
@@ -454,14 +546,41 @@ class Incident(models.Model):
     table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
     day = models.DateField(_("journée"), validators=[validate_date_window])
     shoe_reference = models.CharField(_("sabot"), max_length=64, blank=True)
-    decks = models.ManyToManyField(Deck, verbose_name=_("jeux concernés"), related_name="incidents")
-    officer_informed = models.ForeignKey(
-        USER, verbose_name=_("officier avisé"), on_delete=models.PROTECT, related_name="+"
+    decks = models.ManyToManyField(
+        Deck, verbose_name=_("jeux concernés"), blank=True, related_name="incidents"
     )
-    officer_informed_at = models.DateTimeField(_("avisé le"), validators=[validate_date_window])
+    route = models.CharField(
+        _("constaté lors de"), max_length=16, choices=IncidentRoute.choices, default=IncidentRoute.REPORT
+    )
+    card = models.CharField(
+        _("carte en cause"), max_length=150, blank=True, validators=[validate_no_control_characters]
+    )
+    officer_informed = models.ForeignKey(
+        USER,
+        verbose_name=_("officier avisé"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    authority_informed = models.CharField(
+        _("autorité avisée (chef du service territorial de police judiciaire)"),
+        max_length=150,
+        blank=True,
+        validators=[validate_no_control_characters],
+    )
+    officer_informed_at = models.DateTimeField(
+        _("avisé le"), null=True, blank=True, validators=[validate_date_window]
+    )
     circumstances = models.TextField(_("circonstances"), validators=[validate_no_control_characters])
     reported_by = models.ForeignKey(
-        USER, verbose_name=_("signalé par"), on_delete=models.PROTECT, related_name="+"
+        USER,
+        verbose_name=_("signalé par"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+        help_text=_("Vide : relevé par le rejeu d'un journal de donnes."),
     )
     recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
 
@@ -475,6 +594,66 @@ class Incident(models.Model):
 
     def __str__(self) -> str:
         return f"Incident n° {self.number} — {self.get_kind_display()}"
+
+    @property
+    def report(self) -> IncidentReport | None:
+        """The later record of whom the incident was reported to (when not told on the spot)."""
+        return getattr(self, "later_report", None)
+
+    @property
+    def told_at(self):  # noqa: ANN201
+        """When the officer (or the police judiciaire) was told; ``None`` while not yet told."""
+        if self.officer_informed_at is not None:
+            return self.officer_informed_at
+        report = self.report
+        return report.informed_at if report else None
+
+    @property
+    def told_whom(self) -> str:
+        report = self.report if self.officer_informed_at is None else None
+        officer = report.officer if report else self.officer_informed
+        authority = report.authority if report else self.authority_informed
+        if officer is not None:
+            return officer.get_full_name() or officer.get_username()
+        return authority
+
+    @property
+    def report_delay(self):  # noqa: ANN201
+        """The time between the finding and the report (``None`` while not yet reported)."""
+        told = self.told_at
+        return None if told is None else told - self.occurred_at
+
+
+class IncidentReport(models.Model):
+    """The report of an incident recorded after it was opened (an incident found by a return,
+    a destruction or a replay): whom it was reported to and when (FR art. 40, LU art. 7)."""
+
+    incident = models.OneToOneField(
+        Incident, verbose_name=_("incident"), on_delete=models.PROTECT, related_name="later_report"
+    )
+    officer = models.ForeignKey(
+        USER,
+        verbose_name=_("officier avisé"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    authority = models.CharField(
+        _("autorité avisée (chef du service territorial de police judiciaire)"), max_length=150, blank=True
+    )
+    informed_at = models.DateTimeField(_("avisé le"))
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("enregistré par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("avis d'incident")
+        verbose_name_plural = _("avis d'incidents")
+
+    def __str__(self) -> str:
+        return f"Avis de l'incident n° {self.incident.number}"
 
 
 class IncidentClosure(models.Model):
@@ -580,6 +759,38 @@ class Visa(models.Model):
         return f"Visa de {self.officer} ({self.at:%d/%m/%Y %H:%M})"
 
 
+# The entries a correction may point at (exactly one per correction).
+CORRECTED_ENTRIES = (
+    "order",
+    "reception",
+    "incident",
+    "destruction",
+    "deck",
+    "sixain",
+    "table_issue",
+    "table_check",
+    "deck_return",
+    "return_line",
+)
+
+
+def correction_key(model: type[models.Model]) -> str:
+    """The field of :class:`Correction` pointing at an entry of ``model`` ("table_issue"…)."""
+    import re
+
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", model.__name__).lower()
+
+
+def _one_entry() -> models.Q:
+    condition = models.Q()
+    for name in CORRECTED_ENTRIES:
+        condition |= models.Q(
+            **{f"{name}__isnull": False},
+            **{f"{other}__isnull": True for other in CORRECTED_ENTRIES if other != name},
+        )
+    return condition
+
+
 class Correction(models.Model):
     """A correction of a registered entry (FR art. 68): a new entry, the old one stays."""
 
@@ -595,10 +806,29 @@ class Correction(models.Model):
     destruction = models.ForeignKey(
         Destruction, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
     )
+    deck = models.ForeignKey(
+        Deck, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    sixain = models.ForeignKey(
+        Sixain, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    table_issue = models.ForeignKey(
+        TableIssue, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    table_check = models.ForeignKey(
+        TableCheck, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    deck_return = models.ForeignKey(
+        DeckReturn, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
+    return_line = models.ForeignKey(
+        ReturnLine, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+    )
     field = models.CharField(_("rubrique corrigée"), max_length=64)
     old_value = models.CharField(_("ancienne mention"), max_length=300)
     new_value = models.CharField(_("nouvelle mention"), max_length=300)
     reason = models.CharField(_("motif"), max_length=300)
+    approval_words = models.CharField(_("approbation en toutes lettres"), max_length=300, blank=True)
     approved_by = models.ForeignKey(
         USER, verbose_name=_("approuvée par (directeur)"), on_delete=models.PROTECT, related_name="+"
     )
@@ -608,37 +838,7 @@ class Correction(models.Model):
         verbose_name = _("correction")
         verbose_name_plural = _("corrections")
         ordering = ["at", "id"]
-        constraints = [
-            models.CheckConstraint(
-                condition=(
-                    models.Q(
-                        order__isnull=False,
-                        reception__isnull=True,
-                        incident__isnull=True,
-                        destruction__isnull=True,
-                    )
-                    | models.Q(
-                        order__isnull=True,
-                        reception__isnull=False,
-                        incident__isnull=True,
-                        destruction__isnull=True,
-                    )
-                    | models.Q(
-                        order__isnull=True,
-                        reception__isnull=True,
-                        incident__isnull=False,
-                        destruction__isnull=True,
-                    )
-                    | models.Q(
-                        order__isnull=True,
-                        reception__isnull=True,
-                        incident__isnull=True,
-                        destruction__isnull=False,
-                    )
-                ),
-                name="depot_correction_one_entry",
-            )
-        ]
+        constraints = [models.CheckConstraint(condition=_one_entry(), name="depot_correction_one_entry")]
 
     def __str__(self) -> str:
         return f"Correction de « {self.field} » ({self.at:%d/%m/%Y})"
@@ -649,6 +849,16 @@ class DepotSettings(models.Model):
 
     max_sixains = models.PositiveIntegerField(
         _("nombre maximal de sixains (LU)"), null=True, blank=True, help_text=_("Vide : sans limite.")
+    )
+    incident_report_minutes = models.PositiveIntegerField(
+        _("délai d'avis d'un incident (minutes)"),
+        default=15,
+        help_text=_("Au-delà, l'avis à l'officier est signalé en retard."),
+    )
+    visa_within_days = models.PositiveIntegerField(
+        _("délai de visa (jours)"),
+        default=7,
+        help_text=_("Au-delà, un bon, une prise en charge ou une destruction non visé est un manquement."),
     )
 
     class Meta:

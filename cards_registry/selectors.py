@@ -25,6 +25,7 @@ from .models import (
     Destruction,
     DestructionLine,
     Incident,
+    IssueLine,
     KeyHandover,
     Order,
     Reception,
@@ -42,13 +43,18 @@ def current_key_holder() -> Any | None:
 
 
 def held_sixains() -> int:
-    """How many sixains the depot holds (every sixain with a deck not yet destroyed)."""
-    return Sixain.objects.exclude(decks__status=DeckStatus.DESTROYED).distinct().count()
+    """How many sixains the depot holds (LU art. 6): every sixain with at least one deck not yet
+    destroyed, plus the loose decks held (received outside a sixain), six to a sixain, rounded up."""
+    sixains = Sixain.objects.filter(decks__in=Deck.objects.exclude(status=DeckStatus.DESTROYED)).distinct()
+    loose = Deck.objects.filter(sixain__isnull=True).exclude(status=DeckStatus.DESTROYED).count()
+    return sixains.count() + -(-loose // 6)
 
 
 def current_value(entry: Model, field: str) -> str:
     """The value of ``field`` of a book entry as it stands after the corrections already made."""
-    key = type(entry).__name__.lower()
+    from .models import correction_key
+
+    key = correction_key(type(entry))
     last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
     if last is not None:
         return last.new_value
@@ -76,6 +82,80 @@ def decks_issued_to(*, table_number: int, day: dt.date) -> QuerySet[Deck]:
         .order_by("sixain__serial", "serial")
         .distinct()
     )
+
+
+def decks_out(*, table_number: int | None = None, day: dt.date | None = None) -> QuerySet[Deck]:
+    """Decks issued to a table (``table_number``, ``day``: both optional) and not yet returned,
+    whatever their state (issued, in play, or quarantined at the table by an incident).
+
+    A session, or the control register's day, cannot close while this is not empty
+    (FR art. 40 §5, LU art. 7 §5: the decks come back at once).
+    """
+    lines = IssueLine.objects.filter(return_line__isnull=True)
+    if table_number is not None:
+        lines = lines.filter(issue__table_number=table_number)
+    if day is not None:
+        lines = lines.filter(issue__day=day)
+    return (
+        Deck.objects.filter(issue_lines__in=lines)
+        .select_related("manufacturer", "sixain")
+        .order_by("serial")
+        .distinct()
+    )
+
+
+def decks_checked_for_play(*, table_number: int, day: dt.date) -> QuerySet[Deck]:
+    """Decks that may go into a shoe at ``table_number`` on ``day``: issued to it for that day,
+    not returned, unsealed or checked at that table (a :class:`TableCheck` on that issue) and in
+    play (FR art. 40, 55-4; LU art. 7, 32). The tables exclude the decks of their other live shoes.
+    """
+    return (
+        Deck.objects.filter(
+            issue_lines__issue__table_number=table_number,
+            issue_lines__issue__day=day,
+            issue_lines__return_line__isnull=True,
+            issue_lines__table_check__isnull=False,
+            status=DeckStatus.IN_PLAY,
+        )
+        .select_related("manufacturer", "sixain")
+        .order_by("sixain__serial", "serial")
+        .distinct()
+    )
+
+
+def decks_in_cabinet_per_books() -> QuerySet[Deck]:
+    """Decks the books say are in the cabinet: fit, out of use, or quarantined there."""
+    out = IssueLine.objects.filter(return_line__isnull=True).values("deck_id")
+    return (
+        Deck.objects.filter(status__in=[DeckStatus.IN_CABINET, DeckStatus.OUT_OF_USE, DeckStatus.QUARANTINED])
+        .exclude(pk__in=out)
+        .select_related("manufacturer")
+        .order_by("manufacturer__code", "serial")
+    )
+
+
+def depot_settings() -> Any:
+    """The depot's settings (the defaults until the director saves them)."""
+    from .models import DepotSettings
+
+    return DepotSettings.objects.filter(pk=1).first() or DepotSettings(pk=1)
+
+
+def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:
+    """Open or closed incidents not yet reported to the officer, or reported late:
+    ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5)."""
+    from .rules import report_is_late
+
+    minutes = depot_settings().incident_report_minutes
+    found: list[tuple[Incident, str]] = []
+    for incident in Incident.objects.select_related("later_report", "officer_informed").order_by("number"):
+        delay = incident.report_delay
+        if delay is None:
+            if now - incident.occurred_at > dt.timedelta(minutes=minutes):
+                found.append((incident, "unreported"))
+        elif report_is_late(delay, minutes):
+            found.append((incident, "late"))
+    return found
 
 
 # -- audit sequence numbers -------------------------------------------------------------
@@ -106,6 +186,61 @@ def _seq(numbers: dict[tuple[str, str, str], int | None], obj: Any, action: str)
 _UNFIT = {ReturnResult.MARKED: "marqué", ReturnResult.DAMAGED: "abîmé", ReturnResult.WORN: "usé"}
 
 # -- a deck's life -----------------------------------------------------------------------
+
+
+def resolve_decks(
+    tokens: Iterable[str] = (), sixains: Iterable[str] = (), *, profile: str = "FR"
+) -> list[Deck]:
+    """The decks named by serial (``A1-1``, or ``MAKER:A1-1`` when two makers share it) and by
+    sixain serial (its decks), as a director or an API client names them: never by database id.
+
+    An unknown or ambiguous name is a :class:`RegulationError` naming the field.
+    """
+    from django.utils.translation import gettext as _
+
+    from casino_ops.regulations import RegulationError, cite
+
+    article = cite("depot.receipt_book", profile)
+    found: list[Deck] = []
+    for token in tokens:
+        token = str(token).strip()
+        if not token:
+            continue
+        code, _sep, serial = token.rpartition(":")
+        matches = find_deck(serial, code or None)
+        if len(matches) != 1:
+            raise RegulationError(
+                "DECK_UNKNOWN" if not matches else "DECK_AMBIGUOUS",
+                (
+                    _("Jeu inconnu : %(serial)s.")
+                    if not matches
+                    else _("Plusieurs fabricants ont le jeu %(serial)s : écrivez FABRICANT:%(serial)s.")
+                )
+                % {"serial": token},
+                article,
+                field="decks",
+            )
+        found.append(matches[0])
+    for token in sixains:
+        token = str(token).strip()
+        if not token:
+            continue
+        code, _sep, serial = token.rpartition(":")
+        decks = Deck.objects.filter(sixain__serial=serial).select_related("manufacturer").order_by("serial")
+        if code:
+            decks = decks.filter(manufacturer__code=code)
+        if not decks or len({d.manufacturer_id for d in decks}) != 1:
+            raise RegulationError(
+                "SIXAIN_UNKNOWN",
+                _("Sixain inconnu ou ambigu : %(serial)s.") % {"serial": token},
+                article,
+                field="sixains",
+            )
+        found.extend(decks)
+    unique: dict[int, Deck] = {}
+    for deck in found:
+        unique.setdefault(deck.pk, deck)
+    return list(unique.values())
 
 
 def find_deck(serial: str, manufacturer_code: str | None = None) -> list[Deck]:
@@ -139,6 +274,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             "issue_lines__table_check",
             "issue_lines__return_line__deck_return",
             "incidents__officer_informed",
+            "incidents__later_report__officer",
             "incidents__closure__officer",
             "incidents__closure__decks_fit",
         )
@@ -273,8 +409,7 @@ def _incident_lines(
         HistoryLine(
             incident.occurred_at,
             f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
-            f"officier {_name(incident.officer_informed)} avisé à "
-            f"{incident.officer_informed_at:%H:%M} : jeu consigné",
+            + _told_line(incident),
             _seq(numbers, incident, "depot.incident_reported"),
         )
     )
@@ -290,6 +425,16 @@ def _incident_lines(
             )
         )
     return lines
+
+
+def _told_line(incident: Any) -> str:
+    """Whom the incident was reported to and when (or that it is not yet reported)."""
+    if incident.officer_informed_at is not None and incident.officer_informed is not None:
+        return f"officier {_name(incident.officer_informed)} avisé à {incident.officer_informed_at:%H:%M} : jeu consigné"
+    told_at = incident.told_at
+    if told_at is None:
+        return "pas encore signalé à l'officier : jeu consigné"
+    return f"{incident.told_whom} avisé à {told_at:%H:%M} : jeu consigné"
 
 
 def _name(user: Any) -> str:
@@ -370,7 +515,8 @@ def incidents(date_from: dt.date, date_to: dt.date) -> QuerySet[Incident]:
 
     Each :class:`Incident`: ``number``, ``kind`` (``get_kind_display()``), ``occurred_at``,
     ``table_number``, ``day``, ``shoe_reference``, ``officer_informed``,
-    ``officer_informed_at``, ``circumstances``, ``reported_by``, ``decks.all()``
+    ``officer_informed_at``, ``authority_informed``, ``route``, ``card``, ``told_whom``,
+    ``told_at`` (with ``later_report``), ``circumstances``, ``reported_by``, ``decks.all()``
     (``serial``, ``back_colour``, ``manufacturer.code``), ``closure`` (absent while
     open; else ``officer``, ``at``, ``finding``, ``decks_fit.all()``) and
     ``corrections.all()``.
@@ -378,7 +524,9 @@ def incidents(date_from: dt.date, date_to: dt.date) -> QuerySet[Incident]:
     date_from, date_to = _day_range(date_from, date_to)
     return (
         Incident.objects.filter(day__range=(date_from, date_to))
-        .select_related("book", "officer_informed", "reported_by", "closure__officer")
+        .select_related(
+            "book", "officer_informed", "reported_by", "closure__officer", "later_report__officer"
+        )
         .prefetch_related(
             Prefetch("decks", queryset=Deck.objects.select_related("manufacturer").order_by("serial")),
             "closure__decks_fit",
@@ -435,6 +583,28 @@ class DepotLogEntry:
     note: str = ""
 
 
+def _opening_note(opening: CabinetOpening) -> str:
+    """The opening's remark, with the officer's own demand and the inventory made at it."""
+    parts = [opening.note] if opening.note else []
+    demand = opening.demand
+    if demand is not None:
+        parts.append(
+            f"demande de l'officier du {demand.at:%d/%m/%Y %H:%M}"
+            + (f" : {demand.reason}" if demand.reason else "")
+        )
+    inventory = getattr(opening, "inventory", None)
+    if inventory is not None:
+        text = f"inventaire : {inventory.expected} jeux selon les registres, {inventory.found} trouvés"
+        if inventory.missing:
+            text += f", manquants : {', '.join(inventory.missing)}"
+        if inventory.unexpected:
+            text += f", en trop : {', '.join(inventory.unexpected)}"
+        if inventory.incident is not None:
+            text += f" (incident n° {inventory.incident.number})"
+        parts.append(text)
+    return " ; ".join(parts)
+
+
 def depot_log(date_from: dt.date, date_to: dt.date) -> list[DepotLogEntry]:
     """Every cabinet opening and key handover of ``date_from`` to ``date_to``, in time order (two queries)."""
     date_from, date_to = _day_range(date_from, date_to)
@@ -447,10 +617,10 @@ def depot_log(date_from: dt.date, date_to: dt.date) -> list[DepotLogEntry]:
             table_number=o.table_number,
             day=o.day,
             demanded_by=o.demanded_by,
-            note=o.note,
+            note=_opening_note(o),
         )
         for o in CabinetOpening.objects.filter(at__date__range=(date_from, date_to)).select_related(
-            "opened_by", "demanded_by"
+            "opened_by", "demanded_by", "demand", "inventory__incident"
         )
     ]
     lines += [

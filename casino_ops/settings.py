@@ -9,6 +9,7 @@ file under ``var/`` and Celery tasks run in-process. Production: DEBUG off,
 from pathlib import Path
 
 import environ
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.translation import gettext_lazy as _
 
@@ -196,6 +197,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "audit.tasks.make_checkpoint",
         "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=300.0),
     },
+    # The books' self-inspection, each night once the gaming day is over (an audited event).
+    "inspect-books-nightly": {"task": "audit.tasks.inspect_books", "schedule": crontab(hour=6, minute=30)},
 }
 
 # --- The audit record -------------------------------------------------------

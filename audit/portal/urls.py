@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import auth, checker, depot, pages, proofs, registers, replay, tables
+from .views import auth, cabinet, checker, depot, pages, proofs, registers, replay, tables
 
 app_name = "portal"
 
@@ -27,6 +27,9 @@ urlpatterns = [
     path("visas/<slug:kind>/<int:entry_id>/", depot.stamp, name="stamp"),
     path("incidents/", depot.incidents, name="incidents"),
     path("incidents/<int:incident_id>/cloture/", depot.close_incident, name="close_incident"),
+    path("auto-inspection/", cabinet.books_inspection, name="books_inspection"),
+    path("depot/demande-d-ouverture/", cabinet.demand_opening, name="demand_opening"),
+    path("incidents/<int:incident_id>/avis/", cabinet.incident_told, name="incident_told"),
     path("seances/", tables.sessions, name="sessions"),
     path("seances/<int:session_id>/", tables.session, name="session"),
     path("carnet-d-avances/", tables.advance_book, name="advance_book"),

@@ -40,6 +40,8 @@ class Incidents(Register):
         records = list(read(request.date_from, request.date_to)) if read else []
         rows: list[dict[str, Any]] = []
         open_count = 0
+        settings_of = selector("cards_registry.selectors", "depot_settings")
+        late_after = settings_of().incident_report_minutes if settings_of else None
         for i in records:
             closure = getattr(i, "closure", None)
             if closure is None:
@@ -49,6 +51,9 @@ class Incidents(Register):
                 closed = f"{closure.finding} — {fmt.visa(closure.officer, closure.at)}"
             where = " / ".join(str(x) for x in (i.table_number, i.shoe_reference) if x)
             decks = ", ".join(fmt.deck_label(d) for d in i.decks.all())
+            if getattr(i, "card", ""):
+                decks = "; ".join(x for x in (decks, f"carte : {i.card}") if x)
+            told = _told(i, late_after)
             corrections = fmt.corrections_of(i, i.number)
             rows.append(
                 fmt.row(
@@ -57,11 +62,13 @@ class Incidents(Register):
                         i.number,
                         fmt.moment(i.occurred_at),
                         where,
-                        i.get_kind_display(),
+                        f"{i.get_kind_display()} ({i.get_route_display()})"
+                        if hasattr(i, "get_route_display")
+                        else i.get_kind_display(),
                         decks,
                         i.circumstances,
                         fmt.person(i.reported_by),
-                        fmt.visa(i.officer_informed, i.officer_informed_at),
+                        told,
                         closed,
                     ],
                     "corrected" if corrections else "",
@@ -76,3 +83,14 @@ class Incidents(Register):
             )
         ]
         return {"sections": [fmt.section(COLUMNS, rows, totals=totals)]}
+
+
+def _told(incident: Any, late_after: int | None) -> str:
+    """Whom the incident was reported to and when, the delay, flagged late past the depot's threshold."""
+    told_at = getattr(incident, "told_at", incident.officer_informed_at)
+    if told_at is None:
+        return "NON SIGNALÉ"
+    whom = incident.told_whom if hasattr(incident, "told_whom") else fmt.person(incident.officer_informed)
+    minutes = max(0, int((told_at - incident.occurred_at).total_seconds() // 60))
+    late = late_after is not None and minutes > late_after
+    return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{' — EN RETARD' if late else ''})"

@@ -43,6 +43,39 @@ def check_manufacturer(
             article,
             field="valid_until",
         )
+    check_ministry(ministry, profile)
+
+
+# The ministry that approves card makers, by profile (FR art. 39: Interior; LU art. 6: Finances).
+MINISTRIES = {"FR": "Ministère de l'Intérieur", "LU": "Ministère des Finances"}
+_MINISTRY_WORDS = {"FR": ("intérieur", "interieur"), "LU": ("finance",)}
+
+
+def check_ministry(ministry: str, profile: str) -> None:
+    """The approval is the ministry's of the casino's profile: naming the other one is refused."""
+    text = ministry.strip().lower()
+    other = "LU" if profile == "FR" else "FR"
+    if any(word in text for word in _MINISTRY_WORDS[other]) and not any(
+        word in text for word in _MINISTRY_WORDS[profile]
+    ):
+        raise RegulationError(
+            "MINISTRY_PROFILE",
+            _("Les fabricants sont agréés par le %(ministry)s.") % {"ministry": MINISTRIES[profile]},
+            cite("depot.approved_manufacturer", profile),
+            field="ministry",
+        )
+
+
+def check_sixains_only(decks: Sequence[Any], profile: str) -> None:
+    """LU art. 6: the casino obtains cards only by sixains; a reception of loose decks is refused."""
+    if profile == "LU" and decks:
+        raise RegulationError(
+            "SIXAINS_ONLY",
+            _("Au Luxembourg, les cartes ne sont obtenues que par sixains : %(n)s jeu(x) hors sixain.")
+            % {"n": len(decks)},
+            cite("depot.receipt_book", profile),
+            field="decks",
+        )
 
 
 def check_approved(manufacturer: Any, day: dt.date, profile: str, *, field: str = "manufacturer") -> None:

@@ -29,6 +29,7 @@ TRANSITIONS: dict[tuple[str, str], str] = {
     (DeckStatus.QUARANTINED, DeckStatus.IN_CABINET): "close_incident",
     (DeckStatus.QUARANTINED, DeckStatus.OUT_OF_USE): "close_incident",
     (DeckStatus.OUT_OF_USE, DeckStatus.DESTROYED): "destroy",
+    (DeckStatus.IN_CABINET, DeckStatus.OUT_OF_USE): "declare_out_of_use",
 }
 
 # The rule a transition towards each state applies (for the article of a refusal).

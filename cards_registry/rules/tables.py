@@ -109,10 +109,35 @@ def check_incident_kind(kind: str, profile: str) -> None:
 
 
 def check_officer_told(
-    *, officer_informed: Any, is_officer: bool, officer_informed_at: dt.datetime | None, profile: str
+    *,
+    officer_informed: Any,
+    is_officer: bool,
+    officer_informed_at: dt.datetime | None,
+    profile: str,
+    authority: str = "",
 ) -> dt.datetime:
-    """An incident is reported at once to an officer: who (an officer) and when (returned)."""
+    """An incident is reported at once to an officer: who (an officer) and when (returned).
+
+    FR art. 40: with no officer present, to the head of the territorial police judiciaire
+    service (``authority``, named); LU art. 7 knows only the officer.
+    """
     article = cite("depot.incident", profile)
+    if officer_informed is None and authority.strip() and profile == "LU":
+        raise RegulationError(
+            "OFFICER_NOT_TOLD",
+            _("Au Luxembourg, l'incident est signalé à l'officier de contrôle : indiquez son nom."),
+            article,
+            field="officer_informed",
+        )
+    if officer_informed is None and authority.strip():
+        if officer_informed_at is None:
+            raise RegulationError(
+                "OFFICER_NOT_TOLD",
+                _("Indiquez l'heure à laquelle le service de police judiciaire a été avisé."),
+                article,
+                field="officer_informed_at",
+            )
+        return officer_informed_at
     if officer_informed is None:
         raise RegulationError(
             "OFFICER_NOT_TOLD",
@@ -143,22 +168,25 @@ def check_officer_told(
 def check_incident_facts(
     *,
     occurred_at: dt.datetime,
-    officer_informed_at: dt.datetime,
+    officer_informed_at: dt.datetime | None,
     now: dt.datetime,
     circumstances: str,
     decks: Sequence[Any],
     profile: str,
+    kind: str | None = None,
+    card: str = "",
 ) -> None:
-    """Times not in the future and in order, circumstances described, decks named."""
+    """Times not in the future and in order, circumstances described, decks named (a foreign
+    card may belong to no deck: then the card is described)."""
     article = cite("depot.incident", profile)
-    if occurred_at > now or officer_informed_at > now:
+    if occurred_at > now or (officer_informed_at is not None and officer_informed_at > now):
         raise RegulationError(
             "INCIDENT_IN_FUTURE",
             _("Une heure dans le futur ne peut pas être enregistrée."),
             article,
             field="occurred_at",
         )
-    if officer_informed_at < occurred_at:
+    if officer_informed_at is not None and officer_informed_at < occurred_at:
         raise RegulationError(
             "OFFICER_TOLD_BEFORE",
             _("L'officier ne peut pas avoir été avisé avant l'incident."),
@@ -169,8 +197,82 @@ def check_incident_facts(
         raise RegulationError(
             "CIRCUMSTANCES_REQUIRED", _("Décrivez les circonstances."), article, field="circumstances"
         )
-    if not decks:
+    if not decks and kind != IncidentKind.FOREIGN:
         raise RegulationError("INCIDENT_DECKS", _("Indiquez les jeux concernés."), article, field="decks")
+    if not decks and not card.strip():
+        raise RegulationError(
+            "INCIDENT_CARD",
+            _("Une carte étrangère à tout jeu est décrite (valeur, dos, fabricant)."),
+            article,
+            field="card",
+        )
+
+
+def report_is_late(delay: dt.timedelta | None, minutes: int) -> bool:
+    """An incident is reported "sur-le-champ": a report later than ``minutes`` is flagged late."""
+    return delay is not None and delay > dt.timedelta(minutes=minutes)
+
+
+def return_findings(result: str, cards_counted: int) -> list[str]:
+    """The incident kinds a deck's examination at its return opens (FR art. 40 §5, LU art. 7 §5):
+    a marked or damaged card, a card missing or one too many. Worn decks open none."""
+    kinds: list[str] = []
+    if result == ReturnResult.MARKED:
+        kinds.append(IncidentKind.MARKED)
+    if result == ReturnResult.DAMAGED:
+        kinds.append(IncidentKind.DAMAGED)
+    if cards_counted < 52:
+        kinds.append(IncidentKind.MISSING)
+    elif cards_counted > 52:
+        kinds.append(IncidentKind.EXTRA)
+    return kinds
+
+
+def check_cards_returned(cards_counted: Any, profile: str) -> int:
+    """The count of a returned deck: a whole number of cards, 0 to 104."""
+    try:
+        count = int(cards_counted)
+    except (TypeError, ValueError):
+        count = -1
+    if not 0 <= count <= 104:
+        raise RegulationError(
+            "CARD_COUNT",
+            _("Indiquez le nombre de cartes comptées au retour (%(value)s).") % {"value": cards_counted},
+            cite("depot.issue_and_unseal", profile),
+            field="results",
+        )
+    return count
+
+
+def check_decks_playable(
+    *,
+    deck_ids: Sequence[int],
+    checked_ids: set[int],
+    other_shoe_ids: set[int],
+    serials: dict[int, str],
+    profile: str,
+) -> None:
+    """Only decks unsealed and checked at that table that day reach a shoe, and never a deck
+    already in another live shoe (FR art. 40, 55-4; LU art. 7, 32)."""
+    article = cite("depot.issue_and_unseal", profile)
+    unchecked = [d for d in deck_ids if d not in checked_ids]
+    if unchecked:
+        raise RegulationError(
+            "DECK_NOT_CHECKED",
+            _("Jeu(x) non descellé(s) ni contrôlé(s) à la table ce jour : %(serials)s.")
+            % {"serials": ", ".join(serials.get(d, str(d)) for d in unchecked)},
+            article,
+            field="decks",
+        )
+    twice = [d for d in deck_ids if d in other_shoe_ids]
+    if twice:
+        raise RegulationError(
+            "DECK_IN_ANOTHER_SHOE",
+            _("Jeu(x) déjà dans un autre sabot en jeu : %(serials)s.")
+            % {"serials": ", ".join(serials.get(d, str(d)) for d in twice)},
+            article,
+            field="decks",
+        )
 
 
 def check_closure(*, closed: bool, finding: str, fit_ids: set[int], deck_ids: set[int], profile: str) -> None:

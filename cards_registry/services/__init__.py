@@ -23,16 +23,23 @@ Who may do what (the roles are in :mod:`casino_ops.roles`):
 
 from ..selectors import current_key_holder, current_value
 from .at_tables import check_at_table, issue_decks, return_decks
-from .cabinet import hand_over_key, open_for_inspection
+from .cabinet import declare_out_of_use, demand_opening, hand_over_key, open_for_inspection, record_inventory
 from .corrections import CORRECTABLE, record_correction
 from .destructions import DestructionCheck, destroy_decks, stamp_destruction
-from .incidents import close_incident, report_incident
+from .incidents import (
+    REPLAY_CODES,
+    close_incident,
+    record_incident_report,
+    report_incident,
+    report_incident_from_replay,
+)
 from .makers import register_manufacturer, set_max_sixains
 from .orders import OrderLineData, create_order, send_order, stamp_order
 from .receptions import DeckData, SixainData, receive, stamp_reception
 
 __all__ = [
     "CORRECTABLE",
+    "REPLAY_CODES",
     "DeckData",
     "DestructionCheck",
     "OrderLineData",
@@ -42,14 +49,19 @@ __all__ = [
     "create_order",
     "current_key_holder",
     "current_value",
+    "declare_out_of_use",
+    "demand_opening",
     "destroy_decks",
     "hand_over_key",
     "issue_decks",
     "open_for_inspection",
     "receive",
+    "record_inventory",
+    "record_incident_report",
     "record_correction",
     "register_manufacturer",
     "report_incident",
+    "report_incident_from_replay",
     "return_decks",
     "send_order",
     "set_max_sixains",

@@ -16,10 +16,13 @@ from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
+from ..floor import table_refusal
 from ..models import (
     Deck,
     DeckReturn,
     DeckStatus,
+    IncidentKind,
+    IncidentRoute,
     IssueLine,
     OpeningPurpose,
     ReturnLine,
@@ -27,7 +30,15 @@ from ..models import (
     TableCheck,
     TableIssue,
 )
-from ..rules import check_issue, check_return, check_return_result, check_table_check, check_transition
+from ..rules import (
+    check_cards_returned,
+    check_issue,
+    check_return,
+    check_return_result,
+    check_table_check,
+    check_transition,
+    return_findings,
+)
 from ._shared import (
     _create,
     _lock_decks,
@@ -52,6 +63,9 @@ def issue_decks(
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
     check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
+    refusal = table_refusal(table_number, day)
+    if refusal:
+        raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
@@ -169,29 +183,43 @@ def return_decks(
     actor: Any,
     table_number: int,
     day: dt.date,
-    results: Sequence[tuple[Deck | int, str] | tuple[Deck | int, str, str]],
+    results: Sequence[Sequence[Any]],
     order_restored: bool = True,
+    officer_informed: Any = None,
+    officer_informed_at: dt.datetime | None = None,
+    authority_informed: str = "",
 ) -> DeckReturn:
-    """Decks come back from the table, put back in maker's order and examined.
+    """Decks come back from the table, put back in maker's order, counted and examined.
 
-    ``results``: ``(deck, result[, remark])`` where result is a :class:`ReturnResult`:
-    fit decks go back into the cabinet for use; marked, damaged or worn decks go out
-    of use and stay in the cabinet, complete, until destroyed. A deck quarantined by
-    an incident at the table comes back too, recorded as such, and stays quarantined
-    until the officer closes the incident.
+    ``results``: ``(deck, result[, remark[, cards_counted]])`` where result is a
+    :class:`ReturnResult` and ``cards_counted`` the cards found (52 when not given):
+    fit decks go back into the cabinet for use; worn decks go out of use and stay in
+    the cabinet, complete, until destroyed. A marked or damaged card, or a count other
+    than 52, opens an incident (FR art. 40 §5, LU art. 7 §5) and the deck is
+    quarantined; whom it was reported to (``officer_informed`` or, FR, the
+    ``authority_informed``) and when may be given now or recorded later
+    (:func:`~cards_registry.services.incidents.record_incident_report`). A deck
+    quarantined by an incident at the table comes back too, recorded as such, and stays
+    quarantined until the officer closes the incident.
     """
+    from .incidents import _open_incident, _told
+
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
     check_return(results=results, order_restored=order_restored, profile=profile)
+    if officer_informed is not None or authority_informed.strip():
+        _told(officer_informed, authority_informed, officer_informed_at, profile)
     decks = _lock_decks([r[0] for r in results])
     outcome: list[tuple[Deck, str, str]] = []
+    counts: dict[int, int] = {}
     for deck, result in zip(decks, results, strict=True):
         check_return_result(result[1], profile)
+        counts[deck.pk] = check_cards_returned(result[3] if len(result) > 3 else 52, profile)
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
         found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
-        outcome.append((deck, found, result[2] if len(result) > 2 else ""))  # type: ignore[misc]
+        outcome.append((deck, found, result[2] if len(result) > 2 else ""))
     lines = {
         line.deck_id: line
         for line in IssueLine.objects.filter(
@@ -227,6 +255,7 @@ def return_decks(
             issue_line=lines[deck.pk],
             result=result,
             order_restored=True,
+            cards_counted=counts[deck.pk],
             remark=remark,
         )
         for deck, result, remark in outcome
@@ -238,6 +267,11 @@ def return_decks(
     unfit = [d.pk for d, r, _m in outcome if r not in (ReturnResult.FIT, ReturnResult.QUARANTINED)]
     Deck.objects.filter(pk__in=fit).update(status=DeckStatus.IN_CABINET)
     Deck.objects.filter(pk__in=unfit).update(status=DeckStatus.OUT_OF_USE)
+    for deck in decks:
+        if deck.pk in fit:
+            deck.status = DeckStatus.IN_CABINET
+        elif deck.pk in unfit:
+            deck.status = DeckStatus.OUT_OF_USE
     audit.record(
         actor=actor,
         action="depot.decks_returned",
@@ -245,7 +279,33 @@ def return_decks(
         payload={
             "table": table_number,
             "day": day,
-            "decks": [[d.manufacturer.code, d.serial, r, m] for d, r, m in outcome],
+            "decks": [[d.manufacturer.code, d.serial, r, m, counts[d.pk]] for d, r, m in outcome],
         },
     )
+    # What the examination found opens an incident, one per kind, on the decks concerned.
+    found: dict[str, list[tuple[Deck, str]]] = {}
+    for deck, result, remark in outcome:
+        if result == ReturnResult.QUARANTINED:
+            continue
+        for kind in return_findings(result, counts[deck.pk]):
+            found.setdefault(kind, []).append((deck, remark))
+    for kind, concerned in found.items():
+        _open_incident(
+            actor=actor,
+            kind=kind,
+            route=IncidentRoute.RETURN,
+            occurred_at=deck_return.at,
+            day=day,
+            decks=[d for d, _r in concerned],
+            circumstances="; ".join(
+                f"{d.serial} : {IncidentKind(kind).label}, {counts[d.pk]} cartes" + (f" ({r})" if r else "")
+                for d, r in concerned
+            )
+            + f" — retour de la table {table_number}",
+            profile=profile,
+            officer_informed=officer_informed,
+            authority_informed=authority_informed,
+            officer_informed_at=officer_informed_at,
+            table_number=table_number,
+        )
     return deck_return

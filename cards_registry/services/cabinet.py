@@ -1,7 +1,9 @@
-"""The cabinet and its single key (FR art. 39, LU art. 6): handovers and openings for inspection."""
+"""The cabinet and its single key (FR art. 39, LU art. 6): handovers, the officer's demand to open it,
+openings for inspection with their inventory, decks declared out of use."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
@@ -13,17 +15,27 @@ from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
+    CabinetDemand,
+    CabinetInventory,
     CabinetOpening,
+    Deck,
+    DeckStatus,
+    IncidentKind,
+    IncidentRoute,
     KeyHandover,
     OpeningPurpose,
+    OutOfUseDeclaration,
 )
-from ..selectors import current_key_holder
+from ..selectors import current_key_holder, decks_in_cabinet_per_books
 from ._shared import (
     _create,
+    _lock_decks,
+    _move,
     _open_cabinet,
     _profile,
     _require_key_holder,
     _require_management,
+    _require_officer,
 )
 
 
@@ -71,28 +83,184 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
 
 
 @transaction.atomic
-def open_for_inspection(*, actor: Any, demanded_by: Any, note: str = "") -> CabinetOpening:
-    """An officer demands the cabinet be opened, which he may do at any time; the key holder opens."""
+def demand_opening(*, actor: Any, reason: str = "") -> CabinetDemand:
+    """The officer demands the cabinet be opened, which he may do at any time (FR art. 39, LU art. 6);
+    he records the demand himself, from the portal."""
     profile = _profile()
+    article = cite("depot.cabinet_key", profile)
+    _require_officer(
+        actor, "INSPECTION_BY_OFFICER", _("demander l'ouverture du dépôt"), "depot.cabinet_key", profile
+    )
+    demand = _create(CabinetDemand, article, officer=actor, at=timezone.now(), reason=reason.strip())
+    audit.record(
+        actor=actor,
+        action="depot.opening_demanded",
+        obj=demand,
+        payload={"officer": actor.get_username(), "reason": demand.reason},
+    )
+    return demand
+
+
+@transaction.atomic
+def open_for_inspection(
+    *, actor: Any, demanded_by: Any = None, note: str = "", demand: CabinetDemand | None = None
+) -> CabinetOpening:
+    """An officer demands the cabinet be opened, which he may do at any time; the key holder opens.
+
+    ``demand``: the officer's own record of his demand (:func:`demand_opening`), answered
+    once; its officer is then the one who demanded.
+    """
+    profile = _profile()
+    article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
-    if not roles.is_officer(demanded_by):
+    if demand is not None:
+        demand = CabinetDemand.objects.select_for_update().get(pk=demand.pk)
+        if demand.openings.exists():
+            raise RegulationError(
+                "DEMAND_ANSWERED",
+                _("Cette demande d'ouverture a déjà été satisfaite."),
+                article,
+                field="demand",
+            )
+        demanded_by = demand.officer
+    if demanded_by is None or not roles.is_officer(demanded_by):
         raise RegulationError(
             "INSPECTION_BY_OFFICER",
             _("Une inspection du dépôt est demandée par un officier de police ou de contrôle."),
-            cite("depot.cabinet_key", profile),
+            article,
             field="demanded_by",
         )
     opening = _open_cabinet(
-        actor,
-        OpeningPurpose.INSPECTION,
-        demanded_by=demanded_by,
-        note=note,
-        article=cite("depot.cabinet_key", profile),
+        actor, OpeningPurpose.INSPECTION, demanded_by=demanded_by, note=note, article=article
     )
+    if demand is not None:
+        CabinetOpening.objects.filter(pk=opening.pk).update(demand=demand)
+        opening.demand = demand
     audit.record(
         actor=actor,
         action="depot.cabinet_opened",
         obj=opening,
-        payload={"purpose": "inspection", "demanded_by": demanded_by.get_username(), "note": note},
+        payload={
+            "purpose": "inspection",
+            "demanded_by": demanded_by.get_username(),
+            "demand": demand.pk if demand else None,
+            "note": note,
+        },
     )
     return opening
+
+
+@transaction.atomic
+def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str]) -> CabinetInventory:
+    """The inventory at an opening demanded by an officer: the decks found (serials, or
+    ``MAKER:serial``) against the decks the books say are in the cabinet. A deck missing, or
+    one found that the books do not place there, opens an incident reported to that officer
+    (FR art. 39-40, LU art. 6-7); the missing decks are quarantined."""
+    from .incidents import _open_incident
+
+    profile = _profile()
+    article = cite("depot.cabinet_key", profile)
+    _require_key_holder(actor, profile)
+    opening = CabinetOpening.objects.select_for_update().get(pk=opening.pk)
+    if opening.purpose != OpeningPurpose.INSPECTION or opening.demanded_by is None:
+        raise RegulationError(
+            "INVENTORY_OPENING",
+            _("L'inventaire se fait à une ouverture demandée par un officier."),
+            article,
+            field="opening",
+        )
+    if CabinetInventory.objects.filter(opening=opening).exists():
+        raise RegulationError("INVENTORY_DONE", _("L'inventaire de cette ouverture est déjà fait."), article)
+    expected = list(decks_in_cabinet_per_books())
+    names = {f"{d.manufacturer.code}:{d.serial}": d for d in expected}
+    by_serial: dict[str, list[Deck]] = {}
+    for deck in expected:
+        by_serial.setdefault(deck.serial, []).append(deck)
+    seen: set[int] = set()
+    unexpected: list[str] = []
+    for raw in found:
+        token = str(raw).strip()
+        if not token:
+            continue
+        deck = names.get(token) or (
+            by_serial.get(token, [None])[0] if len(by_serial.get(token, [])) == 1 else None
+        )
+        if deck is None or deck.pk in seen:
+            unexpected.append(token)
+        else:
+            seen.add(deck.pk)
+    missing = [d for d in expected if d.pk not in seen]
+    now = timezone.now()
+    incident = None
+    if missing or unexpected:
+        locked = _lock_decks(missing) if missing else []
+        incident = _open_incident(
+            actor=actor,
+            kind=IncidentKind.MISSING if missing else IncidentKind.EXTRA,
+            route=IncidentRoute.INSPECTION,
+            occurred_at=now,
+            day=timezone.localdate(),
+            decks=[d for d in locked if d.status != DeckStatus.QUARANTINED],
+            circumstances=(
+                f"Inventaire à l'ouverture du {timezone.localtime(opening.at):%d/%m/%Y %H:%M} : "
+                + (f"manquants : {', '.join(d.serial for d in missing)}. " if missing else "")
+                + (f"trouvés en trop : {', '.join(unexpected)}." if unexpected else "")
+            ),
+            profile=profile,
+            officer_informed=opening.demanded_by,
+            officer_informed_at=now,
+            card=", ".join(unexpected)[:150],
+        )
+    inventory = _create(
+        CabinetInventory,
+        article,
+        opening=opening,
+        at=now,
+        recorded_by=actor,
+        expected=len(expected),
+        found=len(seen) + len(unexpected),
+        missing=[d.serial for d in missing],
+        unexpected=unexpected,
+        incident=incident,
+    )
+    audit.record(
+        actor=actor,
+        action="depot.inventory_recorded",
+        obj=inventory,
+        payload={
+            "opening": opening.pk,
+            "expected": inventory.expected,
+            "found": inventory.found,
+            "missing": inventory.missing,
+            "unexpected": unexpected,
+            "incident": incident.number if incident else None,
+        },
+    )
+    return inventory
+
+
+@transaction.atomic
+def declare_out_of_use(*, actor: Any, decks: Sequence[Deck | int], reason: str) -> OutOfUseDeclaration:
+    """Decks in the cabinet declared out of use by the casino (FR art. 39 §3, LU art. 6): they stay
+    in the cabinet, complete, until destroyed in front of an officer."""
+    profile = _profile()
+    article = cite("depot.destruction", profile)
+    _require_key_holder(actor, profile)
+    if not reason.strip():
+        raise RegulationError("REASON_REQUIRED", _("Indiquez le motif."), article, field="reason")
+    if not decks:
+        raise RegulationError("DECKS_REQUIRED", _("Indiquez les jeux."), article, field="decks")
+    locked = _lock_decks(decks)
+    _move(locked, DeckStatus.OUT_OF_USE, "declare_out_of_use", profile)
+    opening = _open_cabinet(actor, OpeningPurpose.OUT_OF_USE, note=reason.strip()[:300], article=article)
+    declaration = _create(
+        OutOfUseDeclaration, article, opening=opening, at=opening.at, declared_by=actor, reason=reason.strip()
+    )
+    declaration.decks.set(locked)
+    audit.record(
+        actor=actor,
+        action="depot.decks_declared_out_of_use",
+        obj=declaration,
+        payload={"decks": [[d.manufacturer.code, d.serial] for d in locked], "reason": declaration.reason},
+    )
+    return declaration

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any, TypedDict
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -20,10 +21,15 @@ from ..models import (
     Destruction,
     DestructionLine,
     Incident,
+    IncidentClosure,
+    IncidentKind,
+    IncidentRoute,
     OpeningPurpose,
+    ReturnLine,
+    ReturnResult,
     Visa,
 )
-from ..rules import check_deck_complete, check_destruction, check_transition
+from ..rules import check_destruction, check_transition
 from ._shared import (
     _create,
     _lock_decks,
@@ -33,6 +39,7 @@ from ._shared import (
     _stamp,
     _take_number,
 )
+from .incidents import _open_incident
 
 
 class DestructionCheck(TypedDict, total=False):
@@ -45,11 +52,14 @@ class DestructionCheck(TypedDict, total=False):
 @transaction.atomic
 def destroy_decks(
     *, actor: Any, officer: Any, checks: Sequence[DestructionCheck], method: str = "broyage"
-) -> Destruction:
+) -> Destruction | None:
     """Destroy decks out of use in front of an officer, who checks each is complete and unmarked.
 
-    Each deck must be out of use, complete and not under an open incident; a destroyed
-    deck can never return. The officer then stamps the record (:func:`stamp_destruction`).
+    Each deck must be out of use and not under an open incident; a destroyed deck can
+    never return. A deck the officer finds incomplete, or marked when it was not known
+    marked, is not destroyed: an incident is opened on it (reported to that officer, on
+    the spot) and it is quarantined; the others are destroyed (``None`` when none is
+    left). The officer then stamps the record (:func:`stamp_destruction`).
     """
     profile = _profile()
     article = cite("depot.destruction", profile)
@@ -58,9 +68,8 @@ def destroy_decks(
         witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
     )
     decks = _lock_decks([c["deck"] for c in checks])
-    for deck, check in zip(decks, checks, strict=True):
+    for deck in decks:
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)
-        check_deck_complete(deck, bool(check.get("complete")), profile)
     open_incidents = Incident.objects.filter(decks__in=decks, closure__isnull=True)
     if open_incidents.exists():
         raise RegulationError(
@@ -69,6 +78,39 @@ def destroy_decks(
             cite("depot.incident", profile),
             field="decks",
         )
+    # What the officer finds opens an incident (FR art. 40 §5, LU art. 7 §5): a card missing,
+    # or a mark not already known (a deck put out of use as marked was found so before).
+    known_marked = _known_marked(decks)
+    findings: dict[str, list[tuple[Deck, str]]] = {}
+    for deck, check in zip(decks, checks, strict=True):
+        if not check.get("complete"):
+            findings.setdefault(IncidentKind.MISSING, []).append((deck, check.get("remark", "")))
+        elif not check.get("unmarked") and deck.pk not in known_marked:
+            findings.setdefault(IncidentKind.MARKED, []).append((deck, check.get("remark", "")))
+    held = {d.pk for found in findings.values() for d, _r in found}
+    if findings:
+        now = timezone.now()
+        for kind, concerned in findings.items():
+            _open_incident(
+                actor=actor,
+                kind=kind,
+                route=IncidentRoute.DESTRUCTION,
+                occurred_at=now,
+                day=timezone.localdate(),
+                decks=[d for d, _r in concerned],
+                circumstances="; ".join(
+                    f"{d.serial} : {IncidentKind(kind).label}" + (f" ({r})" if r else "")
+                    for d, r in concerned
+                )
+                + " — constaté à la destruction",
+                profile=profile,
+                officer_informed=officer,
+                officer_informed_at=now,
+            )
+        checks = [c for d, c in zip(decks, checks, strict=True) if d.pk not in held]
+        decks = [d for d in decks if d.pk not in held]
+        if not decks:
+            return None
     book, number = _take_number(BookKind.DESTRUCTION)
     opening = _open_cabinet(
         actor,
@@ -117,6 +159,17 @@ def destroy_decks(
         },
     )
     return destruction
+
+
+def _known_marked(decks: Sequence[Deck]) -> set[int]:
+    """The decks already known marked: put out of use as marked at a return, or by a closed
+    incident about a marked card."""
+    ids = [d.pk for d in decks]
+    returned = ReturnLine.objects.filter(issue_line__deck__in=ids, result=ReturnResult.MARKED).values_list(
+        "issue_line__deck_id", flat=True
+    )
+    closed = IncidentClosure.objects.filter(incident__decks__in=ids, incident__kind=IncidentKind.MARKED)
+    return set(returned) | set(closed.values_list("incident__decks", flat=True)) & set(ids)
 
 
 @transaction.atomic

@@ -1,4 +1,14 @@
-"""Incidents (FR art. 40, LU art. 7): reported at once to the officer, closed by him."""
+"""Incidents (FR art. 40, LU art. 7): reported at once to the officer, closed by him.
+
+Every route opens the same :class:`Incident` and quarantines the decks concerned: a
+manual report (:func:`report_incident`), the examination of decks at their return
+(:func:`~cards_registry.services.at_tables.return_decks`), a destruction finding a deck
+marked or incomplete (:func:`~cards_registry.services.destructions.destroy_decks`), the
+replay of a hand log (:func:`report_incident_from_replay`) and the inventory at an
+opening demanded by an officer. An incident found by a route where the officer was not
+told on the spot is reported afterwards (:func:`record_incident_report`); the delay is
+measured against the depot's settings (``incident_report_minutes``).
+"""
 
 from __future__ import annotations
 
@@ -13,7 +23,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from casino_ops import roles
-from casino_ops.regulations import cite
+from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
     BookKind,
@@ -21,6 +31,9 @@ from ..models import (
     DeckStatus,
     Incident,
     IncidentClosure,
+    IncidentKind,
+    IncidentReport,
+    IncidentRoute,
 )
 from ..rules import (
     check_closure,
@@ -38,6 +51,90 @@ from ._shared import (
 )
 
 
+def _open_incident(
+    *,
+    actor: Any,
+    kind: str,
+    route: str,
+    occurred_at: dt.datetime,
+    day: dt.date,
+    decks: Sequence[Deck],
+    circumstances: str,
+    profile: str,
+    officer_informed: Any = None,
+    authority_informed: str = "",
+    officer_informed_at: dt.datetime | None = None,
+    table_number: int | None = None,
+    shoe_reference: str = "",
+    card: str = "",
+) -> Incident:
+    """Open an incident on ``decks`` (already locked, checked by the caller) and quarantine them.
+
+    Runs in the caller's transaction; records ``depot.incident_reported``.
+    """
+    article = cite("depot.incident", profile)
+    for deck in decks:
+        check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
+    book, number = _take_number(BookKind.INCIDENT)
+    incident = _create(
+        Incident,
+        article,
+        book=book,
+        number=number,
+        kind=kind,
+        route=route,
+        card=card.strip(),
+        occurred_at=occurred_at,
+        table_number=table_number,
+        day=day,
+        shoe_reference=shoe_reference,
+        officer_informed=officer_informed,
+        authority_informed=authority_informed.strip() if officer_informed is None else "",
+        officer_informed_at=officer_informed_at,
+        circumstances=circumstances.strip(),
+        reported_by=actor if getattr(actor, "is_authenticated", False) else None,
+    )
+    incident.decks.set(decks)
+    for deck in decks:
+        Deck.objects.filter(pk=deck.pk).update(
+            status=DeckStatus.QUARANTINED, status_before_quarantine=deck.status
+        )
+        deck.status = DeckStatus.QUARANTINED
+    audit.record(
+        actor=actor,
+        action="depot.incident_reported",
+        obj=incident,
+        payload={
+            "number": number,
+            "kind": kind,
+            "route": route,
+            "card": incident.card,
+            "occurred_at": occurred_at,
+            "table": table_number,
+            "day": day,
+            "shoe": shoe_reference,
+            "decks": [[d.manufacturer.code, d.serial] for d in decks],
+            "officer_informed": officer_informed.get_username() if officer_informed else None,
+            "authority_informed": incident.authority_informed,
+            "officer_informed_at": officer_informed_at,
+            "circumstances": incident.circumstances,
+        },
+    )
+    return incident
+
+
+def _told(
+    officer_informed: Any, authority_informed: str, officer_informed_at: dt.datetime | None, profile: str
+) -> None:
+    check_officer_told(
+        officer_informed=officer_informed,
+        is_officer=officer_informed is not None and roles.is_officer(officer_informed),
+        officer_informed_at=officer_informed_at,
+        profile=profile,
+        authority=authority_informed,
+    )
+
+
 @transaction.atomic
 def report_incident(
     *,
@@ -51,74 +148,157 @@ def report_incident(
     circumstances: str,
     table_number: int | None = None,
     shoe_reference: str = "",
+    authority_informed: str = "",
+    card: str = "",
 ) -> Incident:
-    """A missing, extra, marked or foreign card, reported at once to the officer (FR art. 40, LU art. 7).
+    """A missing, extra, marked, damaged or foreign card, reported at once (FR art. 40, LU art. 7).
 
-    The officer told and the time he was told are required. The decks concerned are
-    quarantined: they can be neither issued nor destroyed until the officer closes
-    the incident.
+    Whom it was told to and when are required: an officer present or, under FR, the head
+    of the territorial police judiciaire service (``authority_informed``, named). The
+    decks concerned are quarantined: they can be neither issued nor destroyed until the
+    officer closes the incident. A foreign card found outside any deck is recorded with
+    no deck and its description (``card``).
     """
     profile = _profile()
-    article = cite("depot.incident", profile)
     if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
         raise PermissionDenied(_("Un incident est signalé par le chef de table ou la direction."))
     check_incident_kind(kind, profile)
-    informed_at = check_officer_told(
-        officer_informed=officer_informed,
-        is_officer=officer_informed is not None and roles.is_officer(officer_informed),
-        officer_informed_at=officer_informed_at,
-        profile=profile,
-    )
+    _told(officer_informed, authority_informed, officer_informed_at, profile)
     check_incident_facts(
         occurred_at=occurred_at,
-        officer_informed_at=informed_at,
+        officer_informed_at=officer_informed_at,
         now=timezone.now(),
         circumstances=circumstances,
         decks=decks,
         profile=profile,
+        kind=kind,
+        card=card,
     )
     locked = _lock_decks(decks)
-    for deck in locked:
-        check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
-    book, number = _take_number(BookKind.INCIDENT)
-    incident = _create(
-        Incident,
-        article,
-        book=book,
-        number=number,
+    return _open_incident(
+        actor=actor,
         kind=kind,
+        route=IncidentRoute.REPORT,
         occurred_at=occurred_at,
-        table_number=table_number,
         day=day,
-        shoe_reference=shoe_reference,
+        decks=locked,
+        circumstances=circumstances,
+        profile=profile,
         officer_informed=officer_informed,
+        authority_informed=authority_informed,
         officer_informed_at=officer_informed_at,
-        circumstances=circumstances.strip(),
-        reported_by=actor,
+        table_number=table_number,
+        shoe_reference=shoe_reference,
+        card=card,
     )
-    incident.decks.set(locked)
-    for deck in locked:
-        Deck.objects.filter(pk=deck.pk).update(
-            status=DeckStatus.QUARANTINED, status_before_quarantine=deck.status
+
+
+@transaction.atomic
+def record_incident_report(
+    *,
+    actor: Any,
+    incident: Incident,
+    informed_at: dt.datetime,
+    officer_informed: Any = None,
+    authority_informed: str = "",
+) -> IncidentReport:
+    """Record whom an incident found by a return, a destruction or a replay was reported to, and when.
+
+    Once per incident, and only for an incident not reported on the spot; the officer
+    records it himself, or management for him.
+    """
+    profile = _profile()
+    article = cite("depot.incident", profile)
+    if not (roles.is_officer(actor) or roles.is_management(actor)):
+        raise PermissionDenied(_("L'avis d'un incident est enregistré par l'officier ou la direction."))
+    incident = Incident.objects.select_for_update().get(pk=incident.pk)
+    if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
+        raise RegulationError(
+            "INCIDENT_ALREADY_REPORTED", _("Cet incident a déjà été signalé."), article, field="incident"
         )
+    _told(officer_informed, authority_informed, informed_at, profile)
+    check_incident_facts(
+        occurred_at=incident.occurred_at,
+        officer_informed_at=informed_at,
+        now=timezone.now(),
+        circumstances=incident.circumstances or "-",
+        decks=[0],
+        profile=profile,
+    )
+    report = _create(
+        IncidentReport,
+        article,
+        incident=incident,
+        officer=officer_informed,
+        authority=authority_informed.strip() if officer_informed is None else "",
+        informed_at=informed_at,
+        recorded_by=actor,
+    )
     audit.record(
         actor=actor,
-        action="depot.incident_reported",
+        action="depot.incident_report_recorded",
         obj=incident,
         payload={
-            "number": number,
-            "kind": kind,
-            "occurred_at": occurred_at,
-            "table": table_number,
-            "day": day,
-            "shoe": shoe_reference,
-            "decks": [[d.manufacturer.code, d.serial] for d in locked],
-            "officer_informed": officer_informed.get_username(),
-            "officer_informed_at": officer_informed_at,
-            "circumstances": incident.circumstances,
+            "number": incident.number,
+            "officer_informed": officer_informed.get_username() if officer_informed else None,
+            "authority_informed": report.authority,
+            "informed_at": informed_at,
+            "delay_seconds": int((informed_at - incident.occurred_at).total_seconds()),
         },
     )
-    return incident
+    return report
+
+
+# The replay's discrepancy codes that are a card incident, and the kind each opens.
+REPLAY_CODES = {"CARD_COUNT_EXCEEDED": IncidentKind.EXTRA, "INVALID_CARD": IncidentKind.FOREIGN}
+
+
+@transaction.atomic
+def report_incident_from_replay(
+    *,
+    code: str,
+    table_number: int,
+    day: dt.date,
+    shoe_reference: str,
+    decks: Sequence[Deck | int],
+    detail: str,
+    occurred_at: dt.datetime | None = None,
+    actor: Any = None,
+) -> Incident | None:
+    """The replay of a hand log found a card too many or a card that is no card of the shoe:
+    an incident is opened on the shoe's decks, quarantined, to be reported to the officer.
+
+    ``code`` is the discrepancy code (:data:`REPLAY_CODES`; any other: nothing, ``None``).
+    Idempotent: a second replay of the same shoe finds the incident already opened for
+    that code and returns it. ``actor`` is ``None`` when the replay task runs it.
+    """
+    kind = REPLAY_CODES.get(code)
+    if kind is None:
+        return None
+    profile = _profile()
+    already = Incident.objects.filter(
+        route=IncidentRoute.REPLAY,
+        kind=kind,
+        day=day,
+        table_number=table_number,
+        shoe_reference=shoe_reference,
+    ).first()
+    if already is not None:
+        return already
+    locked = [d for d in _lock_decks(decks) if d.status not in (DeckStatus.DESTROYED, DeckStatus.QUARANTINED)]
+    return _open_incident(
+        actor=actor,
+        kind=kind,
+        route=IncidentRoute.REPLAY,
+        occurred_at=occurred_at or timezone.now(),
+        day=day,
+        decks=locked,
+        circumstances=f"{code} : {detail}".strip(),
+        profile=profile,
+        table_number=table_number,
+        shoe_reference=shoe_reference,
+        card=detail[:150] if kind == IncidentKind.FOREIGN else "",
+    )
 
 
 @transaction.atomic

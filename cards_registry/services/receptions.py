@@ -27,9 +27,11 @@ from ..models import (
 )
 from ..rules import (
     PlannedDeck,
+    check_approved,
     check_max_sixains,
     check_order_sent,
     check_serials_new,
+    check_sixains_only,
     over_delivery,
     plan_reception,
 )
@@ -77,6 +79,8 @@ def receive(
     order = Order.objects.select_related("manufacturer").get(pk=order.pk)
     maker = order.manufacturer
     check_order_sent(order, profile)
+    check_approved(maker, received_on, profile)
+    check_sixains_only(decks, profile)
     planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
     serials = [serial for _s, serial, _c in planned]
     check_serials_new(

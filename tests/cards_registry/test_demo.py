@@ -20,9 +20,25 @@ def test_demo_depot_has_every_state_and_runs_twice() -> None:
     counts = (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count())
     assert counts[1] == 12 and Visa.objects.filter(reception__isnull=False).count() == 12
     assert set(Deck.objects.values_list("status", flat=True)) == set(DeckStatus.values)
-    assert Incident.objects.filter(closure__isnull=False).count() == 1
+    # the marked deck found at the return and the marked card at table 3: reported, closed
+    assert Incident.objects.filter(closure__isnull=False).count() == 2
     today = timezone.localdate()
     assert len(selectors.decks_issued_to(table_number=1, day=today)) == 6
     assert len(selectors.decks_issued_to(table_number=2, day=today)) == 6
     call_command("seed_demo", stdout=StringIO())
     assert (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count()) == counts
+
+
+def test_the_demo_follows_the_procedure(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from cards_registry.models import IncidentRoute
+
+    call_command("seed_demo", stdout=StringIO())
+    capsys.readouterr()
+    marked = Incident.objects.get(route=IncidentRoute.RETURN)
+    assert marked.kind == "marked" and marked.officer_informed is not None and hasattr(marked, "closure")
+    today = timezone.localdate()
+    assert not selectors.decks_out(table_number=3, day=today).exists()
+    call_command("inspect_books", "--json")  # exits 0: no SystemExit
+    assert json.loads(capsys.readouterr().out)["breaches"] == []

@@ -59,7 +59,12 @@ def one_round(director: Any, officer: Any, order: Any, prefix: str) -> None:
     reception = services.receive(actor=director, order=order, received_on=day, sixains=[sixain_data(prefix)])
     services.stamp_reception(actor=officer, reception=reception)
     services.record_correction(
-        actor=director, entry=reception, field="delivery_note", new_value=prefix, reason="r"
+        actor=director,
+        entry=reception,
+        field="delivery_note",
+        new_value=prefix,
+        reason="r",
+        approval="Approuvé",
     )
     decks = list(reception.decks.order_by("serial"))
     services.issue_decks(actor=director, table_number=1, day=day, decks=decks)
@@ -67,7 +72,7 @@ def one_round(director: Any, officer: Any, order: Any, prefix: str) -> None:
         actor=director,
         table_number=1,
         day=day,
-        results=[(decks[0], "marked")] + [(d, "fit") for d in decks[1:]],
+        results=[(decks[0], "worn")] + [(d, "fit") for d in decks[1:]],
     )
     now = timezone.now()
     incident = services.report_incident(

@@ -6,6 +6,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 
@@ -22,6 +23,7 @@ from cards_registry.models import (
     Sixain,
     Visa,
 )
+from casino_ops import roles
 from casino_ops.regulations import RegulationError
 from casino_ops.services import update_casino_settings
 
@@ -692,8 +694,14 @@ def test_incident_without_the_officer_or_his_time_is_refused(
 
 
 def out_of_use(director: Any, decks: list[Deck]) -> None:
+    """Decks returned marked: the incident opened at the return is closed by the officer, decks unfit."""
+    from cards_registry.models import Incident
+
     issue(director, decks)
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(d, "marked") for d in decks])
+    officer = get_user_model().objects.filter(groups__name=roles.OFFICER).order_by("pk").first()
+    for incident in Incident.objects.filter(decks__in=decks, closure__isnull=True).distinct():
+        services.close_incident(actor=officer, incident=incident, finding="Marquage confirmé")
 
 
 def test_destruction_in_front_of_the_officer_and_his_visa(
@@ -744,14 +752,6 @@ def test_destruction_refusals(director: Any, officer: Any, committee: Any, decks
         checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
     )  # still fit, in the cabinet
     out_of_use(director, decks[:1])
-    refused(
-        "DECK_INCOMPLETE",
-        "FR art. 39",
-        services.destroy_decks,
-        actor=director,
-        officer=officer,
-        checks=[{"deck": decks[0], "complete": False, "unmarked": True}],
-    )
     refused(
         "DESTRUCTION_WITNESS",
         "FR art. 39",
@@ -810,10 +810,20 @@ def test_illegal_transitions_are_refused_with_the_article(
 def test_correction_is_a_new_entry_and_the_old_one_stays(director: Any, reception: Reception) -> None:
     original = reception.delivery_note
     first = services.record_correction(
-        actor=director, entry=reception, field="delivery_note", new_value="BL 4412", reason="Erreur de copie"
+        actor=director,
+        entry=reception,
+        field="delivery_note",
+        new_value="BL 4412",
+        reason="Erreur de copie",
+        approval="Approuvé",
     )
     second = services.record_correction(
-        actor=director, entry=reception, field="delivery_note", new_value="BL 4413", reason="Seconde erreur"
+        actor=director,
+        entry=reception,
+        field="delivery_note",
+        new_value="BL 4413",
+        reason="Seconde erreur",
+        approval="Approuvé",
     )
     assert (first.old_value, first.new_value) == (original, "BL 4412")
     assert second.old_value == "BL 4412"
@@ -833,6 +843,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="x",
         reason="y",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_FIELD",
@@ -843,6 +854,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="number",
         new_value="9",
         reason="y",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_REASON",
@@ -853,6 +865,7 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="x",
         reason=" ",
+        approval="Approuvé",
     )
     refused(
         "CORRECTION_SAME",
@@ -863,5 +876,6 @@ def test_correction_refusals(director: Any, committee: Any, reception: Reception
         field="delivery_note",
         new_value="BL 4411",
         reason="y",
+        approval="Approuvé",
     )
     assert not Correction.objects.exists()

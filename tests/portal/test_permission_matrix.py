@@ -18,12 +18,30 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import Report
 from audit.portal.views.registers import available
-from cards_registry.models import IncidentClosure, Visa
+from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
 
 from .samples import Samples
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
+
+
+def unreported_incident() -> Any:
+    """An incident a hand log's replay opened, not yet reported to an officer."""
+    from django.utils import timezone
+
+    from cards_registry.services import report_incident_from_replay
+
+    return report_incident_from_replay(
+        code="INVALID_CARD",
+        table_number=3,
+        day=timezone.localdate(),
+        shoe_reference="S",
+        decks=[],
+        detail="ZZ",
+    )
+
+
 WRITE_METHODS = ("post", "put", "patch", "delete")
 
 
@@ -117,6 +135,17 @@ EXPECTATIONS: dict[str, Any] = {
         data=lambda s: {f"incident-{s.incident.pk}-finding": "Carte marquée confirmée."},
         done=lambda s: IncidentClosure.objects.filter(incident=s.incident).exists(),
     ),
+    "portal:books_inspection": Read(),
+    "portal:demand_opening": Write(
+        kwargs=lambda s: {},
+        data=lambda s: {"reason": "Contrôle inopiné"},
+        done=lambda s: CabinetDemand.objects.exists(),
+    ),
+    "portal:incident_told": Write(
+        kwargs=lambda s: {"incident_id": unreported_incident().pk},
+        data=lambda s: {},
+        done=lambda s: IncidentReport.objects.exists(),
+    ),
     "portal:sessions": Read(query="?table=3"),
     "portal:session": Read(kwargs=lambda s: {"session_id": s.session.pk}),
     "portal:advance_book": Read(query="?table=3&date_from=2026-11-01&date_to=2026-11-30"),
@@ -155,6 +184,10 @@ EXPECTATIONS: dict[str, Any] = {
     ),
     "tables:hand-log-detail": ByPermission("tables.view_handlog", kwargs=lambda s: {"pk": s.hand_log.pk}),
     "tables:dealer-errors": ByPermission("tables.view_discrepancy"),
+    "depot:incidents": ByPermission("cards_registry.view_incident", write="cards_registry.depot_act"),
+    "depot:returns": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
+    "depot:out-of-use": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
+    "depot:inspection": ByPermission("audit.view_auditevent"),
 }
 
 

@@ -1,0 +1,236 @@
+"""The depot's checks for the self-inspection (``manage.py inspect_books``, the nightly task):
+every open breach of the card procedure an inspector would find (FR art. 39-40, LU art. 6-7).
+
+Each check reads the books as they stand and yields one :class:`~casino_ops.inspection.Breach`
+per object at fault, with the article of the casino's profile and the portal page to see it.
+The decks in two live shoes and the hand logs of unknown shoes are the tables' checks.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+
+from django.db.models import Count, Q
+from django.urls import NoReverseMatch, reverse
+from django.utils import timezone
+
+from casino_ops.inspection import Breach, check
+from casino_ops.regulations import cite
+from casino_ops.services import get_casino
+
+from . import selectors
+from .models import (
+    Deck,
+    DeckStatus,
+    Destruction,
+    DestructionLine,
+    Incident,
+    IssueLine,
+    Order,
+    Reception,
+    ReturnLine,
+)
+
+
+def _profile() -> str:
+    return get_casino().profile
+
+
+def _url(name: str, *args: object) -> str:
+    try:
+        return reverse(f"portal:{name}", args=args)
+    except NoReverseMatch:
+        return ""
+
+
+def _deck(deck: Deck) -> str:
+    return f"jeu {deck.serial} ({deck.manufacturer.code})"
+
+
+def _now(day: dt.date | None) -> dt.datetime:
+    """The moment the inspection looks at: now, or the end of ``day`` when it is past."""
+    now = timezone.now()
+    if day is None:
+        return now
+    end = timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min))
+    return min(now, end)
+
+
+@check("depot.decks_out", "Jeux non rentrés au dépôt après leur journée")
+def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
+    """A deck issued for a day that is over and not yet back (FR art. 40 §5, LU art. 7 §5).
+
+    The gaming day may run past midnight: without ``day``, decks of yesterday are still
+    allowed out; with ``day``, every deck issued for that day or before (once it is past).
+    """
+    today = timezone.localdate()
+    lines = IssueLine.objects.filter(return_line__isnull=True).select_related("issue", "deck__manufacturer")
+    if day is None:
+        lines = lines.filter(issue__day__lt=today - dt.timedelta(days=1))
+    elif day < today:
+        lines = lines.filter(issue__day__lte=day)
+    else:
+        return
+    article = cite("depot.issue_and_unseal", _profile())
+    for line in lines.order_by("issue__day", "issue__table_number", "deck__serial"):
+        yield Breach(
+            "depot.decks_out",
+            article,
+            _deck(line.deck),
+            f"remis à la table {line.issue.table_number} pour le {line.issue.day:%d/%m/%Y}, jamais rendu",
+            _url("deck", line.deck_id),
+        )
+
+
+@check("depot.incidents_reported", "Incidents non signalés à l'officier, ou signalés en retard")
+def incidents_not_reported(day: dt.date | None) -> Iterator[Breach]:
+    """An incident is reported "sur-le-champ" to the officer (FR art. 40 §5, LU art. 7 §5)."""
+    article = cite("depot.incident", _profile())
+    minutes = selectors.depot_settings().incident_report_minutes
+    for incident, why in selectors.late_or_unreported_incidents(_now(day)):
+        if why == "late":
+            detail = (
+                f"signalé à {incident.told_whom} {_delay(incident.report_delay)} après le constat "
+                f"(délai fixé : {minutes} min)"
+            )
+        else:
+            detail = f"constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y %H:%M}, jamais signalé"
+        yield Breach(
+            "depot.incidents_reported", article, f"incident n° {incident.number}", detail, _url("incidents")
+        )
+
+
+def _delay(delay: dt.timedelta | None) -> str:
+    if delay is None:
+        return "—"
+    minutes = int(delay.total_seconds() // 60)
+    hours, minutes = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    return (f"{days} j " if days else "") + (f"{hours} h " if hours or days else "") + f"{minutes} min"
+
+
+@check("depot.unstamped", "Bons, prises en charge et destructions non visés")
+def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
+    """Orders, receipt-book entries and destructions are stamped by an officer (FR art. 39, LU art. 6);
+    one still unstamped after the depot's ``visa_within_days`` is a breach."""
+    profile = _profile()
+    limit = _now(day) - dt.timedelta(days=selectors.depot_settings().visa_within_days)
+    for order in Order.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
+        yield Breach(
+            "depot.unstamped",
+            cite("depot.order_book", profile),
+            f"bon de commande n° {order.number}",
+            f"établi le {order.ordered_on:%d/%m/%Y}, non visé",
+            _url("visas"),
+        )
+    for reception in Reception.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
+        yield Breach(
+            "depot.unstamped",
+            cite("depot.receipt_book", profile),
+            f"prise en charge n° {reception.number}",
+            f"du {reception.received_on:%d/%m/%Y}, non visée",
+            _url("visas"),
+        )
+    for destruction in Destruction.objects.filter(visa__isnull=True, at__lt=limit).order_by("number"):
+        yield Breach(
+            "depot.unstamped",
+            cite("depot.destruction", profile),
+            f"destruction n° {destruction.number}",
+            f"du {timezone.localtime(destruction.at):%d/%m/%Y}, non visée",
+            _url("visas"),
+        )
+
+
+@check("depot.sixain_cap", "Sixains détenus au-delà du nombre fixé par le ministère")
+def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 6: the depot holds no more sixains than the ministry allows."""
+    limit = selectors.depot_settings().max_sixains
+    held = selectors.held_sixains()
+    if limit is not None and held > limit:
+        yield Breach(
+            "depot.sixain_cap",
+            cite("depot.max_sixains", _profile()),
+            "dépôt des cartes",
+            f"{held} sixains détenus pour {limit} autorisés",
+            _url("decks"),
+        )
+
+
+@check("depot.incomplete_returns", "Jeux rendus ou détruits incomplets sans incident")
+def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
+    """A deck back with other than 52 cards, or destroyed incomplete, is an incident
+    (FR art. 39 §3, 40 §5; LU art. 6 §3, 7 §5): one without its incident is a breach."""
+    profile = _profile()
+    with_incident = Incident.objects.values("decks")
+    for line in (
+        ReturnLine.objects.exclude(cards_counted=52)
+        .exclude(issue_line__deck__in=with_incident)
+        .select_related("issue_line__deck__manufacturer", "deck_return")
+        .order_by("id")
+    ):
+        deck = line.issue_line.deck
+        yield Breach(
+            "depot.incomplete_returns",
+            cite("depot.incident", profile),
+            _deck(deck),
+            f"rendu avec {line.cards_counted} cartes par la table {line.deck_return.table_number} "
+            f"le {line.deck_return.day:%d/%m/%Y}, sans incident",
+            _url("deck", deck.pk),
+        )
+    for line in DestructionLine.objects.filter(Q(complete=False)).select_related(
+        "deck__manufacturer", "destruction"
+    ):
+        yield Breach(
+            "depot.incomplete_returns",
+            cite("depot.destruction", profile),
+            _deck(line.deck),
+            f"détruit incomplet (destruction n° {line.destruction.number})",
+            _url("deck", line.deck_id),
+        )
+
+
+@check("depot.deck_states", "État des jeux contraire aux registres")
+def deck_states(day: dt.date | None) -> Iterator[Breach]:
+    """A deck's state follows its books: issued or in play only while out to a table (and out
+    once), quarantined only under an open incident (FR art. 40, LU art. 7)."""
+    profile = _profile()
+    open_lines = IssueLine.objects.filter(return_line__isnull=True)
+    for deck in (
+        Deck.objects.filter(status__in=[DeckStatus.ISSUED, DeckStatus.IN_PLAY])
+        .exclude(issue_lines__in=open_lines)
+        .select_related("manufacturer")
+    ):
+        yield Breach(
+            "depot.deck_states",
+            cite("depot.issue_and_unseal", profile),
+            _deck(deck),
+            f"« {deck.get_status_display()} » sans remise en cours à une table",
+            _url("deck", deck.pk),
+        )
+    twice = (
+        Deck.objects.annotate(out=Count("issue_lines", filter=Q(issue_lines__return_line__isnull=True)))
+        .filter(out__gt=1)
+        .select_related("manufacturer")
+    )
+    for deck in twice:
+        yield Breach(
+            "depot.deck_states",
+            cite("depot.issue_and_unseal", profile),
+            _deck(deck),
+            f"remis à {deck.out} tables à la fois",
+            _url("deck", deck.pk),
+        )
+    under_incident = Incident.objects.filter(closure__isnull=True).values("decks")
+    for deck in (
+        Deck.objects.filter(status=DeckStatus.QUARANTINED)
+        .exclude(pk__in=under_incident)
+        .select_related("manufacturer")
+    ):
+        yield Breach(
+            "depot.deck_states",
+            cite("depot.incident", profile),
+            _deck(deck),
+            "consigné sans incident ouvert",
+            _url("deck", deck.pk),
+        )

@@ -1,0 +1,106 @@
+"""The depot's API for its new acts: the same services, decks named by serial or sixain,
+refusals as ``{code, message, field, article}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from cards_registry import services
+from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def api(director: Any) -> Client:
+    client = Client()
+    client.force_login(director)
+    return client
+
+
+def test_report_an_incident_by_serial_and_a_refusal_as_json(
+    api: Client, officer: Any, decks: list[Deck]
+) -> None:
+    now = timezone.now()
+    body = {
+        "kind": "marked",
+        "occurred_at": (now - timezone.timedelta(minutes=2)).isoformat(),
+        "day": str(timezone.localdate()),
+        "decks": ["A1-1"],
+        "officer_informed": officer.get_username(),
+        "officer_informed_at": now.isoformat(),
+        "circumstances": "Corne au dos",
+    }
+    response = api.post("/api/depot/incidents/", body, content_type="application/json")
+    assert response.status_code == 201, response.content
+    assert response.json()["decks"] == ["A1-1"]
+    assert Deck.objects.get(serial="A1-1").status == DeckStatus.QUARANTINED
+    refused = api.post(
+        "/api/depot/incidents/",
+        {**body, "decks": ["A1-2"], "officer_informed": ""},
+        content_type="application/json",
+    )
+    assert refused.status_code == 400
+    assert refused.json() == {
+        "code": "OFFICER_NOT_TOLD",
+        "message": refused.json()["message"],
+        "field": "officer_informed",
+        "article": "FR art. 40",
+    }
+    unknown = api.post("/api/depot/incidents/", {**body, "decks": ["NOPE"]}, content_type="application/json")
+    assert (unknown.status_code, unknown.json()["code"], unknown.json()["field"]) == (
+        400,
+        "DECK_UNKNOWN",
+        "decks",
+    )
+
+
+def test_a_return_counted_through_the_api_opens_the_incident(
+    api: Client, director: Any, decks: list[Deck]
+) -> None:
+    today = str(timezone.localdate())
+    services.issue_decks(actor=director, table_number=1, day=timezone.localdate(), decks=decks[:2])
+    assert [d["serial"] for d in api.get(f"/api/depot/returns/?table=1&day={today}").json()] == [
+        "A1-1",
+        "A1-2",
+    ]
+    response = api.post(
+        "/api/depot/returns/",
+        {
+            "table_number": 1,
+            "day": today,
+            "results": [
+                {"deck": "A1-1", "result": "fit", "cards_counted": 51},
+                {"deck": "GRIM:A1-2", "result": "fit"},
+            ],
+        },
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    assert response.json()["incidents"] == [1]
+    assert Incident.objects.get().route == IncidentRoute.RETURN
+    assert api.get("/api/depot/returns/").json() == []
+
+
+def test_declare_a_sixain_out_of_use(api: Client, decks: list[Deck], key: Any) -> None:
+    response = api.post(
+        "/api/depot/out-of-use/",
+        {"sixains": ["SA2"], "reason": "Dos décolorés"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201, response.content
+    assert sorted(response.json()["decks"]) == [f"A2-{i}" for i in range(1, 7)]
+    assert len(api.get("/api/depot/out-of-use/").json()) == 6
+    bad = api.post(
+        "/api/depot/out-of-use/", {"sixains": ["SA2"], "reason": ""}, content_type="application/json"
+    )
+    assert (bad.status_code, bad.json()["field"], bad.json()["article"]) == (400, "reason", "FR art. 39")
+
+
+def test_the_inspection_through_the_api(api: Client, decks: list[Deck]) -> None:
+    body = api.get("/api/depot/inspection/").json()
+    assert body["breaches"] == [] and "depot.decks_out" in body["checks"]
