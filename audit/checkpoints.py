@@ -155,12 +155,16 @@ def make_checkpoint() -> Checkpoint | None:
 def checkpoint_on_commit() -> None:
     """Sign a checkpoint once the current transaction commits (the close of a day calls it).
 
-    Queued as the Celery task ``audit.tasks.make_checkpoint`` (run in-process
-    without a broker); outside a transaction it is queued at once.
+    Queued as the Celery task ``audit.tasks.make_checkpoint`` of the project's
+    Celery application (run in-process without a broker); outside a transaction
+    it is queued at once. A failure to queue or sign never undoes the act that
+    committed (``robust``): beat signs the next checkpoint a few minutes later.
     """
-    from .tasks import make_checkpoint as task
+    if not signing.is_configured():
+        return  # nothing can be signed here (a system without a certificate issues nothing)
+    from casino_ops.celery import app
 
-    transaction.on_commit(task.delay)
+    transaction.on_commit(app.tasks["audit.tasks.make_checkpoint"].delay, robust=True)
 
 
 def _store_nodes(nodes: list[tuple[int, int, bytes]]) -> None:

@@ -102,9 +102,16 @@ class Tree:
         stored: Callable[[list[tuple[int, int]]], dict[tuple[int, int], bytes]],
         leaves: Callable[[int, int], list[bytes]],
         store_level: int = STORE_LEVEL,
+        *,
+        fetch: Callable[
+            [list[tuple[int, int]], list[tuple[int, int]]],
+            tuple[dict[tuple[int, int], bytes], dict[int, list[bytes]]],
+        ]
+        | None = None,
     ) -> None:
         self._stored = stored
         self._leaves = leaves
+        self._fetch = fetch  # stored nodes and leaf ranges at once: (nodes, leaves by range start)
         self._nodes: dict[tuple[int, int], bytes | None] = {}
         self._blocks: dict[int, list[bytes]] = {}
         self.store_level = store_level
@@ -131,29 +138,40 @@ class Tree:
             self._nodes[key] = self._stored([key]).get(key)
         return self._nodes[key]
 
-    def _plan(self, start: int, end: int, keys: set[tuple[int, int]]) -> None:
-        """The stored nodes MTH(D[start:end]) reads, assuming they are all stored."""
+    def _plan(self, start: int, end: int, keys: set[tuple[int, int]], blocks: set[int]) -> None:
+        """The stored nodes and leaf blocks MTH(D[start:end]) reads, assuming the nodes stored."""
         n = end - start
-        if n <= 1:
+        if n <= 0:
             return
         if n & (n - 1) == 0 and start % n == 0:
             level = n.bit_length() - 1
             if level >= self.store_level:
                 keys.add((level, start >> level))
+            else:
+                blocks.add(start >> self.store_level)
             return
         k = _split(n)
-        self._plan(start, start + k, keys)
-        self._plan(start + k, end, keys)
+        self._plan(start, start + k, keys, blocks)
+        self._plan(start + k, end, keys, blocks)
 
     def prefetch(self, ranges: list[tuple[int, int]]) -> None:
         keys: set[tuple[int, int]] = set()
+        blocks: set[int] = set()
         for start, end in ranges:
-            self._plan(start, end, keys)
+            self._plan(start, end, keys, blocks)
         wanted = [key for key in keys if key not in self._nodes]
-        if wanted:
+        size = 1 << self.store_level
+        spans = [(b * size, b * size + size) for b in sorted(blocks) if b not in self._blocks]
+        if self._fetch is not None and (wanted or spans):
+            found, leaves = self._fetch(wanted, spans)
+            for lo, _hi in spans:
+                self._blocks[lo >> self.store_level] = leaves.get(lo, [])
+        elif wanted:
             found = self._stored(wanted)
-            for key in wanted:
-                self._nodes[key] = found.get(key)
+        else:
+            found = {}
+        for key in wanted:
+            self._nodes[key] = found.get(key)
 
     def mth(self, start: int, end: int) -> bytes:
         """MTH(D[start:end]) for a range of the RFC's recursion."""

@@ -33,10 +33,9 @@ class AuditEvent(models.Model):
     object_id = models.CharField(_("identifiant de l'objet"), max_length=64, editable=False)
     payload = models.TextField(_("contenu (JSON canonique)"), editable=False)
     # HMAC-SHA256 of the event's canonical bytes, keyed by AUDIT_EVENT_KEY (audit.chain);
-    # unique: a genuine event copied into the table again is refused.
-    mac = models.CharField(
-        _("code d'authentification (HMAC)"), max_length=64, null=True, unique=True, editable=False
-    )
+    # unique (a constraint: one index, no pattern index): a genuine event copied into the
+    # table again is refused.
+    mac = models.CharField(_("code d'authentification (HMAC)"), max_length=64, null=True, editable=False)
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64, null=True, editable=False)
     hash = models.CharField(_("empreinte SHA-256"), max_length=64, null=True, editable=False)
     sealed_at = models.DateTimeField(_("scellé le"), null=True, editable=False)
@@ -51,6 +50,7 @@ class AuditEvent(models.Model):
             models.Index(fields=["action"], name="audit_event_action"),
             models.Index(fields=["id"], name="audit_event_pending", condition=models.Q(seq__isnull=True)),
         ]
+        constraints = [models.UniqueConstraint(fields=["mac"], name="audit_event_mac_unique")]
 
     def __str__(self) -> str:
         number = self.seq if self.seq is not None else "…"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
@@ -27,8 +28,30 @@ CONSISTENCY_TYPE = "audit-consistency-proof"
 HASHING = "RFC 9162 §2.1, SHA-256; leaf = the event's canonical bytes"
 
 
+_LEAVES_SQL = (
+    "SELECT seq, sha256('\\x00'::bytea || convert_to(concat_ws(chr(31), "
+    "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
+    "actor_name, action, object_type, object_id, payload), 'UTF8')) "
+    "FROM audit_event WHERE seq > %s AND seq <= %s ORDER BY seq"
+)
+
+
 def _leaves(start: int, end: int) -> list[bytes]:
-    """Leaf hashes of leaves start..end-1 (events of seq start+1..end)."""
+    """Leaf hashes of leaves start..end-1 (events of seq start+1..end).
+
+    PostgreSQL hashes the canonical bytes itself (the same text verification
+    reads); elsewhere they are made and hashed here.
+    """
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_LEAVES_SQL, [start, end])
+            rows = cursor.fetchall()
+        out = []
+        for expected, (seq, digest) in enumerate(rows, start + 1):
+            if seq != expected:
+                break
+            out.append(bytes(digest))
+        return out
     rows = (
         AuditEvent.objects.filter(seq__gt=start, seq__lte=end)
         .order_by("seq")
@@ -68,8 +91,41 @@ def _stored(keys: list[tuple[int, int]]) -> dict[tuple[int, int], bytes]:
     }
 
 
+def _fetch_postgresql(
+    keys: list[tuple[int, int]], spans: list[tuple[int, int]]
+) -> tuple[dict[tuple[int, int], bytes], dict[int, list[bytes]]]:
+    """The stored nodes and the leaf hashes of whole blocks, in one query."""
+    parts, params = [], []
+    for level, index in keys:
+        parts.append(
+            "(SELECT 0, level::bigint, index, decode(hash, 'hex') FROM audit_merkle_node "
+            "WHERE level = %s AND index = %s)"
+        )
+        params += [level, index]
+    for lo, hi in spans:
+        parts.append(
+            "(SELECT 1, %s::bigint, seq, sha256('\\x00'::bytea || convert_to(concat_ws(chr(31), "
+            "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
+            "actor_name, action, object_type, object_id, payload), 'UTF8')) "
+            "FROM audit_event WHERE seq > %s AND seq <= %s ORDER BY seq)"
+        )
+        params += [lo, lo, hi]
+    with connection.cursor() as cursor:
+        cursor.execute(" UNION ALL ".join(parts), params)
+        rows = cursor.fetchall()
+    nodes: dict[tuple[int, int], bytes] = {}
+    leaves: dict[int, list[bytes]] = {lo: [] for lo, _hi in spans}
+    for kind, a, b, digest in sorted(rows, key=lambda row: (row[0], row[1], row[2])):
+        if kind == 0:
+            nodes[(a, b)] = bytes(digest)
+        elif b == a + len(leaves[a]) + 1:  # contiguous from the block's start
+            leaves[a].append(bytes(digest))
+    return nodes, leaves
+
+
 def tree() -> Tree:
-    return Tree(_stored, _leaves, STORE_LEVEL)
+    fetch = _fetch_postgresql if connection.vendor == "postgresql" else None
+    return Tree(_stored, _leaves, STORE_LEVEL, fetch=fetch)
 
 
 def _refuse(code: str, message: str, field: str) -> RegulationError:

@@ -93,12 +93,12 @@ class Migration(migrations.Migration):
             model_name="auditevent",
             name="mac",
             field=models.CharField(
-                editable=False,
-                max_length=64,
-                null=True,
-                unique=True,
-                verbose_name="code d'authentification (HMAC)",
+                editable=False, max_length=64, null=True, verbose_name="code d'authentification (HMAC)"
             ),
+        ),
+        migrations.AddConstraint(
+            model_name="auditevent",
+            constraint=models.UniqueConstraint(fields=("mac",), name="audit_event_mac_unique"),
         ),
         migrations.RunPython(install, migrations.RunPython.noop),
     ]

@@ -142,12 +142,22 @@ def test_beat_signs_a_checkpoint_every_few_minutes() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_checkpoint_on_commit_signs_once_the_day_is_closed(witness: Path) -> None:
-    with transaction.atomic():
-        audit.record(actor=None, action="tables.close_day", object_type="test.day", object_id=1, payload={})
-        checkpoint_on_commit()
-        assert not Checkpoint.objects.exists()
-    checkpoint = Checkpoint.objects.get()
-    assert checkpoint.seq == 1 and (witness / witness_name(1)).is_file()
+    from celery import Celery
+
+    from casino_ops.celery import app
+
+    Celery(broker="memory://")  # another application made current (as a test's sender does)
+    try:
+        with transaction.atomic():
+            audit.record(
+                actor=None, action="tables.close_day", object_type="test.day", object_id=1, payload={}
+            )
+            checkpoint_on_commit()
+            assert not Checkpoint.objects.exists()
+    finally:
+        app.set_current()
+    made = Checkpoint.objects.get()
+    assert made.seq == 1 and (witness / witness_name(1)).is_file()
 
 
 @pytest.mark.django_db

@@ -33,7 +33,7 @@ class Command(RegulatedCommand):
                 self.stdout.write("The audit record is empty: nothing to sign.")
             else:
                 self.stdout.write(
-                    f"Checkpoint #{checkpoint.pk}: seq {checkpoint.seq} {checkpoint.head_hash} "
+                    f"Checkpoint #{checkpoint.number}: seq {checkpoint.seq} {checkpoint.head_hash} "
                     f"signed {checkpoint.made_at:%Y-%m-%d %H:%M:%S %Z} by {checkpoint.signer}"
                 )
         if options["export"]:
