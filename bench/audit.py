@@ -59,6 +59,9 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000, help="events for the verification")
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each concurrent run")
+    parser.add_argument(
+        "--peers", action=argparse.BooleanOptionalAction, default=True, help="then the peers (bench/peers.py)"
+    )
     args = parser.parse_args()
 
     _recreate_database()
@@ -79,6 +82,10 @@ def main() -> None:
 
         connections.close_all()
         _drop_database()
+    if args.peers:  # pghistory, simple-history and auditlog in the same run
+        from bench.peers import run_after_audit
+
+        run_after_audit(args)
 
 
 def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001

@@ -1,0 +1,19 @@
+"""Settings of bench/peers.py: the test settings, with the peers' apps and the bench's models.
+
+The peers (django-pghistory, django-simple-history, django-auditlog) are installed
+here only, never in the project's INSTALLED_APPS. Commits are durable
+(synchronous_commit on, whatever the server's default).
+"""
+
+from tests.settings import *  # noqa: F403
+
+INSTALLED_APPS = [  # noqa: F405
+    *INSTALLED_APPS,  # noqa: F405
+    "pgtrigger",
+    "pghistory",
+    "simple_history",
+    "auditlog",
+    "bench.peer_models",
+]
+DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=on"  # noqa: F405
+DATABASES["default"]["CONN_MAX_AGE"] = None  # noqa: F405
