@@ -51,6 +51,10 @@ class CasinoSettingsAdmin(admin.ModelAdmin):
                 )
             },
         ),
+        (
+            "Journée de jeu et exercice",
+            {"fields": ("gaming_day_rollover", "exercise_start_month", "exercise_start_day")},
+        ),
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -13,6 +13,7 @@ import audit
 
 from . import roles
 from .models import CasinoSettings
+from .regulations import RegulationError, cite
 from .rules import check_casino_settings
 
 EDITABLE_FIELDS = (
@@ -28,6 +29,9 @@ EDITABLE_FIELDS = (
     "hit_on_21_forbidden",
     "single_player_two_boxes",
     "max_boxes_per_player",
+    "gaming_day_rollover",
+    "exercise_start_month",
+    "exercise_start_day",
 )
 
 
@@ -44,6 +48,14 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     """Change the casino's settings: the director only."""
     if not roles.has_role(actor, roles.DIRECTOR):
         raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du casino."))
+    # the gaming day's and the exercise's settings left empty in a form keep their value
+    changes = {
+        key: value
+        for key, value in changes.items()
+        if not (
+            key in ("gaming_day_rollover", "exercise_start_month", "exercise_start_day") and value is None
+        )
+    }
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValueError(f"unknown casino settings: {sorted(unknown)}")
@@ -51,6 +63,19 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     before = model_to_dict(casino, fields=EDITABLE_FIELDS)
     after = {**before, **changes}
     check_casino_settings(after)
+    if casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists():
+        if str(before.get("authorised_min_stake")) != str(after["authorised_min_stake"]):
+            # FR art. 55-5, LU art. 26, 33: fixed by the decree; changed only by an act citing it
+            raise RegulationError(
+                "AUTHORISED_MINIMUM_BY_DECREE",
+                _(
+                    "La mise minimale autorisée est celle de l'arrêté d'autorisation : elle ne change que "
+                    "par un acte citant l'arrêté (référence, date d'entrée en vigueur), visé par un "
+                    "fonctionnaire."
+                ),
+                cite("limits.minimum_maximum", after["profile"]),
+                field="authorised_min_stake",
+            )
     for key, value in changes.items():
         setattr(casino, key, value)
     casino.full_clean()

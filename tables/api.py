@@ -2,7 +2,9 @@
 
 Hand logs arrive as the JSON body of ``POST sessions/<id>/hand-logs/``: the
 body is the log itself, stored byte for byte (its SHA-256 is that of the
-body). A refusal is an HTTP 400 ``{code, message, field, article}``.
+body), up to 16 MiB and 32 levels of nesting (a 5,700-round shoe is about
+4 MB); no string may hold a control character (NUL included) or exceed its
+field. A refusal, size included, is an HTTP 400 ``{code, message, field, article}``.
 Access is decided here in one place, by the role's model permissions.
 """
 
@@ -16,10 +18,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services
+from . import rules, selectors, services
 from .models import HandLog, HandLogSource, Session
 from .serializers import (
+    AcknowledgeInSerializer,
+    AuthorisedMinimumInSerializer,
     DealerErrorFilterSerializer,
+    DelegationInSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
     SessionFilterSerializer,
@@ -71,6 +76,24 @@ class SessionDetail(APIView):
         return Response(report)
 
 
+def _read_log_body(request: Request) -> bytes:
+    """The body read as a stream up to the hand-log limit (``MAX_HAND_LOG_BYTES``, above Django's
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``), so that a large valid log is received as by the command and
+    one too large is refused in the API's JSON format."""
+    django_request = request._request
+    try:
+        declared = int(django_request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    rules.check_hand_log_size(declared)
+    if getattr(django_request, "_body", None) is not None:
+        raw = django_request._body
+    else:
+        raw = django_request.read(rules.MAX_HAND_LOG_BYTES + 1)
+    rules.check_hand_log_size(len(raw))
+    return raw
+
+
 class SessionHandLogs(APIView):
     """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log)."""
 
@@ -82,7 +105,7 @@ class SessionHandLogs(APIView):
         return Response(HandLogSerializer(logs, many=True).data)
 
     def post(self, request: Request, pk: int) -> Response:
-        raw = request.body  # the log exactly as sent, before any parsing
+        raw = _read_log_body(request)  # the log exactly as sent, before any parsing
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
@@ -111,6 +134,94 @@ class DealerErrors(APIView):
         filters = DealerErrorFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         return Response(selectors.dealer_error_summary(**filters.validated_data))
+
+
+def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
+    """The input, or the API's refusal ``{code, message, field, article}`` naming the first bad field."""
+    from casino_ops.regulations import RegulationError
+
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        field, errors = next(iter(serializer.errors.items()))
+        message = errors[0] if isinstance(errors, list) else errors
+        if isinstance(message, dict):  # a list field's item
+            message = next(iter(message.values()))[0]
+        raise RegulationError("FIELD_INVALID", f"{field} : {message}", field=field)
+    return serializer.validated_data
+
+
+def _user(username: str, field: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from casino_ops.regulations import RegulationError
+
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise RegulationError("UNKNOWN_USER", f"{field} : {username}", field=field)
+    return user
+
+
+class Delegations(APIView):
+    """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_delegation", WRITE: "tables.view_delegation"}
+
+    def post(self, request: Request) -> Response:
+        data = dict(_validated(DelegationInSerializer, request.data))
+        data["delegate"] = _user(data["delegate"], "delegate")
+        delegation = services.grant_delegation(actor=request.user, **data)
+        return Response({"id": delegation.pk}, status=status.HTTP_201_CREATED)
+
+
+class AuthorisedMinimums(APIView):
+    """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.view_authorisedminimum"}
+
+    def post(self, request: Request) -> Response:
+        act = services.record_authorised_minimum(
+            actor=request.user, **_validated(AuthorisedMinimumInSerializer, request.data)
+        )
+        return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
+
+
+class AuthorisedMinimumStamp(APIView):
+    """POST: an officer stamps the act; it holds from then on (and from its date in force)."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.view_authorisedminimum"}
+
+    def post(self, request: Request, pk: int) -> Response:
+        from .models import AuthorisedMinimum
+
+        act = AuthorisedMinimum.objects.filter(pk=pk).first()
+        if act is None:
+            raise Http404
+        act = services.stamp_authorised_minimum(actor=request.user, act=act)
+        return Response({"id": act.pk, "stamped_at": act.stamped_at}, status=status.HTTP_200_OK)
+
+
+class AcknowledgeDiscrepancies(APIView):
+    """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.view_discrepancy"}
+
+    def post(self, request: Request) -> Response:
+        from casino_ops.regulations import RegulationError
+
+        from .models import Discrepancy
+
+        data = _validated(AcknowledgeInSerializer, request.data)
+        wanted = set(data["discrepancies"])
+        rows = list(Discrepancy.objects.filter(pk__in=wanted))
+        if len(rows) != len(wanted):
+            missing = sorted(wanted - {r.pk for r in rows})
+            raise RegulationError("UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", field="discrepancies")
+        done = services.acknowledge_discrepancies(actor=request.user, discrepancies=rows, note=data["note"])
+        return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
 
 
 __all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]

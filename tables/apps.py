@@ -26,6 +26,9 @@ class TablesConfig(AppConfig):
                 "handlog",
                 "replay",
                 "discrepancy",
+                "delegation",
+                "authorisedminimum",
+                "discrepancyacknowledgement",
             )
         }
         staff = {"tables.add_advanceentry", "tables.add_shoe", "tables.add_handlog"}

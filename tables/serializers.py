@@ -116,3 +116,25 @@ class DealerErrorFilterSerializer(serializers.Serializer):
     by = serializers.ChoiceField(choices=["table", "session", "croupier"], default="table")
     date_from = serializers.DateField(required=False)
     date_to = serializers.DateField(required=False)
+
+
+class DelegationInSerializer(serializers.Serializer):
+    delegate = serializers.CharField(max_length=150, help_text="username of the committee member")
+    approval_reference = serializers.CharField(max_length=200)
+    approved_on = serializers.DateField()
+    valid_from = serializers.DateField()
+    valid_until = serializers.DateField(required=False, allow_null=True)
+
+
+class AuthorisedMinimumInSerializer(serializers.Serializer):
+    minimum = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    decree_reference = serializers.CharField(max_length=200)
+    decree_date = serializers.DateField()
+    in_force_on = serializers.DateField()
+
+
+class AcknowledgeInSerializer(serializers.Serializer):
+    discrepancies = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")

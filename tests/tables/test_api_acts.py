@@ -1,0 +1,89 @@
+"""The new acts in the REST API, with the usual refusal JSON {code, message, field, article}."""
+
+from __future__ import annotations
+
+import pytest
+
+from audit.models import AuditEvent
+from tables.models import AuthorisedMinimum, Delegation
+
+from .conftest import DAY
+
+
+def _post(client, user, url, data):
+    client.force_login(user)
+    return client.post(url, data=data, content_type="application/json")
+
+
+def _refusal(response, code, field=None, article=None):
+    assert response.status_code == 400, response.content[:300]
+    body = response.json()
+    assert set(body) == {"code", "message", "field", "article"}
+    assert body["code"] == code, body
+    if field is not None:
+        assert body["field"] == field, body
+    if article is not None:
+        assert body["article"] == article, body
+    return body
+
+
+@pytest.mark.django_db
+def test_delegation_through_the_api(client, staff, casino):
+    url = "/api/tables/delegations/"
+    data = {
+        "delegate": staff["committee"].username,
+        "approval_reference": "Agrément MJ 2026-14",
+        "approved_on": DAY.isoformat(),
+        "valid_from": DAY.isoformat(),
+    }
+    _refusal(_post(client, staff["committee"], url, data), "DIRECTOR_REQUIRED", "actor", "FR art. 55-5")
+    _refusal(
+        _post(client, staff["director"], url, {**data, "approved_on": "30/11/2026"}),
+        "FIELD_INVALID",
+        "approved_on",
+    )
+    _refusal(
+        _post(client, staff["director"], url, {**data, "delegate": "nobody"}), "UNKNOWN_USER", "delegate"
+    )
+    assert not Delegation.objects.exists()
+    response = _post(client, staff["director"], url, data)
+    assert response.status_code == 201, response.content
+    assert Delegation.objects.get().delegate == staff["committee"]
+    assert AuditEvent.objects.filter(action="delegation.granted").count() == 1
+
+
+@pytest.mark.django_db
+def test_authorised_minimum_recorded_and_stamped_through_the_api(client, staff, casino):
+    data = {
+        "minimum": "2.00",
+        "decree_reference": "Arrêté du 20/11/2026",
+        "decree_date": "2026-11-20",
+        "in_force_on": "2026-11-25",
+    }
+    _refusal(
+        _post(client, staff["director"], "/api/tables/authorised-minimums/", {**data, "minimum": "abc"}),
+        "FIELD_INVALID",
+        "minimum",
+    )
+    response = _post(client, staff["director"], "/api/tables/authorised-minimums/", data)
+    assert response.status_code == 201, response.content
+    pk = response.json()["id"]
+    stamp = f"/api/tables/authorised-minimums/{pk}/stamp/"
+    _refusal(_post(client, staff["director"], stamp, {}), "OFFICER_REQUIRED", "actor", "FR art. 55-5")
+    response = _post(client, staff["officer"], stamp, {})
+    assert response.status_code == 200, response.content
+    assert AuthorisedMinimum.objects.get().stamped_by == staff["officer"]
+
+
+@pytest.mark.django_db
+def test_acknowledging_unknown_discrepancies_is_refused(client, staff, casino):
+    _refusal(
+        _post(client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": [999]}),
+        "UNKNOWN_DISCREPANCY",
+        "discrepancies",
+    )
+    _refusal(
+        _post(client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": "x"}),
+        "FIELD_INVALID",
+        "discrepancies",
+    )
