@@ -22,11 +22,16 @@ from . import rules, selectors, services
 from .models import HandLog, HandLogSource, Session
 from .serializers import (
     AcknowledgeInSerializer,
+    AdvanceInSerializer,
     AuthorisedMinimumInSerializer,
+    CloseInSerializer,
     DealerErrorFilterSerializer,
     DelegationInSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
+    InterruptInSerializer,
+    MaximumInSerializer,
+    OpenSessionInSerializer,
     SessionFilterSerializer,
     SessionSerializer,
 )
@@ -222,6 +227,80 @@ class AcknowledgeDiscrepancies(APIView):
             raise RegulationError("UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", field="discrepancies")
         done = services.acknowledge_discrepancies(actor=request.user, discrepancies=rows, note=data["note"])
         return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
+
+
+def _session(pk: int) -> Session:
+    session = Session.objects.filter(pk=pk).select_related("table").first()
+    if session is None:
+        raise Http404
+    return session
+
+
+def _users(data: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """Usernames given for people (croupier, signer, cashier, key holder) replaced by the users."""
+    out = dict(data)
+    for field in fields:
+        if out.get(field):
+            out[field] = _user(out[field], field)
+        else:
+            out[field] = None
+    return out
+
+
+class OpenSession(APIView):
+    """POST: open a session of a table (by its number) for the current gaming day, with its limits
+    and its initial advance; the caller signs and fixes the maximum."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_session"}
+
+    def post(self, request: Request) -> Response:
+        from casino_ops.regulations import RegulationError
+
+        from .models import Table
+
+        data = _users(_validated(OpenSessionInSerializer, request.data), "croupier")
+        table = Table.objects.filter(number=data.pop("table")).first()
+        if table is None:
+            raise RegulationError("UNKNOWN_TABLE", "table", field="table")
+        session = services.open_session(actor=request.user, table=table, **data)
+        return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
+
+
+class SessionAct(APIView):
+    """POST one act on a session: ``advance``, ``interrupt``, ``resume``, ``close``, ``maximum``."""
+
+    permission_classes = [TablesPermission]
+    act = ""
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_advanceentry"}
+
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(pk)
+        user = request.user
+        if self.act == "advance":
+            data = _users(_validated(AdvanceInSerializer, request.data), "counted_by")
+            entry = services.add_advance(actor=user, session=session, **data)
+        elif self.act == "interrupt":
+            data = _users(
+                _validated(InterruptInSerializer, request.data), "key_holder", "signed_by", "cashier"
+            )
+            entry = services.interrupt_session(actor=user, session=session, **data)
+        elif self.act == "resume":
+            entry = services.resume_session(actor=user, session=session)
+        elif self.act == "close":
+            data = _users(_validated(CloseInSerializer, request.data), "counted_by", "cashier")
+            entry = services.close_session(actor=user, session=session, **data)
+        else:
+            change = services.change_maximum(
+                actor=user, session=session, **_validated(MaximumInSerializer, request.data)
+            )
+            return Response({"id": change.pk, "maximum": change.maximum}, status=status.HTTP_201_CREATED)
+        return Response({"line": entry.line, "kind": entry.kind}, status=status.HTTP_201_CREATED)
+
+
+class MaximumAct(SessionAct):
+    act = "maximum"
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_maximumchange"}
 
 
 __all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]

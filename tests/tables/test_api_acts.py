@@ -87,3 +87,74 @@ def test_acknowledging_unknown_discrepancies_is_refused(client, staff, casino):
         "FIELD_INVALID",
         "discrepancies",
     )
+
+
+@pytest.mark.django_db
+def test_a_session_day_through_the_api(client, staff, table):
+    from tables.models import AdvanceEntry, Session
+
+    opening = {
+        "table": table.number,
+        "minimum": "10.00",
+        "maximum": "1000.00",
+        "advance_amount": "30000.00",
+        "croupier": staff["croupier"].username,
+    }
+    url = "/api/tables/sessions/open/"
+    _refusal(
+        _post(client, staff["director"], url, {**opening, "day": DAY.isoformat()}),
+        "SESSION_NOT_TODAY",
+        "day",
+        "FR art. 69",
+    )
+    _refusal(_post(client, staff["director"], url, {**opening, "maximum": "abc"}), "FIELD_INVALID", "maximum")
+    _refusal(_post(client, staff["director"], url, {**opening, "table": 99}), "UNKNOWN_TABLE", "table")
+    _refusal(_post(client, staff["committee"], url, opening), "MAXIMUM_BY_DIRECTOR", "actor", "FR art. 55-5")
+    assert not Session.objects.exists()
+    response = _post(client, staff["director"], url, opening)
+    assert response.status_code == 201, response.content
+    pk = response.json()["id"]
+    base = f"/api/tables/sessions/{pk}/"
+    _refusal(
+        _post(
+            client,
+            staff["director"],
+            base + "advances/",
+            {"amount": "100.00", "counted_by": staff["croupier"].username},
+        ),
+        "ADVANCE_NOT_EQUAL",
+        "amount",
+        "FR art. 42",
+    )
+    ok = _post(
+        client,
+        staff["director"],
+        base + "advances/",
+        {"amount": "30000.00", "counted_by": staff["croupier"].username},
+    )
+    assert ok.status_code == 201, ok.content
+    locked = _post(
+        client,
+        staff["croupier"],
+        base + "interrupt/",
+        {"mode": "locked", "key_holder": staff["committee"].username},
+    )
+    assert locked.status_code == 201, locked.content
+    _refusal(_post(client, staff["croupier"], base + "resume/", {}), "KEY_HOLDER_ONLY", "actor", "FR art. 69")
+    assert _post(client, staff["committee"], base + "resume/", {}).status_code == 201
+    assert (
+        _post(
+            client, staff["director"], base + "maximum/", {"maximum": "2000.00", "display_changed": True}
+        ).status_code
+        == 201
+    )
+    closing = {"closing_cash": "61000.00", "counted_by": staff["croupier"].username, "certified_exact": True}
+    _refusal(
+        _post(client, staff["croupier"], base + "close/", closing),
+        "SIGNATURE_REQUIRED",
+        "actor",
+        "FR art. 69",
+    )
+    assert _post(client, staff["director"], base + "close/", closing).status_code == 201
+    assert Session.objects.get().status == "closed"
+    assert AdvanceEntry.objects.filter(session_id=pk).count() == 5
