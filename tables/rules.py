@@ -401,7 +401,7 @@ def _check_log_values(doc: Any) -> None:
 
 
 def _check_string(value: str, path: str, name: str) -> None:
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in value):
         raise RegulationError(
             "HAND_LOG_REJECTED",
             _("Journal refusé : %(f)s : caractère de contrôle (NUL ou autre) interdit.") % {"f": path},

@@ -75,9 +75,10 @@ def test_nul_in_a_player_name_is_refused_before_storing_and_a_retry_is_not_a_dup
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("field", ["shoe_id", "table"])
-def test_control_characters_in_any_string_are_refused(croupier_client, open_session, field):
+@pytest.mark.parametrize("bad", ["\u0007", "\ud800"])
+def test_control_characters_in_any_string_are_refused(croupier_client, open_session, field, bad):
     doc = _doc(3)
-    doc[field] = doc[field] + "\u0007"
+    doc[field] = doc[field] + bad  # a control character, a lone surrogate (not storable text)
     body = _refusal(_post(croupier_client, open_session, json.dumps(doc)))
     assert body["field"] == field and not HandLog.objects.exists()
 
