@@ -77,16 +77,26 @@ def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
 
 
 def seed(context: dict[str, Any]) -> None:
-    users = context["users"]
-    director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
     tables = {t.number: t for t in context["tables"]}
     casino = get_casino()
-    today = casino.gaming_day(timezone.now())
+    today = timezone.localdate()
     yesterday = today - dt.timedelta(days=1)
     # yesterday's books written as they were then, during yesterday's gaming day
     with history_at(dt.datetime.combine(yesterday, dt.time(21, 0))):
         _yesterday(context, tables, yesterday)
+    # the demo's "today" is the calendar day (the depot's demo issues its decks for it); seeded
+    # after midnight but before the gaming day's roll-over, its acts are written at the roll-over
+    now = timezone.now()
+    moment = (
+        now if casino.gaming_day(now) == today else dt.datetime.combine(today, casino.gaming_day_rollover)
+    )
+    with history_at(moment):
+        _today(context, tables, today)
 
+
+def _today(context: dict[str, Any], tables: dict[int, Any], today: dt.date) -> None:
+    users = context["users"]
+    director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
     if not Session.objects.filter(day=today).exists():
         first = _open(director, croupier, tables[1], today)
         second = _open(director, croupier, tables[2], today)
