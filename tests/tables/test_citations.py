@@ -112,3 +112,15 @@ def test_create_table_cites_the_profiles_article(staff, casino, profile, article
     with pytest.raises(RegulationError) as error:
         services.create_table(actor=staff["director"], number=9, code="BJ09", boxes=8)
     assert (error.value.code, error.value.article) == ("TOO_MANY_BOXES", article)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile,article", [("FR", "FR art. 68"), ("LU", "")])
+def test_corrections_cite_the_profiles_article(staff, casino, profile, article):
+    # LU has no article of the map for the books' corrections (its "comptabilité spéciale")
+    update_casino_settings(actor=staff["director"], profile=profile)
+    with pytest.raises(RegulationError) as error:
+        services.correct_control_line(
+            actor=staff["committee"], line=None, result=D("1.00"), approval="Approuvé", reason="motif"
+        )
+    assert (error.value.code, error.value.article) == ("DIRECTOR_REQUIRED", article)
