@@ -14,8 +14,10 @@ field and citing the article of the casino's profile.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from decimal import Decimal
+from itertools import accumulate
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -377,6 +379,33 @@ def check_hand_log_size(size: int) -> None:
         raise _too_large(size)
 
 
+# Fast prefilters on the raw text (C speed); the walk below, which names the path, runs only when
+# one of them finds something: an escaped control character or surrogate, a raw DEL, a string of
+# more than 64 characters (counted on the text, never fewer than once decoded), or nesting too deep.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|[dD][89a-fA-F][0-9a-fA-F]{2})")
+_LONG_STRING = re.compile(rb'"(?:[^"\\]|\\.){65,}"')
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# without any backslash in the text, a string is a plain run between two quotes
+_LONG_PLAIN = re.compile(rb'"[^"]{65,}"')
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _needs_walk(raw: bytes) -> bool:
+    if b"\x7f" in raw:
+        return True
+    if b"\\" in raw:
+        if _SUSPECT_ESCAPE.search(raw) or _LONG_STRING.search(raw):
+            return True
+        stripped = _STRING.sub(b"", raw)
+    else:
+        if _LONG_PLAIN.search(raw):
+            return True
+        stripped = _PLAIN_STRING.sub(b"", raw)
+    skeleton = stripped.translate(None, _NOT_BRACKETS)
+    return max(accumulate(1 if c in b"[{" else -1 for c in skeleton), default=0) > MAX_HAND_LOG_DEPTH
+
+
 def _check_log_values(doc: Any) -> None:
     """No string with a control character (NUL included), none longer than its field, no nesting
     deeper than :data:`MAX_HAND_LOG_DEPTH`; the error names the path of the value."""
@@ -437,7 +466,12 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
             _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
             field="document",
         ) from None
-    _check_log_values(doc)
+    if isinstance(doc, dict):  # the short top-level strings, checked at once
+        for name in ("table", "shoe_id"):
+            if isinstance(doc.get(name), str):
+                _check_string(doc[name], name, name)
+    if _needs_walk(raw):
+        _check_log_values(doc)
     try:
         validate(doc)
     except Rejected as rej:
