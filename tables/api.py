@@ -170,7 +170,13 @@ class Delegations(APIView):
     """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
 
     permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_delegation", WRITE: "tables.view_delegation"}
+    required_perms = {READ: "tables.view_delegation", WRITE: "tables.add_delegation"}
+
+    def get(self, request: Request) -> Response:
+        from .models import Delegation
+
+        rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
+        return Response([selectors._delegation_dict(d) for d in rows])
 
     def post(self, request: Request) -> Response:
         data = dict(_validated(DelegationInSerializer, request.data))
@@ -183,7 +189,25 @@ class AuthorisedMinimums(APIView):
     """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
 
     permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.view_authorisedminimum"}
+    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.add_authorisedminimum"}
+
+    def get(self, request: Request) -> Response:
+        from .models import AuthorisedMinimum
+
+        rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
+        return Response(
+            [
+                {
+                    "id": a.pk,
+                    "minimum": a.minimum,
+                    "decree_reference": a.decree_reference,
+                    "decree_date": a.decree_date,
+                    "in_force_on": a.in_force_on,
+                    "stamped_at": a.stamped_at,
+                }
+                for a in rows
+            ]
+        )
 
     def post(self, request: Request) -> Response:
         act = services.record_authorised_minimum(
@@ -192,27 +216,21 @@ class AuthorisedMinimums(APIView):
         return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
 
 
-class AuthorisedMinimumStamp(APIView):
-    """POST: an officer stamps the act; it holds from then on (and from its date in force)."""
-
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.view_authorisedminimum"}
-
-    def post(self, request: Request, pk: int) -> Response:
-        from .models import AuthorisedMinimum
-
-        act = AuthorisedMinimum.objects.filter(pk=pk).first()
-        if act is None:
-            raise Http404
-        act = services.stamp_authorised_minimum(actor=request.user, act=act)
-        return Response({"id": act.pk, "stamped_at": act.stamped_at}, status=status.HTTP_200_OK)
-
-
 class AcknowledgeDiscrepancies(APIView):
     """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
 
     permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.view_discrepancy"}
+    required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.add_discrepancyacknowledgement"}
+
+    def get(self, request: Request) -> Response:
+        from .models import Discrepancy
+
+        rows = (
+            Discrepancy.objects.filter(acknowledgement__isnull=True)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        return Response({"not_acknowledged": list(rows[:10000])})
 
     def post(self, request: Request) -> Response:
         from casino_ops.regulations import RegulationError
@@ -254,6 +272,13 @@ class OpenSession(APIView):
     permission_classes = [TablesPermission]
     required_perms = {READ: "tables.view_session", WRITE: "tables.add_session"}
 
+    def get(self, request: Request) -> Response:
+        from django.utils import timezone
+
+        from casino_ops.services import get_casino
+
+        return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
+
     def post(self, request: Request) -> Response:
         from casino_ops.regulations import RegulationError
 
@@ -273,6 +298,10 @@ class SessionAct(APIView):
     permission_classes = [TablesPermission]
     act = ""
     required_perms = {READ: "tables.view_session", WRITE: "tables.add_advanceentry"}
+
+    def get(self, request: Request, pk: int) -> Response:
+        session = _session(pk)
+        return Response({"id": session.pk, "status": session.status, "day": session.day})
 
     def post(self, request: Request, pk: int) -> Response:
         session = _session(pk)

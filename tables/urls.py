@@ -21,11 +21,6 @@ urlpatterns = [
     path("delegations/", api.Delegations.as_view(), name="delegations"),
     path("authorised-minimums/", api.AuthorisedMinimums.as_view(), name="authorised-minimums"),
     path(
-        "authorised-minimums/<int:pk>/stamp/",
-        api.AuthorisedMinimumStamp.as_view(),
-        name="authorised-minimum-stamp",
-    ),
-    path(
         "discrepancies/acknowledge/", api.AcknowledgeDiscrepancies.as_view(), name="acknowledge-discrepancies"
     ),
 ]
