@@ -595,3 +595,23 @@ def effective_control_lines(control_day: Any) -> list[Any]:
     for line in control_day.lines.order_by("id"):
         latest[line.corrects_id or line.pk] = line
     return list(latest.values())
+
+
+def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
+    """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
+    ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
+    from .models import AuthorisedMinimum
+
+    rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
+    return [
+        {
+            "id": a.pk,
+            "minimum": a.minimum,
+            "decree_reference": a.decree_reference,
+            "decree_date": a.decree_date,
+            "in_force_on": a.in_force_on,
+            "recorded_by": _name(a.recorded_by),
+            "recorded_at": a.recorded_at,
+        }
+        for a in rows.order_by("in_force_on", "recorded_at")
+    ]

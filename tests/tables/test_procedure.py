@@ -266,13 +266,14 @@ def test_the_authorised_minimum_changes_only_by_a_stamped_decree(staff, table):
         # not stamped: the decree's minimum does not hold yet
         with _refused("MINIMUM_BELOW_AUTHORISED", "FR art. 55-5", "minimum"):
             _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
+        assert [a["id"] for a in selectors.authorised_minimums_to_stamp()] == [act.pk]
         with _refused("OFFICER_REQUIRED", "FR art. 55-5", "actor"):
             services.stamp_authorised_minimum(actor=staff["director"], act=act)
         services.stamp_authorised_minimum(actor=staff["officer"], act=act)
         with _refused("ALREADY_STAMPED", "FR art. 55-5", "act"):
             services.stamp_authorised_minimum(actor=staff["officer"], act=act)
         session = _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
-    assert session.minimum == D("2.00")
+    assert session.minimum == D("2.00") and selectors.authorised_minimums_to_stamp() == []
     actions = list(
         AuditEvent.objects.filter(action__startswith="authorised_minimum.").values_list("action", flat=True)
     )
