@@ -13,7 +13,7 @@ from .forms import SafeFormMixin
 from .models import HOUSE_RULE_KEYS, CasinoSettings
 from .regulations import RegulationError
 from .rules import check_casino_settings
-from .services import CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
+from .services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
 
 
 class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
@@ -38,6 +38,10 @@ class CasinoSettingsAdmin(admin.ModelAdmin):
     fieldsets = (
         (None, {"fields": CASINO_FIELDS}),
         ("Règlement intérieur", {"fields": tuple(HOUSE_RULE_KEYS)}),
+        (
+            "Journée de jeu et exercice",
+            {"fields": CALENDAR_FIELDS},
+        ),
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 
-from django.core.validators import MinValueValidator
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
@@ -67,6 +68,29 @@ class CasinoSettings(models.Model):
         validators=[MinValueValidator(INTEGER_RULE_MINIMUM["max_boxes_per_player"])],
         help_text=_("Vide : sans limite."),
     )
+    # The gaming day and the exercise (FR art. 42, 49; LU art. 9, 26).
+    gaming_day_rollover = models.TimeField(
+        _("heure de changement de journée de jeu"),
+        default=dt.time(6, 0),
+        blank=True,
+        help_text=_(
+            "Une séance commencée avant cette heure appartient à la journée de jeu de la veille "
+            "(ex. 06:00 : une séance ouverte à 01:30 appartient à la soirée où elle a commencé)."
+        ),
+    )
+    exercise_start_month = models.PositiveSmallIntegerField(
+        _("début de l'exercice : mois"),
+        default=1,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(12)],
+        help_text=_("L'avance, le minimum relevé et le maximum (LU) sont fixés pour l'exercice."),
+    )
+    exercise_start_day = models.PositiveSmallIntegerField(
+        _("début de l'exercice : jour"),
+        default=1,
+        blank=True,
+        validators=[MinValueValidator(1), MaxValueValidator(28)],
+    )
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
     class Meta:
@@ -75,6 +99,49 @@ class CasinoSettings(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} ({self.profile})"
+
+    def clean(self) -> None:
+        """Once set, the authorised minimum changes only by an act citing the decree, stamped by an
+        officer (FR art. 55-5; LU art. 26, 33), not by editing the settings."""
+        from django.core.exceptions import ValidationError
+
+        if self.pk is not None:
+            stored = (
+                CasinoSettings.objects.filter(pk=self.pk)
+                .values_list("authorised_min_stake", flat=True)
+                .first()
+            )
+            if (
+                stored is not None
+                and self.authorised_min_stake is not None
+                and stored != self.authorised_min_stake
+            ):
+                raise ValidationError(
+                    {
+                        "authorised_min_stake": _(
+                            "La mise minimale autorisée est celle de l'arrêté d'autorisation : elle ne change "
+                            "que par un acte citant l'arrêté (référence, date d'entrée en vigueur), visé par "
+                            "un fonctionnaire."
+                        )
+                    }
+                )
+
+    def gaming_day(self, moment: dt.datetime) -> dt.date:
+        """The gaming day a moment belongs to: its local date, less one day before the roll-over hour."""
+        from django.utils import timezone
+
+        local = timezone.localtime(moment)
+        day = local.date()
+        return day - dt.timedelta(days=1) if local.time() < self.gaming_day_rollover else day
+
+    def exercise_start(self, day: dt.date) -> dt.date:
+        """The first day of the exercise (fiscal year, season) that ``day`` belongs to."""
+        start = dt.date(day.year, self.exercise_start_month, self.exercise_start_day)
+        return start if start <= day else start.replace(year=day.year - 1)
+
+    def exercise_of(self, day: dt.date) -> int:
+        """The exercise of ``day``, named by the year it starts in."""
+        return self.exercise_start(day).year
 
     def house_rules(self) -> dict[str, object]:
         """The hand-log ``house_rules`` object: the keys that differ from default."""

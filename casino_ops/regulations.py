@@ -5,6 +5,15 @@ LU: règlement grand-ducal du 12 février 1979.
 
 Every refusal, discrepancy and printed register cites its rule through
 :func:`cite`, so that the article string is written in one place only.
+
+Where one profile has no article for a rule, its entry is ``""`` and :func:`cite`
+gives an empty citation. So it is under LU for the control register and for the
+books' corrections: LU art. 10 speaks of the advance book only (counting, the
+"exactes" certification); the daily control register and the way a book is
+corrected belong to LU's "comptabilité spéciale des jeux" (art. 90 to 98), which
+the regulations map does not cover. Under LU, ``session.no_money_between`` cites
+art. 10 (the cash counted and written at the end of every séance): art. 15 says
+it in words, but for the boule and the vingt-trois only.
 """
 
 from __future__ import annotations
@@ -36,15 +45,21 @@ ARTICLES: dict[str, dict[str, str]] = {
     "limits.minimum_maximum": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
     "limits.maximum_change": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
     "limits.minimum_change": {"FR": "FR art. 53", "LU": "LU art. 26"},
+    # the maximum is fixed by the director (FR art. 55-5 §4, LU art. 33 §4); under LU a
+    # committee member approved as his delegate for the direction of play (LU art. 51 V)
+    "limits.maximum_by_director": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
+    "limits.authorised_minimum": {"FR": "FR art. 55-5", "LU": "LU art. 33"},
+    "limits.ministry_notice": {"FR": "", "LU": "LU art. 26"},
     "advance.book": {"FR": "FR art. 42", "LU": "LU art. 9"},
     "advance.amount": {"FR": "FR art. 49", "LU": "LU art. 21"},
     "advance.guarantee_fund": {"FR": "FR art. 49", "LU": "LU art. 22"},
     "advance.fixed_for_year": {"FR": "FR art. 49", "LU": "LU art. 9"},
     "advance.count_and_sign": {"FR": "FR art. 69", "LU": "LU art. 10"},
+    "advance.gaming_day": {"FR": "FR art. 69", "LU": "LU art. 10"},
     "session.interruption": {"FR": "FR art. 69", "LU": "LU art. 23"},
-    "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 15"},
-    "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
-    "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
+    "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 10"},
+    "control_register": {"FR": "FR art. 72", "LU": ""},
+    "books.no_erasure": {"FR": "FR art. 68", "LU": ""},
     # A table and its boxes on the layout.
     "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
 }

@@ -13,11 +13,14 @@ import audit
 
 from . import roles
 from .models import HOUSE_RULE_KEYS, CasinoSettings
+from .regulations import RegulationError, cite
 from .rules import check_casino_settings
 
-#: The casino's own fields, then its house rules (the rules engine's keys).
+#: The casino's own fields, then its house rules (the rules engine's keys), then its
+#: gaming day and exercise.
 CASINO_FIELDS = ("name", "profile", "authorised_min_stake", "authorisation_reference")
-EDITABLE_FIELDS = (*CASINO_FIELDS, *HOUSE_RULE_KEYS)
+CALENDAR_FIELDS = ("gaming_day_rollover", "exercise_start_month", "exercise_start_day")
+EDITABLE_FIELDS = (*CASINO_FIELDS, *HOUSE_RULE_KEYS, *CALENDAR_FIELDS)
 
 
 def get_casino() -> CasinoSettings:
@@ -33,6 +36,14 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     """Change the casino's settings: the director only."""
     if not roles.has_role(actor, roles.DIRECTOR):
         raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du casino."))
+    # the gaming day's and the exercise's settings left empty in a form keep their value
+    changes = {
+        key: value
+        for key, value in changes.items()
+        if not (
+            key in ("gaming_day_rollover", "exercise_start_month", "exercise_start_day") and value is None
+        )
+    }
     unknown = set(changes) - set(EDITABLE_FIELDS)
     if unknown:
         raise ValueError(f"unknown casino settings: {sorted(unknown)}")
@@ -40,6 +51,19 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     before = model_to_dict(casino, fields=EDITABLE_FIELDS)
     after = {**before, **changes}
     check_casino_settings(after)
+    if casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists():
+        if str(before.get("authorised_min_stake")) != str(after["authorised_min_stake"]):
+            # FR art. 55-5, LU art. 26, 33: fixed by the decree; changed only by an act citing it
+            raise RegulationError(
+                "AUTHORISED_MINIMUM_BY_DECREE",
+                _(
+                    "La mise minimale autorisée est celle de l'arrêté d'autorisation : elle ne change que "
+                    "par un acte citant l'arrêté (référence, date d'entrée en vigueur), visé par un "
+                    "fonctionnaire."
+                ),
+                cite("limits.minimum_maximum", after["profile"]),
+                field="authorised_min_stake",
+            )
     for key, value in changes.items():
         setattr(casino, key, value)
     casino.full_clean()

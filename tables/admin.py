@@ -29,9 +29,12 @@ from casino_ops.regulations import RegulationError
 from . import selectors, services
 from .models import (
     AdvanceEntry,
+    AuthorisedMinimum,
     ControlDay,
     ControlLine,
+    Delegation,
     Discrepancy,
+    DiscrepancyAcknowledgement,
     HandLog,
     HandLogSource,
     MaximumChange,
@@ -92,7 +95,11 @@ def _money_field(label: str, required: bool = True) -> forms.DecimalField:
 class OpenSessionForm(SafeForm):
     model = Session
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
-    day = forms.DateField(label=_("journée de jeu"))
+    day = forms.DateField(
+        label=_("journée de jeu"),
+        required=False,
+        help_text=_("Vide : la journée de jeu en cours, la seule pour laquelle une séance s'ouvre."),
+    )
     minimum = _money_field(_("minimum des mises"))
     maximum = _money_field(_("maximum par case"))
     advance_amount = _money_field(_("avance initiale comptée et annoncée"))
@@ -101,6 +108,14 @@ class OpenSessionForm(SafeForm):
     ministry_notified_on = forms.DateField(
         label=_("ministre informé le (LU, relèvement du minimum)"), required=False
     )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        from django.utils import timezone
+
+        from casino_ops.services import get_casino
+
+        super().__init__(*args, **kwargs)
+        self.fields["day"].initial = get_casino().gaming_day(timezone.now())
 
 
 class AdvanceForm(SafeForm):
@@ -128,6 +143,14 @@ class InterruptForm(SafeForm):
         label=_("détenteur de la clé"),
         queryset=_users(roles.DIRECTOR, roles.COMMITTEE, roles.CROUPIER),
         required=False,
+    )
+    signed_by = forms.ModelChoiceField(
+        label=_("signataire de l'encaisse comptée (LU : directeur ou membre du comité)"),
+        queryset=_users(roles.DIRECTOR, roles.COMMITTEE),
+        required=False,
+    )
+    cashier = forms.ModelChoiceField(
+        label=_("caissier présent (LU, encaisse comptée)"), queryset=_users(roles.CASHIER), required=False
     )
 
 
@@ -181,7 +204,36 @@ def _deck_label(deck: Any) -> str:
 
 
 class HandLogForm(SafeForm):
-    file = forms.FileField(label=_("journal de mains (.json)"))
+    file = forms.FileField(label=_("journal de mains (.json : un sabot ; .jsonl : un sabot par ligne)"))
+
+
+def _upload_hand_logs(user: Any, session: Session, upload: Any) -> list[Any]:
+    """A .json file holds one log, a .jsonl file one log per line, like ``manage.py replay``: all
+    the file's logs are received, or none (a refusal names the line)."""
+    from django.db import transaction
+
+    raw = upload.read()
+    if not (upload.name or "").lower().endswith(".jsonl"):
+        return [services.upload_hand_log(actor=user, session=session, raw=raw, source=HandLogSource.ADMIN)]
+    logs = []
+    with transaction.atomic():
+        for number, line in enumerate(raw.split(b"\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                logs.append(
+                    services.upload_hand_log(
+                        actor=user, session=session, raw=line.rstrip(b"\r"), source=HandLogSource.ADMIN
+                    )
+                )
+            except RegulationError as error:
+                raise RegulationError(
+                    error.code,
+                    _("Ligne %(n)s : %(m)s") % {"n": number, "m": error.message},
+                    error.article,
+                    field=error.field,
+                ) from None
+    return logs
 
 
 class CorrectionForm(SafeForm):
@@ -397,6 +449,8 @@ def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, 
             mode=data["mode"],
             amount=data["amount"],
             key_holder=data["key_holder"],
+            signed_by=data["signed_by"],
+            cashier=data["cashier"],
         )
     if act == "resume":
         return services.resume_session(actor=user, session=session)
@@ -412,8 +466,7 @@ def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, 
     if act == "shoe":
         return services.fill_shoe(actor=user, session=session, deck_ids=data["decks"], label=data["label"])
     if act == "handlog":
-        raw = data["file"].read()
-        return services.upload_hand_log(actor=user, session=session, raw=raw, source=HandLogSource.ADMIN)
+        return _upload_hand_logs(user, session, data["file"])
     raise ValueError(act)
 
 
@@ -428,7 +481,7 @@ class SessionAdmin(ReadOnlyAdmin):
     change_form_template = "admin/tables/session/change_form.html"
     fields = readonly_fields = (
         "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
-        "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "status", "closed_at",
+        "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "delegation", "status", "closed_at",
         "advances_total", "closing_cash", "result",
     )  # fmt: skip
 
@@ -713,3 +766,130 @@ class DiscrepancyAdmin(ReadOnlyAdmin):
     )
     list_filter = (DiscrepancyCodeFilter, "article")
     list_select_related = ("session__table", "hand_log")
+
+
+# -- who fixes the limits: the director's delegate, the authorised minimum of the decree --------
+
+
+class DelegationForm(forms.Form):
+    delegate = forms.ModelChoiceField(
+        label=_("membre du comité de direction délégué"), queryset=_users(roles.COMMITTEE)
+    )
+    approval_reference = forms.CharField(label=_("référence de l'agrément du ministre"), max_length=200)
+    approved_on = forms.DateField(label=_("agréé le"))
+    valid_from = forms.DateField(label=_("en vigueur du"))
+    valid_until = forms.DateField(label=_("en vigueur jusqu'au (facultatif)"), required=False)
+
+
+@admin.register(Delegation)
+class DelegationAdmin(ReadOnlyAdmin):
+    """The director's delegates for the direction of play (LU art. 51 V): a dated act, read-only."""
+
+    list_display = (
+        "delegate",
+        "approval_reference",
+        "approved_on",
+        "valid_from",
+        "valid_until",
+        "granted_by",
+        "at",
+    )
+    list_select_related = ("delegate", "granted_by")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return roles.has_role(request.user, roles.DIRECTOR)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not roles.has_role(request.user, roles.DIRECTOR):
+            raise PermissionDenied
+        return act_view(
+            self,
+            request,
+            title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
+            form_class=DelegationForm,
+            perform=lambda d: services.grant_delegation(actor=request.user, **d),
+            back=reverse("admin:tables_delegation_changelist"),
+            perm="tables.view_delegation",
+        )
+
+
+class AuthorisedMinimumForm(forms.Form):
+    minimum = _money_field(_("mise minimale autorisée"))
+    decree_reference = forms.CharField(label=_("référence de l'arrêté"), max_length=200)
+    decree_date = forms.DateField(label=_("arrêté du"))
+    in_force_on = forms.DateField(label=_("en vigueur le"))
+
+
+@admin.register(AuthorisedMinimum)
+class AuthorisedMinimumAdmin(ReadOnlyAdmin):
+    """The authorised minimum of the decree: recorded by the director, stamped by an officer."""
+
+    list_display = (
+        "minimum",
+        "decree_reference",
+        "decree_date",
+        "in_force_on",
+        "recorded_by",
+        "stamped_by",
+        "stamped_at",
+    )
+    list_select_related = ("recorded_by", "stamped_by")
+    actions = ["stamp"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return roles.has_role(request.user, roles.DIRECTOR)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not roles.has_role(request.user, roles.DIRECTOR):
+            raise PermissionDenied
+        return act_view(
+            self,
+            request,
+            title=str(_("Minimum autorisé par un arrêté")),
+            form_class=AuthorisedMinimumForm,
+            perform=lambda d: services.record_authorised_minimum(actor=request.user, **d),
+            back=reverse("admin:tables_authorisedminimum_changelist"),
+            perm="tables.view_authorisedminimum",
+        )
+
+    @admin.action(description=_("Viser les actes sélectionnés (fonctionnaire)"), permissions=["view"])
+    def stamp(self, request: HttpRequest, queryset: Any) -> None:
+        for act in queryset:
+            try:
+                services.stamp_authorised_minimum(actor=request.user, act=act)
+            except RegulationError as error:
+                report_regulation_error(self, request, error)
+            else:
+                self.message_user(request, _("Acte visé : %(a)s.") % {"a": act}, messages.SUCCESS)
+
+
+# -- the director takes note of discrepancies --------------------------------------------------
+
+
+class DiscrepancyActsAdmin(DiscrepancyAdmin):
+    """The discrepancies' list, with the director's act of taking note of the selected ones."""
+
+    actions = ["acknowledge"]
+
+    @admin.action(
+        description=_("Prendre connaissance des écarts sélectionnés (directeur)"), permissions=["view"]
+    )
+    def acknowledge(self, request: HttpRequest, queryset: Any) -> None:
+        try:
+            rows = services.acknowledge_discrepancies(actor=request.user, discrepancies=list(queryset))
+        except RegulationError as error:
+            report_regulation_error(self, request, error)
+        else:
+            self.message_user(
+                request, _("%(n)s écart(s) pris en compte.") % {"n": len(rows)}, messages.SUCCESS
+            )
+
+
+admin.site.unregister(Discrepancy)
+admin.site.register(Discrepancy, DiscrepancyActsAdmin)
+
+
+@admin.register(DiscrepancyAcknowledgement)
+class AcknowledgementAdmin(ReadOnlyAdmin):
+    list_display = ("discrepancy", "by", "at", "note")
+    list_select_related = ("discrepancy", "by")

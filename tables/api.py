@@ -2,7 +2,9 @@
 
 Hand logs arrive as the JSON body of ``POST sessions/<id>/hand-logs/``: the
 body is the log itself, stored byte for byte (its SHA-256 is that of the
-body). A refusal is an HTTP 400 ``{code, message, field, article}``.
+body), up to 16 MiB and 32 levels of nesting (a 5,700-round shoe is about
+4 MB); no string may hold a control character (NUL included) or exceed its
+field. A refusal, size included, is an HTTP 400 ``{code, message, field, article}``.
 Access is decided here in one place, by the role's model permissions.
 """
 
@@ -16,12 +18,20 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from . import selectors, services
+from . import rules, selectors, services
 from .models import HandLog, HandLogSource, Session
 from .serializers import (
+    AcknowledgeInSerializer,
+    AdvanceInSerializer,
+    AuthorisedMinimumInSerializer,
+    CloseInSerializer,
     DealerErrorFilterSerializer,
+    DelegationInSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
+    InterruptInSerializer,
+    MaximumInSerializer,
+    OpenSessionInSerializer,
     SessionFilterSerializer,
     SessionSerializer,
 )
@@ -71,6 +81,24 @@ class SessionDetail(APIView):
         return Response(report)
 
 
+def _read_log_body(request: Request) -> bytes:
+    """The body read as a stream up to the hand-log limit (``MAX_HAND_LOG_BYTES``, above Django's
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``), so that a large valid log is received as by the command and
+    one too large is refused in the API's JSON format."""
+    django_request = request._request
+    try:
+        declared = int(django_request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    rules.check_hand_log_size(declared)
+    if getattr(django_request, "_body", None) is not None:
+        raw = django_request._body
+    else:
+        raw = django_request.read(rules.MAX_HAND_LOG_BYTES + 1)
+    rules.check_hand_log_size(len(raw))
+    return raw
+
+
 class SessionHandLogs(APIView):
     """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log)."""
 
@@ -82,7 +110,7 @@ class SessionHandLogs(APIView):
         return Response(HandLogSerializer(logs, many=True).data)
 
     def post(self, request: Request, pk: int) -> Response:
-        raw = request.body  # the log exactly as sent, before any parsing
+        raw = _read_log_body(request)  # the log exactly as sent, before any parsing
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
@@ -111,6 +139,197 @@ class DealerErrors(APIView):
         filters = DealerErrorFilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
         return Response(selectors.dealer_error_summary(**filters.validated_data))
+
+
+def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
+    """The input, or the API's refusal ``{code, message, field, article}`` naming the first bad field."""
+    from casino_ops.regulations import RegulationError
+
+    serializer = serializer_class(data=data)
+    if not serializer.is_valid():
+        field, errors = next(iter(serializer.errors.items()))
+        message = errors[0] if isinstance(errors, list) else errors
+        if isinstance(message, dict):  # a list field's item
+            message = next(iter(message.values()))[0]
+        raise RegulationError("FIELD_INVALID", f"{field} : {message}", field=field)
+    return serializer.validated_data
+
+
+def _user(username: str, field: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    from casino_ops.regulations import RegulationError
+
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise RegulationError("UNKNOWN_USER", f"{field} : {username}", field=field)
+    return user
+
+
+class Delegations(APIView):
+    """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_delegation", WRITE: "tables.add_delegation"}
+
+    def get(self, request: Request) -> Response:
+        from .models import Delegation
+
+        rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
+        return Response([selectors._delegation_dict(d) for d in rows])
+
+    def post(self, request: Request) -> Response:
+        data = dict(_validated(DelegationInSerializer, request.data))
+        data["delegate"] = _user(data["delegate"], "delegate")
+        delegation = services.grant_delegation(actor=request.user, **data)
+        return Response({"id": delegation.pk}, status=status.HTTP_201_CREATED)
+
+
+class AuthorisedMinimums(APIView):
+    """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.add_authorisedminimum"}
+
+    def get(self, request: Request) -> Response:
+        from .models import AuthorisedMinimum
+
+        rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
+        return Response(
+            [
+                {
+                    "id": a.pk,
+                    "minimum": a.minimum,
+                    "decree_reference": a.decree_reference,
+                    "decree_date": a.decree_date,
+                    "in_force_on": a.in_force_on,
+                    "stamped_at": a.stamped_at,
+                }
+                for a in rows
+            ]
+        )
+
+    def post(self, request: Request) -> Response:
+        act = services.record_authorised_minimum(
+            actor=request.user, **_validated(AuthorisedMinimumInSerializer, request.data)
+        )
+        return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
+
+
+class AcknowledgeDiscrepancies(APIView):
+    """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.add_discrepancyacknowledgement"}
+
+    def get(self, request: Request) -> Response:
+        from .models import Discrepancy
+
+        rows = (
+            Discrepancy.objects.filter(acknowledgement__isnull=True)
+            .order_by("id")
+            .values_list("id", flat=True)
+        )
+        return Response({"not_acknowledged": list(rows[:10000])})
+
+    def post(self, request: Request) -> Response:
+        from casino_ops.regulations import RegulationError
+
+        from .models import Discrepancy
+
+        data = _validated(AcknowledgeInSerializer, request.data)
+        wanted = set(data["discrepancies"])
+        rows = list(Discrepancy.objects.filter(pk__in=wanted))
+        if len(rows) != len(wanted):
+            missing = sorted(wanted - {r.pk for r in rows})
+            raise RegulationError("UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", field="discrepancies")
+        done = services.acknowledge_discrepancies(actor=request.user, discrepancies=rows, note=data["note"])
+        return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
+
+
+def _session(pk: int) -> Session:
+    session = Session.objects.filter(pk=pk).select_related("table").first()
+    if session is None:
+        raise Http404
+    return session
+
+
+def _users(data: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """Usernames given for people (croupier, signer, cashier, key holder) replaced by the users."""
+    out = dict(data)
+    for field in fields:
+        if out.get(field):
+            out[field] = _user(out[field], field)
+        else:
+            out[field] = None
+    return out
+
+
+class OpenSession(APIView):
+    """POST: open a session of a table (by its number) for the current gaming day, with its limits
+    and its initial advance; the caller signs and fixes the maximum."""
+
+    permission_classes = [TablesPermission]
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_session"}
+
+    def get(self, request: Request) -> Response:
+        from django.utils import timezone
+
+        from casino_ops.services import get_casino
+
+        return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
+
+    def post(self, request: Request) -> Response:
+        from casino_ops.regulations import RegulationError
+
+        from .models import Table
+
+        data = _users(_validated(OpenSessionInSerializer, request.data), "croupier")
+        table = Table.objects.filter(number=data.pop("table")).first()
+        if table is None:
+            raise RegulationError("UNKNOWN_TABLE", "table", field="table")
+        session = services.open_session(actor=request.user, table=table, **data)
+        return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
+
+
+class SessionAct(APIView):
+    """POST one act on a session: ``advance``, ``interrupt``, ``resume``, ``close``, ``maximum``."""
+
+    permission_classes = [TablesPermission]
+    act = ""
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_advanceentry"}
+
+    def get(self, request: Request, pk: int) -> Response:
+        session = _session(pk)
+        return Response({"id": session.pk, "status": session.status, "day": session.day})
+
+    def post(self, request: Request, pk: int) -> Response:
+        session = _session(pk)
+        user = request.user
+        if self.act == "advance":
+            data = _users(_validated(AdvanceInSerializer, request.data), "counted_by")
+            entry = services.add_advance(actor=user, session=session, **data)
+        elif self.act == "interrupt":
+            data = _users(
+                _validated(InterruptInSerializer, request.data), "key_holder", "signed_by", "cashier"
+            )
+            entry = services.interrupt_session(actor=user, session=session, **data)
+        elif self.act == "resume":
+            entry = services.resume_session(actor=user, session=session)
+        elif self.act == "close":
+            data = _users(_validated(CloseInSerializer, request.data), "counted_by", "cashier")
+            entry = services.close_session(actor=user, session=session, **data)
+        else:
+            change = services.change_maximum(
+                actor=user, session=session, **_validated(MaximumInSerializer, request.data)
+            )
+            return Response({"id": change.pk, "maximum": change.maximum}, status=status.HTTP_201_CREATED)
+        return Response({"line": entry.line, "kind": entry.kind}, status=status.HTTP_201_CREATED)
+
+
+class MaximumAct(SessionAct):
+    act = "maximum"
+    required_perms = {READ: "tables.view_session", WRITE: "tables.add_maximumchange"}
 
 
 __all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]

@@ -29,6 +29,9 @@ class TablesConfig(AppConfig):
                 "handlog",
                 "replay",
                 "discrepancy",
+                "delegation",
+                "authorisedminimum",
+                "discrepancyacknowledgement",
             )
         }
         staff = {"tables.add_advanceentry", "tables.add_shoe", "tables.add_handlog"}
@@ -42,9 +45,14 @@ class TablesConfig(AppConfig):
             "tables.add_shoe",
             "tables.add_handlog",
         }
+        director_only = {
+            "tables.add_delegation",
+            "tables.add_authorisedminimum",
+            "tables.add_discrepancyacknowledgement",
+        }
         roles.extend_role_permissions(
             {
-                roles.DIRECTOR: view_all | management,
+                roles.DIRECTOR: view_all | management | director_only,
                 roles.COMMITTEE: view_all | management,
                 roles.CROUPIER: view_all | staff,
                 roles.CASHIER: {"tables.view_session", "tables.view_advanceentry"},

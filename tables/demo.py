@@ -19,9 +19,11 @@ from typing import Any
 from django.utils import timezone
 
 from casino_ops import roles
+from casino_ops.services import get_casino
 
 from . import services
 from .blackjack.simulator import simulate_shoe
+from .clock import history_at
 from .models import ControlDay, EntryKind, Session
 
 MINIMUM = Decimal("10.00")
@@ -75,13 +77,40 @@ def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
 
 
 def seed(context: dict[str, Any]) -> None:
+    tables = {t.number: t for t in context["tables"]}
+    casino = get_casino()
+    today = timezone.localdate()
+    yesterday = today - dt.timedelta(days=1)
+    # yesterday's books written as they were then, during yesterday's gaming day
+    with history_at(dt.datetime.combine(yesterday, dt.time(21, 0))):
+        _yesterday(context, tables, yesterday)
+    # the demo's "today" is the calendar day (the depot's demo issues its decks for it); seeded
+    # after midnight but before the gaming day's roll-over, its acts are written at the roll-over
+    now = timezone.now()
+    moment = (
+        now if casino.gaming_day(now) == today else dt.datetime.combine(today, casino.gaming_day_rollover)
+    )
+    with history_at(moment):
+        _today(context, tables, today)
+
+
+def _today(context: dict[str, Any], tables: dict[int, Any], today: dt.date) -> None:
+    users = context["users"]
+    director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
+    if not Session.objects.filter(day=today).exists():
+        first = _open(director, croupier, tables[1], today)
+        second = _open(director, croupier, tables[2], today)
+        shoe = _fill_shoe(croupier, first)
+        _receive(croupier, first, 501, (), shoe.label if shoe else None)
+        _receive(croupier, first, 502, ("SETTLEMENT_MISMATCH",), None)
+        _receive(croupier, second, 503, ())
+        context["created"].append("sessions of today")
+
+
+def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.date) -> None:
     users = context["users"]
     director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
     croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
-    tables = {t.number: t for t in context["tables"]}
-    today = timezone.localdate()
-    yesterday = today - dt.timedelta(days=1)
-
     if not Session.objects.filter(day=yesterday).exists():
         for number, (logs, closing) in YESTERDAY.items():
             session = _open(director, croupier, tables[number], yesterday)
@@ -115,15 +144,6 @@ def seed(context: dict[str, Any]) -> None:
             reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
         )
         context["created"].append("closed control register day")
-
-    if not Session.objects.filter(day=today).exists():
-        first = _open(director, croupier, tables[1], today)
-        second = _open(director, croupier, tables[2], today)
-        shoe = _fill_shoe(croupier, first)
-        _receive(croupier, first, 501, (), shoe.label if shoe else None)
-        _receive(croupier, first, 502, ("SETTLEMENT_MISMATCH",), None)
-        _receive(croupier, second, 503, ())
-        context["created"].append("sessions of today")
 
 
 def _fill_shoe(croupier: Any, session: Session) -> Any:

@@ -1,5 +1,7 @@
 """Tables of play (FR art. 42, 55-4, 55-5; LU art. 9, 32, 33)."""
 
+import datetime as dt
+
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
@@ -59,6 +61,63 @@ class Table(models.Model):
         return f"{self.code} — {self.get_game_display()} n° {self.number}"
 
 
+class Delegation(models.Model):
+    """The director's delegate for the direction of play (LU art. 51 V): a committee member,
+    approved as such by the minister, who may fix the maximum in the director's place. A dated
+    act, never changed; it ends on ``valid_until`` (or by a later act ending it)."""
+
+    delegate = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("délégué"), on_delete=models.PROTECT, related_name="+"
+    )
+    approval_reference = models.CharField(_("référence de l'agrément du ministre"), max_length=200)
+    approved_on = models.DateField(_("agréé le"))
+    valid_from = models.DateField(_("en vigueur du"))
+    valid_until = models.DateField(_("en vigueur jusqu'au"), null=True, blank=True)
+    granted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=_("directeur responsable"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    at = models.DateTimeField(_("acte du"))
+
+    class Meta:
+        verbose_name = _("délégation pour la direction des jeux")
+        verbose_name_plural = _("délégations pour la direction des jeux")
+        ordering = ["-valid_from", "-at"]
+
+    def __str__(self) -> str:
+        return f"{self.delegate} — {self.approval_reference} ({self.valid_from:%d/%m/%Y})"
+
+    def covers(self, day: dt.date) -> bool:
+        return self.valid_from <= day and (self.valid_until is None or day <= self.valid_until)
+
+
+class AuthorisedMinimum(models.Model):
+    """The authorised minimum stake changed by the authorisation decree (FR art. 55-5; LU art. 26,
+    33): an act citing the decree (reference, date in force), stamped by an officer before it
+    takes effect. Until the first such act, the casino's setting holds."""
+
+    minimum = models.DecimalField(_("mise minimale autorisée"), max_digits=10, decimal_places=2)
+    decree_reference = models.CharField(_("référence de l'arrêté"), max_length=200)
+    decree_date = models.DateField(_("arrêté du"))
+    in_force_on = models.DateField(_("en vigueur le"))
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"))
+    stamped_by = _optional_user(_("visé par"))
+    stamped_at = models.DateTimeField(_("visé le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("minimum autorisé (arrêté)")
+        verbose_name_plural = _("minima autorisés (arrêtés)")
+        ordering = ["-in_force_on", "-recorded_at"]
+
+    def __str__(self) -> str:
+        return f"{self.minimum} — {self.decree_reference} ({self.in_force_on:%d/%m/%Y})"
+
+
 class SessionStatus(models.TextChoices):
     OPEN = "open", _("ouverte")
     INTERRUPTED = "interrupted", _("interrompue")
@@ -102,6 +161,14 @@ class Session(models.Model):
     opened_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         verbose_name=_("signataire de l'ouverture"),
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    delegation = models.ForeignKey(
+        Delegation,
+        verbose_name=_("maximum fixé par délégation"),
+        null=True,
+        blank=True,
         on_delete=models.PROTECT,
         related_name="+",
     )
@@ -197,6 +264,14 @@ class MaximumChange(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("par"), on_delete=models.PROTECT, related_name="+"
     )
     display_changed = models.BooleanField(_("affichage de la table modifié"))
+    delegation = models.ForeignKey(
+        Delegation,
+        verbose_name=_("par délégation"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
 
     class Meta:
         verbose_name = _("changement du maximum")
@@ -429,3 +504,24 @@ class Discrepancy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.code} manche {self.round}"
+
+
+class DiscrepancyAcknowledgement(models.Model):
+    """The director has taken note of a discrepancy found by the replay (a dated, signed act)."""
+
+    discrepancy = models.OneToOneField(
+        Discrepancy, verbose_name=_("écart"), on_delete=models.PROTECT, related_name="acknowledgement"
+    )
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("directeur"), on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(_("pris en compte le"))
+    note = models.TextField(_("observation"), blank=True)
+
+    class Meta:
+        verbose_name = _("prise de connaissance d'un écart")
+        verbose_name_plural = _("prises de connaissance des écarts")
+        ordering = ["-at"]
+
+    def __str__(self) -> str:
+        return f"{self.discrepancy} — {self.by}"

@@ -14,8 +14,10 @@ field and citing the article of the casino's profile.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from decimal import Decimal
+from itertools import accumulate
 from typing import Any
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
@@ -142,6 +144,88 @@ def check_minimum_against_history(
             )
 
 
+def check_gaming_day(*, profile: str, day: Any, current: Any) -> None:
+    """A session opens only for the current gaming day: its advance is written at once, never
+    for another day (FR art. 69; LU art. 10, "inscrite séance tenante")."""
+    if day != current:
+        raise RegulationError(
+            "SESSION_NOT_TODAY",
+            _("Une séance s'ouvre pour la journée de jeu en cours (%(c)s), pas pour le %(d)s.")
+            % {"c": current.strftime("%d/%m/%Y"), "d": day.strftime("%d/%m/%Y")},
+            cite("advance.gaming_day", profile),
+            field="day",
+        )
+
+
+def check_ministry_notice(
+    *, profile: str, minimum: Decimal, authorised_min: Decimal, day: Any, notified_on: Any, today: Any
+) -> None:
+    """LU art. 26: a minimum above the authorised one is told to the minister eight days ahead:
+    any séance whose minimum exceeds it (the first of the exercise included) needs the notice."""
+    if profile != "LU":
+        return
+    if notified_on is not None and notified_on > today:
+        raise RegulationError(
+            "NOTICE_IN_FUTURE",
+            _("La date d'information du ministre ne peut pas être postérieure à aujourd'hui."),
+            cite("limits.ministry_notice", profile),
+            field="ministry_notified_on",
+        )
+    if minimum <= authorised_min:
+        return
+    if notified_on is None or (day - notified_on).days < LU_MINISTRY_NOTICE_DAYS:
+        raise RegulationError(
+            "MINIMUM_RAISE_NOT_NOTIFIED",
+            _(
+                "Un minimum (%(m)s) supérieur au minimum autorisé (%(a)s) est notifié au ministre "
+                "huit jours à l'avance (date de notification)."
+            )
+            % {"m": _money(minimum), "a": _money(authorised_min)},
+            cite("limits.ministry_notice", profile),
+            field="ministry_notified_on",
+        )
+
+
+def check_same_day_reopening(
+    *,
+    profile: str,
+    minimum: Decimal,
+    maximum: Decimal,
+    advance: Decimal,
+    same_day_minimum: Decimal | None,
+    same_day_maximum: Decimal | None,
+    same_day_advance: Decimal | None,
+) -> None:
+    """FR art. 53 (by art. 55-5): the minimum changes during the day only by closing the table and
+    reopening it with the new minimum, the advance and the maximum in proportion; a new advance
+    is then written in the book. (LU art. 26 forbids the change: see
+    :func:`check_minimum_against_history`.)"""
+    if profile != "FR" or same_day_minimum is None or minimum == same_day_minimum:
+        return
+    ratio = minimum / same_day_minimum
+    expected_advance = same_day_advance * ratio if same_day_advance is not None else None
+    if expected_advance is not None and advance != expected_advance:
+        raise RegulationError(
+            "ADVANCE_NOT_PROPORTIONAL",
+            _("Le minimum passe de %(o)s à %(m)s dans la journée : l'avance suit en proportion, soit %(e)s.")
+            % {"o": _money(same_day_minimum), "m": _money(minimum), "e": _money(expected_advance)},
+            cite("limits.minimum_change", profile),
+            field="advance_amount",
+        )
+    expected_max = same_day_maximum * ratio if same_day_maximum is not None else None
+    if expected_max is not None and maximum != expected_max:
+        raise RegulationError(
+            "MAXIMUM_NOT_PROPORTIONAL",
+            _(
+                "Le minimum passe de %(o)s à %(m)s dans la journée : le maximum suit en proportion, "
+                "soit %(e)s."
+            )
+            % {"o": _money(same_day_minimum), "m": _money(minimum), "e": _money(expected_max)},
+            cite("limits.minimum_change", profile),
+            field="maximum",
+        )
+
+
 def check_season_maximum(
     *,
     profile: str,
@@ -172,6 +256,7 @@ def check_advance(
     same_day_advance: Decimal | None,
     year_minimum: Decimal | None,
     year_advance: Decimal | None,
+    same_day_minimum: Decimal | None = None,
 ) -> None:
     """The advance (FR art. 42, 49; LU art. 9, 21, 26).
 
@@ -189,7 +274,10 @@ def check_advance(
             cite("advance.amount", profile),
             field="advance_amount",
         )
-    if same_day_advance is not None and advance != same_day_advance:
+    # FR art. 53: reopened the same day at another minimum, the advance follows it in proportion
+    # (checked by check_same_day_reopening); otherwise it does not vary within the day
+    reopened = same_day_minimum is not None and minimum != same_day_minimum
+    if same_day_advance is not None and advance != same_day_advance and not reopened:
         raise RegulationError(
             "ADVANCE_VARIES_WITHIN_DAY",
             _("L'avance d'une table ne varie pas au cours de la journée : %(e)s.")
@@ -269,16 +357,122 @@ def _rejected_article(field: str, profile: str) -> str:
     return ""
 
 
+# The limits of a hand log as received (API, admin, command alike), documented in the README:
+# a 5,700-round shoe weighs about 4 MB.
+MAX_HAND_LOG_BYTES = 16 * 1024 * 1024
+MAX_HAND_LOG_DEPTH = 32
+# the strings of a log are stored in fields of these lengths (shoe label, table code, player)
+MAX_STRING_LENGTHS = {"shoe_id": 64, "table": 16, "player": 64}
+MAX_STRING_LENGTH = 200
+
+
+def _too_large(size: int) -> RegulationError:
+    return RegulationError(
+        "HAND_LOG_TOO_LARGE",
+        _("Journal refusé : %(n)s octets, au-delà de la limite de %(m)s octets.")
+        % {"n": size, "m": MAX_HAND_LOG_BYTES},
+        field="document",
+    )
+
+
+def check_hand_log_size(size: int) -> None:
+    if size > MAX_HAND_LOG_BYTES:
+        raise _too_large(size)
+
+
+# Fast prefilters on the raw text (C speed); the walk below, which names the path, runs only when
+# one of them finds something: an escaped control character or surrogate, a raw DEL, a string of
+# more than 64 characters (counted on the text, never fewer than once decoded), or nesting too deep.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|[dD][89a-fA-F][0-9a-fA-F]{2})")
+_LONG_STRING = re.compile(rb'"(?:[^"\\]|\\.){65,}"')
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+# without any backslash in the text, a string is a plain run between two quotes
+_LONG_PLAIN = re.compile(rb'"[^"]{65,}"')
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _needs_walk(raw: bytes) -> bool:
+    if b"\x7f" in raw:
+        return True
+    if b"\\" in raw:
+        if _SUSPECT_ESCAPE.search(raw) or _LONG_STRING.search(raw):
+            return True
+        stripped = _STRING.sub(b"", raw)
+    else:
+        if _LONG_PLAIN.search(raw):
+            return True
+        stripped = _PLAIN_STRING.sub(b"", raw)
+    skeleton = stripped.translate(None, _NOT_BRACKETS)
+    return max(accumulate(1 if c in b"[{" else -1 for c in skeleton), default=0) > MAX_HAND_LOG_DEPTH
+
+
+def _check_log_values(doc: Any) -> None:
+    """No string with a control character (NUL included), none longer than its field, no nesting
+    deeper than :data:`MAX_HAND_LOG_DEPTH`; the error names the path of the value."""
+    stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_HAND_LOG_DEPTH:
+            raise RegulationError(
+                "HAND_LOG_REJECTED",
+                _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
+                % {"f": path or "document", "n": MAX_HAND_LOG_DEPTH},
+                field=path or "document",
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _check_string(key, f"{path}.{key}" if path else key, "")
+                stack.append((item, f"{path}.{key}" if path else key, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            _check_string(value, path, path.rsplit(".", 1)[-1])
+
+
+def _check_string(value: str, path: str, name: str) -> None:
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : caractère de contrôle (NUL ou autre) interdit.") % {"f": path},
+            field=path,
+        )
+    limit = MAX_STRING_LENGTHS.get(name, MAX_STRING_LENGTH)
+    if len(value) > limit:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : %(n)s caractères, au plus %(m)s.")
+            % {"f": path, "n": len(value), "m": limit},
+            field=path,
+        )
+
+
 def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
-    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6)."""
+    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6).
+    Refused before anything is stored: over :data:`MAX_HAND_LOG_BYTES`, nested deeper than
+    :data:`MAX_HAND_LOG_DEPTH`, a control character in a string, a string longer than its field."""
+    check_hand_log_size(len(raw))
     try:
         doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
+            % {"f": "document", "n": MAX_HAND_LOG_DEPTH},
+            field="document",
+        ) from None
     except (UnicodeDecodeError, ValueError) as exc:
         raise RegulationError(
             "HAND_LOG_REJECTED",
             _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
             field="document",
         ) from None
+    if isinstance(doc, dict):  # the short top-level strings, checked at once
+        for name in ("table", "shoe_id"):
+            if isinstance(doc.get(name), str):
+                _check_string(doc[name], name, name)
+    if _needs_walk(raw):
+        _check_log_values(doc)
     try:
         validate(doc)
     except Rejected as rej:
@@ -291,9 +485,23 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     return doc
 
 
-def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> list[dict[str, Any]]:
-    """A log's limits, profile and house rules must be those in force at its session; each
-    difference is a discrepancy (FR art. 55-4, 55-5; LU art. 32, 33)."""
+def boxes_used(doc: dict[str, Any]) -> set[int]:
+    """The boxes a log's rounds use (stakes, insurance, hands, settlements)."""
+    used: set[int] = set()
+    for rnd in doc.get("rounds", []):
+        for key in ("boxes", "insurance", "actions", "settlements"):
+            for item in rnd.get(key) or []:
+                if isinstance(item, dict) and isinstance(item.get("box"), int):
+                    used.add(item["box"])
+    return used
+
+
+def session_differences(
+    log: Any, session: Any, maxima: Iterable[Decimal], boxes: Iterable[int] = ()
+) -> list[dict[str, Any]]:
+    """A log's limits, profile and house rules must be those in force at its session, and its
+    boxes those marked on the table's layout; each difference is a discrepancy (FR art. 55-4,
+    55-5; LU art. 32, 33)."""
     profile = session.profile
     out: list[dict[str, Any]] = []
     allowed_max = sorted({session.maximum, *maxima})
@@ -327,6 +535,16 @@ def session_differences(log: Any, session: Any, maxima: Iterable[Decimal]) -> li
                 "code": "HOUSE_RULES_MISMATCH",
                 "article": cite("game.house_rules", profile),
                 "detail": differing,
+            }
+        )
+    layout = session.table.boxes
+    outside = sorted(b for b in set(boxes) if not 1 <= b <= layout)
+    if outside:
+        out.append(
+            {
+                "code": "BOX_NOT_ON_LAYOUT",
+                "article": cite("table.layout", profile),
+                "detail": {"boxes": outside, "layout": layout},
             }
         )
     return out

@@ -109,6 +109,22 @@ def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dic
     }
 
 
+def _delegation_dict(delegation: Any) -> dict[str, Any] | None:
+    """The delegation under which a committee member fixed the maximum (LU art. 51 V), as the
+    registers show it: the delegate, the minister's approval, the dates."""
+    if delegation is None:
+        return None
+    return {
+        "id": delegation.pk,
+        "delegate": _name(delegation.delegate),
+        "approval_reference": delegation.approval_reference,
+        "approved_on": delegation.approved_on,
+        "valid_from": delegation.valid_from,
+        "valid_until": delegation.valid_until,
+        "granted_by": _name(delegation.granted_by),
+    }
+
+
 def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
     pairs: list[tuple[str, int]] = []
     for s in sessions:
@@ -130,6 +146,8 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "maximum": s.maximum,
                 "advance_amount": s.advance_amount,
                 "guarantee_fund": s.guarantee_fund,
+                "ministry_notified_on": s.ministry_notified_on,
+                "delegation": _delegation_dict(s.delegation),
                 "croupier": _name(s.croupier),
                 "opened_at": s.opened_at,
                 "opened_by": _name(s.opened_by),
@@ -146,6 +164,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                         "maximum": c.maximum,
                         "by": _name(c.by),
                         "display_changed": c.display_changed,
+                        "delegation": _delegation_dict(c.delegation),
                     }
                     for c in s.maximum_changes.all()
                 ],
@@ -164,9 +183,16 @@ def _sessions_query() -> Any:
         .prefetch_related("corrections")
         .order_by("line")
     )
-    return Session.objects.select_related("table", "croupier", "opened_by").prefetch_related(
+    return Session.objects.select_related(
+        "table", "croupier", "opened_by", "delegation__delegate", "delegation__granted_by"
+    ).prefetch_related(
         Prefetch("entries", queryset=entries),
-        Prefetch("maximum_changes", queryset=MaximumChange.objects.select_related("by").order_by("at")),
+        Prefetch(
+            "maximum_changes",
+            queryset=MaximumChange.objects.select_related(
+                "by", "delegation__delegate", "delegation__granted_by"
+            ).order_by("at"),
+        ),
     )
 
 
@@ -569,3 +595,23 @@ def effective_control_lines(control_day: Any) -> list[Any]:
     for line in control_day.lines.order_by("id"):
         latest[line.corrects_id or line.pk] = line
     return list(latest.values())
+
+
+def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
+    """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
+    ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
+    from .models import AuthorisedMinimum
+
+    rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
+    return [
+        {
+            "id": a.pk,
+            "minimum": a.minimum,
+            "decree_reference": a.decree_reference,
+            "decree_date": a.decree_date,
+            "in_force_on": a.in_force_on,
+            "recorded_by": _name(a.recorded_by),
+            "recorded_at": a.recorded_at,
+        }
+        for a in rows.order_by("in_force_on", "recorded_at")
+    ]

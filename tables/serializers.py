@@ -116,3 +116,65 @@ class DealerErrorFilterSerializer(serializers.Serializer):
     by = serializers.ChoiceField(choices=["table", "session", "croupier"], default="table")
     date_from = serializers.DateField(required=False)
     date_to = serializers.DateField(required=False)
+
+
+class DelegationInSerializer(serializers.Serializer):
+    delegate = serializers.CharField(max_length=150, help_text="username of the committee member")
+    approval_reference = serializers.CharField(max_length=200)
+    approved_on = serializers.DateField()
+    valid_from = serializers.DateField()
+    valid_until = serializers.DateField(required=False, allow_null=True)
+
+
+class AuthorisedMinimumInSerializer(serializers.Serializer):
+    minimum = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
+    decree_reference = serializers.CharField(max_length=200)
+    decree_date = serializers.DateField()
+    in_force_on = serializers.DateField()
+
+
+class AcknowledgeInSerializer(serializers.Serializer):
+    discrepancies = serializers.ListField(
+        child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
+    )
+    note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+def _money(**kw: object) -> serializers.DecimalField:
+    return serializers.DecimalField(max_digits=14, decimal_places=2, **kw)  # type: ignore[arg-type]
+
+
+class OpenSessionInSerializer(serializers.Serializer):
+    table = serializers.IntegerField(min_value=1, max_value=32767, help_text="table number")
+    day = serializers.DateField(required=False, allow_null=True)
+    minimum = _money()
+    maximum = _money()
+    advance_amount = _money()
+    croupier = serializers.CharField(max_length=150, help_text="username")
+    guarantee_fund = _money(required=False, allow_null=True)
+    ministry_notified_on = serializers.DateField(required=False, allow_null=True)
+
+
+class AdvanceInSerializer(serializers.Serializer):
+    amount = _money()
+    counted_by = serializers.CharField(max_length=150)
+
+
+class InterruptInSerializer(serializers.Serializer):
+    mode = serializers.ChoiceField(choices=["counted", "locked"])
+    amount = _money(required=False, allow_null=True)
+    key_holder = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    signed_by = serializers.CharField(max_length=150, required=False, allow_blank=True)
+    cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
+
+
+class CloseInSerializer(serializers.Serializer):
+    closing_cash = _money()
+    counted_by = serializers.CharField(max_length=150)
+    certified_exact = serializers.BooleanField()
+    cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
+
+
+class MaximumInSerializer(serializers.Serializer):
+    maximum = _money()
+    display_changed = serializers.BooleanField()

@@ -9,7 +9,18 @@ app_name = "tables"
 urlpatterns = [
     path("sessions/", api.SessionList.as_view(), name="session-list"),
     path("sessions/<int:pk>/", api.SessionDetail.as_view(), name="session-detail"),
+    path("sessions/open/", api.OpenSession.as_view(), name="session-open"),
+    path("sessions/<int:pk>/advances/", api.SessionAct.as_view(act="advance"), name="session-advance"),
+    path("sessions/<int:pk>/interrupt/", api.SessionAct.as_view(act="interrupt"), name="session-interrupt"),
+    path("sessions/<int:pk>/resume/", api.SessionAct.as_view(act="resume"), name="session-resume"),
+    path("sessions/<int:pk>/close/", api.SessionAct.as_view(act="close"), name="session-close"),
+    path("sessions/<int:pk>/maximum/", api.MaximumAct.as_view(), name="session-maximum"),
     path("sessions/<int:pk>/hand-logs/", api.SessionHandLogs.as_view(), name="session-hand-logs"),
     path("hand-logs/<int:pk>/", api.HandLogDetail.as_view(), name="hand-log-detail"),
     path("dealer-errors/", api.DealerErrors.as_view(), name="dealer-errors"),
+    path("delegations/", api.Delegations.as_view(), name="delegations"),
+    path("authorised-minimums/", api.AuthorisedMinimums.as_view(), name="authorised-minimums"),
+    path(
+        "discrepancies/acknowledge/", api.AcknowledgeDiscrepancies.as_view(), name="acknowledge-discrepancies"
+    ),
 ]

@@ -29,6 +29,20 @@ COLUMNS = [
 ]
 
 
+def _delegated(item: dict[str, Any]) -> str:
+    """The maximum fixed by the director's delegate (LU art. 51 V): the delegation act, as printed."""
+    d = item.get("delegation")
+    if not d:
+        return ""
+    return " — " + str(
+        _("maximum fixé par délégation du directeur (%(r)s, agréé le %(a)s, en vigueur du %(f)s)")
+    ) % {
+        "r": d["approval_reference"],
+        "a": fmt.day(d["approved_on"]),
+        "f": fmt.day(d["valid_from"]),
+    }
+
+
 def session_section(s: dict[str, Any]) -> dict[str, Any]:
     entries = [dict(e) for e in s["entries"]]
     by_line = {e["line"]: e for e in entries}
@@ -64,10 +78,10 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
         (_("Minimum / maximum"), f"{fmt.amount(s['minimum'])} / {fmt.amount(s['maximum'])}"),
         (_("Avance fixée"), fmt.amount(s["advance_amount"])),
         (_("Croupier"), s["croupier"] or ""),
-        (_("Ouverte par"), f"{s['opened_by'] or ''} le {fmt.moment(s['opened_at'])}"),
+        (_("Ouverte par"), f"{s['opened_by'] or ''} le {fmt.moment(s['opened_at'])}{_delegated(s)}"),
     ]
     changes = "; ".join(
-        f"{fmt.moment(c['at'])} : {fmt.amount(c['previous'])} → {fmt.amount(c['maximum'])} ({c['by']})"
+        f"{fmt.moment(c['at'])} : {fmt.amount(c['previous'])} → {fmt.amount(c['maximum'])} ({c['by']}{_delegated(c)})"
         for c in s.get("maximum_changes", [])
     )
     if changes:

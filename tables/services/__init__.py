@@ -18,8 +18,14 @@ from ..rules import parse_hand_log, session_differences
 from ._shared import ADVANCE_KINDS, AMOUNT_KINDS
 from .control_register import close_day, correct_advance_entry, correct_control_line
 from .floor import create_table
-from .hand_logs import _store_hand_log, replay_hand_log, upload_hand_log
-from .limits import change_maximum, change_minimum
+from .hand_logs import _store_hand_log, acknowledge_discrepancies, replay_hand_log, upload_hand_log
+from .limits import (
+    change_maximum,
+    change_minimum,
+    grant_delegation,
+    record_authorised_minimum,
+    stamp_authorised_minimum,
+)
 from .sessions import add_advance, close_session, interrupt_session, open_session, resume_session
 from .shoes import fill_shoe
 
@@ -27,6 +33,7 @@ __all__ = [
     "ADVANCE_KINDS",
     "AMOUNT_KINDS",
     "_store_hand_log",
+    "acknowledge_discrepancies",
     "add_advance",
     "change_maximum",
     "change_minimum",
@@ -36,6 +43,9 @@ __all__ = [
     "correct_control_line",
     "create_table",
     "fill_shoe",
+    "grant_delegation",
+    "record_authorised_minimum",
+    "stamp_authorised_minimum",
     "interrupt_session",
     "open_session",
     "parse_hand_log",

@@ -9,16 +9,17 @@ from typing import Any, TypeVar
 
 from django.db import connection
 from django.db.models import Max, Model
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
-from .. import rules
+from .. import clock, rules
 from ..models import (
     AdvanceEntry,
+    AuthorisedMinimum,
     ControlDay,
+    Delegation,
     EntryKind,
     Session,
     SessionStatus,
@@ -72,6 +73,45 @@ def _require_director(user: Any, profile: str) -> None:
             cite("books.no_erasure", profile),
             field="actor",
         )
+
+
+def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
+    """The maximum is fixed by the director (FR art. 55-5 §4, LU art. 33 §4), or by a committee
+    member recorded as his approved delegate for the direction of play on that day (LU art. 51 V).
+    Returns the delegation used (None for the director)."""
+    if roles.has_role(user, roles.DIRECTOR):
+        return None
+    if roles.has_role(user, roles.COMMITTEE):
+        for delegation in Delegation.objects.filter(delegate=user, valid_from__lte=day).order_by(
+            "-valid_from"
+        ):
+            if delegation.covers(day):
+                return delegation
+    raise RegulationError(
+        "MAXIMUM_BY_DIRECTOR",
+        _(
+            "Le maximum est fixé par le directeur responsable, ou par un membre du comité de direction "
+            "inscrit comme son délégué agréé pour la direction des jeux à cette date."
+        ),
+        cite("limits.maximum_by_director", profile),
+        field=field,
+    )
+
+
+def _authorised_minimum(casino: Any, day: dt.date) -> Decimal:
+    """The authorised minimum on ``day``: the latest act citing the decree, in force and stamped
+    by an officer by that day; before any such act, the casino's setting."""
+    acts = AuthorisedMinimum.objects.filter(stamped_at__isnull=False, in_force_on__lte=day).order_by(
+        "-in_force_on", "-stamped_at"
+    )
+    for act in acts:
+        if clock_day(act.stamped_at, casino) <= day:
+            return act.minimum
+    return casino.authorised_min_stake
+
+
+def clock_day(moment: dt.datetime, casino: Any) -> dt.date:
+    return casino.gaming_day(moment)
 
 
 def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> ControlDay | None:
@@ -129,7 +169,7 @@ def _entry(
         session=session,
         kind=kind,
         amount=amount,
-        at=at or timezone.now(),
+        at=at or clock.now(),
         counted_by=counted_by,
         signed_by=signed_by,
         cashier=cashier,

@@ -8,14 +8,13 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
-from .. import rules, selectors
+from .. import clock, rules, selectors
 from ..models import (
     AdvanceEntry,
     ControlDay,
@@ -57,7 +56,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
             field="day",
         )
     total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
-    control_day.closed_at = timezone.now()
+    control_day.closed_at = clock.now()
     control_day.closed_by = actor
     control_day.total = total
     _save(control_day, cite("control_register", profile), update_fields=["closed_at", "closed_by", "total"])
@@ -93,7 +92,7 @@ def correct_control_line(
             advances=line.advances,
             closing_cash=line.closing_cash,
             result=result,
-            at=timezone.now(),
+            at=clock.now(),
             by=actor,
             corrects=original,
             approval=approval,
@@ -167,7 +166,7 @@ def correct_advance_entry(
                     advances=session.advances_total,
                     closing_cash=session.closing_cash or Decimal("0"),
                     result=session.result,
-                    at=timezone.now(),
+                    at=clock.now(),
                     by=actor,
                     corrects=original,
                     approval=approval,

@@ -10,13 +10,12 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from casino_ops.regulations import RegulationError, cite
 
-from .. import rules
+from .. import clock, rules
 from ..blackjack import replay_valid, validate
 from ..blackjack.summary import wrong_payments
 from ..models import (
@@ -92,7 +91,7 @@ def _store_hand_log(
         rounds=len(doc["rounds"]),
         source=source,
         uploaded_by=actor,
-        uploaded_at=timezone.now(),
+        uploaded_at=clock.now(),
     )
     _save(log, "")
     audit.record(
@@ -126,7 +125,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
         # only the log row is locked (no_key: rows pointing at it may still be inserted)
         log = (
             HandLog.objects.select_for_update(no_key=True, of=("self",))
-            .select_related("session")
+            .select_related("session__table")
             .get(pk=hand_log_id)
         )
         existing = Replay.objects.filter(hand_log=log).first()
@@ -136,6 +135,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
         doc = json.loads(log.raw)
         report = replay_valid(doc, validate(doc))
         maxima = list(session.maximum_changes.values_list("previous", flat=True))
+        boxes = rules.boxes_used(doc)
         rows = [
             Discrepancy(
                 hand_log=log,
@@ -144,7 +144,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
                 article=d["article"],
                 detail=d["detail"],
             )
-            for d in rules.session_differences(log, session, maxima)
+            for d in rules.session_differences(log, session, maxima, boxes)
         ]
         for d in report["discrepancies"]:
             expected = _amount(d.get("expected"))
@@ -183,7 +183,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
             discrepancy_count=len(rows),
             overpaid=Decimal(over) / 100,
             underpaid=Decimal(under) / 100,
-            finished_at=timezone.now(),
+            finished_at=clock.now(),
         )
         audit.record(
             actor=None,
@@ -198,3 +198,44 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
             },
         )
         return replay
+
+
+@transaction.atomic
+def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "") -> list[Any]:
+    """The director takes note of discrepancies found by the replay: one signed, dated row each
+    (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32."""
+    from casino_ops import roles
+    from casino_ops.services import get_casino
+
+    from ..models import DiscrepancyAcknowledgement
+
+    profile = get_casino().profile
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise RegulationError(
+            "DIRECTOR_REQUIRED",
+            _("Seul le directeur responsable prend connaissance des écarts."),
+            cite("books.no_erasure", profile),
+            field="actor",
+        )
+    rows = []
+    now = clock.now()
+    for discrepancy in discrepancies:
+        if DiscrepancyAcknowledgement.objects.filter(discrepancy=discrepancy).exists():
+            continue
+        row = _save(
+            DiscrepancyAcknowledgement(discrepancy=discrepancy, by=actor, at=now, note=note.strip()),
+            cite("books.no_erasure", profile),
+        )
+        audit.record(
+            actor=actor,
+            action="discrepancy.acknowledged",
+            obj=row,
+            payload={
+                "discrepancy": discrepancy.pk,
+                "code": discrepancy.code,
+                "session": discrepancy.session_id,
+                "note": row.note,
+            },
+        )
+        rows.append(row)
+    return rows

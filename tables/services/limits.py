@@ -2,24 +2,29 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
-from .. import rules
+from .. import clock, rules
 from ..models import (
+    AuthorisedMinimum,
+    Delegation,
     MaximumChange,
     Session,
     SessionStatus,
 )
 from ._shared import (
     _lock_session,
+    _require_maximum_fixer,
     _require_signer,
     _require_status,
     _save,
@@ -41,6 +46,7 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
         )
     _require_signer(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN, SessionStatus.INTERRUPTED)
+    delegation = _require_maximum_fixer(actor, profile, get_casino().gaming_day(clock.now()))
     rules.check_maximum_multiple(session.minimum, maximum, profile)
     if not display_changed:
         raise RegulationError(
@@ -56,9 +62,10 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
             session=session,
             previous=session.maximum,
             maximum=maximum,
-            at=timezone.now(),
+            at=clock.now(),
             by=actor,
             display_changed=True,
+            delegation=delegation,
         ),
         cite("limits.maximum_change", profile),
     )
@@ -73,6 +80,7 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
             "previous": change.previous,
             "maximum": maximum,
             "display_changed": True,
+            "delegation": delegation.pk if delegation else None,
         },
     )
     return change
@@ -92,3 +100,161 @@ def change_minimum(*, actor: Any, session: Session, minimum: Decimal) -> None:
     raise RegulationError(
         "MINIMUM_FIXED_IN_SESSION", message, cite("limits.minimum_change", profile), field="minimum"
     )
+
+
+def _refuse(code: str, message: str, article: str, field: str) -> RegulationError:
+    return RegulationError(code, message, article, field=field)
+
+
+@transaction.atomic
+def grant_delegation(
+    *,
+    actor: Any,
+    delegate: Any,
+    approval_reference: str,
+    approved_on: dt.date,
+    valid_from: dt.date,
+    valid_until: dt.date | None = None,
+) -> Delegation:
+    """The director records a committee member approved by the minister as his delegate for the
+    direction of play (LU art. 51 V): from then on, that member may fix the maximum (FR art. 55-5,
+    LU art. 33). A dated act, shown in the registers."""
+    profile = get_casino().profile
+    article = cite("limits.maximum_by_director", profile)
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise _refuse(
+            "DIRECTOR_REQUIRED", _("Seul le directeur responsable désigne son délégué."), article, "actor"
+        )
+    if delegate is None or not roles.has_role(delegate, roles.COMMITTEE):
+        raise _refuse(
+            "DELEGATE_NOT_COMMITTEE",
+            _("Le délégué est un membre du comité de direction."),
+            article,
+            "delegate",
+        )
+    if not (approval_reference or "").strip():
+        raise _refuse(
+            "DELEGATION_APPROVAL",
+            _("La référence de l'agrément du délégué par le ministre est requise."),
+            article,
+            "approval_reference",
+        )
+    if valid_until is not None and valid_until < valid_from:
+        raise _refuse(
+            "DELEGATION_DATES", _("La fin de la délégation précède son début."), article, "valid_until"
+        )
+    if approved_on > valid_from:
+        raise _refuse(
+            "DELEGATION_DATES",
+            _("La délégation ne prend effet qu'après l'agrément du délégué."),
+            article,
+            "valid_from",
+        )
+    delegation = _save(
+        Delegation(
+            delegate=delegate,
+            approval_reference=approval_reference.strip(),
+            approved_on=approved_on,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            granted_by=actor,
+            at=clock.now(),
+        ),
+        article,
+    )
+    audit.record(
+        actor=actor,
+        action="delegation.granted",
+        obj=delegation,
+        payload={
+            "delegate": delegate.pk,
+            "approval_reference": delegation.approval_reference,
+            "approved_on": approved_on,
+            "valid_from": valid_from,
+            "valid_until": valid_until,
+        },
+    )
+    return delegation
+
+
+@transaction.atomic
+def record_authorised_minimum(
+    *, actor: Any, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date
+) -> AuthorisedMinimum:
+    """The director records the authorised minimum of a decree (its reference, its date, the day it
+    comes into force). It takes effect once an officer has stamped it (FR art. 55-5; LU art. 26, 33)."""
+    profile = get_casino().profile
+    article = cite("limits.authorised_minimum", profile)
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise _refuse(
+            "DIRECTOR_REQUIRED",
+            _("Seul le directeur responsable inscrit le minimum d'un arrêté d'autorisation."),
+            article,
+            "actor",
+        )
+    rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
+    if minimum % Decimal("0.10"):
+        raise _refuse(
+            "AUTHORISED_MINIMUM_INVALID",
+            _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
+            article,
+            "minimum",
+        )
+    if not (decree_reference or "").strip():
+        raise _refuse(
+            "DECREE_REFERENCE", _("La référence de l'arrêté est requise."), article, "decree_reference"
+        )
+    if in_force_on < decree_date:
+        raise _refuse(
+            "DECREE_DATES",
+            _("L'arrêté n'entre pas en vigueur avant sa date."),
+            article,
+            "in_force_on",
+        )
+    act = _save(
+        AuthorisedMinimum(
+            minimum=minimum,
+            decree_reference=decree_reference.strip(),
+            decree_date=decree_date,
+            in_force_on=in_force_on,
+            recorded_by=actor,
+            recorded_at=clock.now(),
+        ),
+        article,
+    )
+    audit.record(
+        actor=actor,
+        action="authorised_minimum.recorded",
+        obj=act,
+        payload={
+            "minimum": minimum,
+            "decree_reference": act.decree_reference,
+            "decree_date": decree_date,
+            "in_force_on": in_force_on,
+        },
+    )
+    return act
+
+
+@transaction.atomic
+def stamp_authorised_minimum(*, actor: Any, act: AuthorisedMinimum) -> AuthorisedMinimum:
+    """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
+    profile = get_casino().profile
+    article = cite("limits.authorised_minimum", profile)
+    if not roles.is_officer(actor):
+        raise _refuse(
+            "OFFICER_REQUIRED", _("Seul un fonctionnaire vise le minimum autorisé."), article, "actor"
+        )
+    act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
+    if act.stamped_at is not None:
+        raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
+    act.stamped_by = actor
+    act.stamped_at = clock.now()
+    _save(act, article, update_fields=["stamped_by", "stamped_at"])
+    audit.record(
+        actor=actor,
+        action="authorised_minimum.stamped",
+        obj=act,
+        payload={"minimum": act.minimum, "decree_reference": act.decree_reference},
+    )
+    return act

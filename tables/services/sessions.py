@@ -9,7 +9,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -17,7 +16,7 @@ from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
-from .. import rules
+from .. import clock, rules
 from ..models import (
     AdvanceEntry,
     ControlDay,
@@ -28,9 +27,11 @@ from ..models import (
     Table,
 )
 from ._shared import (
+    _authorised_minimum,
     _entry,
     _lock_session,
     _refuse_closed_day,
+    _require_maximum_fixer,
     _require_signer,
     _require_status,
     _require_table_staff,
@@ -44,20 +45,28 @@ def open_session(
     *,
     actor: Any,
     table: Table,
-    day: dt.date,
     minimum: Decimal,
     maximum: Decimal,
     advance_amount: Decimal,
     croupier: Any,
     guarantee_fund: Decimal | None = None,
     ministry_notified_on: dt.date | None = None,
+    day: dt.date | None = None,
 ) -> Session:
     """Open a session with its limits and its initial advance, counted, announced and written at
     once, signed by the director or a committee member (FR art. 42, 49, 53, 55-5, 69; LU art. 9,
-    10, 21, 22, 26, 33). ``actor`` signs; ``croupier`` counted the advance."""
+    10, 21, 22, 26, 33). ``actor`` signs and fixes the maximum (the director, or his recorded
+    delegate, LU art. 51 V); ``croupier`` counted the advance. The session belongs to the current
+    gaming day (``day``, when given, must be it)."""
     casino = get_casino()
     profile = casino.profile
+    now = clock.now()
+    today = casino.gaming_day(now)
+    if day is None:
+        day = today
     _require_signer(actor, profile, field="actor")
+    rules.check_gaming_day(profile=profile, day=day, current=today)
+    delegation = _require_maximum_fixer(actor, profile, day)
     _require_table_staff(croupier, profile, field="croupier")
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if not table.in_service:
@@ -78,8 +87,9 @@ def open_session(
             field="table",
         )
     _refuse_closed_day(day, profile)
-    rules.check_limits(minimum, maximum, casino.authorised_min_stake, profile)
-    year = day.year
+    authorised = _authorised_minimum(casino, day)
+    rules.check_limits(minimum, maximum, authorised, profile)
+    year = casino.exercise_of(day)
     earlier = list(
         Session.objects.filter(table=table, fiscal_year=year)
         .order_by("day", "opened_at")
@@ -96,6 +106,15 @@ def open_session(
         year_minimum=max(s["minimum"] for s in earlier) if earlier else None,
         day_days_after_notice=notice,
     )
+    rules.check_same_day_reopening(
+        profile=profile,
+        minimum=minimum,
+        maximum=maximum,
+        advance=advance_amount,
+        same_day_minimum=same_day[-1]["minimum"] if same_day else None,
+        same_day_maximum=same_day[-1]["maximum"] if same_day else None,
+        same_day_advance=same_day[-1]["advance_amount"] if same_day else None,
+    )
     rules.check_season_maximum(
         profile=profile,
         minimum=minimum,
@@ -110,6 +129,7 @@ def open_session(
         same_day_advance=same_day[-1]["advance_amount"] if same_day else None,
         year_minimum=first["minimum"] if first else None,
         year_advance=first["advance_amount"] if first else None,
+        same_day_minimum=same_day[-1]["minimum"] if same_day else None,
     )
     if profile == "LU":
         largest = max(
@@ -119,7 +139,14 @@ def open_session(
             ]
         )
         rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
-    now = timezone.now()
+    rules.check_ministry_notice(
+        profile=profile,
+        minimum=minimum,
+        authorised_min=authorised,
+        day=day,
+        notified_on=ministry_notified_on,
+        today=today,
+    )
     session = _save(
         Session(
             table=table,
@@ -132,6 +159,7 @@ def open_session(
             advance_amount=advance_amount,
             guarantee_fund=guarantee_fund,
             ministry_notified_on=ministry_notified_on,
+            delegation=delegation,
             croupier=croupier,
             opened_at=now,
             opened_by=actor,
@@ -163,6 +191,10 @@ def open_session(
             "counted_by": _user_id(croupier),
             "guarantee_fund": guarantee_fund,
             "house_rules": session.house_rules,
+            "authorised_minimum": authorised,
+            "ministry_notified_on": ministry_notified_on,
+            "maximum_fixed_by": _user_id(actor),
+            "delegation": delegation.pk if delegation else None,
         },
     )
     return session
@@ -205,14 +237,35 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
 
 @transaction.atomic
 def interrupt_session(
-    *, actor: Any, session: Session, mode: str, amount: Decimal | None = None, key_holder: Any = None
+    *,
+    actor: Any,
+    session: Session,
+    mode: str,
+    amount: Decimal | None = None,
+    key_holder: Any = None,
+    signed_by: Any = None,
+    cashier: Any = None,
 ) -> AdvanceEntry:
     """An interruption: the cash is counted and written, or locked in the box with the key held
-    by the director, a committee member or the chef de partie (FR art. 69; LU art. 15, 23)."""
+    by the director, a committee member or the chef de partie (FR art. 69; LU art. 23). LU art. 23:
+    counting is compulsory when every open table is interrupted, and a counted interruption has
+    the closing formalities of art. 10 (signed by the director or a committee member, a cashier
+    present)."""
     session = _lock_session(session)
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
+    if mode == "counted" and profile == "LU":
+        _require_signer(signed_by, profile, field="signed_by")
+        if cashier is None or not roles.has_role(cashier, roles.CASHIER):
+            raise RegulationError(
+                "CASHIER_ABSENT",
+                _(
+                    "L'encaisse comptée à l'interruption l'est en présence d'un caissier, comme en fin de partie."
+                ),
+                cite("session.interruption", profile),
+                field="cashier",
+            )
     if mode == "counted":
         if amount is None:
             raise RegulationError(
@@ -222,7 +275,14 @@ def interrupt_session(
                 field="amount",
             )
         rules.check_amount(amount, "amount", "session.interruption", profile, allow_zero=True)
-        entry = _entry(session, EntryKind.INTERRUPTION_COUNTED, amount=amount, counted_by=actor)
+        entry = _entry(
+            session,
+            EntryKind.INTERRUPTION_COUNTED,
+            amount=amount,
+            counted_by=actor,
+            signed_by=signed_by if mode == "counted" and profile == "LU" else None,
+            cashier=cashier if profile == "LU" else None,
+        )
     elif mode == "locked":
         if key_holder is None or not roles.has_role(key_holder, roles.CROUPIER, *roles.MANAGEMENT):
             raise RegulationError(
@@ -232,6 +292,20 @@ def interrupt_session(
                 ),
                 cite("session.interruption", profile),
                 field="key_holder",
+            )
+        if (
+            profile == "LU"
+            and mode == "locked"
+            and not Session.objects.filter(status=SessionStatus.OPEN).exclude(pk=session.pk).exists()
+        ):
+            raise RegulationError(
+                "INTERRUPTION_MUST_BE_COUNTED",
+                _(
+                    "L'interruption porte sur toutes les tables ouvertes : l'encaisse est vérifiée, comptée "
+                    "et inscrite comme en fin de partie."
+                ),
+                cite("session.interruption", profile),
+                field="mode",
             )
         entry = _entry(session, EntryKind.INTERRUPTION_LOCKED, counted_by=actor, key_holder=key_holder)
     else:
@@ -253,6 +327,8 @@ def interrupt_session(
             "mode": mode,
             "amount": amount,
             "key_holder": _user_id(key_holder),
+            "signed_by": _user_id(entry.signed_by),
+            "cashier": _user_id(entry.cashier),
         },
     )
     return entry
@@ -260,9 +336,24 @@ def interrupt_session(
 
 @transaction.atomic
 def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
+    """The play resumes; a box locked at the interruption is reopened by the key holder named
+    then (FR art. 69; LU art. 23)."""
     session = _lock_session(session)
     _require_table_staff(actor, session.profile, field="actor")
     _require_status(session, SessionStatus.INTERRUPTED)
+    last = (
+        session.entries.filter(kind__in=[EntryKind.INTERRUPTION_LOCKED, EntryKind.INTERRUPTION_COUNTED])
+        .order_by("-line")
+        .first()
+    )
+    if last is not None and last.kind == EntryKind.INTERRUPTION_LOCKED and last.key_holder_id != actor.pk:
+        raise RegulationError(
+            "KEY_HOLDER_ONLY",
+            _("La caisse est rouverte par le détenteur de la clé nommé à l'interruption : %(k)s.")
+            % {"k": last.key_holder},
+            cite("session.interruption", session.profile),
+            field="actor",
+        )
     entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
     session.status = SessionStatus.OPEN
     _save(session, cite("advance.book", session.profile), update_fields=["status"])
@@ -314,7 +405,7 @@ def close_session(
         )
     rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
     control_day = _refuse_closed_day(session.day, profile, lock=True)
-    now = timezone.now()
+    now = clock.now()
     entry = _entry(
         session,
         EntryKind.CLOSING,

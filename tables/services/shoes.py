@@ -7,12 +7,12 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from casino_ops.regulations import RegulationError, cite
 
+from .. import clock
 from ..models import (
     Session,
     SessionStatus,
@@ -40,6 +40,9 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
     _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
     wanted = list(dict.fromkeys(deck_ids))
+    # CALL POINT (card depot): the depot's selector of the decks checked for play (counted and
+    # verified at unsealing, FR art. 40, LU art. 7) and of the decks out at a table is to be
+    # called here, in place of ``decks_issued_to``, once the depot provides it.
     decks = list(decks_issued_to(table_number=session.table.number, day=session.day).filter(pk__in=wanted))
     if len(decks) != len(wanted):
         found = {d.pk for d in decks}
@@ -65,7 +68,7 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
             field="label",
         )
     shoe = _save(
-        Shoe(session=session, number=number, label=label, filled_at=timezone.now(), croupier=actor),
+        Shoe(session=session, number=number, label=label, filled_at=clock.now(), croupier=actor),
         cite("game.shoe", profile),
     )
     ShoeDeck.objects.bulk_create(

@@ -112,15 +112,18 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
         table_number=3,
     )
     table = tables.create_table(actor=director, number=3, code="BJ03")
-    session = tables.open_session(
-        actor=director,
-        table=table,
-        day=DAY,
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=croupier,
-    )
+    from tables.clock import history_at
+
+    with history_at(dt.datetime.combine(DAY, dt.time(14))):  # a session opens on its gaming day
+        session = tables.open_session(
+            actor=director,
+            table=table,
+            day=DAY,
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=croupier,
+        )
     raw = (FIXTURES / "worked-example.json").read_bytes()
     log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
     tables.replay_hand_log(hand_log_id=log.pk)

@@ -188,6 +188,24 @@ EXPECTATIONS: dict[str, Any] = {
     "depot:returns": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
     "depot:out-of-use": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
     "depot:inspection": ByPermission("audit.view_auditevent"),
+    # the tables' acts (GET: what the act concerns; POST {}: refused as incomplete)
+    "tables:session-open": ByPermission("tables.view_session", write="tables.add_session"),
+    **{
+        f"tables:session-{act}": ByPermission(
+            "tables.view_session", write="tables.add_advanceentry", kwargs=lambda s: {"pk": s.session.pk}
+        )
+        for act in ("advance", "interrupt", "resume", "close")
+    },
+    "tables:session-maximum": ByPermission(
+        "tables.view_session", write="tables.add_maximumchange", kwargs=lambda s: {"pk": s.session.pk}
+    ),
+    "tables:delegations": ByPermission("tables.view_delegation", write="tables.add_delegation"),
+    "tables:authorised-minimums": ByPermission(
+        "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
+    ),
+    "tables:acknowledge-discrepancies": ByPermission(
+        "tables.view_discrepancy", write="tables.add_discrepancyacknowledgement"
+    ),
 }
 
 

@@ -151,15 +151,18 @@ def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(
     from tables import services
 
     table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
-    session = services.open_session(
-        actor=users["directeur"],
-        table=table,
-        day=dt.date(2026, 11, 30),
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=users["chef_de_table"],
-    )
+    from tables.clock import history_at
+
+    with history_at(dt.datetime(2026, 11, 30, 14)):  # a session opens on its gaming day
+        session = services.open_session(
+            actor=users["directeur"],
+            table=table,
+            day=dt.date(2026, 11, 30),
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=users["chef_de_table"],
+        )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-PENDING"  # a log of its own (its own SHA-256)
     log = services.upload_hand_log(
@@ -180,15 +183,18 @@ def test_links_follow_the_position_when_rounds_are_misnumbered(officer_client, u
     from tables import services
 
     table = services.create_table(actor=users["directeur"], number=3, code="BJ03")
-    session = services.open_session(
-        actor=users["directeur"],
-        table=table,
-        day=dt.date(2026, 11, 30),
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=users["chef_de_table"],
-    )
+    from tables.clock import history_at
+
+    with history_at(dt.datetime(2026, 11, 30, 14)):  # a session opens on its gaming day
+        session = services.open_session(
+            actor=users["directeur"],
+            table=table,
+            day=dt.date(2026, 11, 30),
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=users["chef_de_table"],
+        )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-MISNUMBERED"
     second = copy.deepcopy(doc["rounds"][0])

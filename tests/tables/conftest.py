@@ -15,6 +15,13 @@ from casino_ops import roles
 DAY = dt.date(2026, 11, 30)
 
 
+def at_day(day: dt.date, hour: int = 14) -> Any:
+    """Acts written as if done on ``day`` at ``hour`` (a past gaming day for the tests' fixed dates)."""
+    from tables.clock import history_at
+
+    return history_at(dt.datetime.combine(day, dt.time(hour)))
+
+
 @pytest.fixture
 def staff(users: dict[str, Any]) -> dict[str, Any]:
     return {
@@ -47,15 +54,16 @@ def open_session(table: Any, staff: dict[str, Any]) -> Any:
     """An FR session of table BJ03: minimum 10, maximum 1,000, advance 30,000."""
     from tables.services import open_session
 
-    return open_session(
-        actor=staff["director"],
-        table=table,
-        day=DAY,
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=staff["croupier"],
-    )
+    with at_day(DAY):
+        return open_session(
+            actor=staff["director"],
+            table=table,
+            day=DAY,
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=staff["croupier"],
+        )
 
 
 @pytest.fixture
@@ -140,12 +148,13 @@ def today_session(table: Any, staff: dict[str, Any]) -> Any:
 
     from tables.services import open_session
 
-    return open_session(
-        actor=staff["director"],
-        table=table,
-        day=timezone.localdate(),
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=staff["croupier"],
-    )
+    with at_day(timezone.localdate()):
+        return open_session(
+            actor=staff["director"],
+            table=table,
+            day=timezone.localdate(),
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=staff["croupier"],
+        )

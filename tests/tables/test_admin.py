@@ -23,9 +23,24 @@ def director_client(client, staff):
 
 @pytest.mark.django_db
 def test_open_session_through_the_admin_form(director_client, table, staff):
+    from django.utils import timezone
+
+    from casino_ops.services import get_casino
+
     data = {
         "table": table.pk,
         "day": DAY.isoformat(),
+        "minimum": "10.00",
+        "maximum": "1000.00",
+        "advance_amount": "30000.00",
+        "croupier": staff["croupier"].pk,
+    }
+    past = director_client.post("/admin/tables/session/add/", data)
+    assert past.status_code == 200
+    assert "FR art. 69" in past.content.decode() and not Session.objects.exists()
+    data = {
+        "table": table.pk,
+        "day": get_casino().gaming_day(timezone.now()).isoformat(),
         "minimum": "10.00",
         "maximum": "1500.00",
         "advance_amount": "30000.00",

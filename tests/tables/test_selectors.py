@@ -12,9 +12,16 @@ from django.test.utils import CaptureQueriesContext
 from tables import selectors, services
 from tables.models import EntryKind
 
-from .conftest import DAY
+from .conftest import DAY, at_day
 
 D = Decimal
+
+
+@pytest.fixture(autouse=True)
+def _on_day():
+    """The sessions of these tests are written on DAY, their gaming day."""
+    with at_day(DAY):
+        yield
 
 
 def _day_of_sessions(staff, director, n_tables, sessions_per_table=1):

@@ -12,22 +12,23 @@ from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import AdvanceEntry, ControlLine, EntryKind, Session, SessionStatus
 
-from .conftest import DAY
+from .conftest import DAY, at_day
 
 D = Decimal
 
 
 def _open(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="30000.00", **kw):
-    return services.open_session(
-        actor=kw.pop("actor", staff["director"]),
-        table=table,
-        day=day,
-        minimum=D(minimum),
-        maximum=D(maximum),
-        advance_amount=D(advance),
-        croupier=kw.pop("croupier", staff["croupier"]),
-        **kw,
-    )
+    with at_day(day):
+        return services.open_session(
+            actor=kw.pop("actor", staff["director"]),
+            table=table,
+            day=day,
+            minimum=D(minimum),
+            maximum=D(maximum),
+            advance_amount=D(advance),
+            croupier=kw.pop("croupier", staff["croupier"]),
+            **kw,
+        )
 
 
 def _close(staff, session, cash="31000.00", **kw):
@@ -102,10 +103,23 @@ def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
         services.change_maximum(
             actor=staff["director"], session=open_session, maximum=D("3000.00"), display_changed=True
         )
+    # the committee member fixes the maximum only as the director's recorded delegate (LU art. 51 V)
+    with _refused("MAXIMUM_BY_DIRECTOR", "FR art. 55-5", "actor"):
+        services.change_maximum(
+            actor=staff["committee"], session=open_session, maximum=D("2000.00"), display_changed=True
+        )
+    delegation = services.grant_delegation(
+        actor=staff["director"],
+        delegate=staff["committee"],
+        approval_reference="Agrément MJ 2026-14",
+        approved_on=DAY - dt.timedelta(days=30),
+        valid_from=DAY - dt.timedelta(days=30),
+    )
     change = services.change_maximum(
         actor=staff["committee"], session=open_session, maximum=D("2000.00"), display_changed=True
     )
     assert (change.previous, change.maximum, change.by) == (D("1000.00"), D("2000.00"), staff["committee"])
+    assert change.delegation == delegation
     open_session.refresh_from_db()
     assert open_session.maximum == D("2000.00")
 
@@ -136,6 +150,8 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
 
 
 def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="20000.00", fund="50000.00", **kw):
+    # LU art. 26: a minimum above the authorised one (5.00) is told to the minister 8 days ahead
+    kw.setdefault("ministry_notified_on", day - dt.timedelta(days=10))
     return _open(
         staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw
     )
@@ -301,7 +317,10 @@ def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
     assert locked.key_holder == staff["committee"]
     with _refused("SESSION_STATE", "FR art. 42"):
         _close(staff, open_session)
-    services.resume_session(actor=staff["croupier"], session=open_session)
+    # the box is reopened by the key holder named at the interruption
+    with _refused("KEY_HOLDER_ONLY", "FR art. 69", "actor"):
+        services.resume_session(actor=staff["croupier"], session=open_session)
+    services.resume_session(actor=staff["committee"], session=open_session)
     _close(staff, open_session)
 
 

@@ -1,0 +1,188 @@
+"""The tables' self-inspection checks (``manage.py inspect_books``): what an inspector would find
+open in the tables' books, each with its article.
+
+``day`` is the gaming day inspected (``None``: as of now, the current gaming day). A session of an
+earlier gaming day should be closed; its entries signed; its discrepancies acknowledged by the
+director; its hand logs replayed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator
+from typing import Any
+
+from django.db.models import Q
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino_ops.inspection import Breach, check
+from casino_ops.regulations import cite
+
+from .rules import LU_MINISTRY_NOTICE_DAYS
+
+# a hand log is replayed by a task right after it is received; one still waiting after this is late
+REPLAY_GRACE = dt.timedelta(minutes=15)
+
+
+def _today() -> dt.date:
+    from casino_ops.services import get_casino
+
+    return get_casino().gaming_day(timezone.now())
+
+
+def _before(day: dt.date | None) -> dt.date:
+    """The sessions of gaming days before the returned day are over."""
+    today = _today()
+    return today if day is None or day >= today else day + dt.timedelta(days=1)
+
+
+def _sessions(day: dt.date | None) -> Any:
+    from .models import Session
+
+    query = Session.objects.select_related("table")
+    return query.filter(day=day) if day is not None else query
+
+
+def _name(session: Any) -> str:
+    return _("%(t)s, séance du %(d)s (n° %(n)s)") % {
+        "t": session.table.code,
+        "d": session.day.strftime("%d/%m/%Y"),
+        "n": session.pk,
+    }
+
+
+def _url(session: Any) -> str:
+    return reverse("portal:session", args=[session.pk])
+
+
+@check("tables.session_past_gaming_day", _("Séances ouvertes après leur journée de jeu"))
+def sessions_past_their_day(day: dt.date | None) -> Iterator[Breach]:
+    from .models import Session, SessionStatus
+
+    over = _before(day)
+    query = Session.objects.select_related("table").filter(day__lt=over).exclude(status=SessionStatus.CLOSED)
+    if day is not None:
+        query = query.filter(day=day)
+    for session in query.order_by("day", "table__number"):
+        yield Breach(
+            "tables.session_past_gaming_day",
+            cite("session.no_money_between", session.profile),
+            _name(session),
+            _("séance « %(s)s » après sa journée de jeu : encaisse non comptée ni inscrite")
+            % {"s": SessionStatus(session.status).label},
+            _url(session),
+        )
+
+
+@check("tables.entries_unsigned", _("Avances et encaisses non comptées ou non signées"))
+def entries_unsigned(day: dt.date | None) -> Iterator[Breach]:
+    from .models import AdvanceEntry, EntryKind
+
+    signed_kinds = [EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE, EntryKind.CLOSING]
+    missing = Q(kind__in=signed_kinds) & (Q(signed_by__isnull=True) | Q(counted_by__isnull=True))
+    lu = Q(session__profile="LU") & (
+        Q(kind=EntryKind.CLOSING, cashier__isnull=True)
+        | Q(kind=EntryKind.INTERRUPTION_COUNTED) & (Q(signed_by__isnull=True) | Q(cashier__isnull=True))
+    )
+    query = AdvanceEntry.objects.select_related("session__table").filter(missing | lu)
+    if day is not None:
+        query = query.filter(session__day=day)
+    for entry in query.order_by("table__number", "line"):
+        yield Breach(
+            "tables.entries_unsigned",
+            cite("advance.count_and_sign", entry.session.profile),
+            _name(entry.session),
+            _("ligne %(l)s (%(k)s) : comptage, signature ou caissier manquant")
+            % {"l": entry.line, "k": EntryKind(entry.kind).label},
+            _url(entry.session),
+        )
+
+
+@check(
+    "tables.lu_notice_missing", _("LU : minimum supérieur au minimum autorisé sans information du ministre")
+)
+def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
+    from casino_ops.services import get_casino
+
+    from .services._shared import _authorised_minimum
+
+    casino = get_casino()
+    for session in _sessions(day).filter(profile="LU").order_by("day", "table__number"):
+        authorised = _authorised_minimum(casino, session.day)
+        if session.minimum <= authorised:
+            continue
+        notified = session.ministry_notified_on
+        if notified is None or (session.day - notified).days < LU_MINISTRY_NOTICE_DAYS:
+            yield Breach(
+                "tables.lu_notice_missing",
+                cite("limits.ministry_notice", "LU"),
+                _name(session),
+                _("minimum %(m)s au-dessus du minimum autorisé %(a)s : ministre non informé huit jours avant")
+                % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
+                _url(session),
+            )
+
+
+@check("tables.interruption_open", _("Interruptions laissées ouvertes"))
+def interruptions_left_open(day: dt.date | None) -> Iterator[Breach]:
+    from .models import Session, SessionStatus
+
+    query = Session.objects.select_related("table").filter(
+        status=SessionStatus.INTERRUPTED, day__lt=_before(day)
+    )
+    if day is not None:
+        query = query.filter(day=day)
+    for session in query.order_by("day", "table__number"):
+        yield Breach(
+            "tables.interruption_open",
+            cite("session.interruption", session.profile),
+            _name(session),
+            _("interrompue et jamais reprise ni clôturée"),
+            _url(session),
+        )
+
+
+@check("tables.replay_not_done", _("Journaux de mains non rejoués"))
+def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
+    from .models import HandLog
+
+    query = HandLog.objects.select_related("session__table").filter(
+        replay__isnull=True, uploaded_at__lt=timezone.now() - REPLAY_GRACE
+    )
+    if day is not None:
+        query = query.filter(session__day=day)
+    for log in query.order_by("uploaded_at"):
+        yield Breach(
+            "tables.replay_not_done",
+            cite("game.play", log.session.profile),
+            _name(log.session),
+            _("journal %(s)s (SHA-256 %(h)s) reçu le %(at)s, pas encore rejoué")
+            % {
+                "s": log.shoe_label,
+                "h": log.sha256[:12],
+                "at": timezone.localtime(log.uploaded_at).strftime("%d/%m/%Y %H:%M"),
+            },
+            _url(log.session),
+        )
+
+
+@check("tables.discrepancy_not_acknowledged", _("Écarts dont le directeur n'a pas pris connaissance"))
+def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
+    from .models import Discrepancy
+
+    query = Discrepancy.objects.select_related("session__table").filter(
+        acknowledgement__isnull=True, session__day__lt=_before(day)
+    )
+    if day is not None:
+        query = query.filter(session__day=day)
+    for row in query.order_by("session__day", "session__table__number", "id"):
+        where = _(", manche %(r)s") % {"r": row.round} if row.round is not None else ""
+        yield Breach(
+            "tables.discrepancy_not_acknowledged",
+            row.article,
+            _name(row.session),
+            _("écart %(c)s%(w)s : le directeur n'en a pas pris connaissance") % {"c": row.code, "w": where},
+            _url(row.session),
+        )

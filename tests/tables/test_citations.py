@@ -1,0 +1,126 @@
+"""Every article the code cites exists in casino_ops/regulations.py and names an article of the
+regulations map; the tables' corrected citations, under both profiles."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+
+from casino_ops.regulations import ARTICLES, RegulationError, cite
+from casino_ops.services import update_casino_settings
+from tables import services
+
+from .conftest import DAY, at_day
+
+D = Decimal
+
+# The articles the regulations map (spec/regulations.md) names, as data: FR arrêté du
+# 14 mai 2007, LU règlement grand-ducal du 12 février 1979.
+MAP_ARTICLES = {
+    "FR": {"39", "40", "42", "49", "53", "55-4", "55-5", "68", "69", "72"},
+    "LU": {"6", "7", "9", "10", "15", "21", "22", "23", "26", "32", "33", "52", "71"},
+}
+ARTICLE = re.compile(r"^(FR|LU) art\. (\d+(?:-\d+)?)(?: .*)?$")
+CITE_CALL = re.compile(r"""cite\(\s*["']([^"']+)["']""")
+SOURCES = ("casino_ops", "cards_registry", "tables", "audit")
+
+
+def _cited_rules() -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    base = Path(settings.BASE_DIR)
+    for app in SOURCES:
+        for path in (base / app).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            for rule in CITE_CALL.findall(path.read_text(encoding="utf-8")):
+                found.setdefault(rule, []).append(str(path.relative_to(base)))
+    return found
+
+
+def test_every_rule_the_code_cites_has_its_articles():
+    cited = _cited_rules()
+    assert "session.no_money_between" in cited and "control_register" in cited
+    missing = {rule: where for rule, where in cited.items() if rule not in ARTICLES}
+    assert not missing, missing
+    for rule in cited:
+        assert set(ARTICLES[rule]) == {"FR", "LU"}, rule
+
+
+@pytest.mark.parametrize("rule", sorted(ARTICLES))
+def test_every_article_names_an_article_of_the_map(rule):
+    for profile, article in ARTICLES[rule].items():
+        if article == "":  # the profile has no article for this rule (see the module's docstring)
+            continue
+        match = ARTICLE.match(article)
+        assert match, (rule, article)
+        assert match.group(1) == profile, (rule, article)
+        assert match.group(2) in MAP_ARTICLES[profile], (rule, article)
+
+
+def test_the_corrected_citations():
+    # LU art. 15 is the boule's and the vingt-trois'; LU art. 10 speaks of the advance book only
+    assert cite("session.no_money_between", "LU") == "LU art. 10"
+    assert cite("session.no_money_between", "FR") == "FR art. 69"
+    assert cite("control_register", "FR") == "FR art. 72" and cite("control_register", "LU") == ""
+    assert cite("books.no_erasure", "FR") == "FR art. 68" and cite("books.no_erasure", "LU") == ""
+    assert cite("table.layout", "LU") == "LU art. 32"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "profile,still_open,not_closed", [("FR", "FR art. 69", "FR art. 72"), ("LU", "LU art. 10", "")]
+)
+def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, not_closed):
+    update_casino_settings(actor=staff["director"], profile=profile)
+    extra = (
+        {"guarantee_fund": D("100000.00"), "ministry_notified_on": DAY - dt.timedelta(days=9)}
+        if profile == "LU"
+        else {}
+    )
+    advance = D("20000.00") if profile == "LU" else D("30000.00")
+
+    def _open():
+        return services.open_session(
+            actor=staff["director"],
+            table=table,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=advance,
+            croupier=staff["croupier"],
+            **extra,
+        )
+
+    with at_day(DAY):
+        _open()
+        with pytest.raises(RegulationError) as error:
+            _open()
+        assert (error.value.code, error.value.article) == ("SESSION_STILL_OPEN", still_open)
+        with pytest.raises(RegulationError) as error:
+            services.close_day(actor=staff["director"], day=DAY)
+        assert (error.value.code, error.value.article) == ("SESSIONS_NOT_CLOSED", not_closed)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile,article", [("FR", "FR art. 55-4"), ("LU", "LU art. 32")])
+def test_create_table_cites_the_profiles_article(staff, casino, profile, article):
+    update_casino_settings(actor=staff["director"], profile=profile)
+    with pytest.raises(RegulationError) as error:
+        services.create_table(actor=staff["director"], number=9, code="BJ09", boxes=8)
+    assert (error.value.code, error.value.article) == ("TOO_MANY_BOXES", article)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile,article", [("FR", "FR art. 68"), ("LU", "")])
+def test_corrections_cite_the_profiles_article(staff, casino, profile, article):
+    # LU has no article of the map for the books' corrections (its "comptabilité spéciale")
+    update_casino_settings(actor=staff["director"], profile=profile)
+    with pytest.raises(RegulationError) as error:
+        services.correct_control_line(
+            actor=staff["committee"], line=None, result=D("1.00"), approval="Approuvé", reason="motif"
+        )
+    assert (error.value.code, error.value.article) == ("DIRECTOR_REQUIRED", article)

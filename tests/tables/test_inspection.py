@@ -1,0 +1,139 @@
+"""The tables' self-inspection checks: sessions open past their gaming day, advances or counts
+unsigned, LU notices missing, interruptions left open, replays not done, discrepancies not
+acknowledged by the director."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from decimal import Decimal
+
+import pytest
+
+from casino_ops.inspection import inspect
+from casino_ops.regulations import RegulationError
+from tables import services
+from tables.blackjack.simulator import simulate_shoe
+from tables.models import AdvanceEntry, Discrepancy, EntryKind, Session
+
+from .conftest import DAY, at_day
+
+D = Decimal
+
+
+def _breaches(name, day=None):
+    return [b for b in inspect(day).breaches if b.check == name]
+
+
+def _close(staff, session, **kw):
+    with at_day(session.day, 23):
+        services.close_session(
+            actor=staff["director"],
+            session=session,
+            closing_cash=D("31000.00"),
+            counted_by=staff["croupier"],
+            certified_exact=True,
+            **kw,
+        )
+
+
+@pytest.mark.django_db
+def test_the_tables_checks_are_declared(casino):
+    names = set(inspect().checks)
+    assert {
+        "tables.session_past_gaming_day",
+        "tables.entries_unsigned",
+        "tables.lu_notice_missing",
+        "tables.interruption_open",
+        "tables.replay_not_done",
+        "tables.discrepancy_not_acknowledged",
+    } <= names
+    assert not [b for b in inspect().breaches if b.check.startswith("tables.")]
+
+
+@pytest.mark.django_db
+def test_a_session_open_past_its_gaming_day(staff, open_session):
+    [breach] = _breaches("tables.session_past_gaming_day")
+    assert breach.article == "FR art. 69" and "BJ03" in breach.object
+    assert breach.url == f"/inspection/seances/{open_session.pk}/"
+    assert _breaches("tables.session_past_gaming_day", DAY)
+    _close(staff, open_session)
+    assert not _breaches("tables.session_past_gaming_day")
+
+
+@pytest.mark.django_db
+def test_an_interruption_left_open(staff, open_session):
+    with at_day(DAY, 22):
+        services.interrupt_session(
+            actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["committee"]
+        )
+    [breach] = _breaches("tables.interruption_open")
+    assert breach.article == "FR art. 69"
+
+
+@pytest.mark.django_db
+def test_advances_or_counts_unsigned(staff, open_session):
+    # a line written without its signature (as a book kept before the checks would hold one)
+    AdvanceEntry.objects.create(
+        table=open_session.table,
+        line=99,
+        session=open_session,
+        kind=EntryKind.FURTHER_ADVANCE,
+        amount=D("30000.00"),
+        at=open_session.opened_at,
+        counted_by=staff["croupier"],
+    )
+    [breach] = _breaches("tables.entries_unsigned")
+    assert breach.article == "FR art. 69" and "99" in breach.detail
+
+
+@pytest.mark.django_db
+def test_lu_notice_missing(staff, table, lu_casino):
+    with at_day(DAY):
+        session = services.open_session(
+            actor=staff["director"],
+            table=table,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=D("20000.00"),
+            croupier=staff["croupier"],
+            guarantee_fund=D("50000.00"),
+            ministry_notified_on=DAY - dt.timedelta(days=8),
+        )
+    assert not _breaches("tables.lu_notice_missing")
+    Session.objects.filter(pk=session.pk).update(ministry_notified_on=DAY - dt.timedelta(days=2))
+    [breach] = _breaches("tables.lu_notice_missing")
+    assert breach.article == "LU art. 26"
+
+
+def _log(seed, faults=()):
+    return json.dumps(
+        simulate_shoe(seed, "FR", table="BJ03", limits=("10.00", "1000.00"), faults=list(faults))
+    ).encode()
+
+
+@pytest.mark.django_db
+def test_a_replay_not_done(staff, open_session):
+    with at_day(DAY, 22):
+        services.upload_hand_log(actor=staff["croupier"], session=open_session, raw=_log(1), source="api")
+    [breach] = _breaches("tables.replay_not_done")
+    assert breach.article == "FR art. 55-4 1°"
+
+
+@pytest.mark.django_db
+def test_discrepancies_acknowledged_by_the_director(staff, open_session, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        services.upload_hand_log(
+            actor=staff["croupier"], session=open_session, raw=_log(2, ["SETTLEMENT_MISMATCH"]), source="api"
+        )
+    rows = list(Discrepancy.objects.all())
+    assert rows
+    breaches = _breaches("tables.discrepancy_not_acknowledged")
+    assert len(breaches) == len(rows) and breaches[0].article == rows[0].article
+    with pytest.raises(RegulationError) as error:
+        services.acknowledge_discrepancies(actor=staff["committee"], discrepancies=rows)
+    assert (error.value.code, error.value.article) == ("DIRECTOR_REQUIRED", "FR art. 68")
+    done = services.acknowledge_discrepancies(actor=staff["director"], discrepancies=rows, note="Vu.")
+    assert len(done) == len(rows)
+    assert services.acknowledge_discrepancies(actor=staff["director"], discrepancies=rows) == []
+    assert not _breaches("tables.discrepancy_not_acknowledged")
