@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "audit",
     "cards_registry",
     "tables",
+    "house_books",
 ]
 
 MIDDLEWARE = [

@@ -19,6 +19,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("health/", health, name="health"),
     path("api/tables/", include("tables.urls")),
+    path("api/house/", include("house_books.urls")),
     path("inspection/", include("audit.portal.urls")),
     path("api/", include("audit.api.urls")),
 ]

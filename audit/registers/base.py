@@ -22,6 +22,7 @@ MODULES = {
     "destructions": "destructions",
     "depot-log": "depot_log",
     "session-report": "session_report",
+    "orphans": "orphans",
 }
 
 REGISTERS: dict[str, Register] = {}

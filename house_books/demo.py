@@ -1,0 +1,90 @@
+"""Demo entries of the other books (idempotent): a month of orphans, last year's transfer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+from casino_ops import roles
+
+from . import services
+from .models import OrphanEntry
+
+
+def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
+
+
+def seed(context: dict[str, Any]) -> None:
+    users = context["users"]
+    director = users[roles.DIRECTOR]
+    committee = users[roles.COMMITTEE]
+    if not OrphanEntry.objects.exists():
+        _orphans(director, committee)
+        context["created"].append("orphelins")
+
+
+def _orphans(director: Any, committee: Any) -> None:
+    today = timezone.localdate()
+    last_year = today.year - 1
+    # last exercise: two sums found, one given back, the balance paid to the commune
+    first = services.record_orphan(
+        actor=committee,
+        found_at=_at(dt.date(last_year, 12, 12), 23, 40),
+        kind="floor",
+        amount=Decimal("50.00"),
+        description="Plaque de 50 trouvée sous la table 2 au nettoyage",
+    )
+    services.record_orphan(
+        actor=committee,
+        found_at=_at(dt.date(last_year, 12, 20), 1, 15),
+        kind="abandoned",
+        table_number=3,
+        stake=Decimal("25.00"),
+        winnings=Decimal("37.50"),
+        description="Mise restée sur la case 4 après le départ du joueur, gagnée deux coups",
+    )
+    services.repay_orphan(
+        actor=director,
+        entry=first,
+        repaid_on=dt.date(last_year, 12, 14),
+        amount=Decimal("50.00"),
+        owner_name="Henri Weber",
+        owner_address="12 rue de la Gare, 1611 Luxembourg",
+        proof="Reçu de change du 12/12 et enregistrement vidéo de la table 2",
+    )
+    services.transfer_orphans(
+        actor=director,
+        exercise=last_year,
+        transferred_on=min(dt.date(today.year, 1, 6), today),
+        amount=Decimal("62.50"),
+        commune="Mondorf-les-Bains",
+        receipt=f"Quittance à souche n° {last_year}-117",
+        minister_notified_on=min(dt.date(today.year, 1, 6), today),
+    )
+    # this exercise: a few sums found in the last month
+    for days_ago, hour, kind, values, text in (
+        (24, 22, "table", {"amount": Decimal("10.00")}, "Jeton de 10 laissé sur la table 1 à la fermeture"),
+        (17, 21, "floor", {"amount": Decimal("5.00")}, "Jeton de 5 trouvé à terre près de la caisse"),
+        (
+            9,
+            23,
+            "abandoned",
+            {"stake": Decimal("20.00"), "winnings": Decimal("20.00"), "table_number": 2},
+            "Mise oubliée sur la case 2, gagnante une fois",
+        ),
+        (3, 0, "table", {"amount": Decimal("100.00")}, "Plaque de 100 laissée sur la table 4"),
+    ):
+        day = today - dt.timedelta(days=days_ago)
+        if day.year != today.year:
+            continue  # last exercise is closed
+        services.record_orphan(
+            actor=committee,
+            found_at=_at(day, hour),
+            kind=kind,
+            description=text,
+            **values,
+        )

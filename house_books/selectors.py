@@ -1,0 +1,79 @@
+"""Reading the other books (for the registers, the API, the portal and the inspection)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import Sum
+
+ZERO = Decimal("0.00")
+
+
+def _sum(query: Any, field: str = "amount") -> Decimal:
+    return query.aggregate(total=Sum(field))["total"] or ZERO
+
+
+# -- Orphans ------------------------------------------------------------------------------------
+
+
+def orphan_entry_balance(entry: Any) -> Decimal:
+    """What is left of one entry after its repayments."""
+    return entry.amount - _sum(entry.repayments.all())
+
+
+def orphan_balance(exercise: int) -> Decimal:
+    """The credit balance of the account "orphelins" for ``exercise``."""
+    from .models import OrphanEntry, OrphanRepayment, OrphanTransfer
+
+    return (
+        _sum(OrphanEntry.objects.filter(exercise=exercise))
+        - _sum(OrphanRepayment.objects.filter(entry__exercise=exercise))
+        - _sum(OrphanTransfer.objects.filter(exercise=exercise))
+    )
+
+
+def orphan_entries(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import OrphanEntry
+
+    query = (
+        OrphanEntry.objects.select_related("recorded_by").prefetch_related("repayments").order_by("number")
+    )
+    if date_from is not None:
+        query = query.filter(found_at__date__gte=date_from)
+    if date_to is not None:
+        query = query.filter(found_at__date__lte=date_to)
+    return query
+
+
+def orphan_repayments(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import OrphanRepayment
+
+    query = OrphanRepayment.objects.select_related("entry", "recorded_by").order_by("repaid_on", "pk")
+    if date_from is not None:
+        query = query.filter(repaid_on__gte=date_from)
+    if date_to is not None:
+        query = query.filter(repaid_on__lte=date_to)
+    return query
+
+
+def orphan_transfers(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import OrphanTransfer
+
+    query = OrphanTransfer.objects.select_related("recorded_by").order_by("exercise")
+    if date_from is not None:
+        query = query.filter(transferred_on__gte=date_from)
+    if date_to is not None:
+        query = query.filter(transferred_on__lte=date_to)
+    return query
+
+
+def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
+    """Exercises before ``before`` with orphans but no transfer: (exercise, balance)."""
+    from .models import OrphanEntry, OrphanTransfer
+
+    done = set(OrphanTransfer.objects.values_list("exercise", flat=True))
+    years = sorted(set(OrphanEntry.objects.filter(exercise__lt=before).values_list("exercise", flat=True)))
+    return [(year, orphan_balance(year)) for year in years if year not in done]
+
