@@ -11,7 +11,7 @@ from rest_framework import generics, permissions, serializers
 from rest_framework.request import Request
 
 from . import selectors
-from .models import OrphanEntry, OrphanRepayment, OrphanTransfer
+from .models import Approval, OrphanEntry, OrphanRepayment, OrphanTransfer
 
 
 class ViewPermission(permissions.BasePermission):
@@ -118,3 +118,35 @@ class OrphanTransferList(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         return selectors.orphan_transfers()
+
+
+class ApprovalSerializer(serializers.ModelSerializer):
+    person = _Person(read_only=True)
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = Approval
+        fields = [
+            "person",
+            "function",
+            "job",
+            "approved_on",
+            "reference",
+            "ended_on",
+            "end_kind",
+            "end_reference",
+            "minister_notified_on",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class ApprovalList(generics.ListAPIView):
+    """The approvals of the direction and the staff, with their ends."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_approval"
+    serializer_class = ApprovalSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.approvals()

@@ -8,7 +8,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer")
+_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry")
 
 
 class HouseBooksConfig(AppConfig):

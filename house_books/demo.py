@@ -11,7 +11,7 @@ from django.utils import timezone
 from casino_ops import roles
 
 from . import services
-from .models import OrphanEntry
+from .models import Approval, OrphanEntry
 
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
@@ -22,6 +22,9 @@ def seed(context: dict[str, Any]) -> None:
     users = context["users"]
     director = users[roles.DIRECTOR]
     committee = users[roles.COMMITTEE]
+    if not Approval.objects.exists():
+        _approvals(director, users)
+        context["created"].append("agréments")
     if not OrphanEntry.objects.exists():
         _orphans(director, committee)
         context["created"].append("orphelins")
@@ -88,3 +91,39 @@ def _orphans(director: Any, committee: Any) -> None:
             description=text,
             **values,
         )
+
+
+def _approvals(director: Any, users: dict[str, Any]) -> None:
+    """The direction and the staff approved by the Minister of Justice; one dismissal."""
+    from django.contrib.auth import get_user_model
+
+    today = timezone.localdate()
+    since = today - dt.timedelta(days=200)
+    for role, function, job, ref in (
+        (roles.DIRECTOR, "director", "", "MJ/JEUX/2026-004"),
+        (roles.COMMITTEE, "committee", "", "MJ/JEUX/2026-005"),
+        (roles.CROUPIER, "staff", "chef de table", "MJ/JEUX/2026-011"),
+        (roles.CASHIER, "staff", "caissier", "MJ/JEUX/2026-012"),
+    ):
+        services.record_approval(
+            actor=director, person=users[role], function=function, job=job, approved_on=since, reference=ref
+        )
+    former, _created = get_user_model().objects.get_or_create(
+        username="ancien-croupier", defaults={"first_name": "Luc", "last_name": "Schmit", "is_active": False}
+    )
+    approval = services.record_approval(
+        actor=director,
+        person=former,
+        function="staff",
+        job="croupier",
+        approved_on=since,
+        reference="MJ/JEUX/2026-013",
+    )
+    services.end_approval(
+        actor=director,
+        approval=approval,
+        kind="dismissed",
+        ended_on=today - dt.timedelta(days=40),
+        reference="Absences répétées sans motif",
+        minister_notified_on=today - dt.timedelta(days=40),
+    )

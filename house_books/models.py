@@ -110,3 +110,73 @@ class OrphanTransfer(models.Model):
     def __str__(self) -> str:
         return f"Versement {self.exercise} — {self.amount}"
 
+
+# -- Approvals (LU art. 51, 54, 63) -------------------------------------------------------------
+
+
+class ApprovalFunction(models.TextChoices):
+    DIRECTOR = "director", _("directeur responsable")
+    COMMITTEE = "committee", _("membre du comité de direction")
+    STAFF = "staff", _("employé des salles de jeux")
+
+
+class ApprovalEnd(models.TextChoices):
+    REVOKED = "revoked", _("agrément retiré par le Ministre de la Justice")
+    RESIGNED = "resigned", _("démission")
+    DISMISSED = "dismissed", _("renvoi par la direction")
+
+
+class Approval(models.Model):
+    """The approval of a person by the Minister of Justice, and how it ended."""
+
+    person = models.ForeignKey(
+        USER, verbose_name=_("personne agréée"), on_delete=models.PROTECT, related_name="+"
+    )
+    function = models.CharField(_("fonction"), max_length=16, choices=ApprovalFunction.choices)
+    job = models.CharField(
+        _("emploi"), max_length=120, blank=True, validators=[validate_no_control_characters]
+    )
+    approved_on = models.DateField(_("agréé le"), validators=[validate_date_window])
+    reference = models.CharField(
+        _("référence de l'agrément"), max_length=120, validators=[validate_no_control_characters]
+    )
+    ended_on = models.DateField(_("fin le"), null=True, blank=True, validators=[validate_date_window])
+    end_kind = models.CharField(_("fin"), max_length=16, choices=ApprovalEnd.choices, blank=True)
+    end_reference = models.CharField(
+        _("référence ou motifs de la fin"),
+        max_length=500,
+        blank=True,
+        validators=[validate_no_control_characters],
+    )
+    minister_notified_on = models.DateField(
+        _("avis au Ministre de la Justice le"), null=True, blank=True, validators=[validate_date_window]
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    ended_by = models.ForeignKey(
+        USER,
+        verbose_name=_("fin inscrite par"),
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        blank=True,
+    )
+
+    class Meta:
+        verbose_name = _("agrément")
+        verbose_name_plural = _("agréments de la direction et du personnel")
+        ordering = ["approved_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.person.get_username()} — {self.get_function_display()} ({self.reference})"
+
+
+class ApprovalEndEntry(Approval):
+    """The ends of approvals (revocations, resignations, dismissals): the same rows, by their end."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("fin d'agrément")
+        verbose_name_plural = _("fins d'agrément (retraits, démissions, renvois)")

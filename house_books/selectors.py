@@ -77,3 +77,35 @@ def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
     years = sorted(set(OrphanEntry.objects.filter(exercise__lt=before).values_list("exercise", flat=True)))
     return [(year, orphan_balance(year)) for year in years if year not in done]
 
+
+# -- Approvals ----------------------------------------------------------------------------------
+
+
+def approved_on(user: Any, day: dt.date) -> bool:
+    """Whether ``user`` holds an approval in force on ``day`` (given on or before it, not
+    ended, revoked, resigned or dismissed on or before it)."""
+    from django.db.models import Q
+
+    from .models import Approval
+
+    if user is None or not getattr(user, "pk", None):
+        return False
+    return (
+        Approval.objects.filter(person=user, approved_on__lte=day)
+        .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        .exists()
+    )
+
+
+def approvals(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    """Approvals given or ended in the period (all when no period)."""
+    from django.db.models import Q
+
+    from .models import Approval
+
+    query = Approval.objects.select_related("person", "recorded_by", "ended_by").order_by("approved_on", "pk")
+    if date_from is not None and date_to is not None:
+        query = query.filter(
+            Q(approved_on__lte=date_to) & (Q(ended_on__isnull=True) | Q(ended_on__gte=date_from))
+        )
+    return query

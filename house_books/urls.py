@@ -10,4 +10,5 @@ urlpatterns = [
     path("orphans/", api.OrphanEntryList.as_view(), name="orphan-list"),
     path("orphans/repayments/", api.OrphanRepaymentList.as_view(), name="orphan-repayment-list"),
     path("orphans/transfers/", api.OrphanTransferList.as_view(), name="orphan-transfer-list"),
+    path("approvals/", api.ApprovalList.as_view(), name="approval-list"),
 ]

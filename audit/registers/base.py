@@ -23,6 +23,7 @@ MODULES = {
     "depot-log": "depot_log",
     "session-report": "session_report",
     "orphans": "orphans",
+    "approvals": "approvals",
 }
 
 REGISTERS: dict[str, Register] = {}

@@ -1,5 +1,13 @@
 """The acts of the other books: one act = one service call = one audit event."""
 
+from .approvals import check_approved, end_approval, record_approval
 from .orphans import record_orphan, repay_orphan, transfer_orphans
 
-__all__ = ["record_orphan", "repay_orphan", "transfer_orphans"]
+__all__ = [
+    "check_approved",
+    "end_approval",
+    "record_approval",
+    "record_orphan",
+    "repay_orphan",
+    "transfer_orphans",
+]
