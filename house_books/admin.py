@@ -27,6 +27,7 @@ from .models import (
     OrphanKind,
     OrphanRepayment,
     OrphanTransfer,
+    TipsCount,
 )
 
 
@@ -245,3 +246,29 @@ class ApprovalEndAdmin(ActAdmin):
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(ended_on__isnull=False)
+
+
+# -- tips -------------------------------------------------------------------------------------
+
+
+class TipsCountForm(ActForm):
+    day = forms.DateField(label=_("journée"), initial=timezone.localdate)
+    box = forms.CharField(label=_("tirelire"), max_length=60, initial="Tirelire n° 1")
+    amount = forms.DecimalField(label=_("montant compté"), max_digits=12, decimal_places=2, min_value=0)
+    witness = _PersonChoice(label=_("témoin"), queryset=_people())
+    note = forms.CharField(label=_("observations"), required=False, max_length=300)
+
+    class Meta(ActForm.Meta):
+        model = TipsCount
+
+    def act(self, data: dict[str, Any]) -> TipsCount:
+        return services.count_tips(actor=self.user, **data)
+
+
+@admin.register(TipsCount)
+class TipsCountAdmin(ActAdmin):
+    add_form = TipsCountForm
+    act_roles = (*roles.MANAGEMENT, roles.CASHIER)
+    list_display = ("day", "box", "amount", "counted_by", "witness", "counted_at")
+    date_hierarchy = "day"
+    detail_fields = ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at")

@@ -150,3 +150,36 @@ class ApprovalList(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         return selectors.approvals()
+
+
+class TipsLineSerializer(serializers.Serializer):
+    day = serializers.DateField()
+    box = serializers.CharField(source="count.box")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    total = serializers.DecimalField(max_digits=14, decimal_places=2)
+    counted_at = serializers.DateTimeField(source="count.counted_at")
+    counted_by = serializers.CharField(source="count.counted_by.username")
+    witness = serializers.CharField(source="count.witness.username")
+    note = serializers.CharField(source="count.note")
+
+
+class TipsAccount(generics.ListAPIView):
+    """The register of tips and the account "pourboires" (``?from=&to=``, default: this exercise)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_tipscount"
+    serializer_class = TipsLineSerializer
+
+    def get_queryset(self) -> Any:
+        import datetime as dt
+
+        from django.utils import timezone
+        from rest_framework.exceptions import ValidationError
+
+        today = timezone.localdate()
+        try:
+            first = dt.date.fromisoformat(self.request.query_params.get("from") or f"{today.year}-01-01")
+            last = dt.date.fromisoformat(self.request.query_params.get("to") or today.isoformat())
+        except ValueError:
+            raise ValidationError({"from": "AAAA-MM-JJ"}) from None
+        return selectors.tips_account(first, last)

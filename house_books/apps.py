@@ -8,7 +8,7 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry")
+_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry", "tipscount")
 
 
 class HouseBooksConfig(AppConfig):
@@ -26,5 +26,6 @@ class HouseBooksConfig(AppConfig):
                 roles.OFFICER: view_all,
                 roles.DIRECTOR: {*view_all, *add_all},
                 roles.COMMITTEE: {*view_all, *add_all},
+                roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
             }
         )

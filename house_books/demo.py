@@ -11,7 +11,7 @@ from django.utils import timezone
 from casino_ops import roles
 
 from . import services
-from .models import Approval, OrphanEntry
+from .models import Approval, OrphanEntry, TipsCount
 
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
@@ -25,6 +25,9 @@ def seed(context: dict[str, Any]) -> None:
     if not Approval.objects.exists():
         _approvals(director, users)
         context["created"].append("agréments")
+    if not TipsCount.objects.exists():
+        _tips(users)
+        context["created"].append("pourboires")
     if not OrphanEntry.objects.exists():
         _orphans(director, committee)
         context["created"].append("orphelins")
@@ -127,3 +130,21 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
         reference="Absences répétées sans motif",
         minister_notified_on=today - dt.timedelta(days=40),
     )
+
+
+def _tips(users: dict[str, Any]) -> None:
+    """The tips box counted for every day a séance was held, by the cashier before a committee member."""
+    from tables import selectors as tables
+
+    today = timezone.localdate()
+    days = sorted({s.day for s in tables.sessions().filter(day__lte=today).only("day", "table")})
+    for number, day in enumerate(days):
+        services.count_tips(
+            actor=users[roles.CASHIER],
+            witness=users[roles.COMMITTEE],
+            day=day,
+            box="Tirelire n° 1",
+            amount=Decimal("85.00") + Decimal(number * 37 % 120),
+            counted_at=min(_at(day + dt.timedelta(days=1), 4, 30), timezone.now()),
+            note="Comptée à la fermeture des salles",
+        )

@@ -35,3 +35,29 @@ def orphans_not_transferred(day: dt.date | None) -> Iterator[Breach]:
             _("solde de %(balance)s non versé au bureau de bienfaisance de la commune")
             % {"balance": balance},
         )
+
+
+@check("house.tips_not_counted", _("Pourboires non comptés un jour de séance"))
+def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
+    """A day with a séance whose tips box was not counted (``day``, or the 31 days before today)."""
+    from tables import selectors as tables
+
+    if day is not None:
+        first, last = day, day
+    else:
+        last = timezone.localdate() - dt.timedelta(days=1)
+        first = last - dt.timedelta(days=30)
+    played = sorted(
+        {s.day for s in tables.sessions().filter(day__gte=first, day__lte=last).only("day", "table")}
+    )
+    missing = selectors.days_without_tips_count(played)
+    if not missing:
+        return
+    article = cite("house.tips", _profile())
+    for gaming_day in missing:
+        yield Breach(
+            "house.tips_not_counted",
+            article,
+            _("pourboires du %(day)s") % {"day": gaming_day.strftime("%d/%m/%Y")},
+            _("séance tenue, tirelire non comptée au registre des pourboires"),
+        )

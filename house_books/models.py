@@ -180,3 +180,31 @@ class ApprovalEndEntry(Approval):
         proxy = True
         verbose_name = _("fin d'agrément")
         verbose_name_plural = _("fins d'agrément (retraits, démissions, renvois)")
+
+
+# -- Tips (LU art. 57) --------------------------------------------------------------------------
+
+
+class TipsCount(models.Model):
+    """The daily count of the tips box, and its line of the account "pourboires"."""
+
+    day = models.DateField(_("journée"), unique=True, validators=[validate_date_window])
+    box = models.CharField(_("tirelire"), max_length=60, validators=[validate_no_control_characters])
+    amount = models.DecimalField(_("montant compté"), **MONEY)
+    counted_by = models.ForeignKey(
+        USER, verbose_name=_("compté par"), on_delete=models.PROTECT, related_name="+"
+    )
+    witness = models.ForeignKey(USER, verbose_name=_("témoin"), on_delete=models.PROTECT, related_name="+")
+    counted_at = models.DateTimeField(_("compté le"), validators=[validate_date_window])
+    note = models.CharField(
+        _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("comptage des pourboires")
+        verbose_name_plural = _("registre des pourboires")
+        ordering = ["day"]
+
+    def __str__(self) -> str:
+        return f"Pourboires du {self.day:%d/%m/%Y} — {self.amount}"

@@ -109,3 +109,39 @@ def approvals(date_from: dt.date | None = None, date_to: dt.date | None = None) 
             Q(approved_on__lte=date_to) & (Q(ended_on__isnull=True) | Q(ended_on__gte=date_from))
         )
     return query
+
+
+# -- Tips ---------------------------------------------------------------------------------------
+
+
+def tips_counts(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import TipsCount
+
+    query = TipsCount.objects.select_related("counted_by", "witness").order_by("day")
+    if date_from is not None:
+        query = query.filter(day__gte=date_from)
+    if date_to is not None:
+        query = query.filter(day__lte=date_to)
+    return query
+
+
+def tips_account(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
+    """The account "pourboires": one line per day counted, with the exercise's running total."""
+    from .models import TipsCount
+
+    before = _sum(TipsCount.objects.filter(day__year=date_from.year, day__lt=date_from))
+    lines = []
+    running = before
+    for count in tips_counts(date_from, date_to):
+        if count.day.year != (lines[-1]["day"].year if lines else date_from.year):
+            running = ZERO
+        running += count.amount
+        lines.append({"day": count.day, "amount": count.amount, "total": running, "count": count})
+    return lines
+
+
+def days_without_tips_count(days: list[dt.date]) -> list[dt.date]:
+    from .models import TipsCount
+
+    counted = set(TipsCount.objects.filter(day__in=days).values_list("day", flat=True))
+    return [d for d in days if d not in counted]

@@ -10,5 +10,6 @@ urlpatterns = [
     path("orphans/", api.OrphanEntryList.as_view(), name="orphan-list"),
     path("orphans/repayments/", api.OrphanRepaymentList.as_view(), name="orphan-repayment-list"),
     path("orphans/transfers/", api.OrphanTransferList.as_view(), name="orphan-transfer-list"),
+    path("tips/", api.TipsAccount.as_view(), name="tips-account"),
     path("approvals/", api.ApprovalList.as_view(), name="approval-list"),
 ]

@@ -24,6 +24,7 @@ MODULES = {
     "session-report": "session_report",
     "orphans": "orphans",
     "approvals": "approvals",
+    "tips": "tips",
 }
 
 REGISTERS: dict[str, Register] = {}
