@@ -276,9 +276,9 @@ def transfer_orphans(
     try:
         exercise = int(exercise)
     except (TypeError, ValueError):
-        raise RegulationError(
-            "FIELD_INVALID", _("Indiquez l'exercice (l'année)."), article, field="exercise"
-        ) from None
+        exercise = 0
+    if not 2000 <= exercise <= 2999:
+        raise RegulationError("FIELD_INVALID", _("Indiquez l'exercice (l'année)."), article, field="exercise")
     value = money(amount, "amount", article, allow_zero=True)
     commune = required_text(commune, "commune", _("la commune, siège du casino"), article)
     receipt = required_text(receipt, "receipt", _("la quittance du receveur communal"), article)

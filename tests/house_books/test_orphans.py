@@ -185,6 +185,10 @@ def test_year_end_transfer_balances_the_account_to_zero(
     with pytest.raises(RegulationError) as refused:
         _transfer(director, transferred_on=dt.date(LAST_YEAR, 12, 31))
     assert refused.value.field == "transferred_on"
+    for bad in ("x", 99999, None):
+        with pytest.raises(RegulationError) as refused:
+            _transfer(director, exercise=bad)
+        assert refused.value.field == "exercise"
     with pytest.raises(RegulationError) as refused:
         _transfer(director, receipt="")
     assert refused.value.field == "receipt"
