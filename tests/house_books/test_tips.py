@@ -147,3 +147,24 @@ def test_register_and_api(
     body = json.loads(client.get("/api/house/tips/").content)
     rows = body["results"] if isinstance(body, dict) else body
     assert rows[0]["amount"] == "145.50" and rows[0]["total"] == "145.50"
+
+
+def test_admin_count_by_the_cashier_with_the_witness_chosen_by_name(
+    lu_casino: Any, approved: None, cashier: Any, committee: Any, client: Any
+) -> None:
+    client.force_login(cashier)
+    page = client.get("/admin/house_books/tipscount/add/")
+    assert page.status_code == 200 and committee.get_username() in page.content.decode()
+    form = {
+        "day": D1.isoformat(),
+        "box": "Tirelire n° 1",
+        "amount": "12.00",
+        "witness": cashier.pk,
+        "note": "",
+    }
+    response = client.post("/admin/house_books/tipscount/add/", form)
+    assert response.status_code == 200 and "LU art. 57" in response.content.decode()
+    assert not TipsCount.objects.exists()
+    response = client.post("/admin/house_books/tipscount/add/", {**form, "witness": committee.pk})
+    assert response.status_code == 302
+    assert TipsCount.objects.get().counted_by == cashier
