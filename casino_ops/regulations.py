@@ -62,6 +62,12 @@ ARTICLES: dict[str, dict[str, str]] = {
     "books.no_erasure": {"FR": "FR art. 68", "LU": ""},
     # A table and its boxes on the layout.
     "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
+    # Other books of the casino (LU); under FR the casino keeps them as internal books.
+    "house.orphans": {"FR": "règlement intérieur du casino", "LU": "LU art. 8"},
+    "house.approvals": {"FR": "règlement intérieur du casino", "LU": "LU art. 51, 54, 63"},
+    "house.approvals.direction": {"FR": "règlement intérieur du casino", "LU": "LU art. 51"},
+    "house.approvals.staff": {"FR": "règlement intérieur du casino", "LU": "LU art. 54, 63"},
+    "house.tips": {"FR": "règlement intérieur du casino", "LU": "LU art. 57"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

@@ -50,6 +50,7 @@ INSTALLED_APPS = [
     "audit",
     "cards_registry",
     "tables",
+    "house_books",
 ]
 
 MIDDLEWARE = [

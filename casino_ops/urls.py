@@ -20,6 +20,7 @@ urlpatterns = [
     path("health/", health, name="health"),
     path("api/tables/", include("tables.urls")),
     path("api/depot/", include("cards_registry.urls")),
+    path("api/house/", include("house_books.urls")),
     path("inspection/", include("audit.portal.urls")),
     path("api/", include("audit.api.urls")),
 ]

@@ -22,6 +22,9 @@ MODULES = {
     "destructions": "destructions",
     "depot-log": "depot_log",
     "session-report": "session_report",
+    "orphans": "orphans",
+    "approvals": "approvals",
+    "tips": "tips",
 }
 
 REGISTERS: dict[str, Register] = {}

@@ -9,7 +9,7 @@ from django.db import transaction
 
 from casino_ops.commands import RegulatedCommand
 
-DEMO_APPS = ("casino_ops", "cards_registry", "tables", "audit")
+DEMO_APPS = ("casino_ops", "cards_registry", "tables", "house_books", "audit")
 
 
 class Command(RegulatedCommand):

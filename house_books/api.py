@@ -1,0 +1,185 @@
+"""The read API of the other books (mounted under ``/api/house/``).
+
+Reads need the view permission of the book's model (officers, director, committee).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import generics, permissions, serializers
+from rest_framework.request import Request
+
+from . import selectors
+from .models import Approval, OrphanEntry, OrphanRepayment, OrphanTransfer
+
+
+class ViewPermission(permissions.BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        user = request.user
+        return bool(
+            user
+            and user.is_authenticated
+            and request.method in permissions.SAFE_METHODS
+            and user.has_perm(view.required_perm)
+        )
+
+
+class _Person(serializers.RelatedField):
+    def to_representation(self, value: Any) -> str:
+        return value.get_username()
+
+
+class OrphanEntrySerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+    left = serializers.SerializerMethodField()
+
+    class Meta:
+        model = OrphanEntry
+        fields = [
+            "number",
+            "exercise",
+            "found_at",
+            "kind",
+            "table_number",
+            "stake",
+            "winnings",
+            "amount",
+            "description",
+            "recorded_by",
+            "recorded_at",
+            "left",
+        ]
+
+    def get_left(self, obj: OrphanEntry) -> str:
+        return str(selectors.orphan_entry_balance(obj))
+
+
+class OrphanRepaymentSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+    entry = serializers.IntegerField(source="entry.number", read_only=True)
+
+    class Meta:
+        model = OrphanRepayment
+        fields = [
+            "entry",
+            "repaid_on",
+            "amount",
+            "total_before",
+            "owner_name",
+            "owner_address",
+            "proof",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class OrphanTransferSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = OrphanTransfer
+        fields = [
+            "exercise",
+            "transferred_on",
+            "amount",
+            "commune",
+            "receipt",
+            "minister_notified_on",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class OrphanEntryList(generics.ListAPIView):
+    """The carnet des orphelins: every entry, with what is left of it."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_orphanentry"
+    serializer_class = OrphanEntrySerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.orphan_entries()
+
+
+class OrphanRepaymentList(generics.ListAPIView):
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_orphanrepayment"
+    serializer_class = OrphanRepaymentSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.orphan_repayments()
+
+
+class OrphanTransferList(generics.ListAPIView):
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_orphantransfer"
+    serializer_class = OrphanTransferSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.orphan_transfers()
+
+
+class ApprovalSerializer(serializers.ModelSerializer):
+    person = _Person(read_only=True)
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = Approval
+        fields = [
+            "person",
+            "function",
+            "job",
+            "approved_on",
+            "reference",
+            "ended_on",
+            "end_kind",
+            "end_reference",
+            "minister_notified_on",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class ApprovalList(generics.ListAPIView):
+    """The approvals of the direction and the staff, with their ends."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_approval"
+    serializer_class = ApprovalSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.approvals()
+
+
+class TipsLineSerializer(serializers.Serializer):
+    day = serializers.DateField()
+    box = serializers.CharField(source="count.box")
+    amount = serializers.DecimalField(max_digits=12, decimal_places=2)
+    total = serializers.DecimalField(max_digits=14, decimal_places=2)
+    counted_at = serializers.DateTimeField(source="count.counted_at")
+    counted_by = serializers.CharField(source="count.counted_by.username")
+    witness = serializers.CharField(source="count.witness.username")
+    note = serializers.CharField(source="count.note")
+
+
+class TipsAccount(generics.ListAPIView):
+    """The register of tips and the account "pourboires" (``?from=&to=``, default: this exercise)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_tipscount"
+    serializer_class = TipsLineSerializer
+
+    def get_queryset(self) -> Any:
+        import datetime as dt
+
+        from django.utils import timezone
+        from rest_framework.exceptions import ValidationError
+
+        today = timezone.localdate()
+        try:
+            first = dt.date.fromisoformat(self.request.query_params.get("from") or f"{today.year}-01-01")
+            last = dt.date.fromisoformat(self.request.query_params.get("to") or today.isoformat())
+        except ValueError:
+            raise ValidationError({"from": "AAAA-MM-JJ"}) from None
+        return selectors.tips_account(first, last)

@@ -1,0 +1,31 @@
+"""Other books of the casino and what each role may do in them.
+
+- officer: view every book.
+- director and committee member: view everything, and keep the books (the services
+  check the role and the rules themselves).
+"""
+
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry", "tipscount")
+
+
+class HouseBooksConfig(AppConfig):
+    name = "house_books"
+    verbose_name = _("Autres livres du casino")
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from casino_ops import roles
+
+        view_all = {f"house_books.view_{model}" for model in _MODELS}
+        add_all = {f"house_books.add_{model}" for model in _MODELS}
+        roles.extend_role_permissions(
+            {
+                roles.OFFICER: view_all,
+                roles.DIRECTOR: {*view_all, *add_all},
+                roles.COMMITTEE: {*view_all, *add_all},
+                roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
+            }
+        )

@@ -1,0 +1,150 @@
+"""Demo entries of the other books (idempotent): a month of orphans, last year's transfer."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.utils import timezone
+
+from casino_ops import roles
+
+from . import services
+from .models import Approval, OrphanEntry, TipsCount
+
+
+def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
+
+
+def seed(context: dict[str, Any]) -> None:
+    users = context["users"]
+    director = users[roles.DIRECTOR]
+    committee = users[roles.COMMITTEE]
+    if not Approval.objects.exists():
+        _approvals(director, users)
+        context["created"].append("agréments")
+    if not TipsCount.objects.exists():
+        _tips(users)
+        context["created"].append("pourboires")
+    if not OrphanEntry.objects.exists():
+        _orphans(director, committee)
+        context["created"].append("orphelins")
+
+
+def _orphans(director: Any, committee: Any) -> None:
+    today = timezone.localdate()
+    last_year = today.year - 1
+    # last exercise: two sums found, one given back, the balance paid to the commune
+    first = services.record_orphan(
+        actor=committee,
+        found_at=_at(dt.date(last_year, 12, 12), 23, 40),
+        kind="floor",
+        amount=Decimal("50.00"),
+        description="Plaque de 50 trouvée sous la table 2 au nettoyage",
+    )
+    services.record_orphan(
+        actor=committee,
+        found_at=_at(dt.date(last_year, 12, 20), 1, 15),
+        kind="abandoned",
+        table_number=3,
+        stake=Decimal("25.00"),
+        winnings=Decimal("37.50"),
+        description="Mise restée sur la case 4 après le départ du joueur, gagnée deux coups",
+    )
+    services.repay_orphan(
+        actor=director,
+        entry=first,
+        repaid_on=dt.date(last_year, 12, 14),
+        amount=Decimal("50.00"),
+        owner_name="Henri Weber",
+        owner_address="12 rue de la Gare, 1611 Luxembourg",
+        proof="Reçu de change du 12/12 et enregistrement vidéo de la table 2",
+    )
+    services.transfer_orphans(
+        actor=director,
+        exercise=last_year,
+        transferred_on=min(dt.date(today.year, 1, 6), today),
+        amount=Decimal("62.50"),
+        commune="Mondorf-les-Bains",
+        receipt=f"Quittance à souche n° {last_year}-117",
+        minister_notified_on=min(dt.date(today.year, 1, 6), today),
+    )
+    # this exercise: a few sums found in the last month
+    for days_ago, hour, kind, values, text in (
+        (24, 22, "table", {"amount": Decimal("10.00")}, "Jeton de 10 laissé sur la table 1 à la fermeture"),
+        (17, 21, "floor", {"amount": Decimal("5.00")}, "Jeton de 5 trouvé à terre près de la caisse"),
+        (
+            9,
+            23,
+            "abandoned",
+            {"stake": Decimal("20.00"), "winnings": Decimal("20.00"), "table_number": 2},
+            "Mise oubliée sur la case 2, gagnante une fois",
+        ),
+        (3, 0, "table", {"amount": Decimal("100.00")}, "Plaque de 100 laissée sur la table 4"),
+    ):
+        day = today - dt.timedelta(days=days_ago)
+        if day.year != today.year:
+            continue  # last exercise is closed
+        services.record_orphan(
+            actor=committee,
+            found_at=_at(day, hour),
+            kind=kind,
+            description=text,
+            **values,
+        )
+
+
+def _approvals(director: Any, users: dict[str, Any]) -> None:
+    """The direction and the staff approved by the Minister of Justice; one dismissal."""
+    from django.contrib.auth import get_user_model
+
+    today = timezone.localdate()
+    since = today - dt.timedelta(days=200)
+    for role, function, job, ref in (
+        (roles.DIRECTOR, "director", "", "MJ/JEUX/2026-004"),
+        (roles.COMMITTEE, "committee", "", "MJ/JEUX/2026-005"),
+        (roles.CROUPIER, "staff", "chef de table", "MJ/JEUX/2026-011"),
+        (roles.CASHIER, "staff", "caissier", "MJ/JEUX/2026-012"),
+    ):
+        services.record_approval(
+            actor=director, person=users[role], function=function, job=job, approved_on=since, reference=ref
+        )
+    former, _created = get_user_model().objects.get_or_create(
+        username="ancien-croupier", defaults={"first_name": "Luc", "last_name": "Schmit", "is_active": False}
+    )
+    approval = services.record_approval(
+        actor=director,
+        person=former,
+        function="staff",
+        job="croupier",
+        approved_on=since,
+        reference="MJ/JEUX/2026-013",
+    )
+    services.end_approval(
+        actor=director,
+        approval=approval,
+        kind="dismissed",
+        ended_on=today - dt.timedelta(days=40),
+        reference="Absences répétées sans motif",
+        minister_notified_on=today - dt.timedelta(days=40),
+    )
+
+
+def _tips(users: dict[str, Any]) -> None:
+    """The tips box counted for every day a séance was held, by the cashier before a committee member."""
+    from tables import selectors as tables
+
+    today = timezone.localdate()
+    days = sorted({s.day for s in tables.sessions().filter(day__lte=today).only("day", "table")})
+    for number, day in enumerate(days):
+        services.count_tips(
+            actor=users[roles.CASHIER],
+            witness=users[roles.COMMITTEE],
+            day=day,
+            box="Tirelire n° 1",
+            amount=Decimal("85.00") + Decimal(number * 37 % 120),
+            counted_at=min(_at(day + dt.timedelta(days=1), 4, 30), timezone.now()),
+            note="Comptée à la fermeture des salles",
+        )

@@ -1,0 +1,345 @@
+"""The carnet d'enregistrement des orphelins (LU art. 8; under FR, an internal book).
+
+Sums found on the floor, left on a table or abandoned in play are paid at once into the
+casino's cash and entered here; a rightful owner who proves his right is repaid; at the
+end of the exercise (the calendar year) the balance is paid to the commune's bureau de
+bienfaisance, the account is balanced to zero and the director notifies the Minister of
+Finance.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
+from ..selectors import orphan_balance, orphan_entry_balance
+from ._shared import create, money, profile, require_management, required_text
+
+RULE = "house.orphans"
+
+
+def _lock() -> None:
+    """Orphan acts queue on one lock: numbers and balances are read and written in turn."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.orphans'))")
+
+
+def _refuse_closed(exercise: int, article: str, field: str) -> None:
+    if OrphanTransfer.objects.filter(exercise=exercise).exists():
+        raise RegulationError(
+            "ORPHANS_EXERCISE_CLOSED",
+            _(
+                "L'exercice %(year)s des orphelins est soldé : son solde a été versé au bureau de bienfaisance."
+            )
+            % {"year": exercise},
+            article,
+            field=field,
+        )
+
+
+@transaction.atomic
+def record_orphan(
+    *,
+    actor: Any,
+    found_at: dt.datetime,
+    kind: str,
+    description: str,
+    amount: Decimal | str | None = None,
+    stake: Decimal | str | None = None,
+    winnings: Decimal | str | None = None,
+    table_number: int | None = None,
+) -> OrphanEntry:
+    """A sum found, paid at once into the casino's cash and entered in the carnet (LU art. 8).
+
+    For a sum abandoned in play the amount is the forgotten stake plus its winnings up to
+    the moment it is found abandoned (``stake`` and ``winnings``; ``amount`` is their sum).
+    """
+    article = cite(RULE, profile())
+    require_management(actor)
+    if kind not in OrphanKind.values:
+        raise RegulationError(
+            "ORPHAN_KIND_UNKNOWN",
+            _(
+                "Nature inconnue « %(kind)s » : trouvé à terre, laissé sur une table ou abandonné en cours de partie."
+            )
+            % {"kind": kind},
+            article,
+            field="kind",
+        )
+    if not isinstance(found_at, dt.datetime):
+        raise RegulationError(
+            "FIELD_INVALID", _("Indiquez la date et l'heure de la découverte."), article, field="found_at"
+        )
+    if found_at > timezone.now():
+        raise RegulationError(
+            "ORPHAN_IN_FUTURE",
+            _("Une somme ne peut pas être trouvée dans le futur."),
+            article,
+            field="found_at",
+        )
+    description = required_text(description, "description", _("les circonstances de la découverte"), article)
+    if kind == OrphanKind.ABANDONED:
+        if stake is None:
+            raise RegulationError(
+                "ORPHAN_STAKE_REQUIRED",
+                _("Pour une mise abandonnée en cours de partie, indiquez la mise initialement oubliée."),
+                article,
+                field="stake",
+            )
+        stake_value = money(stake, "stake", article)
+        winnings_value = money(winnings if winnings is not None else 0, "winnings", article, allow_zero=True)
+        total = stake_value + winnings_value
+        if amount is not None and money(amount, "amount", article) != total:
+            raise RegulationError(
+                "ORPHAN_AMOUNT_MISMATCH",
+                _("Le montant d'une mise abandonnée est la mise oubliée plus ses gains cumulés : %(total)s.")
+                % {"total": total},
+                article,
+                field="amount",
+            )
+        if table_number is None:
+            raise RegulationError(
+                "ORPHAN_TABLE_REQUIRED",
+                _("Indiquez la table où la mise a été abandonnée."),
+                article,
+                field="table_number",
+            )
+    else:
+        if stake is not None or winnings is not None:
+            raise RegulationError(
+                "ORPHAN_STAKE_NOT_IN_PLAY",
+                _("Mise et gains ne s'indiquent que pour une somme abandonnée en cours de partie."),
+                article,
+                field="stake",
+            )
+        if amount is None:
+            raise RegulationError("FIELD_REQUIRED", _("Indiquez le montant trouvé."), article, field="amount")
+        stake_value = winnings_value = None
+        total = money(amount, "amount", article)
+    exercise = timezone.localtime(found_at).year
+    _lock()
+    _refuse_closed(exercise, article, "found_at")
+    number = (OrphanEntry.objects.aggregate(n=Max("number"))["n"] or 0) + 1
+    entry = create(
+        OrphanEntry,
+        article,
+        number=number,
+        exercise=exercise,
+        found_at=found_at,
+        kind=kind,
+        table_number=table_number,
+        stake=stake_value,
+        winnings=winnings_value,
+        amount=total,
+        description=description,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.orphan_recorded",
+        obj=entry,
+        payload={
+            "number": number,
+            "exercise": exercise,
+            "found_at": found_at,
+            "kind": kind,
+            "table": table_number,
+            "stake": stake_value,
+            "winnings": winnings_value,
+            "amount": total,
+            "description": description,
+        },
+    )
+    return entry
+
+
+@transaction.atomic
+def repay_orphan(
+    *,
+    actor: Any,
+    entry: OrphanEntry,
+    repaid_on: dt.date,
+    amount: Decimal | str,
+    owner_name: str,
+    owner_address: str,
+    proof: str,
+) -> OrphanRepayment:
+    """A sum given back to its rightful owner who proved his right (LU art. 8).
+
+    The total of the orphans is struck at the date of the repayment and the repayment
+    deducted from it, with the owner's name and address, his proof and the original entry.
+    """
+    article = cite(RULE, profile())
+    require_management(actor)
+    _lock()
+    entry = OrphanEntry.objects.get(pk=entry.pk)
+    value = money(amount, "amount", article)
+    owner_name = required_text(owner_name, "owner_name", _("le nom du propriétaire"), article)
+    owner_address = required_text(owner_address, "owner_address", _("l'adresse du propriétaire"), article)
+    proof = required_text(proof, "proof", _("les justifications produites"), article)
+    if not isinstance(repaid_on, dt.date) or repaid_on < timezone.localtime(entry.found_at).date():
+        raise RegulationError(
+            "ORPHAN_REPAID_BEFORE_FOUND",
+            _("Le remboursement ne peut pas précéder l'inscription primitive (n° %(n)s).")
+            % {"n": entry.number},
+            article,
+            field="repaid_on",
+        )
+    if repaid_on > timezone.localdate():
+        raise RegulationError(
+            "ORPHAN_REPAID_IN_FUTURE",
+            _("La date du remboursement est dans le futur."),
+            article,
+            field="repaid_on",
+        )
+    _refuse_closed(entry.exercise, article, "entry")
+    left = orphan_entry_balance(entry)
+    if value > left:
+        raise RegulationError(
+            "ORPHAN_REPAY_TOO_MUCH",
+            _("On ne peut rembourser plus que l'inscription n° %(n)s : il en reste %(left)s.")
+            % {"n": entry.number, "left": left},
+            article,
+            field="amount",
+        )
+    total_before = orphan_balance(entry.exercise)
+    repayment = create(
+        OrphanRepayment,
+        article,
+        entry=entry,
+        repaid_on=repaid_on,
+        amount=value,
+        total_before=total_before,
+        owner_name=owner_name,
+        owner_address=owner_address,
+        proof=proof,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.orphan_repaid",
+        obj=repayment,
+        payload={
+            "entry": entry.number,
+            "repaid_on": repaid_on,
+            "amount": value,
+            "total_before": total_before,
+            "owner_name": owner_name,
+            "owner_address": owner_address,
+            "proof": proof,
+        },
+    )
+    return repayment
+
+
+@transaction.atomic
+def transfer_orphans(
+    *,
+    actor: Any,
+    exercise: int,
+    transferred_on: dt.date,
+    amount: Decimal | str,
+    commune: str,
+    receipt: str,
+    minister_notified_on: dt.date,
+) -> OrphanTransfer:
+    """The balance of the exercise paid to the commune's bureau de bienfaisance (LU art. 8).
+
+    The receipt of the commune's receiver discharges the casino; the amount must be the
+    whole balance (the account is left at zero); the director notifies the Minister of
+    Finance at once.
+    """
+    article = cite(RULE, profile())
+    from casino_ops import roles
+
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise RegulationError(
+            "ORPHANS_TRANSFER_BY_DIRECTOR",
+            _(
+                "Le versement des orphelins et l'avis au Ministre des Finances sont faits par le directeur responsable."
+            ),
+            article,
+            field="actor",
+        )
+    try:
+        exercise = int(exercise)
+    except (TypeError, ValueError):
+        exercise = 0
+    if not 2000 <= exercise <= 2999:
+        raise RegulationError("FIELD_INVALID", _("Indiquez l'exercice (l'année)."), article, field="exercise")
+    value = money(amount, "amount", article, allow_zero=True)
+    commune = required_text(commune, "commune", _("la commune, siège du casino"), article)
+    receipt = required_text(receipt, "receipt", _("la quittance du receveur communal"), article)
+    if not isinstance(transferred_on, dt.date) or transferred_on <= dt.date(exercise, 12, 31):
+        raise RegulationError(
+            "ORPHANS_TRANSFER_BEFORE_END",
+            _("Le versement se fait en fin d'exercice : après le 31/12/%(year)s.") % {"year": exercise},
+            article,
+            field="transferred_on",
+        )
+    if transferred_on > timezone.localdate():
+        raise RegulationError(
+            "ORPHANS_TRANSFER_IN_FUTURE",
+            _("La date du versement est dans le futur."),
+            article,
+            field="transferred_on",
+        )
+    if not isinstance(minister_notified_on, dt.date) or minister_notified_on < transferred_on:
+        raise RegulationError(
+            "ORPHANS_MINISTER_NOT_NOTIFIED",
+            _(
+                "L'avis au Ministre des Finances suit le versement : indiquez sa date (le jour même ou après)."
+            ),
+            article,
+            field="minister_notified_on",
+        )
+    _lock()
+    _refuse_closed(exercise, article, "exercise")
+    balance = orphan_balance(exercise)
+    if value != balance:
+        raise RegulationError(
+            "ORPHANS_BALANCE_NOT_ZERO",
+            _(
+                "Le versement de %(amount)s laisserait le compte « orphelins » %(year)s à %(left)s : versez tout le solde (%(balance)s)."
+            )
+            % {"amount": value, "year": exercise, "left": balance - value, "balance": balance},
+            article,
+            field="amount",
+        )
+    transfer = create(
+        OrphanTransfer,
+        article,
+        exercise=exercise,
+        transferred_on=transferred_on,
+        amount=value,
+        commune=commune,
+        receipt=receipt,
+        minister_notified_on=minister_notified_on,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.orphans_transferred",
+        obj=transfer,
+        payload={
+            "exercise": exercise,
+            "transferred_on": transferred_on,
+            "amount": value,
+            "commune": commune,
+            "receipt": receipt,
+            "minister_notified_on": minister_notified_on,
+        },
+    )
+    return transfer

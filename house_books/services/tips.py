@@ -1,0 +1,106 @@
+"""The tips (LU art. 57; under FR, an internal book).
+
+Tips belong to the company: paid at once into a box by whoever receives them, counted
+every day in a register, the day's whole amount entered in the account "pourboires".
+The count is made by one approved person before an approved witness.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import TipsCount
+from ._shared import create, money, profile, required_text
+from .approvals import check_approved
+
+RULE = "house.tips"
+
+
+@transaction.atomic
+def count_tips(
+    *,
+    actor: Any,
+    day: dt.date,
+    box: str,
+    amount: Decimal | str,
+    witness: Any,
+    counted_at: dt.datetime | None = None,
+    note: str = "",
+) -> TipsCount:
+    """The count of the day's tips box, entered in the register and the account "pourboires"."""
+    current = profile()
+    article = cite(RULE, current)
+    if not (roles.is_management(actor) or roles.has_role(actor, roles.CASHIER)):
+        raise RegulationError(
+            "TIPS_COUNT_ROLE",
+            _("Les pourboires sont comptés par la direction ou la caisse."),
+            article,
+            field="actor",
+        )
+    if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
+        raise RegulationError("FIELD_INVALID", _("Indiquez la journée."), article, field="day")
+    moment = counted_at or timezone.now()
+    if day > timezone.localdate() or moment > timezone.now():
+        raise RegulationError(
+            "TIPS_IN_FUTURE", _("On ne compte pas les pourboires d'un jour à venir."), article, field="day"
+        )
+    if timezone.localtime(moment).date() < day:
+        raise RegulationError(
+            "TIPS_COUNTED_BEFORE_DAY",
+            _("Le comptage ne peut précéder la journée."),
+            article,
+            field="counted_at",
+        )
+    box = required_text(box, "box", _("la tirelire"), article)
+    value = money(amount, "amount", article, allow_zero=True)
+    if witness is None or getattr(witness, "pk", None) == actor.pk:
+        raise RegulationError(
+            "TIPS_WITNESS_REQUIRED",
+            _("Le comptage se fait devant un témoin, autre que celui qui compte."),
+            article,
+            field="witness",
+        )
+    check_approved(actor, day, current, field="actor")
+    check_approved(witness, day, current, field="witness")
+    if TipsCount.objects.select_for_update().filter(day=day).exists():
+        raise RegulationError(
+            "TIPS_ALREADY_COUNTED",
+            _("Les pourboires du %(day)s sont déjà comptés.") % {"day": day.strftime("%d/%m/%Y")},
+            article,
+            field="day",
+        )
+    count = create(
+        TipsCount,
+        article,
+        day=day,
+        box=box,
+        amount=value,
+        counted_by=actor,
+        witness=witness,
+        counted_at=moment,
+        note=str(note or "").strip(),
+    )
+    audit.record(
+        actor=actor,
+        action="house.tips_counted",
+        obj=count,
+        payload={
+            "day": day,
+            "box": box,
+            "amount": value,
+            "witness": witness.get_username(),
+            "counted_at": moment,
+            "note": count.note,
+        },
+    )
+    return count

@@ -1,0 +1,15 @@
+"""URLs of the other books' read API, mounted under ``/api/house/``."""
+
+from django.urls import path
+
+from . import api
+
+app_name = "house_books"
+
+urlpatterns = [
+    path("orphans/", api.OrphanEntryList.as_view(), name="orphan-list"),
+    path("orphans/repayments/", api.OrphanRepaymentList.as_view(), name="orphan-repayment-list"),
+    path("orphans/transfers/", api.OrphanTransferList.as_view(), name="orphan-transfer-list"),
+    path("tips/", api.TipsAccount.as_view(), name="tips-account"),
+    path("approvals/", api.ApprovalList.as_view(), name="approval-list"),
+]

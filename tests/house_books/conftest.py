@@ -1,0 +1,31 @@
+"""Fixtures of the other books' tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from casino_ops import roles
+
+
+@pytest.fixture
+def committee(users: dict[str, Any]) -> Any:
+    return users[roles.COMMITTEE]
+
+
+@pytest.fixture
+def croupier(users: dict[str, Any]) -> Any:
+    return users[roles.CROUPIER]
+
+
+@pytest.fixture
+def lu_casino(director: Any) -> Any:
+    """The casino under the Luxembourg règlement."""
+    from decimal import Decimal
+
+    from casino_ops.services import update_casino_settings
+
+    return update_casino_settings(
+        actor=director, name="Casino de test", profile="LU", authorised_min_stake=Decimal("5.00")
+    )
