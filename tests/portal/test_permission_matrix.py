@@ -200,6 +200,12 @@ EXPECTATIONS: dict[str, Any] = {
         "tables.view_session", write="tables.add_maximumchange", kwargs=lambda s: {"pk": s.session.pk}
     ),
     "tables:delegations": ByPermission("tables.view_delegation", write="tables.add_delegation"),
+    # the other books' read API (house_books): read by their model permissions, never written
+    "house_books:orphan-list": ByPermission("house_books.view_orphanentry"),
+    "house_books:orphan-repayment-list": ByPermission("house_books.view_orphanrepayment"),
+    "house_books:orphan-transfer-list": ByPermission("house_books.view_orphantransfer"),
+    "house_books:approval-list": ByPermission("house_books.view_approval"),
+    "house_books:tips-account": ByPermission("house_books.view_tipscount"),
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
