@@ -88,6 +88,35 @@ def chain_status() -> ChainStatus:
     return ChainStatus(seq, digest, pending, checkpoint, matches)
 
 
+@dataclass
+class ForgedAlarm:
+    event_id: str  # the forged event's id (it never gets a sequence number)
+    alarm_seq: int | None  # the alarm event that reported it, sealed in its place
+    found_at: dt.datetime  # when the sealing pass found it
+    action: str  # what the forged event claims to be
+
+
+def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
+    """The ``audit.forged_event`` alarms raised by the sealer (events whose MAC
+    fails, left out of the chain), newest first."""
+    import json
+
+    from audit.chain import FORGED_ACTION
+
+    found = []
+    for object_id, seq, recorded_at, payload in (
+        AuditEvent.objects.filter(action=FORGED_ACTION)
+        .order_by("-id")
+        .values_list("object_id", "seq", "recorded_at", "payload")[:limit]
+    ):
+        try:
+            claimed = str(json.loads(payload).get("action", ""))
+        except (ValueError, AttributeError):
+            claimed = ""
+        found.append(ForgedAlarm(object_id, seq, recorded_at, claimed))
+    return found
+
+
 def last_checkpoint() -> Any | None:
     try:
         from audit.models import Checkpoint  # type: ignore[attr-defined]

@@ -7,6 +7,7 @@ import functools
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from audit.books import BookCheck
 from audit.chain import verify_chain
 
 from .. import access, selectors, sources
@@ -23,6 +24,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         # version of the books (selectors.books_version) and one officer.
         return {
             "chain": selectors.chain_status(),
+            "forged": selectors.forged_alarms(),
             "recent_events": list(selectors.audit_events()[:8]),
             **sources.dashboard_parts(request.user),
         }
@@ -58,9 +60,18 @@ def audit_trail(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def chain_check(request: HttpRequest) -> HttpResponse:
-    """Recompute the whole chain now (FR art. 68: books without erasure)."""
+    """Recompute the whole chain now (FR art. 68: books without erasure), and
+    compare every book with what the chain says it holds."""
+    books = BookCheck()
+    verification = verify_chain(books=books)
+    book_problems = books.check() if verification.chain_ok else []
     return render(
         request,
         "portal/chain_check.html",
-        {"verification": verify_chain(), "chain": selectors.chain_status()},
+        {
+            "verification": verification,
+            "book_problems": book_problems,
+            "all_ok": verification.ok and not book_problems,
+            "chain": selectors.chain_status(),
+        },
     )
