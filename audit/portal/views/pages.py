@@ -18,12 +18,14 @@ AUDIT_PAGE = 50
 
 @access.officer_required()
 def dashboard(request: HttpRequest) -> HttpResponse:
+    checkpoint = selectors.last_checkpoint()  # read once, for the version and the chain's panel
+
     @functools.cache
     def parts() -> dict:
         # Read only when the cached page body is missing: it is kept for one
         # version of the books (selectors.books_version) and one officer.
         return {
-            "chain": selectors.chain_status(),
+            "chain": selectors.chain_status(checkpoint),
             "forged": selectors.forged_alarms(),
             "recent_events": list(selectors.audit_events()[:8]),
             **sources.dashboard_parts(request.user),
@@ -34,7 +36,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "portal/dashboard.html",
         {
             "parts": parts,
-            "version": selectors.books_version(),
+            "version": selectors.books_version(checkpoint),
             "variant": selectors.rendering_variant(request.user),
         },
     )
