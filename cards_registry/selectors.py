@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Model, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from audit.models import AuditEvent
 
@@ -430,11 +431,11 @@ def _incident_lines(
 def _told_line(incident: Any) -> str:
     """Whom the incident was reported to and when (or that it is not yet reported)."""
     if incident.officer_informed_at is not None and incident.officer_informed is not None:
-        return f"officier {_name(incident.officer_informed)} avisé à {incident.officer_informed_at:%H:%M} : jeu consigné"
+        return f"officier {_name(incident.officer_informed)} avisé à {timezone.localtime(incident.officer_informed_at):%H:%M} : jeu consigné"
     told_at = incident.told_at
     if told_at is None:
         return "pas encore signalé à l'officier : jeu consigné"
-    return f"{incident.told_whom} avisé à {told_at:%H:%M} : jeu consigné"
+    return f"{incident.told_whom} avisé à {timezone.localtime(told_at):%H:%M} : jeu consigné"
 
 
 def _name(user: Any) -> str:

@@ -1,7 +1,7 @@
 """Who sees what in the officers' portal and API — the one place it is decided.
 
-Police and control officers read everything and write only visas and incident
-closures. Every other role, in the portal and in the officers' API, sees
+Police and control officers read everything and write only visas, incident
+closures and their demand to open the depot's cabinet. Every other role, in the portal and in the officers' API, sees
 nothing: an object a role may not see is a 404, never a 403 that would
 confirm it exists. Anonymous visitors are sent to the login.
 """
@@ -29,10 +29,13 @@ VISA = "visa"
 CLOSE_INCIDENT = "close_incident"
 # Asking for a register's signed PDF: a print request, which changes no book.
 PRINT = "print"
+# The officer's demand to open the card depot's cabinet (FR art. 39, LU art. 6): an act of
+# his own, not a visa.
+DEMAND_OPENING = "demand_opening"
 
-# What each role may do here. Officers: every read, and only these two writes.
+# What each role may do here. Officers: every read, and only these writes.
 PORTAL_ACTIONS: dict[str, frozenset[str]] = {
-    roles.OFFICER: frozenset({READ, VISA, CLOSE_INCIDENT, PRINT}),
+    roles.OFFICER: frozenset({READ, VISA, CLOSE_INCIDENT, PRINT, DEMAND_OPENING}),
 }
 
 M = TypeVar("M", bound=Model)

@@ -72,13 +72,18 @@ class ChainStatus:
     checkpoint_matches: bool | None
 
 
-def chain_status() -> ChainStatus:
+_UNREAD: Any = object()
+
+
+def chain_status(checkpoint: Any = _UNREAD) -> ChainStatus:
     """The head of the chain, events waiting to be sealed, and the last signed
     checkpoint with whether the chain still holds the hash it certified (a cheap
-    check; the full recomputation is :func:`audit.chain.verify_chain`)."""
+    check; the full recomputation is :func:`audit.chain.verify_chain`). ``checkpoint``:
+    the last checkpoint when the caller has already read it."""
     seq, digest = head()
     pending = AuditEvent.objects.filter(seq__isnull=True).count()
-    checkpoint = last_checkpoint()
+    if checkpoint is _UNREAD:
+        checkpoint = last_checkpoint()
     matches = None
     if checkpoint is not None:
         cp_seq = getattr(checkpoint, "seq", None) or getattr(checkpoint, "head_seq", None)
@@ -86,6 +91,35 @@ def chain_status() -> ChainStatus:
         if cp_seq is not None and cp_hash:
             matches = AuditEvent.objects.filter(seq=cp_seq, hash=cp_hash).exists()
     return ChainStatus(seq, digest, pending, checkpoint, matches)
+
+
+@dataclass
+class ForgedAlarm:
+    event_id: str  # the forged event's id (it never gets a sequence number)
+    alarm_seq: int | None  # the alarm event that reported it, sealed in its place
+    found_at: dt.datetime  # when the sealing pass found it
+    action: str  # what the forged event claims to be
+
+
+def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
+    """The ``audit.forged_event`` alarms raised by the sealer (events whose MAC
+    fails, left out of the chain), newest first."""
+    import json
+
+    from audit.chain import FORGED_ACTION
+
+    found = []
+    for object_id, seq, recorded_at, payload in (
+        AuditEvent.objects.filter(action=FORGED_ACTION)
+        .order_by("-id")
+        .values_list("object_id", "seq", "recorded_at", "payload")[:limit]
+    ):
+        try:
+            claimed = str(json.loads(payload).get("action", ""))
+        except (ValueError, AttributeError):
+            claimed = ""
+        found.append(ForgedAlarm(object_id, seq, recorded_at, claimed))
+    return found
 
 
 def last_checkpoint() -> Any | None:
@@ -219,7 +253,7 @@ def checkpoints() -> QuerySet[Any]:
     return Checkpoint.objects.order_by("-seq")
 
 
-def books_version() -> str:
+def books_version(checkpoint: Any = _UNREAD) -> str:
     """A version of everything the books hold, for caching pages that show them.
 
     Every change to a regulated book is a service that records an audit event in
@@ -231,7 +265,8 @@ def books_version() -> str:
     from django.db.models import Max
 
     top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
-    checkpoint = last_checkpoint()
+    if checkpoint is _UNREAD:
+        checkpoint = last_checkpoint()
     return f"{top['last_id'] or 0}.{top['head_seq'] or 0}.{checkpoint.seq if checkpoint else 0}"
 
 

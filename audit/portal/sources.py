@@ -11,11 +11,14 @@ from django.utils.translation import gettext as _
 
 
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
-    """Entries waiting for an officer's visa: orders and receptions with none, and the
-    destructions this officer witnessed and has not stamped yet."""
+    """Entries waiting for an officer's visa: orders and receptions with none, the
+    destructions this officer witnessed and has not stamped yet, and the acts of the
+    authorised minimum not stamped yet."""
     from cards_registry.models import Destruction, Order, Reception
+    from tables.selectors import authorised_minimums_to_stamp
 
     return {
+        "minimums": authorised_minimums_to_stamp(),
         "orders": list(
             Order.objects.filter(visa__isnull=True)
             .select_related("book", "manufacturer")
@@ -131,6 +134,18 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
             "url": reverse("portal:visas"),
         }
         for d in visas["destructions"]
+    ]
+    items += [
+        {
+            "label": _("Minimum autorisé de %(minimum)s € — %(reference)s, en vigueur le %(day)s")
+            % {
+                "minimum": formats.localize(m["minimum"]),
+                "reference": m["decree_reference"],
+                "day": _day(m["in_force_on"]),
+            },
+            "url": reverse("portal:visas"),
+        }
+        for m in visas["minimums"]
     ]
     incidents = [
         {

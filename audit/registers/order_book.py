@@ -11,9 +11,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from . import fmt
 from .base import Register, Request, register, selector
+
+
+def quantity_of(quantity: int, unit: str) -> str:
+    """A quantity and its unit, in the plural after more than one ("6 jeux", "1 sixain")."""
+    if unit == "sixain":
+        return ngettext("%(n)s sixain", "%(n)s sixains", quantity) % {"n": quantity}
+    return ngettext("%(n)s jeu", "%(n)s jeux", quantity) % {"n": quantity}
+
 
 COLUMNS = [
     fmt.column(_("Bon n°"), 6, "n"),
@@ -45,7 +54,7 @@ class OrderBook(Register):
             lines = list(o.lines.all())
             count = sum(int(getattr(ln, "decks", 0) or 0) for ln in lines)
             decks += count
-            what = ", ".join(f"{ln.quantity} {ln.get_unit_display()} dos {ln.back_colour}" for ln in lines)
+            what = ", ".join(f"{quantity_of(ln.quantity, ln.unit)} dos {ln.back_colour}" for ln in lines)
             receptions = ", ".join(
                 f"n° {r.book.number}/{r.number} du {fmt.day(r.received_on)}" for r in o.receptions.all()
             )

@@ -17,6 +17,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import Report
+from audit.portal import access
 from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
@@ -55,6 +56,17 @@ def walk(patterns: Any, prefix: str = "", namespace: str = "") -> Iterator[tuple
             yield prefix + str(entry.pattern), f"{namespace}:{entry.name}" if namespace else entry.name
 
 
+def views_by_name(patterns: Any, namespace: str = "") -> Iterator[tuple[str, Any]]:
+    for entry in patterns:
+        if isinstance(entry, URLResolver):
+            ns = entry.namespace or ""
+            yield from views_by_name(
+                entry.url_patterns, f"{namespace}:{ns}" if namespace and ns else (ns or namespace)
+            )
+        elif isinstance(entry, URLPattern) and entry.name:
+            yield (f"{namespace}:{entry.name}" if namespace else entry.name), entry.callback
+
+
 def guarded_endpoints() -> dict[str, str]:
     return {
         name: route
@@ -80,6 +92,7 @@ class Write:
     kwargs: Callable[[Samples], dict[str, Any]]
     data: Callable[[Samples], dict[str, Any]]
     done: Callable[[Samples], bool]
+    action: str = ""  # the portal action (audit.portal.access) the view requires
 
 
 @dataclass
@@ -115,6 +128,7 @@ EXPECTATIONS: dict[str, Any] = {
         query="?date_from=2026-11-01&date_to=2026-11-30&table=3",
     ),
     "portal:register_pdf": Write(
+        action=access.PRINT,
         kwargs=lambda s: {"name": "order-book"},
         data=lambda s: {"date_from": "2026-11-01", "date_to": "2026-11-30"},
         done=lambda s: Report.objects.filter(register="order-book").exists(),
@@ -125,23 +139,27 @@ EXPECTATIONS: dict[str, Any] = {
     "portal:deck": Read(kwargs=lambda s: {"deck_id": s.deck.pk}),
     "portal:visas": Read(),
     "portal:stamp": Write(
+        action=access.VISA,
         kwargs=lambda s: {"kind": "prise-en-charge", "entry_id": s.reception.pk},
         data=lambda s: {"remark": "Vu"},
         done=lambda s: Visa.objects.filter(reception=s.reception).exists(),
     ),
     "portal:incidents": Read(),
     "portal:close_incident": Write(
+        action=access.CLOSE_INCIDENT,
         kwargs=lambda s: {"incident_id": s.incident.pk},
         data=lambda s: {f"incident-{s.incident.pk}-finding": "Carte marquée confirmée."},
         done=lambda s: IncidentClosure.objects.filter(incident=s.incident).exists(),
     ),
     "portal:books_inspection": Read(),
     "portal:demand_opening": Write(
+        action=access.DEMAND_OPENING,
         kwargs=lambda s: {},
         data=lambda s: {"reason": "Contrôle inopiné"},
         done=lambda s: CabinetDemand.objects.exists(),
     ),
     "portal:incident_told": Write(
+        action=access.VISA,
         kwargs=lambda s: {"incident_id": unreported_incident().pk},
         data=lambda s: {},
         done=lambda s: IncidentReport.objects.exists(),
@@ -220,6 +238,22 @@ def test_every_endpoint_has_an_expectation() -> None:
     assert not missing, f"endpoints without an expectation in the permission matrix: {missing}"
     stale = sorted(set(EXPECTATIONS) - set(guarded_endpoints()))
     assert not stale, f"expectations for endpoints that no longer exist: {stale}"
+
+
+def test_each_write_requires_its_own_portal_action() -> None:
+    """Each officer's write names the portal action it requires (the demand to open the
+    cabinet is not a visa), and every write action the officer holds is used by a write."""
+    views = dict(views_by_name(get_resolver().url_patterns))
+    used = set()
+    for name, expectation in EXPECTATIONS.items():
+        if not isinstance(expectation, Write):
+            continue
+        assert expectation.action, f"{name}: the matrix names no portal action"
+        view = views[name]
+        assert getattr(view, "portal_action", None) == expectation.action, (name, view.portal_action)
+        used.add(expectation.action)
+    assert used == access.PORTAL_ACTIONS[roles.OFFICER] - {access.READ}
+    assert len({access.READ, access.VISA, access.CLOSE_INCIDENT, access.PRINT, access.DEMAND_OPENING}) == 5
 
 
 BY_PERMISSION = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, ByPermission))

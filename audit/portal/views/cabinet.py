@@ -14,9 +14,6 @@ from casino_ops.regulations import RegulationError
 
 from .. import access
 
-# The officer's writes in the depot's books (visas, and this demand).
-DEMAND = access.VISA
-
 
 @access.officer_required()
 def books_inspection(request: HttpRequest) -> HttpResponse:
@@ -25,7 +22,7 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
     return render(request, "portal/inspection.html")
 
 
-@access.officer_required(DEMAND)
+@access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
     from cards_registry.services import demand_opening as demand
 
@@ -43,7 +40,7 @@ def demand_opening(request: HttpRequest) -> HttpResponse:
     return HttpResponseRedirect(reverse("portal:books_inspection"))
 
 
-@access.officer_required(DEMAND)
+@access.officer_required(access.VISA)
 def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer records when he was told of an incident found by a return, a destruction or a
     replay (FR art. 40 §5, LU art. 7 §5); the delay is measured from the finding."""
@@ -54,7 +51,7 @@ def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
     from cards_registry.models import Incident
     from cards_registry.services import record_incident_report
 
-    incident = access.get_visible_or_404(request.user, Incident.objects.all(), DEMAND, pk=incident_id)
+    incident = access.get_visible_or_404(request.user, Incident.objects.all(), access.VISA, pk=incident_id)
     raw = request.POST.get("informed_at", "")
     try:
         informed_at = dt.datetime.fromisoformat(raw) if raw else timezone.now()

@@ -55,11 +55,40 @@ _STAMPS = {
 }
 
 
+# The act of the authorised minimum (FR art. 55-5; LU art. 26, 33), stamped by the tables' service.
+MINIMUM = "minimum-autorise"
+
+
+def _back(request: HttpRequest) -> str:
+    back = request.POST.get("next") or reverse("portal:visas")
+    return back if back.startswith("/inspection/") else reverse("portal:visas")
+
+
+def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
+    from tables.models import AuthorisedMinimum
+    from tables.services import stamp_authorised_minimum
+
+    act = access.get_visible_or_404(request.user, AuthorisedMinimum.objects.all(), access.VISA, pk=act_id)
+    try:
+        stamp_authorised_minimum(actor=request.user, act=act)
+    except RegulationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            _("Minimum autorisé (%(reference)s) : visa apposé.") % {"reference": act.decree_reference},
+        )
+    return HttpResponseRedirect(_back(request))
+
+
 @access.officer_required(access.VISA)
 def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
-    """The officer's visa on an order, a receipt-book entry or a destruction."""
+    """The officer's visa on an order, a receipt-book entry, a destruction or the act
+    of the authorised minimum."""
     from cards_registry import models, services
 
+    if kind == MINIMUM:
+        return _stamp_minimum(request, entry_id)
     if kind not in _STAMPS:
         raise Http404
     service_name, argument, model_name = _STAMPS[kind]

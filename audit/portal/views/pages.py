@@ -7,6 +7,7 @@ import functools
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from audit.books import BookCheck
 from audit.chain import verify_chain
 
 from .. import access, selectors, sources
@@ -17,12 +18,15 @@ AUDIT_PAGE = 50
 
 @access.officer_required()
 def dashboard(request: HttpRequest) -> HttpResponse:
+    checkpoint = selectors.last_checkpoint()  # read once, for the version and the chain's panel
+
     @functools.cache
     def parts() -> dict:
         # Read only when the cached page body is missing: it is kept for one
         # version of the books (selectors.books_version) and one officer.
         return {
-            "chain": selectors.chain_status(),
+            "chain": selectors.chain_status(checkpoint),
+            "forged": selectors.forged_alarms(),
             "recent_events": list(selectors.audit_events()[:8]),
             **sources.dashboard_parts(request.user),
         }
@@ -32,7 +36,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         "portal/dashboard.html",
         {
             "parts": parts,
-            "version": selectors.books_version(),
+            "version": selectors.books_version(checkpoint),
             "variant": selectors.rendering_variant(request.user),
         },
     )
@@ -58,9 +62,18 @@ def audit_trail(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def chain_check(request: HttpRequest) -> HttpResponse:
-    """Recompute the whole chain now (FR art. 68: books without erasure)."""
+    """Recompute the whole chain now (FR art. 68: books without erasure), and
+    compare every book with what the chain says it holds."""
+    books = BookCheck()
+    verification = verify_chain(books=books)
+    book_problems = books.check() if verification.chain_ok else []
     return render(
         request,
         "portal/chain_check.html",
-        {"verification": verify_chain(), "chain": selectors.chain_status()},
+        {
+            "verification": verification,
+            "book_problems": book_problems,
+            "all_ok": verification.ok and not book_problems,
+            "chain": selectors.chain_status(),
+        },
     )
