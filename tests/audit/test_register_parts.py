@@ -109,7 +109,12 @@ def test_a_print_is_made_of_monthly_parts_reused_until_a_correction_touches_thei
     # a correction in February: a new print, February made again, January and March taken as they are
     director = get_user_model().objects.get(username="directeur")
     record_correction(
-        actor=director, entry=book[7], field="delivery_note", new_value="BL 9999", reason="erreur de saisie"
+        actor=director,
+        entry=book[7],
+        field="delivery_note",
+        new_value="BL 9999",
+        reason="erreur de saisie",
+        approval="Approuvé, le directeur responsable",
     )
     second = request_report(actor=None, register="receipt-book", date_from=START, date_to=END, enqueue=False)
     from audit.registers.parts import likely_changed_first, plan
