@@ -187,11 +187,12 @@ class ShoeForm(SafeForm):
     label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
 
     def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
-        from cards_registry.selectors import decks_issued_to
+        from cards_registry.selectors import decks_checked_for_play
 
         super().__init__(*args, **kwargs)
         field = self.fields["decks"]
-        field.queryset = decks_issued_to(table_number=session.table.number, day=session.day)
+        # only the decks unsealed or checked at the table that day (FR art. 40, LU art. 7)
+        field.queryset = decks_checked_for_play(table_number=session.table.number, day=session.day)
         field.label_from_instance = _deck_label
 
     def clean_decks(self) -> list[int]:
