@@ -93,6 +93,8 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
         hand_log = floor.upload_hand_log(
             actor=croupier, session=session, raw=json.dumps(log).encode(), source="api"
         )
+    # the decks come back before the session closes (FR art. 40 §5)
+    depot.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in a1])
     floor.close_session(
         actor=director,
         session=session,
@@ -194,7 +196,7 @@ def test_every_act_binds_its_rows_and_the_books_verify_clean(scenario, capsys):
     rows = [
         r for r in json.loads(last.payload)[ROWS_KEY] if r[0] == "cards_registry_deck" and r[1] == deck.pk
     ]
-    assert rows[0][2]["status"] == deck.status == "in_play"  # unsealed at the table before its shoe
+    assert rows[0][2]["status"] == deck.status == "in_cabinet"  # back from the table
 
 
 def _assert_named(capsys: Any, table: str, pk: int, field: str, said: str, found: str) -> None:
@@ -252,8 +254,8 @@ def test_a_deck_status_moved_behind_the_application_is_named(scenario, capsys):
     """A deck's status may move (no guard), but only through an act: the chain catches the rest."""
     deck = scenario["deck"]
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE cards_registry_deck SET status = 'in_cabinet' WHERE id = %s", [deck.pk])
-    _assert_named(capsys, "cards_registry_deck", deck.pk, "status", "in_play", "in_cabinet")
+        cursor.execute("UPDATE cards_registry_deck SET status = 'in_play' WHERE id = %s", [deck.pk])
+    _assert_named(capsys, "cards_registry_deck", deck.pk, "status", "in_cabinet", "in_play")
 
 
 @pytest.mark.django_db
