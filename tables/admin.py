@@ -48,6 +48,27 @@ from .models import (
 class TableAdmin(admin.ModelAdmin):
     list_display = ("number", "code", "game", "boxes", "in_service")
     readonly_fields = ("number", "code", "game", "boxes", "in_service")
+    actions = ["put_out_of_service", "put_in_service"]
+
+    def _set_service(self, request: HttpRequest, queryset: Any, in_service: bool) -> None:
+        for table in queryset.order_by("number"):
+            try:
+                services.set_table_in_service(actor=request.user, table=table, in_service=in_service)
+            except (RegulationError, PermissionDenied) as error:
+                if isinstance(error, RegulationError):
+                    report_regulation_error(self, request, error)
+                else:
+                    self.message_user(request, str(error), messages.ERROR)
+            else:
+                self.message_user(request, _("Acte enregistré : %(t)s.") % {"t": table}, messages.SUCCESS)
+
+    @admin.action(description=_("Mettre hors service les tables sélectionnées"), permissions=["view"])
+    def put_out_of_service(self, request: HttpRequest, queryset: Any) -> None:
+        self._set_service(request, queryset, False)
+
+    @admin.action(description=_("Remettre en service les tables sélectionnées"), permissions=["view"])
+    def put_in_service(self, request: HttpRequest, queryset: Any) -> None:
+        self._set_service(request, queryset, True)
 
     def has_add_permission(self, request):  # noqa: ANN001
         return False
@@ -187,11 +208,12 @@ class ShoeForm(SafeForm):
     label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
 
     def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
-        from cards_registry.selectors import decks_issued_to
+        from cards_registry.selectors import decks_checked_for_play
 
         super().__init__(*args, **kwargs)
         field = self.fields["decks"]
-        field.queryset = decks_issued_to(table_number=session.table.number, day=session.day)
+        # only the decks unsealed or checked at the table that day (FR art. 40, LU art. 7)
+        field.queryset = decks_checked_for_play(table_number=session.table.number, day=session.day)
         field.label_from_instance = _deck_label
 
     def clean_decks(self) -> list[int]:

@@ -60,3 +60,8 @@ class TablesConfig(AppConfig):
             }
         )
         register_history_provider(deck_shoe_history)
+        from cards_registry.floor import register_table_check
+
+        from .services.floor import table_refusal
+
+        register_table_check(table_refusal)  # the depot issues decks only to a table in service

@@ -24,7 +24,7 @@ from casino_ops.services import get_casino
 from . import services
 from .blackjack.simulator import simulate_shoe
 from .clock import history_at
-from .models import ControlDay, EntryKind, Session
+from .models import ControlDay, Discrepancy, EntryKind, Session
 
 MINIMUM = Decimal("10.00")
 MAXIMUM = Decimal("1000.00")
@@ -132,6 +132,15 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
                 certified_exact=True,
             )
         context["created"].append("sessions of yesterday")
+    # the director takes note of the discrepancies the replay found in yesterday's logs
+    seen = Discrepancy.objects.filter(session__day=yesterday, acknowledgement__isnull=True).order_by("pk")
+    if seen.exists():
+        services.acknowledge_discrepancies(
+            actor=director,
+            discrepancies=list(seen),
+            note="Vu avec le chef de table ; rappel de la procédure.",
+        )
+        context["created"].append("discrepancies acknowledged")
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
         services.close_day(actor=director, day=yesterday)
@@ -147,11 +156,12 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
 
 
 def _fill_shoe(croupier: Any, session: Session) -> Any:
-    """A shoe from three blue and three red decks the depot issued to the table today, if any."""
-    from cards_registry.selectors import decks_issued_to
+    """A shoe from three blue and three red decks the depot issued to the table today and that
+    were unsealed at the table (FR art. 40, LU art. 7), if any."""
+    from cards_registry.selectors import decks_checked_for_play
 
     by_colour: dict[str, list[Any]] = {}
-    for deck in decks_issued_to(table_number=session.table.number, day=session.day):
+    for deck in decks_checked_for_play(table_number=session.table.number, day=session.day):
         by_colour.setdefault(deck.back_colour, []).append(deck)
     pairs = [decks for decks in by_colour.values() if len(decks) >= 3]
     if len(pairs) < 2:

@@ -186,3 +186,53 @@ def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
             _("écart %(c)s%(w)s : le directeur n'en a pas pris connaissance") % {"c": row.code, "w": where},
             _url(row.session),
         )
+
+
+@check("tables.decks_in_two_live_shoes", _("Jeux dans deux sabots en jeu"))
+def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
+    """A deck in the live shoes (the last shoe of each session not closed) of two sessions."""
+    from .models import SessionStatus, Shoe, ShoeDeck
+
+    live = Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
+    if day is not None:
+        live = live.filter(session__day=day)
+    last = list(live.order_by("session_id", "-number").distinct("session_id").values_list("pk", flat=True))
+    seen: dict[int, Any] = {}
+    for row in (
+        ShoeDeck.objects.filter(shoe_id__in=last).select_related("shoe__session__table").order_by("id")
+    ):
+        first = seen.setdefault(row.deck_id, row)
+        if first is not row:
+            session = row.shoe.session
+            yield Breach(
+                "tables.decks_in_two_live_shoes",
+                cite("depot.issue_and_unseal", session.profile),
+                _name(session),
+                _("jeu %(s)s dans les sabots %(a)s et %(b)s")
+                % {"s": row.serial, "a": first.shoe, "b": row.shoe},
+                _url(session),
+            )
+
+
+@check("tables.hand_log_unknown_shoe", _("Journaux de mains de sabots inconnus"))
+def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
+    """A replayed log naming no shoe of its session, without its SHOE_UNKNOWN discrepancy (a log
+    replayed before that rule): its cards come from no recorded decks."""
+    from .models import HandLog
+
+    query = (
+        HandLog.objects.select_related("session__table")
+        .filter(shoe__isnull=True, replay__isnull=False)
+        .exclude(discrepancies__code="SHOE_UNKNOWN")
+    )
+    if day is not None:
+        query = query.filter(session__day=day)
+    for log in query.order_by("uploaded_at"):
+        yield Breach(
+            "tables.hand_log_unknown_shoe",
+            cite("depot.issue_and_unseal", log.session.profile),
+            _name(log.session),
+            _("journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant")
+            % {"s": log.shoe_label, "h": log.sha256[:12]},
+            _url(log.session),
+        )

@@ -537,6 +537,15 @@ def session_differences(
                 "detail": differing,
             }
         )
+    if getattr(log, "shoe_id", None) is None:
+        # the log names a shoe the session never filled: its cards come from no recorded decks
+        out.append(
+            {
+                "code": "SHOE_UNKNOWN",
+                "article": cite("depot.issue_and_unseal", profile),
+                "detail": {"shoe_id": log.shoe_label, "session": session.pk},
+            }
+        )
     layout = session.table.boxes
     outside = sorted(b for b in set(boxes) if not 1 <= b <= layout)
     if outside:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..rules import parse_hand_log, session_differences
 from ._shared import ADVANCE_KINDS, AMOUNT_KINDS
 from .control_register import close_day, correct_advance_entry, correct_control_line
-from .floor import create_table
+from .floor import create_table, set_table_in_service
 from .hand_logs import _store_hand_log, acknowledge_discrepancies, replay_hand_log, upload_hand_log
 from .limits import (
     change_maximum,
@@ -43,6 +43,7 @@ __all__ = [
     "correct_control_line",
     "create_table",
     "fill_shoe",
+    "set_table_in_service",
     "grant_delegation",
     "record_authorised_minimum",
     "stamp_authorised_minimum",

@@ -212,3 +212,19 @@ def _user_id(user: Any) -> int | None:
 
 
 # -- sessions, limits, advances ----------------------------------------------------------
+
+
+def _refuse_decks_out(profile: str, *, day: dt.date, table_number: int | None = None) -> None:
+    """A session (its table's decks) or the day (every table's) is not closed while decks
+    issued by the card depot are not back in the cabinet (FR art. 40 §5, LU art. 7 §5)."""
+    from cards_registry.selectors import decks_out
+
+    serials = list(decks_out(table_number=table_number, day=day).values_list("serial", flat=True))
+    if serials:
+        raise RegulationError(
+            "DECKS_NOT_RETURNED",
+            _("Des jeux remis aux tables ne sont pas rendus au dépôt : %(serials)s.")
+            % {"serials": ", ".join(serials)},
+            cite("depot.issue_and_unseal", profile),
+            field="day" if table_number is None else "session",
+        )

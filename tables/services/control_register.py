@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.checkpoints import checkpoint_on_commit
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -29,6 +30,7 @@ from ._shared import (
     _entry,
     _lock_session,
     _refuse_closed_day,
+    _refuse_decks_out,
     _require_director,
     _save,
 )
@@ -55,6 +57,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
             cite("control_register", profile),
             field="day",
         )
+    _refuse_decks_out(profile, day=day)
     total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
     control_day.closed_at = clock.now()
     control_day.closed_by = actor
@@ -66,6 +69,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
         obj=control_day,
         payload={"day": day, "total": total, "lines": control_day.lines.count()},
     )
+    checkpoint_on_commit()  # a signed checkpoint at every close of day
     return control_day
 
 

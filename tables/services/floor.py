@@ -55,3 +55,41 @@ def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table
         payload={"number": number, "code": code, "boxes": boxes, "game": table.game},
     )
     return table
+
+
+@transaction.atomic
+def set_table_in_service(*, actor: Any, table: Table, in_service: bool, reason: str = "") -> Table:
+    """Put a table in or out of service (the director or a committee member). A table out of
+    service opens no session and receives no decks from the depot (FR art. 40, 42; LU art. 7, 9)."""
+    profile = get_casino().profile
+    _require_management(actor, profile)
+    table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
+    in_service = bool(in_service)
+    if table.in_service == in_service:
+        raise RegulationError(
+            "TABLE_SERVICE_UNCHANGED",
+            _("La table %(t)s est déjà %(state)s.")
+            % {"t": table.code, "state": _("en service") if in_service else _("hors service")},
+            cite("advance.book", profile),
+            field="in_service",
+        )
+    table.in_service = in_service
+    table.save(update_fields=["in_service"])
+    audit.record(
+        actor=actor,
+        action="table.in_service" if in_service else "table.out_of_service",
+        obj=table,
+        payload={"number": table.number, "code": table.code, "in_service": in_service, "reason": reason},
+    )
+    return table
+
+
+def table_refusal(table_number: int, day: Any) -> str | None:
+    """The card depot's check (registered in ``TablesConfig.ready``): decks are issued only to a
+    table that exists and is in service (FR art. 40, LU art. 7)."""
+    table = Table.objects.filter(number=table_number).first()
+    if table is None:
+        return _("Il n'y a pas de table n° %(n)s.") % {"n": table_number}
+    if not table.in_service:
+        return _("La table %(t)s n'est pas en service.") % {"t": table.code}
+    return None

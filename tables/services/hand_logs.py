@@ -175,6 +175,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
                 )
             )
         Discrepancy.objects.bulk_create(rows, batch_size=1000)
+        _report_card_incidents(log, session, report["discrepancies"])
         over, under = wrong_payments(report)
         replay = Replay.objects.create(
             hand_log=log,
@@ -198,6 +199,29 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
             },
         )
         return replay
+
+
+def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[dict[str, Any]]) -> None:
+    """A card too many, or a card that is no card of the shoe, found by the replay is a card
+    incident on the shoe's decks, reported to the depot in the replay's transaction
+    (FR art. 40, LU art. 7)."""
+    from cards_registry.services import REPLAY_CODES, report_incident_from_replay
+
+    found = [d for d in discrepancies if d["code"] in REPLAY_CODES]
+    if not found:
+        return
+    decks = list(log.shoe.decks.values_list("deck_id", flat=True)) if log.shoe_id else []
+    for code in dict.fromkeys(d["code"] for d in found):
+        first = next(d for d in found if d["code"] == code)
+        detail = {k: v for k, v in first.items() if k not in {"code", "article"}}
+        report_incident_from_replay(
+            code=code,
+            table_number=session.table.number,
+            day=session.day,
+            shoe_reference=log.shoe_label,
+            decks=decks,
+            detail=json.dumps(detail, ensure_ascii=False, default=str),
+        )
 
 
 @transaction.atomic

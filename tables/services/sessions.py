@@ -31,6 +31,7 @@ from ._shared import (
     _entry,
     _lock_session,
     _refuse_closed_day,
+    _refuse_decks_out,
     _require_maximum_fixer,
     _require_signer,
     _require_status,
@@ -404,6 +405,7 @@ def close_session(
             field="cashier",
         )
     rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
+    _refuse_decks_out(profile, table_number=session.table.number, day=session.day)
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = clock.now()
     entry = _entry(

@@ -27,22 +27,35 @@ from ._shared import (
 )
 
 
+def _decks_in_other_live_shoes(session: Session) -> set[int]:
+    """The decks of the live shoes of the other sessions: the last shoe filled in each session
+    still open or interrupted (a new shoe of a session replaces its previous one)."""
+    live = (
+        Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
+        .exclude(session=session)
+        .order_by("session_id", "-number")
+        .distinct("session_id")
+        .values_list("pk", flat=True)
+    )
+    return set(ShoeDeck.objects.filter(shoe_id__in=list(live)).values_list("deck_id", flat=True))
+
+
 @transaction.atomic
 def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
     """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
     six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
     The decks' serials are written with the shoe."""
-    from cards_registry.rules import check_blackjack_sixain
-    from cards_registry.selectors import decks_issued_to
+    from cards_registry.rules import check_blackjack_sixain, check_decks_playable
+    from cards_registry.selectors import decks_checked_for_play, decks_issued_to
 
     session = _lock_session(session)
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
     wanted = list(dict.fromkeys(deck_ids))
-    # CALL POINT (card depot): the depot's selector of the decks checked for play (counted and
-    # verified at unsealing, FR art. 40, LU art. 7) and of the decks out at a table is to be
-    # called here, in place of ``decks_issued_to``, once the depot provides it.
+    # The decks of the table's day not yet returned (FR art. 40, LU art. 7), then the depot's
+    # rule: only decks unsealed or checked at that table that day, never a deck already in
+    # another live shoe (the current shoe of another open session).
     decks = list(decks_issued_to(table_number=session.table.number, day=session.day).filter(pk__in=wanted))
     if len(decks) != len(wanted):
         found = {d.pk for d in decks}
@@ -57,6 +70,20 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
             cite("depot.issue_and_unseal", profile),
             field="decks",
         )
+    by_id = {d.pk: d for d in decks}
+    decks = [by_id[pk] for pk in wanted]
+    checked = set(
+        decks_checked_for_play(table_number=session.table.number, day=session.day)
+        .filter(pk__in=wanted)
+        .values_list("pk", flat=True)
+    )
+    check_decks_playable(
+        deck_ids=wanted,
+        checked_ids=checked,
+        other_shoe_ids=_decks_in_other_live_shoes(session),
+        serials={d.pk: d.serial for d in decks},
+        profile=profile,
+    )
     check_blackjack_sixain(decks, profile)
     number = (session.shoes.aggregate(m=Max("number"))["m"] or 0) + 1
     label = label.strip() or f"{session.table.code}-{session.day:%Y-%m-%d}-{session.pk}-S{number}"

@@ -29,6 +29,7 @@ from casino_ops import roles
 from tables import services as floor
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, ControlLine, EntryKind
+from tests.depot_helpers import issue_and_check
 
 D = Decimal
 
@@ -85,13 +86,15 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
     )
     advance = floor.add_advance(actor=director, session=session, amount=D("30000.00"), counted_by=croupier)
     a1 = list(Deck.objects.filter(serial__startswith="A1-").order_by("serial"))
-    depot.issue_decks(actor=director, table_number=3, day=today, decks=a1, received_by=croupier)
+    issue_and_check(director=director, croupier=croupier, table_number=3, day=today, decks=a1)
     shoe = floor.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in a1])
     log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
     with capture(execute=True):
         hand_log = floor.upload_hand_log(
             actor=croupier, session=session, raw=json.dumps(log).encode(), source="api"
         )
+    # the decks come back before the session closes (FR art. 40 §5)
+    depot.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in a1])
     floor.close_session(
         actor=director,
         session=session,
@@ -193,7 +196,7 @@ def test_every_act_binds_its_rows_and_the_books_verify_clean(scenario, capsys):
     rows = [
         r for r in json.loads(last.payload)[ROWS_KEY] if r[0] == "cards_registry_deck" and r[1] == deck.pk
     ]
-    assert rows[0][2]["status"] == deck.status == "issued"
+    assert rows[0][2]["status"] == deck.status == "in_cabinet"  # back from the table
 
 
 def _assert_named(capsys: Any, table: str, pk: int, field: str, said: str, found: str) -> None:
@@ -251,8 +254,8 @@ def test_a_deck_status_moved_behind_the_application_is_named(scenario, capsys):
     """A deck's status may move (no guard), but only through an act: the chain catches the rest."""
     deck = scenario["deck"]
     with connection.cursor() as cursor:
-        cursor.execute("UPDATE cards_registry_deck SET status = 'in_cabinet' WHERE id = %s", [deck.pk])
-    _assert_named(capsys, "cards_registry_deck", deck.pk, "status", "issued", "in_cabinet")
+        cursor.execute("UPDATE cards_registry_deck SET status = 'in_play' WHERE id = %s", [deck.pk])
+    _assert_named(capsys, "cards_registry_deck", deck.pk, "status", "in_cabinet", "in_play")
 
 
 @pytest.mark.django_db

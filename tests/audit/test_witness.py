@@ -267,3 +267,14 @@ def test_verify_audit_merkle_rebuilds_the_tree_heads_and_the_stored_subtrees(
         call_command("verify_audit", "--merkle")
     assert exit_info.value.code == 1
     assert "le nœud 8/0 de l'arbre de Merkle ne correspond pas aux événements" in capsys.readouterr().err
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_close_of_a_day_signs_a_checkpoint(witness: Path, director: Any) -> None:
+    import datetime as dt
+
+    from tables.services import close_day
+
+    close_day(actor=director, day=dt.date(2026, 11, 30))
+    made = Checkpoint.objects.get()
+    assert (witness / witness_name(made.seq)).is_file()

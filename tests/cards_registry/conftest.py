@@ -89,3 +89,15 @@ def reception(director: Any, sent_order: Order, key: Any) -> Any:
 @pytest.fixture
 def decks(reception: Any) -> list[Deck]:
     return list(Deck.objects.filter(reception=reception).order_by("serial"))
+
+
+@pytest.fixture(autouse=True)
+def depot_alone():
+    """The depot's own tests run the depot alone: no table check of the floor registered (any
+    table number is accepted); the floor's check (tables.apps) is restored after each test."""
+    from cards_registry import floor
+
+    registered = floor._table_check
+    floor.register_table_check(None)
+    yield
+    floor.register_table_check(registered)

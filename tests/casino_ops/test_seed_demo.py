@@ -42,3 +42,19 @@ def test_demo_director_logs_into_the_admin(client):
     call_command("seed_demo")
     assert client.login(username="directeur", password="demo-directeur")
     assert client.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_demo_follows_the_procedure_and_the_books_inspect_clean(capsys):
+    """seed_demo on a fresh database, then inspect_books finds no breach (exit 0): every shoe
+    filled from checked decks, every deck of a closed day back, the director's discrepancies
+    acknowledged, the incidents reported and closed."""
+    call_command("seed_demo")
+    capsys.readouterr()
+    try:
+        call_command("inspect_books")
+        code = 0
+    except SystemExit as exit_info:
+        code = exit_info.code
+    out = capsys.readouterr()
+    assert code in (0, None), out.out + out.err

@@ -67,9 +67,22 @@ def test_upload_is_stored_unchanged_and_replayed(
 
 
 @pytest.mark.django_db
-def test_clean_log_has_no_discrepancy(croupier_client, open_session, django_capture_on_commit_callbacks):
+def test_clean_log_has_no_discrepancy(
+    croupier_client, today_session, depot_decks, staff, django_capture_on_commit_callbacks
+):
+    from tests.depot_helpers import issue_and_check
+
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    issue_and_check(
+        director=staff["director"],
+        croupier=staff["croupier"],
+        table_number=3,
+        day=today_session.day,
+        decks=a1,
+    )
+    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
     with django_capture_on_commit_callbacks(execute=True):
-        response = _post(croupier_client, open_session, _log(2))
+        response = _post(croupier_client, today_session, _log(2, shoe_id=shoe.label))
     replay = Replay.objects.get(hand_log_id=response.json()["id"])
     assert replay.ok and replay.discrepancy_count == 0
 

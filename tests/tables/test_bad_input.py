@@ -82,9 +82,15 @@ def test_an_absurd_session_act_is_refused_on_its_field(
 
 @pytest.mark.django_db
 def test_a_shoe_is_filled_by_choosing_decks_by_serial(director_client, today_session, depot_decks, staff):
-    from cards_registry import services as depot
+    from tests.depot_helpers import issue_and_check
 
-    depot.issue_decks(actor=staff["director"], table_number=3, day=today_session.day, decks=depot_decks[:6])
+    issue_and_check(
+        director=staff["director"],
+        croupier=staff["croupier"],
+        table_number=3,
+        day=today_session.day,
+        decks=depot_decks[:6],
+    )
     url = f"/admin/tables/session/{today_session.pk}/act/shoe/"
     page = director_client.get(url).content.decode()
     assert "A1-1" in page and "SA1" in page and "A2-1" not in page  # only the decks issued to the table

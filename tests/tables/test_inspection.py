@@ -137,3 +137,47 @@ def test_discrepancies_acknowledged_by_the_director(staff, open_session, django_
     assert len(done) == len(rows)
     assert services.acknowledge_discrepancies(actor=staff["director"], discrepancies=rows) == []
     assert not _breaches("tables.discrepancy_not_acknowledged")
+
+
+@pytest.mark.django_db
+def test_decks_in_two_live_shoes_and_logs_of_unknown_shoes(
+    staff, table, open_session, depot_decks, django_capture_on_commit_callbacks
+):
+    from django.utils import timezone
+
+    from tables.models import Shoe, ShoeDeck
+
+    assert {"tables.decks_in_two_live_shoes", "tables.hand_log_unknown_shoe"} <= set(inspect().checks)
+    # a log of an unknown shoe carries its SHOE_UNKNOWN discrepancy: not also this breach
+    log = simulate_shoe(2, "FR", table="BJ03", shoe_id="BJ03-NOWHERE", limits=("10.00", "1000.00"))
+    with django_capture_on_commit_callbacks(execute=True):
+        services.upload_hand_log(
+            actor=staff["croupier"], session=open_session, raw=json.dumps(log).encode(), source="api"
+        )
+    assert not _breaches("tables.hand_log_unknown_shoe")
+    # a deck written into the live shoes of two sessions (behind the service's back)
+    other = services.create_table(actor=staff["director"], number=4, code="BJ04")
+    with at_day(DAY):
+        second = services.open_session(
+            actor=staff["director"],
+            table=other,
+            day=DAY,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=D("30000.00"),
+            croupier=staff["croupier"],
+        )
+    from cards_registry.models import Deck
+
+    deck = Deck.objects.get(pk=depot_decks[0].pk)
+    for number, session in enumerate((open_session, second), start=1):
+        shoe = Shoe.objects.create(
+            session=session,
+            number=1,
+            label=f"L{number}",
+            filled_at=timezone.now(),
+            croupier=staff["croupier"],
+        )
+        ShoeDeck.objects.create(shoe=shoe, deck=deck, serial=deck.serial, back_colour=deck.back_colour)
+    found = _breaches("tables.decks_in_two_live_shoes")
+    assert len(found) == 1 and deck.serial in found[0].detail and found[0].article == "FR art. 40"

@@ -12,15 +12,18 @@ from casino_ops.regulations import RegulationError
 from tables import selectors, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import HandLog
+from tests.depot_helpers import issue_and_check
+from tests.tables.conftest import at_day
 
 
-def _issue(staff, session, decks):
-    return depot.issue_decks(
-        actor=staff["director"],
+def _issue(staff, session, decks, check=True):
+    return issue_and_check(
+        director=staff["director"],
+        croupier=staff["croupier"],
         table_number=session.table.number,
         day=session.day,
         decks=decks,
-        received_by=staff["croupier"],
+        check=check,
     )
 
 
@@ -82,3 +85,61 @@ def test_shoe_refuses_decks_not_issued_and_a_wrong_sixain(staff, depot_decks, to
         actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a2], label="BJ03-X"
     )
     assert shoe.label == "BJ03-X"
+
+
+@pytest.mark.django_db
+def test_a_shoe_takes_only_decks_checked_at_the_table_and_in_no_other_live_shoe(
+    staff, depot_decks, today_session, table
+):
+    from tables.models import Shoe
+
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    a2 = [d for d in depot_decks if d.serial.startswith("A2-")]
+    _issue(staff, today_session, a1, check=False)
+    with pytest.raises(RegulationError) as info:
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
+    # the refusal names the serials, not the ids
+    assert info.value.code == "DECK_NOT_CHECKED" and info.value.field == "decks"
+    assert info.value.article == "FR art. 40" and "A1-1" in str(info.value) and not Shoe.objects.exists()
+    for deck in a1:
+        depot.check_at_table(
+            actor=staff["croupier"],
+            deck=deck,
+            table_number=table.number,
+            day=today_session.day,
+            witness="Chef de partie",
+            order_checked=True,
+            cards_counted=52,
+            band_intact=True,
+            video_reference="CAM-1",
+        )
+    first = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
+    # a new shoe of the same session replaces its previous one: the same decks may go in again
+    again = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
+    assert again.number == first.number + 1
+    # decks returned while still in that live shoe, then issued to another table: refused there
+    depot.return_decks(
+        actor=staff["director"],
+        table_number=table.number,
+        day=today_session.day,
+        results=[(d, "fit") for d in a1],
+    )
+    other_table = services.create_table(actor=staff["director"], number=4, code="BJ04")
+    with at_day(today_session.day):
+        other = services.open_session(
+            actor=staff["director"],
+            table=other_table,
+            day=today_session.day,
+            minimum=today_session.minimum,
+            maximum=today_session.maximum,
+            advance_amount=today_session.advance_amount,
+            croupier=staff["croupier"],
+        )
+    issue_and_check(
+        director=staff["director"], croupier=staff["croupier"], table_number=4, day=other.day, decks=a1
+    )
+    with pytest.raises(RegulationError) as info:
+        services.fill_shoe(actor=staff["croupier"], session=other, deck_ids=[d.pk for d in a1])
+    assert info.value.code == "DECK_IN_ANOTHER_SHOE" and info.value.field == "decks"
+    assert "A1-1" in str(info.value) and not Shoe.objects.filter(session=other).exists()
+    assert a2  # the other sixain stays in the cabinet

@@ -8,11 +8,11 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from cards_registry import services as depot
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import ControlLine, Shoe, Table
+from tests.depot_helpers import issue_and_check
 
 D = Decimal
 
@@ -124,12 +124,12 @@ def test_an_interruption_amount_too_large_is_refused_by_field(staff, open_sessio
 @pytest.mark.django_db
 def test_a_shoe_label_too_long_is_refused_by_field(staff, depot_decks, today_session):
     sixain = [d for d in depot_decks if d.serial.startswith("A1-")]
-    depot.issue_decks(
-        actor=staff["director"],
+    issue_and_check(
+        director=staff["director"],
+        croupier=staff["croupier"],
         table_number=today_session.table.number,
         day=today_session.day,
         decks=sixain,
-        received_by=staff["croupier"],
     )
     _refused(
         lambda: services.fill_shoe(

@@ -1,0 +1,31 @@
+"""The card depot's acts a shoe needs: decks issued to a table for a day, then unsealed there."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+
+def issue_and_check(
+    *, director: Any, croupier: Any, table_number: int, day: Any, decks: Sequence[Any], check: bool = True
+) -> Any:
+    """Issue ``decks`` to ``table_number`` for ``day`` and (``check``) unseal each at the table (FR: on video)."""
+    from cards_registry import services as depot
+
+    issue = depot.issue_decks(
+        actor=director, table_number=table_number, day=day, decks=decks, received_by=croupier
+    )
+    if check:
+        for deck in decks:
+            depot.check_at_table(
+                actor=croupier,
+                deck=deck,
+                table_number=table_number,
+                day=day,
+                witness="Chef de partie",
+                order_checked=True,
+                cards_counted=52,
+                band_intact=True,
+                video_reference="CAM-1",
+            )
+    return issue
