@@ -344,6 +344,7 @@ def test_corrections_are_new_rows_and_verify_clean(scenario, users, capsys):
         field="delivery_note",
         new_value="BL 2",
         reason="erreur de recopie",
+        approval="Approuvé, le directeur responsable",
     )
     code, _out, err = _verify(capsys)
     assert code == 0, err

@@ -23,6 +23,7 @@ from cards_registry.models import (
     ReturnLine,
     TableIssue,
 )
+from tests.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +55,8 @@ def test_books_kept_by_the_procedure_are_clean(capsys: Any, director: Any, decks
 
 def test_decks_out_after_their_day(capsys: Any, director: Any, decks: list[Deck]) -> None:
     issue = services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
-    TableIssue.objects.filter(pk=issue.pk).update(day=TODAY() - dt.timedelta(days=3))
+    with behind_the_guard(TableIssue):
+        TableIssue.objects.filter(pk=issue.pk).update(day=TODAY() - dt.timedelta(days=3))
     code, found = breaches(capsys)
     assert code == 1
     [breach] = found
@@ -84,7 +86,8 @@ def test_incident_not_reported_or_reported_late(
     incident = services.report_incident_from_replay(
         code="INVALID_CARD", table_number=1, day=TODAY(), shoe_reference="S1", decks=decks[1:2], detail="ZZ"
     )
-    Incident.objects.filter(pk=incident.pk).update(occurred_at=now - dt.timedelta(hours=2))
+    with behind_the_guard(Incident):
+        Incident.objects.filter(pk=incident.pk).update(occurred_at=now - dt.timedelta(hours=2))
     code, found = breaches(capsys)
     assert code == 1
     assert [(b["check"], b["article"], b["object"]) for b in found] == [
@@ -104,7 +107,8 @@ def test_unstamped_entries_older_than_the_delay(
         lines=[{"quantity": 1, "unit": "sixain", "back_colour": "bleu"}],
     )
     assert breaches(capsys)[0] == 0
-    Order.objects.filter(pk=order.pk).update(recorded_at=timezone.now() - dt.timedelta(days=8))
+    with behind_the_guard(Order):
+        Order.objects.filter(pk=order.pk).update(recorded_at=timezone.now() - dt.timedelta(days=8))
     code, found = breaches(capsys)
     assert code == 1 and [(b["check"], b["article"]) for b in found] == [("depot.unstamped", "FR art. 39")]
 
@@ -124,7 +128,8 @@ def test_sixain_cap_exceeded(capsys: Any, director: Any, decks: list[Deck]) -> N
 def test_incomplete_return_without_incident(capsys: Any, director: Any, decks: list[Deck]) -> None:
     services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
     back = services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")])
-    ReturnLine.objects.filter(deck_return=back).update(cards_counted=50)
+    with behind_the_guard(ReturnLine):
+        ReturnLine.objects.filter(deck_return=back).update(cards_counted=50)
     code, found = breaches(capsys)
     assert code == 1
     assert [(b["check"], b["article"]) for b in found] == [("depot.incomplete_returns", "FR art. 40")]
@@ -135,7 +140,8 @@ def test_deck_states_against_the_books(capsys: Any, director: Any, decks: list[D
     Deck.objects.filter(pk=decks[1].pk).update(status=DeckStatus.QUARANTINED)
     issue = services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[2:3])
     other = services.issue_decks(actor=director, table_number=2, day=TODAY(), decks=decks[3:4])
-    IssueLine.objects.filter(issue=other).update(deck=decks[2])
+    with behind_the_guard(IssueLine):
+        IssueLine.objects.filter(issue=other).update(deck=decks[2])
     Deck.objects.filter(pk=decks[3].pk).update(status=DeckStatus.IN_CABINET)
     assert issue
     code, found = breaches(capsys)

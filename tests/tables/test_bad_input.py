@@ -6,7 +6,7 @@ import pytest
 
 from tables.models import AdvanceEntry, MaximumChange, Session, Shoe
 
-from .conftest import DAY
+from .conftest import DAY, at_day
 
 
 @pytest.fixture
@@ -50,11 +50,13 @@ def _refused(response, field):
     ],
 )
 def test_an_absurd_session_opening_is_refused_on_its_field(director_client, table, staff, field, value):
-    _refused(
-        director_client.post("/admin/tables/session/add/", _open_data(table, staff, **{field: value})), field
-    )
-    assert not Session.objects.exists()
-    assert director_client.post("/admin/tables/session/add/", _open_data(table, staff)).status_code == 302
+    with at_day(DAY):  # the séance of the tests' fixed day, opened on that day
+        _refused(
+            director_client.post("/admin/tables/session/add/", _open_data(table, staff, **{field: value})),
+            field,
+        )
+        assert not Session.objects.exists()
+        assert director_client.post("/admin/tables/session/add/", _open_data(table, staff)).status_code == 302
 
 
 @pytest.mark.django_db

@@ -15,6 +15,7 @@ from casino_ops.regulations import RegulationError
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, Discrepancy, EntryKind, Session
+from tests.guards import behind_the_guard
 
 from .conftest import DAY, at_day
 
@@ -101,7 +102,8 @@ def test_lu_notice_missing(staff, table, lu_casino):
             ministry_notified_on=DAY - dt.timedelta(days=8),
         )
     assert not _breaches("tables.lu_notice_missing")
-    Session.objects.filter(pk=session.pk).update(ministry_notified_on=DAY - dt.timedelta(days=2))
+    with behind_the_guard(Session):
+        Session.objects.filter(pk=session.pk).update(ministry_notified_on=DAY - dt.timedelta(days=2))
     [breach] = _breaches("tables.lu_notice_missing")
     assert breach.article == "LU art. 26"
 
