@@ -111,6 +111,13 @@ def _value(value: Any, depth: int) -> SafeString | str:
             '<ol class="kv-list">{}</ol>',
             format_html_join("", "<li>{}</li>", ((_value(v, depth + 1),) for v in value)),
         )
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:  # a JSON field carried as its text (a book row's house rules): as key/value lists
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict | list):
+            return _value(parsed, depth)
     if isinstance(value, str) and labels.DISCREPANCIES.get(value) is not None:
         return code_label(value)
     if isinstance(value, str) and labels.ACTIONS.get(value) is not None:
