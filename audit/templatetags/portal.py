@@ -63,6 +63,7 @@ _KEYS = {
     "session": _lazy("séance"),
     "min": _lazy("minimum"),
     "max": _lazy("maximum"),
+    "rows": _lazy("lignes des registres inscrites"),
 }
 
 
@@ -83,14 +84,22 @@ def _value(value: Any, depth: int) -> SafeString | str:
     if value is None:
         return "—"
     if isinstance(value, dict):
-        if not value or depth > 4:
-            return "—" if not value else json.dumps(value, ensure_ascii=False)
+        if not value:
+            return "—"
+        if depth > 4:
+            return _inline(value)
         return format_html(
             '<dl class="kv">{}</dl>',
             format_html_join(
                 "",
                 "<dt>{}</dt><dd>{}</dd>",
-                ((_key_label(k), _value(v, depth + 1)) for k, v in value.items()),
+                (
+                    (
+                        _key_label(k),
+                        _rows(v, depth + 1) if k == _ROWS_KEY and _are_rows(v) else _value(v, depth + 1),
+                    )
+                    for k, v in value.items()
+                ),
             ),
         )
     if isinstance(value, list):
@@ -102,11 +111,61 @@ def _value(value: Any, depth: int) -> SafeString | str:
             '<ol class="kv-list">{}</ol>',
             format_html_join("", "<li>{}</li>", ((_value(v, depth + 1),) for v in value)),
         )
+    if isinstance(value, str) and value.strip()[:1] in ("{", "["):
+        try:  # a JSON field carried as its text (a book row's house rules): as key/value lists
+            parsed = json.loads(value)
+        except ValueError:
+            parsed = None
+        if isinstance(parsed, dict | list):
+            return _value(parsed, depth)
     if isinstance(value, str) and labels.DISCREPANCIES.get(value) is not None:
         return code_label(value)
     if isinstance(value, str) and labels.ACTIONS.get(value) is not None:
         return labels.action_label(value)
     return str(value)
+
+
+_ROWS_KEY = "rows"  # audit.books: the rows of the books an act wrote, [[table, pk, {field: value}], ...]
+
+
+def _are_rows(value: Any) -> bool:
+    return isinstance(value, list) and all(
+        isinstance(row, list | tuple)
+        and len(row) == 3
+        and isinstance(row[0], str)
+        and isinstance(row[2], dict)
+        for row in value
+    )
+
+
+def _rows(rows: list[Any], depth: int) -> SafeString | str:
+    """Each row of a book as its model's name and key, then its fields by their verbose names."""
+    from audit.books import book_for
+
+    if not rows:
+        return "—"
+    items = []
+    for table, pk, values in rows:
+        book = book_for(table)
+        model = book.model if book is not None else None
+
+        def name(field: str, model: Any = model) -> str:
+            if model is not None:
+                try:
+                    return str(model._meta.get_field(field).verbose_name)
+                except Exception:  # noqa: BLE001 - a field gone since reads as written
+                    pass
+            return _key_label(field)
+
+        title = str(model._meta.verbose_name) if model is not None else table.replace("_", " ")
+        fields = format_html_join(
+            "", "<dt>{}</dt><dd>{}</dd>", ((name(k), _value(v, depth + 2)) for k, v in values.items())
+        )
+        items.append((title, pk, fields))
+    return format_html(
+        '<ol class="kv-list">{}</ol>',
+        format_html_join("", '<li>{} {}<dl class="kv">{}</dl></li>', items),
+    )
 
 
 def _in_text() -> re.Pattern[str]:
