@@ -162,6 +162,10 @@ def checkpoint_on_commit() -> None:
     """
     if not signing.is_configured():
         return  # nothing can be signed here (a system without a certificate issues nothing)
+    # Function-level: the record does not import its tasks' module at load time (tasks import
+    # the registers); importing it here registers the task where no worker autodiscovered it
+    # (a management command such as seed_demo).
+    import audit.tasks  # noqa: F401
     from casino_ops.celery import app
 
     transaction.on_commit(app.tasks["audit.tasks.make_checkpoint"].delay, robust=True)

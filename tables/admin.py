@@ -87,6 +87,8 @@ RECEIPT_LABELS = {
     "LIMITS_MISMATCH": _("limites du journal différentes de celles de la séance"),
     "PROFILE_MISMATCH": _("réglementation du journal différente de celle de la séance"),
     "HOUSE_RULES_MISMATCH": _("règles du journal différentes du règlement intérieur de la séance"),
+    "SHOE_UNKNOWN": _("sabot du journal inconnu de la séance"),
+    "BOX_NOT_ON_LAYOUT": _("case absente du tapis de la table"),
 }
 
 

@@ -77,6 +77,8 @@ DISCREPANCIES: dict[str, Any] = {
     "LIMITS_MISMATCH": _("Limites du journal différentes de celles de la séance"),
     "PROFILE_MISMATCH": _("Réglementation du journal différente de celle de la séance"),
     "HOUSE_RULES_MISMATCH": _("Règles de la maison du journal différentes de celles de la séance"),
+    "SHOE_UNKNOWN": _("Sabot du journal inconnu de la séance"),
+    "BOX_NOT_ON_LAYOUT": _("Case absente du tapis de la table"),
 }
 
 

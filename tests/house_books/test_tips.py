@@ -114,18 +114,20 @@ def test_under_fr_an_internal_book(casino: Any, approved: None, cashier: Any, co
 def test_inspection_finds_a_day_of_play_without_a_count(
     casino: Any, approved: None, cashier: Any, committee: Any, director: Any, croupier: Any
 ) -> None:
+    from tables.clock import history_at
     from tables.services import create_table, open_session
 
     table = create_table(actor=director, number=3, code="BJ03")
-    open_session(
-        actor=director,
-        table=table,
-        day=D1,
-        minimum=Decimal("10.00"),
-        maximum=Decimal("1000.00"),
-        advance_amount=Decimal("30000.00"),
-        croupier=croupier,
-    )
+    with history_at(dt.datetime.combine(D1, dt.time(14))):  # the séance opened on its own day
+        open_session(
+            actor=director,
+            table=table,
+            day=D1,
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=croupier,
+        )
     found = [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
     assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
     assert D1.strftime("%d/%m/%Y") in found[0].object
