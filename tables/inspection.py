@@ -192,11 +192,12 @@ def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
 def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
     """A deck in the live shoes (the last shoe of each session not closed) of two sessions."""
     from .models import SessionStatus, Shoe, ShoeDeck
+    from .services.shoes import last_shoe_ids
 
     live = Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
     if day is not None:
         live = live.filter(session__day=day)
-    last = list(live.order_by("session_id", "-number").distinct("session_id").values_list("pk", flat=True))
+    last = last_shoe_ids(live)
     seen: dict[int, Any] = {}
     for row in (
         ShoeDeck.objects.filter(shoe_id__in=last).select_related("shoe__session__table").order_by("id")

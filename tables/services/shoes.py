@@ -30,14 +30,19 @@ from ._shared import (
 def _decks_in_other_live_shoes(session: Session) -> set[int]:
     """The decks of the live shoes of the other sessions: the last shoe filled in each session
     still open or interrupted (a new shoe of a session replaces its previous one)."""
-    live = (
-        Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
-        .exclude(session=session)
-        .order_by("session_id", "-number")
-        .distinct("session_id")
-        .values_list("pk", flat=True)
+    live = Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED]).exclude(
+        session=session
     )
-    return set(ShoeDeck.objects.filter(shoe_id__in=list(live)).values_list("deck_id", flat=True))
+    return set(ShoeDeck.objects.filter(shoe_id__in=last_shoe_ids(live)).values_list("deck_id", flat=True))
+
+
+def last_shoe_ids(shoes: Any) -> list[int]:
+    """The last shoe (highest number) of each session among ``shoes``, on every database
+    (no PostgreSQL-only ``DISTINCT ON``: the quick start runs on SQLite)."""
+    last: dict[int, int] = {}
+    for session_id, pk in shoes.order_by("session_id", "-number").values_list("session_id", "pk"):
+        last.setdefault(session_id, pk)
+    return list(last.values())
 
 
 @transaction.atomic
