@@ -348,6 +348,9 @@ class BookCheck:
     rows_bound: int = 0
     rows_checked: int = 0
     problems: list[str] = field(default_factory=list)
+    # The sealed events' rows are compared by PostgreSQL (audit.verification): only the
+    # events waiting to be sealed come here, through add_payload.
+    sealed_in_database: bool = False
 
     def add(self, seq: int, content: bytes) -> None:
         """``content``: the event's canonical bytes (its payload is after the last US)."""

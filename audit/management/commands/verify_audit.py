@@ -13,8 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
-from audit.books import BookCheck
-from audit.chain import verify_chain
+from audit.verification import verify
 
 
 class Command(BaseCommand):
@@ -35,9 +34,8 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
-        books = BookCheck()
-        result = verify_chain(merkle=True if options.get("merkle") else None, books=books)
-        book_problems = books.check() if result.chain_ok else []
+        outcome = verify(merkle=True if options.get("merkle") else None, parallel=True)
+        result, book_problems = outcome.chain, outcome.book_problems
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
@@ -73,7 +71,7 @@ class Command(BaseCommand):
                 checked += f", {result.witnessed} witnessed in {result.witness}"
             if result.tree_checked:
                 checked += ", Merkle tree heads and stored subtrees hold"
-            checked += f", {books.rows_checked} rows of the books match the chain"
+            checked += f", {outcome.rows_checked} rows of the books match the chain"
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"

@@ -7,8 +7,7 @@ import functools
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-from audit.books import BookCheck
-from audit.chain import verify_chain
+from audit.verification import verify
 
 from .. import access, selectors, sources
 from ..forms import AuditSearchForm
@@ -64,9 +63,8 @@ def audit_trail(request: HttpRequest) -> HttpResponse:
 def chain_check(request: HttpRequest) -> HttpResponse:
     """Recompute the whole chain now (FR art. 68: books without erasure), and
     compare every book with what the chain says it holds."""
-    books = BookCheck()
-    verification = verify_chain(books=books)
-    book_problems = books.check() if verification.chain_ok else []
+    outcome = verify()
+    verification, book_problems = outcome.chain, outcome.book_problems
     return render(
         request,
         "portal/chain_check.html",
