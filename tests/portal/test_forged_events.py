@@ -50,8 +50,7 @@ def test_the_chain_check_names_forged_events_not_a_break_at_none(officer_client,
 
 @pytest.mark.django_db
 def test_the_chain_check_names_a_checkpoint_problem(officer_client, samples, monkeypatch) -> None:
-    from audit import chain
-    from audit.portal.views import pages
+    from audit import chain, verification
 
     real = chain.verify_chain
 
@@ -60,7 +59,7 @@ def test_the_chain_check_names_a_checkpoint_problem(officer_client, samples, mon
         result.checkpoint_problems.append("checkpoint 3: the witness holds another hash")
         return result
 
-    monkeypatch.setattr(pages, "verify_chain", with_problem)
+    monkeypatch.setattr(verification, "verify_chain", with_problem)
     page = officer_client.get("/inspection/audit/verification/").content.decode()
     assert "None" not in page and "Chaîne rompue" not in page
     assert "Point de contrôle ou témoin" in page and "checkpoint 3: the witness holds another hash" in page
