@@ -25,6 +25,8 @@ MODULES = {
     "orphans": "orphans",
     "approvals": "approvals",
     "tips": "tips",
+    "hours": "hours",
+    "bank-failures": "bank_failures",
 }
 
 REGISTERS: dict[str, Register] = {}
