@@ -287,3 +287,45 @@ def test_early_stop_recorded_with_no_hours_is_not_needed_but_refused_after_close
         record_early_stop(actor=director, session=session, reason="players_left", stopped_at=_at(D, 21))
     assert refused.value.code == "SESSION_ALREADY_CLOSED"
     assert not EarlyStop.objects.exists()
+
+
+def test_read_api_and_admin_for_the_hours_and_the_bank(
+    lu_casino: Any, director: Any, officer: Any, client: Any
+) -> None:
+    import json
+
+    _hours(director)
+    record_bank_failure(
+        actor=director,
+        occurred_at=_at(D, 2),
+        description="Encaisse insuffisante",
+        officer_name="Insp. Weber",
+        officer_told_at=_at(D, 2, 5),
+        minister_told_at=_at(D, 2, 30),
+    )
+    client.force_login(officer)
+    for url, key, value in (
+        ("/api/house/hours/", "reference", "Avis MJ/MF 2026-07"),
+        ("/api/house/bank-failures/", "officer_name", "Insp. Weber"),
+    ):
+        body = json.loads(client.get(url).content)
+        rows = body["results"] if isinstance(body, dict) else body
+        assert rows[0][key] == value
+    assert client.post("/api/house/hours/", {}).status_code in (403, 405)
+    client.force_login(director)
+    form = {
+        "weekday_start": "15:00",
+        "holiday_start": "14:00",
+        "closing": "03:00",
+        "effective_from": f"{timezone.localdate().isoformat()} 23:00",
+        "notified_at": f"{timezone.localdate().isoformat()} 00:00",
+        "reference": "Avis 2",
+    }
+    page = client.get("/admin/house_books/seancehours/add/")
+    assert page.status_code == 200
+    response = client.post("/admin/house_books/seancehours/add/", form)
+    assert response.status_code == 200 and "LU art. 71" in response.content.decode()
+    assert SeanceHours.objects.count() == 1
+    form["effective_from"] = f"{(timezone.localdate() + dt.timedelta(days=2)).isoformat()} 00:00"
+    assert client.post("/admin/house_books/seancehours/add/", form).status_code == 302
+    assert SeanceHours.objects.count() == 2
