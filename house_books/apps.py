@@ -19,6 +19,8 @@ _MODELS = (
     "earlystop",
     "bankfailure",
     "newauthorisation",
+    "shoedevice",
+    "deviceassignment",
 )
 
 

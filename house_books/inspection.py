@@ -136,3 +136,38 @@ def acts_by_unapproved(day: dt.date | None) -> Iterator[Breach]:
             )
             % {"name": person.get_username()},
         )
+
+
+@check("house.devices_systematic", _("Sabot affecté systématiquement à la même table"))
+def devices_systematic(day: dt.date | None) -> Iterator[Breach]:
+    """The same shoe at the same table for every séance of a week (at least three)."""
+    first, last = _period(day)
+    first -= dt.timedelta(days=first.weekday())
+    found = selectors.systematic_assignments(first, last)
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for number, table, monday in found:
+        yield Breach(
+            "house.devices_systematic",
+            article,
+            _("sabot n° %(n)s, table %(t)s") % {"n": number, "t": table},
+            _("affecté à chaque séance de la semaine du %(day)s") % {"day": monday.strftime("%d/%m/%Y")},
+        )
+
+
+@check("house.devices_missing", _("Sabots absents de l'armoire"))
+def devices_missing(day: dt.date | None) -> Iterator[Breach]:
+    """A shoe assigned for a past séance and never put back in the cabinet."""
+    found = selectors.devices_out_of_cabinet(day or timezone.localdate())
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for assignment in found:
+        yield Breach(
+            "house.devices_missing",
+            article,
+            _("sabot n° %(n)s") % {"n": assignment.device.number},
+            _("affecté à la table %(t)s le %(day)s, non rentré à l'armoire")
+            % {"t": assignment.table_number, "day": assignment.day.strftime("%d/%m/%Y")},
+        )

@@ -294,3 +294,44 @@ def acts_by_unapproved(first: dt.date, last: dt.date) -> list[tuple[Any, str, An
             if person is not None and not approved_on(person, entry.session.day):
                 found.append((entry, role, person))
     return found
+
+
+# -- Shoe devices (LU art. 32 §3, 40, 52) -------------------------------------------------------
+
+
+def devices() -> Any:
+    from .models import ShoeDevice
+
+    return ShoeDevice.objects.select_related("recorded_by").order_by("number")
+
+
+def device_assignments(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import DeviceAssignment
+
+    query = DeviceAssignment.objects.select_related("device", "assigned_by").order_by("day", "table_number")
+    if date_from is not None:
+        query = query.filter(day__gte=date_from)
+    if date_to is not None:
+        query = query.filter(day__lte=date_to)
+    return query
+
+
+def devices_out_of_cabinet(before: dt.date) -> list[Any]:
+    """Assignments of days before ``before`` whose shoe never went back to the cabinet."""
+    return list(device_assignments(date_to=before - dt.timedelta(days=1)).filter(returned_at__isnull=True))
+
+
+def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> list[tuple[int, int, dt.date]]:
+    """(device number, table, Monday) when a device served the same table at every séance
+    (at least ``minimum``) that table held in a week."""
+    from collections import defaultdict
+
+    weeks: dict[tuple[int, dt.date], list[int]] = defaultdict(list)
+    for a in device_assignments(first, last):
+        monday = a.day - dt.timedelta(days=a.day.weekday())
+        weeks[(a.table_number, monday)].append(a.device.number)
+    return [
+        (numbers[0], table, monday)
+        for (table, monday), numbers in sorted(weeks.items())
+        if len(numbers) >= minimum and len(set(numbers)) == 1
+    ]

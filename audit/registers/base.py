@@ -27,6 +27,7 @@ MODULES = {
     "tips": "tips",
     "hours": "hours",
     "bank-failures": "bank_failures",
+    "shoe-devices": "shoe_devices",
 }
 
 REGISTERS: dict[str, Register] = {}
