@@ -68,6 +68,9 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.approvals.direction": {"FR": "règlement intérieur du casino", "LU": "LU art. 51"},
     "house.approvals.staff": {"FR": "règlement intérieur du casino", "LU": "LU art. 54, 63"},
     "house.tips": {"FR": "règlement intérieur du casino", "LU": "LU art. 57"},
+    "house.hours": {"FR": "règlement intérieur du casino", "LU": "LU art. 71"},
+    "house.bank": {"FR": "règlement intérieur du casino", "LU": "LU art. 11"},
+    "house.devices": {"FR": "règlement intérieur du casino", "LU": "LU art. 32, 40, 52"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

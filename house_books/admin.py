@@ -23,10 +23,15 @@ from .models import (
     ApprovalEnd,
     ApprovalEndEntry,
     ApprovalFunction,
+    BankFailure,
+    EarlyStop,
+    EarlyStopReason,
+    NewAuthorisation,
     OrphanEntry,
     OrphanKind,
     OrphanRepayment,
     OrphanTransfer,
+    SeanceHours,
     TipsCount,
 )
 
@@ -272,3 +277,139 @@ class TipsCountAdmin(ActAdmin):
     list_display = ("day", "box", "amount", "counted_by", "witness", "counted_at")
     date_hierarchy = "day"
     detail_fields = ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at")
+
+
+# -- séance hours (LU art. 71) ------------------------------------------------------------------
+
+
+class SeanceHoursForm(ActForm):
+    weekday_start = forms.TimeField(label=_("début des séances, jours ordinaires"))
+    holiday_start = forms.TimeField(label=_("début des séances, dimanches et jours fériés"))
+    closing = forms.TimeField(label=_("heure de fermeture fixée par l'autorisation"))
+    effective_from = forms.DateTimeField(label=_("en vigueur à partir du"))
+    notified_at = forms.DateTimeField(label=_("avis aux ministres le"), initial=timezone.now)
+    reference = forms.CharField(label=_("référence de l'avis"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = SeanceHours
+
+    def act(self, data: dict[str, Any]) -> SeanceHours:
+        from .services.hours import notify_seance_hours
+
+        return notify_seance_hours(actor=self.user, **data)
+
+
+@admin.register(SeanceHours)
+class SeanceHoursAdmin(ActAdmin):
+    add_form = SeanceHoursForm
+    list_display = ("effective_from", "weekday_start", "holiday_start", "closing", "notified_at", "reference")
+    detail_fields = (
+        "effective_from",
+        "weekday_start",
+        "holiday_start",
+        "closing",
+        "notified_at",
+        "reference",
+        "recorded_by",
+        "recorded_at",
+    )
+
+
+class _OpenSessionChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.table.code} — {obj.day:%d/%m/%Y} — {timezone.localtime(obj.opened_at):%H:%M}"
+
+
+def _open_sessions() -> Any:
+    from tables.models import Session, SessionStatus
+
+    return (
+        Session.objects.exclude(status=SessionStatus.CLOSED).select_related("table").order_by("table__number")
+    )
+
+
+class EarlyStopForm(ActForm):
+    session = _OpenSessionChoice(label=_("séance"), queryset=_open_sessions())
+    reason = forms.ChoiceField(label=_("motif"), choices=EarlyStopReason.choices)
+    stopped_at = forms.DateTimeField(label=_("arrêtée le"), initial=timezone.now)
+    note = forms.CharField(label=_("observations"), required=False, max_length=300)
+
+    class Meta(ActForm.Meta):
+        model = EarlyStop
+
+    def act(self, data: dict[str, Any]) -> EarlyStop:
+        from .services.hours import record_early_stop
+
+        return record_early_stop(actor=self.user, **data)
+
+
+@admin.register(EarlyStop)
+class EarlyStopAdmin(ActAdmin):
+    add_form = EarlyStopForm
+    list_display = ("session", "stopped_at", "reason", "recorded_by")
+    detail_fields = ("session", "stopped_at", "reason", "note", "recorded_by", "recorded_at")
+
+
+# -- bank failure (LU art. 11) ------------------------------------------------------------------
+
+
+class BankFailureForm(ActForm):
+    occurred_at = forms.DateTimeField(label=_("survenue le"), initial=timezone.now)
+    description = forms.CharField(
+        label=_("circonstances"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )
+    officer_name = forms.CharField(label=_("fonctionnaire présent avisé"), max_length=200)
+    officer_told_at = forms.DateTimeField(label=_("fonctionnaire avisé le"), initial=timezone.now)
+    minister_told_at = forms.DateTimeField(label=_("Ministre des Finances avisé le"), initial=timezone.now)
+
+    class Meta(ActForm.Meta):
+        model = BankFailure
+
+    def act(self, data: dict[str, Any]) -> BankFailure:
+        from .services.bank import record_bank_failure
+
+        return record_bank_failure(actor=self.user, **data)
+
+
+@admin.register(BankFailure)
+class BankFailureAdmin(ActAdmin):
+    add_form = BankFailureForm
+    list_display = ("occurred_at", "officer_name", "officer_told_at", "minister_told_at", "recorded_by")
+    detail_fields = (
+        "occurred_at",
+        "description",
+        "officer_name",
+        "officer_told_at",
+        "minister_told_at",
+        "recorded_by",
+        "recorded_at",
+    )
+
+
+class _FailureChoice(forms.ModelChoiceField):
+    def label_from_instance(self, obj: BankFailure) -> str:
+        return f"{timezone.localtime(obj.occurred_at):%d/%m/%Y %H:%M} — {obj.officer_name}"
+
+
+class NewAuthorisationForm(ActForm):
+    failure = _FailureChoice(
+        label=_("défaillance"),
+        queryset=BankFailure.objects.filter(new_authorisation__isnull=True).order_by("-occurred_at"),
+    )
+    granted_on = forms.DateField(label=_("accordée le"), initial=timezone.localdate)
+    reference = forms.CharField(label=_("référence de l'autorisation"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = NewAuthorisation
+
+    def act(self, data: dict[str, Any]) -> NewAuthorisation:
+        from .services.bank import record_new_authorisation
+
+        return record_new_authorisation(actor=self.user, **data)
+
+
+@admin.register(NewAuthorisation)
+class NewAuthorisationAdmin(ActAdmin):
+    add_form = NewAuthorisationForm
+    list_display = ("failure", "granted_on", "reference", "recorded_by")
+    detail_fields = ("failure", "granted_on", "reference", "recorded_by", "recorded_at")

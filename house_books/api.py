@@ -11,7 +11,15 @@ from rest_framework import generics, permissions, serializers
 from rest_framework.request import Request
 
 from . import selectors
-from .models import Approval, OrphanEntry, OrphanRepayment, OrphanTransfer
+from .models import (
+    Approval,
+    BankFailure,
+    EarlyStop,
+    OrphanEntry,
+    OrphanRepayment,
+    OrphanTransfer,
+    SeanceHours,
+)
 
 
 class ViewPermission(permissions.BasePermission):
@@ -183,3 +191,90 @@ class TipsAccount(generics.ListAPIView):
         except ValueError:
             raise ValidationError({"from": "AAAA-MM-JJ"}) from None
         return selectors.tips_account(first, last)
+
+
+# -- Séance hours, early stops, bank failures ---------------------------------------------------
+
+
+class SeanceHoursSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = SeanceHours
+        fields = [
+            "effective_from",
+            "notified_at",
+            "reference",
+            "weekday_start",
+            "holiday_start",
+            "closing",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class SeanceHoursList(generics.ListAPIView):
+    """The séance hours notified to the ministers (LU art. 71)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_seancehours"
+    serializer_class = SeanceHoursSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.seance_hours()
+
+
+class EarlyStopSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+    table = serializers.IntegerField(source="session.table.number", read_only=True)
+    day = serializers.DateField(source="session.day", read_only=True)
+
+    class Meta:
+        model = EarlyStop
+        fields = ["table", "day", "stopped_at", "reason", "note", "recorded_by", "recorded_at"]
+
+
+class EarlyStopList(generics.ListAPIView):
+    """Séances stopped before the closing hour, with their reason (LU art. 71)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_earlystop"
+    serializer_class = EarlyStopSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.early_stops()
+
+
+class BankFailureSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+    new_authorisation = serializers.SerializerMethodField()
+
+    class Meta:
+        model = BankFailure
+        fields = [
+            "occurred_at",
+            "description",
+            "officer_name",
+            "officer_told_at",
+            "minister_told_at",
+            "recorded_by",
+            "recorded_at",
+            "new_authorisation",
+        ]
+
+    def get_new_authorisation(self, obj: Any) -> dict[str, str] | None:
+        authorisation = getattr(obj, "new_authorisation", None)
+        if authorisation is None:
+            return None
+        return {"granted_on": authorisation.granted_on.isoformat(), "reference": authorisation.reference}
+
+
+class BankFailureList(generics.ListAPIView):
+    """Bank failures and the new authorisations after them (LU art. 11)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_bankfailure"
+    serializer_class = BankFailureSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.bank_failures()

@@ -8,7 +8,20 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry", "tipscount")
+_MODELS = (
+    "orphanentry",
+    "orphanrepayment",
+    "orphantransfer",
+    "approval",
+    "approvalendentry",
+    "tipscount",
+    "seancehours",
+    "earlystop",
+    "bankfailure",
+    "newauthorisation",
+    "shoedevice",
+    "deviceassignment",
+)
 
 
 class HouseBooksConfig(AppConfig):
@@ -29,3 +42,6 @@ class HouseBooksConfig(AppConfig):
                 roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
             }
         )
+        from .act_checks import register_all
+
+        register_all()  # the tables' and the depot's acts obey approvals, hours and the bank

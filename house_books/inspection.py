@@ -61,3 +61,113 @@ def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
             _("pourboires du %(day)s") % {"day": gaming_day.strftime("%d/%m/%Y")},
             _("séance tenue, tirelire non comptée au registre des pourboires"),
         )
+
+
+def _period(day: dt.date | None) -> tuple[dt.date, dt.date]:
+    """``day`` alone, or the 31 days up to today."""
+    if day is not None:
+        return day, day
+    today = timezone.localdate()
+    return today - dt.timedelta(days=31), today
+
+
+@check("house.session_outside_hours", _("Séances hors des heures notifiées"))
+def sessions_outside_hours(day: dt.date | None) -> Iterator[Breach]:
+    """Séances opened before the start hour notified to the ministers, or closed before the
+    closing hour without a recorded reason (players gone, three coups without a stake)."""
+    found = selectors.sessions_outside_hours(*_period(day))
+    if not found:
+        return
+    article = cite("house.hours", _profile())
+    for session, what in found:
+        yield Breach(
+            "house.session_outside_hours",
+            article,
+            _("séance de la table %(t)s du %(day)s")
+            % {"t": session.table.number, "day": session.day.strftime("%d/%m/%Y")},
+            _("ouverte avant l'heure notifiée aux ministres")
+            if what == "early_open"
+            else _("arrêtée avant l'heure de fermeture sans motif inscrit"),
+        )
+
+
+@check("house.session_without_authorisation", _("Séances ouvertes après une défaillance de la contrepartie"))
+def sessions_without_authorisation(day: dt.date | None) -> Iterator[Breach]:
+    """Séances opened after a bank failure, before the new authorisation was recorded."""
+    found = selectors.sessions_opened_without_authorisation(*_period(day))
+    if not found:
+        return
+    article = cite("house.bank", _profile())
+    for session, failure in found:
+        yield Breach(
+            "house.session_without_authorisation",
+            article,
+            _("séance de la table %(t)s du %(day)s")
+            % {"t": session.table.number, "day": session.day.strftime("%d/%m/%Y")},
+            _("ouverte après la défaillance du %(at)s, sans nouvelle autorisation")
+            % {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")},
+        )
+
+
+@check("house.act_by_unapproved", _("Actes signés ou comptés par une personne non agréée"))
+def acts_by_unapproved(day: dt.date | None) -> Iterator[Breach]:
+    """Lines of the advance books signed or counted by someone with no approval in force that
+    day (once the casino keeps its book of approvals)."""
+    if not selectors.approvals_book_kept():
+        return
+    found = selectors.acts_by_unapproved(*_period(day))
+    if not found:
+        return
+    article = cite("house.approvals", _profile())
+    for entry, role, person in found:
+        yield Breach(
+            "house.act_by_unapproved",
+            article,
+            _("carnet d'avances de la table %(t)s, ligne %(line)s du %(day)s")
+            % {
+                "t": entry.session.table.number,
+                "line": entry.line,
+                "day": entry.session.day.strftime("%d/%m/%Y"),
+            },
+            (
+                _("signée par %(name)s, non agréé ce jour")
+                if role == "signed_by"
+                else _("comptée par %(name)s, non agréé ce jour")
+            )
+            % {"name": person.get_username()},
+        )
+
+
+@check("house.devices_systematic", _("Sabot affecté systématiquement à la même table"))
+def devices_systematic(day: dt.date | None) -> Iterator[Breach]:
+    """The same shoe at the same table for every séance of a week (at least three)."""
+    first, last = _period(day)
+    first -= dt.timedelta(days=first.weekday())
+    found = selectors.systematic_assignments(first, last)
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for number, table, monday in found:
+        yield Breach(
+            "house.devices_systematic",
+            article,
+            _("sabot n° %(n)s, table %(t)s") % {"n": number, "t": table},
+            _("affecté à chaque séance de la semaine du %(day)s") % {"day": monday.strftime("%d/%m/%Y")},
+        )
+
+
+@check("house.devices_missing", _("Sabots absents de l'armoire"))
+def devices_missing(day: dt.date | None) -> Iterator[Breach]:
+    """A shoe assigned for a past séance and never put back in the cabinet."""
+    found = selectors.devices_out_of_cabinet(day or timezone.localdate())
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for assignment in found:
+        yield Breach(
+            "house.devices_missing",
+            article,
+            _("sabot n° %(n)s") % {"n": assignment.device.number},
+            _("affecté à la table %(t)s le %(day)s, non rentré à l'armoire")
+            % {"t": assignment.table_number, "day": assignment.day.strftime("%d/%m/%Y")},
+        )

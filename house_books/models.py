@@ -208,3 +208,182 @@ class TipsCount(models.Model):
 
     def __str__(self) -> str:
         return f"Pourboires du {self.day:%d/%m/%Y} — {self.amount}"
+
+
+# -- Séance hours (LU art. 71) ------------------------------------------------------------------
+
+
+class SeanceHours(models.Model):
+    """The hours at which the séances of the counterpart games begin, notified to the Ministers
+    of Justice and of Finance (a change at least 24 hours ahead), and the closing hour fixed by
+    the authorisation."""
+
+    weekday_start = models.TimeField(_("début des séances, jours ordinaires"))
+    holiday_start = models.TimeField(_("début des séances, dimanches et jours fériés"))
+    closing = models.TimeField(_("heure de fermeture fixée par l'autorisation"))
+    effective_from = models.DateTimeField(_("en vigueur à partir du"), validators=[validate_date_window])
+    notified_at = models.DateTimeField(_("avis aux ministres le"), validators=[validate_date_window])
+    reference = models.CharField(
+        _("référence de l'avis"), max_length=120, validators=[validate_no_control_characters]
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("heures des séances")
+        verbose_name_plural = _("heures des séances notifiées")
+        ordering = ["effective_from", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.weekday_start:%H:%M} / {self.holiday_start:%H:%M} – {self.closing:%H:%M}"
+
+
+class EarlyStopReason(models.TextChoices):
+    PLAYERS_LEFT = "players_left", _("les joueurs se sont retirés")
+    NO_STAKE = "no_stake", _("trois coups de suite sans aucune mise")
+
+
+class EarlyStop(models.Model):
+    """A séance stopped before the closing hour, and why (LU art. 71)."""
+
+    session = models.OneToOneField(
+        "tables.Session", verbose_name=_("séance"), on_delete=models.PROTECT, related_name="early_stop"
+    )
+    stopped_at = models.DateTimeField(_("arrêtée le"), validators=[validate_date_window])
+    reason = models.CharField(_("motif"), max_length=16, choices=EarlyStopReason.choices)
+    note = models.CharField(
+        _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("arrêt avant l'heure de fermeture")
+        verbose_name_plural = _("arrêts avant l'heure de fermeture")
+        ordering = ["stopped_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.session} — {self.get_reason_display()}"
+
+
+# -- Bank failure (LU art. 11) ------------------------------------------------------------------
+
+
+class BankFailure(models.Model):
+    """The casino could no longer hold the bank: the counterpart games stopped at once, the
+    officer present and the Minister of Finances told at once; the authorisation lapsed."""
+
+    occurred_at = models.DateTimeField(_("survenue le"), validators=[validate_date_window])
+    description = models.TextField(_("circonstances"), validators=[validate_no_control_characters])
+    officer_name = models.CharField(
+        _("fonctionnaire présent avisé"), max_length=200, validators=[validate_no_control_characters]
+    )
+    officer_told_at = models.DateTimeField(_("fonctionnaire avisé le"), validators=[validate_date_window])
+    minister_told_at = models.DateTimeField(
+        _("Ministre des Finances avisé le"), validators=[validate_date_window]
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("défaillance de la contrepartie")
+        verbose_name_plural = _("défaillances de la contrepartie")
+        ordering = ["occurred_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"Défaillance du {self.occurred_at:%d/%m/%Y %H:%M}"
+
+
+class NewAuthorisation(models.Model):
+    """The new authorisation to play the counterpart games, granted after a bank failure."""
+
+    failure = models.OneToOneField(
+        BankFailure,
+        verbose_name=_("défaillance"),
+        on_delete=models.PROTECT,
+        related_name="new_authorisation",
+    )
+    granted_on = models.DateField(_("accordée le"), validators=[validate_date_window])
+    reference = models.CharField(
+        _("référence de l'autorisation"), max_length=120, validators=[validate_no_control_characters]
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("nouvelle autorisation")
+        verbose_name_plural = _("nouvelles autorisations")
+        ordering = ["granted_on", "pk"]
+
+    def __str__(self) -> str:
+        return f"Autorisation {self.reference} du {self.granted_on:%d/%m/%Y}"
+
+
+# -- Shoe devices (LU art. 32 §3, 40, 52) -------------------------------------------------------
+
+
+class DeviceState(models.TextChoices):
+    CABINET = "cabinet", _("dans l'armoire")
+    ASSIGNED = "assigned", _("affecté à une table")
+    DISPOSED = "disposed", _("détruit ou remis au successeur")
+
+
+class ShoeDevice(models.Model):
+    """A shoe (sabot) of an approved model, numbered by the casino, kept in the card cabinet."""
+
+    number = models.PositiveIntegerField(_("numéro du casino"), unique=True)
+    approved_model = models.CharField(
+        _("modèle agréé"), max_length=120, validators=[validate_no_control_characters]
+    )
+    approval_reference = models.CharField(
+        _("décision d'agrément du modèle"), max_length=120, validators=[validate_no_control_characters]
+    )
+    state = models.CharField(
+        _("état"), max_length=16, choices=DeviceState.choices, default=DeviceState.CABINET
+    )
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("sabot")
+        verbose_name_plural = _("sabots")
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"Sabot n° {self.number}"
+
+
+class DeviceAssignment(models.Model):
+    """A shoe device assigned by the director to a table for a séance (gaming day)."""
+
+    device = models.ForeignKey(
+        ShoeDevice, verbose_name=_("sabot"), on_delete=models.PROTECT, related_name="assignments"
+    )
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    day = models.DateField(_("journée"), validators=[validate_date_window])
+    assigned_by = models.ForeignKey(
+        USER, verbose_name=_("affecté par"), on_delete=models.PROTECT, related_name="+"
+    )
+    assigned_at = models.DateTimeField(_("affecté le"), auto_now_add=True)
+    returned_at = models.DateTimeField(_("rentré à l'armoire le"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("affectation d'un sabot")
+        verbose_name_plural = _("affectations des sabots")
+        ordering = ["day", "table_number"]
+        constraints = [
+            models.UniqueConstraint(fields=["device", "day"], name="house_device_once_a_day"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Sabot n° {self.device.number} — table {self.table_number} — {self.day:%d/%m/%Y}"

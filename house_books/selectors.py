@@ -145,3 +145,193 @@ def days_without_tips_count(days: list[dt.date]) -> list[dt.date]:
 
     counted = set(TipsCount.objects.filter(day__in=days).values_list("day", flat=True))
     return [d for d in days if d not in counted]
+
+
+# -- Séance hours (LU art. 71) ------------------------------------------------------------------
+
+
+def hours_in_force(at: dt.datetime) -> Any:
+    """The séance hours notified and in force at ``at`` (``None`` when none was notified)."""
+    from .models import SeanceHours
+
+    return SeanceHours.objects.filter(effective_from__lte=at).order_by("-effective_from", "-pk").first()
+
+
+def is_sunday_or_holiday(day: dt.date) -> bool:
+    """Sundays (the public holidays are not kept here: their hours are the weekdays')."""
+    return day.weekday() == 6
+
+
+def seance_window(hours: Any, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
+    """When the séances of gaming ``day`` may begin and when they close, under ``hours``
+    (a closing hour at or before the start hour falls on the next morning)."""
+    from django.utils import timezone
+
+    start_time = hours.holiday_start if is_sunday_or_holiday(day) else hours.weekday_start
+    start = timezone.make_aware(dt.datetime.combine(day, start_time))
+    close_day = day if hours.closing > start_time else day + dt.timedelta(days=1)
+    return start, timezone.make_aware(dt.datetime.combine(close_day, hours.closing))
+
+
+def seance_hours(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import SeanceHours
+
+    query = SeanceHours.objects.select_related("recorded_by").order_by("effective_from", "pk")
+    if date_to is not None:
+        query = query.filter(effective_from__date__lte=date_to)
+    return query
+
+
+def early_stops(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import EarlyStop
+
+    query = EarlyStop.objects.select_related("session__table", "recorded_by").order_by("stopped_at", "pk")
+    if date_from is not None:
+        query = query.filter(session__day__gte=date_from)
+    if date_to is not None:
+        query = query.filter(session__day__lte=date_to)
+    return query
+
+
+def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str]]:
+    """Séances of ``first``..``last`` opened before their start hour, or closed before the
+    closing hour without a recorded reason: (session, what)."""
+    from tables import selectors as tables
+
+    found = []
+    for session in (
+        tables.sessions().filter(day__gte=first, day__lte=last).select_related("table").order_by("day", "pk")
+    ):
+        hours = hours_in_force(session.opened_at)
+        if hours is None:
+            continue
+        start, close = seance_window(hours, session.day)
+        if session.opened_at < start:
+            found.append((session, "early_open"))
+        closed_at = getattr(session, "closed_at", None)
+        if closed_at is not None and closed_at < close and not _has_early_stop(session):
+            found.append((session, "early_close"))
+    return found
+
+
+def early_stop_of(session: Any) -> Any:
+    from .models import EarlyStop
+
+    return EarlyStop.objects.filter(session=session).first()
+
+
+def _has_early_stop(session: Any) -> bool:
+    from .models import EarlyStop
+
+    return EarlyStop.objects.filter(session=session).exists()
+
+
+# -- Bank failure (LU art. 11) ------------------------------------------------------------------
+
+
+def pending_bank_failure(at: dt.datetime) -> Any:
+    """The bank failure before ``at`` with no new authorisation yet (``None``: none)."""
+    from .models import BankFailure
+
+    return (
+        BankFailure.objects.filter(occurred_at__lte=at, new_authorisation__isnull=True)
+        .order_by("occurred_at")
+        .first()
+    )
+
+
+def bank_failures(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import BankFailure
+
+    query = BankFailure.objects.select_related("recorded_by", "new_authorisation").order_by("occurred_at")
+    if date_from is not None:
+        query = query.filter(occurred_at__date__gte=date_from)
+    if date_to is not None:
+        query = query.filter(occurred_at__date__lte=date_to)
+    return query
+
+
+def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list[tuple[Any, Any]]:
+    """Séances opened after a bank failure and before its new authorisation."""
+    from tables import selectors as tables
+
+    from .models import BankFailure
+
+    found = []
+    failures = list(BankFailure.objects.select_related("new_authorisation"))
+    if not failures:
+        return found
+    for session in tables.sessions().filter(day__gte=first, day__lte=last).select_related("table"):
+        for failure in failures:
+            authorisation = getattr(failure, "new_authorisation", None)
+            resumed = authorisation.recorded_at if authorisation is not None else None
+            if session.opened_at >= failure.occurred_at and (resumed is None or session.opened_at < resumed):
+                found.append((session, failure))
+    return found
+
+
+# -- Acts by people not approved (LU art. 51, 54, 63) -------------------------------------------
+
+
+def approvals_book_kept() -> bool:
+    from .models import Approval
+
+    return Approval.objects.exists()
+
+
+def acts_by_unapproved(first: dt.date, last: dt.date) -> list[tuple[Any, str, Any]]:
+    """Entries of the advance books of ``first``..``last`` signed or counted by someone not
+    approved that day: (entry, role, person)."""
+    from tables.models import AdvanceEntry
+
+    found = []
+    entries = AdvanceEntry.objects.filter(session__day__gte=first, session__day__lte=last).select_related(
+        "session__table", "signed_by", "counted_by"
+    )
+    for entry in entries.order_by("session__day", "pk"):
+        for role in ("signed_by", "counted_by"):
+            person = getattr(entry, role, None)
+            if person is not None and not approved_on(person, entry.session.day):
+                found.append((entry, role, person))
+    return found
+
+
+# -- Shoe devices (LU art. 32 §3, 40, 52) -------------------------------------------------------
+
+
+def devices() -> Any:
+    from .models import ShoeDevice
+
+    return ShoeDevice.objects.select_related("recorded_by").order_by("number")
+
+
+def device_assignments(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    from .models import DeviceAssignment
+
+    query = DeviceAssignment.objects.select_related("device", "assigned_by").order_by("day", "table_number")
+    if date_from is not None:
+        query = query.filter(day__gte=date_from)
+    if date_to is not None:
+        query = query.filter(day__lte=date_to)
+    return query
+
+
+def devices_out_of_cabinet(before: dt.date) -> list[Any]:
+    """Assignments of days before ``before`` whose shoe never went back to the cabinet."""
+    return list(device_assignments(date_to=before - dt.timedelta(days=1)).filter(returned_at__isnull=True))
+
+
+def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> list[tuple[int, int, dt.date]]:
+    """(device number, table, Monday) when a device served the same table at every séance
+    (at least ``minimum``) that table held in a week."""
+    from collections import defaultdict
+
+    weeks: dict[tuple[int, dt.date], list[int]] = defaultdict(list)
+    for a in device_assignments(first, last):
+        monday = a.day - dt.timedelta(days=a.day.weekday())
+        weeks[(a.table_number, monday)].append(a.device.number)
+    return [
+        (numbers[0], table, monday)
+        for (table, monday), numbers in sorted(weeks.items())
+        if len(numbers) >= minimum and len(set(numbers)) == 1
+    ]

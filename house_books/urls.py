@@ -12,4 +12,7 @@ urlpatterns = [
     path("orphans/transfers/", api.OrphanTransferList.as_view(), name="orphan-transfer-list"),
     path("tips/", api.TipsAccount.as_view(), name="tips-account"),
     path("approvals/", api.ApprovalList.as_view(), name="approval-list"),
+    path("hours/", api.SeanceHoursList.as_view(), name="hours-list"),
+    path("hours/early-stops/", api.EarlyStopList.as_view(), name="early-stop-list"),
+    path("bank-failures/", api.BankFailureList.as_view(), name="bank-failure-list"),
 ]

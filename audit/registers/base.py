@@ -25,6 +25,9 @@ MODULES = {
     "orphans": "orphans",
     "approvals": "approvals",
     "tips": "tips",
+    "hours": "hours",
+    "bank-failures": "bank_failures",
+    "shoe-devices": "shoe_devices",
 }
 
 REGISTERS: dict[str, Register] = {}

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
-from casino_ops import roles
+from casino_ops import act_checks, roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -67,6 +67,7 @@ def destroy_decks(
     check_destruction(
         witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
     )
+    act_checks.run("depot.destroy", day=timezone.localdate(), profile=profile, people={"actor": actor})
     decks = _lock_decks([c["deck"] for c in checks])
     for deck in decks:
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)

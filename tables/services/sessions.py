@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
-from casino_ops import roles
+from casino_ops import act_checks, roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -88,6 +88,14 @@ def open_session(
             field="table",
         )
     _refuse_closed_day(day, profile)
+    act_checks.run(
+        "session.open",
+        day=day,
+        profile=profile,
+        people={"actor": actor, "croupier": croupier},
+        at=now,
+        subject=table,
+    )
     authorised = _authorised_minimum(casino, day)
     rules.check_limits(minimum, maximum, authorised, profile)
     year = casino.exercise_of(day)
@@ -210,6 +218,9 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     _require_status(session, SessionStatus.OPEN)
+    act_checks.run(
+        "session.advance", day=session.day, profile=profile, people={"actor": actor, "counted_by": counted_by}
+    )
     rules.check_amount(amount, "amount", "advance.book", profile)
     if amount != session.advance_amount:
         raise RegulationError(
@@ -408,6 +419,14 @@ def close_session(
     _refuse_decks_out(profile, table_number=session.table.number, day=session.day)
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = clock.now()
+    act_checks.run(
+        "session.close",
+        day=session.day,
+        profile=profile,
+        people={"actor": actor, "counted_by": counted_by, "cashier": cashier},
+        at=now,
+        subject=session,
+    )
     entry = _entry(
         session,
         EntryKind.CLOSING,

@@ -118,6 +118,13 @@ def test_inspection_finds_a_day_of_play_without_a_count(
     from tables.services import create_table, open_session
 
     table = create_table(actor=director, number=3, code="BJ03")
+    since = TODAY - dt.timedelta(days=100)  # who signs and counts the advance is approved too
+    services.record_approval(
+        actor=director, person=director, function="director", approved_on=since, reference="MJ/3"
+    )
+    services.record_approval(
+        actor=director, person=croupier, function="staff", job="croupier", approved_on=since, reference="MJ/4"
+    )
     with history_at(dt.datetime.combine(D1, dt.time(14))):  # the séance opened on its own day
         open_session(
             actor=director,

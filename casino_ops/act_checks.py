@@ -1,0 +1,59 @@
+"""Checks a higher app adds to the acts of a lower one, without the lower one importing it.
+
+The tables and the depot sit below the other books of the casino (design: nothing imports
+what stands above it). Their acts call :func:`run` once, naming the act, its gaming day,
+the profile and the people who sign, count or witness it; the apps above register here,
+when Django starts, the rules those acts must also obey (approvals, séance hours, a bank
+failure). A registered check raises :class:`casino_ops.regulations.RegulationError` to
+refuse the act. Without a registered check (the lower app alone), nothing is added.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol
+
+
+class ActCheck(Protocol):
+    def __call__(
+        self,
+        *,
+        act: str,
+        day: dt.date,
+        profile: str,
+        people: Mapping[str, Any],
+        at: dt.datetime | None,
+        subject: Any,
+    ) -> None: ...
+
+
+_checks: dict[str, Callable[..., None]] = {}
+
+
+def register(name: str, check: Callable[..., None] | None) -> None:
+    """Register ``check`` under ``name`` (again: replaced; ``None``: removed)."""
+    if check is None:
+        _checks.pop(name, None)
+    else:
+        _checks[name] = check
+
+
+def registered() -> dict[str, Callable[..., None]]:
+    return dict(_checks)
+
+
+def run(
+    act: str,
+    *,
+    day: dt.date,
+    profile: str,
+    people: Mapping[str, Any],
+    at: dt.datetime | None = None,
+    subject: Any = None,
+) -> None:
+    """Every registered check of ``act`` (``"session.open"``, ``"session.close"``…): ``people``
+    maps the act's field (``"actor"``, ``"counted_by"``…) to who signs, counts or witnesses;
+    ``subject`` is the act's object (a table for an opening, the session for a closing)."""
+    for check in list(_checks.values()):
+        check(act=act, day=day, profile=profile, people=people, at=at, subject=subject)

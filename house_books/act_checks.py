@@ -1,0 +1,99 @@
+"""The rules of these books that bind the acts of the tables and the depot, registered in
+:mod:`casino_ops.act_checks` when Django starts (the tables never import this app).
+
+- approvals (LU art. 51, 54, 63): whoever signs, counts or witnesses an act holds an approval
+  in force that day, once the casino keeps its book of approvals;
+- séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
+  closing hour; a séance closed before the closing hour has its recorded reason;
+- a bank failure (LU art. 11): no séance opens until a new authorisation is recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+
+from . import selectors
+
+
+def approved_people(
+    *, act: str, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
+) -> None:
+    from .services.approvals import check_approved
+
+    if not selectors.approvals_book_kept():
+        return
+    for field, person in people.items():
+        if person is None or roles.is_officer(person):
+            continue  # an officer of the State is not the casino's to approve
+        check_approved(person, day, profile, field=field)
+
+
+def seance_hours(
+    *, act: str, day: dt.date, profile: str, at: dt.datetime | None, subject: Any, **_ignored: Any
+) -> None:
+    if act not in ("session.open", "session.close") or at is None:
+        return
+    opened_at = subject.opened_at if act == "session.close" else at
+    hours = selectors.hours_in_force(opened_at)
+    if hours is None:
+        return
+    start, close = selectors.seance_window(hours, day)
+    article = cite("house.hours", profile)
+    if act == "session.open" and at < start:
+        raise RegulationError(
+            "SESSION_BEFORE_START_HOUR",
+            _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
+            % {"day": day.strftime("%d/%m/%Y"), "start": timezone.localtime(start).strftime("%H:%M")},
+            article,
+            field="table",
+        )
+    if act == "session.open" and at >= close:
+        raise RegulationError(
+            "SESSION_AFTER_CLOSING_HOUR",
+            _("L'heure de fermeture (%(close)s) est passée.")
+            % {"close": timezone.localtime(close).strftime("%H:%M")},
+            article,
+            field="table",
+        )
+    if act == "session.close" and at < close and not selectors.early_stop_of(subject):
+        raise RegulationError(
+            "EARLY_STOP_WITHOUT_REASON",
+            _(
+                "La séance ne s'arrête avant l'heure de fermeture (%(close)s) que si les joueurs se sont retirés ou après trois coups de suite sans mise : inscrivez d'abord ce motif."
+            )
+            % {"close": timezone.localtime(close).strftime("%H:%M")},
+            article,
+            field="session",
+        )
+
+
+def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
+    if act != "session.open" or at is None:
+        return
+    failure = selectors.pending_bank_failure(at)
+    if failure is not None:
+        raise RegulationError(
+            "BANK_FAILURE_NO_AUTHORISATION",
+            _(
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
+            )
+            % {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")},
+            cite("house.bank", profile),
+            field="table",
+        )
+
+
+def register_all() -> None:
+    from casino_ops import act_checks
+
+    act_checks.register("house.approvals", approved_people)
+    act_checks.register("house.hours", seance_hours)
+    act_checks.register("house.bank", bank_authorised)

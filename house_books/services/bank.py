@@ -1,0 +1,143 @@
+"""A bank failure (LU art. 11; under FR, an internal book).
+
+When the casino can no longer hold the bank, the counterpart games stop at once and the
+authorisation to play them lapses; the director tells at once the officer present and the
+Minister of Finances. No séance opens again until a new authorisation is recorded.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import BankFailure, NewAuthorisation
+from ._shared import create, profile, require_management, required_text
+
+RULE = "house.bank"
+
+
+def _moment(value: Any, field: str, article: str) -> dt.datetime:
+    if not isinstance(value, dt.datetime) or timezone.is_naive(value):
+        raise RegulationError("FIELD_INVALID", _("Indiquez une date et une heure."), article, field=field)
+    if value > timezone.now():
+        raise RegulationError("DATE_IN_FUTURE", _("Ce moment est dans le futur."), article, field=field)
+    return value
+
+
+def _lock_book() -> None:
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.bank'))")
+
+
+@transaction.atomic
+def record_bank_failure(
+    *,
+    actor: Any,
+    occurred_at: dt.datetime,
+    description: str,
+    officer_name: str,
+    officer_told_at: dt.datetime,
+    minister_told_at: dt.datetime,
+) -> BankFailure:
+    """The casino can no longer hold the bank: the games stopped, the officer present and the
+    Minister of Finances told (both notices with their times)."""
+    current = profile()
+    article = cite(RULE, current)
+    require_management(actor)
+    occurred_at = _moment(occurred_at, "occurred_at", article)
+    description = required_text(description, "description", _("les circonstances"), article)
+    officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
+    officer_told_at = _moment(officer_told_at, "officer_told_at", article)
+    minister_told_at = _moment(minister_told_at, "minister_told_at", article)
+    for field, told in (("officer_told_at", officer_told_at), ("minister_told_at", minister_told_at)):
+        if told < occurred_at:
+            raise RegulationError(
+                "NOTICE_BEFORE_FAILURE",
+                _("L'avis suit la défaillance."),
+                article,
+                field=field,
+            )
+    _lock_book()
+    if BankFailure.objects.filter(new_authorisation__isnull=True).exists():
+        raise RegulationError(
+            "BANK_FAILURE_PENDING",
+            _("Une défaillance est déjà inscrite sans nouvelle autorisation."),
+            article,
+            field="occurred_at",
+        )
+    failure = create(
+        BankFailure,
+        article,
+        occurred_at=occurred_at,
+        description=description,
+        officer_name=officer_name,
+        officer_told_at=officer_told_at,
+        minister_told_at=minister_told_at,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.bank_failure_recorded",
+        obj=failure,
+        payload={
+            "occurred_at": occurred_at,
+            "description": description,
+            "officer_name": officer_name,
+            "officer_told_at": officer_told_at,
+            "minister_told_at": minister_told_at,
+        },
+    )
+    return failure
+
+
+@transaction.atomic
+def record_new_authorisation(
+    *, actor: Any, failure: BankFailure, granted_on: dt.date, reference: str
+) -> NewAuthorisation:
+    """The new authorisation granted after ``failure``: the séances may open again."""
+    current = profile()
+    article = cite(RULE, current)
+    require_management(actor)
+    failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
+    if NewAuthorisation.objects.filter(failure=failure).exists():
+        raise RegulationError(
+            "AUTHORISATION_RECORDED",
+            _("La nouvelle autorisation est déjà inscrite."),
+            article,
+            field="failure",
+        )
+    if not isinstance(granted_on, dt.date) or isinstance(granted_on, dt.datetime):
+        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field="granted_on")
+    if granted_on > timezone.localdate() or granted_on < timezone.localtime(failure.occurred_at).date():
+        raise RegulationError(
+            "AUTHORISATION_DATE",
+            _("La nouvelle autorisation est accordée après la défaillance, au plus tard aujourd'hui."),
+            article,
+            field="granted_on",
+        )
+    reference = required_text(reference, "reference", _("la référence de l'autorisation"), article)
+    authorisation = create(
+        NewAuthorisation,
+        article,
+        failure=failure,
+        granted_on=granted_on,
+        reference=reference,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.new_authorisation_recorded",
+        obj=authorisation,
+        payload={"failure": failure.pk, "granted_on": granted_on, "reference": reference},
+    )
+    return authorisation

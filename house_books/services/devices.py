@@ -1,0 +1,131 @@
+"""The shoe devices (LU art. 32 §3, 40, 52; under FR, an internal book).
+
+Shoes are of a model approved by the Minister of Finances, numbered by the casino, kept in
+the card cabinet (or an equivalent locked one) and listed in its book; the director assigns
+one to a table for each séance, avoiding a systematic assignment; at the end of the séance
+it goes back to the cabinet.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+import audit
+from casino_ops import roles
+from casino_ops.regulations import RegulationError, cite
+
+from ..models import DeviceAssignment, DeviceState, ShoeDevice
+from ._shared import create, profile, require_management, required_text
+
+RULE = "house.devices"
+
+
+def _lock_book() -> None:
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.devices'))")
+
+
+@transaction.atomic
+def register_device(*, actor: Any, approved_model: str, approval_reference: str) -> ShoeDevice:
+    """A shoe of an approved model enters the cabinet, numbered by the casino."""
+    article = cite(RULE, profile())
+    require_management(actor)
+    approved_model = required_text(approved_model, "approved_model", _("le modèle agréé"), article)
+    approval_reference = required_text(
+        approval_reference, "approval_reference", _("la décision d'agrément du modèle"), article
+    )
+    _lock_book()
+    number = (ShoeDevice.objects.aggregate(n=Max("number"))["n"] or 0) + 1
+    device = create(
+        ShoeDevice,
+        article,
+        number=number,
+        approved_model=approved_model,
+        approval_reference=approval_reference,
+        state=DeviceState.CABINET,
+        recorded_by=actor,
+    )
+    audit.record(
+        actor=actor,
+        action="house.device_registered",
+        obj=device,
+        payload={
+            "number": number,
+            "approved_model": approved_model,
+            "approval_reference": approval_reference,
+        },
+    )
+    return device
+
+
+@transaction.atomic
+def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.date) -> DeviceAssignment:
+    """The director assigns a shoe from the cabinet to a table for the séance of ``day``."""
+    article = cite(RULE, profile())
+    if not roles.has_role(actor, roles.DIRECTOR):
+        raise RegulationError(
+            "DEVICE_BY_DIRECTOR", _("Le directeur affecte les sabots aux tables."), article, field="actor"
+        )
+    device = ShoeDevice.objects.select_for_update().get(pk=device.pk)
+    if device.state == DeviceState.DISPOSED or not device.approval_reference:
+        raise RegulationError(
+            "DEVICE_NOT_USABLE",
+            _("Le sabot n° %(n)s n'est plus utilisable (détruit ou remis).") % {"n": device.number},
+            article,
+            field="device",
+        )
+    if (
+        device.state == DeviceState.ASSIGNED
+        or DeviceAssignment.objects.filter(device=device, day=day).exists()
+    ):
+        raise RegulationError(
+            "DEVICE_ALREADY_ASSIGNED",
+            _("Le sabot n° %(n)s est déjà affecté pour cette séance.") % {"n": device.number},
+            article,
+            field="device",
+        )
+    if not isinstance(table_number, int) or table_number < 1:
+        raise RegulationError("FIELD_INVALID", _("Indiquez la table."), article, field="table_number")
+    assignment = create(
+        DeviceAssignment, article, device=device, table_number=table_number, day=day, assigned_by=actor
+    )
+    ShoeDevice.objects.filter(pk=device.pk).update(state=DeviceState.ASSIGNED)
+    audit.record(
+        actor=actor,
+        action="house.device_assigned",
+        obj=assignment,
+        payload={"device": device.number, "table": table_number, "day": day},
+    )
+    return assignment
+
+
+@transaction.atomic
+def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignment:
+    """The shoe goes back to the cabinet at the end of the séance."""
+    article = cite(RULE, profile())
+    require_management(actor)
+    assignment = DeviceAssignment.objects.select_for_update().select_related("device").get(pk=assignment.pk)
+    if assignment.returned_at is not None:
+        raise RegulationError(
+            "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
+        )
+    now = timezone.now()
+    DeviceAssignment.objects.filter(pk=assignment.pk).update(returned_at=now)
+    ShoeDevice.objects.filter(pk=assignment.device_id).update(state=DeviceState.CABINET)
+    assignment.refresh_from_db()
+    audit.record(
+        actor=actor,
+        action="house.device_returned",
+        obj=assignment,
+        payload={"device": assignment.device.number, "table": assignment.table_number, "returned_at": now},
+    )
+    return assignment

@@ -1,0 +1,331 @@
+"""Séance hours (LU art. 71), a bank failure (LU art. 11) and approvals (LU art. 51, 54, 63)
+binding the tables' acts: recorded, refused with the article, cited as internal under FR."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from audit.models import AuditEvent
+from audit.registers import get_register
+from audit.registers.base import Request
+from casino_ops.inspection import inspect
+from casino_ops.regulations import RegulationError
+from house_books import services
+from house_books.models import BankFailure, EarlyStop, SeanceHours
+from house_books.services.bank import record_bank_failure, record_new_authorisation
+from house_books.services.hours import notify_seance_hours, record_early_stop
+
+pytestmark = pytest.mark.django_db
+
+TODAY = timezone.localdate()
+D = TODAY - dt.timedelta(days=3)
+INTERNAL = "règlement intérieur du casino"
+
+
+def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
+    return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
+
+
+def _hours(actor: Any, **kw: Any) -> SeanceHours:
+    values = {
+        "weekday_start": dt.time(15),
+        "holiday_start": dt.time(15),
+        "closing": dt.time(3),
+        "effective_from": _at(D - dt.timedelta(days=10), 0),
+        "notified_at": _at(D - dt.timedelta(days=12), 10),
+        "reference": "Avis MJ/MF 2026-07",
+    }
+    values.update(kw)
+    return notify_seance_hours(actor=actor, **values)
+
+
+def _open(director: Any, croupier: Any, table: Any, hour: int) -> Any:
+    from tables.clock import history_at
+    from tables.services import open_session
+
+    with history_at(_at(D, hour)):
+        return open_session(
+            actor=director,
+            table=table,
+            day=D,
+            minimum=Decimal("5.00"),
+            maximum=Decimal("500.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=croupier,
+            guarantee_fund=Decimal("100000.00"),
+        )
+
+
+def _close(director: Any, croupier: Any, cashier: Any, session: Any, hour: int) -> Any:
+    from tables.clock import history_at
+    from tables.services import close_session
+
+    with history_at(_at(D, hour)):
+        return close_session(
+            actor=director,
+            session=session,
+            closing_cash=Decimal("30000.00"),
+            counted_by=croupier,
+            certified_exact=True,
+            cashier=cashier,
+        )
+
+
+@pytest.fixture
+def table(director: Any) -> Any:
+    from tables.services import create_table
+
+    return create_table(actor=director, number=3, code="BJ03")
+
+
+@pytest.fixture
+def cashier(users: dict[str, Any]) -> Any:
+    from casino_ops import roles
+
+    return users[roles.CASHIER]
+
+
+def _approve(director: Any, *people: tuple[Any, str, str]) -> None:
+    since = TODAY - dt.timedelta(days=100)
+    for n, (person, function, job) in enumerate(people):
+        services.record_approval(
+            actor=director, person=person, function=function, job=job, approved_on=since, reference=f"MJ/{n}"
+        )
+
+
+# -- Hours --------------------------------------------------------------------------------------
+
+
+def test_hours_notified_and_a_change_needs_24_hours_notice(lu_casino: Any, director: Any) -> None:
+    hours = _hours(director)
+    assert AuditEvent.objects.filter(action="house.hours_notified", object_id=str(hours.pk)).count() == 1
+    now = timezone.now()
+    with pytest.raises(RegulationError) as refused:
+        _hours(director, notified_at=now - dt.timedelta(hours=1), effective_from=now + dt.timedelta(hours=20))
+    assert refused.value.code == "HOURS_NOTICE_TOO_SHORT" and refused.value.article == "LU art. 71"
+    assert refused.value.field == "effective_from"
+    assert SeanceHours.objects.count() == 1
+    _hours(
+        director,
+        notified_at=now - dt.timedelta(hours=1),
+        effective_from=now + dt.timedelta(hours=23, minutes=1),
+    )
+    assert SeanceHours.objects.count() == 2
+
+
+def test_under_fr_the_hours_are_an_internal_book(casino: Any, director: Any) -> None:
+    _hours(director)
+    now = timezone.now()
+    with pytest.raises(RegulationError) as refused:
+        _hours(director, notified_at=now, effective_from=now + dt.timedelta(hours=2))
+    assert refused.value.article == INTERNAL
+
+
+def test_no_seance_before_the_start_hour_and_an_early_stop_needs_its_reason(
+    lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
+) -> None:
+    from tables.models import Session
+
+    _hours(director)
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table, 14)
+    assert refused.value.code == "SESSION_BEFORE_START_HOUR" and refused.value.article == "LU art. 71"
+    assert not Session.objects.exists()
+    session = _open(director, croupier, table, 16)
+    with pytest.raises(RegulationError) as refused:
+        _close(director, croupier, cashier, session, 22)
+    assert refused.value.code == "EARLY_STOP_WITHOUT_REASON" and refused.value.article == "LU art. 71"
+    with pytest.raises(RegulationError) as refused:
+        record_early_stop(actor=director, session=session, reason="bored", stopped_at=_at(D, 21, 55))
+    assert refused.value.field == "reason"
+    stop = record_early_stop(actor=director, session=session, reason="no_stake", stopped_at=_at(D, 21, 55))
+    assert AuditEvent.objects.filter(action="house.early_stop_recorded", object_id=str(stop.pk)).count() == 1
+    _close(director, croupier, cashier, session, 22)
+    assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    cells = [c[0] for c in get_register("hours").context(Request(D, D))["sections"][1]["rows"][0]["cells"]]
+    assert "trois coups de suite sans aucune mise" in cells
+
+
+def test_inspection_names_a_seance_opened_before_its_hour(
+    lu_casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 14)  # before any hours were notified
+    assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    _hours(director)  # the first notification, in force since before that séance
+    found = [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    assert len(found) == 1 and found[0].article == "LU art. 71" and "BJ03" not in found[0].object
+    assert "3" in found[0].object and D.strftime("%d/%m/%Y") in found[0].object
+
+
+# -- Bank failure -------------------------------------------------------------------------------
+
+
+def test_after_a_bank_failure_no_seance_opens_before_a_new_authorisation(
+    lu_casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    from tables.models import Session
+
+    failure = record_bank_failure(
+        actor=director,
+        occurred_at=_at(D, 2),
+        description="Encaisse insuffisante pour couvrir la contrepartie",
+        officer_name="Insp. Weber",
+        officer_told_at=_at(D, 2, 5),
+        minister_told_at=_at(D, 2, 30),
+    )
+    assert (
+        AuditEvent.objects.filter(action="house.bank_failure_recorded", object_id=str(failure.pk)).count()
+        == 1
+    )
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table, 16)
+    assert refused.value.code == "BANK_FAILURE_NO_AUTHORISATION" and refused.value.article == "LU art. 11"
+    assert not Session.objects.exists()
+    authorisation = record_new_authorisation(
+        actor=director, failure=failure, granted_on=D, reference="MF/2026/88"
+    )
+    assert (
+        AuditEvent.objects.filter(
+            action="house.new_authorisation_recorded", object_id=str(authorisation.pk)
+        ).count()
+        == 1
+    )
+    _open(director, croupier, table, 16)
+    cells = [
+        c[0] for c in get_register("bank-failures").context(Request(D, D))["sections"][0]["rows"][0]["cells"]
+    ]
+    assert "Insp. Weber" in cells
+
+
+def test_a_notice_before_the_failure_is_refused_and_fr_cites_internal_rules(
+    casino: Any, director: Any
+) -> None:
+    with pytest.raises(RegulationError) as refused:
+        record_bank_failure(
+            actor=director,
+            occurred_at=_at(D, 2),
+            description="Encaisse insuffisante",
+            officer_name="Insp. Weber",
+            officer_told_at=_at(D, 1),
+            minister_told_at=_at(D, 3),
+        )
+    assert refused.value.field == "officer_told_at" and refused.value.article == INTERNAL
+    assert not BankFailure.objects.exists()
+
+
+def test_inspection_names_a_seance_opened_after_a_failure(
+    lu_casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)
+    record_bank_failure(  # recorded late, the séance had opened after it
+        actor=director,
+        occurred_at=_at(D, 15),
+        description="Encaisse insuffisante",
+        officer_name="Insp. Weber",
+        officer_told_at=_at(D, 15, 5),
+        minister_told_at=_at(D, 15, 10),
+    )
+    found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
+    assert len(found) == 1 and found[0].article == "LU art. 11"
+
+
+# -- Approvals binding the tables' acts ----------------------------------------------------------
+
+
+def test_a_seance_signed_or_counted_by_someone_not_approved_is_refused(
+    lu_casino: Any, director: Any, committee: Any, croupier: Any, table: Any
+) -> None:
+    from tables.models import Session
+
+    _approve(director, (committee, "committee", ""))
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table, 16)
+    assert refused.value.code == "NOT_APPROVED" and refused.value.field == "actor"
+    assert refused.value.article == "LU art. 51, 54, 63"
+    _approve(director, (director, "director", ""))
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table, 16)
+    assert refused.value.field == "croupier"
+    assert not Session.objects.exists()
+    services.record_approval(
+        actor=director, person=croupier, function="staff", job="croupier", approved_on=D, reference="MJ/9"
+    )
+    _open(director, croupier, table, 16)
+
+
+def test_under_fr_the_refusal_cites_the_internal_rules(
+    casino: Any, director: Any, committee: Any, croupier: Any, table: Any
+) -> None:
+    _approve(director, (committee, "committee", ""))
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table, 16)
+    assert refused.value.article == INTERNAL
+
+
+def test_inspection_names_advance_lines_by_unapproved_people(
+    lu_casino: Any, director: Any, committee: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)  # before the casino kept its book of approvals
+    assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    _approve(director, (director, "director", ""))
+    found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
+    assert croupier.get_username() in found[0].detail
+
+
+def test_early_stop_recorded_with_no_hours_is_not_needed_but_refused_after_close(
+    lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
+) -> None:
+    session = _open(director, croupier, table, 16)
+    _close(director, croupier, cashier, session, 22)  # no hours notified: nothing binds the close
+    with pytest.raises(RegulationError) as refused:
+        record_early_stop(actor=director, session=session, reason="players_left", stopped_at=_at(D, 21))
+    assert refused.value.code == "SESSION_ALREADY_CLOSED"
+    assert not EarlyStop.objects.exists()
+
+
+def test_read_api_and_admin_for_the_hours_and_the_bank(
+    lu_casino: Any, director: Any, officer: Any, client: Any
+) -> None:
+    import json
+
+    _hours(director)
+    record_bank_failure(
+        actor=director,
+        occurred_at=_at(D, 2),
+        description="Encaisse insuffisante",
+        officer_name="Insp. Weber",
+        officer_told_at=_at(D, 2, 5),
+        minister_told_at=_at(D, 2, 30),
+    )
+    client.force_login(officer)
+    for url, key, value in (
+        ("/api/house/hours/", "reference", "Avis MJ/MF 2026-07"),
+        ("/api/house/bank-failures/", "officer_name", "Insp. Weber"),
+    ):
+        body = json.loads(client.get(url).content)
+        rows = body["results"] if isinstance(body, dict) else body
+        assert rows[0][key] == value
+    assert client.post("/api/house/hours/", {}).status_code in (403, 405)
+    client.force_login(director)
+    form = {
+        "weekday_start": "15:00",
+        "holiday_start": "14:00",
+        "closing": "03:00",
+        "effective_from": f"{timezone.localdate().isoformat()} 23:00",
+        "notified_at": f"{timezone.localdate().isoformat()} 00:00",
+        "reference": "Avis 2",
+    }
+    page = client.get("/admin/house_books/seancehours/add/")
+    assert page.status_code == 200
+    response = client.post("/admin/house_books/seancehours/add/", form)
+    assert response.status_code == 200 and "LU art. 71" in response.content.decode()
+    assert SeanceHours.objects.count() == 1
+    form["effective_from"] = f"{(timezone.localdate() + dt.timedelta(days=2)).isoformat()} 00:00"
+    assert client.post("/admin/house_books/seancehours/add/", form).status_code == 302
+    assert SeanceHours.objects.count() == 2
