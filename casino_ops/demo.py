@@ -53,13 +53,14 @@ def seed(context: dict[str, Any]) -> None:
     context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}
 
     if not CasinoSettings.objects.exists():
+        luxembourg = context.get("profile") == "LU"
         update_casino_settings(
             actor=users[roles.DIRECTOR],
-            name="Casino de la Côte — démonstration",
-            profile="FR",
+            name="Casino de la Moselle — démonstration" if luxembourg else "Casino de la Côte — démonstration",
+            profile="LU" if luxembourg else "FR",
             authorised_min_stake=Decimal("5.00"),
             authorisation_reference="Arrêté ministériel du 2 janvier 2026 (démonstration)",
-            surrender=True,
+            **({} if luxembourg else {"surrender": True}),
         )
         context["created"].append("casino settings")
     context["casino"] = CasinoSettings.objects.get()
