@@ -68,6 +68,9 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.approvals.direction": {"FR": "règlement intérieur du casino", "LU": "LU art. 51"},
     "house.approvals.staff": {"FR": "règlement intérieur du casino", "LU": "LU art. 54, 63"},
     "house.tips": {"FR": "règlement intérieur du casino", "LU": "LU art. 57"},
+    "house.exclusions": {"FR": "règlement intérieur du casino", "LU": "LU art. 68, 69, 75"},
+    "house.exclusions.minister": {"FR": "règlement intérieur du casino", "LU": "LU art. 68"},
+    "house.exclusions.own": {"FR": "règlement intérieur du casino", "LU": "LU art. 69"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

@@ -8,7 +8,18 @@
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 
-_MODELS = ("orphanentry", "orphanrepayment", "orphantransfer", "approval", "approvalendentry", "tipscount")
+_MODELS = (
+    "orphanentry",
+    "orphanrepayment",
+    "orphantransfer",
+    "approval",
+    "approvalendentry",
+    "tipscount",
+    "exclusion",
+    "ownexclusionentry",
+    "exclusionnoticeentry",
+    "exclusionliftentry",
+)
 
 
 class HouseBooksConfig(AppConfig):

@@ -145,3 +145,39 @@ def days_without_tips_count(days: list[dt.date]) -> list[dt.date]:
 
     counted = set(TipsCount.objects.filter(day__in=days).values_list("day", flat=True))
     return [d for d in days if d not in counted]
+
+
+# -- Exclusions ---------------------------------------------------------------------------------
+
+
+def exclusions(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    """The fichier des exclus: measures in force during the period (decided by its end, not
+    lifted before its start), oldest first."""
+    from django.db.models import Q
+
+    from .models import Exclusion
+
+    query = Exclusion.objects.select_related("recorded_by").order_by("decided_on", "pk")
+    if date_to is not None:
+        query = query.filter(decided_on__lte=date_to)
+    if date_from is not None:
+        query = query.filter(Q(lifted_on__isnull=True) | Q(lifted_on__gte=date_from))
+    return query
+
+
+def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:
+    """The casino's own exclusions whose notice to the minister is missing past the delay,
+    or was given late."""
+    from django.db.models import F, Q
+
+    from .models import Exclusion, ExclusionOrigin
+
+    limit = dt.timedelta(days=notice_days)
+    return (
+        Exclusion.objects.filter(origin=ExclusionOrigin.CASINO)
+        .filter(
+            Q(minister_notified_on__isnull=True, decided_on__lt=today - limit)
+            | Q(minister_notified_on__gt=F("decided_on") + limit)
+        )
+        .order_by("decided_on", "pk")
+    )

@@ -12,4 +12,5 @@ urlpatterns = [
     path("orphans/transfers/", api.OrphanTransferList.as_view(), name="orphan-transfer-list"),
     path("tips/", api.TipsAccount.as_view(), name="tips-account"),
     path("approvals/", api.ApprovalList.as_view(), name="approval-list"),
+    path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
 ]

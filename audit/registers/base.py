@@ -25,6 +25,7 @@ MODULES = {
     "orphans": "orphans",
     "approvals": "approvals",
     "tips": "tips",
+    "exclusions": "exclusions",
 }
 
 REGISTERS: dict[str, Register] = {}
