@@ -67,13 +67,14 @@ def seed(context: dict[str, Any]) -> None:
     director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
     officer, croupier = users[roles.OFFICER], users[roles.CROUPIER]
     today = timezone.localdate()
+    ministry = "Ministère des Finances" if context.get("profile") == "LU" else "Ministère de l'Intérieur"
 
     maker = services.register_manufacturer(
         actor=director,
         code=MAKER_CODE,
         name="Cartes de France SA",
         approval_reference="Agrément NOR INTD2001234A",
-        ministry="Ministère de l'Intérieur",
+        ministry=ministry,
         valid_from=dt.date(2020, 1, 1),
     )
     other = services.register_manufacturer(
@@ -81,7 +82,7 @@ def seed(context: dict[str, Any]) -> None:
         code=OTHER_MAKER_CODE,
         name="Manufacture Valois",
         approval_reference="Agrément NOR INTD2305678A",
-        ministry="Ministère de l'Intérieur",
+        ministry=ministry,
         valid_from=dt.date(2023, 6, 1),
         valid_until=dt.date(today.year + 2, 12, 31),
     )

@@ -32,6 +32,12 @@ DEMO_USERS = {
 }
 
 
+def _settings_recorded() -> bool:
+    from audit.models import AuditEvent
+
+    return AuditEvent.objects.filter(action="casino.settings_changed").exists()
+
+
 def seed(context: dict[str, Any]) -> None:
     User = get_user_model()
     users = {}
@@ -52,14 +58,18 @@ def seed(context: dict[str, Any]) -> None:
     context["users"] = users
     context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}
 
-    if not CasinoSettings.objects.exists():
+    # a default row may exist already (made on first read); the demo sets it once
+    if not _settings_recorded():
+        luxembourg = context.get("profile") == "LU"
         update_casino_settings(
             actor=users[roles.DIRECTOR],
-            name="Casino de la Côte — démonstration",
-            profile="FR",
-            authorised_min_stake=Decimal("5.00"),
+            name="Casino de la Moselle — démonstration"
+            if luxembourg
+            else "Casino de la Côte — démonstration",
+            profile="LU" if luxembourg else "FR",
+            authorised_min_stake=Decimal("10.00") if luxembourg else Decimal("5.00"),
             authorisation_reference="Arrêté ministériel du 2 janvier 2026 (démonstration)",
-            surrender=True,
+            **({} if luxembourg else {"surrender": True}),
         )
         context["created"].append("casino settings")
     context["casino"] = CasinoSettings.objects.get()

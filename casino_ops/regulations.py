@@ -71,6 +71,9 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.hours": {"FR": "règlement intérieur du casino", "LU": "LU art. 71"},
     "house.bank": {"FR": "règlement intérieur du casino", "LU": "LU art. 11"},
     "house.devices": {"FR": "règlement intérieur du casino", "LU": "LU art. 32, 40, 52"},
+    "house.exclusions": {"FR": "règlement intérieur du casino", "LU": "LU art. 68, 69, 75"},
+    "house.exclusions.minister": {"FR": "règlement intérieur du casino", "LU": "LU art. 68"},
+    "house.exclusions.own": {"FR": "règlement intérieur du casino", "LU": "LU art. 69"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

@@ -278,3 +278,41 @@ class BankFailureList(generics.ListAPIView):
 
     def get_queryset(self) -> Any:
         return selectors.bank_failures()
+
+
+class ExclusionSerializer(serializers.ModelSerializer):
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        from .models import Exclusion
+
+        model = Exclusion
+        fields = [
+            "origin",
+            "kind",
+            "ground",
+            "last_name",
+            "first_names",
+            "birth_date",
+            "decided_on",
+            "reference",
+            "reasons",
+            "director_notified_on",
+            "minister_notified_on",
+            "notice_reference",
+            "lifted_on",
+            "lift_reference",
+            "recorded_by",
+            "recorded_at",
+        ]
+
+
+class ExclusionList(generics.ListAPIView):
+    """The fichier des exclus: every measure, the lifted ones with their radiation."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_exclusion"
+    serializer_class = ExclusionSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.exclusions()

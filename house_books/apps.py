@@ -21,6 +21,10 @@ _MODELS = (
     "newauthorisation",
     "shoedevice",
     "deviceassignment",
+    "exclusion",
+    "ownexclusionentry",
+    "exclusionnoticeentry",
+    "exclusionliftentry",
 )
 
 

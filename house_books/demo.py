@@ -11,7 +11,7 @@ from django.utils import timezone
 from casino_ops import roles
 
 from . import services
-from .models import Approval, OrphanEntry, TipsCount
+from .models import Approval, Exclusion, OrphanEntry, TipsCount
 
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
@@ -31,6 +31,71 @@ def seed(context: dict[str, Any]) -> None:
     if not OrphanEntry.objects.exists():
         _orphans(director, committee)
         context["created"].append("orphelins")
+    if not Exclusion.objects.exists():
+        _exclusions(director, committee)
+        context["created"].append("exclusions")
+
+
+def _exclusions(director: Any, committee: Any) -> None:
+    """A month of the fichier des exclus: the minister's decisions notified to the director,
+    the management's own measures notified to the minister at once, one radiation."""
+    today = timezone.localdate()
+
+    def ago(days: int) -> dt.date:
+        return today - dt.timedelta(days=days)
+
+    for last, first, born, ground, days, ref in (
+        ("Kieffer", "Marc Joseph", dt.date(1971, 4, 2), "request", 27, "MJ/EXCL/2026-031"),
+        ("Reuter", "Anne", dt.date(1985, 11, 19), "incapable", 19, "MJ/EXCL/2026-034"),
+        ("Thill", "Georges", dt.date(1962, 6, 8), "disorder", 8, "MJ/EXCL/2026-040"),
+    ):
+        services.record_ministerial_exclusion(
+            actor=director,
+            last_name=last,
+            first_names=first,
+            birth_date=born,
+            ground=ground,
+            decided_on=ago(days + 2),
+            reference=ref,
+            director_notified_on=ago(days),
+        )
+    own = services.record_own_exclusion(
+        actor=committee,
+        kind="exclusion",
+        last_name="Wagner",
+        first_names="Paul",
+        birth_date=dt.date(1990, 1, 23),
+        decided_on=ago(14),
+        reasons="Tentative de marquer les cartes à la table 2, constatée par le chef de table",
+    )
+    services.notify_own_exclusion(
+        actor=director,
+        exclusion=own,
+        notified_on=ago(14),
+        reference="Lettre n° 2026/118 au Ministre de la Justice",
+    )
+    refusal = services.record_own_exclusion(
+        actor=committee,
+        kind="refusal",
+        last_name="Hoffmann",
+        first_names="Sven",
+        birth_date=dt.date(1998, 9, 30),
+        decided_on=ago(5),
+        reasons="Se présente en état d'ivresse à l'entrée des salles (LU art. 75)",
+    )
+    services.notify_own_exclusion(
+        actor=director,
+        exclusion=refusal,
+        notified_on=ago(4),
+        reference="Lettre n° 2026/131 au Ministre de la Justice",
+    )
+    kieffer = Exclusion.objects.get(reference="MJ/EXCL/2026-031")
+    services.lift_exclusion(
+        actor=director,
+        exclusion=kieffer,
+        lifted_on=ago(2),
+        reference="MJ/EXCL/2026-031/R (radiation à sa demande)",
+    )
 
 
 def _orphans(director: Any, committee: Any) -> None:

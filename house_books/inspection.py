@@ -171,3 +171,33 @@ def devices_missing(day: dt.date | None) -> Iterator[Breach]:
             _("affecté à la table %(t)s le %(day)s, non rentré à l'armoire")
             % {"t": assignment.table_number, "day": assignment.day.strftime("%d/%m/%Y")},
         )
+
+
+@check("house.exclusion_not_notified", _("Exclusion par la direction non notifiée au ministre"))
+def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 69: an exclusion or refusal of admission by the casino, not notified at once
+    (the day of the decision or the next) to the Minister of Justice, with its reasons."""
+    from .services.exclusions import NOTICE_DAYS, OWN_RULE
+
+    today = day or timezone.localdate()
+    late = list(selectors.own_exclusions_not_notified(today, NOTICE_DAYS))
+    if not late:
+        return
+    article = cite(OWN_RULE, _profile())
+    for exclusion in late:
+        what = (
+            _("avis donné le %(d)s seulement") % {"d": exclusion.minister_notified_on.strftime("%d/%m/%Y")}
+            if exclusion.minister_notified_on
+            else _("aucun avis au Ministre de la Justice")
+        )
+        yield Breach(
+            "house.exclusion_not_notified",
+            article,
+            _("%(kind)s de %(name)s du %(day)s")
+            % {
+                "kind": exclusion.get_kind_display(),
+                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
+                "day": exclusion.decided_on.strftime("%d/%m/%Y"),
+            },
+            what,
+        )

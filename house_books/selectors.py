@@ -335,3 +335,39 @@ def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> l
         for (table, monday), numbers in sorted(weeks.items())
         if len(numbers) >= minimum and len(set(numbers)) == 1
     ]
+
+
+# -- Exclusions ---------------------------------------------------------------------------------
+
+
+def exclusions(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    """The fichier des exclus: measures in force during the period (decided by its end, not
+    lifted before its start), oldest first."""
+    from django.db.models import Q
+
+    from .models import Exclusion
+
+    query = Exclusion.objects.select_related("recorded_by").order_by("decided_on", "pk")
+    if date_to is not None:
+        query = query.filter(decided_on__lte=date_to)
+    if date_from is not None:
+        query = query.filter(Q(lifted_on__isnull=True) | Q(lifted_on__gte=date_from))
+    return query
+
+
+def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:
+    """The casino's own exclusions whose notice to the minister is missing past the delay,
+    or was given late."""
+    from django.db.models import F, Q
+
+    from .models import Exclusion, ExclusionOrigin
+
+    limit = dt.timedelta(days=notice_days)
+    return (
+        Exclusion.objects.filter(origin=ExclusionOrigin.CASINO)
+        .filter(
+            Q(minister_notified_on__isnull=True, decided_on__lt=today - limit)
+            | Q(minister_notified_on__gt=F("decided_on") + limit)
+        )
+        .order_by("decided_on", "pk")
+    )

@@ -15,4 +15,5 @@ urlpatterns = [
     path("hours/", api.SeanceHoursList.as_view(), name="hours-list"),
     path("hours/early-stops/", api.EarlyStopList.as_view(), name="early-stop-list"),
     path("bank-failures/", api.BankFailureList.as_view(), name="bank-failure-list"),
+    path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
 ]

@@ -29,6 +29,7 @@ from .models import ControlDay, Discrepancy, EntryKind, Session
 MINIMUM = Decimal("10.00")
 MAXIMUM = Decimal("1000.00")
 ADVANCE = Decimal("30000.00")
+GUARANTEE_FUND = Decimal("250000.00")
 # (table number, faults of each hand log, closing cash)
 YESTERDAY = {
     1: ([(), ("SETTLEMENT_MISMATCH",)], Decimal("31250.00")),
@@ -73,6 +74,8 @@ def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
         maximum=MAXIMUM,
         advance_amount=ADVANCE,
         croupier=croupier,
+        # LU art. 22: the cash shown at the start, at least the largest advance
+        guarantee_fund=GUARANTEE_FUND if get_casino().profile == "LU" else None,
     )
 
 
@@ -117,8 +120,14 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
             if number == 2:
                 services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
             if number == 3:
+                # LU art. 23: a counted interruption is signed, before the cashier
                 services.interrupt_session(
-                    actor=croupier, session=session, mode="counted", amount=Decimal("30120.00")
+                    actor=croupier,
+                    session=session,
+                    mode="counted",
+                    amount=Decimal("30120.00"),
+                    signed_by=director,
+                    cashier=cashier,
                 )
                 services.resume_session(actor=croupier, session=session)
             for i, faults in enumerate(logs):

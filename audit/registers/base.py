@@ -28,6 +28,7 @@ MODULES = {
     "hours": "hours",
     "bank-failures": "bank_failures",
     "shoe-devices": "shoe_devices",
+    "exclusions": "exclusions",
 }
 
 REGISTERS: dict[str, Register] = {}

@@ -1,6 +1,12 @@
 """The acts of the other books: one act = one service call = one audit event."""
 
 from .approvals import check_approved, end_approval, record_approval
+from .exclusions import (
+    lift_exclusion,
+    notify_own_exclusion,
+    record_ministerial_exclusion,
+    record_own_exclusion,
+)
 from .orphans import record_orphan, repay_orphan, transfer_orphans
 from .tips import count_tips
 
@@ -8,6 +14,10 @@ __all__ = [
     "check_approved",
     "count_tips",
     "end_approval",
+    "lift_exclusion",
+    "notify_own_exclusion",
+    "record_ministerial_exclusion",
+    "record_own_exclusion",
     "record_approval",
     "record_orphan",
     "repay_orphan",

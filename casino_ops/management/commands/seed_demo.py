@@ -15,8 +15,17 @@ DEMO_APPS = ("casino_ops", "cards_registry", "tables", "house_books", "audit")
 class Command(RegulatedCommand):
     help = "Create the demo casino (FR, four blackjack tables, one user per role). Run it twice: nothing changes."
 
+    def add_arguments(self, parser: Any) -> None:
+        super().add_arguments(parser)
+        parser.add_argument(
+            "--profile",
+            choices=("FR", "LU"),
+            default="FR",
+            help="The regulation of the demo casino on a fresh database (FR by default).",
+        )
+
     def act(self, *args: Any, **options: Any) -> None:
-        context: dict[str, Any] = {"created": []}
+        context: dict[str, Any] = {"created": [], "profile": options.get("profile") or "FR"}
         with transaction.atomic():
             for app in DEMO_APPS:
                 try:
