@@ -67,6 +67,7 @@ from django.conf import settings
 from django.db import connections, models, router, transaction
 from django.utils import timezone
 
+from .actions import Action
 from .models import AuditEvent
 
 GENESIS = "0" * 64
@@ -118,7 +119,7 @@ def event_hash(
     return hashlib.sha256(message.encode("utf-8")).hexdigest()
 
 
-FORGED_ACTION = "audit.forged_event"
+FORGED_ACTION = Action.FORGED_EVENT
 FORGED_OBJECT = "audit.auditevent"
 
 
@@ -185,7 +186,7 @@ def _one_line(name: str, value: str) -> str:
 def record(
     *,
     actor: Any,
-    action: str,
+    action: Action,
     obj: models.Model | None = None,
     object_type: str | None = None,
     object_id: str | int | None = None,
@@ -198,6 +199,8 @@ def record(
     model instance acted upon (or give ``object_type`` and ``object_id``);
     ``payload`` what the act recorded, as plain JSON-able data.
     """
+    if not isinstance(action, Action):
+        raise TypeError(f"audit.record() takes an audit.actions.Action, not {action!r}")
     using = using or router.db_for_write(AuditEvent)
     if not connections[using].in_atomic_block:
         raise RuntimeError("audit.record() must run inside the transaction of the act it records")

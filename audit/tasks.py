@@ -9,6 +9,7 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from .actions import Action
 from .chain import seal_pending
 
 
@@ -92,7 +93,7 @@ def inspect_books(day: str | None = None) -> int:
     with transaction.atomic():
         record(
             actor=None,
-            action="inspection.run",
+            action=Action.INSPECTION_RUN,
             object_type="inspection",
             object_id=day or "today",
             payload={"day": day, **result.as_dict()},

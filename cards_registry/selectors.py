@@ -14,6 +14,7 @@ from typing import Any
 from django.db.models import Model, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from audit.actions import Action
 from audit.models import AuditEvent
 
 from . import history
@@ -319,7 +320,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             HistoryLine(
                 visa.at,
                 f"Prise en charge n° {reception.number} visée par {_name(visa.officer)}",
-                _seq(numbers, reception, "depot.reception_stamped"),
+                _seq(numbers, reception, Action.DEPOT_RECEPTION_STAMPED),
             )
         )
     for line in deck.issue_lines.all():
@@ -343,7 +344,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                 HistoryLine(
                     dvisa.at,
                     f"Destruction n° {destruction.number} visée par {_name(dvisa.officer)}",
-                    _seq(numbers, destruction, "depot.destruction_stamped"),
+                    _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_STAMPED),
                 )
             )
     for provider in history.providers():

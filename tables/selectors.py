@@ -10,6 +10,8 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from audit.actions import Action
+
 
 def deck_shoe_history(deck: Any) -> list[Any]:
     """The shoes and sessions a deck served, as lines of its history (FR art. 40, LU art. 7)."""
@@ -25,7 +27,7 @@ def deck_shoe_history(deck: Any) -> list[Any]:
     )
     seqs = dict(
         AuditEvent.objects.filter(
-            action="shoe.filled", object_type="tables.shoe", object_id__in=[str(r.shoe_id) for r in rows]
+            action=Action.SHOE_FILLED, object_type="tables.shoe", object_id__in=[str(r.shoe_id) for r in rows]
         ).values_list("object_id", "seq")
     )
     lines = []

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -71,7 +72,7 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
     )
     audit.record(
         actor=actor,
-        action="depot.key_handed_over",
+        action=Action.DEPOT_KEY_HANDED_OVER,
         obj=handover,
         payload={
             "giver": holder.get_username() if holder else None,
@@ -94,7 +95,7 @@ def demand_opening(*, actor: Any, reason: str = "") -> CabinetDemand:
     demand = _create(CabinetDemand, article, officer=actor, at=timezone.now(), reason=reason.strip())
     audit.record(
         actor=actor,
-        action="depot.opening_demanded",
+        action=Action.DEPOT_OPENING_DEMANDED,
         obj=demand,
         payload={"officer": actor.get_username(), "reason": demand.reason},
     )
@@ -138,7 +139,7 @@ def open_for_inspection(
         opening.demand = demand
     audit.record(
         actor=actor,
-        action="depot.cabinet_opened",
+        action=Action.DEPOT_CABINET_OPENED,
         obj=opening,
         payload={
             "purpose": "inspection",
@@ -225,7 +226,7 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
     )
     audit.record(
         actor=actor,
-        action="depot.inventory_recorded",
+        action=Action.DEPOT_INVENTORY_RECORDED,
         obj=inventory,
         payload={
             "opening": opening.pk,
@@ -259,7 +260,7 @@ def declare_out_of_use(*, actor: Any, decks: Sequence[Deck | int], reason: str) 
     declaration.decks.set(locked)
     audit.record(
         actor=actor,
-        action="depot.decks_declared_out_of_use",
+        action=Action.DEPOT_DECKS_DECLARED_OUT_OF_USE,
         obj=declaration,
         payload={"decks": [[d.manufacturer.code, d.serial] for d in locked], "reason": declaration.reason},
     )

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock, rules
@@ -96,7 +97,7 @@ def _store_hand_log(
     _save(log, "")
     audit.record(
         actor=actor,
-        action="hand_log.received",
+        action=Action.HAND_LOG_RECEIVED,
         obj=log,
         payload={
             "session": session.pk,
@@ -188,7 +189,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
         )
         audit.record(
             actor=None,
-            action="hand_log.replayed",
+            action=Action.HAND_LOG_REPLAYED,
             obj=log,
             payload={
                 "sha256": log.sha256,
@@ -252,7 +253,7 @@ def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "")
         )
         audit.record(
             actor=actor,
-            action="discrepancy.acknowledged",
+            action=Action.DISCREPANCY_ACKNOWLEDGED,
             obj=row,
             payload={
                 "discrepancy": discrepancy.pk,

@@ -10,6 +10,7 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -108,7 +109,7 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
     )
     audit.record(
         actor=actor,
-        action="shoe.filled",
+        action=Action.SHOE_FILLED,
         obj=shoe,
         payload={
             "session": session.pk,
