@@ -11,11 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 
 from audit.actions import Action
-from audit.models import AuditEvent
+from audit.selectors import audit_numbers
 
 from . import history
 from .history import HistoryLine
@@ -163,21 +163,30 @@ def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]
 # -- audit sequence numbers -------------------------------------------------------------
 
 
-def audit_numbers(objects: Iterable[Any]) -> dict[tuple[str, str, str], int | None]:
-    """``{(object_type, object_id, action): seq}`` for the audit events of ``objects`` (one query)."""
-    keys = {(obj._meta.label_lower, str(obj.pk)) for obj in objects if obj is not None}
-    if not keys:
-        return {}
-    condition = Q()
-    for object_type, object_id in keys:
-        condition |= Q(object_type=object_type, object_id=object_id)
+#: The acts whose audit numbers a deck's history shows, by the model they are recorded on.
+_HISTORY_ACTS: dict[str, tuple[Action, ...]] = {
+    "order": (Action.DEPOT_ORDER_CREATED,),
+    "reception": (Action.DEPOT_RECEPTION_RECORDED, Action.DEPOT_RECEPTION_STAMPED),
+    "tableissue": (Action.DEPOT_DECKS_ISSUED,),
+    "tablecheck": (Action.DEPOT_DECK_CHECKED,),
+    "deckreturn": (Action.DEPOT_DECKS_RETURNED,),
+    "incident": (Action.DEPOT_INCIDENT_REPORTED, Action.DEPOT_INCIDENT_CLOSED),
+    "destruction": (Action.DEPOT_DESTRUCTION_RECORDED, Action.DEPOT_DESTRUCTION_STAMPED),
+}
+
+
+def _history_numbers(objects: Iterable[Any]) -> dict[tuple[str, str, str], int | None]:
+    """``{(object_type, object_id, action): seq}`` for the acts of a deck's history."""
+    by_model: dict[str, list[Any]] = {}
+    for obj in objects:
+        if obj is not None:
+            by_model.setdefault(obj._meta.model_name, []).append(obj)
     found: dict[tuple[str, str, str], int | None] = {}
-    for object_type, object_id, action, seq in (
-        AuditEvent.objects.filter(condition)
-        .order_by("id")
-        .values_list("object_type", "object_id", "action", "seq")
-    ):
-        found.setdefault((object_type, object_id, action), seq)
+    for model_name, instances in by_model.items():
+        object_type = instances[0]._meta.label_lower
+        for action in _HISTORY_ACTS[model_name]:
+            for object_id, seq in audit_numbers(instances, action).items():
+                found[(object_type, object_id, action)] = seq
     return found
 
 
@@ -296,14 +305,14 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
     destruction_line = getattr(deck, "destruction_line", None)
     if destruction_line is not None:
         objects.append(destruction_line.destruction)
-    numbers = audit_numbers(objects)
+    numbers = _history_numbers(objects)
 
     lines: list[HistoryLine] = [
         HistoryLine(
             order.recorded_at,
             f"Commandé : bon n° {order.number} du carnet n° {order.book.number} du "
             f"{order.ordered_on:%d/%m/%Y} chez {deck.manufacturer.name}",
-            _seq(numbers, order, "depot.order_created"),
+            _seq(numbers, order, Action.DEPOT_ORDER_CREATED),
         ),
         HistoryLine(
             reception.recorded_at,
@@ -311,7 +320,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             f"{reception.received_on:%d/%m/%Y}"
             + (f", sixain {deck.sixain.serial}" if deck.sixain else "")
             + f", dos {deck.back_colour}",
-            _seq(numbers, reception, "depot.reception_recorded"),
+            _seq(numbers, reception, Action.DEPOT_RECEPTION_RECORDED),
         ),
     ]
     visa = getattr(reception, "visa", None)
@@ -335,7 +344,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                 f"Détruit : procès-verbal n° {destruction.number}, devant {_name(destruction.officer)} "
                 f"(complet : {'oui' if destruction_line.complete else 'non'}, "
                 f"non marqué : {'oui' if destruction_line.unmarked else 'non'})",
-                _seq(numbers, destruction, "depot.destruction_recorded"),
+                _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_RECORDED),
             )
         )
         dvisa = getattr(destruction, "visa", None)
@@ -360,7 +369,7 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
         HistoryLine(
             issue.at,
             f"Remis à la table {issue.table_number} pour la journée du {issue.day:%d/%m/%Y}",
-            _seq(numbers, issue, "depot.decks_issued"),
+            _seq(numbers, issue, Action.DEPOT_DECKS_ISSUED),
         )
     )
     check = getattr(line, "table_check", None)
@@ -371,13 +380,13 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
             HistoryLine(
                 check.at,
                 f"{what} {issue.table_number} : {check.cards_counted} cartes, témoin {check.witness}{video}",
-                _seq(numbers, check, "depot.deck_checked"),
+                _seq(numbers, check, Action.DEPOT_DECK_CHECKED),
             )
         )
     returned = getattr(line, "return_line", None)
     if returned is not None:
         deck_return = returned.deck_return
-        seq = _seq(numbers, deck_return, "depot.decks_returned")
+        seq = _seq(numbers, deck_return, Action.DEPOT_DECKS_RETURNED)
         lines.append(
             HistoryLine(
                 deck_return.at,
@@ -412,7 +421,7 @@ def _incident_lines(
             incident.occurred_at,
             f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
             + _told_line(incident),
-            _seq(numbers, incident, "depot.incident_reported"),
+            _seq(numbers, incident, Action.DEPOT_INCIDENT_REPORTED),
         )
     )
     closure = getattr(incident, "closure", None)
@@ -423,7 +432,7 @@ def _incident_lines(
                 closure.at,
                 f"Incident n° {incident.number} clos par {_name(closure.officer)} : "
                 + ("jeu rendu à l'usage" if fit else "jeu hors d'usage"),
-                _seq(numbers, incident, "depot.incident_closed"),
+                _seq(numbers, incident, Action.DEPOT_INCIDENT_CLOSED),
             )
         )
     return lines

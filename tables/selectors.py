@@ -11,11 +11,11 @@ from decimal import Decimal
 from typing import Any
 
 from audit.actions import Action
+from audit.selectors import audit_numbers
 
 
 def deck_shoe_history(deck: Any) -> list[Any]:
     """The shoes and sessions a deck served, as lines of its history (FR art. 40, LU art. 7)."""
-    from audit.models import AuditEvent
     from cards_registry.history import HistoryLine
 
     from .models import ShoeDeck
@@ -25,11 +25,7 @@ def deck_shoe_history(deck: Any) -> list[Any]:
         .select_related("shoe__session__table")
         .order_by("shoe__filled_at", "shoe_id")
     )
-    seqs = dict(
-        AuditEvent.objects.filter(
-            action=Action.SHOE_FILLED, object_type="tables.shoe", object_id__in=[str(r.shoe_id) for r in rows]
-        ).values_list("object_id", "seq")
-    )
+    seqs = audit_numbers([row.shoe for row in rows], Action.SHOE_FILLED)
     lines = []
     for row in rows:
         shoe = row.shoe
@@ -57,37 +53,30 @@ def _name(user: Any) -> str | None:
     return full or user.get_username()
 
 
-def _audit_seqs(pairs: list[tuple[str, int]]) -> dict[tuple[str, str, str], int | None]:
-    """(object_type, object_id, action) -> audit sequence number, in one query."""
-    from django.db.models import Q
-
-    from audit.models import AuditEvent
-
-    if not pairs:
-        return {}
-    by_type: dict[str, set[str]] = {}
-    for otype, oid in pairs:
-        by_type.setdefault(otype, set()).add(str(oid))
-    query = Q()
-    for otype, ids in by_type.items():
-        query |= Q(object_type=otype, object_id__in=ids)
-    return {
-        (otype, oid, action): seq
-        for otype, oid, action, seq in AuditEvent.objects.filter(query).values_list(
-            "object_type", "object_id", "action", "seq"
-        )
-    }
-
-
 _ENTRY_EVENT = {
-    "initial_advance": ("tables.session", "session.opened"),
-    "closing": ("tables.session", "session.closed"),
-    "further_advance": ("tables.advanceentry", "session.advance_added"),
-    "interruption_counted": ("tables.advanceentry", "session.interrupted"),
-    "interruption_locked": ("tables.advanceentry", "session.interrupted"),
-    "resumption": ("tables.advanceentry", "session.resumed"),
-    "correction": ("tables.advanceentry", "advance_book.corrected"),
+    "initial_advance": ("tables.session", Action.SESSION_OPENED),
+    "closing": ("tables.session", Action.SESSION_CLOSED),
+    "further_advance": ("tables.advanceentry", Action.SESSION_ADVANCE_ADDED),
+    "interruption_counted": ("tables.advanceentry", Action.SESSION_INTERRUPTED),
+    "interruption_locked": ("tables.advanceentry", Action.SESSION_INTERRUPTED),
+    "resumption": ("tables.advanceentry", Action.SESSION_RESUMED),
+    "correction": ("tables.advanceentry", Action.ADVANCE_BOOK_CORRECTED),
 }
+
+
+def _advance_seqs(sessions: list[Any]) -> dict[tuple[str, str, str], int | None]:
+    """``{(object_type, object_id, action): seq}`` for the advance book's entries of ``sessions``."""
+    seqs: dict[tuple[str, str, str], int | None] = {}
+    for action in (Action.SESSION_OPENED, Action.SESSION_CLOSED):
+        for oid, seq in audit_numbers(sessions, action).items():
+            seqs[("tables.session", oid, action)] = seq
+    entries = [e for s in sessions for e in s.entries.all()]
+    entry_actions = {a for otype, a in _ENTRY_EVENT.values() if otype == "tables.advanceentry"}
+    numbers = audit_numbers(entries, entry_actions)
+    for entry in entries:
+        if str(entry.pk) in numbers:
+            seqs[("tables.advanceentry", str(entry.pk), _ENTRY_EVENT[entry.kind][1])] = numbers[str(entry.pk)]
+    return seqs
 
 
 def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dict[str, Any]:
@@ -128,11 +117,7 @@ def _delegation_dict(delegation: Any) -> dict[str, Any] | None:
 
 
 def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
-    pairs: list[tuple[str, int]] = []
-    for s in sessions:
-        pairs.append(("tables.session", s.pk))
-        pairs.extend(("tables.advanceentry", e.pk) for e in s.entries.all())
-    seqs = _audit_seqs(pairs)
+    seqs = _advance_seqs(sessions)
     out = []
     for s in sessions:
         out.append(
@@ -285,18 +270,16 @@ def control_register(day: dt.date) -> dict[str, Any]:
     for line in lines:
         latest[line.corrects_id or line.pk] = line.pk
     effective = set(latest.values())
-    seqs = _audit_seqs(
-        [("tables.controlline", line.pk) for line in lines]
-        + [("tables.session", line.session_id) for line in lines]
-    )
+    corrected = audit_numbers(lines, Action.CONTROL_REGISTER_CORRECTED)
+    closed = audit_numbers(("tables.session", [line.session_id for line in lines]), Action.SESSION_CLOSED)
     rows = []
     per_table: dict[int, dict[str, Any]] = {}
     total = Decimal("0.00")
     for line in lines:
         if line.corrects_id:
-            seq = seqs.get(("tables.controlline", str(line.pk), "control_register.corrected"))
+            seq = corrected.get(str(line.pk))
         else:
-            seq = seqs.get(("tables.session", str(line.session_id), "session.closed"))
+            seq = closed.get(str(line.session_id))
         rows.append(
             {
                 "id": line.pk,
