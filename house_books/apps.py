@@ -29,3 +29,4 @@ class HouseBooksConfig(AppConfig):
                 roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
             }
         )
+        from . import inspection  # noqa: F401  (its checks join inspect_books)

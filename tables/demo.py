@@ -24,7 +24,7 @@ from casino_ops.services import get_casino
 from . import services
 from .blackjack.simulator import simulate_shoe
 from .clock import history_at
-from .models import ControlDay, Discrepancy, EntryKind, Session
+from .models import ControlDay, Discrepancy, EntryKind, Session, Table
 
 MINIMUM = Decimal("10.00")
 MAXIMUM = Decimal("1000.00")
@@ -74,6 +74,16 @@ def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
         advance_amount=ADVANCE,
         croupier=croupier,
     )
+
+
+def seed_tables(context: dict[str, Any]) -> None:
+    """The demo's four tables (before the depot issues them decks)."""
+    director = context["users"][roles.DIRECTOR]
+    for number in range(1, 5):
+        if not Table.objects.filter(number=number).exists():
+            services.create_table(actor=director, number=number, code=f"BJ{number:02d}")
+            context["created"].append(f"table BJ{number:02d}")
+    context["tables"] = list(Table.objects.order_by("number"))
 
 
 def seed(context: dict[str, Any]) -> None:

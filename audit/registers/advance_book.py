@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors as tables
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("Ligne"), 6, "n"),
@@ -162,9 +164,7 @@ class AdvanceBook(Register):
         return table_days(request)
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("tables.selectors", "advance_book")
-        if read is None:
-            return {"sections": []}
+        read = tables.advance_book
         book = read(request.table, request.date_from, request.date_to)
         sections = [session_section(s) for s in book["sessions"]]
         if book["days"]:

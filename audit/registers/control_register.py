@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors as tables
+
 from . import fmt
-from .base import Register, Request, place_corrections, register, selector
+from .base import Register, Request, place_corrections, register
 
 COLUMNS = [
     fmt.column(_("Table"), 8, "c"),
@@ -90,9 +92,7 @@ class ControlRegister(Register):
         )
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("tables.selectors", "control_register")
-        if read is None:
-            return {"sections": []}
+        read = tables.control_register
         sections = []
         day = request.date_from
         while day <= request.date_to:

@@ -14,8 +14,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 from .destructions import destruction_section
 
 COLUMNS = [
@@ -115,21 +117,20 @@ class ReceiptBook(Register):
         return days
 
     def count(self, request: Request) -> int:
-        read = selector("cards_registry.selectors", "receipt_book")
-        return read(request.date_from, request.date_to).count() if read else 0
+        read = depot.receipt_book
+        return read(request.date_from, request.date_to).count()
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "receipt_book")
-        entries = [_entry(r) for r in read(request.date_from, request.date_to)] if read else []
+        read = depot.receipt_book
+        entries = [_entry(r) for r in read(request.date_from, request.date_to)]
         context = self.context_from_entries(entries)
-        destructions = selector("cards_registry.selectors", "destructions")
-        if destructions is not None:
-            context["sections"].append(
-                destruction_section(
-                    list(destructions(request.date_from, request.date_to)),
-                    title=_("Destructions de la période (visa de l'officier)"),
-                )
+        destructions = depot.destructions
+        context["sections"].append(
+            destruction_section(
+                list(destructions(request.date_from, request.date_to)),
+                title=_("Destructions de la période (visa de l'officier)"),
             )
+        )
         return context
 
     @staticmethod

@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from audit.models import Report
+from audit.registers.base import MODULES, REGISTERS, Request
 from casino_ops.regulations import RegulationError
 
 from .. import access, selectors
@@ -26,20 +27,8 @@ from ..forms import RegisterFilterForm
 
 
 def available() -> dict[str, Any]:
-    """The registers whose module is installed, by name, in the pipeline's order."""
-    import importlib
-
-    from audit.registers import base
-
-    found = {}
-    for name, module in base.MODULES.items():
-        try:
-            importlib.import_module(f"audit.registers.{module}")
-        except ImportError:
-            continue
-        if name in base.REGISTERS:
-            found[name] = base.REGISTERS[name]
-    return found
+    """Every register, by name, in the pipeline's order."""
+    return {name: REGISTERS[name] for name in MODULES}
 
 
 def _register_or_404(name: str) -> Any:
@@ -61,8 +50,6 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def register_page(request: HttpRequest, name: str) -> HttpResponse:
-    from audit.registers.base import Request
-
     register = _register_or_404(name)
     start, end = _default_period()
     data = request.GET if "date_from" in request.GET else None
