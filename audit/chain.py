@@ -68,6 +68,8 @@ from django.db import connections, models, router, transaction
 from django.utils import timezone
 
 from .actions import Action
+from .books import ROWS_KEY, drain
+from .merkle import TreeBuilder
 from .models import AuditEvent
 
 GENESIS = "0" * 64
@@ -244,7 +246,6 @@ def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any
     """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
     if not connection.__dict__.get("_audit_book_marks"):
         return payload or {}  # no row of a book written since the last event
-    from .books import ROWS_KEY, drain
 
     rows = drain(connection)
     if not rows:
@@ -624,7 +625,7 @@ def verify_chain(
     """
     context = None
     if checkpoints:
-        from .checkpoints import CheckContext
+        from .checkpoints import CheckContext  # cycle: the checkpoints import the chain
 
         context = CheckContext()
     if keep_hashes_at is None:
@@ -632,8 +633,6 @@ def verify_chain(
     keep = keep_hashes_at
     check_tree = merkle is True
     if check_tree:
-        from .merkle import TreeBuilder
-
         merkle = TreeBuilder(roots_at=set(keep))
     connection = connections[using]
     rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)

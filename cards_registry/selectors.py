@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
+from casino_ops.regulations import RegulationError, cite
 
 from . import history
 from .history import HistoryLine
@@ -24,6 +25,7 @@ from .models import (
     Correction,
     Deck,
     DeckStatus,
+    DepotSettings,
     Destruction,
     DestructionLine,
     Incident,
@@ -33,7 +35,9 @@ from .models import (
     Reception,
     ReturnResult,
     Sixain,
+    correction_key,
 )
+from .rules import report_is_late
 
 # -- the depot's state ---------------------------------------------------------------------
 
@@ -54,8 +58,6 @@ def held_sixains() -> int:
 
 def current_value(entry: Model, field: str) -> str:
     """The value of ``field`` of a book entry as it stands after the corrections already made."""
-    from .models import correction_key
-
     key = correction_key(type(entry))
     last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
     if last is not None:
@@ -138,16 +140,12 @@ def decks_in_cabinet_per_books() -> QuerySet[Deck]:
 
 def depot_settings() -> Any:
     """The depot's settings (the defaults until the director saves them)."""
-    from .models import DepotSettings
-
     return DepotSettings.objects.filter(pk=1).first() or DepotSettings(pk=1)
 
 
 def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:
     """Open or closed incidents not yet reported to the officer, or reported late:
     ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5)."""
-    from .rules import report_is_late
-
     minutes = depot_settings().incident_report_minutes
     found: list[tuple[Incident, str]] = []
     for incident in Incident.objects.select_related("later_report", "officer_informed").order_by("number"):
@@ -208,8 +206,6 @@ def resolve_decks(
     An unknown or ambiguous name is a :class:`RegulationError` naming the field.
     """
     from django.utils.translation import gettext as _
-
-    from casino_ops.regulations import RegulationError, cite
 
     article = cite("depot.receipt_book", profile)
     found: list[Deck] = []

@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils import timezone
 
+from cards_registry.selectors import decks_checked_for_play
 from casino_ops import roles
 from casino_ops.services import get_casino
 
@@ -168,8 +169,6 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
 def _fill_shoe(croupier: Any, session: Session) -> Any:
     """A shoe from three blue and three red decks the depot issued to the table today and that
     were unsealed at the table (FR art. 40, LU art. 7), if any."""
-    from cards_registry.selectors import decks_checked_for_play
-
     by_colour: dict[str, list[Any]] = {}
     for deck in decks_checked_for_play(table_number=session.table.number, day=session.day):
         by_colour.setdefault(deck.back_colour, []).append(deck)

@@ -12,14 +12,25 @@ from typing import Any
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
+from cards_registry.history import HistoryLine
+
+from .models import (
+    AdvanceEntry,
+    AuthorisedMinimum,
+    ControlDay,
+    ControlLine,
+    Discrepancy,
+    HandLog,
+    MaximumChange,
+    Session,
+    Shoe,
+    ShoeDeck,
+    Table,
+)
 
 
 def deck_shoe_history(deck: Any) -> list[Any]:
     """The shoes and sessions a deck served, as lines of its history (FR art. 40, LU art. 7)."""
-    from cards_registry.history import HistoryLine
-
-    from .models import ShoeDeck
-
     rows = list(
         ShoeDeck.objects.filter(deck=deck)
         .select_related("shoe__session__table")
@@ -163,8 +174,6 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
 def _sessions_query() -> Any:
     from django.db.models import Prefetch
 
-    from .models import AdvanceEntry, MaximumChange, Session
-
     entries = (
         AdvanceEntry.objects.select_related("counted_by", "signed_by", "cashier", "key_holder", "corrects")
         .prefetch_related("corrections")
@@ -205,8 +214,6 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
 
     Names are users' full names. Amounts are Decimals. A fixed number of queries whatever the range.
     """
-    from .models import Table
-
     table = Table.objects.get(number=table_number)
     sessions = list(
         _sessions_query()
@@ -249,8 +256,6 @@ def control_register(day: dt.date) -> dict[str, Any]:
 
     A fixed number of queries whatever the number of lines.
     """
-    from .models import ControlDay, ControlLine
-
     control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
     if control_day is None:
         return {
@@ -343,8 +348,6 @@ def session_report(session_id: int) -> dict[str, Any]:
     ``underpaid`` in the house's favour. A fixed number of queries whatever the number of logs.
     """
     from django.db.models import Prefetch
-
-    from .models import ControlLine, Discrepancy, HandLog, Shoe
 
     session = (
         _sessions_query()
@@ -467,8 +470,6 @@ def dealer_error_summary(
     """
     from django.db.models import Count, Sum
 
-    from .models import Discrepancy, HandLog
-
     if by not in GROUPS:
         raise ValueError(f"by must be one of {sorted(GROUPS)}")
     key, label = GROUPS[by]
@@ -513,8 +514,6 @@ def dealer_error_summary(
 
 def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
     """Sessions with their table, newest first (one query)."""
-    from .models import Session
-
     query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at")
     if table is not None:
         query = query.filter(table__number=table)
@@ -528,8 +527,6 @@ def sessions(*, table: int | None = None, day: dt.date | None = None, status: st
 def hand_logs(*, session_id: int | None = None) -> Any:
     """Hand logs with their replay and discrepancies (a fixed number of queries for any number of logs)."""
     from django.db.models import Prefetch
-
-    from .models import Discrepancy, HandLog
 
     query = (
         HandLog.objects.select_related("replay")
@@ -549,8 +546,6 @@ def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
     "hand_logs": [{"id", "sha256", "rounds"}]}``, in the order the shoes were filled.
     """
     from django.db.models import Prefetch
-
-    from .models import HandLog, Shoe
 
     shoes = (
         Shoe.objects.filter(decks__deck_id=deck_id)
@@ -585,8 +580,6 @@ def effective_control_lines(control_day: Any) -> list[Any]:
 def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
     """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
     ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
-    from .models import AuthorisedMinimum
-
     rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
     return [
         {

@@ -26,7 +26,6 @@ SKIP_DIRS = {"migrations", "tests", "bench", ".venv", "node_modules"}
 RECORD = {
     "audit",
     "audit.actions",
-    "audit.apps",
     "audit.books",
     "audit.chain",
     "audit.checkpoints",
@@ -78,7 +77,8 @@ def imported(node: ast.Import | ast.ImportFrom, module: str, is_package: bool) -
             package = module.split(".") if is_package else module.split(".")[:-1]
             package = package[: len(package) - (node.level - 1)]
             base = ".".join(package + ([node.module] if node.module else []))
-        names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        # ``from x import y`` names the module x.y when there is one, else x
+        names = [f"{base}.{a.name}" if known(f"{base}.{a.name}") else base for a in node.names]
     return [name for name in names if name.split(".")[0] in APPS]
 
 
@@ -98,7 +98,11 @@ def _refusal(importer: str, target: str) -> str | None:
     mine, theirs = layer(importer), layer(target)
     if theirs > mine:
         return "imports a module above it"
-    if mine in (HOUSE, OFFICERS) and theirs in (DEPOT, TABLES) and importer.split(".")[0] != target.split(".")[0]:
+    if (
+        mine in (HOUSE, OFFICERS)
+        and theirs in (DEPOT, TABLES)
+        and importer.split(".")[0] != target.split(".")[0]
+    ):
         face = target.split(".")[1] if "." in target else ""
         if face not in READ_WRITE_FACES:
             return "reads an app other than through its selectors (or acts other than through its services)"
@@ -111,36 +115,37 @@ def _in_ready(stack: list[ast.AST], module: str) -> bool:
     )
 
 
-def violations() -> list[str]:
+def file_violations(path: Path) -> list[str]:
+    source = path.read_text(encoding="utf-8")
+    lines = source.splitlines()
+    module = module_name(path)
+    where = path.relative_to(ROOT)
     found = []
-    for path in project_files():
-        source = path.read_text(encoding="utf-8")
-        lines = source.splitlines()
-        module = module_name(path)
-        where = path.relative_to(ROOT)
+    todo: list[tuple[ast.AST, list[ast.AST]]] = [(ast.parse(source, filename=str(path)), [])]
+    while todo:
+        node, stack = todo.pop()
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            targets = imported(node, module, path.name == "__init__.py")
+            for target in targets:
+                reason = _refusal(module, target)
+                if reason:
+                    found.append(f"{where}:{node.lineno} {target}: {reason}")
+            in_function = any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in stack)
+            if targets and in_function and not _in_ready(stack, module):
+                span = lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
+                if not any("# cycle:" in line for line in span):
+                    found.append(f"{where}:{node.lineno} function-level import without '# cycle:'")
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
+            if name in ("import_module", "import_string", "__import__", "import_by_path"):
+                found.append(f"{where}:{node.lineno} {name}(): import the module itself")
+        todo.extend((child, [*stack, node]) for child in ast.iter_child_nodes(node))
+    return sorted(found)
 
-        def visit(node: ast.AST, stack: list[ast.AST]) -> None:
-            for child in ast.iter_child_nodes(node):
-                if isinstance(child, ast.Import | ast.ImportFrom):
-                    targets = imported(child, module, path.name == "__init__.py")
-                    for target in targets:
-                        reason = _refusal(module, target)
-                        if reason:
-                            found.append(f"{where}:{child.lineno} {target}: {reason}")
-                    in_function = any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in stack)
-                    if targets and in_function and not _in_ready(stack, module):
-                        span = lines[child.lineno - 1 : (child.end_lineno or child.lineno)]
-                        if not any("# cycle:" in line for line in span):
-                            found.append(f"{where}:{child.lineno} function-level import without '# cycle:'")
-                if isinstance(child, ast.Call):
-                    func = child.func
-                    name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-                    if name in ("import_module", "import_string", "__import__", "import_by_path"):
-                        found.append(f"{where}:{child.lineno} {name}(): import the module itself")
-                visit(child, [*stack, child])
 
-        visit(ast.parse(source, filename=str(path)), [])
-    return found
+def violations() -> list[str]:
+    return [found for path in project_files() for found in file_violations(path)]
 
 
 def test_every_project_module_is_scanned():

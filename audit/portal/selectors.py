@@ -13,8 +13,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from audit.chain import head
-from audit.models import AuditEvent
+from audit.chain import FORGED_ACTION, head
+from audit.models import AuditEvent, Checkpoint, Report
+from cards_registry.models import Deck
+from casino_ops import roles
+from tables.blackjack import replay
+from tables.models import Discrepancy, HandLog, Session
 
 
 def audit_events(
@@ -106,8 +110,6 @@ def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
     fails, left out of the chain), newest first."""
     import json
 
-    from audit.chain import FORGED_ACTION
-
     found = []
     for object_id, seq, recorded_at, payload in (
         AuditEvent.objects.filter(action=FORGED_ACTION)
@@ -134,8 +136,6 @@ def last_checkpoint() -> Any | None:
 
 
 def decks(*, serial: str = "", status: str = "", manufacturer: str = "") -> QuerySet[Any]:
-    from cards_registry.models import Deck
-
     rows = Deck.objects.select_related("manufacturer", "sixain", "reception").order_by(
         "manufacturer__code", "serial"
     )
@@ -151,8 +151,6 @@ def decks(*, serial: str = "", status: str = "", manufacturer: str = "") -> Quer
 def sessions(
     *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
 ) -> QuerySet[Any]:
-    from tables.models import Session
-
     rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
     if table:
         rows = rows.filter(table__number=table)
@@ -168,8 +166,6 @@ def sessions(
 def hand_logs(
     *, session: int | None = None, table: int | None = None, ok: bool | None = None
 ) -> QuerySet[Any]:
-    from tables.models import HandLog
-
     rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
         "-uploaded_at", "-id"
     )
@@ -192,8 +188,6 @@ def discrepancies(
     until: dt.date | None = None,
     round_number: int | None = None,
 ) -> QuerySet[Any]:
-    from tables.models import Discrepancy
-
     rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
         "-hand_log__uploaded_at", "-id"
     )
@@ -224,8 +218,6 @@ def hand_log_report(log: Any) -> dict[str, Any]:
 
     from django.core.cache import cache
 
-    from tables.blackjack import replay
-
     key = f"portal:replay-report:{log.sha256}"
     report = cache.get(key)
     if report is None:
@@ -235,8 +227,6 @@ def hand_log_report(log: Any) -> dict[str, Any]:
 
 
 def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySet[Any]:
-    from audit.models import Report
-
     rows = Report.objects.order_by("-requested_at", "-id")
     if register:
         rows = rows.filter(register=register)
@@ -248,8 +238,6 @@ def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySe
 
 
 def checkpoints() -> QuerySet[Any]:
-    from audit.models import Checkpoint
-
     return Checkpoint.objects.order_by("-seq")
 
 
@@ -278,8 +266,6 @@ def rendering_variant(user: Any) -> str:
     the portal is keyed on this as well as on :func:`books_version`.
     """
     from django.utils.translation import get_language
-
-    from casino_ops import roles
 
     return ":".join(
         (

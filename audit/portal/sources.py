@@ -9,14 +9,15 @@ from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
 
+from cards_registry.models import Destruction, Incident, Order, Reception
+from tables.models import Discrepancy, HandLog
+from tables.selectors import authorised_minimums_to_stamp
+
 
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     """Entries waiting for an officer's visa: orders and receptions with none, the
     destructions this officer witnessed and has not stamped yet, and the acts of the
     authorised minimum not stamped yet."""
-    from cards_registry.models import Destruction, Order, Reception
-    from tables.selectors import authorised_minimums_to_stamp
-
     return {
         "minimums": authorised_minimums_to_stamp(),
         "orders": list(
@@ -38,8 +39,6 @@ def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
 
 
 def open_incidents(*, with_decks: bool = True) -> list[Any]:
-    from cards_registry.models import Incident
-
     rows = Incident.objects.filter(closure__isnull=True).select_related("book", "reported_by")
     if with_decks:
         rows = rows.prefetch_related("decks")
@@ -48,8 +47,6 @@ def open_incidents(*, with_decks: bool = True) -> list[Any]:
 
 def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]]]]:
     """The last discrepancies found, grouped by table, each with a link to its round."""
-    from tables.models import Discrepancy, HandLog
-
     misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
     rows = list(
         Discrepancy.objects.filter(~Q(round=None))

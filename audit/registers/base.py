@@ -70,7 +70,7 @@ class Register:
 
     def count(self, request: Request) -> int:
         """About how many rows the register has for ``request`` (to split big ones)."""
-        from .render import row_count
+        from .render import row_count  # cycle: render prints a Register (imports this module)
 
         return row_count(self.context(request))
 

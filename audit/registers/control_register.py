@@ -14,6 +14,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from tables import selectors as tables
+from tables.models import ControlDay
 
 from . import fmt
 from .base import Register, Request, place_corrections, register
@@ -83,8 +84,6 @@ class ControlRegister(Register):
     part_unit = "day"
 
     def days_with_entries(self, request: Request) -> list[dt.date]:
-        from tables.models import ControlDay
-
         return list(
             ControlDay.objects.filter(day__range=(request.date_from, request.date_to))
             .order_by("day")

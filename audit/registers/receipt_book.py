@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from cards_registry import selectors as depot
+from cards_registry.models import Correction, Reception
 
 from . import fmt
 from .base import Register, Request, register
@@ -99,8 +100,6 @@ class ReceiptBook(Register):
     orientation = "landscape"
 
     def touched_days(self, events: list[tuple[str, str]]) -> set[dt.date]:
-        from cards_registry.models import Correction, Reception
-
         def ids(label: str) -> list[int]:
             return [int(i) for t, i in events if t == label and str(i).isdigit()]
 

@@ -48,6 +48,7 @@ from ._shared import (
     _profile,
     _require_key_holder,
 )
+from .incidents import _open_incident, _told
 
 
 @transaction.atomic
@@ -203,8 +204,6 @@ def return_decks(
     quarantined by an incident at the table comes back too, recorded as such, and stays
     quarantined until the officer closes the incident.
     """
-    from .incidents import _open_incident, _told
-
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)

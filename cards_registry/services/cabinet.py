@@ -38,6 +38,7 @@ from ._shared import (
     _require_management,
     _require_officer,
 )
+from .incidents import _open_incident
 
 
 @transaction.atomic
@@ -157,8 +158,6 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
     ``MAKER:serial``) against the decks the books say are in the cabinet. A deck missing, or
     one found that the books do not place there, opens an incident reported to that officer
     (FR art. 39-40, LU art. 6-7); the missing decks are quarantined."""
-    from .incidents import _open_incident
-
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)

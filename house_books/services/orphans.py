@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
@@ -265,7 +266,6 @@ def transfer_orphans(
     Finance at once.
     """
     article = cite(RULE, profile())
-    from casino_ops import roles
 
     if not roles.has_role(actor, roles.DIRECTOR):
         raise RegulationError(

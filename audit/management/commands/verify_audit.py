@@ -15,6 +15,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from audit.books import BookCheck
 from audit.chain import verify_chain
+from audit.checkpoints import check_export
+from casino_ops.regulations import RegulationError
 
 
 class Command(BaseCommand):
@@ -41,9 +43,6 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
-            from audit.checkpoints import check_export
-            from casino_ops.regulations import RegulationError
-
             try:
                 count, exported_problems = check_export(options["against"].read_bytes())
             except (OSError, RegulationError) as error:

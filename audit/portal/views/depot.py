@@ -13,8 +13,14 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from cards_registry import models, services
+from cards_registry.models import Incident
+from cards_registry.selectors import deck_history
+from cards_registry.services import close_incident as close
 from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
+from tables.models import AuthorisedMinimum
+from tables.services import stamp_authorised_minimum
 
 from .. import access, selectors, sources
 from ..forms import IncidentClosureForm, VisaForm
@@ -35,8 +41,6 @@ def decks(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
-    from cards_registry.selectors import deck_history
-
     found = access.get_visible_or_404(request.user, selectors.decks(), pk=deck_id)
     return render(request, "portal/deck.html", {"deck": found, "history": deck_history(found)})
 
@@ -65,9 +69,6 @@ def _back(request: HttpRequest) -> str:
 
 
 def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
-    from tables.models import AuthorisedMinimum
-    from tables.services import stamp_authorised_minimum
-
     act = access.get_visible_or_404(request.user, AuthorisedMinimum.objects.all(), access.VISA, pk=act_id)
     try:
         stamp_authorised_minimum(actor=request.user, act=act)
@@ -85,8 +86,6 @@ def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
 def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     """The officer's visa on an order, a receipt-book entry, a destruction or the act
     of the authorised minimum."""
-    from cards_registry import models, services
-
     if kind == MINIMUM:
         return _stamp_minimum(request, entry_id)
     if kind not in _STAMPS:
@@ -122,9 +121,6 @@ def incidents(request: HttpRequest) -> HttpResponse:
 @access.officer_required(access.CLOSE_INCIDENT)
 def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer closes an incident: his findings, and which decks are fit again."""
-    from cards_registry.models import Incident
-    from cards_registry.services import close_incident as close
-
     incident = access.get_visible_or_404(
         request.user, Incident.objects.prefetch_related("decks"), access.CLOSE_INCIDENT, pk=incident_id
     )

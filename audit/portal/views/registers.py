@@ -20,6 +20,7 @@ from django.utils.http import urlencode
 
 from audit.models import Report
 from audit.registers.base import MODULES, REGISTERS, Request
+from audit.registers.reports import request_report
 from casino_ops.regulations import RegulationError
 
 from .. import access, selectors
@@ -92,8 +93,6 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
 @access.officer_required(access.PRINT)
 def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     """Ask for the register's signed PDF for a period (a print request)."""
-    from audit.registers.reports import request_report
-
     register = _register_or_404(name)
     form = RegisterFilterForm(request.POST, needs_table=register.needs_table)
     query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}
