@@ -7,8 +7,11 @@ the size of the result. Amounts are :class:`~decimal.Decimal`.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
@@ -593,3 +596,126 @@ def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
         }
         for a in rows.order_by("in_force_on", "recorded_at")
     ]
+
+
+# -- what the officers' side reads (portal, registers) ---------------------------------------
+
+
+def recent_discrepancy_rows(limit: int = 30) -> list[dict[str, Any]]:
+    """The last discrepancies found in a round, newest first, with their table, shoe and
+    whether their log breaks the rounds' numbering (``misnumbered``)."""
+    misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
+    return list(
+        Discrepancy.objects.filter(~Q(round=None))
+        .annotate(misnumbered=Exists(misnumbered))
+        .order_by("-id")
+        .values(
+            "hand_log_id",
+            "round",
+            "code",
+            "box",
+            "article",
+            "misnumbered",
+            "session__table__code",
+            "hand_log__shoe_label",
+        )[:limit]
+    )
+
+
+def round_positions(log_id: int) -> dict[Any, int]:
+    """A stored log's round numbers → their first position in the log."""
+    positions: dict[Any, int] = {}
+    for i, r in enumerate(json.loads(HandLog.objects.get(pk=log_id).raw).get("rounds", []), start=1):
+        positions.setdefault(r.get("number"), i)
+    return positions
+
+
+def authorised_minimum_acts() -> QuerySet[Any]:
+    """Every act of the authorised minimum (an officer stamps one by its id)."""
+    return AuthorisedMinimum.objects.all()
+
+
+def session_rows(
+    *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
+) -> QuerySet[Any]:
+    """The sessions, newest first, filtered by table number, period and status."""
+    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
+    if table:
+        rows = rows.filter(table__number=table)
+    if since:
+        rows = rows.filter(day__gte=since)
+    if until:
+        rows = rows.filter(day__lte=until)
+    if status:
+        rows = rows.filter(status=status)
+    return rows
+
+
+def hand_log_rows(
+    *, session: int | None = None, table: int | None = None, ok: bool | None = None
+) -> QuerySet[Any]:
+    """The stored hand logs, newest first, filtered by session, table number and replay outcome."""
+    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
+        "-uploaded_at", "-id"
+    )
+    if session:
+        rows = rows.filter(session_id=session)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if ok is not None:
+        rows = rows.filter(replay__ok=ok)
+    return rows
+
+
+def discrepancy_rows(
+    *,
+    code: str = "",
+    table: int | None = None,
+    session: int | None = None,
+    hand_log: int | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    round_number: int | None = None,
+) -> QuerySet[Any]:
+    """The discrepancies, newest log first, filtered by code, table, session, log, period, round."""
+    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
+        "-hand_log__uploaded_at", "-id"
+    )
+    if code:
+        rows = rows.filter(code=code)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if session:
+        rows = rows.filter(session_id=session)
+    if hand_log:
+        rows = rows.filter(hand_log_id=hand_log)
+    if round_number is not None:
+        rows = rows.filter(round=round_number)
+    if since:
+        rows = rows.filter(session__day__gte=since)
+    if until:
+        rows = rows.filter(session__day__lte=until)
+    return rows
+
+
+def table_days(table: int, date_from: dt.date, date_to: dt.date) -> list[dt.date]:
+    """The days a table has sessions in the period."""
+    return list(
+        Session.objects.filter(table__number=table, day__range=(date_from, date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+        .distinct()
+    )
+
+
+def control_days(date_from: dt.date, date_to: dt.date) -> list[dt.date]:
+    """The days of the control register in the period."""
+    return list(
+        ControlDay.objects.filter(day__range=(date_from, date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+    )
+
+
+def table_exists(number: int) -> bool:
+    return Table.objects.filter(number=number).exists()

@@ -36,8 +36,20 @@ RECORD = {
 }
 ENGINE, BASE, THE_RECORD, DEPOT, TABLES, HOUSE, OFFICERS = range(7)
 COMPOSITION_ROOTS = {"casino_ops.urls", "casino_ops.celery"}
-#: What the officers' side (and the house books) may import of an app below it.
-READ_WRITE_FACES = ("selectors", "services")
+#: What the officers' side (and the house books) may import of an app below it: its
+#: selectors to read, its services (and their forms) to act.
+READ_WRITE_FACES = ("selectors", "services", "forms")
+#: The command that composes every app's demo data (it stands above them all).
+DEMO_COMPOSER = "audit.management.commands.seed_demo"
+#: Imports against the design, each named with why it stays for now; the test below
+#: fails once one is gone, so the list only shrinks.
+KNOWN_EXCEPTIONS = {
+    # the casino's settings are a regulated act recorded in the chain, from the bottom layer
+    ("casino_ops.services", "audit"): "update_casino_settings records its act",
+    ("casino_ops.services", "audit.actions"): "update_casino_settings records its act",
+    # the admin's base classes for regulated acts live in the depot's admin module
+    ("house_books.admin", "cards_registry.admin"): "ActAdmin, ActForm",
+}
 
 
 def layer(module: str) -> int:
@@ -91,6 +103,8 @@ def known(name: str) -> bool:
 def _refusal(importer: str, target: str) -> str | None:
     if importer in COMPOSITION_ROOTS or target == importer or not known(target):
         return None
+    if importer == DEMO_COMPOSER and target.endswith(".demo"):
+        return None
     if target.split(".")[0] == importer.split(".")[0] and importer.split(".")[0] != "audit":
         if layer(importer) == ENGINE and layer(target) != ENGINE:
             return "the engine imports nothing of the project"
@@ -128,7 +142,7 @@ def file_violations(path: Path) -> list[str]:
             targets = imported(node, module, path.name == "__init__.py")
             for target in targets:
                 reason = _refusal(module, target)
-                if reason:
+                if reason and (module, target) not in KNOWN_EXCEPTIONS:
                     found.append(f"{where}:{node.lineno} {target}: {reason}")
             in_function = any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in stack)
             if targets and in_function and not _in_ready(stack, module):
@@ -163,6 +177,19 @@ def test_the_checker_refuses_what_the_design_forbids():
     assert _refusal("audit.portal.sources", "cards_registry.selectors") is None
     assert _refusal("tables.services.shoes", "cards_registry.rules") is None
     assert _refusal("casino_ops.urls", "audit.portal.urls") is None
+
+
+def test_each_known_exception_is_still_there():
+    still = set()
+    for path in project_files():
+        module = module_name(path)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                still.update(
+                    (module, target) for target in imported(node, module, path.name == "__init__.py")
+                )
+    assert set(KNOWN_EXCEPTIONS) <= still
+    assert all(_refusal(importer, target) for importer, target in KNOWN_EXCEPTIONS)
 
 
 def test_imports_run_the_way_the_design_says():

@@ -15,10 +15,8 @@ from django.utils import timezone
 
 from audit.chain import FORGED_ACTION, head
 from audit.models import AuditEvent, Checkpoint, Report
-from cards_registry.models import Deck
 from casino_ops import roles
 from tables.blackjack import replay
-from tables.models import Discrepancy, HandLog, Session
 
 
 def audit_events(
@@ -125,87 +123,10 @@ def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
 
 
 def last_checkpoint() -> Any | None:
-    try:
-        from audit.models import Checkpoint  # type: ignore[attr-defined]
-    except ImportError:
-        return None
     return Checkpoint.objects.order_by("-seq").first()
 
 
 # -- the depot and the tables, as querysets for lists (read only) --------------------------------
-
-
-def decks(*, serial: str = "", status: str = "", manufacturer: str = "") -> QuerySet[Any]:
-    rows = Deck.objects.select_related("manufacturer", "sixain", "reception").order_by(
-        "manufacturer__code", "serial"
-    )
-    if serial:
-        rows = rows.filter(serial__icontains=serial)
-    if status:
-        rows = rows.filter(status=status)
-    if manufacturer:
-        rows = rows.filter(manufacturer__code=manufacturer)
-    return rows
-
-
-def sessions(
-    *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
-) -> QuerySet[Any]:
-    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
-    if table:
-        rows = rows.filter(table__number=table)
-    if since:
-        rows = rows.filter(day__gte=since)
-    if until:
-        rows = rows.filter(day__lte=until)
-    if status:
-        rows = rows.filter(status=status)
-    return rows
-
-
-def hand_logs(
-    *, session: int | None = None, table: int | None = None, ok: bool | None = None
-) -> QuerySet[Any]:
-    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
-        "-uploaded_at", "-id"
-    )
-    if session:
-        rows = rows.filter(session_id=session)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if ok is not None:
-        rows = rows.filter(replay__ok=ok)
-    return rows
-
-
-def discrepancies(
-    *,
-    code: str = "",
-    table: int | None = None,
-    session: int | None = None,
-    hand_log: int | None = None,
-    since: dt.date | None = None,
-    until: dt.date | None = None,
-    round_number: int | None = None,
-) -> QuerySet[Any]:
-    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
-        "-hand_log__uploaded_at", "-id"
-    )
-    if code:
-        rows = rows.filter(code=code)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if session:
-        rows = rows.filter(session_id=session)
-    if hand_log:
-        rows = rows.filter(hand_log_id=hand_log)
-    if round_number is not None:
-        rows = rows.filter(round=round_number)
-    if since:
-        rows = rows.filter(session__day__gte=since)
-    if until:
-        rows = rows.filter(session__day__lte=until)
-    return rows
 
 
 def hand_log_report(log: Any) -> dict[str, Any]:

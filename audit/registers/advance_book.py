@@ -14,7 +14,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from tables import selectors as tables
-from tables.models import Session
 
 from . import fmt
 from .base import Register, Request, register
@@ -142,12 +141,7 @@ def _corrections_after_targets(
 
 def table_days(request: Request) -> list[dt.date]:
     """The days a table has sessions in the period (the daily parts of its books)."""
-    return list(
-        Session.objects.filter(table__number=request.table, day__range=(request.date_from, request.date_to))
-        .order_by("day")
-        .values_list("day", flat=True)
-        .distinct()
-    )
+    return tables.table_days(request.table, request.date_from, request.date_to)
 
 
 @register

@@ -14,7 +14,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from tables import selectors as tables
-from tables.models import ControlDay
 
 from . import fmt
 from .base import Register, Request, place_corrections, register
@@ -84,11 +83,7 @@ class ControlRegister(Register):
     part_unit = "day"
 
     def days_with_entries(self, request: Request) -> list[dt.date]:
-        return list(
-            ControlDay.objects.filter(day__range=(request.date_from, request.date_to))
-            .order_by("day")
-            .values_list("day", flat=True)
-        )
+        return tables.control_days(request.date_from, request.date_to)
 
     def context(self, request: Request) -> dict[str, Any]:
         read = tables.control_register

@@ -15,7 +15,6 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 
 from cards_registry import selectors as depot
-from cards_registry.models import Correction, Reception
 
 from . import fmt
 from .base import Register, Request, register
@@ -103,17 +102,7 @@ class ReceiptBook(Register):
         def ids(label: str) -> list[int]:
             return [int(i) for t, i in events if t == label and str(i).isdigit()]
 
-        days = set(
-            Reception.objects.filter(pk__in=ids("cards_registry.reception")).values_list(
-                "received_on", flat=True
-            )
-        )
-        days |= set(
-            Correction.objects.filter(
-                pk__in=ids("cards_registry.correction"), reception__isnull=False
-            ).values_list("reception__received_on", flat=True)
-        )
-        return days
+        return depot.receipt_book_days(ids("cards_registry.reception"), ids("cards_registry.correction"))
 
     def count(self, request: Request) -> int:
         read = depot.receipt_book

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 from audit import signing
 from audit.models import Report
 from casino_ops.regulations import RegulationError
-from tables.models import Table
+from tables import selectors as tables
 
 from .base import Request, get_register
 from .parts import all_done, assemble, books_version, likely_changed_first, make_part, plan
@@ -108,7 +108,7 @@ def request_report(
 
 
 def _check_table(number: int) -> None:
-    if not Table.objects.filter(number=number).exists():
+    if not tables.table_exists(number):
         raise RegulationError(
             "REGISTER_UNKNOWN_TABLE",
             _("Il n'y a pas de table n° %(n)s.") % {"n": number},

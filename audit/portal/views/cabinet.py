@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from cards_registry.models import Incident
+from cards_registry import selectors as depot
 from cards_registry.services import demand_opening as demand
 from cards_registry.services import record_incident_report
 from casino_ops.regulations import RegulationError
@@ -49,7 +49,7 @@ def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
 
     from django.utils import timezone
 
-    incident = access.get_visible_or_404(request.user, Incident.objects.all(), access.VISA, pk=incident_id)
+    incident = access.get_visible_or_404(request.user, depot.all_incidents(), access.VISA, pk=incident_id)
     raw = request.POST.get("informed_at", "")
     try:
         informed_at = dt.datetime.fromisoformat(raw) if raw else timezone.now()
