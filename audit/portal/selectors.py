@@ -15,7 +15,9 @@ from django.utils import timezone
 
 from audit.chain import FORGED_ACTION, head
 from audit.models import AuditEvent, Checkpoint, Report
+from cards_registry import selectors as depot
 from casino_ops import roles
+from tables import selectors as tables
 from tables.blackjack import replay
 
 
@@ -127,6 +129,12 @@ def last_checkpoint() -> Any | None:
 
 
 # -- the depot and the tables, as querysets for lists (read only) --------------------------------
+
+#: The apps' lists as the portal and the officers' API filter them (read through their selectors).
+decks = depot.deck_list
+sessions = tables.session_rows
+hand_logs = tables.hand_log_rows
+discrepancies = tables.discrepancy_rows
 
 
 def hand_log_report(log: Any) -> dict[str, Any]:
