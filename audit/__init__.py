@@ -10,6 +10,6 @@ from typing import Any
 
 def record(**kwargs: Any) -> Any:
     """Record one regulated act in the caller's transaction (see audit.chain.record)."""
-    from .chain import record as _record
+    from .chain import record as _record  # cycle: the chain imports the models, not loaded with the package
 
     return _record(**kwargs)

@@ -1,46 +1,55 @@
+from typing import Any
+
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.admin_display import hash_text, kv_list, labelled_code, model_label
 from casino_ops.admin_utils import ReadOnlyAdmin
 
+from .actions import Action
 from .models import AuditEvent
+from .portal import labels
 from .registers import admin as _registers_admin  # noqa: F401  (reports and checkpoints)
 
-# The label of each audited act (the code stays as a caption: it is what searches match).
-ACTION_LABELS = {
-    "advance_book.corrected": _("carnet d'avances : ligne corrigée"),
-    "casino.settings_changed": _("paramètres du casino modifiés"),
-    "control_register.corrected": _("registre de contrôle : ligne corrigée"),
-    "control_register.day_closed": _("registre de contrôle : journée arrêtée"),
-    "depot.cabinet_opened": _("dépôt : armoire ouverte"),
-    "depot.correction_recorded": _("dépôt : correction inscrite"),
-    "depot.deck_checked": _("dépôt : jeu vérifié"),
-    "depot.decks_issued": _("dépôt : jeux remis à une table"),
-    "depot.decks_returned": _("dépôt : jeux rendus"),
-    "depot.destruction_recorded": _("dépôt : destruction inscrite"),
-    "depot.destruction_stamped": _("dépôt : destruction visée"),
-    "depot.incident_closed": _("dépôt : incident clos"),
-    "depot.incident_reported": _("dépôt : incident déclaré"),
-    "depot.key_handed_over": _("dépôt : clé remise"),
-    "depot.manufacturer_registered": _("dépôt : fabricant inscrit"),
-    "depot.order_created": _("dépôt : bon de commande établi"),
-    "depot.order_sent": _("dépôt : bon de commande envoyé"),
-    "depot.order_stamped": _("dépôt : bon de commande visé"),
-    "depot.reception_recorded": _("dépôt : prise en charge inscrite"),
-    "depot.reception_stamped": _("dépôt : prise en charge visée"),
-    "depot.settings_changed": _("dépôt : limite de sixains modifiée"),
-    "hand_log.received": _("journal de mains reçu"),
-    "hand_log.replayed": _("journal de mains rejoué"),
-    "session.advance_added": _("séance : avance complémentaire"),
-    "session.closed": _("séance clôturée"),
-    "session.interrupted": _("séance interrompue"),
-    "session.maximum_changed": _("séance : maximum modifié"),
-    "session.opened": _("séance ouverte"),
-    "session.resumed": _("séance reprise"),
-    "shoe.filled": _("sabot garni"),
-    "table.created": _("table créée"),
+# The label of each audited act in the admin's words (the code stays as a caption: it is what
+# searches match); an act without one here reads as the portal labels it.
+ACTION_LABELS: dict[Action, Any] = {
+    Action.ADVANCE_BOOK_CORRECTED: _("carnet d'avances : ligne corrigée"),
+    Action.CASINO_SETTINGS_CHANGED: _("paramètres du casino modifiés"),
+    Action.CONTROL_REGISTER_CORRECTED: _("registre de contrôle : ligne corrigée"),
+    Action.CONTROL_REGISTER_DAY_CLOSED: _("registre de contrôle : journée arrêtée"),
+    Action.DEPOT_CABINET_OPENED: _("dépôt : armoire ouverte"),
+    Action.DEPOT_CORRECTION_RECORDED: _("dépôt : correction inscrite"),
+    Action.DEPOT_DECK_CHECKED: _("dépôt : jeu vérifié"),
+    Action.DEPOT_DECKS_ISSUED: _("dépôt : jeux remis à une table"),
+    Action.DEPOT_DECKS_RETURNED: _("dépôt : jeux rendus"),
+    Action.DEPOT_DESTRUCTION_RECORDED: _("dépôt : destruction inscrite"),
+    Action.DEPOT_DESTRUCTION_STAMPED: _("dépôt : destruction visée"),
+    Action.DEPOT_INCIDENT_CLOSED: _("dépôt : incident clos"),
+    Action.DEPOT_INCIDENT_REPORTED: _("dépôt : incident déclaré"),
+    Action.DEPOT_KEY_HANDED_OVER: _("dépôt : clé remise"),
+    Action.DEPOT_MANUFACTURER_REGISTERED: _("dépôt : fabricant inscrit"),
+    Action.DEPOT_ORDER_CREATED: _("dépôt : bon de commande établi"),
+    Action.DEPOT_ORDER_SENT: _("dépôt : bon de commande envoyé"),
+    Action.DEPOT_ORDER_STAMPED: _("dépôt : bon de commande visé"),
+    Action.DEPOT_RECEPTION_RECORDED: _("dépôt : prise en charge inscrite"),
+    Action.DEPOT_RECEPTION_STAMPED: _("dépôt : prise en charge visée"),
+    Action.DEPOT_SETTINGS_CHANGED: _("dépôt : limite de sixains modifiée"),
+    Action.HAND_LOG_RECEIVED: _("journal de mains reçu"),
+    Action.HAND_LOG_REPLAYED: _("journal de mains rejoué"),
+    Action.SESSION_ADVANCE_ADDED: _("séance : avance complémentaire"),
+    Action.SESSION_CLOSED: _("séance clôturée"),
+    Action.SESSION_INTERRUPTED: _("séance interrompue"),
+    Action.SESSION_MAXIMUM_CHANGED: _("séance : maximum modifié"),
+    Action.SESSION_OPENED: _("séance ouverte"),
+    Action.SESSION_RESUMED: _("séance reprise"),
+    Action.SHOE_FILLED: _("sabot garni"),
+    Action.TABLE_CREATED: _("table créée"),
 }
+
+
+def _action_label(code: str) -> Any:
+    return ACTION_LABELS.get(code) or labels.ACTIONS.get(code, "")
 
 
 class ActionFilter(admin.SimpleListFilter):
@@ -48,7 +57,7 @@ class ActionFilter(admin.SimpleListFilter):
     parameter_name = "action"
 
     def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
-        return sorted(((code, label) for code, label in ACTION_LABELS.items()), key=lambda item: str(item[1]))
+        return sorted(((code, _action_label(code)) for code in Action), key=lambda item: str(item[1]))
 
     def queryset(self, request, queryset):  # noqa: ANN001, ANN201
         return queryset.filter(action=self.value()) if self.value() else queryset
@@ -79,7 +88,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("acte"), ordering="action")
     def action_display(self, obj: AuditEvent) -> str:
-        return labelled_code(ACTION_LABELS.get(obj.action, ""), obj.action)
+        return labelled_code(_action_label(obj.action), obj.action)
 
     @admin.display(description=_("objet"), ordering="object_type")
     def object_display(self, obj: AuditEvent) -> str:

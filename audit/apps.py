@@ -19,3 +19,5 @@ class AuditConfig(AppConfig):
                 roles.OFFICER: {"audit.view_report", "audit.view_checkpoint"},
             }
         )
+        # the record's Celery tasks, known in every process (a command queues a checkpoint)
+        from . import tasks  # noqa: F401

@@ -32,6 +32,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from .models import AuditEvent
+
 try:  # the books check parses every event's payload: orjson does it several times faster
     from orjson import loads as _loads
 except ImportError:  # pragma: no cover
@@ -266,7 +268,7 @@ def _python_value(value: Any, kind: str) -> Any:
 
 
 def _canonical(value: Any) -> str:
-    from .chain import canonical_json
+    from .chain import canonical_json  # cycle: the chain imports the books (drain, ROWS_KEY)
 
     return canonical_json(value)
 
@@ -401,8 +403,6 @@ class BookCheck:
         return problems
 
     def _details(self, book: Book, differ: dict[Any, int], using: str) -> list[str]:
-        from .models import AuditEvent
-
         seqs = {s for s in differ.values() if s > 0}
         ids = {-s for s in differ.values() if s < 0}
         payloads: dict[int, dict] = {}

@@ -67,6 +67,9 @@ from django.conf import settings
 from django.db import connections, models, router, transaction
 from django.utils import timezone
 
+from .actions import Action
+from .books import ROWS_KEY, drain
+from .merkle import TreeBuilder
 from .models import AuditEvent
 
 GENESIS = "0" * 64
@@ -118,7 +121,7 @@ def event_hash(
     return hashlib.sha256(message.encode("utf-8")).hexdigest()
 
 
-FORGED_ACTION = "audit.forged_event"
+FORGED_ACTION = Action.FORGED_EVENT
 FORGED_OBJECT = "audit.auditevent"
 
 
@@ -185,7 +188,7 @@ def _one_line(name: str, value: str) -> str:
 def record(
     *,
     actor: Any,
-    action: str,
+    action: Action,
     obj: models.Model | None = None,
     object_type: str | None = None,
     object_id: str | int | None = None,
@@ -198,6 +201,8 @@ def record(
     model instance acted upon (or give ``object_type`` and ``object_id``);
     ``payload`` what the act recorded, as plain JSON-able data.
     """
+    if not isinstance(action, Action):
+        raise TypeError(f"audit.record() takes an audit.actions.Action, not {action!r}")
     using = using or router.db_for_write(AuditEvent)
     if not connections[using].in_atomic_block:
         raise RuntimeError("audit.record() must run inside the transaction of the act it records")
@@ -241,7 +246,6 @@ def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any
     """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
     if not connection.__dict__.get("_audit_book_marks"):
         return payload or {}  # no row of a book written since the last event
-    from .books import ROWS_KEY, drain
 
     rows = drain(connection)
     if not rows:
@@ -621,7 +625,7 @@ def verify_chain(
     """
     context = None
     if checkpoints:
-        from .checkpoints import CheckContext
+        from .checkpoints import CheckContext  # cycle: the checkpoints import the chain
 
         context = CheckContext()
     if keep_hashes_at is None:
@@ -629,8 +633,6 @@ def verify_chain(
     keep = keep_hashes_at
     check_tree = merkle is True
     if check_tree:
-        from .merkle import TreeBuilder
-
         merkle = TreeBuilder(roots_at=set(keep))
     connection = connections[using]
     rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)

@@ -44,6 +44,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops.celery import app
+from casino_ops.models import CasinoSettings
 from casino_ops.regulations import RegulationError
 
 from . import signing
@@ -59,8 +61,6 @@ _WITNESS_NAME = re.compile(r"^checkpoint-(\d{10})\.json$")
 
 
 def _casino_name() -> str:
-    from casino_ops.models import CasinoSettings
-
     return CasinoSettings.objects.values_list("name", flat=True).first() or ""
 
 
@@ -162,12 +162,8 @@ def checkpoint_on_commit() -> None:
     """
     if not signing.is_configured():
         return  # nothing can be signed here (a system without a certificate issues nothing)
-    # Function-level: the record does not import its tasks' module at load time (tasks import
-    # the registers); importing it here registers the task where no worker autodiscovered it
-    # (a management command such as seed_demo).
-    import audit.tasks  # noqa: F401
-    from casino_ops.celery import app
-
+    # the task is known in every process: AuditConfig.ready() imports audit.tasks (the record
+    # never imports it, as the tasks import the registers)
     transaction.on_commit(app.tasks["audit.tasks.make_checkpoint"].delay, robust=True)
 
 

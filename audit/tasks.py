@@ -9,7 +9,16 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from casino_ops.inspection import inspect
+
+from . import record
+from .actions import Action
 from .chain import seal_pending
+from .checkpoints import make_checkpoint as make
+from .models import ReportPart
+from .registers.parts import all_done, assemble, make_part
+from .registers.reports import fail, produce_report
+from .templatetags.inspection_panel import store
 
 
 @shared_task(name="audit.tasks.seal_chain", acks_late=True, ignore_result=True)
@@ -29,8 +38,6 @@ def seal_chain() -> int:
 )
 def make_report(self: Any, report_id: int) -> str:
     """Make one register's signed PDF (see audit.registers.reports); its parts go to the same queue."""
-    from .registers.reports import produce_report
-
     queue = (self.request.delivery_info or {}).get("routing_key") or None
     return produce_report(report_id, queue=queue).state
 
@@ -49,10 +56,6 @@ def make_report_part(report_part_id: int) -> bool:
     Idempotent: a part made is left as it is, a part in hand elsewhere is left
     to that worker (its message comes back if it dies).
     """
-    from .models import ReportPart
-    from .registers.parts import all_done, assemble, make_part
-    from .registers.reports import fail
-
     report_id = ReportPart.objects.values_list("report_id", flat=True).get(pk=report_part_id)
     try:
         made = make_part(report_part_id)
@@ -69,8 +72,6 @@ def make_report_part(report_part_id: int) -> bool:
 @shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)
 def make_checkpoint() -> int | None:
     """Sign the audit chain's head (beat; a checkpoint already made for that head is kept)."""
-    from .checkpoints import make_checkpoint as make
-
     checkpoint = make()
     return checkpoint.seq if checkpoint else None
 
@@ -83,22 +84,16 @@ def inspect_books(day: str | None = None) -> int:
 
     from django.db import transaction
 
-    from casino_ops.inspection import inspect
-
-    from . import record
-
     inspected = dt.date.fromisoformat(day) if day else None
     result = inspect(inspected)
     with transaction.atomic():
         record(
             actor=None,
-            action="inspection.run",
+            action=Action.INSPECTION_RUN,
             object_type="inspection",
             object_id=day or "today",
             payload={"day": day, **result.as_dict()},
         )
     if inspected is None:
-        from .templatetags.inspection_panel import store
-
         store(result)
     return len(result.breaches)

@@ -29,6 +29,8 @@ import time
 import uuid
 from pathlib import Path
 
+from audit.actions import Action
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
     def audited_save() -> None:
         with transaction.atomic():
             group = Group.objects.create(name=next_name())
-            audit.record(actor=None, action="bench.group_created", obj=group, payload={"name": group.name})
+            audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": group.name})
 
     def one_writer(fn, n: int) -> float:  # noqa: ANN001
         for _ in range(50):  # warm up
@@ -306,7 +308,7 @@ def _deck_books(need: int) -> tuple[int, int, int]:
         reception = Reception.objects.create(
             book=book, number=1, order=order, manufacturer=maker, received_on=today, recorded_by=user
         )
-        audit.record(actor=None, action="bench.reception", obj=reception, payload={})
+        audit.record(actor=None, action=Action.DEPOT_RECEPTION_RECORDED, obj=reception, payload={})
     from audit.chain import seal_pending
 
     seal_pending()

@@ -38,6 +38,8 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
+from audit.actions import Action
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
@@ -149,7 +151,7 @@ def _contenders() -> dict[str, Callable[[], None]]:
                 "note": thing.note,
                 "at": thing.at.isoformat(),
             }
-            audit.record(actor=user, action="bench.thing_saved", obj=thing, payload=payload)
+            audit.record(actor=user, action=Action.TABLE_CREATED, obj=thing, payload=payload)
 
     def pgh() -> None:
         with transaction.atomic(), pghistory.context(user=user.pk):

@@ -85,11 +85,11 @@ def fill(extra_shoes: int) -> dict[str, str]:
 
     from django.core.management import call_command
 
-    from audit.portal.sources import _positions
     from casino_ops import roles
     from tables import services
     from tables.blackjack.simulator import simulate_shoe
     from tables.models import Discrepancy, Session
+    from tables.selectors import round_positions
 
     call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
     from django.contrib.auth import get_user_model
@@ -114,7 +114,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
         services.replay_hand_log(hand_log_id=log.pk)
 
     disc = Discrepancy.objects.filter(round__isnull=False).select_related("hand_log").order_by("-id").first()
-    position = _positions(disc.hand_log)[disc.round]
+    position = round_positions(disc.hand_log_id)[disc.round]
     today = dt.date.today()
     period = urlencode(
         {"date_from": (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1), "date_to": today}

@@ -34,6 +34,7 @@ from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeFormMixin, integer_range
 from casino_ops.regulations import RegulationError
+from casino_ops.services import get_casino
 
 from . import selectors, services
 from .models import (
@@ -875,8 +876,6 @@ class _DecksBySerial(forms.Form):
 
 
 def _named_decks(data: dict[str, Any]) -> list[Deck]:
-    from casino_ops.services import get_casino
-
     return selectors.resolve_decks(
         (data.pop("serials", "") or "").split(),
         (data.pop("sixains", "") or "").split(),
@@ -1183,8 +1182,6 @@ class CountedReturnForm(ActForm):
         self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
 
     def act(self, data: dict[str, Any]) -> DeckReturn:
-        from casino_ops.services import get_casino
-
         results = []
         for raw in data["lines"].splitlines():
             parts = raw.split(maxsplit=3)

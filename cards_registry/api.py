@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -286,8 +287,6 @@ class Inspection(APIView):
     required_perms = {READ: "audit.view_auditevent"}
 
     def get(self, request: Request) -> Response:
-        from casino_ops.inspection import inspect
-
         day = (
             _date(request.query_params, "day", "depot.incident") if request.query_params.get("day") else None
         )

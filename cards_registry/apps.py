@@ -76,3 +76,4 @@ class CardsRegistryConfig(AppConfig):
                 },
             }
         )
+        from . import inspection  # noqa: F401  (its checks join inspect_books)

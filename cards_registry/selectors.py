@@ -11,10 +11,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Model, Prefetch, Q, QuerySet
+from django.db.models import Model, Prefetch, QuerySet
 from django.utils import timezone
 
-from audit.models import AuditEvent
+from audit.actions import Action
+from audit.selectors import audit_numbers
+from casino_ops.regulations import RegulationError, cite
 
 from . import history
 from .history import HistoryLine
@@ -23,6 +25,7 @@ from .models import (
     Correction,
     Deck,
     DeckStatus,
+    DepotSettings,
     Destruction,
     DestructionLine,
     Incident,
@@ -32,7 +35,9 @@ from .models import (
     Reception,
     ReturnResult,
     Sixain,
+    correction_key,
 )
+from .rules import report_is_late
 
 # -- the depot's state ---------------------------------------------------------------------
 
@@ -53,8 +58,6 @@ def held_sixains() -> int:
 
 def current_value(entry: Model, field: str) -> str:
     """The value of ``field`` of a book entry as it stands after the corrections already made."""
-    from .models import correction_key
-
     key = correction_key(type(entry))
     last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
     if last is not None:
@@ -137,16 +140,12 @@ def decks_in_cabinet_per_books() -> QuerySet[Deck]:
 
 def depot_settings() -> Any:
     """The depot's settings (the defaults until the director saves them)."""
-    from .models import DepotSettings
-
     return DepotSettings.objects.filter(pk=1).first() or DepotSettings(pk=1)
 
 
 def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:
     """Open or closed incidents not yet reported to the officer, or reported late:
     ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5)."""
-    from .rules import report_is_late
-
     minutes = depot_settings().incident_report_minutes
     found: list[tuple[Incident, str]] = []
     for incident in Incident.objects.select_related("later_report", "officer_informed").order_by("number"):
@@ -162,21 +161,30 @@ def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]
 # -- audit sequence numbers -------------------------------------------------------------
 
 
-def audit_numbers(objects: Iterable[Any]) -> dict[tuple[str, str, str], int | None]:
-    """``{(object_type, object_id, action): seq}`` for the audit events of ``objects`` (one query)."""
-    keys = {(obj._meta.label_lower, str(obj.pk)) for obj in objects if obj is not None}
-    if not keys:
-        return {}
-    condition = Q()
-    for object_type, object_id in keys:
-        condition |= Q(object_type=object_type, object_id=object_id)
+#: The acts whose audit numbers a deck's history shows, by the model they are recorded on.
+_HISTORY_ACTS: dict[str, tuple[Action, ...]] = {
+    "order": (Action.DEPOT_ORDER_CREATED,),
+    "reception": (Action.DEPOT_RECEPTION_RECORDED, Action.DEPOT_RECEPTION_STAMPED),
+    "tableissue": (Action.DEPOT_DECKS_ISSUED,),
+    "tablecheck": (Action.DEPOT_DECK_CHECKED,),
+    "deckreturn": (Action.DEPOT_DECKS_RETURNED,),
+    "incident": (Action.DEPOT_INCIDENT_REPORTED, Action.DEPOT_INCIDENT_CLOSED),
+    "destruction": (Action.DEPOT_DESTRUCTION_RECORDED, Action.DEPOT_DESTRUCTION_STAMPED),
+}
+
+
+def _history_numbers(objects: Iterable[Any]) -> dict[tuple[str, str, str], int | None]:
+    """``{(object_type, object_id, action): seq}`` for the acts of a deck's history."""
+    by_model: dict[str, list[Any]] = {}
+    for obj in objects:
+        if obj is not None:
+            by_model.setdefault(obj._meta.model_name, []).append(obj)
     found: dict[tuple[str, str, str], int | None] = {}
-    for object_type, object_id, action, seq in (
-        AuditEvent.objects.filter(condition)
-        .order_by("id")
-        .values_list("object_type", "object_id", "action", "seq")
-    ):
-        found.setdefault((object_type, object_id, action), seq)
+    for model_name, instances in by_model.items():
+        object_type = instances[0]._meta.label_lower
+        for action in _HISTORY_ACTS[model_name]:
+            for object_id, seq in audit_numbers(instances, action).items():
+                found[(object_type, object_id, action)] = seq
     return found
 
 
@@ -198,8 +206,6 @@ def resolve_decks(
     An unknown or ambiguous name is a :class:`RegulationError` naming the field.
     """
     from django.utils.translation import gettext as _
-
-    from casino_ops.regulations import RegulationError, cite
 
     article = cite("depot.receipt_book", profile)
     found: list[Deck] = []
@@ -295,14 +301,14 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
     destruction_line = getattr(deck, "destruction_line", None)
     if destruction_line is not None:
         objects.append(destruction_line.destruction)
-    numbers = audit_numbers(objects)
+    numbers = _history_numbers(objects)
 
     lines: list[HistoryLine] = [
         HistoryLine(
             order.recorded_at,
             f"Commandé : bon n° {order.number} du carnet n° {order.book.number} du "
             f"{order.ordered_on:%d/%m/%Y} chez {deck.manufacturer.name}",
-            _seq(numbers, order, "depot.order_created"),
+            _seq(numbers, order, Action.DEPOT_ORDER_CREATED),
         ),
         HistoryLine(
             reception.recorded_at,
@@ -310,7 +316,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             f"{reception.received_on:%d/%m/%Y}"
             + (f", sixain {deck.sixain.serial}" if deck.sixain else "")
             + f", dos {deck.back_colour}",
-            _seq(numbers, reception, "depot.reception_recorded"),
+            _seq(numbers, reception, Action.DEPOT_RECEPTION_RECORDED),
         ),
     ]
     visa = getattr(reception, "visa", None)
@@ -319,7 +325,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             HistoryLine(
                 visa.at,
                 f"Prise en charge n° {reception.number} visée par {_name(visa.officer)}",
-                _seq(numbers, reception, "depot.reception_stamped"),
+                _seq(numbers, reception, Action.DEPOT_RECEPTION_STAMPED),
             )
         )
     for line in deck.issue_lines.all():
@@ -334,7 +340,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                 f"Détruit : procès-verbal n° {destruction.number}, devant {_name(destruction.officer)} "
                 f"(complet : {'oui' if destruction_line.complete else 'non'}, "
                 f"non marqué : {'oui' if destruction_line.unmarked else 'non'})",
-                _seq(numbers, destruction, "depot.destruction_recorded"),
+                _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_RECORDED),
             )
         )
         dvisa = getattr(destruction, "visa", None)
@@ -343,7 +349,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                 HistoryLine(
                     dvisa.at,
                     f"Destruction n° {destruction.number} visée par {_name(dvisa.officer)}",
-                    _seq(numbers, destruction, "depot.destruction_stamped"),
+                    _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_STAMPED),
                 )
             )
     for provider in history.providers():
@@ -359,7 +365,7 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
         HistoryLine(
             issue.at,
             f"Remis à la table {issue.table_number} pour la journée du {issue.day:%d/%m/%Y}",
-            _seq(numbers, issue, "depot.decks_issued"),
+            _seq(numbers, issue, Action.DEPOT_DECKS_ISSUED),
         )
     )
     check = getattr(line, "table_check", None)
@@ -370,13 +376,13 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
             HistoryLine(
                 check.at,
                 f"{what} {issue.table_number} : {check.cards_counted} cartes, témoin {check.witness}{video}",
-                _seq(numbers, check, "depot.deck_checked"),
+                _seq(numbers, check, Action.DEPOT_DECK_CHECKED),
             )
         )
     returned = getattr(line, "return_line", None)
     if returned is not None:
         deck_return = returned.deck_return
-        seq = _seq(numbers, deck_return, "depot.decks_returned")
+        seq = _seq(numbers, deck_return, Action.DEPOT_DECKS_RETURNED)
         lines.append(
             HistoryLine(
                 deck_return.at,
@@ -411,7 +417,7 @@ def _incident_lines(
             incident.occurred_at,
             f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
             + _told_line(incident),
-            _seq(numbers, incident, "depot.incident_reported"),
+            _seq(numbers, incident, Action.DEPOT_INCIDENT_REPORTED),
         )
     )
     closure = getattr(incident, "closure", None)
@@ -422,7 +428,7 @@ def _incident_lines(
                 closure.at,
                 f"Incident n° {incident.number} clos par {_name(closure.officer)} : "
                 + ("jeu rendu à l'usage" if fit else "jeu hors d'usage"),
-                _seq(numbers, incident, "depot.incident_closed"),
+                _seq(numbers, incident, Action.DEPOT_INCIDENT_CLOSED),
             )
         )
     return lines
@@ -633,3 +639,85 @@ def depot_log(date_from: dt.date, date_to: dt.date) -> list[DepotLogEntry]:
         )
     ]
     return sorted(lines, key=lambda line: line.at)
+
+
+# -- what the officers' side reads (portal, registers) ---------------------------------------
+
+
+def orders_awaiting_visa() -> list[Order]:
+    """Orders (n° 21) with no officer's visa yet."""
+    return list(
+        Order.objects.filter(visa__isnull=True)
+        .select_related("book", "manufacturer")
+        .order_by("book__number", "number")
+    )
+
+
+def receptions_awaiting_visa() -> list[Reception]:
+    """Receipt-book entries (n° 19) with no officer's visa yet."""
+    return list(
+        Reception.objects.filter(visa__isnull=True)
+        .select_related("book", "manufacturer", "order__book")
+        .order_by("book__number", "number")
+    )
+
+
+def destructions_awaiting_visa(officer: Any) -> list[Destruction]:
+    """The destructions ``officer`` witnessed and has not stamped yet."""
+    return list(
+        Destruction.objects.filter(visa__isnull=True, officer=officer)
+        .select_related("book")
+        .order_by("book__number", "number")
+    )
+
+
+def entries_to_stamp(kind: str) -> QuerySet[Any]:
+    """The book entries an officer stamps, of one kind: ``order``, ``reception`` or ``destruction``."""
+    return {"order": Order, "reception": Reception, "destruction": Destruction}[kind].objects.all()
+
+
+def all_incidents() -> QuerySet[Incident]:
+    """Every incident, with its decks (an officer finds one by its id)."""
+    return Incident.objects.prefetch_related("decks")
+
+
+def open_incidents(*, with_decks: bool = True) -> list[Incident]:
+    """The incidents not closed yet, in the book's order."""
+    rows = Incident.objects.filter(closure__isnull=True).select_related("book", "reported_by")
+    if with_decks:
+        rows = rows.prefetch_related("decks")
+    return list(rows.order_by("book__number", "number"))
+
+
+def unreported_incidents() -> list[Incident]:
+    """Incidents found by a return, a destruction or a replay and not yet reported to an officer."""
+    return list(
+        Incident.objects.filter(officer_informed_at__isnull=True, later_report__isnull=True).order_by(
+            "number"
+        )
+    )
+
+
+def deck_list(*, serial: str = "", status: str = "", manufacturer: str = "") -> QuerySet[Deck]:
+    """The decks, filtered by serial (part of it), status and maker's code."""
+    rows = Deck.objects.select_related("manufacturer", "sixain", "reception").order_by(
+        "manufacturer__code", "serial"
+    )
+    if serial:
+        rows = rows.filter(serial__icontains=serial)
+    if status:
+        rows = rows.filter(status=status)
+    if manufacturer:
+        rows = rows.filter(manufacturer__code=manufacturer)
+    return rows
+
+
+def receipt_book_days(reception_ids: Iterable[int], correction_ids: Iterable[int]) -> set[dt.date]:
+    """The receipt book's days of these receptions and of the receptions these corrections correct."""
+    days = set(Reception.objects.filter(pk__in=list(reception_ids)).values_list("received_on", flat=True))
+    days |= set(
+        Correction.objects.filter(pk__in=list(correction_ids), reception__isnull=False).values_list(
+            "reception__received_on", flat=True
+        )
+    )
+    return days

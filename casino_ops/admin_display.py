@@ -13,6 +13,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from .models import CasinoSettings
+
 # How deep a JSON value is written out as nested lists; deeper, it is shown as text.
 MAX_DEPTH = 5
 MAX_ITEMS = 200
@@ -60,8 +62,6 @@ def _flat(data: Any) -> str:
 
 def house_rule_labels() -> dict[str, str]:
     """The house rules' keys by the casino settings' field names (they are the same)."""
-    from .models import CasinoSettings
-
     return {f.name: str(f.verbose_name) for f in CasinoSettings._meta.fields}
 
 

@@ -4,7 +4,9 @@ from django.utils.translation import gettext_lazy as _
 
 
 def _sync_roles(sender, **kwargs):  # noqa: ANN001, ANN003
-    from .roles import sync_role_permissions
+    from .roles import (
+        sync_role_permissions,  # cycle: roles imports the auth models, not loaded yet when apps.py is
+    )
 
     sync_role_permissions(verbosity=kwargs.get("verbosity", 0))
 

@@ -1,7 +1,7 @@
-"""Demo data of the casino itself: its settings, one user per role, four tables.
+"""Demo data of the casino itself: its settings and one user per role.
 
-``manage.py seed_demo`` calls ``seed(context)`` of each app's ``demo`` module in
-order (casino_ops, cards_registry, tables, audit). Each must be idempotent:
+``manage.py seed_demo`` (in the audit app, which stands above every app) calls each
+app's ``demo`` module in order (see its ``DEMO_STEPS``). Each must be idempotent:
 running it again changes nothing. ``context`` carries what earlier apps made
 (``context["users"][role]``, ``context["casino"]``, ``context["tables"]``).
 """
@@ -13,9 +13,6 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-
-from tables.models import Table
-from tables.services import create_table
 
 from . import roles
 from .models import CasinoSettings
@@ -73,9 +70,3 @@ def seed(context: dict[str, Any]) -> None:
         )
         context["created"].append("casino settings")
     context["casino"] = CasinoSettings.objects.get()
-
-    for number in range(1, 5):
-        if not Table.objects.filter(number=number).exists():
-            create_table(actor=users[roles.DIRECTOR], number=number, code=f"BJ{number:02d}")
-            context["created"].append(f"table BJ{number:02d}")
-    context["tables"] = list(Table.objects.order_by("number"))

@@ -1,9 +1,8 @@
 """The self-inspection: every open breach an inspector would find, with its article.
 
 Each app declares its checks in its own ``inspection.py`` module with the
-:func:`check` decorator; the apps' ``inspection`` modules are imported when Django
-starts (:func:`autodiscover`), so this module, at the bottom of the import order,
-never imports an app. ``manage.py inspect_books`` and the nightly task run them all.
+:func:`check` decorator; each app's ``AppConfig.ready()`` imports its ``inspection``
+module, so this module, at the bottom of the import order, never imports an app. ``manage.py inspect_books`` and the nightly task run them all.
 
 A check is a function ``(day) -> iterable of Breach``: ``day`` is the gaming day the
 inspection looks at (``None``: today, as of now). A check that finds nothing yields
@@ -15,10 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
-from importlib import import_module
 from typing import Any
-
-from django.apps import apps as django_apps
 
 
 @dataclass(frozen=True)
@@ -63,18 +59,7 @@ def check(name: str, label: str) -> Callable[[CheckFunction], CheckFunction]:
     return register
 
 
-def autodiscover() -> None:
-    """Import every installed app's ``inspection`` module (where it has one)."""
-    for config in django_apps.get_app_configs():
-        try:
-            import_module(f"{config.name}.inspection")
-        except ModuleNotFoundError as error:
-            if error.name != f"{config.name}.inspection":
-                raise
-
-
 def checks() -> list[Check]:
-    autodiscover()
     return sorted(_CHECKS.values(), key=lambda c: c.name)
 
 

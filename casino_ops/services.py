@@ -10,6 +10,7 @@ from django.forms.models import model_to_dict
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 
 from . import roles
 from .models import HOUSE_RULE_KEYS, CasinoSettings
@@ -75,7 +76,7 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     }
     audit.record(
         actor=actor,
-        action="casino.settings_changed",
+        action=Action.CASINO_SETTINGS_CHANGED,
         obj=casino,
         payload={"changed": changed, "settings": after},
     )

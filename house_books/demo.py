@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 
 from casino_ops import roles
+from tables import selectors as tables
 
 from . import services
 from .models import Approval, Exclusion, OrphanEntry, TipsCount
@@ -199,8 +200,6 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
 
 def _tips(users: dict[str, Any]) -> None:
     """The tips box counted for every day a séance was held, by the cashier before a committee member."""
-    from tables import selectors as tables
-
     today = timezone.localdate()
     days = sorted({s.day for s in tables.sessions().filter(day__lte=today).only("day", "table")})
     for number, day in enumerate(days):

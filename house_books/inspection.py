@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
+from tables import selectors as tables
 
 from . import selectors
 
@@ -40,8 +41,6 @@ def orphans_not_transferred(day: dt.date | None) -> Iterator[Breach]:
 @check("house.tips_not_counted", _("Pourboires non comptés un jour de séance"))
 def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
     """A day with a séance whose tips box was not counted (``day``, or the 31 days before today)."""
-    from tables import selectors as tables
-
     if day is not None:
         first, last = day, day
     else:

@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db.models import Sum
 
+from .models import Approval, OrphanEntry, OrphanRepayment, OrphanTransfer, TipsCount
+
 ZERO = Decimal("0.00")
 
 
@@ -25,8 +27,6 @@ def orphan_entry_balance(entry: Any) -> Decimal:
 
 def orphan_balance(exercise: int) -> Decimal:
     """The credit balance of the account "orphelins" for ``exercise``."""
-    from .models import OrphanEntry, OrphanRepayment, OrphanTransfer
-
     return (
         _sum(OrphanEntry.objects.filter(exercise=exercise))
         - _sum(OrphanRepayment.objects.filter(entry__exercise=exercise))
@@ -35,8 +35,6 @@ def orphan_balance(exercise: int) -> Decimal:
 
 
 def orphan_entries(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import OrphanEntry
-
     query = (
         OrphanEntry.objects.select_related("recorded_by").prefetch_related("repayments").order_by("number")
     )
@@ -48,8 +46,6 @@ def orphan_entries(date_from: dt.date | None = None, date_to: dt.date | None = N
 
 
 def orphan_repayments(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import OrphanRepayment
-
     query = OrphanRepayment.objects.select_related("entry", "recorded_by").order_by("repaid_on", "pk")
     if date_from is not None:
         query = query.filter(repaid_on__gte=date_from)
@@ -59,8 +55,6 @@ def orphan_repayments(date_from: dt.date | None = None, date_to: dt.date | None 
 
 
 def orphan_transfers(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import OrphanTransfer
-
     query = OrphanTransfer.objects.select_related("recorded_by").order_by("exercise")
     if date_from is not None:
         query = query.filter(transferred_on__gte=date_from)
@@ -71,8 +65,6 @@ def orphan_transfers(date_from: dt.date | None = None, date_to: dt.date | None =
 
 def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
     """Exercises before ``before`` with orphans but no transfer: (exercise, balance)."""
-    from .models import OrphanEntry, OrphanTransfer
-
     done = set(OrphanTransfer.objects.values_list("exercise", flat=True))
     years = sorted(set(OrphanEntry.objects.filter(exercise__lt=before).values_list("exercise", flat=True)))
     return [(year, orphan_balance(year)) for year in years if year not in done]
@@ -85,8 +77,6 @@ def approved_on(user: Any, day: dt.date) -> bool:
     """Whether ``user`` holds an approval in force on ``day`` (given on or before it, not
     ended, revoked, resigned or dismissed on or before it)."""
     from django.db.models import Q
-
-    from .models import Approval
 
     if user is None or not getattr(user, "pk", None):
         return False
@@ -101,8 +91,6 @@ def approvals(date_from: dt.date | None = None, date_to: dt.date | None = None) 
     """Approvals given or ended in the period (all when no period)."""
     from django.db.models import Q
 
-    from .models import Approval
-
     query = Approval.objects.select_related("person", "recorded_by", "ended_by").order_by("approved_on", "pk")
     if date_from is not None and date_to is not None:
         query = query.filter(
@@ -115,8 +103,6 @@ def approvals(date_from: dt.date | None = None, date_to: dt.date | None = None) 
 
 
 def tips_counts(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import TipsCount
-
     query = TipsCount.objects.select_related("counted_by", "witness").order_by("day")
     if date_from is not None:
         query = query.filter(day__gte=date_from)
@@ -127,8 +113,6 @@ def tips_counts(date_from: dt.date | None = None, date_to: dt.date | None = None
 
 def tips_account(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
     """The account "pourboires": one line per day counted, with the exercise's running total."""
-    from .models import TipsCount
-
     before = _sum(TipsCount.objects.filter(day__year=date_from.year, day__lt=date_from))
     lines = []
     running = before
@@ -141,8 +125,6 @@ def tips_account(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
 
 
 def days_without_tips_count(days: list[dt.date]) -> list[dt.date]:
-    from .models import TipsCount
-
     counted = set(TipsCount.objects.filter(day__in=days).values_list("day", flat=True))
     return [d for d in days if d not in counted]
 

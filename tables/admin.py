@@ -20,13 +20,16 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.selectors import decks_checked_for_play
 from casino_ops import roles
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list, labelled_code
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
+from casino_ops.services import get_casino
 
 from . import selectors, services
+from .blackjack.summary import LABELS
 from .models import (
     AdvanceEntry,
     AuthorisedMinimum,
@@ -96,8 +99,6 @@ def discrepancy_label(code: str) -> str:
     """A discrepancy's label in the active language, its code as a caption."""
     from django.utils.translation import gettext
 
-    from .blackjack.summary import LABELS
-
     label = RECEIPT_LABELS.get(code) or (gettext(LABELS[code]) if code in LABELS else "")
     return labelled_code(label, code)
 
@@ -134,8 +135,6 @@ class OpenSessionForm(SafeForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         from django.utils import timezone
-
-        from casino_ops.services import get_casino
 
         super().__init__(*args, **kwargs)
         self.fields["day"].initial = get_casino().gaming_day(timezone.now())
@@ -210,8 +209,6 @@ class ShoeForm(SafeForm):
     label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
 
     def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
-        from cards_registry.selectors import decks_checked_for_play
-
         super().__init__(*args, **kwargs)
         field = self.fields["decks"]
         # only the decks unsealed or checked at the table that day (FR art. 40, LU art. 7)
@@ -771,8 +768,6 @@ class DiscrepancyCodeFilter(admin.SimpleListFilter):
 
     def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
         from django.utils.translation import gettext
-
-        from .blackjack.summary import LABELS
 
         codes = Discrepancy.objects.order_by().values_list("code", flat=True).distinct()
         named = [(c, RECEIPT_LABELS.get(c) or (gettext(LABELS[c]) if c in LABELS else c)) for c in codes]

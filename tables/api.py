@@ -18,8 +18,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_ops.regulations import RegulationError
+from casino_ops.services import get_casino
+
 from . import rules, selectors, services
-from .models import HandLog, HandLogSource, Session
+from .models import AuthorisedMinimum, Delegation, Discrepancy, HandLog, HandLogSource, Session, Table
 from .serializers import (
     AcknowledgeInSerializer,
     AdvanceInSerializer,
@@ -143,8 +146,6 @@ class DealerErrors(APIView):
 
 def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
     """The input, or the API's refusal ``{code, message, field, article}`` naming the first bad field."""
-    from casino_ops.regulations import RegulationError
-
     serializer = serializer_class(data=data)
     if not serializer.is_valid():
         field, errors = next(iter(serializer.errors.items()))
@@ -157,8 +158,6 @@ def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
 
 def _user(username: str, field: str) -> Any:
     from django.contrib.auth import get_user_model
-
-    from casino_ops.regulations import RegulationError
 
     user = get_user_model().objects.filter(username=username).first()
     if user is None:
@@ -173,8 +172,6 @@ class Delegations(APIView):
     required_perms = {READ: "tables.view_delegation", WRITE: "tables.add_delegation"}
 
     def get(self, request: Request) -> Response:
-        from .models import Delegation
-
         rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
         return Response([selectors._delegation_dict(d) for d in rows])
 
@@ -192,8 +189,6 @@ class AuthorisedMinimums(APIView):
     required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.add_authorisedminimum"}
 
     def get(self, request: Request) -> Response:
-        from .models import AuthorisedMinimum
-
         rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
         return Response(
             [
@@ -223,8 +218,6 @@ class AcknowledgeDiscrepancies(APIView):
     required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.add_discrepancyacknowledgement"}
 
     def get(self, request: Request) -> Response:
-        from .models import Discrepancy
-
         rows = (
             Discrepancy.objects.filter(acknowledgement__isnull=True)
             .order_by("id")
@@ -233,10 +226,6 @@ class AcknowledgeDiscrepancies(APIView):
         return Response({"not_acknowledged": list(rows[:10000])})
 
     def post(self, request: Request) -> Response:
-        from casino_ops.regulations import RegulationError
-
-        from .models import Discrepancy
-
         data = _validated(AcknowledgeInSerializer, request.data)
         wanted = set(data["discrepancies"])
         rows = list(Discrepancy.objects.filter(pk__in=wanted))
@@ -275,15 +264,9 @@ class OpenSession(APIView):
     def get(self, request: Request) -> Response:
         from django.utils import timezone
 
-        from casino_ops.services import get_casino
-
         return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
 
     def post(self, request: Request) -> Response:
-        from casino_ops.regulations import RegulationError
-
-        from .models import Table
-
         data = _users(_validated(OpenSessionInSerializer, request.data), "croupier")
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:

@@ -65,3 +65,4 @@ class TablesConfig(AppConfig):
         from .services.floor import table_refusal
 
         register_table_check(table_refusal)  # the depot issues decks only to a table in service
+        from . import inspection  # noqa: F401  (its checks join inspect_books)

@@ -18,13 +18,14 @@ from typing import Any
 
 from django.utils import timezone
 
+from cards_registry.selectors import decks_checked_for_play
 from casino_ops import roles
 from casino_ops.services import get_casino
 
 from . import services
 from .blackjack.simulator import simulate_shoe
 from .clock import history_at
-from .models import ControlDay, Discrepancy, EntryKind, Session
+from .models import ControlDay, Discrepancy, EntryKind, Session, Table
 
 MINIMUM = Decimal("10.00")
 MAXIMUM = Decimal("1000.00")
@@ -77,6 +78,16 @@ def _open(director: Any, croupier: Any, table: Any, day: dt.date) -> Session:
         # LU art. 22: the cash shown at the start, at least the largest advance
         guarantee_fund=GUARANTEE_FUND if get_casino().profile == "LU" else None,
     )
+
+
+def seed_tables(context: dict[str, Any]) -> None:
+    """The demo's four tables (before the depot issues them decks)."""
+    director = context["users"][roles.DIRECTOR]
+    for number in range(1, 5):
+        if not Table.objects.filter(number=number).exists():
+            services.create_table(actor=director, number=number, code=f"BJ{number:02d}")
+            context["created"].append(f"table BJ{number:02d}")
+    context["tables"] = list(Table.objects.order_by("number"))
 
 
 def seed(context: dict[str, Any]) -> None:
@@ -167,8 +178,6 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
 def _fill_shoe(croupier: Any, session: Session) -> Any:
     """A shoe from three blue and three red decks the depot issued to the table today and that
     were unsealed at the table (FR art. 40, LU art. 7), if any."""
-    from cards_registry.selectors import decks_checked_for_play
-
     by_colour: dict[str, list[Any]] = {}
     for deck in decks_checked_for_play(table_number=session.table.number, day=session.day):
         by_colour.setdefault(deck.back_colour, []).append(deck)

@@ -19,16 +19,18 @@ from django.utils.translation import gettext as _
 
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
+from casino_ops.services import get_casino
 
+from .models import AdvanceEntry, Discrepancy, EntryKind, HandLog, Session, SessionStatus, Shoe, ShoeDeck
 from .rules import LU_MINISTRY_NOTICE_DAYS
+from .services._shared import _authorised_minimum
+from .services.shoes import last_shoe_ids
 
 # a hand log is replayed by a task right after it is received; one still waiting after this is late
 REPLAY_GRACE = dt.timedelta(minutes=15)
 
 
 def _today() -> dt.date:
-    from casino_ops.services import get_casino
-
     return get_casino().gaming_day(timezone.now())
 
 
@@ -39,8 +41,6 @@ def _before(day: dt.date | None) -> dt.date:
 
 
 def _sessions(day: dt.date | None) -> Any:
-    from .models import Session
-
     query = Session.objects.select_related("table")
     return query.filter(day=day) if day is not None else query
 
@@ -59,8 +59,6 @@ def _url(session: Any) -> str:
 
 @check("tables.session_past_gaming_day", _("Séances ouvertes après leur journée de jeu"))
 def sessions_past_their_day(day: dt.date | None) -> Iterator[Breach]:
-    from .models import Session, SessionStatus
-
     over = _before(day)
     query = Session.objects.select_related("table").filter(day__lt=over).exclude(status=SessionStatus.CLOSED)
     if day is not None:
@@ -78,8 +76,6 @@ def sessions_past_their_day(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.entries_unsigned", _("Avances et encaisses non comptées ou non signées"))
 def entries_unsigned(day: dt.date | None) -> Iterator[Breach]:
-    from .models import AdvanceEntry, EntryKind
-
     signed_kinds = [EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE, EntryKind.CLOSING]
     missing = Q(kind__in=signed_kinds) & (Q(signed_by__isnull=True) | Q(counted_by__isnull=True))
     lu = Q(session__profile="LU") & (
@@ -104,10 +100,6 @@ def entries_unsigned(day: dt.date | None) -> Iterator[Breach]:
     "tables.lu_notice_missing", _("LU : minimum supérieur au minimum autorisé sans information du ministre")
 )
 def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
-    from casino_ops.services import get_casino
-
-    from .services._shared import _authorised_minimum
-
     casino = get_casino()
     for session in _sessions(day).filter(profile="LU").order_by("day", "table__number"):
         authorised = _authorised_minimum(casino, session.day)
@@ -127,8 +119,6 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.interruption_open", _("Interruptions laissées ouvertes"))
 def interruptions_left_open(day: dt.date | None) -> Iterator[Breach]:
-    from .models import Session, SessionStatus
-
     query = Session.objects.select_related("table").filter(
         status=SessionStatus.INTERRUPTED, day__lt=_before(day)
     )
@@ -146,8 +136,6 @@ def interruptions_left_open(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.replay_not_done", _("Journaux de mains non rejoués"))
 def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
-    from .models import HandLog
-
     query = HandLog.objects.select_related("session__table").filter(
         replay__isnull=True, uploaded_at__lt=timezone.now() - REPLAY_GRACE
     )
@@ -170,8 +158,6 @@ def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.discrepancy_not_acknowledged", _("Écarts dont le directeur n'a pas pris connaissance"))
 def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
-    from .models import Discrepancy
-
     query = Discrepancy.objects.select_related("session__table").filter(
         acknowledgement__isnull=True, session__day__lt=_before(day)
     )
@@ -191,9 +177,6 @@ def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
 @check("tables.decks_in_two_live_shoes", _("Jeux dans deux sabots en jeu"))
 def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
     """A deck in the live shoes (the last shoe of each session not closed) of two sessions."""
-    from .models import SessionStatus, Shoe, ShoeDeck
-    from .services.shoes import last_shoe_ids
-
     live = Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
     if day is not None:
         live = live.filter(session__day=day)
@@ -219,8 +202,6 @@ def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
 def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
     """A replayed log naming no shoe of its session, without its SHOE_UNKNOWN discrepancy (a log
     replayed before that rule): its cards come from no recorded decks."""
-    from .models import HandLog
-
     query = (
         HandLog.objects.select_related("session__table")
         .filter(shoe__isnull=True, replay__isnull=False)

@@ -7,27 +7,39 @@ the size of the result. Amounts are :class:`~decimal.Decimal`.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from typing import Any
+
+from django.db.models import Exists, OuterRef, Q, QuerySet
+
+from audit.actions import Action
+from audit.selectors import audit_numbers
+from cards_registry.history import HistoryLine
+
+from .models import (
+    AdvanceEntry,
+    AuthorisedMinimum,
+    ControlDay,
+    ControlLine,
+    Discrepancy,
+    HandLog,
+    MaximumChange,
+    Session,
+    Shoe,
+    ShoeDeck,
+    Table,
+)
 
 
 def deck_shoe_history(deck: Any) -> list[Any]:
     """The shoes and sessions a deck served, as lines of its history (FR art. 40, LU art. 7)."""
-    from audit.models import AuditEvent
-    from cards_registry.history import HistoryLine
-
-    from .models import ShoeDeck
-
     rows = list(
         ShoeDeck.objects.filter(deck=deck)
         .select_related("shoe__session__table")
         .order_by("shoe__filled_at", "shoe_id")
     )
-    seqs = dict(
-        AuditEvent.objects.filter(
-            action="shoe.filled", object_type="tables.shoe", object_id__in=[str(r.shoe_id) for r in rows]
-        ).values_list("object_id", "seq")
-    )
+    seqs = audit_numbers([row.shoe for row in rows], Action.SHOE_FILLED)
     lines = []
     for row in rows:
         shoe = row.shoe
@@ -55,37 +67,30 @@ def _name(user: Any) -> str | None:
     return full or user.get_username()
 
 
-def _audit_seqs(pairs: list[tuple[str, int]]) -> dict[tuple[str, str, str], int | None]:
-    """(object_type, object_id, action) -> audit sequence number, in one query."""
-    from django.db.models import Q
-
-    from audit.models import AuditEvent
-
-    if not pairs:
-        return {}
-    by_type: dict[str, set[str]] = {}
-    for otype, oid in pairs:
-        by_type.setdefault(otype, set()).add(str(oid))
-    query = Q()
-    for otype, ids in by_type.items():
-        query |= Q(object_type=otype, object_id__in=ids)
-    return {
-        (otype, oid, action): seq
-        for otype, oid, action, seq in AuditEvent.objects.filter(query).values_list(
-            "object_type", "object_id", "action", "seq"
-        )
-    }
-
-
 _ENTRY_EVENT = {
-    "initial_advance": ("tables.session", "session.opened"),
-    "closing": ("tables.session", "session.closed"),
-    "further_advance": ("tables.advanceentry", "session.advance_added"),
-    "interruption_counted": ("tables.advanceentry", "session.interrupted"),
-    "interruption_locked": ("tables.advanceentry", "session.interrupted"),
-    "resumption": ("tables.advanceentry", "session.resumed"),
-    "correction": ("tables.advanceentry", "advance_book.corrected"),
+    "initial_advance": ("tables.session", Action.SESSION_OPENED),
+    "closing": ("tables.session", Action.SESSION_CLOSED),
+    "further_advance": ("tables.advanceentry", Action.SESSION_ADVANCE_ADDED),
+    "interruption_counted": ("tables.advanceentry", Action.SESSION_INTERRUPTED),
+    "interruption_locked": ("tables.advanceentry", Action.SESSION_INTERRUPTED),
+    "resumption": ("tables.advanceentry", Action.SESSION_RESUMED),
+    "correction": ("tables.advanceentry", Action.ADVANCE_BOOK_CORRECTED),
 }
+
+
+def _advance_seqs(sessions: list[Any]) -> dict[tuple[str, str, str], int | None]:
+    """``{(object_type, object_id, action): seq}`` for the advance book's entries of ``sessions``."""
+    seqs: dict[tuple[str, str, str], int | None] = {}
+    for action in (Action.SESSION_OPENED, Action.SESSION_CLOSED):
+        for oid, seq in audit_numbers(sessions, action).items():
+            seqs[("tables.session", oid, action)] = seq
+    entries = [e for s in sessions for e in s.entries.all()]
+    entry_actions = {a for otype, a in _ENTRY_EVENT.values() if otype == "tables.advanceentry"}
+    numbers = audit_numbers(entries, entry_actions)
+    for entry in entries:
+        if str(entry.pk) in numbers:
+            seqs[("tables.advanceentry", str(entry.pk), _ENTRY_EVENT[entry.kind][1])] = numbers[str(entry.pk)]
+    return seqs
 
 
 def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dict[str, Any]:
@@ -126,11 +131,7 @@ def _delegation_dict(delegation: Any) -> dict[str, Any] | None:
 
 
 def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
-    pairs: list[tuple[str, int]] = []
-    for s in sessions:
-        pairs.append(("tables.session", s.pk))
-        pairs.extend(("tables.advanceentry", e.pk) for e in s.entries.all())
-    seqs = _audit_seqs(pairs)
+    seqs = _advance_seqs(sessions)
     out = []
     for s in sessions:
         out.append(
@@ -176,8 +177,6 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
 def _sessions_query() -> Any:
     from django.db.models import Prefetch
 
-    from .models import AdvanceEntry, MaximumChange, Session
-
     entries = (
         AdvanceEntry.objects.select_related("counted_by", "signed_by", "cashier", "key_holder", "corrects")
         .prefetch_related("corrections")
@@ -218,8 +217,6 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
 
     Names are users' full names. Amounts are Decimals. A fixed number of queries whatever the range.
     """
-    from .models import Table
-
     table = Table.objects.get(number=table_number)
     sessions = list(
         _sessions_query()
@@ -262,8 +259,6 @@ def control_register(day: dt.date) -> dict[str, Any]:
 
     A fixed number of queries whatever the number of lines.
     """
-    from .models import ControlDay, ControlLine
-
     control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
     if control_day is None:
         return {
@@ -283,18 +278,16 @@ def control_register(day: dt.date) -> dict[str, Any]:
     for line in lines:
         latest[line.corrects_id or line.pk] = line.pk
     effective = set(latest.values())
-    seqs = _audit_seqs(
-        [("tables.controlline", line.pk) for line in lines]
-        + [("tables.session", line.session_id) for line in lines]
-    )
+    corrected = audit_numbers(lines, Action.CONTROL_REGISTER_CORRECTED)
+    closed = audit_numbers(("tables.session", [line.session_id for line in lines]), Action.SESSION_CLOSED)
     rows = []
     per_table: dict[int, dict[str, Any]] = {}
     total = Decimal("0.00")
     for line in lines:
         if line.corrects_id:
-            seq = seqs.get(("tables.controlline", str(line.pk), "control_register.corrected"))
+            seq = corrected.get(str(line.pk))
         else:
-            seq = seqs.get(("tables.session", str(line.session_id), "session.closed"))
+            seq = closed.get(str(line.session_id))
         rows.append(
             {
                 "id": line.pk,
@@ -358,8 +351,6 @@ def session_report(session_id: int) -> dict[str, Any]:
     ``underpaid`` in the house's favour. A fixed number of queries whatever the number of logs.
     """
     from django.db.models import Prefetch
-
-    from .models import ControlLine, Discrepancy, HandLog, Shoe
 
     session = (
         _sessions_query()
@@ -482,8 +473,6 @@ def dealer_error_summary(
     """
     from django.db.models import Count, Sum
 
-    from .models import Discrepancy, HandLog
-
     if by not in GROUPS:
         raise ValueError(f"by must be one of {sorted(GROUPS)}")
     key, label = GROUPS[by]
@@ -528,8 +517,6 @@ def dealer_error_summary(
 
 def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
     """Sessions with their table, newest first (one query)."""
-    from .models import Session
-
     query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at")
     if table is not None:
         query = query.filter(table__number=table)
@@ -543,8 +530,6 @@ def sessions(*, table: int | None = None, day: dt.date | None = None, status: st
 def hand_logs(*, session_id: int | None = None) -> Any:
     """Hand logs with their replay and discrepancies (a fixed number of queries for any number of logs)."""
     from django.db.models import Prefetch
-
-    from .models import Discrepancy, HandLog
 
     query = (
         HandLog.objects.select_related("replay")
@@ -564,8 +549,6 @@ def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
     "hand_logs": [{"id", "sha256", "rounds"}]}``, in the order the shoes were filled.
     """
     from django.db.models import Prefetch
-
-    from .models import HandLog, Shoe
 
     shoes = (
         Shoe.objects.filter(decks__deck_id=deck_id)
@@ -600,8 +583,6 @@ def effective_control_lines(control_day: Any) -> list[Any]:
 def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
     """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
     ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
-    from .models import AuthorisedMinimum
-
     rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
     return [
         {
@@ -615,3 +596,126 @@ def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
         }
         for a in rows.order_by("in_force_on", "recorded_at")
     ]
+
+
+# -- what the officers' side reads (portal, registers) ---------------------------------------
+
+
+def recent_discrepancy_rows(limit: int = 30) -> list[dict[str, Any]]:
+    """The last discrepancies found in a round, newest first, with their table, shoe and
+    whether their log breaks the rounds' numbering (``misnumbered``)."""
+    misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
+    return list(
+        Discrepancy.objects.filter(~Q(round=None))
+        .annotate(misnumbered=Exists(misnumbered))
+        .order_by("-id")
+        .values(
+            "hand_log_id",
+            "round",
+            "code",
+            "box",
+            "article",
+            "misnumbered",
+            "session__table__code",
+            "hand_log__shoe_label",
+        )[:limit]
+    )
+
+
+def round_positions(log_id: int) -> dict[Any, int]:
+    """A stored log's round numbers → their first position in the log."""
+    positions: dict[Any, int] = {}
+    for i, r in enumerate(json.loads(HandLog.objects.get(pk=log_id).raw).get("rounds", []), start=1):
+        positions.setdefault(r.get("number"), i)
+    return positions
+
+
+def authorised_minimum_acts() -> QuerySet[Any]:
+    """Every act of the authorised minimum (an officer stamps one by its id)."""
+    return AuthorisedMinimum.objects.all()
+
+
+def session_rows(
+    *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
+) -> QuerySet[Any]:
+    """The sessions, newest first, filtered by table number, period and status."""
+    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
+    if table:
+        rows = rows.filter(table__number=table)
+    if since:
+        rows = rows.filter(day__gte=since)
+    if until:
+        rows = rows.filter(day__lte=until)
+    if status:
+        rows = rows.filter(status=status)
+    return rows
+
+
+def hand_log_rows(
+    *, session: int | None = None, table: int | None = None, ok: bool | None = None
+) -> QuerySet[Any]:
+    """The stored hand logs, newest first, filtered by session, table number and replay outcome."""
+    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
+        "-uploaded_at", "-id"
+    )
+    if session:
+        rows = rows.filter(session_id=session)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if ok is not None:
+        rows = rows.filter(replay__ok=ok)
+    return rows
+
+
+def discrepancy_rows(
+    *,
+    code: str = "",
+    table: int | None = None,
+    session: int | None = None,
+    hand_log: int | None = None,
+    since: dt.date | None = None,
+    until: dt.date | None = None,
+    round_number: int | None = None,
+) -> QuerySet[Any]:
+    """The discrepancies, newest log first, filtered by code, table, session, log, period, round."""
+    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
+        "-hand_log__uploaded_at", "-id"
+    )
+    if code:
+        rows = rows.filter(code=code)
+    if table:
+        rows = rows.filter(session__table__number=table)
+    if session:
+        rows = rows.filter(session_id=session)
+    if hand_log:
+        rows = rows.filter(hand_log_id=hand_log)
+    if round_number is not None:
+        rows = rows.filter(round=round_number)
+    if since:
+        rows = rows.filter(session__day__gte=since)
+    if until:
+        rows = rows.filter(session__day__lte=until)
+    return rows
+
+
+def table_days(table: int, date_from: dt.date, date_to: dt.date) -> list[dt.date]:
+    """The days a table has sessions in the period."""
+    return list(
+        Session.objects.filter(table__number=table, day__range=(date_from, date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+        .distinct()
+    )
+
+
+def control_days(date_from: dt.date, date_to: dt.date) -> list[dt.date]:
+    """The days of the control register in the period."""
+    return list(
+        ControlDay.objects.filter(day__range=(date_from, date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+    )
+
+
+def table_exists(number: int) -> bool:
+    return Table.objects.filter(number=number).exists()

@@ -24,7 +24,10 @@ from rest_framework import serializers
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from audit.checkpoints import checkpoint_file
+from audit.models import Checkpoint
 from audit.portal import access
+from audit.proofs import consistency_proof, inclusion_proof
 
 MAX_NUMBER = 2**62
 VERIFIER = Path(__file__).resolve().parent.parent / "verifier.py"
@@ -80,8 +83,6 @@ class InclusionProofView(_ProofView):
         responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="refused: see code and field")},
     )
     def get(self, request: Any) -> Any:
-        from audit.proofs import inclusion_proof
-
         q = self.query(request)
         proof = inclusion_proof(q["seq"], q.get("checkpoint"))
         return self.attached(proof, request, f"inclusion-{q['seq']}.json")
@@ -97,8 +98,6 @@ class ConsistencyProofView(_ProofView):
         responses={200: OpenApiTypes.OBJECT, 400: OpenApiResponse(description="refused: see code and field")},
     )
     def get(self, request: Any) -> Any:
-        from audit.proofs import consistency_proof
-
         q = self.query(request)
         proof = consistency_proof(q.get("first"), q.get("second"), first_size=q.get("first_size"))
         return self.attached(proof, request, f"consistency-{proof['first_size']}-{proof['second_size']}.json")
@@ -115,9 +114,6 @@ class CheckpointFileView(_ProofView):
     )
     def get(self, request: Any) -> Any:
         from django.http import Http404
-
-        from audit.checkpoints import checkpoint_file
-        from audit.models import Checkpoint
 
         q = self.query(request)
         query = Checkpoint.objects.order_by("-number")

@@ -8,7 +8,10 @@ from typing import Any
 from rest_framework import serializers
 
 from audit.models import AuditEvent
+from audit.portal.selectors import hand_log_report
+from cards_registry.selectors import deck_history
 from casino_ops.validators import validate_date_window
+from tables.selectors import session_report
 
 
 class OfficerAuditEventSerializer(serializers.ModelSerializer):
@@ -72,8 +75,6 @@ class OfficerDeckDetailSerializer(OfficerDeckSerializer):
     history = serializers.SerializerMethodField()
 
     def get_history(self, deck: Any) -> list[dict[str, Any]]:
-        from cards_registry.selectors import deck_history
-
         return OfficerHistoryLineSerializer(deck_history(deck), many=True).data
 
 
@@ -107,8 +108,6 @@ class OfficerSessionDetailSerializer(serializers.Serializer):
 
     def to_representation(self, session: Any) -> dict[str, Any]:
         from rest_framework.utils.encoders import JSONEncoder
-
-        from tables.selectors import session_report
 
         return json.loads(json.dumps(session_report(session.pk), cls=JSONEncoder))
 
@@ -149,8 +148,6 @@ class OfficerHandLogDetailSerializer(OfficerHandLogSerializer):
     report = serializers.SerializerMethodField()
 
     def get_report(self, log: Any) -> dict[str, Any]:
-        from audit.portal.selectors import hand_log_report
-
         return hand_log_report(log)
 
 

@@ -9,6 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view
 from rest_framework.decorators import action
 
+from audit.models import AuditEvent
 from audit.portal import selectors
 
 from .base import OfficerReadOnlyViewSet, SeqCursorPagination
@@ -131,8 +132,6 @@ class CheckpointViewSet(OfficerReadOnlyViewSet):
         context = super().get_serializer_context()
         page = getattr(self, "_page_seqs", None)
         if page is not None:
-            from audit.models import AuditEvent
-
             context["chain_hashes"] = dict(AuditEvent.objects.filter(seq__in=page).values_list("seq", "hash"))
         return context
 

@@ -25,6 +25,7 @@ from pyhanko.sign.validation import async_validate_pdf_signature
 from pyhanko.sign.validation.errors import SignatureValidationError
 from pyhanko_certvalidator import ValidationContext
 
+from audit import signing
 from audit.models import Report
 
 
@@ -65,8 +66,6 @@ class CheckResult:
 
 def casino_trust() -> tuple[list[x509.Certificate], bytes | None]:
     """The casino's CA certificates (from its PKCS#12) and its signing certificate."""
-    from audit import signing
-
     if not signing.is_configured():
         return [], None
     signer = signing.get_signer()

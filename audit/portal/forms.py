@@ -9,7 +9,6 @@ from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from cards_registry.models import IncidentClosure, Visa
 from casino_ops.forms import SafeForm
 
 from . import access
@@ -109,30 +108,6 @@ class AuditSearchForm(SafeForm):
     since = forms.DateField(label=_("Depuis le"), required=False, widget=_DATE)
     until = forms.DateField(label=_("Jusqu'au"), required=False, widget=_DATE)
     before = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
-
-
-class VisaForm(SafeForm):
-    model = Visa
-    remark = forms.CharField(label=_("Observations"), required=False, max_length=300)
-
-
-class IncidentClosureForm(SafeForm):
-    model = IncidentClosure
-    finding = forms.CharField(
-        label=_("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
-    )
-    decks_fit = forms.ModelMultipleChoiceField(
-        label=_("Jeux rendus à l'usage (les autres sont mis hors d'usage)"),
-        queryset=None,
-        required=False,
-        widget=forms.CheckboxSelectMultiple,
-    )
-
-    def __init__(self, incident: Any, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["decks_fit"].queryset = incident.decks.all()
-        self.fields["decks_fit"].label_from_instance = lambda d: f"{d.serial} ({d.back_colour})"
-        self.prefix = f"incident-{incident.pk}"
 
 
 class SessionFilterForm(SafeForm):

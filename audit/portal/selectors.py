@@ -13,8 +13,12 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from audit.chain import head
-from audit.models import AuditEvent
+from audit.chain import FORGED_ACTION, head
+from audit.models import AuditEvent, Checkpoint, Report
+from cards_registry import selectors as depot
+from casino_ops import roles
+from tables import selectors as tables
+from tables.blackjack import replay
 
 
 def audit_events(
@@ -106,8 +110,6 @@ def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
     fails, left out of the chain), newest first."""
     import json
 
-    from audit.chain import FORGED_ACTION
-
     found = []
     for object_id, seq, recorded_at, payload in (
         AuditEvent.objects.filter(action=FORGED_ACTION)
@@ -123,95 +125,16 @@ def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
 
 
 def last_checkpoint() -> Any | None:
-    try:
-        from audit.models import Checkpoint  # type: ignore[attr-defined]
-    except ImportError:
-        return None
     return Checkpoint.objects.order_by("-seq").first()
 
 
 # -- the depot and the tables, as querysets for lists (read only) --------------------------------
 
-
-def decks(*, serial: str = "", status: str = "", manufacturer: str = "") -> QuerySet[Any]:
-    from cards_registry.models import Deck
-
-    rows = Deck.objects.select_related("manufacturer", "sixain", "reception").order_by(
-        "manufacturer__code", "serial"
-    )
-    if serial:
-        rows = rows.filter(serial__icontains=serial)
-    if status:
-        rows = rows.filter(status=status)
-    if manufacturer:
-        rows = rows.filter(manufacturer__code=manufacturer)
-    return rows
-
-
-def sessions(
-    *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
-) -> QuerySet[Any]:
-    from tables.models import Session
-
-    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
-    if table:
-        rows = rows.filter(table__number=table)
-    if since:
-        rows = rows.filter(day__gte=since)
-    if until:
-        rows = rows.filter(day__lte=until)
-    if status:
-        rows = rows.filter(status=status)
-    return rows
-
-
-def hand_logs(
-    *, session: int | None = None, table: int | None = None, ok: bool | None = None
-) -> QuerySet[Any]:
-    from tables.models import HandLog
-
-    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
-        "-uploaded_at", "-id"
-    )
-    if session:
-        rows = rows.filter(session_id=session)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if ok is not None:
-        rows = rows.filter(replay__ok=ok)
-    return rows
-
-
-def discrepancies(
-    *,
-    code: str = "",
-    table: int | None = None,
-    session: int | None = None,
-    hand_log: int | None = None,
-    since: dt.date | None = None,
-    until: dt.date | None = None,
-    round_number: int | None = None,
-) -> QuerySet[Any]:
-    from tables.models import Discrepancy
-
-    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
-        "-hand_log__uploaded_at", "-id"
-    )
-    if code:
-        rows = rows.filter(code=code)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if session:
-        rows = rows.filter(session_id=session)
-    if hand_log:
-        rows = rows.filter(hand_log_id=hand_log)
-    if round_number is not None:
-        rows = rows.filter(round=round_number)
-    if since:
-        rows = rows.filter(session__day__gte=since)
-    if until:
-        rows = rows.filter(session__day__lte=until)
-    return rows
+#: The apps' lists as the portal and the officers' API filter them (read through their selectors).
+decks = depot.deck_list
+sessions = tables.session_rows
+hand_logs = tables.hand_log_rows
+discrepancies = tables.discrepancy_rows
 
 
 def hand_log_report(log: Any) -> dict[str, Any]:
@@ -224,8 +147,6 @@ def hand_log_report(log: Any) -> dict[str, Any]:
 
     from django.core.cache import cache
 
-    from tables.blackjack import replay
-
     key = f"portal:replay-report:{log.sha256}"
     report = cache.get(key)
     if report is None:
@@ -235,8 +156,6 @@ def hand_log_report(log: Any) -> dict[str, Any]:
 
 
 def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySet[Any]:
-    from audit.models import Report
-
     rows = Report.objects.order_by("-requested_at", "-id")
     if register:
         rows = rows.filter(register=register)
@@ -248,8 +167,6 @@ def reports(*, register: str = "", sha256: str = "", state: str = "") -> QuerySe
 
 
 def checkpoints() -> QuerySet[Any]:
-    from audit.models import Checkpoint
-
     return Checkpoint.objects.order_by("-seq")
 
 
@@ -278,8 +195,6 @@ def rendering_variant(user: Any) -> str:
     the portal is keyed on this as well as on :func:`books_version`.
     """
     from django.utils.translation import get_language
-
-    from casino_ops import roles
 
     return ":".join(
         (

@@ -4,71 +4,37 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext as _
+
+from cards_registry import selectors as depot
+from tables import selectors as tables
+from tables.selectors import authorised_minimums_to_stamp
 
 
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     """Entries waiting for an officer's visa: orders and receptions with none, the
     destructions this officer witnessed and has not stamped yet, and the acts of the
     authorised minimum not stamped yet."""
-    from cards_registry.models import Destruction, Order, Reception
-    from tables.selectors import authorised_minimums_to_stamp
-
     return {
         "minimums": authorised_minimums_to_stamp(),
-        "orders": list(
-            Order.objects.filter(visa__isnull=True)
-            .select_related("book", "manufacturer")
-            .order_by("book__number", "number")
-        ),
-        "receptions": list(
-            Reception.objects.filter(visa__isnull=True)
-            .select_related("book", "manufacturer", "order__book")
-            .order_by("book__number", "number")
-        ),
-        "destructions": list(
-            Destruction.objects.filter(visa__isnull=True, officer=officer)
-            .select_related("book")
-            .order_by("book__number", "number")
-        ),
+        "orders": depot.orders_awaiting_visa(),
+        "receptions": depot.receptions_awaiting_visa(),
+        "destructions": depot.destructions_awaiting_visa(officer),
     }
 
 
 def open_incidents(*, with_decks: bool = True) -> list[Any]:
-    from cards_registry.models import Incident
-
-    rows = Incident.objects.filter(closure__isnull=True).select_related("book", "reported_by")
-    if with_decks:
-        rows = rows.prefetch_related("decks")
-    return list(rows.order_by("book__number", "number"))
+    return depot.open_incidents(with_decks=with_decks)
 
 
 def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]]]]:
     """The last discrepancies found, grouped by table, each with a link to its round."""
-    from tables.models import Discrepancy, HandLog
-
-    misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
-    rows = list(
-        Discrepancy.objects.filter(~Q(round=None))
-        .annotate(misnumbered=Exists(misnumbered))
-        .order_by("-id")
-        .values(
-            "hand_log_id",
-            "round",
-            "code",
-            "box",
-            "article",
-            "misnumbered",
-            "session__table__code",
-            "hand_log__shoe_label",
-        )[:limit]
-    )
+    rows = tables.recent_discrepancy_rows(limit)
     # Rounds are numbered 1, 2, 3 … (the position) unless the log breaks that rule.
     positions = {
-        log_id: _positions(HandLog.objects.get(pk=log_id))
+        log_id: tables.round_positions(log_id)
         for log_id in {r["hand_log_id"] for r in rows if r["misnumbered"]}
     }
     grouped: dict[str, list[dict[str, Any]]] = {}
@@ -88,16 +54,6 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
             }
         )
     return sorted(grouped.items())
-
-
-def _positions(log: Any) -> dict[Any, int]:
-    """Round number → its first position in the log."""
-    import json
-
-    positions: dict[Any, int] = {}
-    for i, r in enumerate(json.loads(log.raw).get("rounds", []), start=1):
-        positions.setdefault(r.get("number"), i)
-    return positions
 
 
 def _day(value: Any) -> str:

@@ -8,6 +8,36 @@ the ``register`` command. This package reads the apps; the audit record
 (:mod:`audit.chain`) never imports it.
 """
 
-from .base import REGISTERS, Register, get_register, register_names
+from . import (
+    advance_book,
+    approvals,
+    bank_failures,
+    control_register,
+    depot_log,
+    destructions,
+    exclusions,
+    hours,
+    incidents,
+    order_book,
+    orphans,
+    receipt_book,
+    session_report,
+    shoe_devices,
+    tips,
+)
+from .base import MODULES, REGISTERS, Register, get_register, register_names
+
+# every register's module registers it on import: a missing one is an error, not a gap
+_modules = (
+    advance_book, approvals, bank_failures, control_register, depot_log, destructions,
+    exclusions, hours, incidents, order_book, orphans, receipt_book, session_report,
+    shoe_devices, tips,
+)  # fmt: skip
+if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(
+    MODULES.values()
+):
+    raise ImportError(
+        f"audit.registers: the registers {sorted(REGISTERS)} are not those named {sorted(MODULES)}"
+    )
 
 __all__ = ["REGISTERS", "Register", "get_register", "register_names"]

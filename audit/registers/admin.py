@@ -22,6 +22,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from audit import signing
+from audit.checkpoints import export
 from audit.models import Checkpoint, Report
 from casino_ops import roles
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
@@ -29,7 +30,7 @@ from casino_ops.forms import SafeFormMixin
 from casino_ops.regulations import RegulationError
 
 from .base import MODULES, Request, get_register
-from .reports import request_report
+from .reports import parts_of, request_report
 
 
 class ReportRequestForm(SafeFormMixin, forms.ModelForm):
@@ -160,8 +161,6 @@ class ReportAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("PDF signé"))
     def download(self, obj: Report) -> str:
-        from .reports import parts_of
-
         files = [p for p in parts_of(obj) if p.state == Report.State.DONE and p.file]
         if not files or (obj.state == Report.State.SPLIT and len(files) != obj.parts.count()):
             return "—"
@@ -213,8 +212,6 @@ class CheckpointAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Exporter les points de contrôle choisis (fichier signé pour l'officier)"))
     def export_checkpoints(self, request: HttpRequest, queryset: QuerySet[Checkpoint]) -> HttpResponse | None:
-        from audit.checkpoints import export
-
         try:
             data = export(since_seq=min(queryset.values_list("seq", flat=True)) - 1)
         except RegulationError as error:

@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors as tables
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("Ligne"), 6, "n"),
@@ -139,14 +141,7 @@ def _corrections_after_targets(
 
 def table_days(request: Request) -> list[dt.date]:
     """The days a table has sessions in the period (the daily parts of its books)."""
-    from tables.models import Session
-
-    return list(
-        Session.objects.filter(table__number=request.table, day__range=(request.date_from, request.date_to))
-        .order_by("day")
-        .values_list("day", flat=True)
-        .distinct()
-    )
+    return tables.table_days(request.table, request.date_from, request.date_to)
 
 
 @register
@@ -162,9 +157,7 @@ class AdvanceBook(Register):
         return table_days(request)
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("tables.selectors", "advance_book")
-        if read is None:
-            return {"sections": []}
+        read = tables.advance_book
         book = read(request.table, request.date_from, request.date_to)
         sections = [session_section(s) for s in book["sessions"]]
         if book["days"]:

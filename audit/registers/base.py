@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -12,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops.regulations import RegulationError
 
-#: name on the command line -> module of this package
+#: name on the command line -> module of this package (each imported by the package)
 MODULES = {
     "receipt-book": "receipt_book",
     "order-book": "order_book",
@@ -75,7 +74,7 @@ class Register:
 
     def count(self, request: Request) -> int:
         """About how many rows the register has for ``request`` (to split big ones)."""
-        from .render import row_count
+        from .render import row_count  # cycle: render prints a Register (imports this module)
 
         return row_count(self.context(request))
 
@@ -103,8 +102,7 @@ def register(cls: type[Register]) -> type[Register]:
 
 
 def load_all() -> dict[str, Register]:
-    for module in MODULES.values():
-        importlib.import_module(f"{__package__}.{module}")
+    """Every register, by name (the package imports each register's module)."""
     return REGISTERS
 
 
@@ -120,7 +118,6 @@ def get_register(name: str) -> Register:
             % {"name": name, "names": ", ".join(MODULES)},
             field="register",
         )
-    importlib.import_module(f"{__package__}.{MODULES[name]}")
     return REGISTERS[name]
 
 
@@ -163,14 +160,3 @@ def place_corrections(rows: Iterable[dict[str, Any]], *, key: str = "id") -> lis
     for row in roots:
         emit(row)
     return ordered
-
-
-def selector(module: str, name: str) -> Any | None:
-    """An app's selector if it exists yet (the apps land one after the other), else None."""
-    try:
-        mod = importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name != module:
-            raise
-        return None
-    return getattr(mod, name, None)

@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors as tables
+
 from . import fmt
-from .base import Register, Request, place_corrections, register, selector
+from .base import Register, Request, place_corrections, register
 
 COLUMNS = [
     fmt.column(_("Table"), 8, "c"),
@@ -81,18 +83,10 @@ class ControlRegister(Register):
     part_unit = "day"
 
     def days_with_entries(self, request: Request) -> list[dt.date]:
-        from tables.models import ControlDay
-
-        return list(
-            ControlDay.objects.filter(day__range=(request.date_from, request.date_to))
-            .order_by("day")
-            .values_list("day", flat=True)
-        )
+        return tables.control_days(request.date_from, request.date_to)
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("tables.selectors", "control_register")
-        if read is None:
-            return {"sections": []}
+        read = tables.control_register
         sections = []
         day = request.date_from
         while day <= request.date_to:

@@ -10,8 +10,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("N°"), 5, "n"),
@@ -33,8 +35,8 @@ class DepotLog(Register):
     rule = "depot.cabinet_key"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "depot_log")
-        entries = list(read(request.date_from, request.date_to)) if read else []
+        read = depot.depot_log
+        entries = list(read(request.date_from, request.date_to))
         rows = []
         openings = keys = 0
         for n, e in enumerate(entries, 1):

@@ -11,8 +11,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("N°"), 6, "n"),
@@ -76,6 +78,6 @@ class Destructions(Register):
     orientation = "landscape"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "destructions")
-        records = list(read(request.date_from, request.date_to)) if read else []
+        read = depot.destructions
+        records = list(read(request.date_from, request.date_to))
         return {"sections": [destruction_section(records)]}

@@ -11,8 +11,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("N°"), 5, "n"),
@@ -36,12 +38,12 @@ class Incidents(Register):
     orientation = "landscape"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "incidents")
-        records = list(read(request.date_from, request.date_to)) if read else []
+        read = depot.incidents
+        records = list(read(request.date_from, request.date_to))
         rows: list[dict[str, Any]] = []
         open_count = 0
-        settings_of = selector("cards_registry.selectors", "depot_settings")
-        late_after = settings_of().incident_report_minutes if settings_of else None
+        settings_of = depot.depot_settings
+        late_after = settings_of().incident_report_minutes
         for i in records:
             closure = getattr(i, "closure", None)
             if closure is None:

@@ -13,8 +13,10 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 
 def quantity_of(quantity: int, unit: str) -> str:
@@ -46,8 +48,8 @@ class OrderBook(Register):
     orientation = "landscape"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "order_book")
-        orders = list(read(request.date_from, request.date_to)) if read else []
+        read = depot.order_book
+        orders = list(read(request.date_from, request.date_to))
         rows: list[dict[str, Any]] = []
         decks = 0
         for o in orders:

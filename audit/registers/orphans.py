@@ -13,8 +13,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from house_books import selectors as house
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 ENTRIES = [
     fmt.column(_("N°"), 5, "n"),
@@ -56,12 +58,12 @@ class Orphans(Register):
     orientation = "landscape"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read_entries = selector("house_books.selectors", "orphan_entries")
-        read_repayments = selector("house_books.selectors", "orphan_repayments")
-        read_transfers = selector("house_books.selectors", "orphan_transfers")
-        entries = list(read_entries(request.date_from, request.date_to)) if read_entries else []
-        repayments = list(read_repayments(request.date_from, request.date_to)) if read_repayments else []
-        transfers = list(read_transfers(request.date_from, request.date_to)) if read_transfers else []
+        read_entries = house.orphan_entries
+        read_repayments = house.orphan_repayments
+        read_transfers = house.orphan_transfers
+        entries = list(read_entries(request.date_from, request.date_to))
+        repayments = list(read_repayments(request.date_from, request.date_to))
+        transfers = list(read_transfers(request.date_from, request.date_to))
         rows = [
             fmt.row(
                 ENTRIES,

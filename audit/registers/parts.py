@@ -51,6 +51,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from audit.models import AuditEvent, RegisterPart, Report, ReportPart
+from casino_ops.models import CasinoSettings
 
 from .base import Request, get_register
 from .render import finish, merge, part_periods, read_chunk, render_part
@@ -71,8 +72,6 @@ def _code_version() -> str:
 
 def books_version() -> str:
     """A version of everything the registers print; it moves with every audited act."""
-    from casino_ops.models import CasinoSettings
-
     top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
     pending = AuditEvent.objects.filter(seq__isnull=True).count()
     casino = CasinoSettings.objects.filter(pk=1).values().first() or {}

@@ -14,8 +14,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry import selectors as depot
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 from .destructions import destruction_section
 
 COLUMNS = [
@@ -97,39 +99,26 @@ class ReceiptBook(Register):
     orientation = "landscape"
 
     def touched_days(self, events: list[tuple[str, str]]) -> set[dt.date]:
-        from cards_registry.models import Correction, Reception
-
         def ids(label: str) -> list[int]:
             return [int(i) for t, i in events if t == label and str(i).isdigit()]
 
-        days = set(
-            Reception.objects.filter(pk__in=ids("cards_registry.reception")).values_list(
-                "received_on", flat=True
-            )
-        )
-        days |= set(
-            Correction.objects.filter(
-                pk__in=ids("cards_registry.correction"), reception__isnull=False
-            ).values_list("reception__received_on", flat=True)
-        )
-        return days
+        return depot.receipt_book_days(ids("cards_registry.reception"), ids("cards_registry.correction"))
 
     def count(self, request: Request) -> int:
-        read = selector("cards_registry.selectors", "receipt_book")
-        return read(request.date_from, request.date_to).count() if read else 0
+        read = depot.receipt_book
+        return read(request.date_from, request.date_to).count()
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("cards_registry.selectors", "receipt_book")
-        entries = [_entry(r) for r in read(request.date_from, request.date_to)] if read else []
+        read = depot.receipt_book
+        entries = [_entry(r) for r in read(request.date_from, request.date_to)]
         context = self.context_from_entries(entries)
-        destructions = selector("cards_registry.selectors", "destructions")
-        if destructions is not None:
-            context["sections"].append(
-                destruction_section(
-                    list(destructions(request.date_from, request.date_to)),
-                    title=_("Destructions de la période (visa de l'officier)"),
-                )
+        destructions = depot.destructions
+        context["sections"].append(
+            destruction_section(
+                list(destructions(request.date_from, request.date_to)),
+                title=_("Destructions de la période (visa de l'officier)"),
             )
+        )
         return context
 
     @staticmethod

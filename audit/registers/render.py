@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from audit import signing
 from audit.chain import head
+from casino_ops.models import CasinoSettings
 from casino_ops.regulations import cite
 
 from .base import Register, Request
@@ -108,8 +109,6 @@ def part_periods(register: Register, request: Request) -> list[Request]:
 
 def header_of(register: Register, request: Request) -> dict[str, Any]:
     """What a part's header shows (all of it goes into the part's content hash)."""
-    from casino_ops.models import CasinoSettings
-
     casino = CasinoSettings.objects.filter(pk=1).first()
     profile = casino.profile if casino else "FR"
     with translation.override("fr"):

@@ -28,9 +28,10 @@ from django.utils.translation import gettext as _
 from audit import signing
 from audit.models import Report
 from casino_ops.regulations import RegulationError
+from tables import selectors as tables
 
 from .base import Request, get_register
-from .parts import books_version
+from .parts import all_done, assemble, books_version, likely_changed_first, make_part, plan
 
 _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
@@ -57,7 +58,7 @@ def report_key(
 
 
 def _enqueue(report_id: int) -> None:
-    from audit.tasks import make_report
+    from audit.tasks import make_report  # cycle: the tasks run the reports
 
     transaction.on_commit(lambda: make_report.delay(report_id))
 
@@ -107,9 +108,7 @@ def request_report(
 
 
 def _check_table(number: int) -> None:
-    from tables.models import Table
-
-    if not Table.objects.filter(number=number).exists():
+    if not tables.table_exists(number):
         raise RegulationError(
             "REGISTER_UNKNOWN_TABLE",
             _("Il n'y a pas de table n° %(n)s.") % {"n": number},
@@ -143,9 +142,9 @@ def _enqueue_parts(report_part_ids: list[int], queue: str | None) -> None:
         return
     from celery import group
 
-    from audit.tasks import make_report_part
-
     options = {"queue": queue} if queue else {}
+    from audit.tasks import make_report_part  # cycle: the tasks run the reports
+
     group(make_report_part.s(rp_id).set(**options) for rp_id in report_part_ids).apply_async()
 
 
@@ -192,8 +191,6 @@ def fail(report_id: int, error: Exception) -> None:
 
 
 def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
-    from .parts import all_done, assemble, likely_changed_first, make_part, plan
-
     missing = [
         rp.pk for rp in likely_changed_first(report, [rp for rp in plan(report) if rp.part_id is None])
     ]

@@ -12,9 +12,11 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from tables import selectors as tables
+
 from . import fmt
 from .advance_book import session_section, table_days
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 DISCREPANCIES = [
     fmt.column(_("Journal de mains"), 14, "hash"),
@@ -129,10 +131,8 @@ class SessionReport(Register):
         return table_days(request)
 
     def context(self, request: Request) -> dict[str, Any]:
-        book = selector("tables.selectors", "advance_book")
-        report = selector("tables.selectors", "session_report")
-        if book is None or report is None:
-            return {"sections": []}
+        book = tables.advance_book
+        report = tables.session_report
         sessions = book(request.table, request.date_from, request.date_to)["sessions"]
         sections: list[dict[str, Any]] = []
         for s in sessions:

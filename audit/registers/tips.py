@@ -11,8 +11,10 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from house_books import selectors as house
+
 from . import fmt
-from .base import Register, Request, register, selector
+from .base import Register, Request, register
 
 COLUMNS = [
     fmt.column(_("Journée"), 10, "c"),
@@ -34,8 +36,8 @@ class Tips(Register):
     rule = "house.tips"
 
     def context(self, request: Request) -> dict[str, Any]:
-        read = selector("house_books.selectors", "tips_account")
-        lines = read(request.date_from, request.date_to) if read else []
+        read = house.tips_account
+        lines = read(request.date_from, request.date_to)
         rows = [
             fmt.row(
                 COLUMNS,

@@ -16,6 +16,7 @@ from django import template
 from django.core.cache import cache
 from django.utils import timezone
 
+from cards_registry import selectors as depot
 from casino_ops import roles
 from casino_ops.inspection import inspect
 
@@ -50,10 +51,4 @@ def books_inspection(context: dict[str, Any], live: bool = False) -> dict[str, A
 @register.simple_tag
 def unreported_incidents() -> list[Any]:
     """Incidents found by a return, a destruction or a replay and not yet reported to an officer."""
-    from cards_registry.models import Incident
-
-    return list(
-        Incident.objects.filter(officer_informed_at__isnull=True, later_report__isnull=True).order_by(
-            "number"
-        )
-    )
+    return depot.unreported_incidents()

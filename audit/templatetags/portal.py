@@ -16,7 +16,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
+from audit.books import book_for
 from audit.portal import labels
+from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 
 register = template.Library()
 
@@ -68,8 +70,6 @@ _KEYS = {
 
 
 def _key_label(key: str) -> str:
-    from casino_ops.models import CasinoSettings
-
     if key in _KEYS:
         return str(_KEYS[key])
     try:
@@ -140,8 +140,6 @@ def _are_rows(value: Any) -> bool:
 
 def _rows(rows: list[Any], depth: int) -> SafeString | str:
     """Each row of a book as its model's name and key, then its fields by their verbose names."""
-    from audit.books import book_for
-
     if not rows:
         return "—"
     items = []
@@ -169,8 +167,6 @@ def _rows(rows: list[Any], depth: int) -> SafeString | str:
 
 
 def _in_text() -> re.Pattern[str]:
-    from casino_ops.models import HOUSE_RULE_KEYS
-
     keys = "|".join(sorted(HOUSE_RULE_KEYS, key=len, reverse=True))
     return re.compile(rf"(\{{[^{{}}]*\}}|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b(?:{keys})\b(?= : ))")
 

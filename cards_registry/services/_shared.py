@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import DEPOT_STAMPED
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -187,7 +188,7 @@ def _stamp(
     visa = _create(Visa, article, **{key: entry}, officer=actor, at=timezone.now(), remark=remark)
     audit.record(
         actor=actor,
-        action=f"depot.{key}_stamped",
+        action=DEPOT_STAMPED[key],
         obj=entry,
         payload={"number": entry.number, "officer": actor.get_username(), "remark": remark},
     )

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -47,6 +48,7 @@ from ._shared import (
     _profile,
     _require_key_holder,
 )
+from .incidents import _open_incident, _told
 
 
 @transaction.atomic
@@ -82,7 +84,7 @@ def issue_decks(
     IssueLine.objects.bulk_create(IssueLine(issue=issue, deck=deck) for deck in locked)
     audit.record(
         actor=actor,
-        action="depot.decks_issued",
+        action=Action.DEPOT_DECKS_ISSUED,
         obj=issue,
         payload={
             "table": table_number,
@@ -161,7 +163,7 @@ def check_at_table(
     Deck.objects.filter(pk=deck.pk).update(status=DeckStatus.IN_PLAY, unsealed_at=deck.unsealed_at or now)
     audit.record(
         actor=actor,
-        action="depot.deck_checked",
+        action=Action.DEPOT_DECK_CHECKED,
         obj=check,
         payload={
             "deck": [deck.manufacturer.code, deck.serial],
@@ -202,8 +204,6 @@ def return_decks(
     quarantined by an incident at the table comes back too, recorded as such, and stays
     quarantined until the officer closes the incident.
     """
-    from .incidents import _open_incident, _told
-
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
@@ -274,7 +274,7 @@ def return_decks(
             deck.status = DeckStatus.OUT_OF_USE
     audit.record(
         actor=actor,
-        action="depot.decks_returned",
+        action=Action.DEPOT_DECKS_RETURNED,
         obj=deck_return,
         payload={
             "table": table_number,

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -37,6 +38,7 @@ from ._shared import (
     _require_management,
     _require_officer,
 )
+from .incidents import _open_incident
 
 
 @transaction.atomic
@@ -71,7 +73,7 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
     )
     audit.record(
         actor=actor,
-        action="depot.key_handed_over",
+        action=Action.DEPOT_KEY_HANDED_OVER,
         obj=handover,
         payload={
             "giver": holder.get_username() if holder else None,
@@ -94,7 +96,7 @@ def demand_opening(*, actor: Any, reason: str = "") -> CabinetDemand:
     demand = _create(CabinetDemand, article, officer=actor, at=timezone.now(), reason=reason.strip())
     audit.record(
         actor=actor,
-        action="depot.opening_demanded",
+        action=Action.DEPOT_OPENING_DEMANDED,
         obj=demand,
         payload={"officer": actor.get_username(), "reason": demand.reason},
     )
@@ -138,7 +140,7 @@ def open_for_inspection(
         opening.demand = demand
     audit.record(
         actor=actor,
-        action="depot.cabinet_opened",
+        action=Action.DEPOT_CABINET_OPENED,
         obj=opening,
         payload={
             "purpose": "inspection",
@@ -156,8 +158,6 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
     ``MAKER:serial``) against the decks the books say are in the cabinet. A deck missing, or
     one found that the books do not place there, opens an incident reported to that officer
     (FR art. 39-40, LU art. 6-7); the missing decks are quarantined."""
-    from .incidents import _open_incident
-
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
@@ -225,7 +225,7 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
     )
     audit.record(
         actor=actor,
-        action="depot.inventory_recorded",
+        action=Action.DEPOT_INVENTORY_RECORDED,
         obj=inventory,
         payload={
             "opening": opening.pk,
@@ -259,7 +259,7 @@ def declare_out_of_use(*, actor: Any, decks: Sequence[Deck | int], reason: str) 
     declaration.decks.set(locked)
     audit.record(
         actor=actor,
-        action="depot.decks_declared_out_of_use",
+        action=Action.DEPOT_DECKS_DECLARED_OUT_OF_USE,
         obj=declaration,
         payload={"decks": [[d.manufacturer.code, d.serial] for d in locked], "reason": declaration.reason},
     )

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -129,7 +130,7 @@ def record_correction(
     )
     audit.record(
         actor=actor,
-        action="depot.correction_recorded",
+        action=Action.DEPOT_CORRECTION_RECORDED,
         obj=correction,
         payload={
             "entry": entry._meta.label_lower,

@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import act_checks, roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -147,7 +148,7 @@ def destroy_decks(
     Deck.objects.filter(pk__in=[d.pk for d in decks]).update(status=DeckStatus.DESTROYED)
     audit.record(
         actor=actor,
-        action="depot.destruction_recorded",
+        action=Action.DEPOT_DESTRUCTION_RECORDED,
         obj=destruction,
         payload={
             "number": number,

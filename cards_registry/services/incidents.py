@@ -22,6 +22,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -102,7 +103,7 @@ def _open_incident(
         deck.status = DeckStatus.QUARANTINED
     audit.record(
         actor=actor,
-        action="depot.incident_reported",
+        action=Action.DEPOT_INCIDENT_REPORTED,
         obj=incident,
         payload={
             "number": number,
@@ -236,7 +237,7 @@ def record_incident_report(
     )
     audit.record(
         actor=actor,
-        action="depot.incident_report_recorded",
+        action=Action.DEPOT_INCIDENT_REPORT_RECORDED,
         obj=incident,
         payload={
             "number": incident.number,
@@ -334,7 +335,7 @@ def close_incident(
     )
     audit.record(
         actor=actor,
-        action="depot.incident_closed",
+        action=Action.DEPOT_INCIDENT_CLOSED,
         obj=incident,
         payload={
             "number": incident.number,

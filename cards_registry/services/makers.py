@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -67,7 +68,7 @@ def register_manufacturer(
     )
     audit.record(
         actor=actor,
-        action="depot.manufacturer_registered",
+        action=Action.DEPOT_MANUFACTURER_REGISTERED,
         obj=maker,
         payload={
             "code": maker.code,
@@ -93,7 +94,7 @@ def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
     depot.save()
     audit.record(
         actor=actor,
-        action="depot.settings_changed",
+        action=Action.DEPOT_SETTINGS_CHANGED,
         obj=depot,
         payload={"max_sixains": {"before": before, "after": max_sixains}},
     )

@@ -11,6 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
@@ -76,7 +77,7 @@ def create_order(
     OrderLine.objects.bulk_create(order_lines)
     audit.record(
         actor=actor,
-        action="depot.order_created",
+        action=Action.DEPOT_ORDER_CREATED,
         obj=order,
         payload={
             "book": book.number,
@@ -117,5 +118,5 @@ def send_order(*, actor: Any, order: Order) -> Order:
     )
     order.sent_at = timezone.now()
     order.save(update_fields=["sent_at"])
-    audit.record(actor=actor, action="depot.order_sent", obj=order, payload={"number": order.number})
+    audit.record(actor=actor, action=Action.DEPOT_ORDER_SENT, obj=order, payload={"number": order.number})
     return order

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -125,7 +126,7 @@ def receive(
     )
     audit.record(
         actor=actor,
-        action="depot.reception_recorded",
+        action=Action.DEPOT_RECEPTION_RECORDED,
         obj=reception,
         payload={
             "book": book.number,

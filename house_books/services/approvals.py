@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -126,7 +127,7 @@ def record_approval(
     )
     audit.record(
         actor=actor,
-        action="house.approval_recorded",
+        action=Action.HOUSE_APPROVAL_RECORDED,
         obj=approval,
         payload={
             "person": person.get_username(),
@@ -205,7 +206,7 @@ def end_approval(
     approval.refresh_from_db()
     audit.record(
         actor=actor,
-        action="house.approval_ended",
+        action=Action.HOUSE_APPROVAL_ENDED,
         obj=approval,
         payload={
             "person": approval.person.get_username(),

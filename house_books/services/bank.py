@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import BankFailure, NewAuthorisation
@@ -87,7 +88,7 @@ def record_bank_failure(
     )
     audit.record(
         actor=actor,
-        action="house.bank_failure_recorded",
+        action=Action.HOUSE_BANK_FAILURE_RECORDED,
         obj=failure,
         payload={
             "occurred_at": occurred_at,
@@ -136,7 +137,7 @@ def record_new_authorisation(
     )
     audit.record(
         actor=actor,
-        action="house.new_authorisation_recorded",
+        action=Action.HOUSE_NEW_AUTHORISATION_RECORDED,
         obj=authorisation,
         payload={"failure": failure.pk, "granted_on": granted_on, "reference": reference},
     )

@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -56,7 +57,7 @@ def register_device(*, actor: Any, approved_model: str, approval_reference: str)
     )
     audit.record(
         actor=actor,
-        action="house.device_registered",
+        action=Action.HOUSE_DEVICE_REGISTERED,
         obj=device,
         payload={
             "number": number,
@@ -101,7 +102,7 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
     ShoeDevice.objects.filter(pk=device.pk).update(state=DeviceState.ASSIGNED)
     audit.record(
         actor=actor,
-        action="house.device_assigned",
+        action=Action.HOUSE_DEVICE_ASSIGNED,
         obj=assignment,
         payload={"device": device.number, "table": table_number, "day": day},
     )
@@ -124,7 +125,7 @@ def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignme
     assignment.refresh_from_db()
     audit.record(
         actor=actor,
-        action="house.device_returned",
+        action=Action.HOUSE_DEVICE_RETURNED,
         obj=assignment,
         payload={"device": assignment.device.number, "table": assignment.table_number, "returned_at": now},
     )

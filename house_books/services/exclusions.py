@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin
@@ -110,7 +111,9 @@ def record_ministerial_exclusion(
         recorded_by=actor,
         **person,
     )
-    audit.record(actor=actor, action="house.exclusion_recorded", obj=exclusion, payload=_payload(exclusion))
+    audit.record(
+        actor=actor, action=Action.HOUSE_EXCLUSION_RECORDED, obj=exclusion, payload=_payload(exclusion)
+    )
     return exclusion
 
 
@@ -154,7 +157,7 @@ def record_own_exclusion(
         **person,
     )
     audit.record(
-        actor=actor, action="house.own_exclusion_recorded", obj=exclusion, payload=_payload(exclusion)
+        actor=actor, action=Action.HOUSE_OWN_EXCLUSION_RECORDED, obj=exclusion, payload=_payload(exclusion)
     )
     return exclusion
 
@@ -193,7 +196,9 @@ def notify_own_exclusion(
     reference = required_text(reference, "reference", _("la référence de l'avis au ministre"), article)
     Exclusion.objects.filter(pk=exclusion.pk).update(minister_notified_on=day, notice_reference=reference)
     exclusion.refresh_from_db()
-    audit.record(actor=actor, action="house.exclusion_notified", obj=exclusion, payload=_payload(exclusion))
+    audit.record(
+        actor=actor, action=Action.HOUSE_EXCLUSION_NOTIFIED, obj=exclusion, payload=_payload(exclusion)
+    )
     return exclusion
 
 
@@ -232,7 +237,7 @@ def lift_exclusion(*, actor: Any, exclusion: Exclusion, lifted_on: dt.date, refe
     exclusion.refresh_from_db()
     audit.record(
         actor=actor,
-        action="house.exclusion_lifted",
+        action=Action.HOUSE_EXCLUSION_LIFTED,
         obj=exclusion,
         payload={**_payload(exclusion), "lifted_on": day, "lift_reference": reference},
     )

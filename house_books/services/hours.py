@@ -18,6 +18,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 
 from .. import selectors
@@ -107,7 +108,7 @@ def notify_seance_hours(
     )
     audit.record(
         actor=actor,
-        action="house.hours_notified",
+        action=Action.HOUSE_HOURS_NOTIFIED,
         obj=hours,
         payload={
             "weekday_start": weekday_start.isoformat(),
@@ -181,7 +182,7 @@ def record_early_stop(
     )
     audit.record(
         actor=actor,
-        action="house.early_stop_recorded",
+        action=Action.HOUSE_EARLY_STOP_RECORDED,
         obj=stop,
         payload={
             "session": session.pk,

@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
+from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
@@ -150,7 +152,7 @@ def record_orphan(
     )
     audit.record(
         actor=actor,
-        action="house.orphan_recorded",
+        action=Action.HOUSE_ORPHAN_RECORDED,
         obj=entry,
         payload={
             "number": number,
@@ -231,7 +233,7 @@ def repay_orphan(
     )
     audit.record(
         actor=actor,
-        action="house.orphan_repaid",
+        action=Action.HOUSE_ORPHAN_REPAID,
         obj=repayment,
         payload={
             "entry": entry.number,
@@ -264,7 +266,6 @@ def transfer_orphans(
     Finance at once.
     """
     article = cite(RULE, profile())
-    from casino_ops import roles
 
     if not roles.has_role(actor, roles.DIRECTOR):
         raise RegulationError(
@@ -333,7 +334,7 @@ def transfer_orphans(
     )
     audit.record(
         actor=actor,
-        action="house.orphans_transferred",
+        action=Action.HOUSE_ORPHANS_TRANSFERRED,
         obj=transfer,
         payload={
             "exercise": exercise,

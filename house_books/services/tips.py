@@ -16,6 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -92,7 +93,7 @@ def count_tips(
     )
     audit.record(
         actor=actor,
-        action="house.tips_counted",
+        action=Action.HOUSE_TIPS_COUNTED,
         obj=count,
         payload={
             "day": day,

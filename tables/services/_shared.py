@@ -11,6 +11,7 @@ from django.db import connection
 from django.db.models import Max, Model
 from django.utils.translation import gettext as _
 
+from cards_registry.selectors import decks_out
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 
@@ -217,8 +218,6 @@ def _user_id(user: Any) -> int | None:
 def _refuse_decks_out(profile: str, *, day: dt.date, table_number: int | None = None) -> None:
     """A session (its table's decks) or the day (every table's) is not closed while decks
     issued by the card depot are not back in the cabinet (FR art. 40 §5, LU art. 7 §5)."""
-    from cards_registry.selectors import decks_out
-
     serials = list(decks_out(table_number=table_number, day=day).values_list("serial", flat=True))
     if serials:
         raise RegulationError(

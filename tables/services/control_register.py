@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -65,7 +66,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
     _save(control_day, cite("control_register", profile), update_fields=["closed_at", "closed_by", "total"])
     audit.record(
         actor=actor,
-        action="control_register.day_closed",
+        action=Action.CONTROL_REGISTER_DAY_CLOSED,
         obj=control_day,
         payload={"day": day, "total": total, "lines": control_day.lines.count()},
     )
@@ -106,7 +107,7 @@ def correct_control_line(
     )
     audit.record(
         actor=actor,
-        action="control_register.corrected",
+        action=Action.CONTROL_REGISTER_CORRECTED,
         obj=correction,
         payload={
             "corrects": original.pk,
@@ -184,7 +185,7 @@ def correct_advance_entry(
     )
     audit.record(
         actor=actor,
-        action="advance_book.corrected",
+        action=Action.ADVANCE_BOOK_CORRECTED,
         obj=correction,
         payload={
             "session": session.pk,

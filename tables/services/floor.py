@@ -8,6 +8,7 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -50,7 +51,7 @@ def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table
         ) from None
     audit.record(
         actor=actor,
-        action="table.created",
+        action=Action.TABLE_CREATED,
         obj=table,
         payload={"number": number, "code": code, "boxes": boxes, "game": table.game},
     )
@@ -77,7 +78,7 @@ def set_table_in_service(*, actor: Any, table: Table, in_service: bool, reason: 
     table.save(update_fields=["in_service"])
     audit.record(
         actor=actor,
-        action="table.in_service" if in_service else "table.out_of_service",
+        action=Action.TABLE_IN_SERVICE if in_service else Action.TABLE_OUT_OF_SERVICE,
         obj=table,
         payload={"number": table.number, "code": table.code, "in_service": in_service, "reason": reason},
     )

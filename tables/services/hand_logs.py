@@ -13,17 +13,23 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
+from cards_registry.services import REPLAY_CODES, report_incident_from_replay
+from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
 from .. import clock, rules
 from ..blackjack import replay_valid, validate
 from ..blackjack.summary import wrong_payments
 from ..models import (
     Discrepancy,
+    DiscrepancyAcknowledgement,
     HandLog,
     Replay,
     Session,
 )
+from ..tasks import replay_hand_log as replay_task
 from ._shared import (
     _refuse_closed_day,
     _save,
@@ -96,7 +102,7 @@ def _store_hand_log(
     _save(log, "")
     audit.record(
         actor=actor,
-        action="hand_log.received",
+        action=Action.HAND_LOG_RECEIVED,
         obj=log,
         payload={
             "session": session.pk,
@@ -106,8 +112,6 @@ def _store_hand_log(
             "source": source,
         },
     )
-    from ..tasks import replay_hand_log as replay_task
-
     log_id = log.pk
     transaction.on_commit(lambda: replay_task.delay(log_id))
     return log
@@ -188,7 +192,7 @@ def replay_hand_log(*, hand_log_id: int) -> Replay:
         )
         audit.record(
             actor=None,
-            action="hand_log.replayed",
+            action=Action.HAND_LOG_REPLAYED,
             obj=log,
             payload={
                 "sha256": log.sha256,
@@ -205,8 +209,6 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
     """A card too many, or a card that is no card of the shoe, found by the replay is a card
     incident on the shoe's decks, reported to the depot in the replay's transaction
     (FR art. 40, LU art. 7)."""
-    from cards_registry.services import REPLAY_CODES, report_incident_from_replay
-
     found = [d for d in discrepancies if d["code"] in REPLAY_CODES]
     if not found:
         return
@@ -228,11 +230,6 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
 def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "") -> list[Any]:
     """The director takes note of discrepancies found by the replay: one signed, dated row each
     (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32."""
-    from casino_ops import roles
-    from casino_ops.services import get_casino
-
-    from ..models import DiscrepancyAcknowledgement
-
     profile = get_casino().profile
     if not roles.has_role(actor, roles.DIRECTOR):
         raise RegulationError(
@@ -252,7 +249,7 @@ def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "")
         )
         audit.record(
             actor=actor,
-            action="discrepancy.acknowledged",
+            action=Action.DISCREPANCY_ACKNOWLEDGED,
             obj=row,
             payload={
                 "discrepancy": discrepancy.pk,

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -73,7 +74,7 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
     _save(session, cite("limits.maximum_change", profile), update_fields=["maximum"])
     audit.record(
         actor=actor,
-        action="session.maximum_changed",
+        action=Action.SESSION_MAXIMUM_CHANGED,
         obj=change,
         payload={
             "session": session.pk,
@@ -164,7 +165,7 @@ def grant_delegation(
     )
     audit.record(
         actor=actor,
-        action="delegation.granted",
+        action=Action.DELEGATION_GRANTED,
         obj=delegation,
         payload={
             "delegate": delegate.pk,
@@ -224,7 +225,7 @@ def record_authorised_minimum(
     )
     audit.record(
         actor=actor,
-        action="authorised_minimum.recorded",
+        action=Action.AUTHORISED_MINIMUM_RECORDED,
         obj=act,
         payload={
             "minimum": minimum,
@@ -253,7 +254,7 @@ def stamp_authorised_minimum(*, actor: Any, act: AuthorisedMinimum) -> Authorise
     _save(act, article, update_fields=["stamped_by", "stamped_at"])
     audit.record(
         actor=actor,
-        action="authorised_minimum.stamped",
+        action=Action.AUTHORISED_MINIMUM_STAMPED,
         obj=act,
         payload={"minimum": act.minimum, "decree_reference": act.decree_reference},
     )

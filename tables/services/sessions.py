@@ -12,6 +12,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
 from casino_ops import act_checks, roles
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -187,7 +188,7 @@ def open_session(
     )
     audit.record(
         actor=actor,
-        action="session.opened",
+        action=Action.SESSION_OPENED,
         obj=session,
         payload={
             "table": table.number,
@@ -235,7 +236,7 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
     _save(session, cite("advance.book", profile), update_fields=["advances_total"])
     audit.record(
         actor=actor,
-        action="session.advance_added",
+        action=Action.SESSION_ADVANCE_ADDED,
         obj=entry,
         payload={
             "session": session.pk,
@@ -331,7 +332,7 @@ def interrupt_session(
     _save(session, cite("advance.book", profile), update_fields=["status"])
     audit.record(
         actor=actor,
-        action="session.interrupted",
+        action=Action.SESSION_INTERRUPTED,
         obj=entry,
         payload={
             "session": session.pk,
@@ -370,7 +371,10 @@ def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
     session.status = SessionStatus.OPEN
     _save(session, cite("advance.book", session.profile), update_fields=["status"])
     audit.record(
-        actor=actor, action="session.resumed", obj=entry, payload={"session": session.pk, "line": entry.line}
+        actor=actor,
+        action=Action.SESSION_RESUMED,
+        obj=entry,
+        payload={"session": session.pk, "line": entry.line},
     )
     return entry
 
@@ -462,7 +466,7 @@ def close_session(
     )
     audit.record(
         actor=actor,
-        action="session.closed",
+        action=Action.SESSION_CLOSED,
         obj=session,
         payload={
             "line": entry.line,

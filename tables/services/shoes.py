@@ -10,6 +10,9 @@ from django.db.models import Max
 from django.utils.translation import gettext as _
 
 import audit
+from audit.actions import Action
+from cards_registry.rules import check_blackjack_sixain, check_decks_playable
+from cards_registry.selectors import decks_checked_for_play, decks_issued_to
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -50,9 +53,6 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
     """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
     six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
     The decks' serials are written with the shoe."""
-    from cards_registry.rules import check_blackjack_sixain, check_decks_playable
-    from cards_registry.selectors import decks_checked_for_play, decks_issued_to
-
     session = _lock_session(session)
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
@@ -108,7 +108,7 @@ def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: s
     )
     audit.record(
         actor=actor,
-        action="shoe.filled",
+        action=Action.SHOE_FILLED,
         obj=shoe,
         payload={
             "session": session.pk,

@@ -10,6 +10,7 @@ from django.db import connection, connections, transaction
 from django.db.utils import DatabaseError
 
 import audit
+from audit.actions import Action
 from audit.chain import GENESIS, canonical_json, event_hash, format_time, seal_pending, verify_chain
 from audit.models import AuditEvent
 
@@ -20,7 +21,11 @@ def _record(n: int = 1, actor=None, **payload) -> list[AuditEvent]:
         for i in range(n):
             events.append(
                 audit.record(
-                    actor=actor, action="test.act", object_type="test.thing", object_id=i, payload=payload
+                    actor=actor,
+                    action=Action.TABLE_CREATED,
+                    object_type="test.thing",
+                    object_id=i,
+                    payload=payload,
                 )
             )
     return events
@@ -54,7 +59,7 @@ def test_record_seals_an_event_with_seq_and_chained_hash(director):
         seq=1,
         recorded_at=format_time(first.recorded_at),
         actor_name=director.username,
-        action="test.act",
+        action=Action.TABLE_CREATED,
         object_type="test.thing",
         object_id="0",
         payload='{"amount":"10.00"}',
@@ -65,13 +70,13 @@ def test_record_seals_an_event_with_seq_and_chained_hash(director):
 @pytest.mark.django_db(transaction=True)
 def test_record_outside_a_transaction_is_refused():
     with pytest.raises(RuntimeError, match="inside the transaction"):
-        audit.record(actor=None, action="x", object_type="t", object_id=1, payload={})
+        audit.record(actor=None, action=Action.TABLE_CREATED, object_type="t", object_id=1, payload={})
 
 
 @pytest.mark.django_db
 def test_an_act_that_rolls_back_leaves_no_event():
     with pytest.raises(ZeroDivisionError), transaction.atomic():
-        audit.record(actor=None, action="x", object_type="t", object_id=1, payload={})
+        audit.record(actor=None, action=Action.TABLE_CREATED, object_type="t", object_id=1, payload={})
         1 / 0  # noqa: B018
     assert AuditEvent.objects.count() == 0
 
@@ -182,7 +187,7 @@ def _concurrent_writers(n_threads: int, per_thread: int, sealer: bool) -> None:
                 with transaction.atomic():
                     audit.record(
                         actor=None,
-                        action="test.concurrent",
+                        action=Action.TABLE_CREATED,
                         object_type="thread",
                         object_id=index,
                         payload={},

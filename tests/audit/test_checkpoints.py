@@ -13,6 +13,7 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 import audit
+from audit.actions import Action
 from audit.chain import GENESIS, event_bytes, event_hash, event_mac, format_time, verify_chain
 from audit.checkpoints import check_export, export, make_checkpoint
 from audit.models import AuditEvent, Checkpoint
@@ -25,7 +26,11 @@ def _record(n: int, **payload: Any) -> None:
     with transaction.atomic():
         for i in range(n):
             audit.record(
-                actor=None, action="test.act", object_type="test.thing", object_id=i, payload=payload
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload=payload,
             )
 
 

@@ -8,6 +8,7 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 import audit
+from audit.actions import Action
 from audit.chain import (
     FORGED_ACTION,
     GENESIS,
@@ -27,7 +28,11 @@ def _record(n: int = 1) -> list[AuditEvent]:
     with transaction.atomic():
         return [
             audit.record(
-                actor=None, action="test.act", object_type="test.thing", object_id=i, payload={"i": i}
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload={"i": i},
             )
             for i in range(n)
         ]
@@ -52,7 +57,7 @@ def test_each_event_carries_the_hmac_of_its_canonical_bytes(settings):
     content = event_bytes(
         recorded_at=format_time(stored.recorded_at),
         actor_name="system",
-        action="test.act",
+        action=Action.TABLE_CREATED,
         object_type="test.thing",
         object_id="0",
         payload='{"i":0}',

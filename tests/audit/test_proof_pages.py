@@ -12,6 +12,7 @@ import pytest
 from django.db import transaction
 
 import audit
+from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from casino_ops import roles
 from tests.portal.conftest import clients, devices  # noqa: F401
@@ -23,7 +24,11 @@ def _record(n: int) -> None:
     with transaction.atomic():
         for i in range(n):
             audit.record(
-                actor=None, action="test.act", object_type="test.thing", object_id=i, payload={"i": i}
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload={"i": i},
             )
 
 

@@ -16,6 +16,7 @@ from django.db import connection, transaction
 
 import audit
 from audit import verifier
+from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from audit.merkle import Tree, TreeBuilder, leaf_hash, root_of
 
@@ -104,7 +105,11 @@ def _record(n: int, **payload: Any) -> None:
     with transaction.atomic():
         for i in range(n):
             audit.record(
-                actor=None, action="test.act", object_type="test.thing", object_id=i, payload=payload
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload=payload,
             )
 
 
@@ -130,7 +135,7 @@ def test_an_inclusion_proof_from_audit_proof_verifies_offline(
         call_command("audit_proof", str(seq), "--output", str(proof))
         done = _run(str(officer_dir / "verifier.py"), "inclusion", str(proof), "--ca", ca)
         assert done.returncode == 0, done.stdout + done.stderr
-        assert f"OK: event {seq} (test.act test.thing:" in done.stdout
+        assert f"OK: event {seq} (table.created test.thing:" in done.stdout
         assert "signed by" in done.stdout
     call_command("audit_proof", "5", "--checkpoint", "1", "--output", str(officer_dir / "old.json"))
     assert json.loads((officer_dir / "old.json").read_text())["tree_size"] == 300

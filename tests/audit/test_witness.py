@@ -14,6 +14,7 @@ from django.db import connection, transaction
 from django.db.utils import DatabaseError
 
 import audit
+from audit.actions import Action
 from audit.chain import GENESIS, event_bytes, format_time
 from audit.checkpoints import checkpoint_on_commit, make_checkpoint, witness_name
 from audit.merkle import leaf_hash, root_of
@@ -30,7 +31,11 @@ def _record(n: int) -> None:
     with transaction.atomic():
         for i in range(n):
             audit.record(
-                actor=None, action="test.act", object_type="test.thing", object_id=i, payload={"i": i}
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload={"i": i},
             )
 
 
@@ -150,7 +155,11 @@ def test_checkpoint_on_commit_signs_once_the_day_is_closed(witness: Path) -> Non
     try:
         with transaction.atomic():
             audit.record(
-                actor=None, action="tables.close_day", object_type="test.day", object_id=1, payload={}
+                actor=None,
+                action=Action.CONTROL_REGISTER_DAY_CLOSED,
+                object_type="test.day",
+                object_id=1,
+                payload={},
             )
             checkpoint_on_commit()
             assert not Checkpoint.objects.exists()

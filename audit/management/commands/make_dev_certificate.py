@@ -8,6 +8,7 @@ from typing import Any
 from django.core.management.base import BaseCommand
 
 from audit.devcert import make_dev_certificate
+from casino_ops.models import CasinoSettings
 
 
 class Command(BaseCommand):
@@ -26,8 +27,6 @@ class Command(BaseCommand):
         casino = options["casino"]
         if not casino:
             try:
-                from casino_ops.models import CasinoSettings
-
                 casino = CasinoSettings.objects.values_list("name", flat=True).first() or "Casino"
             except Exception:  # noqa: BLE001 - no database yet: a neutral name will do
                 casino = "Casino"

@@ -13,7 +13,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.checkpoints import check_export
 from audit.verification import verify
+from casino_ops.regulations import RegulationError
 
 
 class Command(BaseCommand):
@@ -39,9 +41,6 @@ class Command(BaseCommand):
         elapsed = time.perf_counter() - started
         exported_problems: list[str] = []
         if options.get("against"):
-            from audit.checkpoints import check_export
-            from casino_ops.regulations import RegulationError
-
             try:
                 count, exported_problems = check_export(options["against"].read_bytes())
             except (OSError, RegulationError) as error:

@@ -10,6 +10,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from cards_registry import selectors as depot
+from cards_registry.services import demand_opening as demand
+from cards_registry.services import record_incident_report
 from casino_ops.regulations import RegulationError
 
 from .. import access
@@ -24,8 +27,6 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
-    from cards_registry.services import demand_opening as demand
-
     reason = request.POST.get("reason", "")[:300]
     try:
         recorded = demand(actor=request.user, reason=reason)
@@ -48,10 +49,7 @@ def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
 
     from django.utils import timezone
 
-    from cards_registry.models import Incident
-    from cards_registry.services import record_incident_report
-
-    incident = access.get_visible_or_404(request.user, Incident.objects.all(), access.VISA, pk=incident_id)
+    incident = access.get_visible_or_404(request.user, depot.all_incidents(), access.VISA, pk=incident_id)
     raw = request.POST.get("informed_at", "")
     try:
         informed_at = dt.datetime.fromisoformat(raw) if raw else timezone.now()

@@ -13,11 +13,16 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from cards_registry import services
+from cards_registry.forms import IncidentClosureForm, VisaForm
+from cards_registry.selectors import all_incidents, deck_history, entries_to_stamp
+from cards_registry.services import close_incident as close
 from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
+from tables.selectors import authorised_minimum_acts
+from tables.services import stamp_authorised_minimum
 
 from .. import access, selectors, sources
-from ..forms import IncidentClosureForm, VisaForm
 
 
 @access.officer_required()
@@ -35,8 +40,6 @@ def decks(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
-    from cards_registry.selectors import deck_history
-
     found = access.get_visible_or_404(request.user, selectors.decks(), pk=deck_id)
     return render(request, "portal/deck.html", {"deck": found, "history": deck_history(found)})
 
@@ -49,9 +52,9 @@ def visas(request: HttpRequest) -> HttpResponse:
 
 
 _STAMPS = {
-    "commande": ("stamp_order", "order", "Order"),
-    "prise-en-charge": ("stamp_reception", "reception", "Reception"),
-    "destruction": ("stamp_destruction", "destruction", "Destruction"),
+    "commande": ("stamp_order", "order"),
+    "prise-en-charge": ("stamp_reception", "reception"),
+    "destruction": ("stamp_destruction", "destruction"),
 }
 
 
@@ -65,10 +68,7 @@ def _back(request: HttpRequest) -> str:
 
 
 def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
-    from tables.models import AuthorisedMinimum
-    from tables.services import stamp_authorised_minimum
-
-    act = access.get_visible_or_404(request.user, AuthorisedMinimum.objects.all(), access.VISA, pk=act_id)
+    act = access.get_visible_or_404(request.user, authorised_minimum_acts(), access.VISA, pk=act_id)
     try:
         stamp_authorised_minimum(actor=request.user, act=act)
     except RegulationError as error:
@@ -85,16 +85,12 @@ def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
 def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     """The officer's visa on an order, a receipt-book entry, a destruction or the act
     of the authorised minimum."""
-    from cards_registry import models, services
-
     if kind == MINIMUM:
         return _stamp_minimum(request, entry_id)
     if kind not in _STAMPS:
         raise Http404
-    service_name, argument, model_name = _STAMPS[kind]
-    entry = access.get_visible_or_404(
-        request.user, getattr(models, model_name).objects.all(), access.VISA, pk=entry_id
-    )
+    service_name, argument = _STAMPS[kind]
+    entry = access.get_visible_or_404(request.user, entries_to_stamp(argument), access.VISA, pk=entry_id)
     form = VisaForm(request.POST)
     back = request.POST.get("next") or reverse("portal:visas")
     if not back.startswith("/inspection/"):
@@ -122,12 +118,7 @@ def incidents(request: HttpRequest) -> HttpResponse:
 @access.officer_required(access.CLOSE_INCIDENT)
 def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer closes an incident: his findings, and which decks are fit again."""
-    from cards_registry.models import Incident
-    from cards_registry.services import close_incident as close
-
-    incident = access.get_visible_or_404(
-        request.user, Incident.objects.prefetch_related("decks"), access.CLOSE_INCIDENT, pk=incident_id
-    )
+    incident = access.get_visible_or_404(request.user, all_incidents(), access.CLOSE_INCIDENT, pk=incident_id)
     form = IncidentClosureForm(incident, request.POST)
     if form.is_valid():
         try:

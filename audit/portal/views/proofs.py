@@ -12,6 +12,9 @@ from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from audit.checkpoints import checkpoint_file
+from audit.models import Checkpoint
+from audit.proofs import consistency_proof, inclusion_proof
 from casino_ops.regulations import RegulationError
 
 from .. import access
@@ -44,9 +47,6 @@ def _attachment(data: dict[str, Any], name: str) -> HttpResponse:
 
 @access.officer_required()
 def proofs(request: HttpRequest) -> HttpResponse:
-    from audit.models import Checkpoint
-    from audit.proofs import consistency_proof, inclusion_proof
-
     kind = request.GET.get("proof")
     inclusion = InclusionForm(request.GET if kind == "inclusion" else None, prefix="i")
     consistency = ConsistencyForm(request.GET if kind == "consistency" else None, prefix="c")
@@ -77,9 +77,6 @@ def proofs(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def checkpoint_download(request: HttpRequest, number: int) -> HttpResponse:
-    from audit.checkpoints import checkpoint_file
-    from audit.models import Checkpoint
-
     checkpoint = Checkpoint.objects.filter(number=number).first()
     if checkpoint is None:
         raise Http404

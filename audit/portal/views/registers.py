@@ -19,6 +19,8 @@ from django.utils import timezone
 from django.utils.http import urlencode
 
 from audit.models import Report
+from audit.registers.base import MODULES, REGISTERS, Request
+from audit.registers.reports import request_report
 from casino_ops.regulations import RegulationError
 
 from .. import access, selectors
@@ -26,20 +28,8 @@ from ..forms import RegisterFilterForm
 
 
 def available() -> dict[str, Any]:
-    """The registers whose module is installed, by name, in the pipeline's order."""
-    import importlib
-
-    from audit.registers import base
-
-    found = {}
-    for name, module in base.MODULES.items():
-        try:
-            importlib.import_module(f"audit.registers.{module}")
-        except ImportError:
-            continue
-        if name in base.REGISTERS:
-            found[name] = base.REGISTERS[name]
-    return found
+    """Every register, by name, in the pipeline's order."""
+    return {name: REGISTERS[name] for name in MODULES}
 
 
 def _register_or_404(name: str) -> Any:
@@ -61,8 +51,6 @@ def index(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def register_page(request: HttpRequest, name: str) -> HttpResponse:
-    from audit.registers.base import Request
-
     register = _register_or_404(name)
     start, end = _default_period()
     data = request.GET if "date_from" in request.GET else None
@@ -105,8 +93,6 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
 @access.officer_required(access.PRINT)
 def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     """Ask for the register's signed PDF for a period (a print request)."""
-    from audit.registers.reports import request_report
-
     register = _register_or_404(name)
     form = RegisterFilterForm(request.POST, needs_table=register.needs_table)
     query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}

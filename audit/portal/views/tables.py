@@ -9,6 +9,10 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from tables.selectors import advance_book as read_advance_book
+from tables.selectors import control_register as read_control_register
+from tables.selectors import session_report
+
 from .. import access, selectors
 from ..forms import AdvanceBookForm, ControlDayForm, SessionFilterForm
 from .registers import available
@@ -35,8 +39,6 @@ def sessions(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required()
 def session(request: HttpRequest, session_id: int) -> HttpResponse:
-    from tables.selectors import session_report
-
     found = access.get_visible_or_404(request.user, selectors.sessions(), pk=session_id)
     report = session_report(found.pk)
     return render(request, "portal/session.html", {"session": found, "report": report})
@@ -45,13 +47,11 @@ def session(request: HttpRequest, session_id: int) -> HttpResponse:
 @access.officer_required()
 def advance_book(request: HttpRequest) -> HttpResponse:
     """A table's advance book (FR model n° 10) over a period."""
-    from tables.selectors import advance_book as read
-
     form = AdvanceBookForm(request.GET or None)
     book = None
     if form.is_valid():
         try:
-            book = read(
+            book = read_advance_book(
                 form.cleaned_data["table"], form.cleaned_data["date_from"], form.cleaned_data["date_to"]
             )
         except ObjectDoesNotExist:
@@ -66,10 +66,8 @@ def advance_book(request: HttpRequest) -> HttpResponse:
 @access.officer_required()
 def control_register(request: HttpRequest) -> HttpResponse:
     """The control register (FR model n° 12) for one day."""
-    from tables.selectors import control_register as read
-
     form = ControlDayForm(request.GET or {"day": timezone.localdate().isoformat()})
-    register = read(form.cleaned_data["day"]) if form.is_valid() else None
+    register = read_control_register(form.cleaned_data["day"]) if form.is_valid() else None
     return render(
         request,
         "portal/control_register.html",

@@ -1,0 +1,36 @@
+"""The forms of the officers' acts on the depot (the portal shows them): a visa, an incident's closure."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.forms import SafeForm
+
+from .models import IncidentClosure, Visa
+
+
+class VisaForm(SafeForm):
+    model = Visa
+    remark = forms.CharField(label=_("Observations"), required=False, max_length=300)
+
+
+class IncidentClosureForm(SafeForm):
+    model = IncidentClosure
+    finding = forms.CharField(
+        label=_("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
+    )
+    decks_fit = forms.ModelMultipleChoiceField(
+        label=_("Jeux rendus à l'usage (les autres sont mis hors d'usage)"),
+        queryset=None,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+    )
+
+    def __init__(self, incident: Any, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["decks_fit"].queryset = incident.decks.all()
+        self.fields["decks_fit"].label_from_instance = lambda d: f"{d.serial} ({d.back_colour})"
+        self.prefix = f"incident-{incident.pk}"
