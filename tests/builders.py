@@ -9,7 +9,7 @@ Plain functions (no fixture), so that a conftest, a test or a bench script can c
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -61,6 +61,69 @@ def assert_refused(
         assert err.field == field, err.as_dict()
     if events is not None:
         assert AuditEvent.objects.count() == events
+
+
+# -- people and the casino ----------------------------------------------------------------------
+
+
+def users_by_role() -> dict[str, Any]:
+    """One user per role, keyed by role name (``u_<role>``, password ``pw-<role>``; staff but
+    for the officer and the machine)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from casino_ops import roles
+
+    User = get_user_model()
+    made = {}
+    for role in roles.ALL_ROLES:
+        user = User.objects.create_user(
+            username=f"u_{role}", password="pw-" + role, is_staff=role not in (roles.OFFICER, roles.MACHINE)
+        )
+        user.groups.add(Group.objects.get(name=role))
+        made[role] = user
+    return made
+
+
+def casino_settings(director: Any) -> Any:
+    """The casino's settings: FR, authorised minimum 5.00."""
+    from casino_ops.services import update_casino_settings
+
+    return update_casino_settings(
+        actor=director, name="Casino de test", profile="FR", authorised_min_stake=Decimal("5.00")
+    )
+
+
+# -- data made once for a module ---------------------------------------------------------------
+
+
+def kept_for_module(django_db_blocker: Any, build: Callable[[], Any]) -> Iterator[Any]:
+    """For a module-scoped fixture (``yield from``): what ``build`` makes stays for every later
+    test of the module, each test rolling back only its own changes (it runs in a savepoint),
+    and goes at the module's end (rolled back, as with Django's setUpTestData). Every later test
+    of the module sees it, so a module using it holds only tests that want that data.
+
+        @pytest.fixture(scope="module")
+        def demo(django_db_setup, django_db_blocker):
+            yield from kept_for_module(django_db_blocker, lambda: call_command("seed_demo"))
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            made = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 # -- the card depot ------------------------------------------------------------------------------

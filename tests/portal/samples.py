@@ -141,5 +141,25 @@ def samples(users: dict[str, Any], casino: Any, signing: Any) -> Samples:
     return build_samples(users, casino)
 
 
+@pytest.fixture(scope="module")
+def shared_samples(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """The samples (and the users, the casino) made once for a module (they take seconds).
+    A module opts in by overriding ``samples``, ``users`` and ``casino`` with
+    :func:`per_test_samples`; all its tests then see them."""
+
+    def build() -> Samples:
+        users = builders.users_by_role()
+        return build_samples(users, builders.casino_settings(users[roles.DIRECTOR]))
+
+    yield from builders.kept_for_module(django_db_blocker, build)
+
+
+def per_test_samples(shared: Samples) -> Samples:
+    """A test's own copy of the module's samples (its objects its own, as with setUpTestData)."""
+    import copy
+
+    return copy.deepcopy(shared)
+
+
 def worked_example() -> dict[str, Any]:
     return json.loads((FIXTURES / "worked-example.json").read_text())
