@@ -159,7 +159,7 @@ def simulate_shoe(
     return simulate(seed, profile, house_rules, limits, table, shoe_id, faults, max_boxes, forms).log
 
 
-def simulate(  # noqa: C901 - TODO split
+def simulate(
     seed: int,
     profile: str = "FR",
     house_rules: dict[str, Any] | None = None,
@@ -172,29 +172,9 @@ def simulate(  # noqa: C901 - TODO split
 ) -> Simulation:
     """Simulate one shoe; see the module docstring."""
     faults = list(dict.fromkeys(faults))
-    unknown = [f for f in faults if f not in INJECTABLE]
-    if unknown:
-        raise ValueError(f"cannot inject {unknown}")
-    forms = dict(forms or {})
-    for code, form in forms.items():
-        if form not in FAULT_FORMS.get(code, ()):
-            raise ValueError(f"{code} has no form {form!r}")
+    forms = _checked_forms(faults, forms)
     rng = random.Random(seed)
-    hr = dict(house_rules or {})
-    if "TOO_MANY_SPLITS" in faults and hr.get("max_hands_after_split") is None:
-        hr["max_hands_after_split"] = 2
-    if "ILLEGAL_HIT" in faults:
-        hr["resplit_aces"] = True
-    if "TOO_MANY_BOXES" in faults or "SINGLE_PLAYER_ONE_BOX" in faults:
-        if profile != "FR":
-            raise ValueError("boxes-per-player rules exist only under FR")
-        if "TOO_MANY_BOXES" in faults and hr.get("max_boxes_per_player") is None:
-            hr["max_boxes_per_player"] = 1
-        if "SINGLE_PLAYER_ONE_BOX" in faults:
-            hr["single_player_two_boxes"] = True
-    bad = [k for k in hr if k not in CHANGEABLE[profile]]
-    if bad:
-        raise ValueError(f"house rules {bad} cannot be set under {profile}")
+    hr = _house_rules_for(faults, profile, house_rules)
     rules = Rules(profile, hr)
     if "TOO_MANY_BOXES" in faults:
         # one player on max + 1 boxes, and another player on a box of his own or behind
@@ -271,11 +251,41 @@ def simulate(  # noqa: C901 - TODO split
         "cut_card_after": cut,
         "rounds": rounds,
     }
-    for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP"):
-        if f in faults:
-            injected.append(_inj(f, None))
+    injected.extend(_inj(f, None) for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP") if f in faults)
     _post_hoc(rng, [f for f in POST_HOC if f in faults], rounds, metas, x_card, injected)
     return Simulation(log, injected)
+
+
+def _checked_forms(faults: list[str], forms: dict[str, str] | None) -> dict[str, str]:
+    """The faults asked for can be injected, each in the form asked for; a copy of ``forms``."""
+    unknown = [f for f in faults if f not in INJECTABLE]
+    if unknown:
+        raise ValueError(f"cannot inject {unknown}")
+    forms = dict(forms or {})
+    for code, form in forms.items():
+        if form not in FAULT_FORMS.get(code, ()):
+            raise ValueError(f"{code} has no form {form!r}")
+    return forms
+
+
+def _house_rules_for(faults: list[str], profile: str, house_rules: dict[str, Any] | None) -> dict[str, Any]:
+    """The house rules, with those the faults need to be possible."""
+    hr = dict(house_rules or {})
+    if "TOO_MANY_SPLITS" in faults and hr.get("max_hands_after_split") is None:
+        hr["max_hands_after_split"] = 2
+    if "ILLEGAL_HIT" in faults:
+        hr["resplit_aces"] = True
+    if "TOO_MANY_BOXES" in faults or "SINGLE_PLAYER_ONE_BOX" in faults:
+        if profile != "FR":
+            raise ValueError("boxes-per-player rules exist only under FR")
+        if "TOO_MANY_BOXES" in faults and hr.get("max_boxes_per_player") is None:
+            hr["max_boxes_per_player"] = 1
+        if "SINGLE_PLAYER_ONE_BOX" in faults:
+            hr["single_player_two_boxes"] = True
+    bad = [k for k in hr if k not in CHANGEABLE[profile]]
+    if bad:
+        raise ValueError(f"house rules {bad} cannot be set under {profile}")
+    return hr
 
 
 def _inj(
