@@ -43,20 +43,9 @@ DatabaseOperations.sql_flush = _sql_flush_keeping_guard  # type: ignore[method-a
 @pytest.fixture
 def users(db: None) -> dict[str, Any]:
     """One user per role, keyed by role name, plus ``superuser``-free staff defaults."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
+    from tests.builders import users_by_role
 
-    from casino_ops import roles
-
-    User = get_user_model()
-    made = {}
-    for role in roles.ALL_ROLES:
-        user = User.objects.create_user(
-            username=f"u_{role}", password="pw-" + role, is_staff=role not in (roles.OFFICER, roles.MACHINE)
-        )
-        user.groups.add(Group.objects.get(name=role))
-        made[role] = user
-    return made
+    return users_by_role()
 
 
 @pytest.fixture
@@ -76,10 +65,6 @@ def officer(users: dict[str, Any]) -> Any:
 @pytest.fixture
 def casino(director: Any) -> Any:
     """The casino's settings: FR, authorised minimum 5.00."""
-    from decimal import Decimal
+    from tests.builders import casino_settings
 
-    from casino_ops.services import update_casino_settings
-
-    return update_casino_settings(
-        actor=director, name="Casino de test", profile="FR", authorised_min_stake=Decimal("5.00")
-    )
+    return casino_settings(director)

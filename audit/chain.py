@@ -259,7 +259,7 @@ def _insert(using: str, event: AuditEvent, actor_id: int | None) -> None:
     # One plain INSERT: the record must cost the act as little as possible.
     with connections[using].cursor() as cursor:
         cursor.execute(
-            f"INSERT INTO {AuditEvent._meta.db_table} "  # noqa: S608
+            f"INSERT INTO {AuditEvent._meta.db_table} "
             "(recorded_at, actor_id, actor_name, action, object_type, object_id, payload, mac) "
             "VALUES (%s, %s, %s, %s, %s, %s, %s, %s) RETURNING id",
             [
@@ -440,7 +440,7 @@ def _write_seals(using: str, rows: list[tuple[int, str, str, dt.datetime, int]])
     table = AuditEvent._meta.db_table
     with connections[using].cursor() as cursor:
         cursor.executemany(
-            f"UPDATE {table} SET seq = %s, prev_hash = %s, hash = %s, sealed_at = %s "  # noqa: S608
+            f"UPDATE {table} SET seq = %s, prev_hash = %s, hash = %s, sealed_at = %s "
             "WHERE id = %s AND seq IS NULL",
             rows,
         )
@@ -685,15 +685,21 @@ def verify_chain(
     result.head_hash = prev.decode()
     _check_pending(using, result, key, books)
     if context is not None:
-        result.checkpoints, result.checkpoint_problems = context.check(
-            result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
-        )
-        result.witness = str(context.witness) if context.witness is not None else ""
-        result.witnessed = len(context.witnessed)
-        if check_tree and result.broken_at is None:
-            result.checkpoint_problems.extend(context.check_tree(merkle))
-            result.tree_checked = True
+        _check_checkpoints(context, result, merkle if check_tree else None)
     return result
+
+
+def _check_checkpoints(context: Any, result: Verification, tree: Any) -> None:
+    """The signed checkpoints against the hashes kept, the witness, and (``tree``: the
+    Merkle tree built while reading, when it is to be checked) their signed tree heads."""
+    result.checkpoints, result.checkpoint_problems = context.check(
+        result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
+    )
+    result.witness = str(context.witness) if context.witness is not None else ""
+    result.witnessed = len(context.witnessed)
+    if tree is not None and result.broken_at is None:
+        result.checkpoint_problems.extend(context.check_tree(tree))
+        result.tree_checked = True
 
 
 def _check_pending(using: str, result: Verification, key: bytes, books: Any = None) -> None:

@@ -168,7 +168,7 @@ def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
         info = cms.ContentInfo.load(signature)
         signed_data = info["content"]
         embedded = signed_data["encap_content_info"]["content"].native
-    except Exception:  # noqa: BLE001 - any malformed input is simply not a valid signature
+    except Exception:  # any malformed input is simply not a valid signature
         return CmsCheck(intact=False, valid=False, signer="")
     try:
         if data is None:
@@ -183,7 +183,7 @@ def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
                 async_validate_detached_cms(data, signed_data, signer_validation_context=_integrity_only())
             )
             content = data
-    except Exception:  # noqa: BLE001
+    except Exception:
         return CmsCheck(intact=False, valid=False, signer="")
     return CmsCheck(
         intact=bool(status.intact),

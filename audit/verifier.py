@@ -194,9 +194,6 @@ def verify_cms_detached(
     Returns the signer's subject; raises ValueError saying what does not hold.
     """
     from cryptography import x509
-    from cryptography.exceptions import InvalidSignature
-    from cryptography.hazmat.primitives import hashes
-    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 
     tag, start, end = _tlv(signature, 0)
     info = _children(signature, start, end)
@@ -238,6 +235,22 @@ def verify_cms_detached(
     attrs = fields[3]
     if attrs[0] != 0xA0:
         raise ValueError("no signed attributes")
+    message_digest, content_type = _digest_and_content_type(signature, attrs)
+    if content_type != OID_DATA:
+        raise ValueError("the signed content type is not data")
+    if message_digest != hashlib.new(digest_name, content).digest():
+        raise ValueError("the signed digest is not the content's: the statement was changed")
+    signed_attrs = b"\x31" + signature[attrs[1] + 1 : attrs[3]]
+    sig_alg = _children(signature, fields[4][2], fields[4][3])
+    sig_oid = _oid(signature[sig_alg[0][2] : sig_alg[0][3]])
+    sig_value = signature[fields[5][2] : fields[5][3]]
+    _verify_signature_value(signer.public_key(), sig_oid, sig_value, signed_attrs, digest_name)
+    _check_issued_by_ca(signer, certificates, ca_pem, at)
+    return signer.subject.rfc4514_string()
+
+
+def _digest_and_content_type(signature: bytes, attrs: Any) -> tuple[bytes | None, str | None]:
+    """The message digest and the content type among the signed attributes ``attrs``."""
     message_digest = content_type = None
     for _at, _as, a_start, a_end in _children(signature, attrs[2], attrs[3]):
         attr = _children(signature, a_start, a_end)
@@ -247,16 +260,18 @@ def verify_cms_detached(
             message_digest = signature[value[2] : value[3]]
         elif attr_oid == OID_CONTENT_TYPE:
             content_type = _oid(signature[value[2] : value[3]])
-    if content_type != OID_DATA:
-        raise ValueError("the signed content type is not data")
-    if message_digest != hashlib.new(digest_name, content).digest():
-        raise ValueError("the signed digest is not the content's: the statement was changed")
-    signed_attrs = b"\x31" + signature[attrs[1] + 1 : attrs[3]]
-    sig_alg = _children(signature, fields[4][2], fields[4][3])
-    sig_oid = _oid(signature[sig_alg[0][2] : sig_alg[0][3]])
-    sig_value = signature[fields[5][2] : fields[5][3]]
+    return message_digest, content_type
+
+
+def _verify_signature_value(
+    key: Any, sig_oid: str, sig_value: bytes, signed_attrs: bytes, digest_name: str
+) -> None:
+    """The signer's ``key`` signed ``signed_attrs`` (RSA PKCS#1 v1.5 or ECDSA); ValueError if not."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes
+    from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
+
     hash_for = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}
-    key = signer.public_key()
     try:
         if sig_oid in RSA_PKCS1 and isinstance(key, rsa.RSAPublicKey):
             algorithm = hash_for[RSA_PKCS1[sig_oid] or digest_name]()
@@ -267,8 +282,6 @@ def verify_cms_detached(
             raise ValueError(f"unsupported signature algorithm {sig_oid}")
     except InvalidSignature:
         raise ValueError("the signature does not hold (statement or signature changed)") from None
-    _check_issued_by_ca(signer, certificates, ca_pem, at)
-    return signer.subject.rfc4514_string()
 
 
 def _check_issued_by_ca(signer: Any, certificates: list[Any], ca_pem: bytes, at: dt.datetime | None) -> None:
@@ -286,7 +299,7 @@ def _check_issued_by_ca(signer: Any, certificates: list[Any], ca_pem: bytes, at:
             if root.subject == current.issuer:
                 try:
                     current.verify_directly_issued_by(root)
-                except Exception:  # noqa: BLE001, S112 - not this root: try the next one
+                except Exception:  # not this root: try the next one
                     continue
                 return
         parent = next((c for c in certificates if c.subject == current.issuer and c != current), None)

@@ -90,13 +90,12 @@ def main() -> None:
         run_after_audit(args)
 
 
-def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
+def run(args: argparse.Namespace, settings) -> None:
     from django.contrib.auth.models import Group
-    from django.db import connection, connections, transaction
+    from django.db import connection, transaction
 
     import audit
     from audit.chain import seal_pending, verify_chain
-    from audit.models import AuditEvent
 
     def next_name() -> str:
         return f"g{uuid.uuid4().hex}"
@@ -110,7 +109,7 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
             group = Group.objects.create(name=next_name())
             audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": group.name})
 
-    def one_writer(fn, n: int) -> float:  # noqa: ANN001
+    def one_writer(fn, n: int) -> float:
         for _ in range(50):  # warm up
             fn()
         started = time.perf_counter()
@@ -130,62 +129,11 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
 
     print(f"\n2. {args.writers} concurrent writers for {args.seconds:.0f} s each")
 
-    def concurrent(fn, sealer: bool) -> tuple[float, float]:  # noqa: ANN001
-        """Writers in separate processes (as gunicorn workers are), for args.seconds."""
-        ctx = multiprocessing.get_context("fork")
-        stop = ctx.Event()
-        counts = ctx.Array("l", args.writers)
-        start_line = ctx.Barrier(args.writers + 1)
-
-        def writer(i: int) -> None:
-            start_line.wait()
-            n = 0
-            while not stop.is_set():
-                fn()
-                n += 1
-            counts[i] = n
-            connections.close_all()
-
-        def sealing() -> None:
-            while not stop.is_set():
-                if not seal_pending():
-                    time.sleep(0.1)  # the audit_sealer command's default interval
-            seal_pending()
-            connections.close_all()
-
-        started_seq = AuditEvent.objects.filter(seq__isnull=False).count()
-        connections.close_all()  # never share a connection across fork
-        procs = [ctx.Process(target=writer, args=(i,)) for i in range(args.writers)]
-        if sealer:
-            procs.append(ctx.Process(target=sealing))
-        for p in procs:
-            p.start()
-        start_line.wait()
-        time.sleep(args.seconds)
-        stop.set()
-        for p in procs:
-            p.join()
-        waited = 0.0
-        if sealer:
-            from django.db.models import ExpressionWrapper, F, Max, fields
-
-            longest = (
-                AuditEvent.objects.filter(seq__gt=started_seq)
-                .annotate(
-                    w=ExpressionWrapper(
-                        F("sealed_at") - F("recorded_at"), output_field=fields.DurationField()
-                    )
-                )
-                .aggregate(m=Max("w"))["m"]
-            )
-            waited = longest.total_seconds() if longest else 0.0
-        return sum(counts) / args.seconds, waited
-
-    plain_tps, _ = concurrent(plain_save, sealer=False)
+    plain_tps, _ = _concurrent(args, plain_save, sealer=False)
     print(f"   plain                           {plain_tps:8.0f} saves/s")
     for mode in ("inline", "sealer"):
         settings.AUDIT_SEALING = mode
-        tps, waited = concurrent(audited_save, sealer=mode == "sealer")
+        tps, waited = _concurrent(args, audited_save, sealer=mode == "sealer")
         extra = f"   longest wait before sealing {waited * 1e3:.0f} ms" if mode == "sealer" else ""
         print(
             f"   audited, sealing {mode:<7}        {tps:8.0f} saves/s   {tps / plain_tps:4.2f} of plain{extra}"
@@ -215,6 +163,61 @@ def run(args: argparse.Namespace, settings) -> None:  # noqa: ANN001
     )
     print(f"   ({out.getvalue().strip().splitlines()[-1][:60]}…)")
     _proofs(args.events)
+
+
+def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, float]:
+    """Writers in separate processes (as gunicorn workers are), for args.seconds."""
+    from django.db import connections
+
+    from audit.chain import seal_pending
+    from audit.models import AuditEvent
+
+    ctx = multiprocessing.get_context("fork")
+    stop = ctx.Event()
+    counts = ctx.Array("l", args.writers)
+    start_line = ctx.Barrier(args.writers + 1)
+
+    def writer(i: int) -> None:
+        start_line.wait()
+        n = 0
+        while not stop.is_set():
+            fn()
+            n += 1
+        counts[i] = n
+        connections.close_all()
+
+    def sealing() -> None:
+        while not stop.is_set():
+            if not seal_pending():
+                time.sleep(0.1)  # the audit_sealer command's default interval
+        seal_pending()
+        connections.close_all()
+
+    started_seq = AuditEvent.objects.filter(seq__isnull=False).count()
+    connections.close_all()  # never share a connection across fork
+    procs = [ctx.Process(target=writer, args=(i,)) for i in range(args.writers)]
+    if sealer:
+        procs.append(ctx.Process(target=sealing))
+    for p in procs:
+        p.start()
+    start_line.wait()
+    time.sleep(args.seconds)
+    stop.set()
+    for p in procs:
+        p.join()
+    waited = 0.0
+    if sealer:
+        from django.db.models import ExpressionWrapper, F, Max, fields
+
+        longest = (
+            AuditEvent.objects.filter(seq__gt=started_seq)
+            .annotate(
+                w=ExpressionWrapper(F("sealed_at") - F("recorded_at"), output_field=fields.DurationField())
+            )
+            .aggregate(m=Max("w"))["m"]
+        )
+        waited = longest.total_seconds() if longest else 0.0
+    return sum(counts) / args.seconds, waited
 
 
 def _proofs(total: int) -> None:
@@ -268,7 +271,7 @@ def _book_rows() -> int:
     total = 0
     with connection.cursor() as cursor:
         for book in books():
-            cursor.execute(f'SELECT count(*) FROM "{book.table}"')  # noqa: S608
+            cursor.execute(f'SELECT count(*) FROM "{book.table}"')
             total += cursor.fetchone()[0]
     return total
 

@@ -66,7 +66,7 @@ def main() -> None:
         _database(drop_only=True)
 
 
-def _walk(receptions) -> int:  # noqa: ANN001
+def _walk(receptions) -> int:
     """Read what a printed receipt book prints; return the number of decks seen."""
     seen = 0
     for r in receptions:
@@ -94,6 +94,7 @@ def run(args: argparse.Namespace) -> None:
     from cards_registry import selectors, services
     from casino_ops import roles
     from casino_ops.services import update_casino_settings
+    from tests import builders
 
     User = get_user_model()
     director = User.objects.create_user(username="directeur")
@@ -101,15 +102,14 @@ def run(args: argparse.Namespace) -> None:
     officer = User.objects.create_user(username="officier")
     officer.groups.add(Group.objects.get(name=roles.OFFICER))
     update_casino_settings(actor=director, name="Casino (banc d'essai)", profile="FR")
-    maker = services.register_manufacturer(
-        actor=director,
+    maker = builders.approved_maker(
+        director,
         code="BENCH",
         name="Cartes du banc d'essai",
         approval_reference="INT-BENCH-1",
-        ministry="Ministère de l'Intérieur",
         valid_from=dt.date(2000, 1, 1),
     )
-    services.hand_over_key(actor=director, receiver=director)
+    builders.cabinet_key(director)
 
     today = timezone.localdate()
     per = args.per_reception

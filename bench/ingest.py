@@ -140,6 +140,7 @@ def main() -> None:
     from casino_ops.services import update_casino_settings
     from tables import services
     from tables.models import Discrepancy, HandLog, Replay
+    from tests import builders
 
     User = get_user_model()
     director = User.objects.create_user("bench_director", is_staff=True)
@@ -151,15 +152,7 @@ def main() -> None:
     sessions = {}
     for n in range(1, args.tables + 1):
         table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
-        sessions[table.code] = services.open_session(
-            actor=director,
-            table=table,
-            day=day,
-            minimum=Decimal("10.00"),
-            maximum=Decimal("1000.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=croupier,
-        )
+        sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
     t_sim = time.perf_counter()
     logs = simulate_day(list(sessions), args.hours * args.rate)
     # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
@@ -287,7 +280,7 @@ def client_loop(user_id: int, jobs: list[tuple[int, bytes]], results: multiproce
                     data=body,
                     content_type="application/json",
                 )
-            except Exception as exc:  # noqa: BLE001 - counted and reported, the run goes on
+            except Exception as exc:  # counted and reported, the run goes on
                 errors.append(f"{type(exc).__name__}: {exc}"[:200])
                 continue
             latencies.append(time.perf_counter() - t)

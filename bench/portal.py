@@ -91,7 +91,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
     from tables.models import Discrepancy, Session
     from tables.selectors import round_positions
 
-    call_command("seed_demo", stdout=open(os.devnull, "w"))  # noqa: SIM115
+    call_command("seed_demo", stdout=open(os.devnull, "w"))
     from django.contrib.auth import get_user_model
 
     croupier = get_user_model().objects.get(groups__name=roles.CROUPIER)

@@ -59,7 +59,7 @@ class Manufacturer(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
-    def approved_on(self, day) -> bool:  # noqa: ANN001
+    def approved_on(self, day) -> bool:
         return self.valid_from <= day and (self.valid_until is None or day <= self.valid_until)
 
 
@@ -601,7 +601,7 @@ class Incident(models.Model):
         return getattr(self, "later_report", None)
 
     @property
-    def told_at(self):  # noqa: ANN201
+    def told_at(self):
         """When the officer (or the police judiciaire) was told; ``None`` while not yet told."""
         if self.officer_informed_at is not None:
             return self.officer_informed_at
@@ -618,7 +618,7 @@ class Incident(models.Model):
         return authority
 
     @property
-    def report_delay(self):  # noqa: ANN201
+    def report_delay(self):
         """The time between the finding and the report (``None`` while not yet reported)."""
         told = self.told_at
         return None if told is None else told - self.occurred_at

@@ -3,10 +3,8 @@ from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
-def _sync_roles(sender, **kwargs):  # noqa: ANN001, ANN003
-    from .roles import (
-        sync_role_permissions,  # cycle: roles imports the auth models, not loaded yet when apps.py is
-    )
+def _sync_roles(sender, **kwargs):
+    from .roles import sync_role_permissions  # cycle: roles imports the auth models, not loaded yet
 
     sync_role_permissions(verbosity=kwargs.get("verbosity", 0))
 

@@ -27,7 +27,7 @@ if not SECRET_KEY:
         raise ImproperlyConfigured(
             "SECRET_KEY must be set when DEBUG is off (set DEBUG=1 for local development)."
         )
-    SECRET_KEY = "insecure-development-key-only-used-with-debug-on"  # noqa: S105
+    SECRET_KEY = "insecure-development-key-only-used-with-debug-on"
 
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -222,7 +222,7 @@ if not AUDIT_EVENT_KEY:
             "AUDIT_EVENT_KEY must be set when DEBUG is off (a long random secret, e.g. "
             "python -c 'import secrets; print(secrets.token_hex(32))')."
         )
-    AUDIT_EVENT_KEY = "insecure-development-audit-key-only-used-with-debug-on"  # noqa: S105
+    AUDIT_EVENT_KEY = "insecure-development-audit-key-only-used-with-debug-on"
 
 # The witness: every signed checkpoint is also written outside the database,
 # to a directory (AUDIT_WITNESS_DIR) or to a storage of STORAGES named by

@@ -56,7 +56,7 @@ class HandLogSerializer(serializers.ModelSerializer):
             "discrepancies",
         ]
 
-    def _replay(self, obj: HandLog):  # noqa: ANN202
+    def _replay(self, obj: HandLog):
         return getattr(obj, "replay", None) if hasattr(obj, "replay") else None
 
     def get_replayed(self, obj: HandLog) -> bool:

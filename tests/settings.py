@@ -14,6 +14,6 @@ os.environ.setdefault("AUDIT_EVENT_KEY", "test-audit-event-key-not-for-productio
 # two-factor requirement back on (the production default) and prove it.
 os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
 
-from casino_ops.settings import *  # noqa: E402,F403
+from casino_ops.settings import *  # noqa: F403
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -74,7 +74,7 @@ def _key_label(key: str) -> str:
         return str(_KEYS[key])
     try:
         return str(CasinoSettings._meta.get_field(key).verbose_name)
-    except Exception:  # noqa: BLE001 - any other key reads as written, without underscores
+    except Exception:  # any other key reads as written, without underscores
         return str(key).replace("_", " ")
 
 
@@ -151,7 +151,7 @@ def _rows(rows: list[Any], depth: int) -> SafeString | str:
             if model is not None:
                 try:
                     return str(model._meta.get_field(field).verbose_name)
-                except Exception:  # noqa: BLE001 - a field gone since reads as written
+                except Exception:  # a field gone since reads as written
                     pass
             return _key_label(field)
 

@@ -7,7 +7,7 @@ here only, never in the project's INSTALLED_APPS. Commits are durable
 
 from tests.settings import *  # noqa: F403
 
-INSTALLED_APPS = [  # noqa: F405
+INSTALLED_APPS = [
     *INSTALLED_APPS,  # noqa: F405
     "pgtrigger",
     "pghistory",

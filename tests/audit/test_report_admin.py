@@ -7,10 +7,12 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import Permission
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import Checkpoint, Report
+from audit.models import Checkpoint, RegisterPart, Report, ReportPart
+from audit.registers.parts import progress_of
 
 
 def _period() -> dict[str, str]:
@@ -117,3 +119,53 @@ def test_an_absurd_period_is_refused_on_the_report_form(client: Any, director: A
     )
     assert response.status_code == 200 and not Report.objects.exists()
     assert "date_from" in response.context["adminform"].form.errors
+
+
+@pytest.mark.django_db
+def test_the_parts_done_over_the_parts_show_in_the_admin_and_the_portal(
+    client: Any, users: dict[str, Any], settings: Any
+) -> None:
+    from casino_ops import roles
+
+    settings.TWO_FACTOR_REQUIRED = False
+    start, end = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
+    report = Report.objects.create(
+        key="p" * 64,
+        register="depot-log",
+        date_from=start,
+        date_to=end,
+        state=Report.State.RUNNING,
+        progress=35,
+    )
+    stored = RegisterPart.objects.create(
+        key="k" * 64,
+        register="depot-log",
+        date_from=start,
+        date_to=dt.date(2025, 1, 31),
+        content_hash="c" * 64,
+        file="registers/parts/x.pdf",
+        sha256="s" * 64,
+        pages=1,
+        rows=0,
+    )
+    for n, (a, b) in enumerate([(1, 31), (2, 28), (3, 31)], 1):
+        ReportPart.objects.create(
+            report=report,
+            number=n,
+            date_from=dt.date(2025, a, 1),
+            date_to=dt.date(2025, a, b),
+            part=stored if n == 1 else None,
+        )
+    assert progress_of(report) == (1, 3) and report.period_parts.done() == 1
+
+    client.force_login(users[roles.DIRECTOR])
+    page = client.get(reverse("admin:audit_report_changelist")).content.decode()
+    assert "Parties faites" in page and '<td class="field-parts_progress">1 / 3</td>' in page
+
+    officer = Client()
+    officer.force_login(users[roles.OFFICER])
+    page = officer.get(
+        reverse("portal:register", args=["depot-log"]),
+        {"date_from": start.isoformat(), "date_to": end.isoformat()},
+    ).content.decode()
+    assert "parties faites : 1 / 3" in page

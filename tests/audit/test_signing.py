@@ -160,7 +160,7 @@ def mock_tsa(tmp_path: Path) -> Any:
     requests_seen: list[bytes] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
             requests_seen.append(body)
             response = asyncio.run(stamper.async_request_tsa_response(tsp.TimeStampReq.load(body)))

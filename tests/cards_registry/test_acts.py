@@ -19,21 +19,14 @@ from cards_registry.models import (
     IncidentRoute,
     Sixain,
 )
-from casino_ops.regulations import RegulationError
 from casino_ops.services import update_casino_settings
+from tests.builders import assert_refused
 
 from .conftest import make_sent_order, sixain_data
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate
-
-
-def refused(code: str, article: str, fn: Any, /, **kwargs: Any) -> RegulationError:
-    with pytest.raises(RegulationError) as info:
-        fn(**kwargs)
-    assert (info.value.code, info.value.article) == (code, article), info.value
-    return info.value
 
 
 # -- 4. the missing acts ------------------------------------------------------------------------
@@ -44,23 +37,12 @@ def test_decks_in_the_cabinet_declared_out_of_use(director: Any, officer: Any, d
     assert {Deck.objects.get(pk=d.pk).status for d in decks[:2]} == {DeckStatus.OUT_OF_USE}
     assert declaration.opening.purpose == "out_of_use"
     assert AuditEvent.objects.filter(action="depot.decks_declared_out_of_use").count() == 1
-    err = refused(
-        "REASON_REQUIRED",
-        "FR art. 39",
-        services.declare_out_of_use,
-        actor=director,
-        decks=decks[2:3],
-        reason=" ",
-    )
+    with assert_refused("REASON_REQUIRED", article="FR art. 39") as refusal:
+        services.declare_out_of_use(actor=director, decks=decks[2:3], reason=" ")
+    err = refusal.value
     assert err.field == "reason"
-    refused(
-        "ILLEGAL_TRANSITION",
-        "FR art. 40",
-        services.declare_out_of_use,
-        actor=director,
-        decks=decks[:1],
-        reason="x",
-    )
+    with assert_refused("ILLEGAL_TRANSITION", article="FR art. 40"):
+        services.declare_out_of_use(actor=director, decks=decks[:1], reason="x")
     destruction = services.destroy_decks(
         actor=director,
         officer=officer,
@@ -74,15 +56,9 @@ def test_issue_only_to_a_table_the_floor_accepts(director: Any, decks: list[Deck
         lambda number, day: None if number == 1 else f"Pas de table {number} en service."
     )
     try:
-        err = refused(
-            "TABLE_NOT_IN_SERVICE",
-            "FR art. 40",
-            services.issue_decks,
-            actor=director,
-            table_number=77,
-            day=TODAY(),
-            decks=decks[:1],
-        )
+        with assert_refused("TABLE_NOT_IN_SERVICE", article="FR art. 40") as refusal:
+            services.issue_decks(actor=director, table_number=77, day=TODAY(), decks=decks[:1])
+        err = refusal.value
         assert err.field == "table_number" and "77" in err.message
         assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
         services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
@@ -93,11 +69,13 @@ def test_issue_only_to_a_table_the_floor_accepts(director: Any, decks: list[Deck
 def test_the_officer_demands_the_opening_and_the_inventory_finds_differences(
     director: Any, officer: Any, decks: list[Deck]
 ) -> None:
-    refused("INSPECTION_BY_OFFICER", "FR art. 39", services.demand_opening, actor=director, reason="x")
+    with assert_refused("INSPECTION_BY_OFFICER", article="FR art. 39"):
+        services.demand_opening(actor=director, reason="x")
     demand = services.demand_opening(actor=officer, reason="Contrôle inopiné")
     opening = services.open_for_inspection(actor=director, demand=demand)
     assert opening.demanded_by == officer and opening.demand == demand
-    refused("DEMAND_ANSWERED", "FR art. 39", services.open_for_inspection, actor=director, demand=demand)
+    with assert_refused("DEMAND_ANSWERED", article="FR art. 39"):
+        services.open_for_inspection(actor=director, demand=demand)
     found = [d.serial for d in decks[1:]] + ["ZZ-9"]
     inventory = services.record_inventory(actor=director, opening=opening, found=found)
     assert (inventory.expected, inventory.found, inventory.missing, inventory.unexpected) == (
@@ -109,14 +87,8 @@ def test_the_officer_demands_the_opening_and_the_inventory_finds_differences(
     incident = Incident.objects.get(route=IncidentRoute.INSPECTION)
     assert incident == inventory.incident and incident.officer_informed == officer
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.QUARANTINED
-    refused(
-        "INVENTORY_DONE",
-        "FR art. 39",
-        services.record_inventory,
-        actor=director,
-        opening=opening,
-        found=found,
-    )
+    with assert_refused("INVENTORY_DONE", article="FR art. 39"):
+        services.record_inventory(actor=director, opening=opening, found=found)
     [logged] = [e for e in selectors.depot_log(TODAY(), TODAY()) if e.kind == "opening" and e.demanded_by]
     assert "demande de l'officier" in logged.note and "manquants : A1-1" in logged.note
     assert f"incident n° {incident.number}" in logged.note
@@ -131,24 +103,27 @@ def test_an_inventory_matching_the_books_opens_nothing(
     )
     assert inventory.incident is None and not Incident.objects.exists()
     other = CabinetOpening.objects.exclude(pk=opening.pk).first()
-    refused(
-        "INVENTORY_OPENING", "FR art. 39", services.record_inventory, actor=director, opening=other, found=[]
-    )
+    with assert_refused("INVENTORY_OPENING", article="FR art. 39"):
+        services.record_inventory(actor=director, opening=other, found=[])
 
 
 def test_every_field_of_the_depot_is_corrected_with_the_director_approval_in_words(
     director: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     deck = decks[0]
-    err = refused(
-        "APPROVAL_IN_WORDS", "FR art. 68", services.record_correction,
-        actor=director, entry=deck, field="serial", new_value="A1-1b", reason="Erreur de saisie", approval=" ",
-    )  # fmt: skip
+    with assert_refused("APPROVAL_IN_WORDS", article="FR art. 68") as refusal:
+        services.record_correction(
+            actor=director,
+            entry=deck,
+            field="serial",
+            new_value="A1-1b",
+            reason="Erreur de saisie",
+            approval=" ",
+        )
+    err = refusal.value  # fmt: skip
     assert err.field == "approval"
-    refused(
-        "SERIAL_ALREADY_KNOWN", "FR art. 39", services.record_correction,
-        actor=director, entry=deck, field="serial", new_value="A1-2", reason="r", approval="Approuvé",
-    )  # fmt: skip
+    with assert_refused("SERIAL_ALREADY_KNOWN", article="FR art. 39"):
+        services.record_correction(actor=director, entry=deck, field="serial", new_value="A1-2", reason="r", approval="Approuvé")  # fmt: skip
     correction = services.record_correction(
         actor=director, entry=deck, field="serial", new_value="A1-1b", reason="Erreur de saisie",
         approval="Approuvé, le directeur responsable",
@@ -219,43 +194,31 @@ def test_lu_sixain_cap_counts_every_sixain_held_and_loose_decks(
     update_casino_settings(actor=director, profile="LU")
     services.set_max_sixains(actor=director, max_sixains=2)
     order = make_sent_order(director, officer, maker)
-    refused(
-        "MAX_SIXAINS", "LU art. 6", services.receive,
-        actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain("C1")],
-    )  # fmt: skip
+    with assert_refused("MAX_SIXAINS", article="LU art. 6"):
+        services.receive(actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain("C1")])  # fmt: skip
 
 
 def test_lu_receives_only_sixains(director: Any, officer: Any, maker: Any, key: Any) -> None:
     update_casino_settings(actor=director, profile="LU")
     order = make_sent_order(director, officer, maker)
-    err = refused(
-        "SIXAINS_ONLY", "LU art. 6", services.receive,
-        actor=director, order=order, received_on=TODAY(), decks=[{"serial": "L-1", "back_colour": "bleu"}],
-    )  # fmt: skip
+    with assert_refused("SIXAINS_ONLY", article="LU art. 6") as refusal:
+        services.receive(
+            actor=director, order=order, received_on=TODAY(), decks=[{"serial": "L-1", "back_colour": "bleu"}]
+        )
+    err = refusal.value  # fmt: skip
     assert err.field == "decks"
     services.receive(actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain("D1")])
 
 
 def test_the_ministry_is_the_profile_s(director: Any, casino: Any) -> None:
     common = dict(actor=director, name="X", approval_reference="A", valid_from=dt.date(2024, 1, 1))
-    err = refused(
-        "MINISTRY_PROFILE",
-        "FR art. 39",
-        services.register_manufacturer,
-        code="X1",
-        ministry="Ministère des Finances",
-        **common,
-    )
+    with assert_refused("MINISTRY_PROFILE", article="FR art. 39") as refusal:
+        services.register_manufacturer(code="X1", ministry="Ministère des Finances", **common)
+    err = refusal.value
     assert err.field == "ministry"
     update_casino_settings(actor=director, profile="LU")
-    refused(
-        "MINISTRY_PROFILE",
-        "LU art. 6",
-        services.register_manufacturer,
-        code="X2",
-        ministry="Ministère de l'Intérieur",
-        **common,
-    )
+    with assert_refused("MINISTRY_PROFILE", article="LU art. 6"):
+        services.register_manufacturer(code="X2", ministry="Ministère de l'Intérieur", **common)
     services.register_manufacturer(code="X3", ministry="Ministère des Finances", **common)
 
 
@@ -265,7 +228,5 @@ def test_approval_is_checked_again_at_delivery(director: Any, officer: Any, casi
         valid_from=dt.date(2024, 1, 1), valid_until=TODAY() + dt.timedelta(days=1),
     )  # fmt: skip
     order = make_sent_order(director, officer, maker)
-    refused(
-        "MANUFACTURER_NOT_APPROVED", "FR art. 39", services.receive,
-        actor=director, order=order, received_on=TODAY() + dt.timedelta(days=2), sixains=[sixain_data("E1")],
-    )  # fmt: skip
+    with assert_refused("MANUFACTURER_NOT_APPROVED", article="FR art. 39"):
+        services.receive(actor=director, order=order, received_on=TODAY() + dt.timedelta(days=2), sixains=[sixain_data("E1")])  # fmt: skip

@@ -35,7 +35,7 @@ def _in_threads(n: int, work: Callable[[int], Any]) -> tuple[dict[int, Any], dic
         try:
             barrier.wait()
             results[index] = work(index)
-        except BaseException as exc:  # noqa: BLE001 - inspected by the test
+        except BaseException as exc:  # inspected by the test
             errors[index] = exc
         finally:
             connections.close_all()

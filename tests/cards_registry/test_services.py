@@ -26,20 +26,13 @@ from cards_registry.models import (
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
 from casino_ops.services import update_casino_settings
+from tests.builders import assert_refused
 
 from .conftest import make_sent_order, sixain_data
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate
-
-
-def refused(code: str, article: str, fn: Any, /, **kwargs: Any) -> RegulationError:
-    with pytest.raises(RegulationError) as info:
-        fn(**kwargs)
-    assert info.value.code == code, info.value
-    assert info.value.article == article
-    return info.value
 
 
 def last_event(action: str) -> AuditEvent:
@@ -61,24 +54,14 @@ def test_register_manufacturer_records_the_approval(maker: Any) -> None:
 
 def test_manufacturer_dates_and_duplicates_refused(director: Any, maker: Any) -> None:
     common = dict(actor=director, name="X", approval_reference="A", ministry="Intérieur")
-    err = refused(
-        "APPROVAL_DATES",
-        "FR art. 39",
-        services.register_manufacturer,
-        code="X1",
-        valid_from=dt.date(2025, 1, 1),
-        valid_until=dt.date(2024, 1, 1),
-        **common,
-    )
+    with assert_refused("APPROVAL_DATES", article="FR art. 39") as refusal:
+        services.register_manufacturer(
+            code="X1", valid_from=dt.date(2025, 1, 1), valid_until=dt.date(2024, 1, 1), **common
+        )
+    err = refusal.value
     assert err.field == "valid_until"
-    refused(
-        "MANUFACTURER_EXISTS",
-        "FR art. 39",
-        services.register_manufacturer,
-        code="GRIM",
-        valid_from=dt.date(2025, 1, 1),
-        **common,
-    )
+    with assert_refused("MANUFACTURER_EXISTS", article="FR art. 39"):
+        services.register_manufacturer(code="GRIM", valid_from=dt.date(2025, 1, 1), **common)
 
 
 def test_order_numbers_follow_each_other_in_the_book(director: Any, maker: Any) -> None:
@@ -94,15 +77,14 @@ def test_order_numbers_follow_each_other_in_the_book(director: Any, maker: Any) 
 
 
 def test_order_from_a_maker_not_approved_that_day_is_refused(director: Any, maker: Any) -> None:
-    err = refused(
-        "MANUFACTURER_NOT_APPROVED",
-        "FR art. 39",
-        services.create_order,
-        actor=director,
-        manufacturer=maker,
-        ordered_on=dt.date(2023, 12, 31),
-        lines=[{"quantity": 1, "unit": "deck", "back_colour": "bleu"}],
-    )
+    with assert_refused("MANUFACTURER_NOT_APPROVED", article="FR art. 39") as refusal:
+        services.create_order(
+            actor=director,
+            manufacturer=maker,
+            ordered_on=dt.date(2023, 12, 31),
+            lines=[{"quantity": 1, "unit": "deck", "back_colour": "bleu"}],
+        )
+    err = refusal.value
     assert err.field == "manufacturer"
     assert not Order.objects.exists()
     assert Book.objects.filter(last_number__gt=0).count() == 0  # no number taken
@@ -118,36 +100,25 @@ def test_order_from_a_maker_whose_approval_ended(director: Any, casino: Any) -> 
         valid_from=dt.date(2020, 1, 1),
         valid_until=dt.date(2021, 1, 1),
     )
-    refused(
-        "MANUFACTURER_NOT_APPROVED",
-        "FR art. 39",
-        services.create_order,
-        actor=director,
-        manufacturer=old,
-        ordered_on=TODAY(),
-        lines=[{"quantity": 1, "unit": "deck", "back_colour": "bleu"}],
-    )
+    with assert_refused("MANUFACTURER_NOT_APPROVED", article="FR art. 39"):
+        services.create_order(
+            actor=director,
+            manufacturer=old,
+            ordered_on=TODAY(),
+            lines=[{"quantity": 1, "unit": "deck", "back_colour": "bleu"}],
+        )
 
 
 def test_empty_or_bad_order_lines_refused(director: Any, maker: Any) -> None:
-    refused(
-        "ORDER_EMPTY",
-        "FR art. 39",
-        services.create_order,
-        actor=director,
-        manufacturer=maker,
-        ordered_on=TODAY(),
-        lines=[],
-    )
-    refused(
-        "ORDER_QUANTITY",
-        "FR art. 39",
-        services.create_order,
-        actor=director,
-        manufacturer=maker,
-        ordered_on=TODAY(),
-        lines=[{"quantity": 0, "unit": "deck", "back_colour": "bleu"}],
-    )
+    with assert_refused("ORDER_EMPTY", article="FR art. 39"):
+        services.create_order(actor=director, manufacturer=maker, ordered_on=TODAY(), lines=[])
+    with assert_refused("ORDER_QUANTITY", article="FR art. 39"):
+        services.create_order(
+            actor=director,
+            manufacturer=maker,
+            ordered_on=TODAY(),
+            lines=[{"quantity": 0, "unit": "deck", "back_colour": "bleu"}],
+        )
 
 
 def test_order_cannot_be_sent_before_the_visa(director: Any, officer: Any, maker: Any) -> None:
@@ -157,14 +128,17 @@ def test_order_cannot_be_sent_before_the_visa(director: Any, officer: Any, maker
         ordered_on=TODAY(),
         lines=[{"quantity": 6, "unit": "deck", "back_colour": "bleu"}],
     )
-    refused("ORDER_NOT_STAMPED", "FR art. 39", services.send_order, actor=director, order=order)
+    with assert_refused("ORDER_NOT_STAMPED", article="FR art. 39"):
+        services.send_order(actor=director, order=order)
     visa = services.stamp_order(actor=officer, order=order, remark="Vu")
     assert visa.officer == officer and visa.order == order
     sent = services.send_order(actor=director, order=order)
     assert sent.sent_at is not None
     assert last_event("depot.order_sent").object_id == str(order.pk)
-    refused("ORDER_ALREADY_SENT", "FR art. 39", services.send_order, actor=director, order=order)
-    refused("ALREADY_STAMPED", "FR art. 39", services.stamp_order, actor=officer, order=order)
+    with assert_refused("ORDER_ALREADY_SENT", article="FR art. 39"):
+        services.send_order(actor=director, order=order)
+    with assert_refused("ALREADY_STAMPED", article="FR art. 39"):
+        services.stamp_order(actor=officer, order=order)
 
 
 @pytest.mark.parametrize("role", ["directeur", "comite_direction", "chef_de_table", "caissier"])
@@ -177,7 +151,9 @@ def test_visas_by_anyone_but_an_officer_are_refused(
         ordered_on=TODAY(),
         lines=[{"quantity": 6, "unit": "deck", "back_colour": "bleu"}],
     )
-    err = refused("VISA_OFFICER_ONLY", "FR art. 39", services.stamp_order, actor=users[role], order=order)
+    with assert_refused("VISA_OFFICER_ONLY", article="FR art. 39") as refusal:
+        services.stamp_order(actor=users[role], order=order)
+    err = refusal.value
     assert err.field == "officer"
     assert not Visa.objects.exists()
 
@@ -226,39 +202,31 @@ def test_reception_against_an_order_not_sent_is_refused(director: Any, maker: An
         ordered_on=TODAY(),
         lines=[{"quantity": 6, "unit": "deck", "back_colour": "bleu"}],
     )
-    refused(
-        "ORDER_NOT_SENT",
-        "FR art. 39",
-        services.receive,
-        actor=director,
-        order=order,
-        received_on=TODAY(),
-        decks=[{"serial": "Z1", "back_colour": "bleu"}],
-    )
+    with assert_refused("ORDER_NOT_SENT", article="FR art. 39"):
+        services.receive(
+            actor=director, order=order, received_on=TODAY(), decks=[{"serial": "Z1", "back_colour": "bleu"}]
+        )
 
 
 def test_serial_already_known_for_the_maker_is_refused(
     director: Any, sent_order: Order, reception: Any
 ) -> None:
-    err = refused(
-        "SERIAL_ALREADY_KNOWN",
-        "FR art. 39",
-        services.receive,
-        actor=director,
-        order=sent_order,
-        received_on=TODAY(),
-        decks=[{"serial": "A1-3", "back_colour": "bleu"}],
-    )
+    with assert_refused("SERIAL_ALREADY_KNOWN", article="FR art. 39") as refusal:
+        services.receive(
+            actor=director,
+            order=sent_order,
+            received_on=TODAY(),
+            decks=[{"serial": "A1-3", "back_colour": "bleu"}],
+        )
+    err = refusal.value
     assert "A1-3" in err.message and err.field == "decks"
-    refused(
-        "SERIAL_ALREADY_KNOWN",
-        "FR art. 39",
-        services.receive,
-        actor=director,
-        order=sent_order,
-        received_on=TODAY(),
-        decks=[{"serial": "N1", "back_colour": "bleu"}, {"serial": "N1", "back_colour": "bleu"}],
-    )
+    with assert_refused("SERIAL_ALREADY_KNOWN", article="FR art. 39"):
+        services.receive(
+            actor=director,
+            order=sent_order,
+            received_on=TODAY(),
+            decks=[{"serial": "N1", "back_colour": "bleu"}, {"serial": "N1", "back_colour": "bleu"}],
+        )
     assert Reception.objects.count() == 1
 
 
@@ -281,41 +249,21 @@ def test_same_serial_from_another_maker_is_accepted(director: Any, officer: Any,
 def test_fr_each_deck_needs_its_serial(director: Any, sent_order: Order, key: Any) -> None:
     sixain = sixain_data("C1")
     sixain["decks"][2]["serial"] = ""
-    refused(
-        "SERIAL_REQUIRED",
-        "FR art. 39",
-        services.receive,
-        actor=director,
-        order=sent_order,
-        received_on=TODAY(),
-        sixains=[sixain],
-    )
+    with assert_refused("SERIAL_REQUIRED", article="FR art. 39"):
+        services.receive(actor=director, order=sent_order, received_on=TODAY(), sixains=[sixain])
 
 
 def test_sixain_of_another_composition_is_refused(director: Any, sent_order: Order, key: Any) -> None:
     sixain = sixain_data("C1")
     sixain["decks"][3]["back_colour"] = "bleu"  # four blue, two red
-    err = refused(
-        "SIXAIN_COMPOSITION",
-        "FR art. 55-4",
-        services.receive,
-        actor=director,
-        order=sent_order,
-        received_on=TODAY(),
-        sixains=[sixain],
-    )
+    with assert_refused("SIXAIN_COMPOSITION", article="FR art. 55-4") as refusal:
+        services.receive(actor=director, order=sent_order, received_on=TODAY(), sixains=[sixain])
+    err = refusal.value
     assert "4 × bleu" in err.message
     sixain = sixain_data("C2")
     sixain["decks"] = sixain["decks"][:5]
-    refused(
-        "SIXAIN_COMPOSITION",
-        "FR art. 55-4",
-        services.receive,
-        actor=director,
-        order=sent_order,
-        received_on=TODAY(),
-        sixains=[sixain],
-    )
+    with assert_refused("SIXAIN_COMPOSITION", article="FR art. 55-4"):
+        services.receive(actor=director, order=sent_order, received_on=TODAY(), sixains=[sixain])
 
 
 def test_partial_receptions_then_over_delivery_is_flagged(
@@ -334,23 +282,18 @@ def test_partial_receptions_then_over_delivery_is_flagged(
 
 
 def test_reception_needs_the_key_holder(committee: Any, director: Any, sent_order: Order, key: Any) -> None:
-    refused(
-        "NOT_KEY_HOLDER",
-        "FR art. 39",
-        services.receive,
-        actor=committee,
-        order=sent_order,
-        received_on=TODAY(),
-        sixains=[sixain_data("K1")],
-    )
+    with assert_refused("NOT_KEY_HOLDER", article="FR art. 39"):
+        services.receive(actor=committee, order=sent_order, received_on=TODAY(), sixains=[sixain_data("K1")])
 
 
 def test_reception_visa_officer_only(director: Any, officer: Any, reception: Reception) -> None:
-    refused("VISA_OFFICER_ONLY", "FR art. 39", services.stamp_reception, actor=director, reception=reception)
+    with assert_refused("VISA_OFFICER_ONLY", article="FR art. 39"):
+        services.stamp_reception(actor=director, reception=reception)
     visa = services.stamp_reception(actor=officer, reception=reception)
     assert visa.reception == reception
     assert last_event("depot.reception_stamped").object_id == str(reception.pk)
-    refused("ALREADY_STAMPED", "FR art. 39", services.stamp_reception, actor=officer, reception=reception)
+    with assert_refused("ALREADY_STAMPED", article="FR art. 39"):
+        services.stamp_reception(actor=officer, reception=reception)
 
 
 def test_lu_sixain_serials_and_the_ministry_limit(director: Any, officer: Any, maker: Any, key: Any) -> None:
@@ -361,37 +304,27 @@ def test_lu_sixain_serials_and_the_ministry_limit(director: Any, officer: Any, m
     reception = services.receive(actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain])
     assert sorted(reception.decks.values_list("serial", flat=True)) == [f"LU-1-{i}" for i in range(1, 7)]
     nameless = {"serial": "", "decks": lu_sixain["decks"]}
-    refused(
-        "SERIAL_REQUIRED",
-        "LU art. 6",
-        services.receive,
-        actor=director,
-        order=order,
-        received_on=TODAY(),
-        sixains=[nameless],
-    )
-    err = refused(
-        "MAX_SIXAINS",
-        "LU art. 6",
-        services.receive,
-        actor=director,
-        order=order,
-        received_on=TODAY(),
-        sixains=[{**lu_sixain, "serial": "LU-2"}, {**lu_sixain, "serial": "LU-3"}],
-    )
+    with assert_refused("SERIAL_REQUIRED", article="LU art. 6"):
+        services.receive(actor=director, order=order, received_on=TODAY(), sixains=[nameless])
+    with assert_refused("MAX_SIXAINS", article="LU art. 6") as refusal:
+        services.receive(
+            actor=director,
+            order=order,
+            received_on=TODAY(),
+            sixains=[{**lu_sixain, "serial": "LU-2"}, {**lu_sixain, "serial": "LU-3"}],
+        )
+    err = refusal.value
     assert err.field == "sixains"
     services.receive(
         actor=director, order=order, received_on=TODAY(), sixains=[{**lu_sixain, "serial": "LU-2"}]
     )
-    refused(
-        "SIXAIN_COMPOSITION",
-        "LU art. 32",
-        services.receive,
-        actor=director,
-        order=order,
-        received_on=TODAY(),
-        sixains=[{"serial": "LU-9", "decks": [{"back_colour": "bleu"}] * 6}],
-    )
+    with assert_refused("SIXAIN_COMPOSITION", article="LU art. 32"):
+        services.receive(
+            actor=director,
+            order=order,
+            received_on=TODAY(),
+            sixains=[{"serial": "LU-9", "decks": [{"back_colour": "bleu"}] * 6}],
+        )
 
 
 # -- the key and the cabinet --------------------------------------------------------------
@@ -408,31 +341,22 @@ def test_key_handover_records_giver_and_receiver(director: Any, committee: Any, 
 def test_key_only_to_management_and_only_by_its_holder(
     users: dict[str, Any], director: Any, committee: Any, key: Any
 ) -> None:
-    err = refused(
-        "KEY_HOLDER_ROLE",
-        "FR art. 39",
-        services.hand_over_key,
-        actor=director,
-        receiver=users["chef_de_table"],
-    )
+    with assert_refused("KEY_HOLDER_ROLE", article="FR art. 39") as refusal:
+        services.hand_over_key(actor=director, receiver=users["chef_de_table"])
+    err = refusal.value
     assert err.field == "receiver"
-    refused("NOT_KEY_HOLDER", "FR art. 39", services.hand_over_key, actor=committee, receiver=committee)
+    with assert_refused("NOT_KEY_HOLDER", article="FR art. 39"):
+        services.hand_over_key(actor=committee, receiver=committee)
     assert services.current_key_holder() == director
 
 
 def test_inspection_demanded_by_an_officer(director: Any, officer: Any, committee: Any, key: Any) -> None:
     opening = services.open_for_inspection(actor=director, demanded_by=officer, note="Contrôle inopiné")
     assert opening.purpose == "inspection" and opening.demanded_by == officer
-    refused(
-        "INSPECTION_BY_OFFICER",
-        "FR art. 39",
-        services.open_for_inspection,
-        actor=director,
-        demanded_by=committee,
-    )
-    refused(
-        "NOT_KEY_HOLDER", "FR art. 39", services.open_for_inspection, actor=committee, demanded_by=officer
-    )
+    with assert_refused("INSPECTION_BY_OFFICER", article="FR art. 39"):
+        services.open_for_inspection(actor=director, demanded_by=committee)
+    with assert_refused("NOT_KEY_HOLDER", article="FR art. 39"):
+        services.open_for_inspection(actor=committee, demanded_by=officer)
 
 
 # -- decks at the tables -----------------------------------------------------------------
@@ -486,45 +410,33 @@ def test_issue_unseal_and_return(director: Any, croupier: Any, decks: list[Deck]
 
 
 def test_issue_refusals(director: Any, committee: Any, decks: list[Deck]) -> None:
-    refused(
-        "ISSUE_DAY",
-        "FR art. 40",
-        services.issue_decks,
-        actor=director,
-        table_number=1,
-        day=TODAY() - dt.timedelta(days=5),
-        decks=decks[:1],
-    )
-    refused(
-        "NOT_KEY_HOLDER",
-        "FR art. 39",
-        services.issue_decks,
-        actor=committee,
-        table_number=1,
-        day=TODAY(),
-        decks=decks[:1],
-    )
+    with assert_refused("ISSUE_DAY", article="FR art. 40"):
+        services.issue_decks(
+            actor=director, table_number=1, day=TODAY() - dt.timedelta(days=5), decks=decks[:1]
+        )
+    with assert_refused("NOT_KEY_HOLDER", article="FR art. 39"):
+        services.issue_decks(actor=committee, table_number=1, day=TODAY(), decks=decks[:1])
     issue(director, decks[:1])
-    refused(
-        "ILLEGAL_TRANSITION",
-        "FR art. 40",
-        services.issue_decks,
-        actor=director,
-        table_number=2,
-        day=TODAY(),
-        decks=decks[:1],
-    )
+    with assert_refused("ILLEGAL_TRANSITION", article="FR art. 40"):
+        services.issue_decks(actor=director, table_number=2, day=TODAY(), decks=decks[:1])
 
 
 def test_unsealing_refusals(director: Any, croupier: Any, decks: list[Deck]) -> None:
-    refused("DECK_NOT_AT_TABLE", "FR art. 40", unseal, croupier=croupier, deck=decks[0])
+    with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0])
     issue(director, decks[:1])
-    refused("DECK_NOT_AT_TABLE", "FR art. 40", unseal, croupier=croupier, deck=decks[0], table=3)
-    refused("BAND_NOT_INTACT", "FR art. 40", unseal, croupier=croupier, deck=decks[0], band_intact=False)
-    refused("VIDEO_REQUIRED", "FR art. 40", unseal, croupier=croupier, deck=decks[0], video_reference="")
-    refused("ORDER_NOT_CHECKED", "FR art. 40", unseal, croupier=croupier, deck=decks[0], order_checked=False)
-    refused("CARD_COUNT", "FR art. 40", unseal, croupier=croupier, deck=decks[0], cards_counted=51)
-    refused("WITNESS_REQUIRED", "FR art. 40", unseal, croupier=croupier, deck=decks[0], witness=" ")
+    with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], table=3)
+    with assert_refused("BAND_NOT_INTACT", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], band_intact=False)
+    with assert_refused("VIDEO_REQUIRED", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], video_reference="")
+    with assert_refused("ORDER_NOT_CHECKED", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], order_checked=False)
+    with assert_refused("CARD_COUNT", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], cards_counted=51)
+    with assert_refused("WITNESS_REQUIRED", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0], witness=" ")
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.ISSUED
 
 
@@ -535,26 +447,13 @@ def test_lu_unsealing_needs_no_video(director: Any, croupier: Any, decks: list[D
 
 
 def test_return_refusals(director: Any, decks: list[Deck]) -> None:
-    refused(
-        "DECK_NOT_AT_TABLE",
-        "FR art. 40",
-        services.return_decks,
-        actor=director,
-        table_number=1,
-        day=TODAY(),
-        results=[(decks[0], "fit")],
-    )
+    with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
+        services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")])
     issue(director, decks[:1])
-    refused(
-        "ORDER_NOT_RESTORED",
-        "FR art. 40",
-        services.return_decks,
-        actor=director,
-        table_number=1,
-        day=TODAY(),
-        results=[(decks[0], "fit")],
-        order_restored=False,
-    )
+    with assert_refused("ORDER_NOT_RESTORED", article="FR art. 40"):
+        services.return_decks(
+            actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")], order_restored=False
+        )
 
 
 # -- incidents -------------------------------------------------------------------------------
@@ -590,23 +489,12 @@ def test_incident_quarantines_until_the_officer_closes_it(
         DeckStatus.QUARANTINED
     }
     assert decks[0] not in set(decks_issued_to(table_number=1, day=TODAY()))
-    refused(
-        "DECK_QUARANTINED",
-        "FR art. 40",
-        services.issue_decks,
-        actor=director,
-        table_number=2,
-        day=TODAY(),
-        decks=decks[:1],
-    )
-    refused(
-        "DECK_QUARANTINED",
-        "FR art. 40",
-        services.destroy_decks,
-        actor=director,
-        officer=officer,
-        checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
-    )
+    with assert_refused("DECK_QUARANTINED", article="FR art. 40"):
+        services.issue_decks(actor=director, table_number=2, day=TODAY(), decks=decks[:1])
+    with assert_refused("DECK_QUARANTINED", article="FR art. 40"):
+        services.destroy_decks(
+            actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
+        )
     # back to the cabinet from the table, still quarantined
     services.return_decks(
         actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit"), (decks[1], "fit")]
@@ -626,14 +514,8 @@ def test_incident_quarantines_until_the_officer_closes_it(
     assert any("consigné, jusqu'à la clôture" in w for w in whats)
     assert not any(w.startswith("Mis hors d'usage") for w in whats)
     assert "jeu rendu à l'usage" in whats[-1]
-    refused(
-        "INCIDENT_CLOSED",
-        "FR art. 40",
-        services.close_incident,
-        actor=officer,
-        incident=incident,
-        finding="x",
-    )
+    with assert_refused("INCIDENT_CLOSED", article="FR art. 40"):
+        services.close_incident(actor=officer, incident=incident, finding="x")
 
 
 @pytest.mark.parametrize("role", ["directeur", "comite_direction", "chef_de_table"])
@@ -641,14 +523,9 @@ def test_incident_closure_by_anyone_but_an_officer_is_refused(
     users: dict[str, Any], director: Any, officer: Any, decks: list[Deck], role: str
 ) -> None:
     incident = report(director, officer, decks[:1])
-    err = refused(
-        "CLOSURE_OFFICER_ONLY",
-        "FR art. 40",
-        services.close_incident,
-        actor=users[role],
-        incident=incident,
-        finding="Vu",
-    )
+    with assert_refused("CLOSURE_OFFICER_ONLY", article="FR art. 40") as refusal:
+        services.close_incident(actor=users[role], incident=incident, finding="Vu")
+    err = refusal.value
     assert err.field == "officer"
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.QUARANTINED
 
@@ -656,37 +533,25 @@ def test_incident_closure_by_anyone_but_an_officer_is_refused(
 def test_incident_without_the_officer_or_his_time_is_refused(
     director: Any, officer: Any, committee: Any, decks: list[Deck]
 ) -> None:
-    err = refused("OFFICER_NOT_TOLD", "FR art. 40", report, actor=director, officer=None, decks=decks[:1])
+    with assert_refused("OFFICER_NOT_TOLD", article="FR art. 40") as refusal:
+        report(actor=director, officer=None, decks=decks[:1])
+    err = refusal.value
     assert err.field == "officer_informed"
-    err = refused(
-        "OFFICER_NOT_TOLD",
-        "FR art. 40",
-        report,
-        actor=director,
-        officer=officer,
-        decks=decks[:1],
-        officer_informed_at=None,
-    )
+    with assert_refused("OFFICER_NOT_TOLD", article="FR art. 40") as refusal:
+        report(actor=director, officer=officer, decks=decks[:1], officer_informed_at=None)
+    err = refusal.value
     assert err.field == "officer_informed_at"
-    refused("OFFICER_NOT_TOLD", "FR art. 40", report, actor=director, officer=committee, decks=decks[:1])
-    refused(
-        "OFFICER_TOLD_BEFORE",
-        "FR art. 40",
-        report,
-        actor=director,
-        officer=officer,
-        decks=decks[:1],
-        officer_informed_at=timezone.now() - dt.timedelta(hours=1),
-    )
-    refused(
-        "CIRCUMSTANCES_REQUIRED",
-        "FR art. 40",
-        report,
-        actor=director,
-        officer=officer,
-        decks=decks[:1],
-        circumstances="",
-    )
+    with assert_refused("OFFICER_NOT_TOLD", article="FR art. 40"):
+        report(actor=director, officer=committee, decks=decks[:1])
+    with assert_refused("OFFICER_TOLD_BEFORE", article="FR art. 40"):
+        report(
+            actor=director,
+            officer=officer,
+            decks=decks[:1],
+            officer_informed_at=timezone.now() - dt.timedelta(hours=1),
+        )
+    with assert_refused("CIRCUMSTANCES_REQUIRED", article="FR art. 40"):
+        report(actor=director, officer=officer, decks=decks[:1], circumstances="")
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
 
 
@@ -717,49 +582,29 @@ def test_destruction_in_front_of_the_officer_and_his_visa(
     )
     assert destruction.number == 1 and destruction.lines.count() == 2
     assert {d.status for d in Deck.objects.filter(pk__in=[d.pk for d in decks[:2]])} == {DeckStatus.DESTROYED}
-    refused(
-        "VISA_OFFICER_ONLY", "FR art. 39", services.stamp_destruction, actor=director, destruction=destruction
-    )
+    with assert_refused("VISA_OFFICER_ONLY", article="FR art. 39"):
+        services.stamp_destruction(actor=director, destruction=destruction)
     visa = services.stamp_destruction(actor=officer, destruction=destruction)
     assert visa.destruction == destruction
     # a destroyed deck never returns
-    refused(
-        "DECK_DESTROYED",
-        "FR art. 39",
-        services.issue_decks,
-        actor=director,
-        table_number=1,
-        day=TODAY(),
-        decks=decks[:1],
-    )
-    refused(
-        "DECK_DESTROYED",
-        "FR art. 39",
-        services.destroy_decks,
-        actor=director,
-        officer=officer,
-        checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
-    )
+    with assert_refused("DECK_DESTROYED", article="FR art. 39"):
+        services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
+    with assert_refused("DECK_DESTROYED", article="FR art. 39"):
+        services.destroy_decks(
+            actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
+        )
 
 
 def test_destruction_refusals(director: Any, officer: Any, committee: Any, decks: list[Deck]) -> None:
-    refused(
-        "ILLEGAL_TRANSITION",
-        "FR art. 39",
-        services.destroy_decks,
-        actor=director,
-        officer=officer,
-        checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
-    )  # still fit, in the cabinet
+    with assert_refused("ILLEGAL_TRANSITION", article="FR art. 39"):
+        services.destroy_decks(
+            actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
+        )  # still fit, in the cabinet
     out_of_use(director, decks[:1])
-    refused(
-        "DESTRUCTION_WITNESS",
-        "FR art. 39",
-        services.destroy_decks,
-        actor=director,
-        officer=committee,
-        checks=[{"deck": decks[0], "complete": True, "unmarked": True}],
-    )
+    with assert_refused("DESTRUCTION_WITNESS", article="FR art. 39"):
+        services.destroy_decks(
+            actor=director, officer=committee, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
+        )
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.OUT_OF_USE
 
 
@@ -773,9 +618,8 @@ def test_only_the_witness_stamps_the_destruction(director: Any, officer: Any, de
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
     )
-    refused(
-        "VISA_NOT_WITNESS", "FR art. 39", services.stamp_destruction, actor=other, destruction=destruction
-    )
+    with assert_refused("VISA_NOT_WITNESS", article="FR art. 39"):
+        services.stamp_destruction(actor=other, destruction=destruction)
 
 
 # -- the state machine -------------------------------------------------------------------------
@@ -785,11 +629,13 @@ def test_illegal_transitions_are_refused_with_the_article(
     director: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     # in the cabinet: cannot be put in play without being issued
-    refused("DECK_NOT_AT_TABLE", "FR art. 40", unseal, croupier=croupier, deck=decks[0])
+    with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0])
     issue(director, decks[:1])
     unseal(croupier, decks[0])
     # in play: cannot be checked again as if issued
-    refused("ILLEGAL_TRANSITION", "FR art. 40", unseal, croupier=croupier, deck=decks[0])
+    with assert_refused("ILLEGAL_TRANSITION", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[0])
     from cards_registry.rules import TRANSITIONS, check_transition
 
     for status in DeckStatus.values:
@@ -834,48 +680,35 @@ def test_correction_is_a_new_entry_and_the_old_one_stays(director: Any, receptio
 
 
 def test_correction_refusals(director: Any, committee: Any, reception: Reception) -> None:
-    refused(
-        "CORRECTION_BY_DIRECTOR",
-        "FR art. 68",
-        services.record_correction,
-        actor=committee,
-        entry=reception,
-        field="delivery_note",
-        new_value="x",
-        reason="y",
-        approval="Approuvé",
-    )
-    refused(
-        "CORRECTION_FIELD",
-        "FR art. 68",
-        services.record_correction,
-        actor=director,
-        entry=reception,
-        field="number",
-        new_value="9",
-        reason="y",
-        approval="Approuvé",
-    )
-    refused(
-        "CORRECTION_REASON",
-        "FR art. 68",
-        services.record_correction,
-        actor=director,
-        entry=reception,
-        field="delivery_note",
-        new_value="x",
-        reason=" ",
-        approval="Approuvé",
-    )
-    refused(
-        "CORRECTION_SAME",
-        "FR art. 68",
-        services.record_correction,
-        actor=director,
-        entry=reception,
-        field="delivery_note",
-        new_value="BL 4411",
-        reason="y",
-        approval="Approuvé",
-    )
+    with assert_refused("CORRECTION_BY_DIRECTOR", article="FR art. 68"):
+        services.record_correction(
+            actor=committee,
+            entry=reception,
+            field="delivery_note",
+            new_value="x",
+            reason="y",
+            approval="Approuvé",
+        )
+    with assert_refused("CORRECTION_FIELD", article="FR art. 68"):
+        services.record_correction(
+            actor=director, entry=reception, field="number", new_value="9", reason="y", approval="Approuvé"
+        )
+    with assert_refused("CORRECTION_REASON", article="FR art. 68"):
+        services.record_correction(
+            actor=director,
+            entry=reception,
+            field="delivery_note",
+            new_value="x",
+            reason=" ",
+            approval="Approuvé",
+        )
+    with assert_refused("CORRECTION_SAME", article="FR art. 68"):
+        services.record_correction(
+            actor=director,
+            entry=reception,
+            field="delivery_note",
+            new_value="BL 4411",
+            reason="y",
+            approval="Approuvé",
+        )
     assert not Correction.objects.exists()

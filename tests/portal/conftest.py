@@ -60,4 +60,4 @@ def officer_client(clients: dict[str, Client]) -> Client:
     return clients[roles.OFFICER]
 
 
-from .samples import dev_cert, samples, signing  # noqa: F401,E402
+from .samples import dev_cert, samples, shared_samples, signing  # noqa: F401,E402

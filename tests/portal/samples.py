@@ -8,7 +8,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +16,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from casino_ops import roles
+from tests import builders
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 DAY = dt.date(2026, 11, 30)
@@ -55,13 +55,7 @@ class Samples:
         return self._report
 
 
-def sixain(prefix: str) -> dict[str, Any]:
-    return {
-        "serial": f"S{prefix}",
-        "decks": [
-            {"serial": f"{prefix}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
-        ],
-    }
+sixain = builders.sixain
 
 
 def build_samples(users: dict[str, Any], casino: Any) -> Samples:
@@ -72,30 +66,14 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
 
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     croupier = users[roles.CROUPIER]
-    maker = depot.register_manufacturer(
-        actor=director,
-        code="GRIM",
-        name="Cartes Grimaud",
-        approval_reference="Agrément INT-2024-017",
-        ministry="Ministère de l'Intérieur",
-        valid_from=dt.date(2024, 1, 1),
-        valid_until=None,
+    stock = builders.depot_with_decks(
+        director, officer, prefixes=("A1", "A2"), day=DAY, delivery_note="BL 4411"
     )
-    depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
+    maker, reception = stock.maker, stock.reception
     lines = [
         {"quantity": 6, "unit": "deck", "back_colour": "bleu"},
         {"quantity": 6, "unit": "deck", "back_colour": "rouge"},
     ]
-    stamped = depot.create_order(actor=director, manufacturer=maker, ordered_on=DAY, lines=lines)
-    depot.stamp_order(actor=officer, order=stamped)
-    depot.send_order(actor=director, order=stamped)
-    reception = depot.receive(
-        actor=director,
-        order=stamped,
-        received_on=DAY,
-        sixains=[sixain("A1"), sixain("A2")],
-        delivery_note="BL 4411",
-    )
     order = depot.create_order(
         actor=director, manufacturer=maker, ordered_on=DAY, lines=lines, note="Réassort"
     )
@@ -112,21 +90,8 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
         table_number=3,
     )
     table = tables.create_table(actor=director, number=3, code="BJ03")
-    from tables.clock import history_at
-
-    with history_at(dt.datetime.combine(DAY, dt.time(14))):  # a session opens on its gaming day
-        session = tables.open_session(
-            actor=director,
-            table=table,
-            day=DAY,
-            minimum=Decimal("10.00"),
-            maximum=Decimal("1000.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=croupier,
-        )
-    raw = (FIXTURES / "worked-example.json").read_bytes()
-    log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
-    tables.replay_hand_log(hand_log_id=log.pk)
+    session = builders.open_session(table, director=director, croupier=croupier, day=DAY)
+    log = builders.hand_log(session, croupier)
     discrepancy = Discrepancy.objects.filter(hand_log=log, code="SETTLEMENT_MISMATCH").first()
     event = AuditEvent.objects.filter(seq__isnull=False).order_by("-seq").first()
     return Samples(
@@ -174,6 +139,26 @@ def signed_report(director: Any, register: str = "receipt-book") -> Any:
 @pytest.fixture
 def samples(users: dict[str, Any], casino: Any, signing: Any) -> Samples:
     return build_samples(users, casino)
+
+
+@pytest.fixture(scope="module")
+def shared_samples(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """The samples (and the users, the casino) made once for a module (they take seconds).
+    A module opts in by overriding ``samples``, ``users`` and ``casino`` with
+    :func:`per_test_samples`; all its tests then see them."""
+
+    def build() -> Samples:
+        users = builders.users_by_role()
+        return build_samples(users, builders.casino_settings(users[roles.DIRECTOR]))
+
+    yield from builders.kept_for_module(django_db_blocker, build)
+
+
+def per_test_samples(shared: Samples) -> Samples:
+    """A test's own copy of the module's samples (its objects its own, as with setUpTestData)."""
+    import copy
+
+    return copy.deepcopy(shared)
 
 
 def worked_example() -> dict[str, Any]:

@@ -22,7 +22,24 @@ from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
 
-from .samples import Samples
+from .samples import Samples, per_test_samples
+
+
+@pytest.fixture
+def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
+    """The samples made once for this module (every test here uses them)."""
+    return per_test_samples(shared_samples)
+
+
+@pytest.fixture
+def users(samples: Samples) -> dict[str, Any]:
+    return samples.users
+
+
+@pytest.fixture
+def casino(samples: Samples) -> Any:
+    return samples.casino
+
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
 

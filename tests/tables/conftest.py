@@ -11,15 +11,12 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
+from tests import builders
 
 DAY = dt.date(2026, 11, 30)
 
 
-def at_day(day: dt.date, hour: int = 14) -> Any:
-    """Acts written as if done on ``day`` at ``hour`` (a past gaming day for the tests' fixed dates)."""
-    from tables.clock import history_at
-
-    return history_at(dt.datetime.combine(day, dt.time(hour)))
+at_day = builders.at_day
 
 
 @pytest.fixture
@@ -52,18 +49,7 @@ def lu_casino(director: Any) -> Any:
 @pytest.fixture
 def open_session(table: Any, staff: dict[str, Any]) -> Any:
     """An FR session of table BJ03: minimum 10, maximum 1,000, advance 30,000."""
-    from tables.services import open_session
-
-    with at_day(DAY):
-        return open_session(
-            actor=staff["director"],
-            table=table,
-            day=DAY,
-            minimum=Decimal("10.00"),
-            maximum=Decimal("1000.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=staff["croupier"],
-        )
+    return builders.open_session(table, director=staff["director"], croupier=staff["croupier"], day=DAY)
 
 
 @pytest.fixture
@@ -99,46 +85,7 @@ def celery_worker_on_redis(settings: Any) -> Iterator[Any]:
 @pytest.fixture
 def depot_decks(casino: Any, staff: dict[str, Any]) -> list[Any]:
     """Two sixains (A1-1..6, A2-1..6; three blue and three red backs each) in the card depot's cabinet."""
-    from django.utils import timezone
-
-    from cards_registry import services as depot
-    from cards_registry.models import Deck
-
-    director, officer = staff["director"], staff["officer"]
-    maker = depot.register_manufacturer(
-        actor=director,
-        code="GRIM",
-        name="Cartes Grimaud",
-        approval_reference="Agrément INT-2024-017",
-        ministry="Ministère de l'Intérieur",
-        valid_from=dt.date(2024, 1, 1),
-        valid_until=None,
-    )
-    depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
-    order = depot.create_order(
-        actor=director,
-        manufacturer=maker,
-        ordered_on=timezone.localdate(),
-        lines=[
-            {"quantity": 6, "unit": "deck", "back_colour": "bleu"},
-            {"quantity": 6, "unit": "deck", "back_colour": "rouge"},
-        ],
-    )
-    depot.stamp_order(actor=officer, order=order)
-    depot.send_order(actor=director, order=order)
-    sixains = [
-        {
-            "serial": f"S{p}",
-            "decks": [
-                {"serial": f"{p}-{i}", "back_colour": "bleu" if i <= 3 else "rouge"} for i in range(1, 7)
-            ],
-        }
-        for p in ("A1", "A2")
-    ]
-    reception = depot.receive(
-        actor=director, order=order, received_on=timezone.localdate(), sixains=sixains, delivery_note="BL 1"
-    )
-    return list(Deck.objects.filter(reception=reception).order_by("serial"))
+    return builders.depot_with_decks(staff["director"], staff["officer"], delivery_note="BL 1").decks
 
 
 @pytest.fixture
@@ -146,15 +93,6 @@ def today_session(table: Any, staff: dict[str, Any]) -> Any:
     """An FR session of BJ03 today (decks leave the depot only for the current day)."""
     from django.utils import timezone
 
-    from tables.services import open_session
-
-    with at_day(timezone.localdate()):
-        return open_session(
-            actor=staff["director"],
-            table=table,
-            day=timezone.localdate(),
-            minimum=Decimal("10.00"),
-            maximum=Decimal("1000.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=staff["croupier"],
-        )
+    return builders.open_session(
+        table, director=staff["director"], croupier=staff["croupier"], day=timezone.localdate()
+    )

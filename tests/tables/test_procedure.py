@@ -10,34 +10,15 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino, update_casino_settings
 from tables import selectors, services
 from tables.clock import history_at
 from tables.models import AdvanceEntry, EntryKind, Session
+from tests.builders import assert_refused
 
 from .conftest import DAY, at_day
 
 D = Decimal
-
-
-def _refused(code, article, field=None):
-    class Check:
-        def __enter__(self):
-            self.ctx = pytest.raises(RegulationError)
-            self.info = self.ctx.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.ctx.__exit__(*exc)
-            err = self.info.value
-            assert err.code == code, err.as_dict()
-            assert err.article == article, err.as_dict()
-            if field is not None:
-                assert err.field == field, err.as_dict()
-            return handled
-
-    return Check()
 
 
 def _open(staff, table, minimum="10.00", maximum="1000.00", advance="30000.00", **kw):
@@ -73,7 +54,7 @@ def _lu_fund(**kw):
 @pytest.mark.django_db
 @pytest.mark.parametrize("offset", [-20, 30, -1, 1])
 def test_a_session_opens_only_for_the_current_gaming_day(staff, table, offset):
-    with at_day(DAY), _refused("SESSION_NOT_TODAY", "FR art. 69", "day"):
+    with at_day(DAY), assert_refused("SESSION_NOT_TODAY", article="FR art. 69", field="day"):
         _open(staff, table, day=DAY + dt.timedelta(days=offset))
     assert not Session.objects.exists() and not AdvanceEntry.objects.exists()
     assert not AuditEvent.objects.filter(action="session.opened").exists()
@@ -81,7 +62,7 @@ def test_a_session_opens_only_for_the_current_gaming_day(staff, table, offset):
 
 @pytest.mark.django_db
 def test_lu_session_for_another_day_cites_lu_article_10(staff, table, lu_casino):
-    with at_day(DAY), _refused("SESSION_NOT_TODAY", "LU art. 10", "day"):
+    with at_day(DAY), assert_refused("SESSION_NOT_TODAY", article="LU art. 10", field="day"):
         _open(staff, table, day=DAY - dt.timedelta(days=20), **_lu_fund(ministry_notified_on=DAY))
 
 
@@ -90,7 +71,7 @@ def test_after_midnight_the_session_belongs_to_the_evening_it_started(staff, tab
     assert get_casino().gaming_day_rollover == dt.time(6, 0)
     night = dt.datetime.combine(DAY + dt.timedelta(days=1), dt.time(1, 30))
     with history_at(night):
-        with _refused("SESSION_NOT_TODAY", "FR art. 69", "day"):
+        with assert_refused("SESSION_NOT_TODAY", article="FR art. 69", field="day"):
             _open(staff, table, day=DAY + dt.timedelta(days=1))
         session = _open(staff, table)  # the day defaults to the current gaming day
     assert session.day == DAY
@@ -135,14 +116,14 @@ def test_entries_are_written_when_the_act_happens_never_back_dated(staff, table)
 def test_fr_minimum_changed_by_closing_and_reopening_the_same_day(staff, table):
     with at_day(DAY):
         first = _open(staff, table)
-        with _refused("MINIMUM_FIXED_IN_SESSION", "FR art. 53", "minimum"):
+        with assert_refused("MINIMUM_FIXED_IN_SESSION", article="FR art. 53", field="minimum"):
             services.change_minimum(actor=staff["director"], session=first, minimum=D("20.00"))
         _close(staff, first)
-        with _refused("ADVANCE_NOT_PROPORTIONAL", "FR art. 53", "advance_amount"):
+        with assert_refused("ADVANCE_NOT_PROPORTIONAL", article="FR art. 53", field="advance_amount"):
             _open(staff, table, minimum="20.00", maximum="2000.00", advance="30000.00")
-        with _refused("MAXIMUM_NOT_PROPORTIONAL", "FR art. 53", "maximum"):
+        with assert_refused("MAXIMUM_NOT_PROPORTIONAL", article="FR art. 53", field="maximum"):
             _open(staff, table, minimum="20.00", maximum="4000.00", advance="60000.00")
-        with _refused("ADVANCE_VARIES_WITHIN_DAY", "FR art. 42", "advance_amount"):
+        with assert_refused("ADVANCE_VARIES_WITHIN_DAY", article="FR art. 42", field="advance_amount"):
             _open(staff, table, advance="40000.00")
         second = _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
         _close(staff, second, cash="61000.00")
@@ -163,7 +144,7 @@ def test_lu_minimum_still_not_changed_within_a_day(staff, table, lu_casino):
             ),
             cashier=staff["cashier"],
         )
-        with _refused("MINIMUM_CHANGED_WITHIN_DAY", "LU art. 26", "minimum"):
+        with assert_refused("MINIMUM_CHANGED_WITHIN_DAY", article="LU art. 26", field="minimum"):
             _open(
                 staff,
                 table,
@@ -185,10 +166,10 @@ def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, ta
     extra = _lu_fund(ministry_notified_on=DAY - dt.timedelta(days=9)) if profile == "LU" else {}
     advance = "20000.00" if profile == "LU" else "30000.00"
     with at_day(DAY):
-        with _refused("MAXIMUM_BY_DIRECTOR", article, "actor"):
+        with assert_refused("MAXIMUM_BY_DIRECTOR", article=article, field="actor"):
             _open(staff, table, actor=staff["committee"], advance=advance, **extra)
         assert not Session.objects.exists()
-        with _refused("DIRECTOR_REQUIRED", article, "actor"):
+        with assert_refused("DIRECTOR_REQUIRED", article=article, field="actor"):
             services.grant_delegation(
                 actor=staff["committee"],
                 delegate=staff["committee"],
@@ -196,7 +177,7 @@ def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, ta
                 approved_on=DAY,
                 valid_from=DAY,
             )
-        with _refused("DELEGATE_NOT_COMMITTEE", article, "delegate"):
+        with assert_refused("DELEGATE_NOT_COMMITTEE", article=article, field="delegate"):
             services.grant_delegation(
                 actor=staff["director"],
                 delegate=staff["croupier"],
@@ -212,7 +193,7 @@ def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, ta
             valid_from=DAY - dt.timedelta(days=400),
             valid_until=DAY - dt.timedelta(days=1),
         )
-        with _refused("MAXIMUM_BY_DIRECTOR", article, "actor"):
+        with assert_refused("MAXIMUM_BY_DIRECTOR", article=article, field="actor"):
             _open(staff, table, actor=staff["committee"], advance=advance, **extra)
         delegation = services.grant_delegation(
             actor=staff["director"],
@@ -239,14 +220,14 @@ def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, ta
 
 @pytest.mark.django_db
 def test_the_authorised_minimum_changes_only_by_a_stamped_decree(staff, table):
-    with _refused("AUTHORISED_MINIMUM_BY_DECREE", "FR art. 55-5", "authorised_min_stake"):
+    with assert_refused("AUTHORISED_MINIMUM_BY_DECREE", article="FR art. 55-5", field="authorised_min_stake"):
         update_casino_settings(actor=staff["director"], authorised_min_stake=D("0.50"))
     assert get_casino().authorised_min_stake == D("5.00")
-    with _refused("DECREE_REFERENCE", "FR art. 55-5", "decree_reference"):
+    with assert_refused("DECREE_REFERENCE", article="FR art. 55-5", field="decree_reference"):
         services.record_authorised_minimum(
             actor=staff["director"], minimum=D("0.50"), decree_reference=" ", decree_date=DAY, in_force_on=DAY
         )
-    with _refused("DIRECTOR_REQUIRED", "FR art. 55-5", "actor"):
+    with assert_refused("DIRECTOR_REQUIRED", article="FR art. 55-5", field="actor"):
         services.record_authorised_minimum(
             actor=staff["committee"],
             minimum=D("0.50"),
@@ -264,13 +245,13 @@ def test_the_authorised_minimum_changes_only_by_a_stamped_decree(staff, table):
         )
     with at_day(DAY):
         # not stamped: the decree's minimum does not hold yet
-        with _refused("MINIMUM_BELOW_AUTHORISED", "FR art. 55-5", "minimum"):
+        with assert_refused("MINIMUM_BELOW_AUTHORISED", article="FR art. 55-5", field="minimum"):
             _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
         assert [a["id"] for a in selectors.authorised_minimums_to_stamp()] == [act.pk]
-        with _refused("OFFICER_REQUIRED", "FR art. 55-5", "actor"):
+        with assert_refused("OFFICER_REQUIRED", article="FR art. 55-5", field="actor"):
             services.stamp_authorised_minimum(actor=staff["director"], act=act)
         services.stamp_authorised_minimum(actor=staff["officer"], act=act)
-        with _refused("ALREADY_STAMPED", "FR art. 55-5", "act"):
+        with assert_refused("ALREADY_STAMPED", article="FR art. 55-5", field="act"):
             services.stamp_authorised_minimum(actor=staff["officer"], act=act)
         session = _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
     assert session.minimum == D("2.00") and selectors.authorised_minimums_to_stamp() == []
@@ -291,7 +272,7 @@ def test_a_decree_in_force_later_does_not_hold_before(staff, table):
     )
     with at_day(DAY - dt.timedelta(days=1)):
         services.stamp_authorised_minimum(actor=staff["officer"], act=act)
-    with at_day(DAY), _refused("MINIMUM_BELOW_AUTHORISED", "FR art. 55-5", "minimum"):
+    with at_day(DAY), assert_refused("MINIMUM_BELOW_AUTHORISED", article="FR art. 55-5", field="minimum"):
         _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
 
 
@@ -310,17 +291,17 @@ def test_lu_interrupting_every_open_table_forces_the_count(staff, table, lu_casi
             actor=staff["croupier"], session=first, mode="locked", key_holder=staff["committee"]
         )
         # the last open table: every table is then interrupted, counting is compulsory
-        with _refused("INTERRUPTION_MUST_BE_COUNTED", "LU art. 23", "mode"):
+        with assert_refused("INTERRUPTION_MUST_BE_COUNTED", article="LU art. 23", field="mode"):
             services.interrupt_session(
                 actor=staff["croupier"], session=second, mode="locked", key_holder=staff["committee"]
             )
         assert Session.objects.get(pk=second.pk).status == "open"
         # a counted interruption has the closing formalities (LU art. 10 by art. 23)
-        with _refused("SIGNATURE_REQUIRED", "LU art. 10", "signed_by"):
+        with assert_refused("SIGNATURE_REQUIRED", article="LU art. 10", field="signed_by"):
             services.interrupt_session(
                 actor=staff["croupier"], session=second, mode="counted", amount=D("19000.00")
             )
-        with _refused("CASHIER_ABSENT", "LU art. 23", "cashier"):
+        with assert_refused("CASHIER_ABSENT", article="LU art. 23", field="cashier"):
             services.interrupt_session(
                 actor=staff["croupier"],
                 session=second,
@@ -338,7 +319,7 @@ def test_lu_interrupting_every_open_table_forces_the_count(staff, table, lu_casi
         )
         assert (counted.signed_by, counted.cashier) == (staff["director"], staff["cashier"])
         # the locked box is reopened by the key holder named at the interruption
-        with _refused("KEY_HOLDER_ONLY", "LU art. 23", "actor"):
+        with assert_refused("KEY_HOLDER_ONLY", article="LU art. 23", field="actor"):
             services.resume_session(actor=staff["croupier"], session=first)
         services.resume_session(actor=staff["committee"], session=first)
 
@@ -347,13 +328,13 @@ def test_lu_interrupting_every_open_table_forces_the_count(staff, table, lu_casi
 def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(staff, table, lu_casino):
     with at_day(DAY):
         # the first séance of the exercise above the authorised minimum (5.00) needs the notice too
-        with _refused("MINIMUM_RAISE_NOT_NOTIFIED", "LU art. 26", "ministry_notified_on"):
+        with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
             _open(staff, table, advance="20000.00", **_lu_fund())
-        with _refused("MINIMUM_RAISE_NOT_NOTIFIED", "LU art. 26", "ministry_notified_on"):
+        with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
             _open(
                 staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY - dt.timedelta(days=7))
             )
-        with _refused("NOTICE_IN_FUTURE", "LU art. 26", "ministry_notified_on"):
+        with assert_refused("NOTICE_IN_FUTURE", article="LU art. 26", field="ministry_notified_on"):
             _open(
                 staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY + dt.timedelta(days=1))
             )
@@ -380,7 +361,10 @@ def test_the_exercise_starts_on_the_casino_setting(staff, table, director):
     # the calendar year (the default): 31 March and 1 April are one exercise, the advance is fixed
     with at_day(march_31):
         _close(staff, _open(staff, table))
-    with at_day(april_1), _refused("ADVANCE_FIXED_FOR_YEAR", "FR art. 49", "advance_amount"):
+    with (
+        at_day(april_1),
+        assert_refused("ADVANCE_FIXED_FOR_YEAR", article="FR art. 49", field="advance_amount"),
+    ):
         _open(staff, table, advance="40000.00")
     # an exercise starting on 1 April: 1 April starts a new one, the advance may be fixed anew
     update_casino_settings(actor=staff["director"], exercise_start_month=4, exercise_start_day=1)

@@ -8,9 +8,9 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import AdvanceEntry, ControlLine, EntryKind, Session, SessionStatus
+from tests.builders import assert_refused
 
 from .conftest import DAY, at_day
 
@@ -42,25 +42,6 @@ def _close(staff, session, cash="31000.00", **kw):
     )
 
 
-def _refused(code, article, field=None):
-    class Check:
-        def __enter__(self):
-            self.ctx = pytest.raises(RegulationError)
-            self.info = self.ctx.__enter__()
-            return self.info
-
-        def __exit__(self, *exc):
-            handled = self.ctx.__exit__(*exc)
-            err = self.info.value
-            assert err.code == code, err.as_dict()
-            assert err.article == article, err.as_dict()
-            if field is not None:
-                assert err.field == field, err.as_dict()
-            return handled
-
-    return Check()
-
-
 # -- limits, FR -----------------------------------------------------------------------
 
 
@@ -76,7 +57,7 @@ def test_fr_opening_writes_the_signed_initial_advance(staff, table):
 
 @pytest.mark.django_db
 def test_fr_minimum_below_authorised_is_refused(staff, table):
-    with _refused("MINIMUM_BELOW_AUTHORISED", "FR art. 55-5", "minimum"):
+    with assert_refused("MINIMUM_BELOW_AUTHORISED", article="FR art. 55-5", field="minimum"):
         _open(staff, table, minimum="2.00", maximum="200.00", advance="6000.00")
     assert not Session.objects.exists()
 
@@ -89,22 +70,22 @@ def test_fr_maximum_50_100_200_times_accepted(staff, table, maximum):
 
 @pytest.mark.django_db
 def test_fr_maximum_other_multiple_refused(staff, table):
-    with _refused("MAXIMUM_NOT_MULTIPLE", "FR art. 55-5", "maximum"):
+    with assert_refused("MAXIMUM_NOT_MULTIPLE", article="FR art. 55-5", field="maximum"):
         _open(staff, table, maximum="1500.00")
 
 
 @pytest.mark.django_db
 def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
-    with _refused("DISPLAY_NOT_CHANGED", "FR art. 55-5", "display_changed"):
+    with assert_refused("DISPLAY_NOT_CHANGED", article="FR art. 55-5", field="display_changed"):
         services.change_maximum(
             actor=staff["director"], session=open_session, maximum=D("2000.00"), display_changed=False
         )
-    with _refused("MAXIMUM_NOT_MULTIPLE", "FR art. 55-5", "maximum"):
+    with assert_refused("MAXIMUM_NOT_MULTIPLE", article="FR art. 55-5", field="maximum"):
         services.change_maximum(
             actor=staff["director"], session=open_session, maximum=D("3000.00"), display_changed=True
         )
     # the committee member fixes the maximum only as the director's recorded delegate (LU art. 51 V)
-    with _refused("MAXIMUM_BY_DIRECTOR", "FR art. 55-5", "actor"):
+    with assert_refused("MAXIMUM_BY_DIRECTOR", article="FR art. 55-5", field="actor"):
         services.change_maximum(
             actor=staff["committee"], session=open_session, maximum=D("2000.00"), display_changed=True
         )
@@ -126,7 +107,7 @@ def test_fr_maximum_changes_in_session_only_with_display(staff, open_session):
 
 @pytest.mark.django_db
 def test_fr_maximum_change_needs_a_signer(staff, open_session):
-    with _refused("SIGNATURE_REQUIRED", "FR art. 69"):
+    with assert_refused("SIGNATURE_REQUIRED", article="FR art. 69"):
         services.change_maximum(
             actor=staff["croupier"], session=open_session, maximum=D("2000.00"), display_changed=True
         )
@@ -134,9 +115,9 @@ def test_fr_maximum_change_needs_a_signer(staff, open_session):
 
 @pytest.mark.django_db
 def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_session):
-    with _refused("MINIMUM_FIXED_IN_SESSION", "FR art. 53", "minimum"):
+    with assert_refused("MINIMUM_FIXED_IN_SESSION", article="FR art. 53", field="minimum"):
         services.change_minimum(actor=staff["director"], session=open_session, minimum=D("20.00"))
-    with _refused("SESSION_STILL_OPEN", "FR art. 69", "table"):
+    with assert_refused("SESSION_STILL_OPEN", article="FR art. 69", field="table"):
         _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
     _close(staff, open_session)
     # Reopened the next day with a raised minimum: the advance rises in proportion (FR art. 53).
@@ -161,7 +142,7 @@ def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="2000
 def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
     session = _lu(staff, table)
     assert session.profile == "LU"
-    with _refused("MAXIMUM_FIXED_FOR_SEASON", "LU art. 33", "maximum"):
+    with assert_refused("MAXIMUM_FIXED_FOR_SEASON", article="LU art. 33", field="maximum"):
         services.change_maximum(
             actor=staff["director"], session=session, maximum=D("2000.00"), display_changed=True
         )
@@ -171,23 +152,23 @@ def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
 def test_lu_maximum_fixed_for_the_season(staff, table, lu_casino):
     first = _lu(staff, table)
     _close(staff, first, cashier=staff["cashier"])
-    with _refused("MAXIMUM_FIXED_FOR_SEASON", "LU art. 33", "maximum"):
+    with assert_refused("MAXIMUM_FIXED_FOR_SEASON", article="LU art. 33", field="maximum"):
         _lu(staff, table, day=DAY + dt.timedelta(days=1), maximum="2000.00")
     assert _lu(staff, table, day=DAY + dt.timedelta(days=1)).maximum == D("1000.00")
 
 
 @pytest.mark.django_db
 def test_lu_limits_minimum_and_multiple(staff, table, lu_casino):
-    with _refused("MINIMUM_BELOW_AUTHORISED", "LU art. 33", "minimum"):
+    with assert_refused("MINIMUM_BELOW_AUTHORISED", article="LU art. 33", field="minimum"):
         _lu(staff, table, minimum="4.00", maximum="400.00")
-    with _refused("MAXIMUM_NOT_MULTIPLE", "LU art. 33", "maximum"):
+    with assert_refused("MAXIMUM_NOT_MULTIPLE", article="LU art. 33", field="maximum"):
         _lu(staff, table, maximum="700.00")
 
 
 @pytest.mark.django_db
 def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
-    with _refused("MINIMUM_CHANGED_WITHIN_DAY", "LU art. 26", "minimum"):
+    with assert_refused("MINIMUM_CHANGED_WITHIN_DAY", article="LU art. 26", field="minimum"):
         _lu(
             staff,
             table,
@@ -196,7 +177,7 @@ def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
             advance="40000.00",
             ministry_notified_on=DAY - dt.timedelta(days=10),
         )
-    with _refused("MINIMUM_FIXED_IN_SESSION", "LU art. 26", "minimum"):
+    with assert_refused("MINIMUM_FIXED_IN_SESSION", article="LU art. 26", field="minimum"):
         services.change_minimum(actor=staff["director"], session=Session.objects.get(), minimum=D("20.00"))
 
 
@@ -204,7 +185,7 @@ def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
 def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, table, lu_casino):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     day2 = DAY + dt.timedelta(days=1)
-    with _refused("MINIMUM_RAISE_NOT_NOTIFIED", "LU art. 26", "ministry_notified_on"):
+    with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
         _lu(
             staff,
             table,
@@ -224,7 +205,7 @@ def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, tabl
         ministry_notified_on=day2 - dt.timedelta(days=8),
     )
     _close(staff, raised, cashier=staff["cashier"])
-    with _refused("MINIMUM_LOWERED", "LU art. 26", "minimum"):
+    with assert_refused("MINIMUM_LOWERED", article="LU art. 26", field="minimum"):
         _lu(staff, table, day=day2 + dt.timedelta(days=1))
 
 
@@ -233,39 +214,39 @@ def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, tabl
 
 @pytest.mark.django_db
 def test_fr_advance_at_least_3000_times_the_minimum(staff, table):
-    with _refused("ADVANCE_TOO_SMALL", "FR art. 49", "advance_amount"):
+    with assert_refused("ADVANCE_TOO_SMALL", article="FR art. 49", field="advance_amount"):
         _open(staff, table, advance="29999.99")
 
 
 @pytest.mark.django_db
 def test_fr_advance_does_not_vary_within_the_day_nor_the_year(staff, table):
     _close(staff, _open(staff, table))
-    with _refused("ADVANCE_VARIES_WITHIN_DAY", "FR art. 42", "advance_amount"):
+    with assert_refused("ADVANCE_VARIES_WITHIN_DAY", article="FR art. 42", field="advance_amount"):
         _open(staff, table, advance="40000.00")
-    with _refused("ADVANCE_FIXED_FOR_YEAR", "FR art. 49", "advance_amount"):
+    with assert_refused("ADVANCE_FIXED_FOR_YEAR", article="FR art. 49", field="advance_amount"):
         _open(staff, table, day=DAY + dt.timedelta(days=1), advance="40000.00")
 
 
 @pytest.mark.django_db
 def test_lu_advance_fixed_for_the_year(staff, table, lu_casino):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
-    with _refused("ADVANCE_FIXED_FOR_YEAR", "LU art. 9", "advance_amount"):
+    with assert_refused("ADVANCE_FIXED_FOR_YEAR", article="LU art. 9", field="advance_amount"):
         _lu(staff, table, day=DAY + dt.timedelta(days=1), advance="25000.00")
 
 
 @pytest.mark.django_db
 def test_lu_guarantee_fund_at_least_the_largest_advance(staff, table, lu_casino, director):
-    with _refused("GUARANTEE_FUND_MISSING", "LU art. 22", "guarantee_fund"):
+    with assert_refused("GUARANTEE_FUND_MISSING", article="LU art. 22", field="guarantee_fund"):
         _open(staff, table, advance="20000.00")
     other = services.create_table(actor=director, number=4, code="BJ04")
     _lu(staff, other, advance="45000.00", fund="45000.00")
-    with _refused("GUARANTEE_FUND_TOO_SMALL", "LU art. 22", "guarantee_fund"):
+    with assert_refused("GUARANTEE_FUND_TOO_SMALL", article="LU art. 22", field="guarantee_fund"):
         _lu(staff, table, fund="44999.99")
 
 
 @pytest.mark.django_db
 def test_further_advances_equal_the_initial_one(staff, open_session):
-    with _refused("ADVANCE_NOT_EQUAL", "FR art. 42", "amount"):
+    with assert_refused("ADVANCE_NOT_EQUAL", article="FR art. 42", field="amount"):
         services.add_advance(
             actor=staff["director"], session=open_session, amount=D("10000.00"), counted_by=staff["croupier"]
         )
@@ -279,12 +260,12 @@ def test_further_advances_equal_the_initial_one(staff, open_session):
 
 @pytest.mark.django_db
 def test_advances_are_signed_by_management_and_counted_by_staff(staff, table):
-    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+    with assert_refused("SIGNATURE_REQUIRED", article="FR art. 69", field="actor"):
         _open(staff, table, actor=staff["croupier"])
-    with _refused("COUNTED_BY_STAFF", "FR art. 69", "croupier"):
+    with assert_refused("COUNTED_BY_STAFF", article="FR art. 69", field="croupier"):
         _open(staff, table, croupier=staff["cashier"])
     session = _open(staff, table)
-    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+    with assert_refused("SIGNATURE_REQUIRED", article="FR art. 69", field="actor"):
         services.add_advance(
             actor=staff["cashier"], session=session, amount=D("30000.00"), counted_by=staff["croupier"]
         )
@@ -296,18 +277,18 @@ def test_advances_are_signed_by_management_and_counted_by_staff(staff, table):
 
 @pytest.mark.django_db
 def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
-    with _refused("INTERRUPTION_AMOUNT", "FR art. 69", "amount"):
+    with assert_refused("INTERRUPTION_AMOUNT", article="FR art. 69", field="amount"):
         services.interrupt_session(actor=staff["croupier"], session=open_session, mode="counted")
     counted = services.interrupt_session(
         actor=staff["croupier"], session=open_session, mode="counted", amount=D("29500.00")
     )
     assert counted.kind == EntryKind.INTERRUPTION_COUNTED
-    with _refused("SESSION_STATE", "FR art. 42"):
+    with assert_refused("SESSION_STATE", article="FR art. 42"):
         services.add_advance(
             actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
         )
     services.resume_session(actor=staff["croupier"], session=open_session)
-    with _refused("KEY_HOLDER", "FR art. 69", "key_holder"):
+    with assert_refused("KEY_HOLDER", article="FR art. 69", field="key_holder"):
         services.interrupt_session(
             actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["cashier"]
         )
@@ -315,10 +296,10 @@ def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
         actor=staff["croupier"], session=open_session, mode="locked", key_holder=staff["committee"]
     )
     assert locked.key_holder == staff["committee"]
-    with _refused("SESSION_STATE", "FR art. 42"):
+    with assert_refused("SESSION_STATE", article="FR art. 42"):
         _close(staff, open_session)
     # the box is reopened by the key holder named at the interruption
-    with _refused("KEY_HOLDER_ONLY", "FR art. 69", "actor"):
+    with assert_refused("KEY_HOLDER_ONLY", article="FR art. 69", field="actor"):
         services.resume_session(actor=staff["croupier"], session=open_session)
     services.resume_session(actor=staff["committee"], session=open_session)
     _close(staff, open_session)
@@ -327,7 +308,7 @@ def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
 @pytest.mark.django_db
 def test_lu_interruption_cites_lu_articles(staff, table, lu_casino):
     session = _lu(staff, table)
-    with _refused("KEY_HOLDER", "LU art. 23", "key_holder"):
+    with assert_refused("KEY_HOLDER", article="LU art. 23", field="key_holder"):
         services.interrupt_session(actor=staff["croupier"], session=session, mode="locked", key_holder=None)
 
 
@@ -339,9 +320,9 @@ def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_ses
     services.add_advance(
         actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
     )
-    with _refused("NOT_CERTIFIED_EXACT", "FR art. 69", "certified_exact"):
+    with assert_refused("NOT_CERTIFIED_EXACT", article="FR art. 69", field="certified_exact"):
         _close(staff, open_session, certified_exact=False)
-    with _refused("SIGNATURE_REQUIRED", "FR art. 69", "actor"):
+    with assert_refused("SIGNATURE_REQUIRED", article="FR art. 69", field="actor"):
         _close(staff, open_session, actor=staff["croupier"])
     entry = _close(staff, open_session, cash="71234.50")
     open_session.refresh_from_db()
@@ -359,9 +340,9 @@ def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_ses
 @pytest.mark.django_db
 def test_lu_closing_needs_a_cashier_present(staff, table, lu_casino):
     session = _lu(staff, table)
-    with _refused("CASHIER_ABSENT", "LU art. 10", "cashier"):
+    with assert_refused("CASHIER_ABSENT", article="LU art. 10", field="cashier"):
         _close(staff, session)
-    with _refused("CASHIER_ABSENT", "LU art. 10", "cashier"):
+    with assert_refused("CASHIER_ABSENT", article="LU art. 10", field="cashier"):
         _close(staff, session, cashier=staff["croupier"])
     entry = _close(staff, session, cashier=staff["cashier"])
     assert entry.cashier == staff["cashier"]
@@ -375,16 +356,16 @@ def test_director_closes_the_day_then_nothing_changes(staff, table, open_session
     other = services.create_table(actor=director, number=4, code="BJ04")
     second = _open(staff, other)
     _close(staff, open_session, cash="31000.00")
-    with _refused("SESSIONS_NOT_CLOSED", "FR art. 72", "day"):
+    with assert_refused("SESSIONS_NOT_CLOSED", article="FR art. 72", field="day"):
         services.close_day(actor=staff["director"], day=DAY)
     _close(staff, second, cash="29000.50")
-    with _refused("DIRECTOR_REQUIRED", "FR art. 68"):
+    with assert_refused("DIRECTOR_REQUIRED", article="FR art. 68"):
         services.close_day(actor=staff["committee"], day=DAY)
     day = services.close_day(actor=staff["director"], day=DAY)
     assert day.total == D("0.50") and day.closed_by == staff["director"]
-    with _refused("DAY_CLOSED", "FR art. 68", "day"):
+    with assert_refused("DAY_CLOSED", article="FR art. 68", field="day"):
         services.close_day(actor=staff["director"], day=DAY)
-    with _refused("DAY_CLOSED", "FR art. 68", "day"):
+    with assert_refused("DAY_CLOSED", article="FR art. 68", field="day"):
         _open(staff, table)
     assert Session.objects.filter(day=DAY).count() == 2
 
@@ -394,11 +375,11 @@ def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_sess
     _close(staff, open_session, cash="31000.00")
     day = services.close_day(actor=staff["director"], day=DAY)
     closing = open_session.entries.get(kind=EntryKind.CLOSING)
-    with _refused("DIRECTOR_REQUIRED", "FR art. 68"):
+    with assert_refused("DIRECTOR_REQUIRED", article="FR art. 68"):
         services.correct_advance_entry(
             actor=staff["committee"], entry=closing, amount=D("31500.00"), approval="x", reason="y"
         )
-    with _refused("APPROVAL_IN_WORDS", "FR art. 68", "approval"):
+    with assert_refused("APPROVAL_IN_WORDS", article="FR art. 68", field="approval"):
         services.correct_advance_entry(
             actor=staff["director"], entry=closing, amount=D("31500.00"), approval=" ", reason="y"
         )
@@ -427,7 +408,7 @@ def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_sess
         reason="erreur de report",
     )
     assert direct.corrects == lines[0]
-    with _refused("NOT_CORRECTABLE", "FR art. 68", "entry"):
+    with assert_refused("NOT_CORRECTABLE", article="FR art. 68", field="entry"):
         services.correct_advance_entry(
             actor=staff["director"], entry=correction, amount=D("1.00"), approval="a", reason="b"
         )

@@ -28,7 +28,7 @@ class Command(BaseCommand):
         if not casino:
             try:
                 casino = CasinoSettings.objects.values_list("name", flat=True).first() or "Casino"
-            except Exception:  # noqa: BLE001 - no database yet: a neutral name will do
+            except Exception:  # no database yet: a neutral name will do
                 casino = "Casino"
         made = make_dev_certificate(options["out"], casino=casino, password=options["password"])
         self.stderr.write(f"CA: {made.ca_pem}  (give it to pdfsig / pyhanko --trust)")

@@ -97,6 +97,19 @@ def _replace_node(rng: random.Random, node: Any) -> None:
         parent[key] = copy.deepcopy(rng.choice(JUNK))
 
 
+def _whole_amounts(row: dict[str, Any]) -> None:
+    for f in ("net", "insurance_net"):
+        if f in row and row[f].endswith(".00"):
+            row[f] = row[f][:-3]  # "20" equals "20.00"
+
+
+def _with_declined(rng: random.Random, actions: dict[str, Any]) -> None:
+    for acts in actions.values():
+        for i, a in enumerate(acts):
+            if isinstance(a, str) and rng.random() < 0.5:
+                acts[i] = {"act": a, "declined": rng.choice([[], ["B1"], ["P1", "B2"]])}
+
+
 def _alter(rng: random.Random, rd: dict[str, Any]) -> None:
     k = rng.randrange(12)
     if k == 0 and rd["cards"]:
@@ -109,10 +122,7 @@ def _alter(rng: random.Random, rd: dict[str, Any]) -> None:
     elif k == 3 and rd["settlements"]:
         rng.shuffle(rd["settlements"])
     elif k == 4 and rd["settlements"]:
-        row = rng.choice(rd["settlements"])
-        for f in ("net", "insurance_net"):
-            if f in row and row[f].endswith(".00"):
-                row[f] = row[f][:-3]  # "20" equals "20.00"
+        _whole_amounts(rng.choice(rd["settlements"]))
     elif k == 5:
         stakes = rng.choice(rd["boxes"])["stakes"]
         if stakes:
@@ -120,10 +130,7 @@ def _alter(rng: random.Random, rd: dict[str, Any]) -> None:
     elif k == 6:
         rd["insurance"].append({"box": rng.randint(1, 7), "player": "P1", "amount": rng.choice(AMOUNTS)})
     elif k == 7:
-        for acts in rd["actions"].values():
-            for i, a in enumerate(acts):
-                if isinstance(a, str) and rng.random() < 0.5:
-                    acts[i] = {"act": a, "declined": rng.choice([[], ["B1"], ["P1", "B2"]])}
+        _with_declined(rng, rd["actions"])
     elif k == 8:
         rd["cards"] = ["10" + c[1] if isinstance(c, str) and c[:1] == "T" else c for c in rd["cards"]]
     elif k == 9:

@@ -1,0 +1,289 @@
+"""Set-up shared by the tests and the benches, made through the apps' own services: the card
+depot's approved maker, key, sent order and decks received into the cabinet; a table's séance
+open on its gaming day; a hand log uploaded and replayed. And ``assert_refused``, the one
+check of a refusal (its code, article, field; nothing recorded).
+
+Plain functions (no fixture), so that a conftest, a test or a bench script can call them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+HANDLOG_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "handlog"
+COLOURS = ("bleu", "rouge")
+
+
+# -- refusals ------------------------------------------------------------------------------------
+
+_ANY: Any = object()
+
+
+@dataclass
+class Refusal:
+    """The refusal caught by :func:`assert_refused` (``value``: the RegulationError)."""
+
+    value: Any = None
+
+
+@contextmanager
+def assert_refused(
+    code: str, *, article: Any = _ANY, field: Any = _ANY, nothing_recorded: bool = False
+) -> Iterator[Refusal]:
+    """The block raises a RegulationError with ``code`` and, when given, ``article`` and
+    ``field`` (None included: then the error must name no field). ``nothing_recorded``: the
+    audit record holds no more events after the block than before it.
+
+        with assert_refused("SESSION_NOT_TODAY", article="FR art. 69", field="day") as refusal:
+            ...
+        refusal.value.params
+    """
+    import pytest
+
+    from audit.models import AuditEvent
+    from casino_ops.regulations import RegulationError
+
+    events = AuditEvent.objects.count() if nothing_recorded else None
+    refusal = Refusal()
+    with pytest.raises(RegulationError) as info:
+        yield refusal
+    err = refusal.value = info.value
+    assert err.code == code, err.as_dict()
+    if article is not _ANY:
+        assert err.article == article, err.as_dict()
+    if field is not _ANY:
+        assert err.field == field, err.as_dict()
+    if events is not None:
+        assert AuditEvent.objects.count() == events
+
+
+# -- people and the casino ----------------------------------------------------------------------
+
+
+def users_by_role() -> dict[str, Any]:
+    """One user per role, keyed by role name (``u_<role>``, password ``pw-<role>``; staff but
+    for the officer and the machine)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from casino_ops import roles
+
+    User = get_user_model()
+    made = {}
+    for role in roles.ALL_ROLES:
+        user = User.objects.create_user(
+            username=f"u_{role}", password="pw-" + role, is_staff=role not in (roles.OFFICER, roles.MACHINE)
+        )
+        user.groups.add(Group.objects.get(name=role))
+        made[role] = user
+    return made
+
+
+def casino_settings(director: Any) -> Any:
+    """The casino's settings: FR, authorised minimum 5.00."""
+    from casino_ops.services import update_casino_settings
+
+    return update_casino_settings(
+        actor=director, name="Casino de test", profile="FR", authorised_min_stake=Decimal("5.00")
+    )
+
+
+# -- data made once for a module ---------------------------------------------------------------
+
+
+def kept_for_module(django_db_blocker: Any, build: Callable[[], Any]) -> Iterator[Any]:
+    """For a module-scoped fixture (``yield from``): what ``build`` makes stays for every later
+    test of the module, each test rolling back only its own changes (it runs in a savepoint),
+    and goes at the module's end (rolled back, as with Django's setUpTestData). Every later test
+    of the module sees it, so a module using it holds only tests that want that data.
+
+        @pytest.fixture(scope="module")
+        def demo(django_db_setup, django_db_blocker):
+            yield from kept_for_module(django_db_blocker, lambda: call_command("seed_demo"))
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            made = build()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    try:
+        yield made
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+
+
+# -- the card depot ------------------------------------------------------------------------------
+
+
+def sixain(prefix: str, colours: tuple[str, str] = COLOURS) -> dict[str, Any]:
+    """A sixain of six decks, three and three, with serials ``<prefix>-1`` … ``<prefix>-6``."""
+    return {
+        "serial": f"S{prefix}",
+        "decks": [
+            {"serial": f"{prefix}-{i}", "back_colour": colours[0] if i <= 3 else colours[1]}
+            for i in range(1, 7)
+        ],
+    }
+
+
+def approved_maker(
+    director: Any,
+    *,
+    code: str = "GRIM",
+    name: str = "Cartes Grimaud",
+    approval_reference: str = "Agrément INT-2024-017",
+    valid_from: dt.date = dt.date(2024, 1, 1),
+) -> Any:
+    """A card maker approved by the ministry from ``valid_from``, with no end."""
+    from cards_registry import services as depot
+
+    return depot.register_manufacturer(
+        actor=director,
+        code=code,
+        name=name,
+        approval_reference=approval_reference,
+        ministry="Ministère de l'Intérieur",
+        valid_from=valid_from,
+        valid_until=None,
+    )
+
+
+def cabinet_key(director: Any) -> Any:
+    """The director takes the cabinet's key."""
+    from cards_registry import services as depot
+
+    return depot.hand_over_key(actor=director, receiver=director, reason="Ouverture du dépôt")
+
+
+def sent_order(
+    director: Any, officer: Any, maker: Any, *, decks_per_colour: int = 6, ordered_on: dt.date | None = None
+) -> Any:
+    """An order of ``decks_per_colour`` blue and as many red decks, stamped by the officer and sent."""
+    from django.utils import timezone
+
+    from cards_registry import services as depot
+
+    order = depot.create_order(
+        actor=director,
+        manufacturer=maker,
+        ordered_on=ordered_on or timezone.localdate(),
+        lines=[
+            {"quantity": decks_per_colour, "unit": "deck", "back_colour": "bleu"},
+            {"quantity": decks_per_colour, "unit": "deck", "back_colour": "rouge"},
+        ],
+    )
+    depot.stamp_order(actor=officer, order=order)
+    return depot.send_order(actor=director, order=order)
+
+
+def receive(
+    director: Any,
+    order: Any,
+    *,
+    prefixes: Sequence[str] = ("A1", "A2"),
+    received_on: dt.date | None = None,
+    delivery_note: str = "BL 4411",
+) -> Any:
+    """The sixains ``<prefix>-1..6`` of ``order`` received into the cabinet."""
+    from django.utils import timezone
+
+    from cards_registry import services as depot
+
+    return depot.receive(
+        actor=director,
+        order=order,
+        received_on=received_on or timezone.localdate(),
+        sixains=[sixain(p) for p in prefixes],
+        delivery_note=delivery_note,
+    )
+
+
+@dataclass
+class Depot:
+    maker: Any
+    order: Any
+    reception: Any
+    decks: list[Any] = field(default_factory=list)
+
+
+def depot_with_decks(
+    director: Any,
+    officer: Any,
+    *,
+    prefixes: Sequence[str] = ("A1", "A2"),
+    day: dt.date | None = None,
+    delivery_note: str = "BL 4411",
+) -> Depot:
+    """An approved maker, the key taken, an order sent and its sixains (``prefixes``: A1-1..6 and
+    A2-1..6 by default; three blue and three red backs each) received into the cabinet on ``day``
+    (today by default). ``decks``: the decks received, by serial."""
+    from cards_registry.models import Deck
+
+    maker = approved_maker(director)
+    cabinet_key(director)
+    order = sent_order(director, officer, maker, decks_per_colour=3 * len(prefixes), ordered_on=day)
+    reception = receive(director, order, prefixes=prefixes, received_on=day, delivery_note=delivery_note)
+    decks = list(Deck.objects.filter(reception=reception).order_by("serial"))
+    return Depot(maker=maker, order=order, reception=reception, decks=decks)
+
+
+# -- the tables ----------------------------------------------------------------------------------
+
+
+def at_day(day: dt.date, hour: int = 14) -> Any:
+    """Acts written as if done on ``day`` at ``hour`` (a past gaming day for the tests' fixed dates)."""
+    from tables.clock import history_at
+
+    return history_at(dt.datetime.combine(day, dt.time(hour)))
+
+
+def open_session(
+    table: Any,
+    *,
+    director: Any,
+    croupier: Any,
+    day: dt.date,
+    minimum: str = "10.00",
+    maximum: str = "1000.00",
+    advance: str = "30000.00",
+) -> Any:
+    """A séance of ``table`` opened on its gaming day ``day`` (limits and initial advance as given)."""
+    from tables import services as tables
+
+    with at_day(day):
+        return tables.open_session(
+            actor=director,
+            table=table,
+            day=day,
+            minimum=Decimal(minimum),
+            maximum=Decimal(maximum),
+            advance_amount=Decimal(advance),
+            croupier=croupier,
+        )
+
+
+def hand_log(
+    session: Any, croupier: Any, *, fixture: str = "worked-example.json", replay: bool = True
+) -> Any:
+    """The hand log ``fixture`` uploaded for ``session`` by its croupier, and (``replay``) replayed."""
+    from tables import services as tables
+
+    raw = (HANDLOG_FIXTURES / fixture).read_bytes()
+    log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
+    if replay:
+        tables.replay_hand_log(hand_log_id=log.pk)
+    return log
