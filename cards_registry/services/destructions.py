@@ -10,7 +10,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -64,9 +65,7 @@ def destroy_decks(
     profile = _profile()
     article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
-    check_destruction(
-        witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
-    )
+    check_destruction(witnessed=access.may(officer, Act.VISA), checks=checks, profile=profile)
     decks = _lock_decks([c["deck"] for c in checks])
     for deck in decks:
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)

@@ -264,17 +264,10 @@ def transfer_orphans(
     Finance at once.
     """
     article = cite(RULE, profile())
-    from casino_ops import roles
+    from casino_ops import access
+    from casino_ops.access import Act
 
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "ORPHANS_TRANSFER_BY_DIRECTOR",
-            _(
-                "Le versement des orphelins et l'avis au Ministre des Finances sont faits par le directeur responsable."
-            ),
-            article,
-            field="actor",
-        )
+    access.require(actor, Act.TRANSFER_ORPHANS, article=article)
     try:
         exercise = int(exercise)
     except (TypeError, ValueError):

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -258,7 +259,7 @@ def interrupt_session(
     _require_status(session, SessionStatus.OPEN)
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
-        if cashier is None or not roles.has_role(cashier, roles.CASHIER):
+        if not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
             raise RegulationError(
                 "CASHIER_ABSENT",
                 _(
@@ -285,7 +286,7 @@ def interrupt_session(
             cashier=cashier if profile == "LU" else None,
         )
     elif mode == "locked":
-        if key_holder is None or not roles.has_role(key_holder, roles.CROUPIER, *roles.MANAGEMENT):
+        if not access.may(key_holder, Act.HOLD_BOX_KEY):
             raise RegulationError(
                 "KEY_HOLDER",
                 _(
@@ -390,14 +391,14 @@ def close_session(
             cite("advance.count_and_sign", profile),
             field="certified_exact",
         )
-    if profile == "LU" and (cashier is None or not roles.has_role(cashier, roles.CASHIER)):
+    if profile == "LU" and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
         raise RegulationError(
             "CASHIER_ABSENT",
             _("La clôture se fait en présence des employés de la table et d'un caissier."),
             cite("advance.count_and_sign", profile),
             field="cashier",
         )
-    if cashier is not None and not roles.has_role(cashier, roles.CASHIER):
+    if cashier is not None and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
         raise RegulationError(
             "CASHIER_ABSENT",
             _("La personne indiquée comme caissier n'a pas ce rôle."),
