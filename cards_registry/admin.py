@@ -30,7 +30,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import roles
+from casino_ops import access, roles
+from casino_ops.access import Act
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeFormMixin, integer_range
 from casino_ops.regulations import RegulationError
@@ -101,14 +102,15 @@ class ActForm(SafeFormMixin, forms.ModelForm):
 
 
 class ActAdmin(ReadOnlyAdmin):
-    """Read-only entries; "Ajouter" runs ``add_form``'s act for the roles in ``act_roles``."""
+    """Read-only entries; "Ajouter" runs ``add_form``'s act for whoever may perform ``act``
+    (casino_ops.access)."""
 
     add_form: type[ActForm] | None = None
-    act_roles: tuple[str, ...] = roles.MANAGEMENT
+    act: Act = Act.DEPOT
     detail_fields: tuple[str, ...] = ()
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.add_form is not None and roles.has_role(request.user, *self.act_roles)
+        return self.add_form is not None and access.may(request.user, self.act)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None and self.add_form is not None:
@@ -565,7 +567,7 @@ class DeckAdmin(ReadOnlyAdmin):
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
-        if not roles.is_management(request.user):
+        if not access.may(request.user, Act.DEPOT):
             return {}
         return actions
 
@@ -706,7 +708,7 @@ class IncidentForm(ActForm):
 @admin.register(Incident)
 class IncidentAdmin(ActAdmin):
     add_form = IncidentForm
-    act_roles = (*roles.MANAGEMENT, roles.CROUPIER)
+    act = Act.REPORT_INCIDENT
     list_display = ("number", "kind", "occurred_at", "table_number", "officer_informed", "closed")
     list_filter = ("kind", "day", "table_number")
     list_select_related = ("officer_informed", "closure")
@@ -816,7 +818,7 @@ class CorrectionForm(ActForm):
 @admin.register(Correction)
 class CorrectionAdmin(ActAdmin):
     add_form = CorrectionForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.APPROVE_DEPOT_CORRECTION
     list_display = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
     list_select_related = ("order", "reception", "incident", "destruction", "approved_by")
     detail_fields = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
@@ -846,7 +848,7 @@ class DepotSettingsAdmin(ActAdmin):
     """The limit the ministry sets; "Ajouter" records a new value (the director only, audited)."""
 
     add_form = DepotSettingsForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.DEPOT_SETTINGS
     list_display = ("__str__", "max_sixains")
     detail_fields = ("max_sixains",)
 
@@ -1007,6 +1009,7 @@ class IncidentReportAdmin(ActAdmin):
     """When and to whom an incident found by a return, a destruction or a replay was reported."""
 
     add_form = IncidentToldForm
+    act = Act.RECORD_INCIDENT_NOTICE
     list_display = ("incident", "officer", "authority", "informed_at", "recorded_by")
     list_select_related = ("incident", "officer", "recorded_by")
     detail_fields = ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at")

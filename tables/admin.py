@@ -20,7 +20,8 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import roles
+from casino_ops import access, roles
+from casino_ops.access import Act
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list, labelled_code
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeForm
@@ -435,17 +436,17 @@ SESSION_ACTS = {
 }
 
 
-# Who may sign each act (the service refuses anyone else, with the article): the page
-# offers a user only the acts of his role.
-_TABLE_STAFF = (roles.CROUPIER, *roles.MANAGEMENT)
-SESSION_ACT_ROLES: dict[str, tuple[str, ...]] = {
-    "advance": roles.MANAGEMENT,
-    "maximum": roles.MANAGEMENT,
-    "close": roles.MANAGEMENT,
-    "interrupt": _TABLE_STAFF,
-    "resume": _TABLE_STAFF,
-    "shoe": _TABLE_STAFF,
-    "handlog": _TABLE_STAFF,
+# Who may sign each act (casino_ops.access; the service refuses anyone else, with the
+# article): the page offers a user only the acts of his role. The maximum is the
+# director's, or a committee member's as his recorded delegate (the service checks that).
+SESSION_ACT_ACTS: dict[str, tuple[Act, ...]] = {
+    "advance": (Act.SIGN_ADVANCE,),
+    "maximum": (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
+    "close": (Act.SIGN_ADVANCE,),
+    "interrupt": (Act.COUNT,),
+    "resume": (Act.COUNT,),
+    "shoe": (Act.COUNT,),
+    "handlog": (Act.COUNT,),
 }
 
 
@@ -453,7 +454,8 @@ def session_acts_for(user: Any) -> list[tuple[str, Any]]:
     return [
         (key, title)
         for key, (title, _f, perm) in SESSION_ACTS.items()
-        if user.has_perm(perm) and (user.is_superuser or roles.has_role(user, *SESSION_ACT_ROLES[key]))
+        if user.has_perm(perm)
+        and (user.is_superuser or any(access.may(user, act) for act in SESSION_ACT_ACTS[key]))
     ]
 
 
@@ -821,10 +823,10 @@ class DelegationAdmin(ReadOnlyAdmin):
     list_select_related = ("delegate", "granted_by")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR)
+        return access.may(request.user, Act.GRANT_DELEGATION)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not roles.has_role(request.user, roles.DIRECTOR):
+        if not access.may(request.user, Act.GRANT_DELEGATION):
             raise PermissionDenied
         return act_view(
             self,
@@ -861,10 +863,10 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     actions = ["stamp"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR)
+        return access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not roles.has_role(request.user, roles.DIRECTOR):
+        if not access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM):
             raise PermissionDenied
         return act_view(
             self,
