@@ -282,9 +282,11 @@ def act_view(
     back: str,
     perm: str,
     files: bool = False,
+    acts: tuple[Act, ...] = (),
 ) -> HttpResponse:
-    """Show an act's form; on POST call the service; a refusal goes on the field with its article."""
-    if not request.user.has_perm(perm):
+    """Show an act's form; on POST call the service; a refusal goes on the field with its article.
+    ``acts``: the regulated acts of which the user must be allowed one (casino_ops.access)."""
+    if not request.user.has_perm(perm) or (acts and not any(access.may(request.user, a) for a in acts)):
         raise PermissionDenied
     form = (
         form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
@@ -454,8 +456,7 @@ def session_acts_for(user: Any) -> list[tuple[str, Any]]:
     return [
         (key, title)
         for key, (title, _f, perm) in SESSION_ACTS.items()
-        if user.has_perm(perm)
-        and (user.is_superuser or any(access.may(user, act) for act in SESSION_ACT_ACTS[key]))
+        if user.has_perm(perm) and any(access.may(user, act) for act in SESSION_ACT_ACTS[key])
     ]
 
 
@@ -564,6 +565,7 @@ class SessionAdmin(ReadOnlyAdmin):
             back=reverse("admin:tables_session_change", args=[pk]),
             perm=perm,
             files=act == "handlog",
+            acts=SESSION_ACT_ACTS[act],
         )
 
     def change_view(
@@ -609,8 +611,12 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
     @admin.action(
-        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
     )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
@@ -619,6 +625,8 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(reverse("admin:tables_advanceentry_correct", args=[queryset.get().pk]))
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not access.may(request.user, Act.CONTROL_REGISTER):
+            raise PermissionDenied  # before the lookup: the refusal says nothing of the line
         entry = get_object_or_404(AdvanceEntry, pk=pk)
         return act_view(
             self,
@@ -634,6 +642,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             ),
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
             perm="tables.add_advanceentry",
+            acts=(Act.CONTROL_REGISTER,),
         )
 
 
@@ -710,8 +719,12 @@ class ControlLineAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
     @admin.action(
-        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
     )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
@@ -720,6 +733,8 @@ class ControlLineAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(reverse("admin:tables_controlline_correct", args=[queryset.get().pk]))
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        if not access.may(request.user, Act.CONTROL_REGISTER):
+            raise PermissionDenied  # before the lookup: the refusal says nothing of the line
         line = get_object_or_404(ControlLine, pk=pk)
         return act_view(
             self,
@@ -731,6 +746,7 @@ class ControlLineAdmin(ReadOnlyAdmin):
             ),
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
             perm="tables.add_controlline",
+            acts=(Act.CONTROL_REGISTER,),
         )
 
 
