@@ -30,7 +30,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access, roles
+from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeFormMixin, integer_range
@@ -457,7 +457,7 @@ class DeckActionForm(SafeFormMixin, ActionForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
 
 def _action_data(modeladmin: admin.ModelAdmin, request: HttpRequest) -> dict[str, Any] | None:
@@ -626,7 +626,7 @@ class KeyHandoverForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["receiver"].queryset = _users_with_role(*roles.MANAGEMENT)
+        self.fields["receiver"].queryset = _users_with_role(*access.roles_for(Act.HOLD_KEY))
 
     def act(self, data: dict[str, Any]) -> KeyHandover:
         return services.hand_over_key(actor=self.user, **data)
@@ -651,7 +651,7 @@ class InspectionForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["demanded_by"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["demanded_by"].queryset = _users_with_role(*access.roles_for(Act.DEMAND_OPENING))
 
     def act(self, data: dict[str, Any]) -> CabinetOpening:
         return services.open_for_inspection(actor=self.user, **data)
@@ -692,7 +692,7 @@ class IncidentForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer_informed"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
     def act(self, data: dict[str, Any]) -> Incident:
         serials = data.pop("serials").split()
@@ -989,7 +989,7 @@ class IncidentToldForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer"].queryset = _users_with_role(*access.roles_for(Act.VISA))
         self.fields["incident"].queryset = Incident.objects.filter(
             officer_informed_at__isnull=True, later_report__isnull=True
         )
@@ -1183,7 +1183,7 @@ class CountedReturnForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer_informed"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
     def act(self, data: dict[str, Any]) -> DeckReturn:
         from casino_ops.services import get_casino
