@@ -272,6 +272,17 @@ class CloseDayForm(SafeForm):
     confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
 
 
+def _role_refusal(user: Any, acts: tuple[Act, ...]) -> access.RoleRequired | None:
+    """The refusal of ``user`` for the first of ``acts`` when he may perform none of them."""
+    if not acts or any(access.may(user, act) for act in acts):
+        return None
+    try:
+        access.require(user, acts[0])
+    except access.RoleRequired as error:
+        return error
+    return None
+
+
 def act_view(
     modeladmin: admin.ModelAdmin,
     request: HttpRequest,
@@ -285,13 +296,21 @@ def act_view(
     acts: tuple[Act, ...] = (),
 ) -> HttpResponse:
     """Show an act's form; on POST call the service; a refusal goes on the field with its article.
-    ``acts``: the regulated acts of which the user must be allowed one (casino_ops.access)."""
-    if not request.user.has_perm(perm) or (acts and not any(access.may(request.user, a) for a in acts)):
+    ``acts``: the regulated acts of which the user must be allowed one (casino_ops.access); to
+    anyone else the page shows the refusal (RoleRequired, with its article) and does nothing."""
+    if not request.user.has_perm(perm):
         raise PermissionDenied
+    refusal = _role_refusal(request.user, acts)
     form = (
         form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
     )
-    if request.method == "POST" and form.is_valid():
+    if refusal is not None:
+        if form.is_bound:
+            form.is_valid()  # the form's own errors too, then the refusal
+            regulation_error_to_form(form, refusal)
+        else:
+            modeladmin.message_user(request, str(refusal), messages.ERROR)
+    elif request.method == "POST" and form.is_valid():
         try:
             perform(form.cleaned_data)
         except RegulationError as error:
@@ -625,8 +644,6 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(reverse("admin:tables_advanceentry_correct", args=[queryset.get().pk]))
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        if not access.may(request.user, Act.CONTROL_REGISTER):
-            raise PermissionDenied  # before the lookup: the refusal says nothing of the line
         entry = get_object_or_404(AdvanceEntry, pk=pk)
         return act_view(
             self,
@@ -733,8 +750,6 @@ class ControlLineAdmin(ReadOnlyAdmin):
         return HttpResponseRedirect(reverse("admin:tables_controlline_correct", args=[queryset.get().pk]))
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        if not access.may(request.user, Act.CONTROL_REGISTER):
-            raise PermissionDenied  # before the lookup: the refusal says nothing of the line
         line = get_object_or_404(ControlLine, pk=pk)
         return act_view(
             self,

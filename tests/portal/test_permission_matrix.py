@@ -21,6 +21,7 @@ from audit.portal import access
 from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
+from casino_ops.access import Act
 
 from .samples import Samples
 
@@ -397,7 +398,9 @@ def test_signature_checker_reads_only(clients: dict[str, Any], samples: Samples)
 # The admin's regulated acts: every "add" page and custom act page of the project's apps,
 # read from the URL resolver, with who may open it WRITTEN OUT (not derived from the
 # permissions): D director, C committee member, T table chief (croupier), K cashier. Staff
-# not listed get a 403; officers and the hand-log machine are not staff (the admin's login).
+# listed in REFUSED_ON_PAGE see the act's page with its refusal (casino_ops.access.RoleRequired,
+# with the article) and cannot perform it; other staff get a 403; officers and the hand-log
+# machine are not staff (the admin's login).
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
 ADMIN_STANDARD = ("_changelist", "_change", "_delete", "_history")
 
@@ -447,7 +450,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:tables_advanceentry_correct": "D",  # approved by the director in words (FR art. 68)
     "admin:tables_controlday_add": NOBODY,
     "admin:tables_controlline_add": NOBODY,
-    "admin:tables_controlline_correct": "D",
+    "admin:tables_controlline_correct": "D",  # the samples hold no line: 404 to every staff role
     "admin:tables_handlog_add": NOBODY,  # uploaded from the session's page
     "admin:tables_delegation_add": "D",  # LU art. 51 V
     "admin:tables_authorisedminimum_add": "D",  # FR art. 55-5, LU art. 33
@@ -459,6 +462,11 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_approval_add": "D",  # LU art. 51
     "admin:house_books_approvalendentry_add": "D",
     "admin:house_books_tipscount_add": "DCK",  # LU art. 57
+}
+REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
+    "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
+    "admin:tables_session_act/close": ("T", Act.SIGN_ADVANCE),
+    "admin:tables_advanceentry_correct": ("CT", Act.CONTROL_REGISTER),
 }
 # Custom admin pages that are reads, not acts: who may open them, written out likewise;
 # a report another user asked for is not shown (404).
@@ -496,15 +504,32 @@ def _admin_url(name: str, samples: Samples) -> str:
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", sorted([*ADMIN_ACTS, *ADMIN_READS]))
 def test_admin_act_pages(name: str, clients: dict[str, Any], samples: Samples) -> None:
+    from django.utils.html import escape
+    from django.utils.translation import override
+
+    from casino_ops.access import ACTS
+
     url = _admin_url(name, samples)
     allowed = ADMIN_ACTS.get(name, ADMIN_READS.get(name))
+    refused, act = REFUSED_ON_PAGE.get(name, ("", None))
     for role in roles.ALL_ROLES:
         response = clients[role].get(url)
         if role not in LETTERS:  # officers and the machine: not staff
             assert response.status_code == 302 and "/admin/login/" in response["Location"], (name, role)
+        elif name == "admin:tables_controlline_correct":
+            assert response.status_code == 404, (name, role, response.status_code)
         elif LETTERS[role] in allowed:
-            expected = 404 if name == "admin:tables_controlline_correct" else 200
-            assert response.status_code == expected, (name, role, response.status_code)
+            assert response.status_code == 200, (name, role, response.status_code)
+            if not response.streaming:  # the report's PDF is streamed
+                assert 'class="errorlist' not in response.content.decode(), (name, role)
+        elif LETTERS[role] in refused:
+            assert response.status_code == 200, (name, role, response.status_code)
+            with override("fr"):
+                message = escape(str(ACTS[act].message))
+            page = response.content.decode()
+            assert message in page and "FR art." in page, (name, role)
+            posted = clients[role].post(url, {})
+            assert posted.status_code == 200 and message in posted.content.decode(), (name, role)
         else:
             expected = 404 if name == "admin:audit_report_download" else 403
             assert response.status_code == expected, (name, role, response.status_code)
