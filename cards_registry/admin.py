@@ -30,7 +30,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeFormMixin, integer_range
 from casino_ops.regulations import RegulationError
@@ -102,14 +103,15 @@ class ActForm(SafeFormMixin, forms.ModelForm):
 
 
 class ActAdmin(ReadOnlyAdmin):
-    """Read-only entries; "Ajouter" runs ``add_form``'s act for the roles in ``act_roles``."""
+    """Read-only entries; "Ajouter" runs ``add_form``'s act for whoever may perform ``act``
+    (casino_ops.access)."""
 
     add_form: type[ActForm] | None = None
-    act_roles: tuple[str, ...] = roles.MANAGEMENT
+    act: Act = Act.DEPOT
     detail_fields: tuple[str, ...] = ()
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.add_form is not None and roles.has_role(request.user, *self.act_roles)
+        return self.add_form is not None and access.may(request.user, self.act)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         if obj is None and self.add_form is not None:
@@ -456,7 +458,7 @@ class DeckActionForm(SafeFormMixin, ActionForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
 
 def _action_data(modeladmin: admin.ModelAdmin, request: HttpRequest) -> dict[str, Any] | None:
@@ -566,7 +568,7 @@ class DeckAdmin(ReadOnlyAdmin):
 
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
-        if not roles.is_management(request.user):
+        if not access.may(request.user, Act.DEPOT):
             return {}
         return actions
 
@@ -625,7 +627,7 @@ class KeyHandoverForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["receiver"].queryset = _users_with_role(*roles.MANAGEMENT)
+        self.fields["receiver"].queryset = _users_with_role(*access.roles_for(Act.HOLD_KEY))
 
     def act(self, data: dict[str, Any]) -> KeyHandover:
         return services.hand_over_key(actor=self.user, **data)
@@ -650,7 +652,7 @@ class InspectionForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["demanded_by"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["demanded_by"].queryset = _users_with_role(*access.roles_for(Act.DEMAND_OPENING))
 
     def act(self, data: dict[str, Any]) -> CabinetOpening:
         return services.open_for_inspection(actor=self.user, **data)
@@ -691,7 +693,7 @@ class IncidentForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer_informed"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
     def act(self, data: dict[str, Any]) -> Incident:
         serials = data.pop("serials").split()
@@ -707,7 +709,7 @@ class IncidentForm(ActForm):
 @admin.register(Incident)
 class IncidentAdmin(ActAdmin):
     add_form = IncidentForm
-    act_roles = (*roles.MANAGEMENT, roles.CROUPIER)
+    act = Act.REPORT_INCIDENT
     list_display = ("number", "kind", "occurred_at", "table_number", "officer_informed", "closed")
     list_filter = ("kind", "day", "table_number")
     list_select_related = ("officer_informed", "closure")
@@ -817,7 +819,7 @@ class CorrectionForm(ActForm):
 @admin.register(Correction)
 class CorrectionAdmin(ActAdmin):
     add_form = CorrectionForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.APPROVE_DEPOT_CORRECTION
     list_display = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
     list_select_related = ("order", "reception", "incident", "destruction", "approved_by")
     detail_fields = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
@@ -847,7 +849,7 @@ class DepotSettingsAdmin(ActAdmin):
     """The limit the ministry sets; "Ajouter" records a new value (the director only, audited)."""
 
     add_form = DepotSettingsForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.DEPOT_SETTINGS
     list_display = ("__str__", "max_sixains")
     detail_fields = ("max_sixains",)
 
@@ -986,7 +988,7 @@ class IncidentToldForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer"].queryset = _users_with_role(*access.roles_for(Act.VISA))
         self.fields["incident"].queryset = Incident.objects.filter(
             officer_informed_at__isnull=True, later_report__isnull=True
         )
@@ -1006,6 +1008,7 @@ class IncidentReportAdmin(ActAdmin):
     """When and to whom an incident found by a return, a destruction or a replay was reported."""
 
     add_form = IncidentToldForm
+    act = Act.RECORD_INCIDENT_NOTICE
     list_display = ("incident", "officer", "authority", "informed_at", "recorded_by")
     list_select_related = ("incident", "officer", "recorded_by")
     detail_fields = ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at")
@@ -1179,7 +1182,7 @@ class CountedReturnForm(ActForm):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["officer_informed"].queryset = _users_with_role(roles.OFFICER)
+        self.fields["officer_informed"].queryset = _users_with_role(*access.roles_for(Act.VISA))
 
     def act(self, data: dict[str, Any]) -> DeckReturn:
         results = []

@@ -17,6 +17,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -39,6 +41,8 @@ class DepotPermission(permissions.BasePermission):
             if request.method in permissions.SAFE_METHODS
             else view.required_perms.get(WRITE)
         )
+        if isinstance(need, Act):  # a regulated act: casino_ops.access decides
+            return access.may(user, need)
         return bool(need) and user.has_perm(need)
 
 
@@ -144,7 +148,7 @@ class Incidents(APIView):
     named ``authority_informed``, at ``officer_informed_at``."""
 
     permission_classes = [DepotPermission]
-    required_perms = {READ: "cards_registry.view_incident", WRITE: "cards_registry.depot_act"}
+    required_perms = {READ: "cards_registry.view_incident", WRITE: Act.DEPOT}
 
     def get(self, request: Request) -> Response:
         rows = (
@@ -182,7 +186,7 @@ class Returns(APIView):
     ``{"table_number", "day", "results": [{"deck": serial, "result", "cards_counted", "remark"}]}``."""
 
     permission_classes = [DepotPermission]
-    required_perms = {READ: "cards_registry.view_deck", WRITE: "cards_registry.depot_act"}
+    required_perms = {READ: "cards_registry.view_deck", WRITE: Act.DEPOT}
 
     def get(self, request: Request) -> Response:
         rule = "depot.issue_and_unseal"
@@ -256,7 +260,7 @@ class OutOfUse(APIView):
     (``{"decks": [serials], "sixains": [serials], "reason"}``)."""
 
     permission_classes = [DepotPermission]
-    required_perms = {READ: "cards_registry.view_deck", WRITE: "cards_registry.depot_act"}
+    required_perms = {READ: "cards_registry.view_deck", WRITE: Act.DEPOT}
 
     def get(self, request: Request) -> Response:
         rows = Deck.objects.filter(status=DeckStatus.OUT_OF_USE).select_related("manufacturer", "sixain")

@@ -1,17 +1,9 @@
 """The card depot app and what each role may do in it.
 
-Permissions given to the roles (see :mod:`casino_ops.roles`):
-
-- officer: view every book of the depot, plus the officer-only acts:
-  ``cards_registry.stamp_visa`` (visa of an order, a receipt-book entry, a
-  destruction) and ``cards_registry.close_incident``. The services check the role
-  itself (a visa or a closure by anyone else is refused with the article).
-- director and committee member: view everything, plus ``cards_registry.depot_act``
-  (orders, receptions, the key, openings, issues and returns, incidents,
-  destructions). Corrections need the director himself (FR art. 68:
-  ``cards_registry.approve_correction``).
-- croupier / table chief: view decks and issues, and ``cards_registry.check_at_table``
-  (the unsealing or check of a deck at his table).
+View permissions given to the roles (see :mod:`casino_ops.roles`): officers, the
+director and committee members view every book of the depot; croupiers the decks and
+issues. Who may perform each act of the depot (orders, receptions, the key, visas,
+incidents, corrections, the check at the table) is decided by :mod:`casino_ops.access`.
 """
 
 from django.apps import AppConfig
@@ -60,19 +52,13 @@ class CardsRegistryConfig(AppConfig):
         view_all = {f"cards_registry.view_{model}" for model in _MODELS}
         roles.extend_role_permissions(
             {
-                roles.OFFICER: {*view_all, "cards_registry.stamp_visa", "cards_registry.close_incident"},
-                roles.DIRECTOR: {
-                    *view_all,
-                    "cards_registry.depot_act",
-                    "cards_registry.approve_correction",
-                    "cards_registry.change_depotsettings",
-                },
-                roles.COMMITTEE: {*view_all, "cards_registry.depot_act"},
+                roles.OFFICER: view_all,
+                roles.DIRECTOR: {*view_all, "cards_registry.change_depotsettings"},
+                roles.COMMITTEE: view_all,
                 roles.CROUPIER: {
                     "cards_registry.view_deck",
                     "cards_registry.view_tableissue",
                     "cards_registry.view_issueline",
-                    "cards_registry.check_at_table",
                 },
             }
         )

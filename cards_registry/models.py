@@ -864,13 +864,6 @@ class DepotSettings(models.Model):
     class Meta:
         verbose_name = _("paramètres du dépôt")
         verbose_name_plural = _("paramètres du dépôt")
-        permissions = [
-            ("depot_act", _("Tenir le dépôt des cartes (direction)")),
-            ("stamp_visa", _("Viser les registres du dépôt (officier)")),
-            ("close_incident", _("Clore un incident (officier)")),
-            ("approve_correction", _("Approuver une correction (directeur)")),
-            ("check_at_table", _("Desceller / contrôler un jeu à la table")),
-        ]
 
     def __str__(self) -> str:
         return str(self._meta.verbose_name)

@@ -7,7 +7,8 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from . import roles
+from . import access
+from .access import Act
 from .admin_utils import regulation_error_to_form
 from .forms import SafeFormMixin
 from .models import HOUSE_RULE_KEYS, CasinoSettings
@@ -45,16 +46,16 @@ class CasinoSettingsAdmin(admin.ModelAdmin):
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR) and not CasinoSettings.objects.exists()
+        return access.may(request.user, Act.CASINO_SETTINGS) and not CasinoSettings.objects.exists()
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR) and super().has_change_permission(request, obj)
+        return access.may(request.user, Act.CASINO_SETTINGS) and super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     def save_model(self, request: HttpRequest, obj: CasinoSettings, form: Any, change: bool) -> None:
-        if not roles.has_role(request.user, roles.DIRECTOR):
+        if not access.may(request.user, Act.CASINO_SETTINGS):
             raise PermissionDenied
         changes = {key: form.cleaned_data[key] for key in EDITABLE_FIELDS if key in form.cleaned_data}
         saved = update_casino_settings(actor=request.user, **changes)

@@ -5,6 +5,9 @@ Every role is a Django group. The groups are created by a data migration
 equal to :data:`ROLE_PERMISSIONS` after every ``migrate`` by
 :func:`sync_role_permissions`, so that an app added later only has to list its
 permissions here. Everything else refers to the constants of this module.
+
+These permissions are the models' own (view, and the admin's add pages); who may
+perform each regulated act is decided in :mod:`casino_ops.access`.
 """
 
 from __future__ import annotations

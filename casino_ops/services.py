@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils.translation import gettext as _
@@ -12,7 +11,8 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 
-from . import roles
+from . import access
+from .access import Act
 from .models import HOUSE_RULE_KEYS, CasinoSettings
 from .regulations import RegulationError, cite
 from .rules import check_casino_settings
@@ -35,8 +35,7 @@ def get_casino() -> CasinoSettings:
 @transaction.atomic
 def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
     """Change the casino's settings: the director only."""
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du casino."))
+    access.require(actor, Act.CASINO_SETTINGS)
     # the gaming day's and the exercise's settings left empty in a form keep their value
     changes = {
         key: value

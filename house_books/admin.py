@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from cards_registry.admin import ActAdmin, ActForm
-from casino_ops import roles
+from casino_ops.access import Act
 
 from . import services
 from .models import (
@@ -69,6 +69,7 @@ class OrphanEntryForm(ActForm):
 
 @admin.register(OrphanEntry)
 class OrphanEntryAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
     add_form = OrphanEntryForm
     list_display = ("number", "found_at", "kind", "table_number", "amount", "exercise", "recorded_by")
     list_filter = ("exercise", "kind")
@@ -114,6 +115,7 @@ class OrphanRepaymentForm(ActForm):
 
 @admin.register(OrphanRepayment)
 class OrphanRepaymentAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
     add_form = OrphanRepaymentForm
     list_display = ("entry", "repaid_on", "amount", "owner_name", "recorded_by")
     detail_fields = (
@@ -151,7 +153,7 @@ class OrphanTransferForm(ActForm):
 @admin.register(OrphanTransfer)
 class OrphanTransferAdmin(ActAdmin):
     add_form = OrphanTransferForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.TRANSFER_ORPHANS
     list_display = ("exercise", "transferred_on", "amount", "commune", "receipt", "minister_notified_on")
     detail_fields = (
         "exercise",
@@ -197,7 +199,7 @@ class ApprovalForm(ActForm):
 @admin.register(Approval)
 class ApprovalAdmin(ActAdmin):
     add_form = ApprovalForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.APPROVALS
     list_display = ("person", "function", "job", "approved_on", "reference", "ended_on", "end_kind")
     list_filter = ("function", "end_kind")
     search_fields = ("person__username", "person__last_name", "reference")
@@ -245,7 +247,7 @@ class ApprovalEndAdmin(ActAdmin):
     """The ends of approvals (the same rows, seen from their end): "Ajouter" ends one."""
 
     add_form = ApprovalEndForm
-    act_roles = (roles.DIRECTOR,)
+    act = Act.APPROVALS
     list_display = ("person", "function", "ended_on", "end_kind", "end_reference", "minister_notified_on")
     detail_fields = ApprovalAdmin.detail_fields
 
@@ -273,7 +275,7 @@ class TipsCountForm(ActForm):
 @admin.register(TipsCount)
 class TipsCountAdmin(ActAdmin):
     add_form = TipsCountForm
-    act_roles = (*roles.MANAGEMENT, roles.CASHIER)
+    act = Act.COUNT_TIPS
     list_display = ("day", "box", "amount", "counted_by", "witness", "counted_at")
     date_hierarchy = "day"
     detail_fields = ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at")

@@ -21,7 +21,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from cards_registry.selectors import decks_checked_for_play
-from casino_ops import roles
+from casino_ops import access, roles
+from casino_ops.access import Act
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list, labelled_code
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form, report_regulation_error
 from casino_ops.forms import SafeForm
@@ -268,6 +269,17 @@ class CloseDayForm(SafeForm):
     confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
 
 
+def _role_refusal(user: Any, acts: tuple[Act, ...]) -> access.RoleRequired | None:
+    """The refusal of ``user`` for the first of ``acts`` when he may perform none of them."""
+    if not acts or any(access.may(user, act) for act in acts):
+        return None
+    try:
+        access.require(user, acts[0])
+    except access.RoleRequired as error:
+        return error
+    return None
+
+
 def act_view(
     modeladmin: admin.ModelAdmin,
     request: HttpRequest,
@@ -278,14 +290,24 @@ def act_view(
     back: str,
     perm: str,
     files: bool = False,
+    acts: tuple[Act, ...] = (),
 ) -> HttpResponse:
-    """Show an act's form; on POST call the service; a refusal goes on the field with its article."""
+    """Show an act's form; on POST call the service; a refusal goes on the field with its article.
+    ``acts``: the regulated acts of which the user must be allowed one (casino_ops.access); to
+    anyone else the page shows the refusal (RoleRequired, with its article) and does nothing."""
     if not request.user.has_perm(perm):
         raise PermissionDenied
+    refusal = _role_refusal(request.user, acts)
     form = (
         form_class(request.POST or None, request.FILES or None) if request.method == "POST" else form_class()
     )
-    if request.method == "POST" and form.is_valid():
+    if refusal is not None:
+        if form.is_bound:
+            form.is_valid()  # the form's own errors too, then the refusal
+            regulation_error_to_form(form, refusal)
+        else:
+            modeladmin.message_user(request, str(refusal), messages.ERROR)
+    elif request.method == "POST" and form.is_valid():
         try:
             perform(form.cleaned_data)
         except RegulationError as error:
@@ -432,17 +454,17 @@ SESSION_ACTS = {
 }
 
 
-# Who may sign each act (the service refuses anyone else, with the article): the page
-# offers a user only the acts of his role.
-_TABLE_STAFF = (roles.CROUPIER, *roles.MANAGEMENT)
-SESSION_ACT_ROLES: dict[str, tuple[str, ...]] = {
-    "advance": roles.MANAGEMENT,
-    "maximum": roles.MANAGEMENT,
-    "close": roles.MANAGEMENT,
-    "interrupt": _TABLE_STAFF,
-    "resume": _TABLE_STAFF,
-    "shoe": _TABLE_STAFF,
-    "handlog": _TABLE_STAFF,
+# Who may sign each act (casino_ops.access; the service refuses anyone else, with the
+# article): the page offers a user only the acts of his role. The maximum is the
+# director's, or a committee member's as his recorded delegate (the service checks that).
+SESSION_ACT_ACTS: dict[str, tuple[Act, ...]] = {
+    "advance": (Act.SIGN_ADVANCE,),
+    "maximum": (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
+    "close": (Act.SIGN_ADVANCE,),
+    "interrupt": (Act.COUNT,),
+    "resume": (Act.COUNT,),
+    "shoe": (Act.COUNT,),
+    "handlog": (Act.COUNT,),
 }
 
 
@@ -450,7 +472,7 @@ def session_acts_for(user: Any) -> list[tuple[str, Any]]:
     return [
         (key, title)
         for key, (title, _f, perm) in SESSION_ACTS.items()
-        if user.has_perm(perm) and (user.is_superuser or roles.has_role(user, *SESSION_ACT_ROLES[key]))
+        if user.has_perm(perm) and any(access.may(user, act) for act in SESSION_ACT_ACTS[key])
     ]
 
 
@@ -559,6 +581,7 @@ class SessionAdmin(ReadOnlyAdmin):
             back=reverse("admin:tables_session_change", args=[pk]),
             perm=perm,
             files=act == "handlog",
+            acts=SESSION_ACT_ACTS[act],
         )
 
     def change_view(
@@ -604,8 +627,12 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
     @admin.action(
-        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
     )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
@@ -629,6 +656,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             ),
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
             perm="tables.add_advanceentry",
+            acts=(Act.CONTROL_REGISTER,),
         )
 
 
@@ -705,8 +733,12 @@ class ControlLineAdmin(ReadOnlyAdmin):
             *super().get_urls(),
         ]
 
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
     @admin.action(
-        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["view"]
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
     )
     def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
         if queryset.count() != 1:
@@ -726,6 +758,7 @@ class ControlLineAdmin(ReadOnlyAdmin):
             ),
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
             perm="tables.add_controlline",
+            acts=(Act.CONTROL_REGISTER,),
         )
 
 
@@ -816,10 +849,10 @@ class DelegationAdmin(ReadOnlyAdmin):
     list_select_related = ("delegate", "granted_by")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR)
+        return access.may(request.user, Act.GRANT_DELEGATION)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not roles.has_role(request.user, roles.DIRECTOR):
+        if not access.may(request.user, Act.GRANT_DELEGATION):
             raise PermissionDenied
         return act_view(
             self,
@@ -856,10 +889,10 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     actions = ["stamp"]
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return roles.has_role(request.user, roles.DIRECTOR)
+        return access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not roles.has_role(request.user, roles.DIRECTOR):
+        if not access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM):
             raise PermissionDenied
         return act_view(
             self,

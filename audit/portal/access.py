@@ -1,4 +1,5 @@
-"""Who sees what in the officers' portal and API — the one place it is decided.
+"""Who sees what in the officers' portal and API: casino_ops.access decides, with the login's
+second factor added here.
 
 Police and control officers read everything and write only visas, incident
 closures and their demand to open the depot's cabinet. Every other role, in the portal and in the officers' API, sees
@@ -20,22 +21,29 @@ from django.urls import reverse
 from rest_framework.exceptions import NotFound
 from rest_framework.permissions import SAFE_METHODS, BasePermission
 
-from casino_ops import roles
+from casino_ops import access, roles
+from casino_ops.access import Act
 
 from .auth import needs_second_factor
 
-READ = "read"
-VISA = "visa"
-CLOSE_INCIDENT = "close_incident"
+# The portal's actions are acts of casino_ops.access (their values are the names the
+# views and the permission matrix use); who may do each is decided there.
+READ = Act.READ
+VISA = Act.VISA
+CLOSE_INCIDENT = Act.CLOSE_INCIDENT
 # Asking for a register's signed PDF: a print request, which changes no book.
-PRINT = "print"
+PRINT = Act.PRINT
 # The officer's demand to open the card depot's cabinet (FR art. 39, LU art. 6): an act of
 # his own, not a visa.
-DEMAND_OPENING = "demand_opening"
+DEMAND_OPENING = Act.DEMAND_OPENING
+PORTAL_ACTS = (READ, VISA, CLOSE_INCIDENT, PRINT, DEMAND_OPENING)
 
-# What each role may do here. Officers: every read, and only these writes.
+# What each role may do here, read from casino_ops.access (officers: every read, and only
+# these writes).
 PORTAL_ACTIONS: dict[str, frozenset[str]] = {
-    roles.OFFICER: frozenset({READ, VISA, CLOSE_INCIDENT, PRINT, DEMAND_OPENING}),
+    role: acts
+    for role in roles.ALL_ROLES
+    if (acts := frozenset(act for act in PORTAL_ACTS if role in access.roles_for(act)))
 }
 
 M = TypeVar("M", bound=Model)
@@ -47,12 +55,18 @@ def may(user: Any, action: str = READ) -> bool:
         return False
     if needs_second_factor(user) and hasattr(user, "is_verified") and not user.is_verified():
         return False
-    return any(action in PORTAL_ACTIONS.get(role, ()) for role in roles.roles_of(user))
+    return access.may(user, action)
+
+
+def may_log_in(user: Any) -> bool:
+    """Does ``user`` hold a role that acts in the portal (before his second factor)?"""
+    return any(access.may(user, act) for act in PORTAL_ACTS)
 
 
 def restrict(user: Any, queryset: QuerySet[M], action: str = READ) -> QuerySet[M]:
-    """``queryset`` as ``user`` may see it: all of it, or nothing."""
-    return queryset if may(user, action) else queryset.none()
+    """``queryset`` as ``user`` may see it: all of it, or nothing (casino_ops.access.restrict,
+    once the second factor is checked)."""
+    return access.restrict(user, queryset, action) if may(user, action) else queryset.none()
 
 
 def get_visible_or_404(user: Any, queryset: QuerySet[M], action: str = READ, **lookup: Any) -> M:

@@ -52,7 +52,7 @@ class OfficerLoginForm(SafeForm):
         user = authenticate(self.request, username=data["username"], password=data["password"])
         if user is None:
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
-        if access.PORTAL_ACTIONS.keys().isdisjoint(set(user.groups.values_list("name", flat=True))):
+        if not access.may_log_in(user):
             raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
         if not needs_second_factor(user):
             self.user = user

@@ -24,7 +24,8 @@ from django.utils.translation import gettext_lazy as _
 from audit import signing
 from audit.checkpoints import export
 from audit.models import Checkpoint, Report
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
 from casino_ops.forms import SafeFormMixin
 from casino_ops.regulations import RegulationError
@@ -81,7 +82,7 @@ class ReportAdmin(admin.ModelAdmin):
     list_select_related = ("requested_by",)
 
     def _sees_all(self, request: HttpRequest) -> bool:
-        return request.user.is_superuser or roles.is_management(request.user)
+        return request.user.is_superuser or access.may(request.user, Act.REQUEST_REGISTER)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
         qs = super().get_queryset(request).filter(parent__isnull=True)

@@ -12,14 +12,14 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import DEPOT_STAMPED
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -44,20 +44,18 @@ def _profile() -> str:
 
 
 def _require_management(actor: Any) -> None:
-    if not roles.is_management(actor):
-        raise PermissionDenied(
-            _("Seuls le directeur et les membres du comité de direction tiennent le dépôt.")
-        )
+    access.require(actor, Act.DEPOT)
 
 
 def _require_officer(actor: Any, code: str, what: str, rule: str, profile: str) -> None:
-    if not roles.is_officer(actor):
-        raise RegulationError(
-            code,
-            _("Seul un officier de police ou de contrôle peut %(what)s.") % {"what": what},
-            cite(rule, profile),
-            field="officer",
-        )
+    access.require(
+        actor,
+        Act.VISA,
+        code=code,
+        message=_("Seul un officier de police ou de contrôle peut %(what)s.") % {"what": what},
+        article=cite(rule, profile),
+        field="officer",
+    )
 
 
 def _require_key_holder(actor: Any, profile: str) -> None:

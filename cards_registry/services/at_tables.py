@@ -6,14 +6,14 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -117,8 +117,7 @@ def check_at_table(
     """
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
-    if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
-        raise PermissionDenied(_("Le contrôle d'un jeu à la table revient au chef de table."))
+    access.require(actor, Act.CHECK_AT_TABLE, profile=profile)
     [deck] = _lock_decks([deck])
     line = (
         IssueLine.objects.filter(

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
@@ -59,7 +60,7 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
             article,
             field="actor",
         )
-    if not roles.is_management(receiver):
+    if not access.may(receiver, Act.HOLD_KEY):
         raise RegulationError(
             "KEY_HOLDER_ROLE",
             _("La clé unique du dépôt est détenue par le directeur ou un membre du comité de direction."),
@@ -125,7 +126,7 @@ def open_for_inspection(
                 field="demand",
             )
         demanded_by = demand.officer
-    if demanded_by is None or not roles.is_officer(demanded_by):
+    if not access.may(demanded_by, Act.DEMAND_OPENING):
         raise RegulationError(
             "INSPECTION_BY_OFFICER",
             _("Une inspection du dépôt est demandée par un officier de police ou de contrôle."),

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
@@ -94,13 +95,7 @@ def record_correction(
     """
     profile = _profile()
     article = cite("books.no_erasure", profile)
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "CORRECTION_BY_DIRECTOR",
-            _("Une correction est approuvée par le directeur responsable."),
-            article,
-            field="actor",
-        )
+    access.require(actor, Act.APPROVE_DEPOT_CORRECTION, article=article)
     fields = CORRECTABLE.get(type(entry))
     if fields is None:
         raise ValueError(f"{type(entry).__name__} entries are not corrected this way")

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import act_checks, roles
+from casino_ops import access, act_checks
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -65,9 +66,7 @@ def destroy_decks(
     profile = _profile()
     article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
-    check_destruction(
-        witnessed=officer is not None and roles.is_officer(officer), checks=checks, profile=profile
-    )
+    check_destruction(witnessed=access.may(officer, Act.VISA), checks=checks, profile=profile)
     act_checks.run("depot.destroy", day=timezone.localdate(), profile=profile, people={"actor": actor})
     decks = _lock_decks([c["deck"] for c in checks])
     for deck in decks:

@@ -16,14 +16,14 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
@@ -129,7 +129,7 @@ def _told(
 ) -> None:
     check_officer_told(
         officer_informed=officer_informed,
-        is_officer=officer_informed is not None and roles.is_officer(officer_informed),
+        is_officer=access.may(officer_informed, Act.VISA),
         officer_informed_at=officer_informed_at,
         profile=profile,
         authority=authority_informed,
@@ -161,8 +161,7 @@ def report_incident(
     no deck and its description (``card``).
     """
     profile = _profile()
-    if not (roles.has_role(actor, roles.CROUPIER) or roles.is_management(actor)):
-        raise PermissionDenied(_("Un incident est signalé par le chef de table ou la direction."))
+    access.require(actor, Act.REPORT_INCIDENT, profile=profile)
     check_incident_kind(kind, profile)
     _told(officer_informed, authority_informed, officer_informed_at, profile)
     check_incident_facts(
@@ -210,8 +209,7 @@ def record_incident_report(
     """
     profile = _profile()
     article = cite("depot.incident", profile)
-    if not (roles.is_officer(actor) or roles.is_management(actor)):
-        raise PermissionDenied(_("L'avis d'un incident est enregistré par l'officier ou la direction."))
+    access.require(actor, Act.RECORD_INCIDENT_NOTICE, article=article)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
         raise RegulationError(

@@ -5,13 +5,13 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -85,8 +85,7 @@ def register_manufacturer(
 @transaction.atomic
 def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
     """The most sixains the ministry allows the casino to hold (LU art. 6); the director only."""
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du dépôt."))
+    access.require(actor, Act.DEPOT_SETTINGS)
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains

@@ -5,11 +5,11 @@ from __future__ import annotations
 from decimal import Decimal, InvalidOperation
 from typing import Any, TypeVar
 
-from django.core.exceptions import PermissionDenied
 from django.db.models import Model
 from django.utils.translation import gettext as _
 
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -23,10 +23,7 @@ def profile() -> str:
 
 
 def require_management(actor: Any) -> None:
-    if not roles.is_management(actor):
-        raise PermissionDenied(
-            _("Seuls le directeur et les membres du comité de direction tiennent ces livres.")
-        )
+    access.require(actor, Act.HOUSE_BOOKS)
 
 
 def create(model: type[M], article: str, /, **values: Any) -> M:

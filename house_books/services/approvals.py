@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
@@ -58,13 +59,7 @@ def _lock_person(person: Any) -> None:
 
 
 def _require_director(actor: Any, article: str) -> None:
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "APPROVALS_BY_DIRECTOR",
-            _("Les agréments sont tenus par le directeur responsable."),
-            article,
-            field="actor",
-        )
+    access.require(actor, Act.APPROVALS, article=article)
 
 
 def _date(value: Any, field: str, article: str) -> dt.date:

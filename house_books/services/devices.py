@@ -18,7 +18,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
@@ -72,10 +73,7 @@ def register_device(*, actor: Any, approved_model: str, approval_reference: str)
 def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.date) -> DeviceAssignment:
     """The director assigns a shoe from the cabinet to a table for the séance of ``day``."""
     article = cite(RULE, profile())
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "DEVICE_BY_DIRECTOR", _("Le directeur affecte les sabots aux tables."), article, field="actor"
-        )
+    access.require(actor, Act.ASSIGN_DEVICE, article=article)
     device = ShoeDevice.objects.select_for_update().get(pk=device.pk)
     if device.state == DeviceState.DISPOSED or not device.approval_reference:
         raise RegulationError(

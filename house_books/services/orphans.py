@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
@@ -267,15 +268,7 @@ def transfer_orphans(
     """
     article = cite(RULE, profile())
 
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "ORPHANS_TRANSFER_BY_DIRECTOR",
-            _(
-                "Le versement des orphelins et l'avis au Ministre des Finances sont faits par le directeur responsable."
-            ),
-            article,
-            field="actor",
-        )
+    access.require(actor, Act.TRANSFER_ORPHANS, article=article)
     try:
         exercise = int(exercise)
     except (TypeError, ValueError):

@@ -17,7 +17,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import TipsCount
@@ -41,13 +42,7 @@ def count_tips(
     """The count of the day's tips box, entered in the register and the account "pourboires"."""
     current = profile()
     article = cite(RULE, current)
-    if not (roles.is_management(actor) or roles.has_role(actor, roles.CASHIER)):
-        raise RegulationError(
-            "TIPS_COUNT_ROLE",
-            _("Les pourboires sont comptés par la direction ou la caisse."),
-            article,
-            field="actor",
-        )
+    access.require(actor, Act.COUNT_TIPS, article=article)
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
         raise RegulationError("FIELD_INVALID", _("Indiquez la journée."), article, field="day")
     moment = counted_at or timezone.now()

@@ -12,7 +12,8 @@ from django.db.models import Max, Model
 from django.utils.translation import gettext as _
 
 from cards_registry.selectors import decks_out
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock, rules
@@ -35,59 +36,44 @@ AMOUNT_KINDS = (*ADVANCE_KINDS, EntryKind.INTERRUPTION_COUNTED, EntryKind.CLOSIN
 
 def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
     """A director or a committee member signs the advance book (FR art. 69, LU art. 10)."""
-    if not roles.is_management(user):
-        raise RegulationError(
-            "SIGNATURE_REQUIRED",
-            _("Seul le directeur responsable ou un membre du comité de direction signe le carnet d'avances."),
-            cite("advance.count_and_sign", profile),
-            field=field,
-        )
+    if field == "actor":
+        access.require(user, Act.SIGN_ADVANCE, profile=profile)
+    else:
+        access.require_named(user, Act.SIGN_ADVANCE, profile=profile, field=field)
 
 
 def _require_management(user: Any, profile: str, field: str = "actor") -> None:
     """Tables are put on the floor by the director or a committee member (the casino's management)."""
-    if not roles.is_management(user):
-        raise RegulationError(
-            "MANAGEMENT_REQUIRED",
-            _("Seul le directeur responsable ou un membre du comité de direction accomplit cet acte."),
-            field=field,
-        )
+    access.require(user, Act.PUT_ON_FLOOR, profile=profile, field=field)
 
 
 def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> None:
     """The advance and the closing cash are counted by the table's croupier (FR art. 69, LU art. 10)."""
-    if user is None or not roles.has_role(user, roles.CROUPIER, *roles.MANAGEMENT):
-        raise RegulationError(
-            "COUNTED_BY_STAFF",
-            _("Le comptage est fait par le chef de table (croupier)."),
-            cite("advance.count_and_sign", profile),
-            field=field,
-        )
+    if field == "actor":
+        access.require(user, Act.COUNT, profile=profile)
+    else:
+        access.require_named(user, Act.COUNT, profile=profile, field=field)
 
 
 def _require_director(user: Any, profile: str) -> None:
     """Corrections are approved by the director in words (FR art. 68); he closes the day (FR art. 72)."""
-    if not roles.has_role(user, roles.DIRECTOR):
-        raise RegulationError(
-            "DIRECTOR_REQUIRED",
-            _("Seul le directeur responsable approuve une correction ou arrête la journée."),
-            cite("books.no_erasure", profile),
-            field="actor",
-        )
+    access.require(user, Act.CONTROL_REGISTER, profile=profile)
 
 
 def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
     """The maximum is fixed by the director (FR art. 55-5 §4, LU art. 33 §4), or by a committee
     member recorded as his approved delegate for the direction of play on that day (LU art. 51 V).
     Returns the delegation used (None for the director)."""
-    if roles.has_role(user, roles.DIRECTOR):
+    if access.may(user, Act.FIX_MAXIMUM):
         return None
-    if roles.has_role(user, roles.COMMITTEE):
+    if access.may(user, Act.FIX_MAXIMUM_AS_DELEGATE):
         for delegation in Delegation.objects.filter(delegate=user, valid_from__lte=day).order_by(
             "-valid_from"
         ):
             if delegation.covers(day):
                 return delegation
+    else:  # neither the director nor a committee member: not a matter of delegation
+        access.require(user, Act.FIX_MAXIMUM, profile=profile, field=field)
     raise RegulationError(
         "MAXIMUM_BY_DIRECTOR",
         _(

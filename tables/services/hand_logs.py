@@ -8,14 +8,14 @@ import json
 from decimal import Decimal
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from cards_registry.services import REPLAY_CODES, report_incident_from_replay
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -42,8 +42,7 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
     replay once committed. A log already received (same SHA-256) or for a day closed in the
     control register is refused (FR art. 68)."""
-    if not getattr(actor, "has_perm", None) or not actor.has_perm("tables.add_handlog"):
-        raise PermissionDenied(_("Vous ne pouvez pas déposer de journal de mains."))
+    access.require(actor, Act.UPLOAD_HAND_LOG, profile=session.profile)
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     profile = session.profile
@@ -231,13 +230,7 @@ def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "")
     """The director takes note of discrepancies found by the replay: one signed, dated row each
     (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32."""
     profile = get_casino().profile
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise RegulationError(
-            "DIRECTOR_REQUIRED",
-            _("Seul le directeur responsable prend connaissance des écarts."),
-            cite("books.no_erasure", profile),
-            field="actor",
-        )
+    access.require(actor, Act.ACKNOWLEDGE_DISCREPANCIES, profile=profile)
     rows = []
     now = clock.now()
     for discrepancy in discrepancies:

@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import roles
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -122,11 +123,8 @@ def grant_delegation(
     LU art. 33). A dated act, shown in the registers."""
     profile = get_casino().profile
     article = cite("limits.maximum_by_director", profile)
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise _refuse(
-            "DIRECTOR_REQUIRED", _("Seul le directeur responsable désigne son délégué."), article, "actor"
-        )
-    if delegate is None or not roles.has_role(delegate, roles.COMMITTEE):
+    access.require(actor, Act.GRANT_DELEGATION, article=article)
+    if not access.may(delegate, Act.BE_DELEGATE):
         raise _refuse(
             "DELEGATE_NOT_COMMITTEE",
             _("Le délégué est un membre du comité de direction."),
@@ -186,13 +184,7 @@ def record_authorised_minimum(
     comes into force). It takes effect once an officer has stamped it (FR art. 55-5; LU art. 26, 33)."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    if not roles.has_role(actor, roles.DIRECTOR):
-        raise _refuse(
-            "DIRECTOR_REQUIRED",
-            _("Seul le directeur responsable inscrit le minimum d'un arrêté d'autorisation."),
-            article,
-            "actor",
-        )
+    access.require(actor, Act.RECORD_AUTHORISED_MINIMUM, article=article)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
         raise _refuse(
@@ -242,10 +234,7 @@ def stamp_authorised_minimum(*, actor: Any, act: AuthorisedMinimum) -> Authorise
     """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    if not roles.is_officer(actor):
-        raise _refuse(
-            "OFFICER_REQUIRED", _("Seul un fonctionnaire vise le minimum autorisé."), article, "actor"
-        )
+    access.require(actor, Act.STAMP_AUTHORISED_MINIMUM, article=article)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
         raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")

@@ -13,7 +13,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import act_checks, roles
+from casino_ops import access, act_checks
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -270,7 +271,7 @@ def interrupt_session(
     _require_status(session, SessionStatus.OPEN)
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
-        if cashier is None or not roles.has_role(cashier, roles.CASHIER):
+        if not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
             raise RegulationError(
                 "CASHIER_ABSENT",
                 _(
@@ -297,7 +298,7 @@ def interrupt_session(
             cashier=cashier if profile == "LU" else None,
         )
     elif mode == "locked":
-        if key_holder is None or not roles.has_role(key_holder, roles.CROUPIER, *roles.MANAGEMENT):
+        if not access.may(key_holder, Act.HOLD_BOX_KEY):
             raise RegulationError(
                 "KEY_HOLDER",
                 _(
@@ -405,14 +406,14 @@ def close_session(
             cite("advance.count_and_sign", profile),
             field="certified_exact",
         )
-    if profile == "LU" and (cashier is None or not roles.has_role(cashier, roles.CASHIER)):
+    if profile == "LU" and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
         raise RegulationError(
             "CASHIER_ABSENT",
             _("La clôture se fait en présence des employés de la table et d'un caissier."),
             cite("advance.count_and_sign", profile),
             field="cashier",
         )
-    if cashier is not None and not roles.has_role(cashier, roles.CASHIER):
+    if cashier is not None and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
         raise RegulationError(
             "CASHIER_ABSENT",
             _("La personne indiquée comme caissier n'a pas ce rôle."),

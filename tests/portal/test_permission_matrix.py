@@ -21,6 +21,7 @@ from audit.portal import access
 from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
+from casino_ops.access import Act
 
 from .samples import Samples, per_test_samples
 
@@ -42,6 +43,7 @@ def casino(samples: Samples) -> Any:
 
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
+MANAGEMENT = (roles.DIRECTOR, roles.COMMITTEE)
 
 
 def unreported_incident() -> Any:
@@ -120,6 +122,7 @@ class ByPermission:
     read: str
     write: str | None = None
     kwargs: Callable[[Samples], dict[str, Any]] = field(default=lambda s: {})
+    write_roles: tuple[str, ...] = ()  # a regulated act's writers, written out (casino_ops.access)
 
 
 @dataclass
@@ -219,9 +222,9 @@ EXPECTATIONS: dict[str, Any] = {
     ),
     "tables:hand-log-detail": ByPermission("tables.view_handlog", kwargs=lambda s: {"pk": s.hand_log.pk}),
     "tables:dealer-errors": ByPermission("tables.view_discrepancy"),
-    "depot:incidents": ByPermission("cards_registry.view_incident", write="cards_registry.depot_act"),
-    "depot:returns": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
-    "depot:out-of-use": ByPermission("cards_registry.view_deck", write="cards_registry.depot_act"),
+    "depot:incidents": ByPermission("cards_registry.view_incident", write_roles=MANAGEMENT),
+    "depot:returns": ByPermission("cards_registry.view_deck", write_roles=MANAGEMENT),
+    "depot:out-of-use": ByPermission("cards_registry.view_deck", write_roles=MANAGEMENT),
     "depot:inspection": ByPermission("audit.view_auditevent"),
     # the tables' acts (GET: what the act concerns; POST {}: refused as incomplete)
     "tables:session-open": ByPermission("tables.view_session", write="tables.add_session"),
@@ -377,7 +380,10 @@ def test_tables_api_by_permission(name: str, clients: dict[str, Any], samples: S
         expected = 200 if user.has_perm(expectation.read) else 403
         assert response.status_code == expected, (name, role, response.status_code)
         response = clients[role].post(url, data=b"{}", content_type="application/json")
-        if expectation.write and user.has_perm(expectation.write):
+        writes = role in expectation.write_roles or bool(
+            expectation.write and user.has_perm(expectation.write)
+        )
+        if writes:
             assert response.status_code == 400, (name, role, response.status_code)  # an empty log
         else:
             assert response.status_code in (403, 405), (name, role, response.status_code)
@@ -404,3 +410,144 @@ def test_signature_checker_reads_only(clients: dict[str, Any], samples: Samples)
     assert clients[roles.OFFICER].post(url, {"pdf": upload}).status_code == 200
     assert clients[roles.OFFICER].put(url).status_code == 405
     assert AuditEvent.objects.count() == events
+
+
+# The admin's regulated acts: every "add" page and custom act page of the project's apps,
+# read from the URL resolver, with who may open it WRITTEN OUT (not derived from the
+# permissions): D director, C committee member, T table chief (croupier), K cashier. Staff
+# listed in REFUSED_ON_PAGE see the act's page with its refusal (casino_ops.access.RoleRequired,
+# with the article) and cannot perform it; other staff get a 403; officers and the hand-log
+# machine are not staff (the admin's login).
+ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+ADMIN_STANDARD = ("_changelist", "_change", "_delete", "_history")
+
+
+def admin_act_urls() -> set[str]:
+    return {
+        name
+        for _route, name in walk(get_resolver().url_patterns)
+        if name.startswith("admin:")
+        and name.split(":", 1)[1].startswith(ADMIN_APPS)
+        and not name.endswith(ADMIN_STANDARD)
+    }
+
+
+NOBODY = ""
+ADMIN_ACTS: dict[str, str] = {
+    "admin:casino_ops_casinosettings_add": NOBODY,  # one row, made at installation
+    "admin:audit_report_add": "DC",
+    "admin:audit_checkpoint_add": NOBODY,  # signed by the task or the command
+    "admin:audit_auditevent_add": NOBODY,
+    "admin:cards_registry_manufacturer_add": "DC",
+    "admin:cards_registry_order_add": "DC",
+    "admin:cards_registry_reception_add": "DC",
+    "admin:cards_registry_deck_add": NOBODY,  # decks come from a reception
+    "admin:cards_registry_sixain_add": NOBODY,
+    "admin:cards_registry_keyhandover_add": "DC",  # FR art. 39, LU art. 6
+    "admin:cards_registry_cabinetopening_add": "DC",
+    "admin:cards_registry_incident_add": "DCT",  # FR art. 40, LU art. 7
+    "admin:cards_registry_destruction_add": NOBODY,  # an action on decks out of use
+    "admin:cards_registry_correction_add": "D",  # FR art. 68
+    "admin:cards_registry_depotsettings_add": "D",
+    "admin:cards_registry_outofusedeclaration_add": "DC",
+    "admin:cards_registry_incidentreport_add": "DC",
+    "admin:cards_registry_cabinetinventory_add": "DC",
+    "admin:cards_registry_cabinetdemand_add": NOBODY,  # the officer's, in the portal
+    "admin:cards_registry_deckreturn_add": "DC",
+    "admin:tables_table_add": NOBODY,
+    "admin:tables_session_add": "DC",  # the advance signed (FR art. 69, LU art. 10)
+    "admin:tables_session_act/advance": "DC",  # signed by management (FR art. 69)
+    "admin:tables_session_act/maximum": "DC",  # director, or a committee delegate (FR 55-5, LU 51 V)
+    "admin:tables_session_act/close": "DC",  # certified "exact" (FR art. 69, LU art. 10)
+    "admin:tables_session_act/interrupt": "DCT",
+    "admin:tables_session_act/resume": "DCT",
+    "admin:tables_session_act/shoe": "DCT",
+    "admin:tables_session_act/handlog": "DCT",
+    "admin:tables_advanceentry_add": NOBODY,
+    "admin:tables_advanceentry_correct": "D",  # approved by the director in words (FR art. 68)
+    "admin:tables_controlday_add": NOBODY,
+    "admin:tables_controlline_add": NOBODY,
+    "admin:tables_controlline_correct": "D",  # the samples hold no line: 404 to every staff role
+    "admin:tables_handlog_add": NOBODY,  # uploaded from the session's page
+    "admin:tables_delegation_add": "D",  # LU art. 51 V
+    "admin:tables_authorisedminimum_add": "D",  # FR art. 55-5, LU art. 33
+    "admin:tables_discrepancy_add": NOBODY,
+    "admin:tables_discrepancyacknowledgement_add": NOBODY,  # an action on discrepancies
+    "admin:house_books_orphanentry_add": "DC",
+    "admin:house_books_orphanrepayment_add": "DC",
+    "admin:house_books_orphantransfer_add": "D",  # LU art. 8
+    "admin:house_books_approval_add": "D",  # LU art. 51
+    "admin:house_books_approvalendentry_add": "D",
+    "admin:house_books_tipscount_add": "DCK",  # LU art. 57
+}
+REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
+    "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
+    "admin:tables_session_act/close": ("T", Act.SIGN_ADVANCE),
+    "admin:tables_advanceentry_correct": ("CT", Act.CONTROL_REGISTER),
+}
+# Custom admin pages that are reads, not acts: who may open them, written out likewise;
+# a report another user asked for is not shown (404).
+ADMIN_READS: dict[str, str] = {
+    "admin:audit_report_download": "DC",
+    "admin:tables_session_dealer_errors": "DCT",
+}
+LETTERS = {roles.DIRECTOR: "D", roles.COMMITTEE: "C", roles.CROUPIER: "T", roles.CASHIER: "K"}
+
+
+def test_every_admin_act_page_has_an_expectation() -> None:
+    from tables.admin import SESSION_ACTS
+
+    listed = {name.split("/")[0] for name in [*ADMIN_ACTS, *ADMIN_READS]}
+    assert listed == admin_act_urls(), sorted(listed ^ admin_act_urls())
+    session_acts = {name.split("/")[1] for name in ADMIN_ACTS if name.startswith("admin:tables_session_act/")}
+    assert session_acts == set(SESSION_ACTS)
+
+
+def _admin_url(name: str, samples: Samples) -> str:
+    from tables.models import AdvanceEntry
+
+    base, _slash, act = name.partition("/")
+    if act:
+        return reverse(base, kwargs={"pk": samples.session.pk, "act": act})
+    if base == "admin:tables_advanceentry_correct":
+        return reverse(base, kwargs={"pk": AdvanceEntry.objects.filter(session=samples.session).first().pk})
+    if base == "admin:tables_controlline_correct":
+        return reverse(base, kwargs={"pk": 10**9})  # refused before the lookup; the director: 404
+    if base == "admin:audit_report_download":
+        return reverse(base, kwargs={"report_id": samples.report.pk})
+    return reverse(base)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", sorted([*ADMIN_ACTS, *ADMIN_READS]))
+def test_admin_act_pages(name: str, clients: dict[str, Any], samples: Samples) -> None:
+    from django.utils.html import escape
+    from django.utils.translation import override
+
+    from casino_ops.access import ACTS
+
+    url = _admin_url(name, samples)
+    allowed = ADMIN_ACTS.get(name, ADMIN_READS.get(name))
+    refused, act = REFUSED_ON_PAGE.get(name, ("", None))
+    for role in roles.ALL_ROLES:
+        response = clients[role].get(url)
+        if role not in LETTERS:  # officers and the machine: not staff
+            assert response.status_code == 302 and "/admin/login/" in response["Location"], (name, role)
+        elif name == "admin:tables_controlline_correct":
+            assert response.status_code == 404, (name, role, response.status_code)
+        elif LETTERS[role] in allowed:
+            assert response.status_code == 200, (name, role, response.status_code)
+            if not response.streaming:  # the report's PDF is streamed
+                assert 'class="errorlist' not in response.content.decode(), (name, role)
+        elif LETTERS[role] in refused:
+            assert response.status_code == 200, (name, role, response.status_code)
+            with override("fr"):
+                message = escape(str(ACTS[act].message))
+            page = response.content.decode()
+            assert message in page and "FR art." in page, (name, role)
+            posted = clients[role].post(url, {})
+            assert posted.status_code == 200 and message in posted.content.decode(), (name, role)
+        else:
+            expected = 404 if name == "admin:audit_report_download" else 403
+            assert response.status_code == expected, (name, role, response.status_code)
+    assert clients["anonymous"].get(url).status_code == 302

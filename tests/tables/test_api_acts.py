@@ -15,8 +15,8 @@ def _post(client, user, url, data):
     return client.post(url, data=data, content_type="application/json")
 
 
-def _refusal(response, code, field=None, article=None):
-    assert response.status_code == 400, response.content[:300]
+def _refusal(response, code, field=None, article=None, status=400):
+    assert response.status_code == status, response.content[:300]
     body = response.json()
     assert set(body) == {"code", "message", "field", "article"}
     assert body["code"] == code, body
@@ -151,6 +151,7 @@ def test_a_session_day_through_the_api(client, staff, table):
         "SIGNATURE_REQUIRED",
         "actor",
         "FR art. 69",
+        status=403,  # a missing role (casino_ops.access.RoleRequired)
     )
     assert _post(client, staff["director"], base + "close/", closing).status_code == 201
     assert Session.objects.get().status == "closed"
