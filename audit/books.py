@@ -54,7 +54,7 @@ class Book:
     pk: str  # the primary key's column
     fields: tuple[str, ...]  # regulated fields' names, sorted (the payload's key order)
     columns: tuple[str, ...]  # their columns, same order
-    kinds: tuple[str, ...]  # how each is written: text, int, bool, decimal, datetime, date, json, digest
+    kinds: tuple[str, ...]  # how each is written: text, int, bool, decimal, datetime, date, time, json, digest
     append_only: bool
     mutable: frozenset[str]
 
@@ -79,6 +79,8 @@ def _kind(model_field: Any, digest: bool) -> str:
         return "datetime"
     if internal == "DateField":
         return "date"
+    if internal == "TimeField":
+        return "time"
     if internal == "JSONField":
         return "json"
     if internal in {"BooleanField", "NullBooleanField"}:
@@ -233,6 +235,8 @@ def _sql_expression(column: str, kind: str) -> str:
         return f"to_char({quoted} AT TIME ZONE 'UTC', '{_UTC_FORMAT}')"
     if kind == "date":
         return f"to_char({quoted}, 'YYYY-MM-DD')"
+    if kind == "time":
+        return f"{quoted}::text"
     if kind == "decimal":
         return f"{quoted}::text"
     if kind == "json":
@@ -254,7 +258,7 @@ def _python_value(value: Any, kind: str) -> Any:
         return None
     if kind == "datetime":
         return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    if kind == "date":
+    if kind in ("date", "time"):
         return value.isoformat()
     if kind == "decimal":
         return str(value)

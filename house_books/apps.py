@@ -46,7 +46,9 @@ class HouseBooksConfig(AppConfig):
                 roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
             }
         )
-        from . import inspection  # noqa: F401  (its checks join inspect_books)
+        from . import books, inspection  # inspection: its checks join inspect_books
         from .act_checks import register_all
+
+        books.register()  # the regulated books, bound to the audit chain (audit.books)
 
         register_all()  # the tables' and the depot's acts obey approvals, hours and the bank

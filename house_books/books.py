@@ -1,0 +1,142 @@
+"""The casino's other books, bound to the audit chain and guarded by the database (see
+:mod:`audit.books`): every field their registers print or their rules read.
+
+Entries never change once written; the only fields that move are an approval's end (the
+resignation or dismissal and its notice), a shoe device's state and the return of its
+assignment, and an exclusion's notice to the minister and its radiation. Nothing is deleted.
+"""
+
+from __future__ import annotations
+
+from audit.books import register_book
+
+from . import models as m
+
+# model -> (regulated fields, the ones an act may change later)
+BOOKS = {
+    m.OrphanEntry: (
+        (
+            "number",
+            "exercise",
+            "found_at",
+            "kind",
+            "table_number",
+            "stake",
+            "winnings",
+            "amount",
+            "description",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.OrphanRepayment: (
+        (
+            "entry",
+            "repaid_on",
+            "amount",
+            "total_before",
+            "owner_name",
+            "owner_address",
+            "proof",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.OrphanTransfer: (
+        (
+            "exercise",
+            "transferred_on",
+            "amount",
+            "commune",
+            "receipt",
+            "minister_notified_on",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.Approval: (
+        (
+            "person",
+            "function",
+            "job",
+            "approved_on",
+            "reference",
+            "ended_on",
+            "end_kind",
+            "end_reference",
+            "minister_notified_on",
+            "recorded_by",
+            "recorded_at",
+            "ended_by",
+        ),
+        ("ended_on", "end_kind", "end_reference", "minister_notified_on", "ended_by"),
+    ),
+    m.TipsCount: (
+        ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at"),
+        (),
+    ),
+    m.SeanceHours: (
+        (
+            "weekday_start",
+            "holiday_start",
+            "closing",
+            "effective_from",
+            "notified_at",
+            "reference",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.EarlyStop: (("session", "stopped_at", "reason", "note", "recorded_by", "recorded_at"), ()),
+    m.BankFailure: (
+        (
+            "occurred_at",
+            "description",
+            "officer_name",
+            "officer_told_at",
+            "minister_told_at",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
+    ),
+    m.NewAuthorisation: (("failure", "granted_on", "reference", "recorded_by", "recorded_at"), ()),
+    m.ShoeDevice: (
+        ("number", "approved_model", "approval_reference", "state", "recorded_by", "recorded_at"),
+        ("state",),
+    ),
+    m.DeviceAssignment: (
+        ("device", "table_number", "day", "assigned_by", "assigned_at", "returned_at"),
+        ("returned_at",),
+    ),
+    m.Exclusion: (
+        (
+            "origin",
+            "kind",
+            "ground",
+            "last_name",
+            "first_names",
+            "birth_date",
+            "decided_on",
+            "reference",
+            "reasons",
+            "director_notified_on",
+            "minister_notified_on",
+            "notice_reference",
+            "lifted_on",
+            "lift_reference",
+            "recorded_by",
+            "recorded_at",
+        ),
+        ("minister_notified_on", "notice_reference", "lifted_on", "lift_reference"),
+    ),
+}
+
+
+def register() -> None:
+    for model, (fields, mutable) in BOOKS.items():
+        register_book(model, fields, mutable=mutable)
