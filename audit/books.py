@@ -54,7 +54,8 @@ class Book:
     pk: str  # the primary key's column
     fields: tuple[str, ...]  # regulated fields' names, sorted (the payload's key order)
     columns: tuple[str, ...]  # their columns, same order
-    kinds: tuple[str, ...]  # how each is written: text, int, bool, decimal, datetime, date, time, json, digest
+    # how each is written: text, int, bool, decimal, datetime, date, time, json, digest
+    kinds: tuple[str, ...]
     append_only: bool
     mutable: frozenset[str]
 
