@@ -29,7 +29,9 @@ class TableIssue(models.Model):
         USER, verbose_name=_("reçu par"), null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     at = models.DateTimeField(_("le"))
-    decks = models.ManyToManyField(Deck, through="IssueLine", related_name="issues")
+    decks: models.ManyToManyField[Deck, IssueLine] = models.ManyToManyField(
+        Deck, through="IssueLine", related_name="issues"
+    )
 
     class Meta:
         verbose_name = _("remise à une table")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -99,7 +101,7 @@ class Incident(models.Model):
         return getattr(self, "later_report", None)
 
     @property
-    def told_at(self):
+    def told_at(self) -> dt.datetime | None:
         """When the officer (or the police judiciaire) was told; ``None`` while not yet told."""
         if self.officer_informed_at is not None:
             return self.officer_informed_at
@@ -116,7 +118,7 @@ class Incident(models.Model):
         return authority
 
     @property
-    def report_delay(self):
+    def report_delay(self) -> dt.timedelta | None:
         """The time between the finding and the report (``None`` while not yet reported)."""
         told = self.told_at
         return None if told is None else told - self.occurred_at

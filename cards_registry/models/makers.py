@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -35,7 +37,7 @@ class Manufacturer(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
 
-    def approved_on(self, day) -> bool:
+    def approved_on(self, day: dt.date) -> bool:
         return self.valid_from <= day and (self.valid_until is None or day <= self.valid_until)
 
 

@@ -47,7 +47,12 @@ def destructions_awaiting_visa(officer: Any) -> list[Destruction]:
 
 def entries_to_stamp(kind: str) -> QuerySet[Any]:
     """The book entries an officer stamps, of one kind: ``order``, ``reception`` or ``destruction``."""
-    return {"order": Order, "reception": Reception, "destruction": Destruction}[kind].objects.all()
+    books: dict[str, QuerySet[Any]] = {
+        "order": Order.objects.all(),
+        "reception": Reception.objects.all(),
+        "destruction": Destruction.objects.all(),
+    }
+    return books[kind]
 
 
 def all_incidents() -> QuerySet[Incident]:

@@ -1,6 +1,9 @@
 """Games, tables, delegations and the limits in force (FR art. 42, 53, 55-5; LU art. 9, 26, 33)."""
 
+from __future__ import annotations
+
 import datetime as dt
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -10,8 +13,11 @@ from django.utils.translation import pgettext_lazy
 
 from ..blackjack.rules import MAX_BOXES
 
+if TYPE_CHECKING:  # the stubs' helper types are a development dependency
+    from django_stubs_ext import StrOrPromise
 
-def _optional_user(label: str) -> models.ForeignKey:
+
+def _optional_user(label: StrOrPromise) -> models.ForeignKey[Any, Any]:
     """A user who may be named on an entry (signer, witness, key holder…); never deleted."""
     return models.ForeignKey(
         settings.AUTH_USER_MODEL,
