@@ -12,7 +12,9 @@ import datetime as dt
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -27,12 +29,20 @@ from .models import Deck, DeckStatus, Incident
 READ, WRITE = "read", "write"
 
 
+def _actor(request: Request) -> User:
+    """The signed-in user who acts (the permission class lets no anonymous request through)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated
+    return user
+
+
 class DepotPermission(permissions.BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
         if not user or not user.is_authenticated:
             return False
-        if not hasattr(view, request.method.lower()):
+        if not hasattr(view, (request.method or "").lower()):
             return True
         need = (
             view.required_perms[READ]
@@ -161,7 +171,7 @@ class Incidents(APIView):
             data.get("decks") or [], data.get("sixains") or [], profile=_profile()
         )
         incident = services.report_incident(
-            actor=request.user,
+            actor=_actor(request),
             kind=str(_required(data, "kind", rule)),
             occurred_at=_datetime(data, "occurred_at", rule),
             day=_date(data, "day", rule),
@@ -220,7 +230,7 @@ class Returns(APIView):
                 )
             )
         back = services.return_decks(
-            actor=request.user,
+            actor=_actor(request),
             table_number=table,
             day=day,
             results=results,
@@ -268,7 +278,7 @@ class OutOfUse(APIView):
             data.get("decks") or [], data.get("sixains") or [], profile=_profile()
         )
         declaration = services.declare_out_of_use(
-            actor=request.user, decks=decks, reason=str(data.get("reason") or "")
+            actor=_actor(request), decks=decks, reason=str(data.get("reason") or "")
         )
         return Response(
             {

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils import timezone
@@ -54,11 +55,11 @@ from .incidents import _open_incident, _told
 @transaction.atomic
 def issue_decks(
     *,
-    actor: Any,
+    actor: User,
     table_number: int,
     day: dt.date,
     decks: Sequence[Deck | int],
-    received_by: Any = None,
+    received_by: User | None = None,
 ) -> TableIssue:
     """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
     profile = _profile()
@@ -99,7 +100,7 @@ def issue_decks(
 @transaction.atomic
 def check_at_table(
     *,
-    actor: Any,
+    actor: User,
     deck: Deck,
     table_number: int,
     day: dt.date,
@@ -182,12 +183,12 @@ def check_at_table(
 @transaction.atomic
 def return_decks(
     *,
-    actor: Any,
+    actor: User,
     table_number: int,
     day: dt.date,
     results: Sequence[Sequence[Any]],
     order_restored: bool = True,
-    officer_informed: Any = None,
+    officer_informed: User | None = None,
     officer_informed_at: dt.datetime | None = None,
     authority_informed: str = "",
 ) -> DeckReturn:

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
@@ -82,7 +81,7 @@ def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -
 
 @transaction.atomic
 def record_correction(
-    *, actor: Any, entry: Model, field: str, new_value: str, reason: str, approval: str = ""
+    *, actor: User, entry: Model, field: str, new_value: str, reason: str, approval: str = ""
 ) -> Correction:
     """Correct a registered entry by a new entry pointing at it, approved in words by the director.
 

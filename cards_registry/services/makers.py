@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -30,7 +30,7 @@ from ._shared import (
 @transaction.atomic
 def register_manufacturer(
     *,
-    actor: Any,
+    actor: User,
     code: str,
     name: str,
     approval_reference: str,
@@ -83,7 +83,7 @@ def register_manufacturer(
 
 
 @transaction.atomic
-def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
+def set_max_sixains(*, actor: User, max_sixains: int | None) -> DepotSettings:
     """The most sixains the ministry allows the casino to hold (LU art. 6); the director only."""
     if not roles.has_role(actor, roles.DIRECTOR):
         raise PermissionDenied(_("Seul le directeur responsable modifie les paramètres du dépôt."))

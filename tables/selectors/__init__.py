@@ -13,7 +13,15 @@ from .control import (
     control_register,
     effective_control_lines,
 )
-from .sessions import advance_book, session_report, session_rows, sessions, table_days, table_exists
+from .sessions import (
+    advance_book,
+    delegation_dict,
+    session_report,
+    session_rows,
+    sessions,
+    table_days,
+    table_exists,
+)
 from .shoes import (
     GROUPS,
     dealer_error_summary,
@@ -28,6 +36,7 @@ from .shoes import (
 
 __all__ = [
     "advance_book",
+    "delegation_dict",
     "session_report",
     "sessions",
     "session_rows",

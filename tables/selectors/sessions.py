@@ -77,7 +77,7 @@ def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dic
     }
 
 
-def _delegation_dict(delegation: Any) -> dict[str, Any] | None:
+def delegation_dict(delegation: Any) -> dict[str, Any] | None:
     """The delegation under which a committee member fixed the maximum (LU art. 51 V), as the
     registers show it: the delegate, the minister's approval, the dates."""
     if delegation is None:
@@ -111,7 +111,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "advance_amount": s.advance_amount,
                 "guarantee_fund": s.guarantee_fund,
                 "ministry_notified_on": s.ministry_notified_on,
-                "delegation": _delegation_dict(s.delegation),
+                "delegation": delegation_dict(s.delegation),
                 "croupier": _name(s.croupier),
                 "opened_at": s.opened_at,
                 "opened_by": _name(s.opened_by),
@@ -128,7 +128,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                         "maximum": c.maximum,
                         "by": _name(c.by),
                         "display_changed": c.display_changed,
-                        "delegation": _delegation_dict(c.delegation),
+                        "delegation": delegation_dict(c.delegation),
                     }
                     for c in s.maximum_changes.all()
                 ],

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Max, Model
 from django.utils.translation import gettext as _
 
 from cards_registry.selectors import decks_out
 from casino_ops import roles
+from casino_ops.models import CasinoSettings
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock, rules
@@ -33,7 +35,7 @@ ADVANCE_KINDS = (EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE)
 AMOUNT_KINDS = (*ADVANCE_KINDS, EntryKind.INTERRUPTION_COUNTED, EntryKind.CLOSING)
 
 
-def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
+def _require_signer(user: User | None, profile: str, field: str = "signed_by") -> None:
     """A director or a committee member signs the advance book (FR art. 69, LU art. 10)."""
     if not roles.is_management(user):
         raise RegulationError(
@@ -44,7 +46,7 @@ def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
         )
 
 
-def _require_management(user: Any, profile: str, field: str = "actor") -> None:
+def _require_management(user: User, profile: str, field: str = "actor") -> None:
     """Tables are put on the floor by the director or a committee member (the casino's management)."""
     if not roles.is_management(user):
         raise RegulationError(
@@ -54,7 +56,7 @@ def _require_management(user: Any, profile: str, field: str = "actor") -> None:
         )
 
 
-def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> None:
+def _require_table_staff(user: User | None, profile: str, field: str = "counted_by") -> None:
     """The advance and the closing cash are counted by the table's croupier (FR art. 69, LU art. 10)."""
     if user is None or not roles.has_role(user, roles.CROUPIER, *roles.MANAGEMENT):
         raise RegulationError(
@@ -65,7 +67,7 @@ def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> 
         )
 
 
-def _require_director(user: Any, profile: str) -> None:
+def _require_director(user: User, profile: str) -> None:
     """Corrections are approved by the director in words (FR art. 68); he closes the day (FR art. 72)."""
     if not roles.has_role(user, roles.DIRECTOR):
         raise RegulationError(
@@ -76,7 +78,7 @@ def _require_director(user: Any, profile: str) -> None:
         )
 
 
-def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
+def _require_maximum_fixer(user: User, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
     """The maximum is fixed by the director (FR art. 55-5 §4, LU art. 33 §4), or by a committee
     member recorded as his approved delegate for the direction of play on that day (LU art. 51 V).
     Returns the delegation used (None for the director)."""
@@ -99,7 +101,7 @@ def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "
     )
 
 
-def _authorised_minimum(casino: Any, day: dt.date) -> Decimal:
+def _authorised_minimum(casino: CasinoSettings, day: dt.date) -> Decimal:
     """The authorised minimum on ``day``: the latest act citing the decree, in force and stamped
     by an officer by that day; before any such act, the casino's setting."""
     acts = AuthorisedMinimum.objects.filter(stamped_at__isnull=False, in_force_on__lte=day).order_by(
@@ -111,7 +113,7 @@ def _authorised_minimum(casino: Any, day: dt.date) -> Decimal:
     return casino.authorised_min_stake
 
 
-def clock_day(moment: dt.datetime, casino: Any) -> dt.date:
+def clock_day(moment: dt.datetime, casino: CasinoSettings) -> dt.date:
     return casino.gaming_day(moment)
 
 
@@ -156,10 +158,10 @@ def _entry(
     kind: str,
     *,
     amount: Decimal | None = None,
-    counted_by: Any = None,
-    signed_by: Any = None,
-    cashier: Any = None,
-    key_holder: Any = None,
+    counted_by: User | None = None,
+    signed_by: User | None = None,
+    cashier: User | None = None,
+    key_holder: User | None = None,
     corrects: AdvanceEntry | None = None,
     note: str = "",
     at: dt.datetime | None = None,
@@ -208,7 +210,7 @@ def _require_status(session: Session, *allowed: str, field: str = "session") -> 
         )
 
 
-def _user_id(user: Any) -> int | None:
+def _user_id(user: User | None) -> int | None:
     return getattr(user, "pk", None)
 
 
