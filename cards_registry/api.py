@@ -9,7 +9,7 @@ the model's view permission, writes the depot's act permission.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
@@ -65,6 +65,10 @@ def _required(data: Any, name: str, rule: str) -> Any:
     return value
 
 
+@overload
+def _datetime(data: Any, name: str, rule: str, *, required: Literal[True] = True) -> dt.datetime: ...
+@overload
+def _datetime(data: Any, name: str, rule: str, *, required: bool) -> dt.datetime | None: ...
 def _datetime(data: Any, name: str, rule: str, *, required: bool = True) -> dt.datetime | None:
     value = data.get(name)
     if value in (None, ""):
@@ -94,6 +98,10 @@ def _date(data: Any, name: str, rule: str) -> dt.date:
         ) from None
 
 
+@overload
+def _int(data: Any, name: str, rule: str, *, required: Literal[True] = True) -> int: ...
+@overload
+def _int(data: Any, name: str, rule: str, *, required: bool) -> int | None: ...
 def _int(data: Any, name: str, rule: str, *, required: bool = True) -> int | None:
     value = data.get(name)
     if value in (None, ""):
@@ -216,7 +224,10 @@ class Returns(APIView):
             )
         results = []
         for line in lines:
-            [deck] = selectors.resolve_decks([str(line.get("deck") or "")], profile=_profile()) or [None]
+            named: list[Deck | None] = [
+                *selectors.resolve_decks([str(line.get("deck") or "")], profile=_profile())
+            ]
+            [deck] = named or [None]
             if deck is None:
                 raise RegulationError(
                     "DECK_UNKNOWN", "Jeu sans numéro.", cite(rule, _profile()), field="results"

@@ -67,7 +67,7 @@ class TablesPermission(permissions.BasePermission):
         return bool(need) and user.has_perm(need)
 
 
-class SessionList(generics.ListAPIView):
+class SessionList(generics.ListAPIView[Session]):
     """Sessions, filtered by table number, day and status."""
 
     permission_classes = [TablesPermission]
@@ -133,7 +133,7 @@ class SessionHandLogs(APIView):
         return Response(HandLogReceivedSerializer(log).data, status=status.HTTP_201_CREATED)
 
 
-class HandLogDetail(generics.RetrieveAPIView):
+class HandLogDetail(generics.RetrieveAPIView[HandLog]):
     """One hand log, its replay and its discrepancies."""
 
     permission_classes = [TablesPermission]
@@ -165,7 +165,8 @@ def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
         if isinstance(message, dict):  # a list field's item
             message = next(iter(message.values()))[0]
         raise RegulationError("FIELD_INVALID", f"{field} : {message}", field=field)
-    return serializer.validated_data
+    validated: dict[str, Any] = serializer.validated_data
+    return validated
 
 
 def _user(username: str, field: str) -> Any:

@@ -219,8 +219,8 @@ def return_decks(
         counts[deck.pk] = check_cards_returned(result[3] if len(result) > 3 else 52, profile)
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
-        found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
-        outcome.append((deck, found, result[2] if len(result) > 2 else ""))
+        examined = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
+        outcome.append((deck, examined, result[2] if len(result) > 2 else ""))
     lines = {
         line.deck_id: line
         for line in IssueLine.objects.filter(

@@ -182,13 +182,11 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
         token = str(raw).strip()
         if not token:
             continue
-        deck = names.get(token) or (
-            by_serial.get(token, [None])[0] if len(by_serial.get(token, [])) == 1 else None
-        )
-        if deck is None or deck.pk in seen:
+        listed = names.get(token) or (by_serial[token][0] if len(by_serial.get(token, [])) == 1 else None)
+        if listed is None or listed.pk in seen:
             unexpected.append(token)
         else:
-            seen.add(deck.pk)
+            seen.add(listed.pk)
     missing = [d for d in expected if d.pk not in seen]
     now = timezone.now()
     incident = None

@@ -59,7 +59,7 @@ CORRECTABLE: dict[type[Model], tuple[str, ...]] = {
 
 def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -> None:
     """A corrected serial is not one the maker already has (as registered or as corrected)."""
-    if field != "serial":
+    if field != "serial" or not isinstance(entry, Deck | Sixain):
         return
     model = type(entry)
     key = correction_key(model)
@@ -111,7 +111,7 @@ def record_correction(
             article,
             field="approval",
         )
-    entry = type(entry).objects.select_for_update().get(pk=entry.pk)
+    entry = type(entry)._default_manager.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
     check_correction_changes(old, str(new_value), profile)
     _check_serial_free(entry, field, str(new_value), profile)

@@ -54,7 +54,7 @@ from ._shared import (
 
 def _open_incident(
     *,
-    actor: User,
+    actor: User | None,
     kind: str,
     route: str,
     occurred_at: dt.datetime,
@@ -125,7 +125,10 @@ def _open_incident(
 
 
 def _told(
-    officer_informed: User, authority_informed: str, officer_informed_at: dt.datetime | None, profile: str
+    officer_informed: User | None,
+    authority_informed: str,
+    officer_informed_at: dt.datetime | None,
+    profile: str,
 ) -> None:
     check_officer_told(
         officer_informed=officer_informed,

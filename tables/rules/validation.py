@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
+from django.db.models import Model
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError
 
+M = TypeVar("M", bound=Model)
+
 
 def validated(
-    instance: Any, article: str = "", *, fields: Iterable[str] | None = None, unique: bool = False
-) -> Any:
+    instance: M, article: str = "", *, fields: Iterable[str] | None = None, unique: bool = False
+) -> M:
     """``full_clean()`` before a save, so that no IntegrityError or DataError reaches a user: a
     Django ValidationError becomes a RegulationError ``FIELD_INVALID`` naming the field.
 
@@ -34,7 +37,11 @@ def validated(
     except ValidationError as exc:
         name, errors = next(iter(exc.message_dict.items()))
         meta = instance._meta
-        label = str(meta.verbose_name if name == NON_FIELD_ERRORS else meta.get_field(name).verbose_name)
+        label = str(
+            meta.verbose_name
+            if name == NON_FIELD_ERRORS
+            else getattr(meta.get_field(name), "verbose_name", name)
+        )
         raise RegulationError(
             "FIELD_INVALID",
             _("Champ « %(field)s » : %(error)s") % {"field": label, "error": " ".join(errors)},

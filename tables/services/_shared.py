@@ -108,7 +108,7 @@ def _authorised_minimum(casino: CasinoSettings, day: dt.date) -> Decimal:
         "-in_force_on", "-stamped_at"
     )
     for act in acts:
-        if clock_day(act.stamped_at, casino) <= day:
+        if act.stamped_at is not None and clock_day(act.stamped_at, casino) <= day:
             return act.minimum
     return casino.authorised_min_stake
 

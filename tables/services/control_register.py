@@ -131,7 +131,7 @@ def correct_advance_entry(
     profile = session.profile
     _require_director(actor, profile)
     entry = AdvanceEntry.objects.get(pk=entry.pk)
-    if entry.kind not in AMOUNT_KINDS:
+    if entry.kind not in AMOUNT_KINDS or entry.amount is None:
         raise RegulationError(
             "NOT_CORRECTABLE",
             _(

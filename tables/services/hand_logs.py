@@ -213,7 +213,7 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
     found = [d for d in discrepancies if d["code"] in REPLAY_CODES]
     if not found:
         return
-    decks = list(log.shoe.decks.values_list("deck_id", flat=True)) if log.shoe_id else []
+    decks = list(log.shoe.decks.values_list("deck_id", flat=True)) if log.shoe is not None else []
     for code in dict.fromkeys(d["code"] for d in found):
         first = next(d for d in found if d["code"] == code)
         detail = {k: v for k, v in first.items() if k not in {"code", "article"}}
