@@ -9,10 +9,12 @@ the model's view permission, writes the depot's act permission.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
+from typing import Any, Literal, overload
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from rest_framework import permissions, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -29,12 +31,20 @@ from .models import Deck, DeckStatus, Incident
 READ, WRITE = "read", "write"
 
 
+def _actor(request: Request) -> User:
+    """The signed-in user who acts (the permission class lets no anonymous request through)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated
+    return user
+
+
 class DepotPermission(permissions.BasePermission):
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
         if not user or not user.is_authenticated:
             return False
-        if not hasattr(view, request.method.lower()):
+        if not hasattr(view, (request.method or "").lower()):
             return True
         need = (
             view.required_perms[READ]
@@ -59,6 +69,10 @@ def _required(data: Any, name: str, rule: str) -> Any:
     return value
 
 
+@overload
+def _datetime(data: Any, name: str, rule: str, *, required: Literal[True] = True) -> dt.datetime: ...
+@overload
+def _datetime(data: Any, name: str, rule: str, *, required: bool) -> dt.datetime | None: ...
 def _datetime(data: Any, name: str, rule: str, *, required: bool = True) -> dt.datetime | None:
     value = data.get(name)
     if value in (None, ""):
@@ -88,6 +102,10 @@ def _date(data: Any, name: str, rule: str) -> dt.date:
         ) from None
 
 
+@overload
+def _int(data: Any, name: str, rule: str, *, required: Literal[True] = True) -> int: ...
+@overload
+def _int(data: Any, name: str, rule: str, *, required: bool) -> int | None: ...
 def _int(data: Any, name: str, rule: str, *, required: bool = True) -> int | None:
     value = data.get(name)
     if value in (None, ""):
@@ -165,7 +183,7 @@ class Incidents(APIView):
             data.get("decks") or [], data.get("sixains") or [], profile=_profile()
         )
         incident = services.report_incident(
-            actor=request.user,
+            actor=_actor(request),
             kind=str(_required(data, "kind", rule)),
             occurred_at=_datetime(data, "occurred_at", rule),
             day=_date(data, "day", rule),
@@ -210,7 +228,10 @@ class Returns(APIView):
             )
         results = []
         for line in lines:
-            [deck] = selectors.resolve_decks([str(line.get("deck") or "")], profile=_profile()) or [None]
+            named: list[Deck | None] = [
+                *selectors.resolve_decks([str(line.get("deck") or "")], profile=_profile())
+            ]
+            [deck] = named or [None]
             if deck is None:
                 raise RegulationError(
                     "DECK_UNKNOWN", "Jeu sans numéro.", cite(rule, _profile()), field="results"
@@ -224,7 +245,7 @@ class Returns(APIView):
                 )
             )
         back = services.return_decks(
-            actor=request.user,
+            actor=_actor(request),
             table_number=table,
             day=day,
             results=results,
@@ -272,7 +293,7 @@ class OutOfUse(APIView):
             data.get("decks") or [], data.get("sixains") or [], profile=_profile()
         )
         declaration = services.declare_out_of_use(
-            actor=request.user, decks=decks, reason=str(data.get("reason") or "")
+            actor=_actor(request), decks=decks, reason=str(data.get("reason") or "")
         )
         return Response(
             {

@@ -32,7 +32,7 @@ def _serial(month: dt.date, sixain: int, deck: int) -> str:
     return f"{MAKER_CODE}{month:%y%m}-{sixain}{deck}"
 
 
-def _sixains(month: dt.date) -> list[dict[str, Any]]:
+def _sixains(month: dt.date) -> list[services.SixainData]:
     return [
         {
             "serial": f"SX{month:%y%m}-{s}",
@@ -180,7 +180,8 @@ def seed(context: dict[str, Any]) -> None:
         officer=officer,
         checks=[{"deck": worn, "complete": True, "unmarked": True, "remark": "52 cartes, usure normale"}],
     )
-    services.stamp_destruction(actor=officer, destruction=destruction)
+    if destruction is not None:
+        services.stamp_destruction(actor=officer, destruction=destruction)
 
     # Table 3 today: a marked card found during play; the officer closed the incident.
     at_three = sixain(months[-1], 2)

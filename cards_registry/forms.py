@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.forms import SafeForm
 
-from .models import IncidentClosure, Visa
+from .models import Deck, IncidentClosure, Visa
 
 
 class VisaForm(SafeForm):
@@ -22,7 +22,7 @@ class IncidentClosureForm(SafeForm):
     finding = forms.CharField(
         label=_("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
     )
-    decks_fit = forms.ModelMultipleChoiceField(
+    decks_fit: forms.ModelMultipleChoiceField[Deck] = forms.ModelMultipleChoiceField(
         label=_("Jeux rendus à l'usage (les autres sont mis hors d'usage)"),
         queryset=None,
         required=False,
@@ -31,6 +31,7 @@ class IncidentClosureForm(SafeForm):
 
     def __init__(self, incident: Any, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["decks_fit"].queryset = incident.decks.all()
-        self.fields["decks_fit"].label_from_instance = lambda d: f"{d.serial} ({d.back_colour})"
+        decks_fit = cast("forms.ModelMultipleChoiceField[Deck]", self.fields["decks_fit"])
+        decks_fit.queryset = incident.decks.all()
+        decks_fit.label_from_instance = lambda obj: f"{obj.serial} ({obj.back_colour})"  # type: ignore[method-assign]
         self.prefix = f"incident-{incident.pk}"

@@ -178,15 +178,15 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             f"le {line.deck_return.day:%d/%m/%Y}, sans incident",
             _url("deck", deck.pk),
         )
-    for line in DestructionLine.objects.filter(Q(complete=False)).select_related(
+    for destroyed in DestructionLine.objects.filter(Q(complete=False)).select_related(
         "deck__manufacturer", "destruction"
     ):
         yield Breach(
             "depot.incomplete_returns",
             cite("depot.destruction", profile),
-            _deck(line.deck),
-            f"détruit incomplet (destruction n° {line.destruction.number})",
-            _url("deck", line.deck_id),
+            _deck(destroyed.deck),
+            f"détruit incomplet (destruction n° {destroyed.destruction.number})",
+            _url("deck", destroyed.deck_id),
         )
 
 

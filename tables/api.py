@@ -12,8 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.http import Http404
 from rest_framework import generics, permissions, status
+from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -43,6 +45,14 @@ from .serializers import (
 READ, WRITE = "read", "write"
 
 
+def _actor(request: Request) -> User:
+    """The signed-in user who acts (the permission class lets no anonymous request through)."""
+    user = request.user
+    if not isinstance(user, User):
+        raise NotAuthenticated
+    return user
+
+
 class TablesPermission(permissions.BasePermission):
     """Reads need the view permission of the view's model; a POST its add permission."""
 
@@ -50,14 +60,14 @@ class TablesPermission(permissions.BasePermission):
         user = request.user
         if not user or not user.is_authenticated:
             return False
-        if not hasattr(view, request.method.lower()):
+        if not hasattr(view, (request.method or "").lower()):
             return True  # the view answers 405 Method Not Allowed
         perms = view.required_perms
         need = perms[READ] if request.method in permissions.SAFE_METHODS else perms.get(WRITE)
         return bool(need) and user.has_perm(need)
 
 
-class SessionList(generics.ListAPIView):
+class SessionList(generics.ListAPIView[Session]):
     """Sessions, filtered by table number, day and status."""
 
     permission_classes = [TablesPermission]
@@ -117,11 +127,13 @@ class SessionHandLogs(APIView):
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
-        log = services.upload_hand_log(actor=request.user, session=session, raw=raw, source=HandLogSource.API)
+        log = services.upload_hand_log(
+            actor=_actor(request), session=session, raw=raw, source=HandLogSource.API
+        )
         return Response(HandLogReceivedSerializer(log).data, status=status.HTTP_201_CREATED)
 
 
-class HandLogDetail(generics.RetrieveAPIView):
+class HandLogDetail(generics.RetrieveAPIView[HandLog]):
     """One hand log, its replay and its discrepancies."""
 
     permission_classes = [TablesPermission]
@@ -153,7 +165,8 @@ def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
         if isinstance(message, dict):  # a list field's item
             message = next(iter(message.values()))[0]
         raise RegulationError("FIELD_INVALID", f"{field} : {message}", field=field)
-    return serializer.validated_data
+    validated: dict[str, Any] = serializer.validated_data
+    return validated
 
 
 def _user(username: str, field: str) -> Any:
@@ -173,12 +186,12 @@ class Delegations(APIView):
 
     def get(self, request: Request) -> Response:
         rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
-        return Response([selectors._delegation_dict(d) for d in rows])
+        return Response([selectors.delegation_dict(d) for d in rows])
 
     def post(self, request: Request) -> Response:
         data = dict(_validated(DelegationInSerializer, request.data))
         data["delegate"] = _user(data["delegate"], "delegate")
-        delegation = services.grant_delegation(actor=request.user, **data)
+        delegation = services.grant_delegation(actor=_actor(request), **data)
         return Response({"id": delegation.pk}, status=status.HTTP_201_CREATED)
 
 
@@ -206,7 +219,7 @@ class AuthorisedMinimums(APIView):
 
     def post(self, request: Request) -> Response:
         act = services.record_authorised_minimum(
-            actor=request.user, **_validated(AuthorisedMinimumInSerializer, request.data)
+            actor=_actor(request), **_validated(AuthorisedMinimumInSerializer, request.data)
         )
         return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
 
@@ -232,7 +245,9 @@ class AcknowledgeDiscrepancies(APIView):
         if len(rows) != len(wanted):
             missing = sorted(wanted - {r.pk for r in rows})
             raise RegulationError("UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", field="discrepancies")
-        done = services.acknowledge_discrepancies(actor=request.user, discrepancies=rows, note=data["note"])
+        done = services.acknowledge_discrepancies(
+            actor=_actor(request), discrepancies=rows, note=data["note"]
+        )
         return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
 
 
@@ -271,7 +286,7 @@ class OpenSession(APIView):
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
             raise RegulationError("UNKNOWN_TABLE", "table", field="table")
-        session = services.open_session(actor=request.user, table=table, **data)
+        session = services.open_session(actor=_actor(request), table=table, **data)
         return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
 
 
@@ -288,7 +303,7 @@ class SessionAct(APIView):
 
     def post(self, request: Request, pk: int) -> Response:
         session = _session(pk)
-        user = request.user
+        user = _actor(request)
         if self.act == "advance":
             data = _users(_validated(AdvanceInSerializer, request.data), "counted_by")
             entry = services.add_advance(actor=user, session=session, **data)

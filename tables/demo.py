@@ -164,11 +164,11 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
         services.close_day(actor=director, day=yesterday)
-        closing = Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
+        closing_line = Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
         services.correct_advance_entry(
             actor=director,
-            entry=closing,
-            amount=closing.amount + Decimal("100.00"),
+            entry=closing_line,
+            amount=(closing_line.amount or Decimal("0.00")) + Decimal("100.00"),
             approval="Approuvé : cent euros de plus, trente mille neuf cent quatre-vingts euros",
             reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
         )

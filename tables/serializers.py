@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rest_framework import serializers
 
-from .models import Discrepancy, HandLog, Session
+from .models import Discrepancy, HandLog, Replay, Session
 
 
-class DiscrepancySerializer(serializers.ModelSerializer):
+class DiscrepancySerializer(serializers.ModelSerializer[Discrepancy]):
     class Meta:
         model = Discrepancy
         fields = [
@@ -24,7 +26,7 @@ class DiscrepancySerializer(serializers.ModelSerializer):
         ]
 
 
-class HandLogSerializer(serializers.ModelSerializer):
+class HandLogSerializer(serializers.ModelSerializer[HandLog]):
     """A stored hand log, its replay state and its discrepancies (the raw log is not repeated)."""
 
     replayed = serializers.SerializerMethodField()
@@ -56,7 +58,7 @@ class HandLogSerializer(serializers.ModelSerializer):
             "discrepancies",
         ]
 
-    def _replay(self, obj: HandLog):
+    def _replay(self, obj: HandLog) -> Replay | None:
         return getattr(obj, "replay", None) if hasattr(obj, "replay") else None
 
     def get_replayed(self, obj: HandLog) -> bool:
@@ -75,13 +77,13 @@ class HandLogSerializer(serializers.ModelSerializer):
         return f"{replay.underpaid:.2f}" if replay else None
 
 
-class HandLogReceivedSerializer(serializers.ModelSerializer):
+class HandLogReceivedSerializer(serializers.ModelSerializer[HandLog]):
     class Meta:
         model = HandLog
         fields = ["id", "session", "shoe", "sha256", "shoe_label", "rounds", "uploaded_at"]
 
 
-class SessionSerializer(serializers.ModelSerializer):
+class SessionSerializer(serializers.ModelSerializer[Session]):
     table_number = serializers.IntegerField(source="table.number")
     table_code = serializers.CharField(source="table.code")
 
@@ -106,19 +108,19 @@ class SessionSerializer(serializers.ModelSerializer):
         ]
 
 
-class SessionFilterSerializer(serializers.Serializer):
+class SessionFilterSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(required=False, help_text="numéro de table")
     day = serializers.DateField(required=False)
     status = serializers.ChoiceField(choices=["open", "interrupted", "closed"], required=False)
 
 
-class DealerErrorFilterSerializer(serializers.Serializer):
+class DealerErrorFilterSerializer(serializers.Serializer[Any]):
     by = serializers.ChoiceField(choices=["table", "session", "croupier"], default="table")
     date_from = serializers.DateField(required=False)
     date_to = serializers.DateField(required=False)
 
 
-class DelegationInSerializer(serializers.Serializer):
+class DelegationInSerializer(serializers.Serializer[Any]):
     delegate = serializers.CharField(max_length=150, help_text="username of the committee member")
     approval_reference = serializers.CharField(max_length=200)
     approved_on = serializers.DateField()
@@ -126,14 +128,14 @@ class DelegationInSerializer(serializers.Serializer):
     valid_until = serializers.DateField(required=False, allow_null=True)
 
 
-class AuthorisedMinimumInSerializer(serializers.Serializer):
+class AuthorisedMinimumInSerializer(serializers.Serializer[Any]):
     minimum = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     decree_reference = serializers.CharField(max_length=200)
     decree_date = serializers.DateField()
     in_force_on = serializers.DateField()
 
 
-class AcknowledgeInSerializer(serializers.Serializer):
+class AcknowledgeInSerializer(serializers.Serializer[Any]):
     discrepancies = serializers.ListField(
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
     )
@@ -144,7 +146,7 @@ def _money(**kw: object) -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=14, decimal_places=2, **kw)  # type: ignore[arg-type]
 
 
-class OpenSessionInSerializer(serializers.Serializer):
+class OpenSessionInSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(min_value=1, max_value=32767, help_text="table number")
     day = serializers.DateField(required=False, allow_null=True)
     minimum = _money()
@@ -155,12 +157,12 @@ class OpenSessionInSerializer(serializers.Serializer):
     ministry_notified_on = serializers.DateField(required=False, allow_null=True)
 
 
-class AdvanceInSerializer(serializers.Serializer):
+class AdvanceInSerializer(serializers.Serializer[Any]):
     amount = _money()
     counted_by = serializers.CharField(max_length=150)
 
 
-class InterruptInSerializer(serializers.Serializer):
+class InterruptInSerializer(serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=["counted", "locked"])
     amount = _money(required=False, allow_null=True)
     key_holder = serializers.CharField(max_length=150, required=False, allow_blank=True)
@@ -168,13 +170,13 @@ class InterruptInSerializer(serializers.Serializer):
     cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
 
 
-class CloseInSerializer(serializers.Serializer):
+class CloseInSerializer(serializers.Serializer[Any]):
     closing_cash = _money()
     counted_by = serializers.CharField(max_length=150)
     certified_exact = serializers.BooleanField()
     cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
 
 
-class MaximumInSerializer(serializers.Serializer):
+class MaximumInSerializer(serializers.Serializer[Any]):
     maximum = _money()
     display_changed = serializers.BooleanField()

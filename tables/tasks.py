@@ -8,7 +8,7 @@ from django.db import OperationalError
 from . import services
 
 
-@shared_task(
+@shared_task(  # type: ignore[untyped-decorator]  # celery ships no type hints
     name="tables.replay_hand_log",
     ignore_result=True,  # the outcome is the Replay row; no task-result row per log
     autoretry_for=(OperationalError,),

@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
+from django.contrib.auth.models import User
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -43,11 +44,11 @@ def _profile() -> str:
     return get_casino().profile
 
 
-def _require_management(actor: Any) -> None:
+def _require_management(actor: User) -> None:
     access.require(actor, Act.DEPOT)
 
 
-def _require_officer(actor: Any, code: str, what: str, rule: str, profile: str) -> None:
+def _require_officer(actor: User, code: str, what: str, rule: str, profile: str) -> None:
     access.require(
         actor,
         Act.VISA,
@@ -58,7 +59,7 @@ def _require_officer(actor: Any, code: str, what: str, rule: str, profile: str) 
     )
 
 
-def _require_key_holder(actor: Any, profile: str) -> None:
+def _require_key_holder(actor: User, profile: str) -> None:
     """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6)."""
     _require_management(actor)
     holder = current_key_holder()
@@ -85,12 +86,12 @@ def _create(model: type[M], article: str, /, **values: Any) -> M:
 
 
 def _open_cabinet(
-    actor: Any,
+    actor: User,
     purpose: str,
     *,
     table_number: int | None = None,
     day: dt.date | None = None,
-    demanded_by: Any = None,
+    demanded_by: User | None = None,
     note: str = "",
     article: str,
 ) -> CabinetOpening:
@@ -153,7 +154,7 @@ def _move(decks: Sequence[Deck], target: str, act: str, profile: str) -> None:
 
 def _stamp(
     *,
-    actor: Any,
+    actor: User,
     entry: Order | Reception | Destruction,
     remark: str,
     what: str,

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -54,11 +55,11 @@ from .incidents import _open_incident, _told
 @transaction.atomic
 def issue_decks(
     *,
-    actor: Any,
+    actor: User,
     table_number: int,
     day: dt.date,
     decks: Sequence[Deck | int],
-    received_by: Any = None,
+    received_by: User | None = None,
 ) -> TableIssue:
     """Decks leave the cabinet only to be used: for a named table and day (FR art. 40, LU art. 7)."""
     profile = _profile()
@@ -99,7 +100,7 @@ def issue_decks(
 @transaction.atomic
 def check_at_table(
     *,
-    actor: Any,
+    actor: User,
     deck: Deck,
     table_number: int,
     day: dt.date,
@@ -181,12 +182,12 @@ def check_at_table(
 @transaction.atomic
 def return_decks(
     *,
-    actor: Any,
+    actor: User,
     table_number: int,
     day: dt.date,
     results: Sequence[Sequence[Any]],
     order_restored: bool = True,
-    officer_informed: Any = None,
+    officer_informed: User | None = None,
     officer_informed_at: dt.datetime | None = None,
     authority_informed: str = "",
 ) -> DeckReturn:
@@ -217,8 +218,8 @@ def return_decks(
         counts[deck.pk] = check_cards_returned(result[3] if len(result) > 3 else 52, profile)
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
-        found = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
-        outcome.append((deck, found, result[2] if len(result) > 2 else ""))
+        examined = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]
+        outcome.append((deck, examined, result[2] if len(result) > 2 else ""))
     lines = {
         line.deck_id: line
         for line in IssueLine.objects.filter(

@@ -4,8 +4,8 @@ openings for inspection with their inventory, decks declared out of use."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -43,7 +43,7 @@ from .incidents import _open_incident
 
 
 @transaction.atomic
-def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover:
+def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandover:
     """The single key passes from the actor (its holder) to ``receiver`` (director or committee)."""
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
@@ -86,7 +86,7 @@ def hand_over_key(*, actor: Any, receiver: Any, reason: str = "") -> KeyHandover
 
 
 @transaction.atomic
-def demand_opening(*, actor: Any, reason: str = "") -> CabinetDemand:
+def demand_opening(*, actor: User, reason: str = "") -> CabinetDemand:
     """The officer demands the cabinet be opened, which he may do at any time (FR art. 39, LU art. 6);
     he records the demand himself, from the portal."""
     profile = _profile()
@@ -106,7 +106,7 @@ def demand_opening(*, actor: Any, reason: str = "") -> CabinetDemand:
 
 @transaction.atomic
 def open_for_inspection(
-    *, actor: Any, demanded_by: Any = None, note: str = "", demand: CabinetDemand | None = None
+    *, actor: User, demanded_by: User | None = None, note: str = "", demand: CabinetDemand | None = None
 ) -> CabinetOpening:
     """An officer demands the cabinet be opened, which he may do at any time; the key holder opens.
 
@@ -154,7 +154,7 @@ def open_for_inspection(
 
 
 @transaction.atomic
-def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str]) -> CabinetInventory:
+def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[str]) -> CabinetInventory:
     """The inventory at an opening demanded by an officer: the decks found (serials, or
     ``MAKER:serial``) against the decks the books say are in the cabinet. A deck missing, or
     one found that the books do not place there, opens an incident reported to that officer
@@ -183,13 +183,11 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
         token = str(raw).strip()
         if not token:
             continue
-        deck = names.get(token) or (
-            by_serial.get(token, [None])[0] if len(by_serial.get(token, [])) == 1 else None
-        )
-        if deck is None or deck.pk in seen:
+        listed = names.get(token) or (by_serial[token][0] if len(by_serial.get(token, [])) == 1 else None)
+        if listed is None or listed.pk in seen:
             unexpected.append(token)
         else:
-            seen.add(deck.pk)
+            seen.add(listed.pk)
     missing = [d for d in expected if d.pk not in seen]
     now = timezone.now()
     incident = None
@@ -241,7 +239,7 @@ def record_inventory(*, actor: Any, opening: CabinetOpening, found: Sequence[str
 
 
 @transaction.atomic
-def declare_out_of_use(*, actor: Any, decks: Sequence[Deck | int], reason: str) -> OutOfUseDeclaration:
+def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str) -> OutOfUseDeclaration:
     """Decks in the cabinet declared out of use by the casino (FR art. 39 §3, LU art. 6): they stay
     in the cabinet, complete, until destroyed in front of an officer."""
     profile = _profile()

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
@@ -61,7 +60,7 @@ CORRECTABLE: dict[type[Model], tuple[str, ...]] = {
 
 def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -> None:
     """A corrected serial is not one the maker already has (as registered or as corrected)."""
-    if field != "serial":
+    if field != "serial" or not isinstance(entry, Deck | Sixain):
         return
     model = type(entry)
     key = correction_key(model)
@@ -83,7 +82,7 @@ def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -
 
 @transaction.atomic
 def record_correction(
-    *, actor: Any, entry: Model, field: str, new_value: str, reason: str, approval: str = ""
+    *, actor: User, entry: Model, field: str, new_value: str, reason: str, approval: str = ""
 ) -> Correction:
     """Correct a registered entry by a new entry pointing at it, approved in words by the director.
 
@@ -107,7 +106,7 @@ def record_correction(
             article,
             field="approval",
         )
-    entry = type(entry).objects.select_for_update().get(pk=entry.pk)
+    entry = type(entry)._default_manager.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
     check_correction_changes(old, str(new_value), profile)
     _check_serial_free(entry, field, str(new_value), profile)

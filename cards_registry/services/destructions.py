@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -53,7 +54,7 @@ class DestructionCheck(TypedDict, total=False):
 
 @transaction.atomic
 def destroy_decks(
-    *, actor: Any, officer: Any, checks: Sequence[DestructionCheck], method: str = "broyage"
+    *, actor: User, officer: User, checks: Sequence[DestructionCheck], method: str = "broyage"
 ) -> Destruction | None:
     """Destroy decks out of use in front of an officer, who checks each is complete and unmarked.
 
@@ -174,7 +175,7 @@ def _known_marked(decks: Sequence[Deck]) -> set[int]:
 
 
 @transaction.atomic
-def stamp_destruction(*, actor: Any, destruction: Destruction, remark: str = "") -> Visa:
+def stamp_destruction(*, actor: User, destruction: Destruction, remark: str = "") -> Visa:
     """The witnessing officer's visa on the destruction record."""
     return _stamp(
         actor=actor,

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -54,7 +54,7 @@ from ._shared import (
 
 def _open_incident(
     *,
-    actor: Any,
+    actor: User | None,
     kind: str,
     route: str,
     occurred_at: dt.datetime,
@@ -62,7 +62,7 @@ def _open_incident(
     decks: Sequence[Deck],
     circumstances: str,
     profile: str,
-    officer_informed: Any = None,
+    officer_informed: User | None = None,
     authority_informed: str = "",
     officer_informed_at: dt.datetime | None = None,
     table_number: int | None = None,
@@ -125,7 +125,10 @@ def _open_incident(
 
 
 def _told(
-    officer_informed: Any, authority_informed: str, officer_informed_at: dt.datetime | None, profile: str
+    officer_informed: User | None,
+    authority_informed: str,
+    officer_informed_at: dt.datetime | None,
+    profile: str,
 ) -> None:
     check_officer_told(
         officer_informed=officer_informed,
@@ -139,12 +142,12 @@ def _told(
 @transaction.atomic
 def report_incident(
     *,
-    actor: Any,
+    actor: User,
     kind: str,
     occurred_at: dt.datetime,
     day: dt.date,
     decks: Sequence[Deck | int],
-    officer_informed: Any,
+    officer_informed: User,
     officer_informed_at: dt.datetime | None,
     circumstances: str,
     table_number: int | None = None,
@@ -196,10 +199,10 @@ def report_incident(
 @transaction.atomic
 def record_incident_report(
     *,
-    actor: Any,
+    actor: User,
     incident: Incident,
     informed_at: dt.datetime,
-    officer_informed: Any = None,
+    officer_informed: User | None = None,
     authority_informed: str = "",
 ) -> IncidentReport:
     """Record whom an incident found by a return, a destruction or a replay was reported to, and when.
@@ -262,7 +265,7 @@ def report_incident_from_replay(
     decks: Sequence[Deck | int],
     detail: str,
     occurred_at: dt.datetime | None = None,
-    actor: Any = None,
+    actor: User | None = None,
 ) -> Incident | None:
     """The replay of a hand log found a card too many or a card that is no card of the shoe:
     an incident is opened on the shoe's decks, quarantined, to be reported to the officer.
@@ -302,7 +305,7 @@ def report_incident_from_replay(
 
 @transaction.atomic
 def close_incident(
-    *, actor: Any, incident: Incident, finding: str, decks_fit: Sequence[Deck | int] = ()
+    *, actor: User, incident: Incident, finding: str, decks_fit: Sequence[Deck | int] = ()
 ) -> IncidentClosure:
     """The officer closes the incident: the decks he finds fit go back to the cabinet, the others out of use."""
     profile = _profile()

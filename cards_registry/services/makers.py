@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -30,7 +30,7 @@ from ._shared import (
 @transaction.atomic
 def register_manufacturer(
     *,
-    actor: Any,
+    actor: User,
     code: str,
     name: str,
     approval_reference: str,
@@ -83,7 +83,7 @@ def register_manufacturer(
 
 
 @transaction.atomic
-def set_max_sixains(*, actor: Any, max_sixains: int | None) -> DepotSettings:
+def set_max_sixains(*, actor: User, max_sixains: int | None) -> DepotSettings:
     """The most sixains the ministry allows the casino to hold (LU art. 6); the director only."""
     access.require(actor, Act.DEPOT_SETTINGS)
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)

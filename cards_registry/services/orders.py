@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from typing import Any, TypedDict
+from typing import TypedDict
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -41,7 +42,7 @@ class OrderLineData(TypedDict):
 @transaction.atomic
 def create_order(
     *,
-    actor: Any,
+    actor: User,
     manufacturer: Manufacturer,
     ordered_on: dt.date,
     lines: Sequence[OrderLineData],
@@ -92,7 +93,7 @@ def create_order(
 
 
 @transaction.atomic
-def stamp_order(*, actor: Any, order: Order, remark: str = "") -> Visa:
+def stamp_order(*, actor: User, order: Order, remark: str = "") -> Visa:
     """The officer's visa on a purchase order (FR art. 39, LU art. 6)."""
     return _stamp(
         actor=actor,
@@ -105,7 +106,7 @@ def stamp_order(*, actor: Any, order: Order, remark: str = "") -> Visa:
 
 
 @transaction.atomic
-def send_order(*, actor: Any, order: Order) -> Order:
+def send_order(*, actor: User, order: Order) -> Order:
     """Send a stamped order to its maker: refused before the officer's visa."""
     _require_management(actor)
     profile = _profile()

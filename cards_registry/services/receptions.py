@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, TypedDict
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -60,7 +61,7 @@ class SixainData(TypedDict, total=False):
 @transaction.atomic
 def receive(
     *,
-    actor: Any,
+    actor: User,
     order: Order,
     received_on: dt.date,
     sixains: Sequence[SixainData] = (),
@@ -205,7 +206,7 @@ def _create_rows(
 
 
 @transaction.atomic
-def stamp_reception(*, actor: Any, reception: Reception, remark: str = "") -> Visa:
+def stamp_reception(*, actor: User, reception: Reception, remark: str = "") -> Visa:
     """The officer's visa on a receipt-book entry (FR art. 39, LU art. 6)."""
     return _stamp(
         actor=actor,

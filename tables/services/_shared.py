@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any, TypeVar
+from typing import TypeVar
 
+from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Max, Model
 from django.utils.translation import gettext as _
@@ -14,6 +15,7 @@ from django.utils.translation import gettext as _
 from cards_registry.selectors import decks_out
 from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.models import CasinoSettings
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock, rules
@@ -34,7 +36,7 @@ ADVANCE_KINDS = (EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE)
 AMOUNT_KINDS = (*ADVANCE_KINDS, EntryKind.INTERRUPTION_COUNTED, EntryKind.CLOSING)
 
 
-def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
+def _require_signer(user: User | None, profile: str, field: str = "signed_by") -> None:
     """A director or a committee member signs the advance book (FR art. 69, LU art. 10)."""
     if field == "actor":
         access.require(user, Act.SIGN_ADVANCE, profile=profile)
@@ -42,12 +44,12 @@ def _require_signer(user: Any, profile: str, field: str = "signed_by") -> None:
         access.require_named(user, Act.SIGN_ADVANCE, profile=profile, field=field)
 
 
-def _require_management(user: Any, profile: str, field: str = "actor") -> None:
+def _require_management(user: User, profile: str, field: str = "actor") -> None:
     """Tables are put on the floor by the director or a committee member (the casino's management)."""
     access.require(user, Act.PUT_ON_FLOOR, profile=profile, field=field)
 
 
-def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> None:
+def _require_table_staff(user: User | None, profile: str, field: str = "counted_by") -> None:
     """The advance and the closing cash are counted by the table's croupier (FR art. 69, LU art. 10)."""
     if field == "actor":
         access.require(user, Act.COUNT, profile=profile)
@@ -55,12 +57,12 @@ def _require_table_staff(user: Any, profile: str, field: str = "counted_by") -> 
         access.require_named(user, Act.COUNT, profile=profile, field=field)
 
 
-def _require_director(user: Any, profile: str) -> None:
+def _require_director(user: User, profile: str) -> None:
     """Corrections are approved by the director in words (FR art. 68); he closes the day (FR art. 72)."""
     access.require(user, Act.CONTROL_REGISTER, profile=profile)
 
 
-def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
+def _require_maximum_fixer(user: User, profile: str, day: dt.date, field: str = "actor") -> Delegation | None:
     """The maximum is fixed by the director (FR art. 55-5 §4, LU art. 33 §4), or by a committee
     member recorded as his approved delegate for the direction of play on that day (LU art. 51 V).
     Returns the delegation used (None for the director)."""
@@ -85,19 +87,19 @@ def _require_maximum_fixer(user: Any, profile: str, day: dt.date, field: str = "
     )
 
 
-def _authorised_minimum(casino: Any, day: dt.date) -> Decimal:
+def _authorised_minimum(casino: CasinoSettings, day: dt.date) -> Decimal:
     """The authorised minimum on ``day``: the latest act citing the decree, in force and stamped
     by an officer by that day; before any such act, the casino's setting."""
     acts = AuthorisedMinimum.objects.filter(stamped_at__isnull=False, in_force_on__lte=day).order_by(
         "-in_force_on", "-stamped_at"
     )
     for act in acts:
-        if clock_day(act.stamped_at, casino) <= day:
+        if act.stamped_at is not None and clock_day(act.stamped_at, casino) <= day:
             return act.minimum
     return casino.authorised_min_stake
 
 
-def clock_day(moment: dt.datetime, casino: Any) -> dt.date:
+def clock_day(moment: dt.datetime, casino: CasinoSettings) -> dt.date:
     return casino.gaming_day(moment)
 
 
@@ -142,10 +144,10 @@ def _entry(
     kind: str,
     *,
     amount: Decimal | None = None,
-    counted_by: Any = None,
-    signed_by: Any = None,
-    cashier: Any = None,
-    key_holder: Any = None,
+    counted_by: User | None = None,
+    signed_by: User | None = None,
+    cashier: User | None = None,
+    key_holder: User | None = None,
     corrects: AdvanceEntry | None = None,
     note: str = "",
     at: dt.datetime | None = None,
@@ -194,7 +196,7 @@ def _require_status(session: Session, *allowed: str, field: str = "session") -> 
         )
 
 
-def _user_id(user: Any) -> int | None:
+def _user_id(user: User | None) -> int | None:
     return getattr(user, "pk", None)
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -38,7 +38,7 @@ from ._shared import (
 
 
 @transaction.atomic
-def close_day(*, actor: Any, day: dt.date) -> ControlDay:
+def close_day(*, actor: User, day: dt.date) -> ControlDay:
     """The director closes the day of the control register: every session of the day is closed
     and its result carried; the day's total is written (FR art. 72; LU art. 10)."""
     profile = get_casino().profile
@@ -76,7 +76,7 @@ def close_day(*, actor: Any, day: dt.date) -> ControlDay:
 
 @transaction.atomic
 def correct_control_line(
-    *, actor: Any, line: ControlLine, result: Decimal, approval: str, reason: str
+    *, actor: User, line: ControlLine, result: Decimal, approval: str, reason: str
 ) -> ControlLine:
     """A correction of a line of the control register: a new line pointing at the one it
     corrects, approved in words by the director (FR art. 68). Allowed after the day's closing."""
@@ -122,7 +122,7 @@ def correct_control_line(
 
 @transaction.atomic
 def correct_advance_entry(
-    *, actor: Any, entry: AdvanceEntry, amount: Decimal, approval: str, reason: str
+    *, actor: User, entry: AdvanceEntry, amount: Decimal, approval: str, reason: str
 ) -> AdvanceEntry:
     """Correct an amount of the advance book: a new line pointing at the line it corrects,
     approved in words by the director (FR art. 68). If the session is closed, its result is
@@ -131,7 +131,7 @@ def correct_advance_entry(
     profile = session.profile
     _require_director(actor, profile)
     entry = AdvanceEntry.objects.get(pk=entry.pk)
-    if entry.kind not in AMOUNT_KINDS:
+    if entry.kind not in AMOUNT_KINDS or entry.amount is None:
         raise RegulationError(
             "NOT_CORRECTABLE",
             _(

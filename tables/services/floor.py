@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -18,7 +19,7 @@ from ._shared import _require_management
 
 
 @transaction.atomic
-def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table:
+def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Table:
     """Put a blackjack table on the floor; its number is its cash box's and advance book's.
     The director or a committee member only."""
     profile = get_casino().profile
@@ -59,7 +60,7 @@ def create_table(*, actor: Any, number: int, code: str, boxes: int = 7) -> Table
 
 
 @transaction.atomic
-def set_table_in_service(*, actor: Any, table: Table, in_service: bool, reason: str = "") -> Table:
+def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason: str = "") -> Table:
     """Put a table in or out of service (the director or a committee member). A table out of
     service opens no session and receives no decks from the depot (FR art. 40, 42; LU art. 7, 9)."""
     profile = get_casino().profile

@@ -8,6 +8,7 @@ import json
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
@@ -37,7 +38,7 @@ from ._shared import (
 )
 
 
-def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) -> HandLog:
+def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
     """Receive a hand log for a session: validated (a rejection names the field, nothing is
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
     replay once committed. A log already received (same SHA-256) or for a day closed in the
@@ -75,7 +76,7 @@ def upload_hand_log(*, actor: Any, session: Session, raw: bytes, source: str) ->
 
 @transaction.atomic
 def _store_hand_log(
-    *, actor: Any, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
+    *, actor: User, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
 ) -> HandLog:
     """The storing half of :func:`upload_hand_log`, in one transaction with its audit event."""
     _share_lock_day(session.day)
@@ -211,7 +212,7 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
     found = [d for d in discrepancies if d["code"] in REPLAY_CODES]
     if not found:
         return
-    decks = list(log.shoe.decks.values_list("deck_id", flat=True)) if log.shoe_id else []
+    decks = list(log.shoe.decks.values_list("deck_id", flat=True)) if log.shoe is not None else []
     for code in dict.fromkeys(d["code"] for d in found):
         first = next(d for d in found if d["code"] == code)
         detail = {k: v for k, v in first.items() if k not in {"code", "article"}}
@@ -226,7 +227,7 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
 
 
 @transaction.atomic
-def acknowledge_discrepancies(*, actor: Any, discrepancies: Any, note: str = "") -> list[Any]:
+def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = "") -> list[Any]:
     """The director takes note of discrepancies found by the replay: one signed, dated row each
     (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32."""
     profile = get_casino().profile

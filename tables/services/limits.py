@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -34,7 +34,9 @@ from ._shared import (
 
 
 @transaction.atomic
-def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_changed: bool) -> MaximumChange:
+def change_maximum(
+    *, actor: User, session: Session, maximum: Decimal, display_changed: bool
+) -> MaximumChange:
     """FR art. 55-5: the director may change the maximum during the session if the table display
     shows it. LU art. 33: the maximum is fixed for the season and never changes."""
     session = _lock_session(session)
@@ -88,7 +90,7 @@ def change_maximum(*, actor: Any, session: Session, maximum: Decimal, display_ch
     return change
 
 
-def change_minimum(*, actor: Any, session: Session, minimum: Decimal) -> None:
+def change_minimum(*, actor: User, session: Session, minimum: Decimal) -> None:
     """Always refused: FR art. 53, the minimum changes only by closing the table and reopening it
     with a new advance; LU art. 26, the minimum of a table does not change within a day."""
     profile = session.profile
@@ -111,8 +113,8 @@ def _refuse(code: str, message: str, article: str, field: str) -> RegulationErro
 @transaction.atomic
 def grant_delegation(
     *,
-    actor: Any,
-    delegate: Any,
+    actor: User,
+    delegate: User,
     approval_reference: str,
     approved_on: dt.date,
     valid_from: dt.date,
@@ -178,7 +180,7 @@ def grant_delegation(
 
 @transaction.atomic
 def record_authorised_minimum(
-    *, actor: Any, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date
+    *, actor: User, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date
 ) -> AuthorisedMinimum:
     """The director records the authorised minimum of a decree (its reference, its date, the day it
     comes into force). It takes effect once an officer has stamped it (FR art. 55-5; LU art. 26, 33)."""
@@ -230,7 +232,7 @@ def record_authorised_minimum(
 
 
 @transaction.atomic
-def stamp_authorised_minimum(*, actor: Any, act: AuthorisedMinimum) -> AuthorisedMinimum:
+def stamp_authorised_minimum(*, actor: User, act: AuthorisedMinimum) -> AuthorisedMinimum:
     """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -46,12 +46,12 @@ from ._shared import (
 @transaction.atomic
 def open_session(
     *,
-    actor: Any,
+    actor: User,
     table: Table,
     minimum: Decimal,
     maximum: Decimal,
     advance_amount: Decimal,
-    croupier: Any,
+    croupier: User,
     guarantee_fund: Decimal | None = None,
     ministry_notified_on: dt.date | None = None,
     day: dt.date | None = None,
@@ -212,7 +212,7 @@ def open_session(
 
 
 @transaction.atomic
-def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: Any) -> AdvanceEntry:
+def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: User) -> AdvanceEntry:
     """A further advance during the session, equal to the initial one, counted and signed
     (FR art. 42, 69; LU art. 9, 10)."""
     session = _lock_session(session)
@@ -252,13 +252,13 @@ def add_advance(*, actor: Any, session: Session, amount: Decimal, counted_by: An
 @transaction.atomic
 def interrupt_session(
     *,
-    actor: Any,
+    actor: User,
     session: Session,
     mode: str,
     amount: Decimal | None = None,
-    key_holder: Any = None,
-    signed_by: Any = None,
-    cashier: Any = None,
+    key_holder: User | None = None,
+    signed_by: User | None = None,
+    cashier: User | None = None,
 ) -> AdvanceEntry:
     """An interruption: the cash is counted and written, or locked in the box with the key held
     by the director, a committee member or the chef de partie (FR art. 69; LU art. 23). LU art. 23:
@@ -349,7 +349,7 @@ def interrupt_session(
 
 
 @transaction.atomic
-def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
+def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
     """The play resumes; a box locked at the interruption is reopened by the key holder named
     then (FR art. 69; LU art. 23)."""
     session = _lock_session(session)
@@ -383,12 +383,12 @@ def resume_session(*, actor: Any, session: Session) -> AdvanceEntry:
 @transaction.atomic
 def close_session(
     *,
-    actor: Any,
+    actor: User,
     session: Session,
     closing_cash: Decimal,
-    counted_by: Any,
+    counted_by: User,
     certified_exact: bool,
-    cashier: Any = None,
+    cashier: User | None = None,
 ) -> AdvanceEntry:
     """Close the session: the cash is counted, announced and written, and the director or a
     committee member (``actor``) certifies the entry "exact" with his signature; LU: with the

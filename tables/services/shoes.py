@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -49,7 +50,7 @@ def last_shoe_ids(shoes: Any) -> list[int]:
 
 
 @transaction.atomic
-def fill_shoe(*, actor: Any, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
+def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
     """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
     six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
     The decks' serials are written with the shoe."""

@@ -8,7 +8,7 @@ A thin wrapper: the work is done by the pure engine's command line,
 from __future__ import annotations
 
 import sys
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
@@ -33,7 +33,10 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         # Reached through call_command(): same command, status as CommandError.
         argv = ["--json"] if options["json"] else []
-        status = main([*argv, "--", *options["files"]], self.stdout, self.stderr)
+        # an OutputWrapper is a text stream, though not declared an IO[str] by the stubs
+        status = main(
+            [*argv, "--", *options["files"]], cast("IO[str]", self.stdout), cast("IO[str]", self.stderr)
+        )
         if status:
             raise CommandError(
                 "discrepancies found" if status == 1 else "a log was rejected", returncode=status

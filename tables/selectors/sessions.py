@@ -1,63 +1,26 @@
-"""Reads of the tables, for the admin, the API, the portal and the printed registers.
-
-Each function loads what it returns in a fixed number of queries, whatever
-the size of the result. Amounts are :class:`~decimal.Decimal`.
-"""
+"""The advance book (FR model n° 10), the session report and the lists of sessions and tables."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import QuerySet
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
-from cards_registry.history import HistoryLine
 
-from .models import (
+from ..models import (
     AdvanceEntry,
-    AuthorisedMinimum,
-    ControlDay,
     ControlLine,
     Discrepancy,
     HandLog,
     MaximumChange,
     Session,
     Shoe,
-    ShoeDeck,
     Table,
 )
-
-
-def deck_shoe_history(deck: Any) -> list[Any]:
-    """The shoes and sessions a deck served, as lines of its history (FR art. 40, LU art. 7)."""
-    rows = list(
-        ShoeDeck.objects.filter(deck=deck)
-        .select_related("shoe__session__table")
-        .order_by("shoe__filled_at", "shoe_id")
-    )
-    seqs = audit_numbers([row.shoe for row in rows], Action.SHOE_FILLED)
-    lines = []
-    for row in rows:
-        shoe = row.shoe
-        session = shoe.session
-        lines.append(
-            HistoryLine(
-                at=shoe.filled_at,
-                what=(
-                    f"Sabot {shoe.label} garni à la table {session.table.code} "
-                    f"(séance n° {session.pk} du {session.day:%d/%m/%Y})"
-                ),
-                audit_seq=seqs.get(str(shoe.pk)),
-            )
-        )
-    return lines
-
-
-# -- the advance book (FR model n° 10) ---------------------------------------------------------
 
 
 def _name(user: Any) -> str | None:
@@ -114,7 +77,7 @@ def _entry_dict(entry: Any, seqs: dict[tuple[str, str, str], int | None]) -> dic
     }
 
 
-def _delegation_dict(delegation: Any) -> dict[str, Any] | None:
+def delegation_dict(delegation: Any) -> dict[str, Any] | None:
     """The delegation under which a committee member fixed the maximum (LU art. 51 V), as the
     registers show it: the delegate, the minister's approval, the dates."""
     if delegation is None:
@@ -148,7 +111,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "advance_amount": s.advance_amount,
                 "guarantee_fund": s.guarantee_fund,
                 "ministry_notified_on": s.ministry_notified_on,
-                "delegation": _delegation_dict(s.delegation),
+                "delegation": delegation_dict(s.delegation),
                 "croupier": _name(s.croupier),
                 "opened_at": s.opened_at,
                 "opened_by": _name(s.opened_by),
@@ -165,7 +128,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                         "maximum": c.maximum,
                         "by": _name(c.by),
                         "display_changed": c.display_changed,
-                        "delegation": _delegation_dict(c.delegation),
+                        "delegation": delegation_dict(c.delegation),
                     }
                     for c in s.maximum_changes.all()
                 ],
@@ -236,97 +199,6 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
         "sessions": data,
         "days": [{"day": d, "result": r} for d, r in sorted(days.items())],
     }
-
-
-# -- the control register (FR model n° 12) -----------------------------------------------------
-
-
-def control_register(day: dt.date) -> dict[str, Any]:
-    """The control register for one day (registre de contrôle, FR model n° 12; FR art. 68, 72).
-
-    Shape::
-
-        {"day": date, "closed": bool, "closed_at", "closed_by",
-         "total_at_closing": Decimal | None (as written when the director closed the day),
-         "total": Decimal (sum of the effective lines, corrections applied),
-         "lines": [  # every line in the order written, corrections included
-            {"id", "table_number", "table_code", "session_id", "advances",
-             "closing_cash", "result", "at", "by",
-             "corrects": id of the line it corrects (None for an original line),
-             "is_correction": bool, "approval", "reason",
-             "superseded": bool (a later correction replaces it), "audit_seq"}],
-         "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
-
-    A fixed number of queries whatever the number of lines.
-    """
-    control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
-    if control_day is None:
-        return {
-            "day": day,
-            "closed": False,
-            "closed_at": None,
-            "closed_by": None,
-            "total_at_closing": None,
-            "total": Decimal("0.00"),
-            "lines": [],
-            "tables": [],
-        }
-    lines = list(
-        ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id")
-    )
-    latest: dict[int, int] = {}
-    for line in lines:
-        latest[line.corrects_id or line.pk] = line.pk
-    effective = set(latest.values())
-    corrected = audit_numbers(lines, Action.CONTROL_REGISTER_CORRECTED)
-    closed = audit_numbers(("tables.session", [line.session_id for line in lines]), Action.SESSION_CLOSED)
-    rows = []
-    per_table: dict[int, dict[str, Any]] = {}
-    total = Decimal("0.00")
-    for line in lines:
-        if line.corrects_id:
-            seq = corrected.get(str(line.pk))
-        else:
-            seq = closed.get(str(line.session_id))
-        rows.append(
-            {
-                "id": line.pk,
-                "table_number": line.table.number,
-                "table_code": line.table.code,
-                "session_id": line.session_id,
-                "advances": line.advances,
-                "closing_cash": line.closing_cash,
-                "result": line.result,
-                "at": line.at,
-                "by": _name(line.by),
-                "corrects": line.corrects_id,
-                "is_correction": line.corrects_id is not None,
-                "approval": line.approval,
-                "reason": line.reason,
-                "superseded": line.pk not in effective,
-                "audit_seq": seq,
-            }
-        )
-        if line.pk in effective:
-            total += line.result
-            t = per_table.setdefault(
-                line.table.number,
-                {"table_number": line.table.number, "table_code": line.table.code, "result": Decimal("0.00")},
-            )
-            t["result"] += line.result
-    return {
-        "day": day,
-        "closed": control_day.is_closed,
-        "closed_at": control_day.closed_at,
-        "closed_by": _name(control_day.closed_by),
-        "total_at_closing": control_day.total,
-        "total": total,
-        "lines": rows,
-        "tables": [per_table[k] for k in sorted(per_table)],
-    }
-
-
-# -- the session report -----------------------------------------------------------------------
 
 
 def session_report(session_id: int) -> dict[str, Any]:
@@ -452,69 +324,6 @@ def session_report(session_id: int) -> dict[str, Any]:
     return data
 
 
-# -- dealer errors ------------------------------------------------------------------------------
-
-GROUPS = {
-    "table": ("session__table__number", "session__table__code"),
-    "session": ("session_id", "session__day"),
-    "croupier": ("croupier_id", "croupier__username"),
-}
-
-
-def dealer_error_summary(
-    *, by: str = "table", date_from: dt.date | None = None, date_to: dt.date | None = None
-) -> list[dict[str, Any]]:
-    """Dealer errors per table, session or croupier (``by``), over the replayed hand logs.
-
-    Each row: ``{"key", "label", "hand_logs", "rounds", "discrepancies" (total),
-    "by_code": {code: count}, "overpaid", "underpaid"}`` — ``overpaid`` is money
-    paid wrongly to players, ``underpaid`` wrongly kept by the house (settlement
-    discrepancies, FR art. 55-4 1° / LU art. 32 1.). Rows in key order. Two queries.
-    """
-    from django.db.models import Count, Sum
-
-    if by not in GROUPS:
-        raise ValueError(f"by must be one of {sorted(GROUPS)}")
-    key, label = GROUPS[by]
-    logs = HandLog.objects.filter(replay__isnull=False)
-    discs = Discrepancy.objects.all()
-    if date_from:
-        logs = logs.filter(session__day__gte=date_from)
-        discs = discs.filter(session__day__gte=date_from)
-    if date_to:
-        logs = logs.filter(session__day__lte=date_to)
-        discs = discs.filter(session__day__lte=date_to)
-    rows: dict[Any, dict[str, Any]] = {}
-    for row in logs.values(key, label).annotate(
-        n=Count("id"), rounds=Sum("rounds"), over=Sum("replay__overpaid"), under=Sum("replay__underpaid")
-    ):
-        rows[row[key]] = {
-            "key": row[key],
-            "label": str(row[label]),
-            "hand_logs": row["n"],
-            "rounds": row["rounds"] or 0,
-            "discrepancies": 0,
-            "by_code": {},
-            "overpaid": row["over"] or Decimal("0.00"),
-            "underpaid": row["under"] or Decimal("0.00"),
-        }
-    dkey = key.replace("croupier_id", "hand_log__croupier_id").replace("croupier__", "hand_log__croupier__")
-    for row in (
-        discs.filter(hand_log__replay__isnull=False)
-        .values(dkey, "code")
-        .annotate(n=Count("id"))
-        .order_by(dkey, "code")
-    ):
-        target = rows.get(row[dkey])
-        if target is not None:
-            target["by_code"][row["code"]] = row["n"]
-            target["discrepancies"] += row["n"]
-    return [rows[k] for k in sorted(rows, key=lambda k: (k is None, k))]
-
-
-# -- lists for the API and the admin --------------------------------------------------------------
-
-
 def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
     """Sessions with their table, newest first (one query)."""
     query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at")
@@ -525,114 +334,6 @@ def sessions(*, table: int | None = None, day: dt.date | None = None, status: st
     if status:
         query = query.filter(status=status)
     return query
-
-
-def hand_logs(*, session_id: int | None = None) -> Any:
-    """Hand logs with their replay and discrepancies (a fixed number of queries for any number of logs)."""
-    from django.db.models import Prefetch
-
-    query = (
-        HandLog.objects.select_related("replay")
-        .prefetch_related(Prefetch("discrepancies", queryset=Discrepancy.objects.order_by("id")))
-        .order_by("uploaded_at", "id")
-    )
-    if session_id is not None:
-        query = query.filter(session_id=session_id)
-    return query
-
-
-def rounds_served_by_deck(deck_id: int) -> list[dict[str, Any]]:
-    """The shoes a deck served and the hand logs (rounds) dealt from them, to trace an incident
-    on the deck to the rounds it may have touched (FR art. 40, LU art. 7). A fixed number of queries.
-
-    Each item: ``{"shoe", "session_id", "table_code", "day",
-    "hand_logs": [{"id", "sha256", "rounds"}]}``, in the order the shoes were filled.
-    """
-    from django.db.models import Prefetch
-
-    shoes = (
-        Shoe.objects.filter(decks__deck_id=deck_id)
-        .select_related("session__table")
-        .prefetch_related(Prefetch("hand_logs", queryset=HandLog.objects.order_by("uploaded_at", "id")))
-        .order_by("filled_at", "id")
-        .distinct()
-    )
-    return [
-        {
-            "shoe": shoe.label,
-            "session_id": shoe.session_id,
-            "table_code": shoe.session.table.code,
-            "day": shoe.session.day,
-            "hand_logs": [
-                {"id": log.pk, "sha256": log.sha256, "rounds": log.rounds} for log in shoe.hand_logs.all()
-            ],
-        }
-        for shoe in shoes
-    ]
-
-
-def effective_control_lines(control_day: Any) -> list[Any]:
-    """The day's lines of the control register, each original line replaced by its latest
-    correction (FR art. 68, 72); one query."""
-    latest: dict[int, Any] = {}
-    for line in control_day.lines.order_by("id"):
-        latest[line.corrects_id or line.pk] = line
-    return list(latest.values())
-
-
-def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
-    """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
-    ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
-    rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
-    return [
-        {
-            "id": a.pk,
-            "minimum": a.minimum,
-            "decree_reference": a.decree_reference,
-            "decree_date": a.decree_date,
-            "in_force_on": a.in_force_on,
-            "recorded_by": _name(a.recorded_by),
-            "recorded_at": a.recorded_at,
-        }
-        for a in rows.order_by("in_force_on", "recorded_at")
-    ]
-
-
-# -- what the officers' side reads (portal, registers) ---------------------------------------
-
-
-def recent_discrepancy_rows(limit: int = 30) -> list[dict[str, Any]]:
-    """The last discrepancies found in a round, newest first, with their table, shoe and
-    whether their log breaks the rounds' numbering (``misnumbered``)."""
-    misnumbered = Discrepancy.objects.filter(hand_log=OuterRef("hand_log"), code="ROUND_NUMBERING")
-    return list(
-        Discrepancy.objects.filter(~Q(round=None))
-        .annotate(misnumbered=Exists(misnumbered))
-        .order_by("-id")
-        .values(
-            "hand_log_id",
-            "round",
-            "code",
-            "box",
-            "article",
-            "misnumbered",
-            "session__table__code",
-            "hand_log__shoe_label",
-        )[:limit]
-    )
-
-
-def round_positions(log_id: int) -> dict[Any, int]:
-    """A stored log's round numbers → their first position in the log."""
-    positions: dict[Any, int] = {}
-    for i, r in enumerate(json.loads(HandLog.objects.get(pk=log_id).raw).get("rounds", []), start=1):
-        positions.setdefault(r.get("number"), i)
-    return positions
-
-
-def authorised_minimum_acts() -> QuerySet[Any]:
-    """Every act of the authorised minimum (an officer stamps one by its id)."""
-    return AuthorisedMinimum.objects.all()
 
 
 def session_rows(
@@ -651,53 +352,6 @@ def session_rows(
     return rows
 
 
-def hand_log_rows(
-    *, session: int | None = None, table: int | None = None, ok: bool | None = None
-) -> QuerySet[Any]:
-    """The stored hand logs, newest first, filtered by session, table number and replay outcome."""
-    rows = HandLog.objects.select_related("session__table", "uploaded_by", "croupier", "replay").order_by(
-        "-uploaded_at", "-id"
-    )
-    if session:
-        rows = rows.filter(session_id=session)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if ok is not None:
-        rows = rows.filter(replay__ok=ok)
-    return rows
-
-
-def discrepancy_rows(
-    *,
-    code: str = "",
-    table: int | None = None,
-    session: int | None = None,
-    hand_log: int | None = None,
-    since: dt.date | None = None,
-    until: dt.date | None = None,
-    round_number: int | None = None,
-) -> QuerySet[Any]:
-    """The discrepancies, newest log first, filtered by code, table, session, log, period, round."""
-    rows = Discrepancy.objects.select_related("session__table", "hand_log").order_by(
-        "-hand_log__uploaded_at", "-id"
-    )
-    if code:
-        rows = rows.filter(code=code)
-    if table:
-        rows = rows.filter(session__table__number=table)
-    if session:
-        rows = rows.filter(session_id=session)
-    if hand_log:
-        rows = rows.filter(hand_log_id=hand_log)
-    if round_number is not None:
-        rows = rows.filter(round=round_number)
-    if since:
-        rows = rows.filter(session__day__gte=since)
-    if until:
-        rows = rows.filter(session__day__lte=until)
-    return rows
-
-
 def table_days(table: int, date_from: dt.date, date_to: dt.date) -> list[dt.date]:
     """The days a table has sessions in the period."""
     return list(
@@ -705,15 +359,6 @@ def table_days(table: int, date_from: dt.date, date_to: dt.date) -> list[dt.date
         .order_by("day")
         .values_list("day", flat=True)
         .distinct()
-    )
-
-
-def control_days(date_from: dt.date, date_to: dt.date) -> list[dt.date]:
-    """The days of the control register in the period."""
-    return list(
-        ControlDay.objects.filter(day__range=(date_from, date_to))
-        .order_by("day")
-        .values_list("day", flat=True)
     )
 
 

@@ -1,0 +1,134 @@
+"""The depot's state: the key, the sixains held, the decks out at the tables, the settings."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.db.models import Model, QuerySet
+
+from ..models import (
+    Correction,
+    Deck,
+    DeckStatus,
+    DepotSettings,
+    Incident,
+    IssueLine,
+    KeyHandover,
+    Sixain,
+    correction_key,
+)
+from ..rules import report_is_late
+
+
+def current_key_holder() -> Any | None:
+    """The holder of the cabinet's single key (the receiver of the last handover)."""
+    last = KeyHandover.objects.select_related("receiver").order_by("-at", "-id").first()
+    return last.receiver if last else None
+
+
+def held_sixains() -> int:
+    """How many sixains the depot holds (LU art. 6): every sixain with at least one deck not yet
+    destroyed, plus the loose decks held (received outside a sixain), six to a sixain, rounded up."""
+    sixains = Sixain.objects.filter(decks__in=Deck.objects.exclude(status=DeckStatus.DESTROYED)).distinct()
+    loose = Deck.objects.filter(sixain__isnull=True).exclude(status=DeckStatus.DESTROYED).count()
+    return sixains.count() + -(-loose // 6)
+
+
+def current_value(entry: Model, field: str) -> str:
+    """The value of ``field`` of a book entry as it stands after the corrections already made."""
+    key = correction_key(type(entry))
+    last = Correction.objects.filter(**{key: entry, "field": field}).order_by("-at", "-id").first()
+    if last is not None:
+        return last.new_value
+    value = getattr(entry, field)
+    return "" if value is None else str(value)
+
+
+def decks_issued_to(*, table_number: int, day: dt.date) -> QuerySet[Deck]:
+    """Decks issued to table ``table_number`` for ``day`` and not yet returned.
+
+    Their status is ``issued`` or ``in_play`` (a deck quarantined at the table by an
+    incident is no longer usable, hence not listed).
+    """
+    return (
+        Deck.objects.filter(
+            issue_lines__issue__table_number=table_number,
+            issue_lines__issue__day=day,
+            issue_lines__return_line__isnull=True,
+            status__in=[DeckStatus.ISSUED, DeckStatus.IN_PLAY],
+        )
+        .select_related("manufacturer", "sixain")
+        .order_by("sixain__serial", "serial")
+        .distinct()
+    )
+
+
+def decks_out(*, table_number: int | None = None, day: dt.date | None = None) -> QuerySet[Deck]:
+    """Decks issued to a table (``table_number``, ``day``: both optional) and not yet returned,
+    whatever their state (issued, in play, or quarantined at the table by an incident).
+
+    A session, or the control register's day, cannot close while this is not empty
+    (FR art. 40 §5, LU art. 7 §5: the decks come back at once).
+    """
+    lines = IssueLine.objects.filter(return_line__isnull=True)
+    if table_number is not None:
+        lines = lines.filter(issue__table_number=table_number)
+    if day is not None:
+        lines = lines.filter(issue__day=day)
+    return (
+        Deck.objects.filter(issue_lines__in=lines)
+        .select_related("manufacturer", "sixain")
+        .order_by("serial")
+        .distinct()
+    )
+
+
+def decks_checked_for_play(*, table_number: int, day: dt.date) -> QuerySet[Deck]:
+    """Decks that may go into a shoe at ``table_number`` on ``day``: issued to it for that day,
+    not returned, unsealed or checked at that table (a :class:`TableCheck` on that issue) and in
+    play (FR art. 40, 55-4; LU art. 7, 32). The tables exclude the decks of their other live shoes.
+    """
+    return (
+        Deck.objects.filter(
+            issue_lines__issue__table_number=table_number,
+            issue_lines__issue__day=day,
+            issue_lines__return_line__isnull=True,
+            issue_lines__table_check__isnull=False,
+            status=DeckStatus.IN_PLAY,
+        )
+        .select_related("manufacturer", "sixain")
+        .order_by("sixain__serial", "serial")
+        .distinct()
+    )
+
+
+def decks_in_cabinet_per_books() -> QuerySet[Deck]:
+    """Decks the books say are in the cabinet: fit, out of use, or quarantined there."""
+    out = IssueLine.objects.filter(return_line__isnull=True).values("deck_id")
+    return (
+        Deck.objects.filter(status__in=[DeckStatus.IN_CABINET, DeckStatus.OUT_OF_USE, DeckStatus.QUARANTINED])
+        .exclude(pk__in=out)
+        .select_related("manufacturer")
+        .order_by("manufacturer__code", "serial")
+    )
+
+
+def depot_settings() -> Any:
+    """The depot's settings (the defaults until the director saves them)."""
+    return DepotSettings.objects.filter(pk=1).first() or DepotSettings(pk=1)
+
+
+def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:
+    """Open or closed incidents not yet reported to the officer, or reported late:
+    ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5)."""
+    minutes = depot_settings().incident_report_minutes
+    found: list[tuple[Incident, str]] = []
+    for incident in Incident.objects.select_related("later_report", "officer_informed").order_by("number"):
+        delay = incident.report_delay
+        if delay is None:
+            if now - incident.occurred_at > dt.timedelta(minutes=minutes):
+                found.append((incident, "unreported"))
+        elif report_is_late(delay, minutes):
+            found.append((incident, "late"))
+    return found

@@ -1,0 +1,248 @@
+"""Hand logs as received: their size, their values, and what the engine makes of them (FR art. 55-4, 55-5; LU art. 32, 33)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+from itertools import accumulate
+from typing import Any, cast
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError, cite
+
+from ..blackjack import Rejected, validate
+from ..blackjack.rules import HOUSE_RULE_DEFAULTS
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _rejected_article(field: str, profile: str) -> str:
+    if field.startswith("house_rules"):
+        return cite("game.house_rules", profile)
+    if field.startswith("limits"):
+        return cite("game.limits", profile)
+    return ""
+
+
+# The limits of a hand log as received (API, admin, command alike), documented in the README:
+# a 5,700-round shoe weighs about 4 MB.
+MAX_HAND_LOG_BYTES = 16 * 1024 * 1024
+
+
+MAX_HAND_LOG_DEPTH = 32
+
+
+# the strings of a log are stored in fields of these lengths (shoe label, table code, player)
+MAX_STRING_LENGTHS = {"shoe_id": 64, "table": 16, "player": 64}
+
+
+MAX_STRING_LENGTH = 200
+
+
+def _too_large(size: int) -> RegulationError:
+    return RegulationError(
+        "HAND_LOG_TOO_LARGE",
+        _("Journal refusé : %(n)s octets, au-delà de la limite de %(m)s octets.")
+        % {"n": size, "m": MAX_HAND_LOG_BYTES},
+        field="document",
+    )
+
+
+def check_hand_log_size(size: int) -> None:
+    if size > MAX_HAND_LOG_BYTES:
+        raise _too_large(size)
+
+
+# Fast prefilters on the raw text (C speed); the walk below, which names the path, runs only when
+# one of them finds something: an escaped control character or surrogate, a raw DEL, a string of
+# more than 64 characters (counted on the text, never fewer than once decoded), or nesting too deep.
+_SUSPECT_ESCAPE = re.compile(rb"\\u(?:00[01][0-9a-fA-F]|007[fF]|[dD][89a-fA-F][0-9a-fA-F]{2})")
+
+
+_LONG_STRING = re.compile(rb'"(?:[^"\\]|\\.){65,}"')
+
+
+_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+
+
+# without any backslash in the text, a string is a plain run between two quotes
+_LONG_PLAIN = re.compile(rb'"[^"]{65,}"')
+
+
+_PLAIN_STRING = re.compile(rb'"[^"]*"')
+
+
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def _needs_walk(raw: bytes) -> bool:
+    if b"\x7f" in raw:
+        return True
+    if b"\\" in raw:
+        if _SUSPECT_ESCAPE.search(raw) or _LONG_STRING.search(raw):
+            return True
+        stripped = _STRING.sub(b"", raw)
+    else:
+        if _LONG_PLAIN.search(raw):
+            return True
+        stripped = _PLAIN_STRING.sub(b"", raw)
+    skeleton = stripped.translate(None, _NOT_BRACKETS)
+    return max(accumulate(1 if c in b"[{" else -1 for c in skeleton), default=0) > MAX_HAND_LOG_DEPTH
+
+
+def _check_log_values(doc: Any) -> None:
+    """No string with a control character (NUL included), none longer than its field, no nesting
+    deeper than :data:`MAX_HAND_LOG_DEPTH`; the error names the path of the value."""
+    stack: list[tuple[Any, str, int]] = [(doc, "", 0)]
+    while stack:
+        value, path, depth = stack.pop()
+        if depth > MAX_HAND_LOG_DEPTH:
+            raise RegulationError(
+                "HAND_LOG_REJECTED",
+                _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
+                % {"f": path or "document", "n": MAX_HAND_LOG_DEPTH},
+                field=path or "document",
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                _check_string(key, f"{path}.{key}" if path else key, "")
+                stack.append((item, f"{path}.{key}" if path else key, depth + 1))
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}[{i}]", depth + 1) for i, item in enumerate(value))
+        elif isinstance(value, str):
+            _check_string(value, path, path.rsplit(".", 1)[-1])
+
+
+def _check_string(value: str, path: str, name: str) -> None:
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : caractère de contrôle (NUL ou autre) interdit.") % {"f": path},
+            field=path,
+        )
+    limit = MAX_STRING_LENGTHS.get(name, MAX_STRING_LENGTH)
+    if len(value) > limit:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : %(n)s caractères, au plus %(m)s.")
+            % {"f": path, "n": len(value), "m": limit},
+            field=path,
+        )
+
+
+def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
+    """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6).
+    Refused before anything is stored: over :data:`MAX_HAND_LOG_BYTES`, nested deeper than
+    :data:`MAX_HAND_LOG_DEPTH`, a control character in a string, a string longer than its field."""
+    check_hand_log_size(len(raw))
+    try:
+        doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
+    except RecursionError:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
+            % {"f": "document", "n": MAX_HAND_LOG_DEPTH},
+            field="document",
+        ) from None
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
+            field="document",
+        ) from None
+    if isinstance(doc, dict):  # the short top-level strings, checked at once
+        for name in ("table", "shoe_id"):
+            if isinstance(doc.get(name), str):
+                _check_string(doc[name], name, name)
+    if _needs_walk(raw):
+        _check_log_values(doc)
+    try:
+        validate(doc)
+    except Rejected as rej:
+        raise RegulationError(
+            "HAND_LOG_REJECTED",
+            _("Journal refusé : %(f)s : %(r)s.") % {"f": rej.field, "r": rej.reason},
+            _rejected_article(rej.field, profile),
+            field=rej.field,
+        ) from None
+    # validate() refused anything but a JSON object
+    return cast("dict[str, Any]", doc)
+
+
+def boxes_used(doc: dict[str, Any]) -> set[int]:
+    """The boxes a log's rounds use (stakes, insurance, hands, settlements)."""
+    used: set[int] = set()
+    for rnd in doc.get("rounds", []):
+        for key in ("boxes", "insurance", "actions", "settlements"):
+            for item in rnd.get(key) or []:
+                if isinstance(item, dict) and isinstance(item.get("box"), int):
+                    used.add(item["box"])
+    return used
+
+
+def session_differences(
+    log: Any, session: Any, maxima: Iterable[Decimal], boxes: Iterable[int] = ()
+) -> list[dict[str, Any]]:
+    """A log's limits, profile and house rules must be those in force at its session, and its
+    boxes those marked on the table's layout; each difference is a discrepancy (FR art. 55-4,
+    55-5; LU art. 32, 33)."""
+    profile = session.profile
+    out: list[dict[str, Any]] = []
+    allowed_max = sorted({session.maximum, *maxima})
+    if log.limits_min != session.minimum or log.limits_max not in allowed_max:
+        out.append(
+            {
+                "code": "LIMITS_MISMATCH",
+                "article": cite("game.limits", profile),
+                "detail": {
+                    "log": {"min": f"{log.limits_min:.2f}", "max": f"{log.limits_max:.2f}"},
+                    "session": {"min": f"{session.minimum:.2f}", "max": [f"{m:.2f}" for m in allowed_max]},
+                },
+            }
+        )
+    if log.profile != profile:
+        out.append(
+            {
+                "code": "PROFILE_MISMATCH",
+                "article": cite("game.play", profile),
+                "detail": {"log": log.profile, "session": profile},
+            }
+        )
+    differing = {
+        key: {"log": log.house_rules.get(key, default), "session": session.house_rules.get(key, default)}
+        for key, default in HOUSE_RULE_DEFAULTS.items()
+        if log.house_rules.get(key, default) != session.house_rules.get(key, default)
+    }
+    if differing:
+        out.append(
+            {
+                "code": "HOUSE_RULES_MISMATCH",
+                "article": cite("game.house_rules", profile),
+                "detail": differing,
+            }
+        )
+    if getattr(log, "shoe_id", None) is None:
+        # the log names a shoe the session never filled: its cards come from no recorded decks
+        out.append(
+            {
+                "code": "SHOE_UNKNOWN",
+                "article": cite("depot.issue_and_unseal", profile),
+                "detail": {"shoe_id": log.shoe_label, "session": session.pk},
+            }
+        )
+    layout = session.table.boxes
+    outside = sorted(b for b in set(boxes) if not 1 <= b <= layout)
+    if outside:
+        out.append(
+            {
+                "code": "BOX_NOT_ON_LAYOUT",
+                "article": cite("table.layout", profile),
+                "detail": {"boxes": outside, "layout": layout},
+            }
+        )
+    return out

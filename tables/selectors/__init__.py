@@ -1,0 +1,59 @@
+"""Reads of the tables, for the admin, the API, the portal and the printed registers.
+
+Each function loads what it returns in a fixed number of queries, whatever
+the size of the result. Amounts are :class:`~decimal.Decimal`.
+"""
+
+from __future__ import annotations
+
+from .control import (
+    authorised_minimum_acts,
+    authorised_minimums_to_stamp,
+    control_days,
+    control_register,
+    effective_control_lines,
+)
+from .sessions import (
+    advance_book,
+    delegation_dict,
+    session_report,
+    session_rows,
+    sessions,
+    table_days,
+    table_exists,
+)
+from .shoes import (
+    GROUPS,
+    dealer_error_summary,
+    deck_shoe_history,
+    discrepancy_rows,
+    hand_log_rows,
+    hand_logs,
+    recent_discrepancy_rows,
+    round_positions,
+    rounds_served_by_deck,
+)
+
+__all__ = [
+    "advance_book",
+    "delegation_dict",
+    "session_report",
+    "sessions",
+    "session_rows",
+    "table_days",
+    "table_exists",
+    "control_register",
+    "effective_control_lines",
+    "control_days",
+    "authorised_minimums_to_stamp",
+    "authorised_minimum_acts",
+    "deck_shoe_history",
+    "GROUPS",
+    "dealer_error_summary",
+    "hand_logs",
+    "rounds_served_by_deck",
+    "recent_discrepancy_rows",
+    "round_positions",
+    "hand_log_rows",
+    "discrepancy_rows",
+]

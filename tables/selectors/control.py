@@ -1,0 +1,145 @@
+"""The control register (FR model n° 12) and the authorised minimums to stamp."""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+from typing import Any
+
+from django.db.models import QuerySet
+
+from audit.actions import Action
+from audit.selectors import audit_numbers
+
+from ..models import (
+    AuthorisedMinimum,
+    ControlDay,
+    ControlLine,
+)
+from .sessions import _name
+
+
+def control_register(day: dt.date) -> dict[str, Any]:
+    """The control register for one day (registre de contrôle, FR model n° 12; FR art. 68, 72).
+
+    Shape::
+
+        {"day": date, "closed": bool, "closed_at", "closed_by",
+         "total_at_closing": Decimal | None (as written when the director closed the day),
+         "total": Decimal (sum of the effective lines, corrections applied),
+         "lines": [  # every line in the order written, corrections included
+            {"id", "table_number", "table_code", "session_id", "advances",
+             "closing_cash", "result", "at", "by",
+             "corrects": id of the line it corrects (None for an original line),
+             "is_correction": bool, "approval", "reason",
+             "superseded": bool (a later correction replaces it), "audit_seq"}],
+         "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
+
+    A fixed number of queries whatever the number of lines.
+    """
+    control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
+    if control_day is None:
+        return {
+            "day": day,
+            "closed": False,
+            "closed_at": None,
+            "closed_by": None,
+            "total_at_closing": None,
+            "total": Decimal("0.00"),
+            "lines": [],
+            "tables": [],
+        }
+    lines = list(
+        ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id")
+    )
+    latest: dict[int, int] = {}
+    for line in lines:
+        latest[line.corrects_id or line.pk] = line.pk
+    effective = set(latest.values())
+    corrected = audit_numbers(lines, Action.CONTROL_REGISTER_CORRECTED)
+    closed = audit_numbers(("tables.session", [line.session_id for line in lines]), Action.SESSION_CLOSED)
+    rows = []
+    per_table: dict[int, dict[str, Any]] = {}
+    total = Decimal("0.00")
+    for line in lines:
+        if line.corrects_id:
+            seq = corrected.get(str(line.pk))
+        else:
+            seq = closed.get(str(line.session_id))
+        rows.append(
+            {
+                "id": line.pk,
+                "table_number": line.table.number,
+                "table_code": line.table.code,
+                "session_id": line.session_id,
+                "advances": line.advances,
+                "closing_cash": line.closing_cash,
+                "result": line.result,
+                "at": line.at,
+                "by": _name(line.by),
+                "corrects": line.corrects_id,
+                "is_correction": line.corrects_id is not None,
+                "approval": line.approval,
+                "reason": line.reason,
+                "superseded": line.pk not in effective,
+                "audit_seq": seq,
+            }
+        )
+        if line.pk in effective:
+            total += line.result
+            t = per_table.setdefault(
+                line.table.number,
+                {"table_number": line.table.number, "table_code": line.table.code, "result": Decimal("0.00")},
+            )
+            t["result"] += line.result
+    return {
+        "day": day,
+        "closed": control_day.is_closed,
+        "closed_at": control_day.closed_at,
+        "closed_by": _name(control_day.closed_by),
+        "total_at_closing": control_day.total,
+        "total": total,
+        "lines": rows,
+        "tables": [per_table[k] for k in sorted(per_table)],
+    }
+
+
+def effective_control_lines(control_day: Any) -> list[Any]:
+    """The day's lines of the control register, each original line replaced by its latest
+    correction (FR art. 68, 72); one query."""
+    latest: dict[int, Any] = {}
+    for line in control_day.lines.order_by("id"):
+        latest[line.corrects_id or line.pk] = line
+    return list(latest.values())
+
+
+def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
+    """The acts of the authorised minimum awaiting an officer's visa (for the officers' visas page):
+    ``[{"id", "minimum", "decree_reference", "decree_date", "in_force_on", "recorded_by", "recorded_at"}]``."""
+    rows = AuthorisedMinimum.objects.filter(stamped_at__isnull=True).select_related("recorded_by")
+    return [
+        {
+            "id": a.pk,
+            "minimum": a.minimum,
+            "decree_reference": a.decree_reference,
+            "decree_date": a.decree_date,
+            "in_force_on": a.in_force_on,
+            "recorded_by": _name(a.recorded_by),
+            "recorded_at": a.recorded_at,
+        }
+        for a in rows.order_by("in_force_on", "recorded_at")
+    ]
+
+
+def authorised_minimum_acts() -> QuerySet[Any]:
+    """Every act of the authorised minimum (an officer stamps one by its id)."""
+    return AuthorisedMinimum.objects.all()
+
+
+def control_days(date_from: dt.date, date_to: dt.date) -> list[dt.date]:
+    """The days of the control register in the period."""
+    return list(
+        ControlDay.objects.filter(day__range=(date_from, date_to))
+        .order_by("day")
+        .values_list("day", flat=True)
+    )
