@@ -1,3 +1,5 @@
+"""The casino's settings and house rules (règlement intérieur): the director's act."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -7,13 +9,15 @@ from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from . import roles
-from .admin_utils import regulation_error_to_form
-from .forms import SafeFormMixin
-from .models import HOUSE_RULE_KEYS, CasinoSettings
-from .regulations import RegulationError
-from .rules import check_casino_settings
-from .services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
+from casino_ops import roles
+from casino_ops.admin_utils import regulation_error_to_form
+from casino_ops.forms import SafeFormMixin
+from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
+from casino_ops.regulations import RegulationError
+from casino_ops.rules import check_casino_settings
+from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
+
+from ..services.casino import update_casino_settings
 
 
 class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
