@@ -7,6 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from audit.actions import Action
@@ -188,8 +189,6 @@ def _orphans(director: Any, committee: Any) -> None:
 
 def _approvals(director: Any, users: dict[str, Any]) -> None:
     """The direction and the staff approved by the Minister of Justice; one dismissal."""
-    from django.contrib.auth import get_user_model
-
     today = timezone.localdate()
     since = today - dt.timedelta(days=200)
     for role, function, job, ref in (

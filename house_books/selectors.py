@@ -39,7 +39,8 @@ def _sum(query: Any, field: str = "amount") -> Decimal:
 
 def orphan_entry_balance(entry: Any) -> Decimal:
     """What is left of one entry after its repayments."""
-    return entry.amount - _sum(entry.repayments.all())
+    amount: Decimal = entry.amount
+    return amount - _sum(entry.repayments.all())
 
 
 def orphan_balance(exercise: int) -> Decimal:
@@ -127,7 +128,7 @@ def tips_counts(date_from: dt.date | None = None, date_to: dt.date | None = None
 def tips_account(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
     """The account "pourboires": one line per day counted, with the exercise's running total."""
     before = _sum(TipsCount.objects.filter(day__year=date_from.year, day__lt=date_from))
-    lines = []
+    lines: list[dict[str, Any]] = []
     running = before
     for count in tips_counts(date_from, date_to):
         if count.day.year != (lines[-1]["day"].year if lines else date_from.year):
@@ -230,7 +231,7 @@ def bank_failures(date_from: dt.date | None = None, date_to: dt.date | None = No
 
 def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list[tuple[Any, Any]]:
     """Séances opened after a bank failure and before its new authorisation."""
-    found = []
+    found: list[tuple[Any, Any]] = []
     failures = list(BankFailure.objects.select_related("new_authorisation"))
     if not failures:
         return found

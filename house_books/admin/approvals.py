@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
+from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
 from ..models import Approval, ApprovalEnd, ApprovalEndEntry, ApprovalFunction
@@ -54,7 +55,7 @@ class ApprovalAdmin(ActAdmin):
     )
 
 
-class _ApprovalChoice(forms.ModelChoiceField):
+class _ApprovalChoice(ModelChoiceField):
     def label_from_instance(self, obj: Approval) -> str:
         return f"{obj.person.get_username()} — {obj.get_function_display()} — {obj.reference}"
 

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
 from casino_ops import roles
-from casino_ops.admin_utils import regulation_error_to_form
+from casino_ops.admin_utils import ModelAdmin, ModelForm, regulation_error_to_form
 from casino_ops.forms import SafeFormMixin
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 from casino_ops.regulations import RegulationError
@@ -20,13 +19,13 @@ from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
 from ..services.casino import update_casino_settings
 
 
-class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
+class CasinoSettingsForm(SafeFormMixin, ModelForm):
     class Meta:
         model = CasinoSettings
         fields = EDITABLE_FIELDS
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if not self.errors:
             try:
                 check_casino_settings(data)
@@ -36,7 +35,7 @@ class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
 
 
 @admin.register(CasinoSettings)
-class CasinoSettingsAdmin(admin.ModelAdmin):
+class CasinoSettingsAdmin(ModelAdmin):
     form = CasinoSettingsForm
     list_display = ("name", "profile", "authorised_min_stake", "updated_at")
     fieldsets = (

@@ -9,6 +9,8 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.admin_utils import ModelChoiceField
+
 from .. import services
 from ..models import (
     Exclusion,
@@ -104,7 +106,7 @@ class OwnExclusionAdmin(ActAdmin):
         return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
 
 
-class _ExclusionChoice(forms.ModelChoiceField):
+class _ExclusionChoice(ModelChoiceField):
     def label_from_instance(self, obj: Exclusion) -> str:
         return str(obj)
 

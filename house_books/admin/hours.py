@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
 
 from ..models import BankFailure, EarlyStop, EarlyStopReason, NewAuthorisation, SeanceHours
@@ -48,7 +49,7 @@ class SeanceHoursAdmin(ActAdmin):
     )
 
 
-class _OpenSessionChoice(forms.ModelChoiceField):
+class _OpenSessionChoice(ModelChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         return f"{obj.table.code} — {obj.day:%d/%m/%Y} — {timezone.localtime(obj.opened_at):%H:%M}"
 
@@ -107,7 +108,7 @@ class BankFailureAdmin(ActAdmin):
     )
 
 
-class _FailureChoice(forms.ModelChoiceField):
+class _FailureChoice(ModelChoiceField):
     def label_from_instance(self, obj: BankFailure) -> str:
         return f"{timezone.localtime(obj.occurred_at):%d/%m/%Y %H:%M} — {obj.officer_name}"
 

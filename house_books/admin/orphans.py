@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
+from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
@@ -68,7 +69,7 @@ class OrphanEntryAdmin(ActAdmin):
     )
 
 
-class _EntryChoice(forms.ModelChoiceField):
+class _EntryChoice(ModelChoiceField):
     def label_from_instance(self, obj: OrphanEntry) -> str:
         return f"n° {obj.number} — {obj.amount} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib.auth import get_user_model
+
+from casino_ops.admin_utils import ModelChoiceField
 
 
 def people() -> Any:
@@ -13,7 +14,7 @@ def people() -> Any:
     return get_user_model().objects.filter(is_active=True).order_by("username")
 
 
-class PersonChoice(forms.ModelChoiceField):
+class PersonChoice(ModelChoiceField):
     def label_from_instance(self, obj: Any) -> str:
         full = obj.get_full_name()
         return f"{full} ({obj.get_username()})" if full else obj.get_username()
