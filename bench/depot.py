@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> None:
 
     from cards_registry import selectors, services
     from casino_ops import roles
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
     from tests import builders
 
     User = get_user_model()

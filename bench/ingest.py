@@ -137,7 +137,7 @@ def main() -> None:
 
     from casino_ops import roles
     from casino_ops.celery import app
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
     from tables import services
     from tables.models import Discrepancy, HandLog, Replay
     from tests import builders

@@ -27,6 +27,7 @@ from django.utils.translation import gettext_lazy
 
 from . import roles
 from .regulations import RegulationError, cite
+from .services import get_casino
 
 M = TypeVar("M", bound=Model)
 
@@ -314,8 +315,6 @@ def _refusal(act: Act, profile: str | None, article: str | None) -> tuple[Rule, 
         article = ""
         if rule.rule:
             if profile is None:
-                from .services import get_casino  # services import this module
-
                 profile = get_casino().profile
             article = cite(rule.rule, profile)
     return rule, article

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
 from django.http import HttpRequest
 
 from .regulations import RegulationError
+
+# Django's admin and form classes take type parameters in the stubs only (django-stubs-ext's
+# monkeypatch is a development tool): the apps subclass these names, generic for mypy.
+if TYPE_CHECKING:
+    ModelAdmin = admin.ModelAdmin[Any]
+    ModelChoiceField = forms.ModelChoiceField[Any]
+    ModelForm = forms.ModelForm[Any]
+else:
+    ModelAdmin = admin.ModelAdmin
+    ModelChoiceField = forms.ModelChoiceField
+    ModelForm = forms.ModelForm
 
 
 def regulation_error_to_form(form: forms.BaseForm, error: RegulationError) -> None:
@@ -18,7 +29,7 @@ def regulation_error_to_form(form: forms.BaseForm, error: RegulationError) -> No
     form.add_error(field, text)
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(ModelAdmin):
     """For registered entries: they are never edited or deleted in the admin (FR art. 68).
 
     The page shows exactly ``readonly_fields`` when they are given (a display method
@@ -40,7 +51,5 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
-def report_regulation_error(
-    modeladmin: admin.ModelAdmin, request: HttpRequest, error: RegulationError
-) -> None:
+def report_regulation_error(modeladmin: ModelAdmin, request: HttpRequest, error: RegulationError) -> None:
     modeladmin.message_user(request, str(error), level=messages.ERROR)

@@ -1,9 +1,11 @@
+from typing import Any
+
 from django.apps import AppConfig
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
-def _sync_roles(sender, **kwargs):
+def _sync_roles(sender: AppConfig, **kwargs: Any) -> None:
     from .roles import sync_role_permissions  # cycle: roles imports the auth models, not loaded yet
 
     sync_role_permissions(verbosity=kwargs.get("verbosity", 0))

@@ -1,4 +1,5 @@
-"""Demo data of the casino itself: its settings and one user per role.
+"""Demo data of the casino itself: one user per role (its settings are set by their act,
+in ``house_books.demo.seed_casino``, the act being recorded in the chain).
 
 ``manage.py seed_demo`` (in the audit app, which stands above every app) calls each
 app's ``demo`` module in order (see its ``DEMO_STEPS``). Each must be idempotent:
@@ -8,15 +9,12 @@ running it again changes nothing. ``context`` carries what earlier apps made
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from . import roles
-from .models import CasinoSettings
-from .services import update_casino_settings
 
 DEMO_USERS = {
     roles.DIRECTOR: ("directeur", "Jeanne", "Marchal", "demo-directeur"),
@@ -27,12 +25,6 @@ DEMO_USERS = {
     # the hand-log machine signs in with an API token only (no password)
     roles.MACHINE: ("releves", "Machine", "d'envoi des relevés", None),
 }
-
-
-def _settings_recorded() -> bool:
-    from audit.models import AuditEvent
-
-    return AuditEvent.objects.filter(action="casino.settings_changed").exists()
 
 
 def seed(context: dict[str, Any]) -> None:
@@ -54,19 +46,3 @@ def seed(context: dict[str, Any]) -> None:
         users[role] = user
     context["users"] = users
     context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}
-
-    # a default row may exist already (made on first read); the demo sets it once
-    if not _settings_recorded():
-        luxembourg = context.get("profile") == "LU"
-        update_casino_settings(
-            actor=users[roles.DIRECTOR],
-            name="Casino de la Moselle — démonstration"
-            if luxembourg
-            else "Casino de la Côte — démonstration",
-            profile="LU" if luxembourg else "FR",
-            authorised_min_stake=Decimal("10.00") if luxembourg else Decimal("5.00"),
-            authorisation_reference="Arrêté ministériel du 2 janvier 2026 (démonstration)",
-            **({} if luxembourg else {"surrender": True}),
-        )
-        context["created"].append("casino settings")
-    context["casino"] = CasinoSettings.objects.get()

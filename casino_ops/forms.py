@@ -44,7 +44,7 @@ _INTEGER_INTERNAL_TYPES = {
 }
 
 
-def model_field(model: type[models.Model] | None, name: str) -> models.Field | None:
+def model_field(model: type[models.Model] | None, name: str) -> models.Field[Any, Any] | None:
     if model is None:
         return None
     try:
@@ -54,7 +54,7 @@ def model_field(model: type[models.Model] | None, name: str) -> models.Field | N
     return field if isinstance(field, models.Field) else None
 
 
-def integer_range(field: models.Field | None) -> tuple[int, int]:
+def integer_range(field: models.Field[Any, Any] | None) -> tuple[int, int]:
     """The range the database column of ``field`` holds (a 32-bit integer without one)."""
     if field is None:
         return DEFAULT_INTEGER_RANGE
@@ -83,7 +83,7 @@ def _has(field: forms.Field, kind: type) -> bool:
     return any(isinstance(v, kind) for v in field.validators)
 
 
-def harden_field(field: forms.Field, source: models.Field | None = None) -> forms.Field:
+def harden_field(field: forms.Field, source: models.Field[Any, Any] | None = None) -> forms.Field:
     """Give ``field`` the limits of ``source`` (its model field) and the shared validators."""
     if getattr(field, "_hardened", False):
         return field
@@ -144,7 +144,7 @@ class SafeFormMixin:
     model: type[models.Model] | None = None
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)  # type: ignore[call-arg]
+        super().__init__(*args, **kwargs)
         meta = getattr(self, "_meta", None)
         harden_fields(self.fields, self.model or getattr(meta, "model", None))  # type: ignore[attr-defined]
 

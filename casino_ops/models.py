@@ -5,8 +5,10 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from django.core.exceptions import ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, HOUSE_RULE_PROFILES, INTEGER_RULE_MINIMUM
@@ -103,8 +105,6 @@ class CasinoSettings(models.Model):
     def clean(self) -> None:
         """Once set, the authorised minimum changes only by an act citing the decree, stamped by an
         officer (FR art. 55-5; LU art. 26, 33), not by editing the settings."""
-        from django.core.exceptions import ValidationError
-
         if self.pk is not None:
             stored = (
                 CasinoSettings.objects.filter(pk=self.pk)
@@ -128,8 +128,6 @@ class CasinoSettings(models.Model):
 
     def gaming_day(self, moment: dt.datetime) -> dt.date:
         """The gaming day a moment belongs to: its local date, less one day before the roll-over hour."""
-        from django.utils import timezone
-
         local = timezone.localtime(moment)
         day = local.date()
         return day - dt.timedelta(days=1) if local.time() < self.gaming_day_rollover else day

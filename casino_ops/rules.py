@@ -7,9 +7,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from tables.blackjack.rules import INTEGER_RULE_MINIMUM
+from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, INTEGER_RULE_MINIMUM
 
-from .models import HOUSE_RULE_DEFAULTS, HOUSE_RULE_KEYS
+from .models import HOUSE_RULE_KEYS
 from .regulations import Profile, RegulationError, cite
 
 

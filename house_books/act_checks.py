@@ -17,17 +17,16 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino_ops import roles
+from casino_ops import act_checks, roles
 from casino_ops.regulations import RegulationError, cite
 
 from . import selectors
+from .services.approvals import check_approved
 
 
 def approved_people(
     *, act: str, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
 ) -> None:
-    from .services.approvals import check_approved
-
     if not selectors.approvals_book_kept():
         return
     for field, person in people.items():
@@ -92,8 +91,6 @@ def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignore
 
 
 def register_all() -> None:
-    from casino_ops import act_checks
-
     act_checks.register("house.approvals", approved_people)
     act_checks.register("house.hours", seance_hours)
     act_checks.register("house.bank", bank_authorised)

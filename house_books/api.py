@@ -5,9 +5,12 @@ Reads need the view permission of the book's model (officers, director, committe
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
+from django.utils import timezone
 from rest_framework import generics, permissions, serializers
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
 from . import selectors
@@ -15,6 +18,7 @@ from .models import (
     Approval,
     BankFailure,
     EarlyStop,
+    Exclusion,
     OrphanEntry,
     OrphanRepayment,
     OrphanTransfer,
@@ -33,12 +37,13 @@ class ViewPermission(permissions.BasePermission):
         )
 
 
-class _Person(serializers.RelatedField):
+class _Person(serializers.RelatedField[Any, Any, str]):
     def to_representation(self, value: Any) -> str:
-        return value.get_username()
+        username: str = value.get_username()
+        return username
 
 
-class OrphanEntrySerializer(serializers.ModelSerializer):
+class OrphanEntrySerializer(serializers.ModelSerializer[OrphanEntry]):
     recorded_by = _Person(read_only=True)
     left = serializers.SerializerMethodField()
 
@@ -63,7 +68,7 @@ class OrphanEntrySerializer(serializers.ModelSerializer):
         return str(selectors.orphan_entry_balance(obj))
 
 
-class OrphanRepaymentSerializer(serializers.ModelSerializer):
+class OrphanRepaymentSerializer(serializers.ModelSerializer[OrphanRepayment]):
     recorded_by = _Person(read_only=True)
     entry = serializers.IntegerField(source="entry.number", read_only=True)
 
@@ -82,7 +87,7 @@ class OrphanRepaymentSerializer(serializers.ModelSerializer):
         ]
 
 
-class OrphanTransferSerializer(serializers.ModelSerializer):
+class OrphanTransferSerializer(serializers.ModelSerializer[OrphanTransfer]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -99,7 +104,7 @@ class OrphanTransferSerializer(serializers.ModelSerializer):
         ]
 
 
-class OrphanEntryList(generics.ListAPIView):
+class OrphanEntryList(generics.ListAPIView[OrphanEntry]):
     """The carnet des orphelins: every entry, with what is left of it."""
 
     permission_classes = [ViewPermission]
@@ -110,7 +115,7 @@ class OrphanEntryList(generics.ListAPIView):
         return selectors.orphan_entries()
 
 
-class OrphanRepaymentList(generics.ListAPIView):
+class OrphanRepaymentList(generics.ListAPIView[OrphanRepayment]):
     permission_classes = [ViewPermission]
     required_perm = "house_books.view_orphanrepayment"
     serializer_class = OrphanRepaymentSerializer
@@ -119,7 +124,7 @@ class OrphanRepaymentList(generics.ListAPIView):
         return selectors.orphan_repayments()
 
 
-class OrphanTransferList(generics.ListAPIView):
+class OrphanTransferList(generics.ListAPIView[OrphanTransfer]):
     permission_classes = [ViewPermission]
     required_perm = "house_books.view_orphantransfer"
     serializer_class = OrphanTransferSerializer
@@ -128,7 +133,7 @@ class OrphanTransferList(generics.ListAPIView):
         return selectors.orphan_transfers()
 
 
-class ApprovalSerializer(serializers.ModelSerializer):
+class ApprovalSerializer(serializers.ModelSerializer[Approval]):
     person = _Person(read_only=True)
     recorded_by = _Person(read_only=True)
 
@@ -149,7 +154,7 @@ class ApprovalSerializer(serializers.ModelSerializer):
         ]
 
 
-class ApprovalList(generics.ListAPIView):
+class ApprovalList(generics.ListAPIView[Approval]):
     """The approvals of the direction and the staff, with their ends."""
 
     permission_classes = [ViewPermission]
@@ -160,7 +165,7 @@ class ApprovalList(generics.ListAPIView):
         return selectors.approvals()
 
 
-class TipsLineSerializer(serializers.Serializer):
+class TipsLineSerializer(serializers.Serializer[Any]):
     day = serializers.DateField()
     box = serializers.CharField(source="count.box")
     amount = serializers.DecimalField(max_digits=12, decimal_places=2)
@@ -171,7 +176,7 @@ class TipsLineSerializer(serializers.Serializer):
     note = serializers.CharField(source="count.note")
 
 
-class TipsAccount(generics.ListAPIView):
+class TipsAccount(generics.ListAPIView[Any]):
     """The register of tips and the account "pourboires" (``?from=&to=``, default: this exercise)."""
 
     permission_classes = [ViewPermission]
@@ -179,11 +184,6 @@ class TipsAccount(generics.ListAPIView):
     serializer_class = TipsLineSerializer
 
     def get_queryset(self) -> Any:
-        import datetime as dt
-
-        from django.utils import timezone
-        from rest_framework.exceptions import ValidationError
-
         today = timezone.localdate()
         try:
             first = dt.date.fromisoformat(self.request.query_params.get("from") or f"{today.year}-01-01")
@@ -196,7 +196,7 @@ class TipsAccount(generics.ListAPIView):
 # -- Séance hours, early stops, bank failures ---------------------------------------------------
 
 
-class SeanceHoursSerializer(serializers.ModelSerializer):
+class SeanceHoursSerializer(serializers.ModelSerializer[SeanceHours]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -213,7 +213,7 @@ class SeanceHoursSerializer(serializers.ModelSerializer):
         ]
 
 
-class SeanceHoursList(generics.ListAPIView):
+class SeanceHoursList(generics.ListAPIView[SeanceHours]):
     """The séance hours notified to the ministers (LU art. 71)."""
 
     permission_classes = [ViewPermission]
@@ -224,7 +224,7 @@ class SeanceHoursList(generics.ListAPIView):
         return selectors.seance_hours()
 
 
-class EarlyStopSerializer(serializers.ModelSerializer):
+class EarlyStopSerializer(serializers.ModelSerializer[EarlyStop]):
     recorded_by = _Person(read_only=True)
     table = serializers.IntegerField(source="session.table.number", read_only=True)
     day = serializers.DateField(source="session.day", read_only=True)
@@ -234,7 +234,7 @@ class EarlyStopSerializer(serializers.ModelSerializer):
         fields = ["table", "day", "stopped_at", "reason", "note", "recorded_by", "recorded_at"]
 
 
-class EarlyStopList(generics.ListAPIView):
+class EarlyStopList(generics.ListAPIView[EarlyStop]):
     """Séances stopped before the closing hour, with their reason (LU art. 71)."""
 
     permission_classes = [ViewPermission]
@@ -245,7 +245,7 @@ class EarlyStopList(generics.ListAPIView):
         return selectors.early_stops()
 
 
-class BankFailureSerializer(serializers.ModelSerializer):
+class BankFailureSerializer(serializers.ModelSerializer[BankFailure]):
     recorded_by = _Person(read_only=True)
     new_authorisation = serializers.SerializerMethodField()
 
@@ -269,7 +269,7 @@ class BankFailureSerializer(serializers.ModelSerializer):
         return {"granted_on": authorisation.granted_on.isoformat(), "reference": authorisation.reference}
 
 
-class BankFailureList(generics.ListAPIView):
+class BankFailureList(generics.ListAPIView[BankFailure]):
     """Bank failures and the new authorisations after them (LU art. 11)."""
 
     permission_classes = [ViewPermission]
@@ -280,12 +280,10 @@ class BankFailureList(generics.ListAPIView):
         return selectors.bank_failures()
 
 
-class ExclusionSerializer(serializers.ModelSerializer):
+class ExclusionSerializer(serializers.ModelSerializer[Exclusion]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
-        from .models import Exclusion
-
         model = Exclusion
         fields = [
             "origin",
@@ -307,7 +305,7 @@ class ExclusionSerializer(serializers.ModelSerializer):
         ]
 
 
-class ExclusionList(generics.ListAPIView):
+class ExclusionList(generics.ListAPIView[Exclusion]):
     """The fichier des exclus: every measure, the lifted ones with their radiation."""
 
     permission_classes = [ViewPermission]

@@ -1,4 +1,5 @@
-"""Demo entries of the other books (idempotent): a month of orphans, last year's transfer."""
+"""Demo entries of the other books (idempotent): the casino's settings, a month of orphans,
+last year's transfer."""
 
 from __future__ import annotations
 
@@ -6,9 +7,13 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from casino_ops import roles
+from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 
 from . import services
@@ -17,6 +22,26 @@ from .models import Approval, Exclusion, OrphanEntry, TipsCount
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
+
+
+def seed_casino(context: dict[str, Any]) -> None:
+    """The casino's settings, set once by the director's act (a default row may exist
+    already, made on first read: only the recorded act says the demo set them)."""
+    users = context["users"]
+    if not AuditEvent.objects.filter(action=Action.CASINO_SETTINGS_CHANGED).exists():
+        luxembourg = context.get("profile") == "LU"
+        services.update_casino_settings(
+            actor=users[roles.DIRECTOR],
+            name="Casino de la Moselle — démonstration"
+            if luxembourg
+            else "Casino de la Côte — démonstration",
+            profile="LU" if luxembourg else "FR",
+            authorised_min_stake=Decimal("10.00") if luxembourg else Decimal("5.00"),
+            authorisation_reference="Arrêté ministériel du 2 janvier 2026 (démonstration)",
+            **({} if luxembourg else {"surrender": True}),
+        )
+        context["created"].append("casino settings")
+    context["casino"] = CasinoSettings.objects.get()
 
 
 def seed(context: dict[str, Any]) -> None:
@@ -164,8 +189,6 @@ def _orphans(director: Any, committee: Any) -> None:
 
 def _approvals(director: Any, users: dict[str, Any]) -> None:
     """The direction and the staff approved by the Minister of Justice; one dismissal."""
-    from django.contrib.auth import get_user_model
-
     today = timezone.localdate()
     since = today - dt.timedelta(days=200)
     for role, function, job, ref in (

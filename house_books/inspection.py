@@ -14,6 +14,7 @@ from casino_ops.services import get_casino
 from tables import selectors as tables
 
 from . import selectors
+from .services.exclusions import NOTICE_DAYS, OWN_RULE
 
 
 def _profile() -> str:
@@ -176,8 +177,6 @@ def devices_missing(day: dt.date | None) -> Iterator[Breach]:
 def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 69: an exclusion or refusal of admission by the casino, not notified at once
     (the day of the decision or the next) to the Minister of Justice, with its reasons."""
-    from .services.exclusions import NOTICE_DAYS, OWN_RULE
-
     today = day or timezone.localdate()
     late = list(selectors.own_exclusions_not_notified(today, NOTICE_DAYS))
     if not late:

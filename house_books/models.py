@@ -20,7 +20,6 @@ from casino_ops.validators import (
 )
 
 USER = settings.AUTH_USER_MODEL
-MONEY = {"max_digits": 12, "decimal_places": 2}
 
 
 # -- Orphans (LU art. 8) ----------------------------------------------------------------------
@@ -40,9 +39,9 @@ class OrphanEntry(models.Model):
     found_at = models.DateTimeField(_("trouvé le"), validators=[validate_date_window])
     kind = models.CharField(_("nature"), max_length=16, choices=OrphanKind.choices)
     table_number = models.PositiveSmallIntegerField(_("table"), null=True, blank=True)
-    stake = models.DecimalField(_("mise oubliée"), null=True, blank=True, **MONEY)
-    winnings = models.DecimalField(_("gains cumulés"), null=True, blank=True, **MONEY)
-    amount = models.DecimalField(_("montant versé en caisse"), **MONEY)
+    stake = models.DecimalField(_("mise oubliée"), null=True, blank=True, max_digits=12, decimal_places=2)
+    winnings = models.DecimalField(_("gains cumulés"), null=True, blank=True, max_digits=12, decimal_places=2)
+    amount = models.DecimalField(_("montant versé en caisse"), max_digits=12, decimal_places=2)
     description = models.TextField(_("circonstances"), validators=[validate_no_control_characters])
     recorded_by = models.ForeignKey(
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
@@ -68,8 +67,10 @@ class OrphanRepayment(models.Model):
         related_name="repayments",
     )
     repaid_on = models.DateField(_("remboursé le"), validators=[validate_date_window])
-    amount = models.DecimalField(_("montant remboursé"), **MONEY)
-    total_before = models.DecimalField(_("total des orphelins arrêté avant le remboursement"), **MONEY)
+    amount = models.DecimalField(_("montant remboursé"), max_digits=12, decimal_places=2)
+    total_before = models.DecimalField(
+        _("total des orphelins arrêté avant le remboursement"), max_digits=12, decimal_places=2
+    )
     owner_name = models.CharField(
         _("nom du propriétaire"), max_length=200, validators=[validate_no_control_characters]
     )
@@ -96,7 +97,7 @@ class OrphanTransfer(models.Model):
 
     exercise = models.PositiveSmallIntegerField(_("exercice"), unique=True)
     transferred_on = models.DateField(_("versé le"), validators=[validate_date_window])
-    amount = models.DecimalField(_("montant versé"), **MONEY)
+    amount = models.DecimalField(_("montant versé"), max_digits=12, decimal_places=2)
     commune = models.CharField(_("commune"), max_length=120, validators=[validate_no_control_characters])
     receipt = models.CharField(
         _("quittance du receveur communal"), max_length=120, validators=[validate_no_control_characters]
@@ -197,7 +198,7 @@ class TipsCount(models.Model):
 
     day = models.DateField(_("journée"), unique=True, validators=[validate_date_window])
     box = models.CharField(_("tirelire"), max_length=60, validators=[validate_no_control_characters])
-    amount = models.DecimalField(_("montant compté"), **MONEY)
+    amount = models.DecimalField(_("montant compté"), max_digits=12, decimal_places=2)
     counted_by = models.ForeignKey(
         USER, verbose_name=_("compté par"), on_delete=models.PROTECT, related_name="+"
     )

@@ -3,12 +3,29 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import Sum
+from django.db.models import F, Q, Sum
+from django.utils import timezone
 
-from .models import Approval, OrphanEntry, OrphanRepayment, OrphanTransfer, TipsCount
+from tables import selectors as tables
+
+from .models import (
+    Approval,
+    BankFailure,
+    DeviceAssignment,
+    EarlyStop,
+    Exclusion,
+    ExclusionOrigin,
+    OrphanEntry,
+    OrphanRepayment,
+    OrphanTransfer,
+    SeanceHours,
+    ShoeDevice,
+    TipsCount,
+)
 
 ZERO = Decimal("0.00")
 
@@ -22,7 +39,8 @@ def _sum(query: Any, field: str = "amount") -> Decimal:
 
 def orphan_entry_balance(entry: Any) -> Decimal:
     """What is left of one entry after its repayments."""
-    return entry.amount - _sum(entry.repayments.all())
+    amount: Decimal = entry.amount
+    return amount - _sum(entry.repayments.all())
 
 
 def orphan_balance(exercise: int) -> Decimal:
@@ -76,8 +94,6 @@ def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
 def approved_on(user: Any, day: dt.date) -> bool:
     """Whether ``user`` holds an approval in force on ``day`` (given on or before it, not
     ended, revoked, resigned or dismissed on or before it)."""
-    from django.db.models import Q
-
     if user is None or not getattr(user, "pk", None):
         return False
     return (
@@ -89,8 +105,6 @@ def approved_on(user: Any, day: dt.date) -> bool:
 
 def approvals(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
     """Approvals given or ended in the period (all when no period)."""
-    from django.db.models import Q
-
     query = Approval.objects.select_related("person", "recorded_by", "ended_by").order_by("approved_on", "pk")
     if date_from is not None and date_to is not None:
         query = query.filter(
@@ -114,7 +128,7 @@ def tips_counts(date_from: dt.date | None = None, date_to: dt.date | None = None
 def tips_account(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
     """The account "pourboires": one line per day counted, with the exercise's running total."""
     before = _sum(TipsCount.objects.filter(day__year=date_from.year, day__lt=date_from))
-    lines = []
+    lines: list[dict[str, Any]] = []
     running = before
     for count in tips_counts(date_from, date_to):
         if count.day.year != (lines[-1]["day"].year if lines else date_from.year):
@@ -134,8 +148,6 @@ def days_without_tips_count(days: list[dt.date]) -> list[dt.date]:
 
 def hours_in_force(at: dt.datetime) -> Any:
     """The séance hours notified and in force at ``at`` (``None`` when none was notified)."""
-    from .models import SeanceHours
-
     return SeanceHours.objects.filter(effective_from__lte=at).order_by("-effective_from", "-pk").first()
 
 
@@ -147,8 +159,6 @@ def is_sunday_or_holiday(day: dt.date) -> bool:
 def seance_window(hours: Any, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
     """When the séances of gaming ``day`` may begin and when they close, under ``hours``
     (a closing hour at or before the start hour falls on the next morning)."""
-    from django.utils import timezone
-
     start_time = hours.holiday_start if is_sunday_or_holiday(day) else hours.weekday_start
     start = timezone.make_aware(dt.datetime.combine(day, start_time))
     close_day = day if hours.closing > start_time else day + dt.timedelta(days=1)
@@ -156,8 +166,6 @@ def seance_window(hours: Any, day: dt.date) -> tuple[dt.datetime, dt.datetime]:
 
 
 def seance_hours(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import SeanceHours
-
     query = SeanceHours.objects.select_related("recorded_by").order_by("effective_from", "pk")
     if date_to is not None:
         query = query.filter(effective_from__date__lte=date_to)
@@ -165,8 +173,6 @@ def seance_hours(date_from: dt.date | None = None, date_to: dt.date | None = Non
 
 
 def early_stops(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import EarlyStop
-
     query = EarlyStop.objects.select_related("session__table", "recorded_by").order_by("stopped_at", "pk")
     if date_from is not None:
         query = query.filter(session__day__gte=date_from)
@@ -178,8 +184,6 @@ def early_stops(date_from: dt.date | None = None, date_to: dt.date | None = None
 def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str]]:
     """Séances of ``first``..``last`` opened before their start hour, or closed before the
     closing hour without a recorded reason: (session, what)."""
-    from tables import selectors as tables
-
     found = []
     for session in (
         tables.sessions().filter(day__gte=first, day__lte=last).select_related("table").order_by("day", "pk")
@@ -197,14 +201,10 @@ def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str
 
 
 def early_stop_of(session: Any) -> Any:
-    from .models import EarlyStop
-
     return EarlyStop.objects.filter(session=session).first()
 
 
 def _has_early_stop(session: Any) -> bool:
-    from .models import EarlyStop
-
     return EarlyStop.objects.filter(session=session).exists()
 
 
@@ -213,8 +213,6 @@ def _has_early_stop(session: Any) -> bool:
 
 def pending_bank_failure(at: dt.datetime) -> Any:
     """The bank failure before ``at`` with no new authorisation yet (``None``: none)."""
-    from .models import BankFailure
-
     return (
         BankFailure.objects.filter(occurred_at__lte=at, new_authorisation__isnull=True)
         .order_by("occurred_at")
@@ -223,8 +221,6 @@ def pending_bank_failure(at: dt.datetime) -> Any:
 
 
 def bank_failures(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import BankFailure
-
     query = BankFailure.objects.select_related("recorded_by", "new_authorisation").order_by("occurred_at")
     if date_from is not None:
         query = query.filter(occurred_at__date__gte=date_from)
@@ -235,11 +231,7 @@ def bank_failures(date_from: dt.date | None = None, date_to: dt.date | None = No
 
 def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list[tuple[Any, Any]]:
     """Séances opened after a bank failure and before its new authorisation."""
-    from tables import selectors as tables
-
-    from .models import BankFailure
-
-    found = []
+    found: list[tuple[Any, Any]] = []
     failures = list(BankFailure.objects.select_related("new_authorisation"))
     if not failures:
         return found
@@ -256,21 +248,14 @@ def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list
 
 
 def approvals_book_kept() -> bool:
-    from .models import Approval
-
     return Approval.objects.exists()
 
 
 def acts_by_unapproved(first: dt.date, last: dt.date) -> list[tuple[Any, str, Any]]:
     """Entries of the advance books of ``first``..``last`` signed or counted by someone not
     approved that day: (entry, role, person)."""
-    from tables.models import AdvanceEntry
-
     found = []
-    entries = AdvanceEntry.objects.filter(session__day__gte=first, session__day__lte=last).select_related(
-        "session__table", "signed_by", "counted_by"
-    )
-    for entry in entries.order_by("session__day", "pk"):
+    for entry in tables.advance_entries(first, last).order_by("session__day", "pk"):
         for role in ("signed_by", "counted_by"):
             person = getattr(entry, role, None)
             if person is not None and not approved_on(person, entry.session.day):
@@ -282,14 +267,10 @@ def acts_by_unapproved(first: dt.date, last: dt.date) -> list[tuple[Any, str, An
 
 
 def devices() -> Any:
-    from .models import ShoeDevice
-
     return ShoeDevice.objects.select_related("recorded_by").order_by("number")
 
 
 def device_assignments(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
-    from .models import DeviceAssignment
-
     query = DeviceAssignment.objects.select_related("device", "assigned_by").order_by("day", "table_number")
     if date_from is not None:
         query = query.filter(day__gte=date_from)
@@ -306,8 +287,6 @@ def devices_out_of_cabinet(before: dt.date) -> list[Any]:
 def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> list[tuple[int, int, dt.date]]:
     """(device number, table, Monday) when a device served the same table at every séance
     (at least ``minimum``) that table held in a week."""
-    from collections import defaultdict
-
     weeks: dict[tuple[int, dt.date], list[int]] = defaultdict(list)
     for a in device_assignments(first, last):
         monday = a.day - dt.timedelta(days=a.day.weekday())
@@ -325,10 +304,6 @@ def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> l
 def exclusions(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
     """The fichier des exclus: measures in force during the period (decided by its end, not
     lifted before its start), oldest first."""
-    from django.db.models import Q
-
-    from .models import Exclusion
-
     query = Exclusion.objects.select_related("recorded_by").order_by("decided_on", "pk")
     if date_to is not None:
         query = query.filter(decided_on__lte=date_to)
@@ -340,10 +315,6 @@ def exclusions(date_from: dt.date | None = None, date_to: dt.date | None = None)
 def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:
     """The casino's own exclusions whose notice to the minister is missing past the delay,
     or was given late."""
-    from django.db.models import F, Q
-
-    from .models import Exclusion, ExclusionOrigin
-
     limit = dt.timedelta(days=notice_days)
     return (
         Exclusion.objects.filter(origin=ExclusionOrigin.CASINO)

@@ -87,7 +87,7 @@ def users_by_role() -> dict[str, Any]:
 
 def casino_settings(director: Any) -> Any:
     """The casino's settings: FR, authorised minimum 5.00."""
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     return update_casino_settings(
         actor=director, name="Casino de test", profile="FR", authorised_min_stake=Decimal("5.00")

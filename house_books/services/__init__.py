@@ -1,6 +1,7 @@
 """The acts of the other books: one act = one service call = one audit event."""
 
 from .approvals import check_approved, end_approval, record_approval
+from .casino import update_casino_settings
 from .exclusions import (
     lift_exclusion,
     notify_own_exclusion,
@@ -22,4 +23,5 @@ __all__ = [
     "record_orphan",
     "repay_orphan",
     "transfer_orphans",
+    "update_casino_settings",
 ]

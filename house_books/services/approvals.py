@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -48,8 +48,6 @@ def check_approved(user: Any, day: dt.date, profile: str, *, field: str = "actor
 
 def _lock_person(person: Any) -> None:
     """Acts on one person's approvals queue on a lock of their own."""
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return  # SQLite (the quick start) runs one writing transaction at a time
     with connection.cursor() as cursor:

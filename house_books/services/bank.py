@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -33,8 +33,6 @@ def _moment(value: Any, field: str, article: str) -> dt.datetime:
 
 
 def _lock_book() -> None:
-    from django.db import connection
-
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.bank'))")

@@ -13,13 +13,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
+from tables import selectors as tables
 
 from .. import selectors
 from ..models import EarlyStop, EarlyStopReason, SeanceHours
@@ -42,8 +43,6 @@ def _moment(value: Any, field: str, article: str) -> dt.datetime:
 
 
 def _lock_book() -> None:
-    from django.db import connection
-
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.hours'))")
@@ -128,8 +127,6 @@ def record_early_stop(
 ) -> EarlyStop:
     """Why an open séance stops before the closing hour: the players have left, or three coups
     in a row passed without any stake (LU art. 71). Recorded before the séance is closed."""
-    from tables.models import Session, SessionStatus
-
     current = profile()
     article = cite(RULE, current)
     require_management(actor)
@@ -142,8 +139,8 @@ def record_early_stop(
             article,
             field="reason",
         )
-    session = Session.objects.select_for_update().get(pk=session.pk)
-    if session.status == SessionStatus.CLOSED:
+    session = tables.open_sessions().select_for_update(of=("self",)).filter(pk=session.pk).first()
+    if session is None:
         raise RegulationError(
             "SESSION_ALREADY_CLOSED",
             _("La séance est déjà clôturée : le motif s'inscrit avant la clôture."),

@@ -13,7 +13,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -33,8 +33,6 @@ RULE = "house.orphans"
 
 def _lock() -> None:
     """Orphan acts queue on one lock: numbers and balances are read and written in turn."""
-    from django.db import connection
-
     if connection.vendor != "postgresql":
         return  # SQLite (the quick start) runs one writing transaction at a time
     with connection.cursor() as cursor:
@@ -95,6 +93,8 @@ def record_orphan(
             field="found_at",
         )
     description = required_text(description, "description", _("les circonstances de la découverte"), article)
+    stake_value: Decimal | None
+    winnings_value: Decimal | None
     if kind == OrphanKind.ABANDONED:
         if stake is None:
             raise RegulationError(

@@ -15,7 +15,9 @@ from .control import (
 )
 from .sessions import (
     advance_book,
+    advance_entries,
     delegation_dict,
+    open_sessions,
     session_report,
     session_rows,
     sessions,
@@ -36,6 +38,8 @@ from .shoes import (
 
 __all__ = [
     "advance_book",
+    "advance_entries",
+    "open_sessions",
     "delegation_dict",
     "session_report",
     "sessions",

@@ -18,6 +18,7 @@ from ..models import (
     HandLog,
     MaximumChange,
     Session,
+    SessionStatus,
     Shoe,
     Table,
 )
@@ -364,3 +365,20 @@ def table_days(table: int, date_from: dt.date, date_to: dt.date) -> list[dt.date
 
 def table_exists(number: int) -> bool:
     return Table.objects.filter(number=number).exists()
+
+
+# -- for the house books (LU art. 51, 54, 63, 71) -------------------------------------------------
+
+
+def open_sessions() -> QuerySet[Session]:
+    """Sessions not yet closed (open or interrupted), with their table, by table number."""
+    return (
+        Session.objects.exclude(status=SessionStatus.CLOSED).select_related("table").order_by("table__number")
+    )
+
+
+def advance_entries(first: dt.date, last: dt.date) -> QuerySet[AdvanceEntry]:
+    """The advance books' entries of days ``first``..``last``, with who signed and counted them."""
+    return AdvanceEntry.objects.filter(session__day__gte=first, session__day__lte=last).select_related(
+        "session__table", "signed_by", "counted_by"
+    )

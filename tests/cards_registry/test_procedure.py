@@ -242,7 +242,7 @@ def test_fr_no_officer_present_the_police_judiciaire_head_is_named(director: Any
 
 
 def test_lu_knows_only_the_officer(director: Any, decks: list[Deck]) -> None:
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     update_casino_settings(actor=director, profile="LU")
     now = timezone.now()

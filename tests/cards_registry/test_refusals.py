@@ -264,7 +264,7 @@ def test_destruction_stamped_twice_is_refused(director: Any, officer: Any, decks
 
 
 def test_lu_articles_follow_the_profile(director: Any, officer: Any, decks: list[Any]) -> None:
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     update_casino_settings(actor=director, profile="LU")
     with pytest.raises(RegulationError) as info:

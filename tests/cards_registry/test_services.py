@@ -25,7 +25,7 @@ from cards_registry.models import (
 )
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
-from casino_ops.services import update_casino_settings
+from house_books.services.casino import update_casino_settings
 from tests.builders import assert_refused
 
 from .conftest import make_sent_order, sixain_data

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DepotSettings, Order, Reception, Sixain
-from casino_ops.services import update_casino_settings
+from house_books.services.casino import update_casino_settings
 from tests.builders import assert_refused
 
 from .conftest import sixain_data

@@ -155,7 +155,7 @@ def test_create_table_refused_without_the_role(role: str | None, users: dict[str
 @pytest.mark.django_db
 def test_the_depot_and_the_settings_refuse_alike(users: dict[str, Any], casino: Any) -> None:
     from cards_registry.services import set_max_sixains
-    from casino_ops.services import update_casino_settings
+    from house_books.services import update_casino_settings
 
     with pytest.raises(RoleRequired):
         set_max_sixains(actor=users[roles.COMMITTEE], max_sixains=10)

@@ -7,7 +7,7 @@ from audit.models import AuditEvent
 from casino_ops import roles
 from casino_ops.models import CasinoSettings
 from casino_ops.regulations import RegulationError
-from casino_ops.services import update_casino_settings
+from house_books.services.casino import update_casino_settings
 
 
 @pytest.mark.django_db

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from casino_ops.admin import CasinoSettingsAdmin
 from casino_ops.models import HOUSE_RULE_DEFAULTS, HOUSE_RULE_KEYS, CasinoSettings
 from casino_ops.regulations import ARTICLES, RegulationError, cite
 from casino_ops.rules import check_casino_settings
 from casino_ops.services import EDITABLE_FIELDS
+from house_books.admin import CasinoSettingsAdmin
 from tables.blackjack import rules as engine
 
 

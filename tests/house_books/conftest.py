@@ -24,7 +24,7 @@ def lu_casino(director: Any) -> Any:
     """The casino under the Luxembourg règlement."""
     from decimal import Decimal
 
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     return update_casino_settings(
         actor=director, name="Casino de test", profile="LU", authorised_min_stake=Decimal("5.00")

@@ -244,6 +244,10 @@ EXPECTATIONS: dict[str, Any] = {
     "house_books:orphan-transfer-list": ByPermission("house_books.view_orphantransfer"),
     "house_books:approval-list": ByPermission("house_books.view_approval"),
     "house_books:tips-account": ByPermission("house_books.view_tipscount"),
+    "house_books:hours-list": ByPermission("house_books.view_seancehours"),
+    "house_books:early-stop-list": ByPermission("house_books.view_earlystop"),
+    "house_books:bank-failure-list": ByPermission("house_books.view_bankfailure"),
+    "house_books:exclusion-list": ByPermission("house_books.view_exclusion"),
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
@@ -479,6 +483,14 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_approval_add": "D",  # LU art. 51
     "admin:house_books_approvalendentry_add": "D",
     "admin:house_books_tipscount_add": "DCK",  # LU art. 57
+    "admin:house_books_seancehours_add": "DC",  # LU art. 71
+    "admin:house_books_earlystop_add": "DC",  # LU art. 71
+    "admin:house_books_bankfailure_add": "DC",  # LU art. 11
+    "admin:house_books_newauthorisation_add": "DC",  # LU art. 11
+    "admin:house_books_exclusion_add": "DC",  # LU art. 68
+    "admin:house_books_ownexclusionentry_add": "DC",  # LU art. 69
+    "admin:house_books_exclusionnoticeentry_add": "DC",  # LU art. 69
+    "admin:house_books_exclusionliftentry_add": "DC",  # LU art. 75
 }
 REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),

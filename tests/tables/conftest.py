@@ -39,7 +39,7 @@ def table(casino: Any, director: Any) -> Any:
 
 @pytest.fixture
 def lu_casino(director: Any) -> Any:
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     return update_casino_settings(
         actor=director, name="Casino LU", profile="LU", authorised_min_stake=Decimal("5.00")

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 
 from casino_ops.regulations import ARTICLES, RegulationError, cite
-from casino_ops.services import update_casino_settings
+from house_books.services.casino import update_casino_settings
 from tables import services
 
 from .conftest import DAY, at_day

@@ -181,7 +181,7 @@ def test_the_admin_upload_takes_a_multi_shoe_jsonl(client, staff, open_session):
 def test_a_box_the_table_does_not_have_is_a_discrepancy(
     staff, casino, profile, article, django_capture_on_commit_callbacks
 ):
-    from casino_ops.services import update_casino_settings
+    from house_books.services.casino import update_casino_settings
 
     update_casino_settings(actor=staff["director"], profile=profile)
     doc = simulate_shoe(31, profile, table="BJ05", limits=("10.00", "1000.00"))

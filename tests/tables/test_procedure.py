@@ -10,7 +10,8 @@ from decimal import Decimal
 import pytest
 
 from audit.models import AuditEvent
-from casino_ops.services import get_casino, update_casino_settings
+from casino_ops.services import get_casino
+from house_books.services.casino import update_casino_settings
 from tables import selectors, services
 from tables.clock import history_at
 from tables.models import AdvanceEntry, EntryKind, Session

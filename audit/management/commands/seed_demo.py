@@ -13,12 +13,14 @@ import tables.demo
 from audit import demo as audit_demo
 from casino_ops.commands import RegulatedCommand
 
-#: Each app's demo data, in the order they build on each other: the users and the casino,
+#: Each app's demo data, in the order they build on each other: the users, the casino's
+#: settings (their act is recorded, so it stands with the house books),
 #: its tables, the depot (which issues them decks), the tables' books, the house books,
 #: then the record's own (the officers' devices). The audit app stands above every app,
 #: so the command that composes them lives here.
 DEMO_STEPS = (
     casino_ops.demo.seed,
+    house_books.demo.seed_casino,
     tables.demo.seed_tables,
     cards_registry.demo.seed,
     tables.demo.seed,

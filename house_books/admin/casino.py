@@ -1,29 +1,32 @@
+"""The casino's settings and house rules (règlement intérieur): the director's act."""
+
 from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 
-from . import access
-from .access import Act
-from .admin_utils import regulation_error_to_form
-from .forms import SafeFormMixin
-from .models import HOUSE_RULE_KEYS, CasinoSettings
-from .regulations import RegulationError
-from .rules import check_casino_settings
-from .services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS, update_casino_settings
+from casino_ops import access
+from casino_ops.access import Act
+from casino_ops.admin_utils import ModelAdmin, ModelForm, regulation_error_to_form
+from casino_ops.forms import SafeFormMixin
+from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
+from casino_ops.regulations import RegulationError
+from casino_ops.rules import check_casino_settings
+from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
+
+from ..services.casino import update_casino_settings
 
 
-class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
+class CasinoSettingsForm(SafeFormMixin, ModelForm):
     class Meta:
         model = CasinoSettings
         fields = EDITABLE_FIELDS
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        data = super().clean() or {}
         if not self.errors:
             try:
                 check_casino_settings(data)
@@ -33,7 +36,7 @@ class CasinoSettingsForm(SafeFormMixin, forms.ModelForm):
 
 
 @admin.register(CasinoSettings)
-class CasinoSettingsAdmin(admin.ModelAdmin):
+class CasinoSettingsAdmin(ModelAdmin):
     form = CasinoSettingsForm
     list_display = ("name", "profile", "authorised_min_stake", "updated_at")
     fieldsets = (

@@ -1,0 +1,173 @@
+"""The fichier des exclus (LU art. 68, 69, 75)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.access import Act
+from casino_ops.admin_utils import ModelChoiceField
+
+from .. import services
+from ..models import (
+    Exclusion,
+    ExclusionGround,
+    ExclusionKind,
+    ExclusionLiftEntry,
+    ExclusionNoticeEntry,
+    ExclusionOrigin,
+    OwnExclusionEntry,
+)
+from . import ActAdmin, ActForm
+
+_MINISTER_GROUNDS = [(v, label) for v, label in ExclusionGround.choices if v != ExclusionGround.OWN]
+
+
+class MinisterialExclusionForm(ActForm):
+    last_name = forms.CharField(label=_("nom"), max_length=120)
+    first_names = forms.CharField(label=_("prénoms"), max_length=200)
+    birth_date = forms.DateField(label=_("date de naissance"))
+    ground = forms.ChoiceField(label=_("motif"), choices=_MINISTER_GROUNDS)
+    decided_on = forms.DateField(label=_("décidée le"))
+    reference = forms.CharField(label=_("référence de la décision du ministre"), max_length=120)
+    director_notified_on = forms.DateField(label=_("notifiée au directeur le"), initial=timezone.localdate)
+
+    class Meta(ActForm.Meta):
+        model = Exclusion
+
+    def act(self, data: dict[str, Any]) -> Exclusion:
+        return services.record_ministerial_exclusion(actor=self.user, **data)
+
+
+@admin.register(Exclusion)
+class ExclusionAdmin(ActAdmin):
+    """The fichier des exclus; "Ajouter" records an exclusion pronounced by the minister."""
+
+    act = Act.HOUSE_BOOKS
+
+    add_form = MinisterialExclusionForm
+    list_display = (
+        "last_name",
+        "first_names",
+        "birth_date",
+        "origin",
+        "kind",
+        "decided_on",
+        "minister_notified_on",
+        "lifted_on",
+    )
+    list_filter = ("origin", "kind")
+    search_fields = ("last_name", "first_names", "reference")
+    detail_fields = (
+        "origin",
+        "kind",
+        "ground",
+        "last_name",
+        "first_names",
+        "birth_date",
+        "decided_on",
+        "reference",
+        "reasons",
+        "director_notified_on",
+        "minister_notified_on",
+        "notice_reference",
+        "lifted_on",
+        "lift_reference",
+        "recorded_by",
+        "recorded_at",
+    )
+
+
+class OwnExclusionForm(ActForm):
+    kind = forms.ChoiceField(label=_("nature"), choices=ExclusionKind.choices)
+    last_name = forms.CharField(label=_("nom"), max_length=120)
+    first_names = forms.CharField(label=_("prénoms"), max_length=200)
+    birth_date = forms.DateField(label=_("date de naissance"))
+    decided_on = forms.DateField(label=_("décidée le"), initial=timezone.localdate)
+    reasons = forms.CharField(label=_("motifs"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+    class Meta(ActForm.Meta):
+        model = OwnExclusionEntry
+
+    def act(self, data: dict[str, Any]) -> Exclusion:
+        return services.record_own_exclusion(actor=self.user, **data)
+
+
+@admin.register(OwnExclusionEntry)
+class OwnExclusionAdmin(ActAdmin):
+    """Exclusions and refusals of admission by the management (LU art. 69)."""
+
+    act = Act.HOUSE_BOOKS
+
+    add_form = OwnExclusionForm
+    list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
+    detail_fields = ExclusionAdmin.detail_fields
+
+    def get_queryset(self, request: Any) -> Any:
+        return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
+
+
+class _ExclusionChoice(ModelChoiceField):
+    def label_from_instance(self, obj: Exclusion) -> str:
+        return str(obj)
+
+
+class ExclusionNoticeForm(ActForm):
+    exclusion = _ExclusionChoice(
+        label=_("exclusion par la direction"),
+        queryset=Exclusion.objects.filter(origin=ExclusionOrigin.CASINO, minister_notified_on__isnull=True),
+    )
+    notified_on = forms.DateField(label=_("avis au Ministre de la Justice le"), initial=timezone.localdate)
+    reference = forms.CharField(label=_("référence de l'avis au ministre"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = ExclusionNoticeEntry
+
+    def act(self, data: dict[str, Any]) -> Exclusion:
+        return services.notify_own_exclusion(actor=self.user, **data)
+
+
+@admin.register(ExclusionNoticeEntry)
+class ExclusionNoticeAdmin(ActAdmin):
+    """The notices to the minister of the management's own exclusions: "Ajouter" gives one."""
+
+    act = Act.HOUSE_BOOKS
+
+    add_form = ExclusionNoticeForm
+    list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
+    detail_fields = ExclusionAdmin.detail_fields
+
+    def get_queryset(self, request: Any) -> Any:
+        return super().get_queryset(request).filter(minister_notified_on__isnull=False)
+
+
+class ExclusionLiftForm(ActForm):
+    exclusion = _ExclusionChoice(
+        label=_("exclusion"), queryset=Exclusion.objects.filter(lifted_on__isnull=True)
+    )
+    lifted_on = forms.DateField(label=_("radiée le"), initial=timezone.localdate)
+    reference = forms.CharField(label=_("référence de la radiation"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = ExclusionLiftEntry
+
+    def act(self, data: dict[str, Any]) -> Exclusion:
+        return services.lift_exclusion(actor=self.user, **data)
+
+
+@admin.register(ExclusionLiftEntry)
+class ExclusionLiftAdmin(ActAdmin):
+    """The radiations from the list of the excluded: "Ajouter" records one."""
+
+    act = Act.HOUSE_BOOKS
+
+    add_form = ExclusionLiftForm
+    list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
+    detail_fields = ExclusionAdmin.detail_fields
+
+    def get_queryset(self, request: Any) -> Any:
+        return super().get_queryset(request).filter(lifted_on__isnull=False)

@@ -1,0 +1,140 @@
+"""Séance hours and early stops (LU art. 71); bank failure and new authorisation (LU art. 11)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.access import Act
+from casino_ops.admin_utils import ModelChoiceField
+from tables import selectors as tables
+
+from ..models import BankFailure, EarlyStop, EarlyStopReason, NewAuthorisation, SeanceHours
+from ..services.bank import record_bank_failure, record_new_authorisation
+from ..services.hours import notify_seance_hours, record_early_stop
+from . import ActAdmin, ActForm
+
+
+class SeanceHoursForm(ActForm):
+    weekday_start = forms.TimeField(label=_("début des séances, jours ordinaires"))
+    holiday_start = forms.TimeField(label=_("début des séances, dimanches et jours fériés"))
+    closing = forms.TimeField(label=_("heure de fermeture fixée par l'autorisation"))
+    effective_from = forms.DateTimeField(label=_("en vigueur à partir du"))
+    notified_at = forms.DateTimeField(label=_("avis aux ministres le"), initial=timezone.now)
+    reference = forms.CharField(label=_("référence de l'avis"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = SeanceHours
+
+    def act(self, data: dict[str, Any]) -> SeanceHours:
+        return notify_seance_hours(actor=self.user, **data)
+
+
+@admin.register(SeanceHours)
+class SeanceHoursAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
+    add_form = SeanceHoursForm
+    list_display = ("effective_from", "weekday_start", "holiday_start", "closing", "notified_at", "reference")
+    detail_fields = (
+        "effective_from",
+        "weekday_start",
+        "holiday_start",
+        "closing",
+        "notified_at",
+        "reference",
+        "recorded_by",
+        "recorded_at",
+    )
+
+
+class _OpenSessionChoice(ModelChoiceField):
+    def label_from_instance(self, obj: Any) -> str:
+        return f"{obj.table.code} — {obj.day:%d/%m/%Y} — {timezone.localtime(obj.opened_at):%H:%M}"
+
+
+class EarlyStopForm(ActForm):
+    session = _OpenSessionChoice(label=_("séance"), queryset=tables.open_sessions())
+    reason = forms.ChoiceField(label=_("motif"), choices=EarlyStopReason.choices)
+    stopped_at = forms.DateTimeField(label=_("arrêtée le"), initial=timezone.now)
+    note = forms.CharField(label=_("observations"), required=False, max_length=300)
+
+    class Meta(ActForm.Meta):
+        model = EarlyStop
+
+    def act(self, data: dict[str, Any]) -> EarlyStop:
+        return record_early_stop(actor=self.user, **data)
+
+
+@admin.register(EarlyStop)
+class EarlyStopAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
+    add_form = EarlyStopForm
+    list_display = ("session", "stopped_at", "reason", "recorded_by")
+    detail_fields = ("session", "stopped_at", "reason", "note", "recorded_by", "recorded_at")
+
+
+# -- bank failure (LU art. 11) ------------------------------------------------------------------
+
+
+class BankFailureForm(ActForm):
+    occurred_at = forms.DateTimeField(label=_("survenue le"), initial=timezone.now)
+    description = forms.CharField(
+        label=_("circonstances"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
+    )
+    officer_name = forms.CharField(label=_("fonctionnaire présent avisé"), max_length=200)
+    officer_told_at = forms.DateTimeField(label=_("fonctionnaire avisé le"), initial=timezone.now)
+    minister_told_at = forms.DateTimeField(label=_("Ministre des Finances avisé le"), initial=timezone.now)
+
+    class Meta(ActForm.Meta):
+        model = BankFailure
+
+    def act(self, data: dict[str, Any]) -> BankFailure:
+        return record_bank_failure(actor=self.user, **data)
+
+
+@admin.register(BankFailure)
+class BankFailureAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
+    add_form = BankFailureForm
+    list_display = ("occurred_at", "officer_name", "officer_told_at", "minister_told_at", "recorded_by")
+    detail_fields = (
+        "occurred_at",
+        "description",
+        "officer_name",
+        "officer_told_at",
+        "minister_told_at",
+        "recorded_by",
+        "recorded_at",
+    )
+
+
+class _FailureChoice(ModelChoiceField):
+    def label_from_instance(self, obj: BankFailure) -> str:
+        return f"{timezone.localtime(obj.occurred_at):%d/%m/%Y %H:%M} — {obj.officer_name}"
+
+
+class NewAuthorisationForm(ActForm):
+    failure = _FailureChoice(
+        label=_("défaillance"),
+        queryset=BankFailure.objects.filter(new_authorisation__isnull=True).order_by("-occurred_at"),
+    )
+    granted_on = forms.DateField(label=_("accordée le"), initial=timezone.localdate)
+    reference = forms.CharField(label=_("référence de l'autorisation"), max_length=120)
+
+    class Meta(ActForm.Meta):
+        model = NewAuthorisation
+
+    def act(self, data: dict[str, Any]) -> NewAuthorisation:
+        return record_new_authorisation(actor=self.user, **data)
+
+
+@admin.register(NewAuthorisation)
+class NewAuthorisationAdmin(ActAdmin):
+    act = Act.HOUSE_BOOKS
+    add_form = NewAuthorisationForm
+    list_display = ("failure", "granted_on", "reference", "recorded_by")
+    detail_fields = ("failure", "granted_on", "reference", "recorded_by", "recorded_at")
