@@ -1077,18 +1077,17 @@ class _Round:
         self.acts: Any = NO_ACTS
         self.ai = 0
 
-    def _next(self) -> int:
-        """Index of the next card; CARDS_SHORT and stop when the shoe gave no more."""
-        p = self.p
-        if p >= self.n:
-            self.disc.append(_d("CARDS_SHORT", self.number, None, None, None, self.arts["CARDS_SHORT"]))
-            raise _Stop
-        self.p = p + 1
-        return p
+    def short(self) -> _Stop:
+        """CARDS_SHORT: the shoe gave no more cards; the stop to raise."""
+        self.disc.append(_d("CARDS_SHORT", self.number, None, None, None, self.arts["CARDS_SHORT"]))
+        return _Stop()
 
     def draw(self, h: Hand) -> None:
-        """The next card to hand ``h``."""
-        p = self._next()
+        """The next card to hand ``h`` (the one call per card of the general path)."""
+        p = self.p
+        if p >= self.n:
+            raise self.short()
+        self.p = p + 1
         v = self.vals[p]
         h.cards.append(self.cards[p])
         h.hard += v
@@ -1097,7 +1096,10 @@ class _Round:
 
     def draw_dealer(self) -> None:
         """The next card to the dealer."""
-        p = self._next()
+        p = self.p
+        if p >= self.n:
+            raise self.short()
+        self.p = p + 1
         v = self.vals[p]
         self.d_cards.append(self.cards[p])
         self.d_hard += v
