@@ -16,7 +16,7 @@ amount string to cents so that the amount grammar
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from .rules import BOOLEAN_RULES, CHANGEABLE, DEFAULTS, INTEGER_RULE_MINIMUM, PROFILES, Rules, rules_for
 
@@ -156,7 +156,7 @@ def _house_rules(profile: str, hr: Any) -> Rules:
     return rules_for(profile, hr)
 
 
-def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
+def check_round(i: int, rd: Any) -> None:
     """Check round ``i`` (0-based) (§2, §6). Paths are built only when raising."""
     p = f"rounds[{i}]"
     if type(rd) is not dict:
@@ -172,6 +172,15 @@ def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
         raise Rejected(f"{p}.{exc.args[0]}", "missing") from None
     if type(number) is not int:
         raise Rejected(f"{p}.number", "expected an integer")
+    _check_boxes(p, boxes)
+    _check_cards(p, cards)
+    _check_insurance(p, insurance)
+    _check_actions(p, actions)
+    _check_settlements(p, settlements)
+
+
+def _check_boxes(p: str, boxes: Any) -> None:
+    """The round's boxes: numbers 1 to 7 listed once, their stakes, at least one stake."""
     if type(boxes) is not list:
         raise Rejected(f"{p}.boxes", "expected a list")
     seen_boxes = 0  # bit mask of box numbers seen
@@ -191,34 +200,36 @@ def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
             raise Rejected(f"{p}.boxes[{j}].stakes", _missing_or(b, "stakes", "expected a list"))
         if stakes:
             staked = True
-        if len(stakes) == 1:
-            s = stakes[0]
-            # the common case of a lone stake, without a set of players
-            if type(s) is not dict:
-                _stake(p, j, 0, s)
-            pl = s.get("player")
-            a = s.get("amount")
-            if type(pl) is not str or not pl or type(a) is not str or (a not in _CENTS and cents(a) is None):
-                _stake(p, j, 0, s)
-        else:
-            players = set()
-            for k, s in enumerate(stakes):
-                if type(s) is not dict:
-                    _stake(p, j, k, s)
-                pl = s.get("player")
-                a = s.get("amount")
-                if (
-                    type(pl) is not str
-                    or not pl
-                    or type(a) is not str
-                    or (a not in _CENTS and cents(a) is None)
-                ):
-                    _stake(p, j, k, s)
-                if pl in players:
-                    raise Rejected(f"{p}.boxes[{j}].stakes[{k}].player", "player listed twice on this box")
-                players.add(s["player"])
+        _check_stakes(p, j, stakes)
     if not staked:
         raise Rejected(f"{p}.boxes", "expected at least one box holding a stake")
+
+
+def _check_stakes(p: str, j: int, stakes: list[Any]) -> None:
+    """The stakes of box ``j``: well-formed, each player once."""
+    if len(stakes) == 1:
+        # the common case of a lone stake, without a set of players
+        s = stakes[0]
+        if type(s) is not dict or not _good_stake(s):
+            _stake(p, j, 0, s)
+        return
+    players = set()
+    for k, s in enumerate(stakes):
+        if type(s) is not dict or not _good_stake(s):
+            _stake(p, j, k, s)
+        if s.get("player") in players:
+            raise Rejected(f"{p}.boxes[{j}].stakes[{k}].player", "player listed twice on this box")
+        players.add(s["player"])
+
+
+def _good_stake(s: dict[str, Any]) -> bool:
+    """A stake object with a non-empty player and an amount string."""
+    pl = s.get("player")
+    a = s.get("amount")
+    return type(pl) is str and bool(pl) and type(a) is str and (a in _CENTS or cents(a) is not None)
+
+
+def _check_cards(p: str, cards: Any) -> None:
     if type(cards) is not list:
         raise Rejected(f"{p}.cards", "expected a list")
     try:
@@ -227,6 +238,9 @@ def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
         for k, c in enumerate(cards):
             if type(c) is not str:
                 raise Rejected(f"{p}.cards[{k}]", "expected a card code string") from None
+
+
+def _check_insurance(p: str, insurance: Any) -> None:
     if type(insurance) is not list:
         raise Rejected(f"{p}.insurance", "expected a list")
     for k, ins in enumerate(insurance):
@@ -239,6 +253,9 @@ def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
             raise Rejected(f"{q}.player", _missing_or(ins, "player", _NONEMPTY))
         if cents(ins.get("amount")) is None:
             raise Rejected(f"{q}.amount", _missing_or(ins, "amount", AMOUNT_REASON))
+
+
+def _check_actions(p: str, actions: Any) -> None:
     if type(actions) is not dict:
         raise Rejected(f"{p}.actions", "expected an object")
     for key, acts in actions.items():
@@ -252,39 +269,49 @@ def check_round(i: int, rd: Any) -> None:  # noqa: C901 - TODO split
                     raise Rejected(f"{p}.actions.{key}[{k}]", _ACTION_REASON)
             else:
                 _action_object(f"{p}.actions.{key}[{k}]", a)
+
+
+def _check_settlements(p: str, settlements: Any) -> None:
     if type(settlements) is not list:
         raise Rejected(f"{p}.settlements", "expected a list")
     for k, row in enumerate(settlements):
-        if type(row) is dict:
-            # fast path of a well-formed net row
-            pl = row.get("player")
-            net = row.get("net")
-            if (
-                type(row.get("box")) is int
-                and type(pl) is str
-                and pl
-                and type(net) is str
-                and net in _CENTS
-                and type(row.get("hand")) is int
-                and "insurance_net" not in row
-            ):
-                continue
-        else:
+        if type(row) is not dict:
             raise Rejected(f"{p}.settlements[{k}]", "expected an object")
-        if type(row.get("box")) is not int:
-            raise Rejected(f"{p}.settlements[{k}].box", _missing_or(row, "box", "expected an integer"))
-        if not _nonempty_str(row.get("player")):
-            raise Rejected(f"{p}.settlements[{k}].player", _missing_or(row, "player", _NONEMPTY))
-        has_net = "net" in row
-        if has_net == ("insurance_net" in row):
-            raise Rejected(f"{p}.settlements[{k}]", "expected exactly one of net and insurance_net")
-        if has_net:
-            if cents(row["net"]) is None:
-                raise Rejected(f"{p}.settlements[{k}].net", AMOUNT_REASON)
-            if type(row.get("hand")) is not int:
-                raise Rejected(f"{p}.settlements[{k}].hand", "expected an integer (required with net)")
-        elif cents(row["insurance_net"]) is None:
-            raise Rejected(f"{p}.settlements[{k}].insurance_net", AMOUNT_REASON)
+        if not _plain_net_row(row):
+            _check_settlement(f"{p}.settlements[{k}]", row)
+
+
+def _plain_net_row(row: dict[str, Any]) -> bool:
+    """Fast path of a well-formed net row (its amount already seen)."""
+    pl = row.get("player")
+    net = row.get("net")
+    return (
+        type(row.get("box")) is int
+        and type(pl) is str
+        and bool(pl)
+        and type(net) is str
+        and net in _CENTS
+        and type(row.get("hand")) is int
+        and "insurance_net" not in row
+    )
+
+
+def _check_settlement(q: str, row: dict[str, Any]) -> None:
+    """Raise the precise error of a settlement row, if any."""
+    if type(row.get("box")) is not int:
+        raise Rejected(f"{q}.box", _missing_or(row, "box", "expected an integer"))
+    if not _nonempty_str(row.get("player")):
+        raise Rejected(f"{q}.player", _missing_or(row, "player", _NONEMPTY))
+    has_net = "net" in row
+    if has_net == ("insurance_net" in row):
+        raise Rejected(q, "expected exactly one of net and insurance_net")
+    if has_net:
+        if cents(row["net"]) is None:
+            raise Rejected(f"{q}.net", AMOUNT_REASON)
+        if type(row.get("hand")) is not int:
+            raise Rejected(f"{q}.hand", "expected an integer (required with net)")
+    elif cents(row["insurance_net"]) is None:
+        raise Rejected(f"{q}.insurance_net", AMOUNT_REASON)
 
 
 _NONEMPTY = "expected a non-empty string"
@@ -295,7 +322,7 @@ def _missing_or(obj: dict[str, Any], key: str, reason: str) -> str:
     return "missing" if key not in obj else reason
 
 
-def _stake(p: str, j: int, k: int, s: Any) -> None:
+def _stake(p: str, j: int, k: int, s: Any) -> NoReturn:
     """Raise the precise error of a bad stake."""
     q = f"{p}.boxes[{j}].stakes[{k}]"
     if type(s) is not dict:

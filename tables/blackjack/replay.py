@@ -138,6 +138,9 @@ def _d(
     return out
 
 
+#: a hand played on the fast path: box, number, cards, hard total, ace, state, doubled, stakes
+_HandRow = tuple[int, int, list[str], int, bool, int, bool, Any]
+
 #: the decisions of a box without an actions key
 NO_ACTS: tuple[Any, ...] = ()
 #: end of the settlement rows
@@ -284,7 +287,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             live = False  # a hand still on the layout, or an insurance bet (3.5)
             # each box: its stakes within the limits, then its play (3.3), hands kept
             # as (box, num, cards, hard, ace, state, doubled, stakes)
-            res: list[tuple[Any, ...]] = []
+            res: list[_HandRow] = []
             res_append = res.append
             stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
             created = fv = 0
@@ -747,7 +750,7 @@ def _split_stakes(st: list[tuple[str, int]], declined: Any) -> list[tuple[str, i
     return [st[0], *(s for s in st[1:] if s[0] not in declined)]
 
 
-def _num_of_row(row: tuple[Any, ...]) -> int:
+def _num_of_row(row: _HandRow) -> int:
     return row[1]
 
 
@@ -1016,7 +1019,297 @@ def _stopped(
     }
 
 
-def _play(  # noqa: C901 - TODO split
+class _Stop(Exception):
+    """The replay of a round stops (cards short, a decision missing): its report has null nets (§6)."""
+
+
+class _Round:
+    """The general replay of one round: the cards left in the shoe, the boxes, the dealer (§3.1–§3.5).
+
+    Where the replay cannot go on, the discrepancy is noted and :class:`_Stop` raised.
+    """
+
+    __slots__ = (
+        "number",
+        "rules",
+        "arts",
+        "disc",
+        "cards",
+        "vals",
+        "n",
+        "p",
+        "dealt",
+        "boxes",
+        "d_cards",
+        "d_hard",
+        "d_ace",
+        "legal",
+        "holder",
+        "acts",
+        "ai",
+    )
+
+    def __init__(
+        self,
+        number: int,
+        rules: Rules,
+        disc: list[dict[str, Any]],
+        cards: list[str],
+        vals: list[int],
+        playing: list[tuple[int, list[list[Any]]]],
+    ) -> None:
+        self.number = number
+        self.rules = rules
+        self.arts = rules.articles
+        self.disc = disc
+        self.cards = cards
+        self.vals = vals
+        self.n = len(cards)
+        self.p = 0  # cards drawn so far
+        self.dealt = 0  # cards of the first deal: a card drawn after these is a draw at the table
+        self.boxes: list[list[Hand]] = [[Hand(box, 0, sl)] for box, sl in playing]
+        self.d_cards: list[str] = []
+        self.d_hard = 0
+        self.d_ace = False
+        self.legal: list[tuple[int, str, int]] = []
+        # the box being played: its holder, its decisions, the next one
+        self.holder = ""
+        self.acts: Any = NO_ACTS
+        self.ai = 0
+
+    def short(self) -> _Stop:
+        """CARDS_SHORT: the shoe gave no more cards; the stop to raise."""
+        self.disc.append(_d("CARDS_SHORT", self.number, None, None, None, self.arts["CARDS_SHORT"]))
+        return _Stop()
+
+    def draw(self, h: Hand) -> None:
+        """The next card to hand ``h`` (the one call per card of the general path)."""
+        p = self.p
+        if p >= self.n:
+            raise self.short()
+        self.p = p + 1
+        v = self.vals[p]
+        h.cards.append(self.cards[p])
+        h.hard += v
+        if v == 1:
+            h.ace = True
+
+    def draw_dealer(self) -> None:
+        """The next card to the dealer."""
+        p = self.p
+        if p >= self.n:
+            raise self.short()
+        self.p = p + 1
+        v = self.vals[p]
+        self.d_cards.append(self.cards[p])
+        self.d_hard += v
+        if v == 1:
+            self.d_ace = True
+
+    def deal(self) -> None:
+        """3.1 dealing order: a card to each box, one to the dealer, a second to each box."""
+        for bh in self.boxes:
+            self.draw(bh[0])
+        self.draw_dealer()
+        for bh in self.boxes:
+            self.draw(bh[0])
+        self.dealt = self.p
+
+    def flag(self, code: str, h: Hand, art: str, **extra: Any) -> None:
+        """A discrepancy of hand ``h`` of the box being played."""
+        self.disc.append(_d(code, self.number, h.box, h.num, self.holder, art, **extra))
+
+    def play(self, actions: dict[str, Any]) -> int:
+        """3.3 playing the boxes, in increasing box number; the action keys of boxes holding stakes."""
+        matched = 0
+        for bh in self.boxes:
+            h0 = bh[0]
+            self.holder = h0.stakes[0][0]
+            acts = actions.get(BOX_KEY[h0.box])
+            if acts is None:
+                acts = NO_ACTS
+            else:
+                matched += 1
+            self.acts = acts
+            self.ai = 0
+            stack = [h0]
+            while stack:
+                self.play_hand(stack.pop(), bh, stack)
+            if self.ai < len(acts):
+                self.disc.append(
+                    _d(
+                        "EXTRA_DECISION",
+                        self.number,
+                        h0.box,
+                        None,
+                        self.holder,
+                        self.arts["EXTRA_DECISION"],
+                        count=len(acts) - self.ai,
+                    )
+                )
+        return matched
+
+    def decision(self, h: Hand) -> tuple[str, Any]:
+        """The box's next decision for ``h`` and the players behind who decline it."""
+        if self.ai >= len(self.acts):
+            self.flag("MISSING_DECISION", h, self.arts["MISSING_DECISION"])
+            raise _Stop
+        a = self.acts[self.ai]
+        self.ai += 1
+        if type(a) is dict:
+            return a["act"], a.get("declined")
+        return a, None
+
+    def play_hand(self, h: Hand, bh: list[Hand], stack: list[Hand]) -> None:
+        """Play hand ``h`` of box ``bh`` to its end (a split hand first takes its second card)."""
+        while True:
+            if len(h.cards) == 1:
+                self.draw(h)
+            nc = len(h.cards)
+            hard = h.hard
+            if hard > 21:
+                h.state = BUST
+                return
+            if h.doubled:
+                h.state = STAND
+                return
+            if h.split_aces:
+                if not self.split_ace(h, bh, stack):
+                    h.state = STAND
+                    return
+                continue
+            if nc == 2 and hard == 11 and h.ace and not h.split:
+                h.state = BLACKJACK
+                return
+            a, declined = self.decision(h)
+            if a == "hit":
+                if self.rules.hit_on_21_forbidden and (hard == 21 or (hard == 11 and h.ace)):
+                    self.flag("ILLEGAL_HIT", h, self.arts["ILLEGAL_HIT"], reason="hit_on_21_forbidden")
+            elif a == "stand":
+                h.state = STAND
+                return
+            elif a == "double":
+                self.double(h, nc, declined)
+            elif a == "split":
+                if not self.split(h, bh, stack, nc, declined):
+                    h.state = STAND
+                    return
+                continue
+            else:
+                h.state = self.surrender(h, bh, nc)
+                return
+            # hit, or a double (possible form or replayed as a hit): one card
+            self.draw(h)
+
+    def split_ace(self, h: Hand, bh: list[Hand], stack: list[Hand]) -> bool:
+        """A split ace takes one card; with resplit_aces an ace may split again (True if it does)."""
+        if not (self.rules.resplit_aces and CARD_VALUE[h.cards[1]] == 1):
+            return False
+        a, declined = self.decision(h)
+        if a == "split":
+            _split(
+                h,
+                bh,
+                stack,
+                declined,
+                self.rules.max_hands_after_split,
+                self.number,
+                self.holder,
+                self.disc,
+                self.arts,
+            )
+            return True
+        if a != "stand":
+            code = _ILLEGAL_CODE[a]
+            if a == "surrender":
+                self.flag(code, h, self.arts[code], reason="after a split", replayed_as="stand")
+            else:
+                self.flag(code, h, self.rules.texts["pairs"], reason=SPLIT_ACES_REASON, replayed_as="stand")
+        return False
+
+    def double(self, h: Hand, nc: int, declined: Any) -> None:
+        """A double: of impossible form replayed as a hit; else the stakes doubled (one card follows)."""
+        if nc != 2:
+            self.flag(
+                "ILLEGAL_DOUBLE",
+                h,
+                self.arts["ILLEGAL_DOUBLE"],
+                reason="more than two cards",
+                replayed_as="hit",
+            )
+            return
+        rules = self.rules
+        reason = None
+        if h.split and not rules.double_after_split:
+            reason = "double_after_split"
+        elif rules.double_totals is not None and (h.ace or h.hard not in rules.double_totals):
+            reason = "double_totals"
+        if reason is not None:
+            self.flag("ILLEGAL_DOUBLE", h, self.arts["ILLEGAL_DOUBLE"], reason=reason)
+        first = True
+        for st in h.stakes:
+            # the holder decides; players behind follow unless they declined
+            if first or not declined or st[0] not in declined:
+                st[1] *= 2
+            first = False
+        h.doubled = True
+
+    def split(self, h: Hand, bh: list[Hand], stack: list[Hand], nc: int, declined: Any) -> bool:
+        """A split; False when its form is impossible (replayed as a stand)."""
+        hc = h.cards
+        reason = None
+        if nc != 2:
+            reason = "more than two cards"
+        elif CARD_VALUE[hc[0]] != CARD_VALUE[hc[1]]:
+            reason = "cards of different values"
+        if reason is not None:
+            self.flag("ILLEGAL_SPLIT", h, self.arts["ILLEGAL_SPLIT"], reason=reason, replayed_as="stand")
+            return False
+        if self.rules.split_identical_only and CARD_RANK[hc[0]] != CARD_RANK[hc[1]]:
+            self.flag("ILLEGAL_SPLIT", h, self.arts["ILLEGAL_SPLIT"], reason="split_identical_only")
+        _split(
+            h,
+            bh,
+            stack,
+            declined,
+            self.rules.max_hands_after_split,
+            self.number,
+            self.holder,
+            self.disc,
+            self.arts,
+        )
+        return True
+
+    def surrender(self, h: Hand, bh: list[Hand], nc: int) -> int:
+        """A surrender: the hand's state (a stand when its form is impossible)."""
+        reason = None
+        if len(bh) > 1:
+            reason = "after a split"
+        elif nc != 2:
+            reason = "after a hit"
+        if reason is not None:
+            self.flag(
+                "ILLEGAL_SURRENDER", h, self.arts["ILLEGAL_SURRENDER"], reason=reason, replayed_as="stand"
+            )
+            return STAND
+        # replayed as a surrender: not offered, or after a card was drawn at
+        # the table (FR art. 55-4 1°: "avant tout tirage supplémentaire"); one reason
+        reason = (
+            "not offered" if not self.rules.surrender else LATE_SURRENDER if self.p != self.dealt else None
+        )
+        if reason is not None:
+            self.flag("ILLEGAL_SURRENDER", h, self.arts["ILLEGAL_SURRENDER"], reason=reason)
+        return SURRENDER
+
+    def dealer_plays(self) -> None:
+        """3.5 the dealer draws to 17 if a hand is on the layout or an insurance bet is open."""
+        if not self.legal and all(h.state == BUST or h.state == SURRENDER for bh in self.boxes for h in bh):
+            return
+        while (self.d_hard + 10 if self.d_ace and self.d_hard <= 11 else self.d_hard) < 17:
+            self.draw_dealer()
+
+
+def _play(
     rd: dict[str, Any],
     number: int,
     rules: Rules,
@@ -1027,321 +1320,23 @@ def _play(  # noqa: C901 - TODO split
 ) -> dict[str, Any]:
     """Deal, insurance, play, dealer and settlement of one round (§3.1–§3.6)."""
     arts = rules.articles
-    n = len(cards)
-    p = 0
-    boxes: list[list[Hand]] = []
-    firsts: list[Hand] = []
-    for box, sl in playing:
-        h = Hand(box, 0, sl)
-        firsts.append(h)
-        boxes.append([h])
-    d_cards: list[str] = []
-    d_hard = 0
-    d_ace = False
-    legal: list[tuple[int, str, int]] = []
-    # 3.1 dealing order: a card to each box, one to the dealer, a second to each box
-    for rnd in (0, 1, 2):
-        if rnd == 1:
-            if p >= n:
-                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
-                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-            d_cards.append(cards[p])
-            d_hard = vals[p]
-            d_ace = d_hard == 1
-            p += 1
-            continue
-        for h in firsts:
-            if p >= n:
-                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
-                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-            v = vals[p]
-            h.cards.append(cards[p])
-            h.hard += v
-            if v == 1:
-                h.ace = True
-            p += 1
-    dealt = p  # a card drawn after this one is a draw at the table (3.3, surrender)
-    # 3.2 insurance, checked once the first deal is complete
-    if rd["insurance"]:
-        legal = _insurance(rd["insurance"], number, d_ace, playing, disc, arts)
-    # 3.3 playing the boxes, in increasing box number
+    r = _Round(number, rules, disc, cards, vals, playing)
     actions = rd["actions"]
-    hit21 = rules.hit_on_21_forbidden
-    das = rules.double_after_split
-    dtotals = rules.double_totals
-    identical = rules.split_identical_only
-    maxh = rules.max_hands_after_split
-    resplit = rules.resplit_aces
-    offered = rules.surrender
-    matched = 0  # action keys that belong to a box holding stakes
-    for bh in boxes:
-        h0 = bh[0]
-        box = h0.box
-        holder = h0.stakes[0][0]
-        acts = actions.get(BOX_KEY[box])
-        if acts is None:
-            acts = ()
-        else:
-            matched += 1
-        na = len(acts)
-        ai = 0
-        stack = [h0]
-        while stack:
-            h = stack.pop()
-            hc = h.cards
-            while True:
-                nc = len(hc)
-                if nc == 1:  # a split hand takes its second card when its play starts
-                    if p >= n:
-                        disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
-                        return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-                    v = vals[p]
-                    hc.append(cards[p])
-                    h.hard += v
-                    if v == 1:
-                        h.ace = True
-                    p += 1
-                    nc = 2
-                hard = h.hard
-                if hard > 21:
-                    h.state = BUST
-                    break
-                if h.doubled:
-                    h.state = STAND
-                    break
-                if h.split_aces:
-                    # split aces take one card; with resplit_aces an ace may split again
-                    if not (resplit and CARD_VALUE[hc[1]] == 1):
-                        h.state = STAND
-                        break
-                    if ai >= na:
-                        disc.append(
-                            _d("MISSING_DECISION", number, box, h.num, holder, arts["MISSING_DECISION"])
-                        )
-                        return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-                    a = acts[ai]
-                    ai += 1
-                    declined = None
-                    if type(a) is dict:
-                        declined = a.get("declined")
-                        a = a["act"]
-                    if a == "split":
-                        _split(h, bh, stack, declined, maxh, number, holder, disc, arts)
-                        continue
-                    if a != "stand":
-                        code = _ILLEGAL_CODE[a]
-                        if a == "surrender":
-                            disc.append(
-                                _d(
-                                    code,
-                                    number,
-                                    box,
-                                    h.num,
-                                    holder,
-                                    arts[code],
-                                    reason="after a split",
-                                    replayed_as="stand",
-                                )
-                            )
-                        else:
-                            disc.append(
-                                _d(
-                                    code,
-                                    number,
-                                    box,
-                                    h.num,
-                                    holder,
-                                    rules.texts["pairs"],
-                                    reason=SPLIT_ACES_REASON,
-                                    replayed_as="stand",
-                                )
-                            )
-                    h.state = STAND
-                    break
-                if nc == 2 and hard == 11 and h.ace and not h.split:
-                    h.state = BLACKJACK
-                    break
-                if ai >= na:
-                    disc.append(_d("MISSING_DECISION", number, box, h.num, holder, arts["MISSING_DECISION"]))
-                    return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-                a = acts[ai]
-                ai += 1
-                declined = None
-                if type(a) is dict:
-                    declined = a.get("declined")
-                    a = a["act"]
-                if a == "hit":
-                    if hit21 and (hard == 21 or (hard == 11 and h.ace)):
-                        disc.append(
-                            _d(
-                                "ILLEGAL_HIT",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_HIT"],
-                                reason="hit_on_21_forbidden",
-                            )
-                        )
-                elif a == "stand":
-                    h.state = STAND
-                    break
-                elif a == "double":
-                    if nc != 2:
-                        disc.append(
-                            _d(
-                                "ILLEGAL_DOUBLE",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_DOUBLE"],
-                                reason="more than two cards",
-                                replayed_as="hit",
-                            )
-                        )
-                    else:
-                        reason = None
-                        if h.split and not das:
-                            reason = "double_after_split"
-                        elif dtotals is not None and (h.ace or hard not in dtotals):
-                            reason = "double_totals"
-                        if reason is not None:
-                            disc.append(
-                                _d(
-                                    "ILLEGAL_DOUBLE",
-                                    number,
-                                    box,
-                                    h.num,
-                                    holder,
-                                    arts["ILLEGAL_DOUBLE"],
-                                    reason=reason,
-                                )
-                            )
-                        first = True
-                        for st in h.stakes:
-                            # the holder decides; players behind follow unless they declined
-                            if first or not declined or st[0] not in declined:
-                                st[1] *= 2
-                            first = False
-                        h.doubled = True
-                elif a == "split":
-                    reason = None
-                    if nc != 2:
-                        reason = "more than two cards"
-                    elif CARD_VALUE[hc[0]] != CARD_VALUE[hc[1]]:
-                        reason = "cards of different values"
-                    if reason is not None:
-                        disc.append(
-                            _d(
-                                "ILLEGAL_SPLIT",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_SPLIT"],
-                                reason=reason,
-                                replayed_as="stand",
-                            )
-                        )
-                        h.state = STAND
-                        break
-                    if identical and CARD_RANK[hc[0]] != CARD_RANK[hc[1]]:
-                        disc.append(
-                            _d(
-                                "ILLEGAL_SPLIT",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_SPLIT"],
-                                reason="split_identical_only",
-                            )
-                        )
-                    _split(h, bh, stack, declined, maxh, number, holder, disc, arts)
-                    continue
-                else:  # surrender
-                    reason = None
-                    if len(bh) > 1:
-                        reason = "after a split"
-                    elif nc != 2:
-                        reason = "after a hit"
-                    if reason is not None:
-                        disc.append(
-                            _d(
-                                "ILLEGAL_SURRENDER",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_SURRENDER"],
-                                reason=reason,
-                                replayed_as="stand",
-                            )
-                        )
-                        h.state = STAND
-                        break
-                    # replayed as a surrender: not offered, or after a card was drawn at
-                    # the table (FR art. 55-4 1°: "avant tout tirage supplémentaire"); one reason
-                    reason = "not offered" if not offered else LATE_SURRENDER if p != dealt else None
-                    if reason is not None:
-                        disc.append(
-                            _d(
-                                "ILLEGAL_SURRENDER",
-                                number,
-                                box,
-                                h.num,
-                                holder,
-                                arts["ILLEGAL_SURRENDER"],
-                                reason=reason,
-                            )
-                        )
-                    h.state = SURRENDER
-                    break
-                # hit, or a double (possible form or replayed as a hit): one card
-                if p >= n:
-                    disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
-                    return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-                v = vals[p]
-                hc.append(cards[p])
-                h.hard += v
-                if v == 1:
-                    h.ace = True
-                p += 1
-        if ai < na:
-            disc.append(
-                _d("EXTRA_DECISION", number, box, None, holder, arts["EXTRA_DECISION"], count=na - ai)
-            )
-    # 3.5 the dealer draws to 17 if a hand is on the layout or an insurance bet is open
-    draw = bool(legal)
-    if not draw:
-        for bh in boxes:
-            for h in bh:
-                if h.state != BUST and h.state != SURRENDER:
-                    draw = True
-                    break
-            if draw:
-                break
-    if draw:
-        while True:
-            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
-            if t >= 17:
-                break
-            if p >= n:
-                disc.append(_d("CARDS_SHORT", number, None, None, None, arts["CARDS_SHORT"]))
-                return _stopped(number, d_cards, d_hard, d_ace, boxes, legal)
-            v = vals[p]
-            d_cards.append(cards[p])
-            d_hard += v
-            if v == 1:
-                d_ace = True
-            p += 1
+    try:
+        r.deal()
+        # 3.2 insurance, checked once the first deal is complete
+        if rd["insurance"]:
+            r.legal = _insurance(rd["insurance"], number, r.d_ace, playing, disc, arts)
+        matched = r.play(actions)
+        r.dealer_plays()
+    except _Stop:
+        return _stopped(number, r.d_cards, r.d_hard, r.d_ace, r.boxes, r.legal)
     # actions for boxes that hold no stakes: checked once all boxes have played
     if len(actions) != matched:
-        _stakeless(actions, boxes, number, disc, arts)
-    if p < n:
-        disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"], count=n - p))
-    return _settle(rd, number, arts, rules.texts, disc, boxes, d_cards, d_hard, d_ace, legal)
+        _stakeless(actions, r.boxes, number, disc, arts)
+    if r.p < r.n:
+        disc.append(_d("CARDS_UNUSED", number, None, None, None, arts["CARDS_UNUSED"], count=r.n - r.p))
+    return _settle(rd, number, arts, rules.texts, disc, r.boxes, r.d_cards, r.d_hard, r.d_ace, legal=r.legal)
 
 
 _ILLEGAL_CODE = {"hit": "ILLEGAL_HIT", "double": "ILLEGAL_DOUBLE", "surrender": "ILLEGAL_SURRENDER"}
@@ -1628,9 +1623,11 @@ def _missing_rows(
     for key, exp in computed.items():
         if key not in seen:
             disc.append(_d("SETTLEMENT_MISSING", number, key[0], key[1], key[2], play_art, expected=fmt(exp)))
-    for key, exp in ins_computed.items():
-        if key not in seen:
-            disc.append(_d("SETTLEMENT_MISSING", number, key[0], None, key[1], ins_art, expected=fmt(exp)))
+    for ins_key, exp in ins_computed.items():
+        if ins_key not in seen:
+            disc.append(
+                _d("SETTLEMENT_MISSING", number, ins_key[0], None, ins_key[1], ins_art, expected=fmt(exp))
+            )
 
 
 def _in_order(rows: list[dict[str, Any]], flat: list[Any], ins_computed: dict[tuple[int, str], int]) -> bool:

@@ -124,7 +124,7 @@ class _Table:
         return step
 
 
-def round_steps(  # noqa: C901 - TODO split
+def round_steps(
     log_round: dict[str, Any],
     report_round: dict[str, Any] | None,
     discrepancies: list[dict[str, Any]],
@@ -133,145 +133,158 @@ def round_steps(  # noqa: C901 - TODO split
     card: CardFn = card_face,
 ) -> list[dict[str, Any]]:
     """The steps of one round, each a full picture of the table (see module doc)."""
-    report_round = report_round or {"hands": [], "dealer": {"cards": []}, "insurance": []}
-    shoe = [str(c) for c in log_round.get("cards", [])]
-    pos = 0
-    table = _Table(log_round, box_count, card)
-    stake_boxes = [int(b["box"]) for b in _stake_boxes(log_round)]
-    report_hands: dict[int, list[dict[str, Any]]] = {}
-    for hand in report_round.get("hands", []):
-        report_hands.setdefault(int(hand["box"]), []).append(hand)
+    walk = _Walk(log_round, report_round, box_count, card)
+    walk.stakes()
+    walk.deal()
+    walk.insurance()
+    walk.play()
+    walk.dealer()
+    walk.settlement()
+    walk.place(discrepancies)
+    return walk.table.steps
 
-    anchors: dict[str, int] = {}
-    box_steps: dict[int, int] = {}
 
-    def take() -> str | None:
-        nonlocal pos
-        if pos >= len(shoe):
+class _Walk:
+    """One round laid out step by step: the shoe read in order, and where each phase's step is."""
+
+    def __init__(
+        self, log_round: dict[str, Any], report_round: dict[str, Any] | None, box_count: int, card: CardFn
+    ) -> None:
+        self.log_round = log_round
+        self.report_round = report_round or {"hands": [], "dealer": {"cards": []}, "insurance": []}
+        self.card = card
+        self.shoe = [str(c) for c in log_round.get("cards", [])]
+        self.pos = 0
+        self.table = _Table(log_round, box_count, card)
+        self.stake_boxes = [int(b["box"]) for b in _stake_boxes(log_round)]
+        self.report_hands: dict[int, list[dict[str, Any]]] = {}
+        for hand in self.report_round.get("hands", []):
+            self.report_hands.setdefault(int(hand["box"]), []).append(hand)
+        self.anchors: dict[str, int] = {}
+        self.box_steps: dict[int, int] = {}
+
+    def take(self) -> str | None:
+        """The next card out of the shoe, None once it is empty."""
+        if self.pos >= len(self.shoe):
             return None
-        pos += 1
-        return shoe[pos - 1]
+        self.pos += 1
+        return self.shoe[self.pos - 1]
 
-    # Stakes.
-    anchors["stakes"] = table.snapshot("Mises sur les cases", phase="stakes")["index"]
+    def stakes(self) -> None:
+        self.anchors["stakes"] = self.table.snapshot("Mises sur les cases", phase="stakes")["index"]
 
-    # The deal: a card to each box, one to the dealer, a second to each box (§3.1).
-    for label, to_dealer in (
-        ("Première carte à chaque case", False),
-        ("Carte du croupier", True),
-        ("Seconde carte à chaque case", False),
-    ):
-        drawn = []
-        if to_dealer:
-            c = take()
-            if c is not None:
-                table.dealer.append(card(c))
-                drawn.append(c)
-        else:
-            for number in stake_boxes:
-                c = take()
-                if c is None:
-                    break
-                box = table.boxes[number]
-                if not box["hands"]:
-                    box["hands"].append({"hand": 0, "cards": [], "total": None, "outcome": None, "nets": []})
-                box["hands"][0]["cards"].append(card(c))
-                drawn.append(c)
-        anchors["deal"] = table.snapshot(label, phase="deal", drawn=drawn)["index"]
+    def deal(self) -> None:
+        """The deal: a card to each box, one to the dealer, a second to each box (§3.1)."""
+        table, card = self.table, self.card
+        for label, to_dealer in (
+            ("Première carte à chaque case", False),
+            ("Carte du croupier", True),
+            ("Seconde carte à chaque case", False),
+        ):
+            drawn = []
+            if to_dealer:
+                c = self.take()
+                if c is not None:
+                    table.dealer.append(card(c))
+                    drawn.append(c)
+            else:
+                for number in self.stake_boxes:
+                    c = self.take()
+                    if c is None:
+                        break
+                    box = table.boxes[number]
+                    if not box["hands"]:
+                        box["hands"].append(
+                            {"hand": 0, "cards": [], "total": None, "outcome": None, "nets": []}
+                        )
+                    box["hands"][0]["cards"].append(card(c))
+                    drawn.append(c)
+            self.anchors["deal"] = table.snapshot(label, phase="deal", drawn=drawn)["index"]
 
-    # Insurance, taken once every box has its second card (§3.2).
-    insurance = log_round.get("insurance") or []
-    if insurance:
+    def insurance(self) -> None:
+        """Insurance, taken once every box has its second card (§3.2)."""
+        insurance = self.log_round.get("insurance") or []
+        if not insurance:
+            return
         for bet in insurance:
-            box = table.boxes.setdefault(
+            box = self.table.boxes.setdefault(
                 int(bet["box"]),
                 {"number": int(bet["box"]), "stakes": [], "hands": [], "insurance": [], "note": ""},
             )
             box["insurance"].append({"player": bet.get("player"), "amount": bet.get("amount"), "net": None})
-        anchors["insurance"] = table.snapshot("Assurances", phase="insurance")["index"]
+        self.anchors["insurance"] = self.table.snapshot("Assurances", phase="insurance")["index"]
 
-    # Each box in play order, each decision in order (§3.3).
-    actions = log_round.get("actions") or {}
-    for number in stake_boxes:
-        box = table.boxes[number]
-        final = report_hands.get(number, [])
-        decisions = actions.get(str(number), [])
-        single = len(final) <= 1
-        for i, action in enumerate(decisions):
-            act, declined = _act(action)
-            drawn = []
-            if single and act in ("hit", "double") and final:
-                already = len(box["hands"][0]["cards"]) if box["hands"] else 0
-                if already < len(final[0]["cards"]):
-                    c = take()
-                    if c is not None:
-                        box["hands"][0]["cards"].append(card(c))
-                        drawn.append(c)
-            if i == len(decisions) - 1:
-                # The box is done: its hands as the engine dealt them (splits included).
-                consumed = sum(len(h["cards"]) for h in final) - sum(len(h["cards"]) for h in box["hands"])
-                for _ in range(max(consumed, 0)):
-                    c = take()
-                    if c is not None:
-                        drawn.append(c)
-                box["hands"] = [
-                    {
-                        "hand": h["hand"],
-                        "cards": [card(c) for c in h["cards"]],
-                        "total": h.get("total"),
-                        "soft": h.get("soft"),
-                        "outcome": None,
-                        "nets": [],
-                        "doubled": h.get("doubled"),
-                    }
-                    for h in final
-                ] or box["hands"]
-            title = f"Case {number} : {ACTION_LABELS.get(act, act)}"
-            if declined:
-                title += f" (sans {', '.join(declined)})"
-            step = table.snapshot(title, phase="play", drawn=drawn, focus=number)
-            box_steps[number] = step["index"]
-        if not decisions and final:
-            box["hands"] = [
-                {
-                    "hand": h["hand"],
-                    "cards": [card(c) for c in h["cards"]],
-                    "total": h.get("total"),
-                    "soft": h.get("soft"),
-                    "outcome": None,
-                    "nets": [],
-                    "doubled": h.get("doubled"),
-                }
-                for h in final
-            ]
+    def play(self) -> None:
+        """Each box in play order, each decision in order (§3.3)."""
+        actions = self.log_round.get("actions") or {}
+        for number in self.stake_boxes:
+            box = self.table.boxes[number]
+            final = self.report_hands.get(number, [])
+            decisions = actions.get(str(number), [])
+            for i, action in enumerate(decisions):
+                self._decision(number, box, final, action, last=i == len(decisions) - 1)
+            if not decisions and final:
+                box["hands"] = _final_hands(final, self.card)
 
-    # The dealer's draw (§3.5).
-    dealer = report_round.get("dealer") or {"cards": []}
-    dealer_cards = [str(c) for c in dealer.get("cards", [])]
-    for c in dealer_cards[len(table.dealer) :]:
-        took = take()
-        table.dealer.append(card(took if took is not None else c))
-        table.snapshot(f"Le croupier tire {card(c)['rank']}{card(c)['suit']}", phase="dealer", drawn=[c])
-    table.dealer_total = dealer.get("total")
-    anchors["dealer"] = table.snapshot(
-        f"Le croupier termine à {dealer.get('total', '—')}" if dealer_cards else "Le croupier ne joue pas",
-        phase="dealer",
-    )["index"]
+    def _decision(
+        self, number: int, box: dict[str, Any], final: list[dict[str, Any]], action: Any, *, last: bool
+    ) -> None:
+        """One decision of a box: the card it draws, and at its last one the box's hands as dealt."""
+        act, declined = _act(action)
+        drawn = []
+        if len(final) <= 1 and act in ("hit", "double") and final:
+            already = len(box["hands"][0]["cards"]) if box["hands"] else 0
+            if already < len(final[0]["cards"]):
+                c = self.take()
+                if c is not None:
+                    box["hands"][0]["cards"].append(self.card(c))
+                    drawn.append(c)
+        if last:
+            # The box is done: its hands as the engine dealt them (splits included).
+            consumed = sum(len(h["cards"]) for h in final) - sum(len(h["cards"]) for h in box["hands"])
+            for _ in range(max(consumed, 0)):
+                c = self.take()
+                if c is not None:
+                    drawn.append(c)
+            box["hands"] = _final_hands(final, self.card) or box["hands"]
+        title = f"Case {number} : {ACTION_LABELS.get(act, act)}"
+        if declined:
+            title += f" (sans {', '.join(declined)})"
+        step = self.table.snapshot(title, phase="play", drawn=drawn, focus=number)
+        self.box_steps[number] = step["index"]
 
-    # The payments: what the rules give, next to what the table recorded (§3.6).
-    recorded: dict[tuple[int, int | None, str, bool], str] = {}
-    for row in log_round.get("settlements") or []:
-        is_insurance = "insurance_net" in row
-        key = (
-            int(row["box"]),
-            None if is_insurance else int(row.get("hand", 0)),
-            str(row.get("player")),
-            is_insurance,
-        )
-        recorded[key] = row.get("insurance_net") if is_insurance else row.get("net")
-    for number, hands in report_hands.items():
-        box = table.boxes[number]
-        by_hand = {h["hand"]: h for h in box["hands"]}
+    def dealer(self) -> None:
+        """The dealer's draw (§3.5)."""
+        table, card = self.table, self.card
+        dealer = self.report_round.get("dealer") or {"cards": []}
+        dealer_cards = [str(c) for c in dealer.get("cards", [])]
+        for c in dealer_cards[len(table.dealer) :]:
+            took = self.take()
+            table.dealer.append(card(took if took is not None else c))
+            table.snapshot(f"Le croupier tire {card(c)['rank']}{card(c)['suit']}", phase="dealer", drawn=[c])
+        table.dealer_total = dealer.get("total")
+        self.anchors["dealer"] = table.snapshot(
+            f"Le croupier termine à {dealer.get('total', '—')}"
+            if dealer_cards
+            else "Le croupier ne joue pas",
+            phase="dealer",
+        )["index"]
+
+    def settlement(self) -> None:
+        """The payments: what the rules give, next to what the table recorded (§3.6)."""
+        recorded = _recorded_nets(self.log_round)
+        for number, hands in self.report_hands.items():
+            self._hand_nets(number, hands, recorded)
+        for bet in self.report_round.get("insurance") or []:
+            self._insurance_net(bet, recorded)
+        table = self.table
+        self.anchors["settlement"] = table.snapshot("Paiements", phase="settlement")["index"]
+        if self.pos < len(self.shoe):
+            table.steps[-1]["drawn"] = [self.card(c) for c in self.shoe[self.pos :]]
+            table.steps[-1]["title"] += " — cartes restées hors du jeu"
+
+    def _hand_nets(self, number: int, hands: list[dict[str, Any]], recorded: dict[_RowKey, Any]) -> None:
+        by_hand = {h["hand"]: h for h in self.table.boxes[number]["hands"]}
         for h in hands:
             shown = by_hand.get(h["hand"])
             if shown is None:
@@ -288,33 +301,66 @@ def round_steps(  # noqa: C901 - TODO split
             ]
             for n in shown["nets"]:
                 n["differs"] = _differs(n["net"], n["recorded"])
-    for bet in report_round.get("insurance") or []:
-        box = table.boxes.get(int(bet["box"]))
+
+    def _insurance_net(self, bet: dict[str, Any], recorded: dict[_RowKey, Any]) -> None:
+        box = self.table.boxes.get(int(bet["box"]))
         if box is None:
-            continue
+            return
         for shown in box["insurance"]:
             if shown["player"] == bet.get("player"):
                 shown["net"] = bet.get("net")
                 shown["recorded"] = recorded.get((int(bet["box"]), None, str(bet.get("player")), True))
                 shown["differs"] = _differs(shown["net"], shown["recorded"])
-    anchors["settlement"] = table.snapshot("Paiements", phase="settlement")["index"]
-    last = len(table.steps) - 1
-    if pos < len(shoe):
-        table.steps[last]["drawn"] = [card(c) for c in shoe[pos:]]
-        table.steps[last]["title"] += " — cartes restées hors du jeu"
 
-    for d in discrepancies:
-        step = table.steps[_step_of(d, anchors, box_steps, last)]
-        step["discrepancies"].append(d)
-        for box in step["boxes"]:
-            if d.get("box") is not None and box["number"] == int(d["box"]):
-                box.setdefault("discrepancies", []).append(d)
-    return table.steps
+    def place(self, discrepancies: list[dict[str, Any]]) -> None:
+        """Each discrepancy on the step where it happened, and on its box there."""
+        last = len(self.table.steps) - 1
+        for d in discrepancies:
+            step = self.table.steps[_step_of(d, self.anchors, self.box_steps, last)]
+            step["discrepancies"].append(d)
+            for box in step["boxes"]:
+                if d.get("box") is not None and box["number"] == int(d["box"]):
+                    box.setdefault("discrepancies", []).append(d)
+
+
+#: a recorded settlement row: box, hand (None for insurance), player, insurance or not
+_RowKey = tuple[int, int | None, str, bool]
+
+
+def _recorded_nets(log_round: dict[str, Any]) -> dict[_RowKey, Any]:
+    """The nets the table recorded, by row."""
+    recorded: dict[_RowKey, Any] = {}
+    for row in log_round.get("settlements") or []:
+        is_insurance = "insurance_net" in row
+        key = (
+            int(row["box"]),
+            None if is_insurance else int(row.get("hand", 0)),
+            str(row.get("player")),
+            is_insurance,
+        )
+        recorded[key] = row.get("insurance_net") if is_insurance else row.get("net")
+    return recorded
+
+
+def _final_hands(final: list[dict[str, Any]], card: CardFn) -> list[dict[str, Any]]:
+    """A box's hands as the engine dealt them (splits included), before settlement."""
+    return [
+        {
+            "hand": h["hand"],
+            "cards": [card(c) for c in h["cards"]],
+            "total": h.get("total"),
+            "soft": h.get("soft"),
+            "outcome": None,
+            "nets": [],
+            "doubled": h.get("doubled"),
+        }
+        for h in final
+    ]
 
 
 def _differs(computed: Any, recorded: Any) -> bool:
     if computed is None or recorded is None:
-        return computed != recorded
+        return bool(computed != recorded)
     try:
         return Decimal(str(computed)) != Decimal(str(recorded))
     except ArithmeticError:
