@@ -26,7 +26,9 @@ from typing import Any
 
 from django.db import connections, transaction
 
-from .books import ROWS_KEY, BookCheck, _event, _fix_json, _loads, books, iter_rows, select_sql
+from .books import ROWS_KEY, BookCheck, books, iter_rows, select_sql
+from .books.check import _event, _loads
+from .books.rows import _fix_json
 from .chain import Verification, verify_chain
 
 _BATCH = 20000

@@ -51,7 +51,7 @@ control characters, so it never holds US), and ``prev_hash`` of the first event
 framing is unambiguous.
 
 The package, by concern: :mod:`.hashing` (what the hash and the MAC cover),
-:mod:`.record`, :mod:`.seal`, :mod:`.rows` (reading the sealed chain, COPY on
+:mod:`.recording`, :mod:`.seal`, :mod:`.rows` (reading the sealed chain, COPY on
 PostgreSQL) and :mod:`.verify`.
 """
 
@@ -67,7 +67,7 @@ from .hashing import (
     event_mac,
     format_time,
 )
-from .record import record
+from .recording import record
 from .seal import head, seal_pending
 from .verify import Verification, verify_chain
 
