@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,8 +11,11 @@ from ..models import AuditEvent
 from .registry import ROWS_KEY, Book, books
 from .rows import iter_rows, read_rows
 
+_loads: Callable[[bytes | str], Any]
 try:  # the books check parses every event's payload: orjson does it several times faster
-    from orjson import loads as _loads
+    import orjson
+
+    _loads = orjson.loads
 except ImportError:  # pragma: no cover
     _loads = json.loads
 
@@ -87,11 +91,12 @@ class BookCheck:
     def _details(self, book: Book, differ: dict[Any, int], using: str) -> list[str]:
         seqs = {s for s in differ.values() if s > 0}
         ids = {-s for s in differ.values() if s < 0}
-        payloads: dict[int, dict] = {}
+        payloads: dict[int, dict[str, Any]] = {}
         for seq, payload in (
             AuditEvent.objects.using(using).filter(seq__in=seqs).values_list("seq", "payload")
         ):
-            payloads[seq] = json.loads(payload)
+            if seq is not None:  # filtered on seq: always
+                payloads[seq] = json.loads(payload)
         for event_id, payload in (
             AuditEvent.objects.using(using).filter(id__in=ids).values_list("id", "payload")
         ):

@@ -148,14 +148,14 @@ def _install() -> None:
     bulk_create = QuerySet.bulk_create
     update = QuerySet.update
 
-    def audited_bulk_create(self: QuerySet, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+    def audited_bulk_create(self: QuerySet[Any], objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
         made = bulk_create(self, objs, *args, **kwargs)
         book = _BOOKS.get(self.model)
         if book is not None:
             _collect(self.db, book, [obj.pk for obj in made if obj.pk is not None])
         return made
 
-    def audited_update(self: QuerySet, **kwargs: Any) -> int:
+    def audited_update(self: QuerySet[Any], **kwargs: Any) -> int:
         book = _BOOKS.get(self.model)
         if book is None or not connections[self.db].in_atomic_block:
             return update(self, **kwargs)

@@ -70,7 +70,9 @@ def _fix_json(values: list[Any], json_at: list[int]) -> None:
             values[i] = _canonical(json.loads(values[i]))
 
 
-def iter_rows(book: Book, *, using: str = "default", pks: list[Any] | None = None) -> Iterator[tuple]:
+def iter_rows(
+    book: Book, *, using: str = "default", pks: list[Any] | None = None
+) -> Iterator[tuple[Any, ...]]:
     """``(pk, value, value, ...)`` for every row of ``book`` (or those of ``pks``), each value
     as the chain writes it, in the order of ``book.fields``."""
     from django.db import connections

@@ -63,7 +63,9 @@ def head(using: str = "default") -> tuple[int, str]:
         .values_list("seq", "hash")
         .first()
     )
-    return (row[0], row[1]) if row else (0, GENESIS)
+    if row is None or row[0] is None:
+        return 0, GENESIS
+    return row[0], row[1] or ""
 
 
 def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
@@ -148,7 +150,9 @@ def _seal_pass(
         return rows, fetched, last_id
 
 
-def _raise_alarms(using: str, forged: list[tuple], key: bytes) -> list[tuple]:
+def _raise_alarms(
+    using: str, forged: list[tuple[int, str, str, str, str, str]], key: bytes
+) -> list[tuple[int, str, str, str, str, str, str]]:
     """Record one alarm event per forged event not yet reported; return them to seal."""
     ids = [str(f[0]) for f in forged]
     known = set(
