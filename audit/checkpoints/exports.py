@@ -60,7 +60,7 @@ def read_export(data: bytes) -> dict[str, Any]:
             field="against",
         )
     document = json.loads(check.content.decode("utf-8"))
-    if document.get("type") != EXPORT_TYPE:
+    if not isinstance(document, dict) or document.get("type") != EXPORT_TYPE:
         raise RegulationError(
             "CHECKPOINT_EXPORT_INVALID",
             _("Ce fichier n'est pas un export de points de contrôle."),

@@ -69,7 +69,8 @@ class StorageWitness:
 
     def read(self, name: str) -> bytes:
         with self.storage.open(name, "rb") as handle:
-            return handle.read()
+            data: bytes = handle.read()
+        return data
 
     def write(self, name: str, data: bytes) -> None:
         from django.core.files.base import ContentFile
