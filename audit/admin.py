@@ -1,6 +1,10 @@
-from typing import Any
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.admin_display import hash_text, kv_list, labelled_code, model_label
@@ -11,9 +15,12 @@ from .models import AuditEvent
 from .portal import labels
 from .registers import admin as _registers_admin  # noqa: F401  (reports and checkpoints)
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 # The label of each audited act in the admin's words (the code stays as a caption: it is what
 # searches match); an act without one here reads as the portal labels it.
-ACTION_LABELS: dict[Action, Any] = {
+ACTION_LABELS: dict[str, StrOrPromise] = {
     Action.ADVANCE_BOOK_CORRECTED: _("carnet d'avances : ligne corrigée"),
     Action.CASINO_SETTINGS_CHANGED: _("paramètres du casino modifiés"),
     Action.CONTROL_REGISTER_CORRECTED: _("registre de contrôle : ligne corrigée"),
@@ -48,7 +55,7 @@ ACTION_LABELS: dict[Action, Any] = {
 }
 
 
-def _action_label(code: str) -> Any:
+def _action_label(code: str) -> StrOrPromise:
     return ACTION_LABELS.get(code) or labels.ACTIONS.get(code, "")
 
 
@@ -56,10 +63,12 @@ class ActionFilter(admin.SimpleListFilter):
     title = _("acte")
     parameter_name = "action"
 
-    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         return sorted(((code, _action_label(code)) for code in Action), key=lambda item: str(item[1]))
 
-    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(action=self.value()) if self.value() else queryset
 
 
@@ -67,11 +76,13 @@ class ObjectTypeFilter(admin.SimpleListFilter):
     title = _("type d'objet")
     parameter_name = "object_type"
 
-    def lookups(self, request, model_admin):  # noqa: ANN001, ANN201
+    def lookups(
+        self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
+    ) -> list[tuple[str, StrOrPromise]]:
         types = model_admin.get_queryset(request).order_by().values_list("object_type", flat=True).distinct()
         return sorted(((t, model_label(t) or t) for t in types), key=lambda item: str(item[1]))
 
-    def queryset(self, request, queryset):  # noqa: ANN001, ANN201
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(object_type=self.value()) if self.value() else queryset
 
 
@@ -112,5 +123,5 @@ class AuditEventAdmin(ReadOnlyAdmin):
     list_select_related = False
     show_full_result_count = False
 
-    def has_view_permission(self, request, obj=None):  # noqa: ANN001
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return request.user.has_perm("audit.view_auditevent")

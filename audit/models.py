@@ -66,6 +66,9 @@ class Report(models.Model):
     signed PDF, so that a worker never holds too many pages at once.
     """
 
+    #: the register's title, set by the views that show a report (not stored)
+    title: str
+
     class State(models.TextChoices):
         PENDING = "pending", _("en attente")
         RUNNING = "running", _("en cours")
@@ -220,7 +223,7 @@ class RegisterPart(models.Model):
         return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
 
 
-class ReportPartQuerySet(models.QuerySet):
+class ReportPartQuerySet(models.QuerySet["ReportPart"]):
     def done(self) -> int:
         """How many of these parts are made (``report.period_parts.done()``, in templates too)."""
         return self.filter(part__isnull=False).count()

@@ -155,7 +155,8 @@ def _checkpoint(number: int | None, *, covering: int = 0, field: str = "checkpoi
 
 
 def _file(checkpoint: Checkpoint) -> dict[str, Any]:
-    return json.loads(checkpoint_file(checkpoint))
+    data: dict[str, Any] = json.loads(checkpoint_file(checkpoint))
+    return data
 
 
 def inclusion_proof(seq: int, checkpoint: int | None = None) -> dict[str, Any]:

@@ -22,9 +22,9 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-from asn1crypto import cms
+from asn1crypto import cms, x509
 from django.conf import settings
 from django.utils.translation import gettext as _
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
@@ -88,9 +88,10 @@ def get_signer() -> signers.SimpleSigner:
         raise _not_configured(_("le fichier %(path)s n'existe pas.") % {"path": path})
     key = f"{path}:{file.stat().st_mtime_ns}:{password}"
     with _lock:
-        cached_key, signer = _cache.get("signer", (None, None))
-        if cached_key != key or signer is None:
-            signer = signers.SimpleSigner.load_pkcs12(
+        cached_key, cached = _cache.get("signer", (None, None))
+        signer: signers.SimpleSigner | None = cached if cached_key == key else None
+        if signer is None:
+            signer = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
                 pfx_file=str(file), passphrase=password.encode() if password else None
             )
             if signer is None:
@@ -107,15 +108,21 @@ def get_timestamper() -> timestamps.TimeStamper | None:
     if not url:
         return None
     with _lock:
-        cached_url, stamper = _cache.get("tsa", (None, None))
-        if cached_url != url or stamper is None:
+        cached_url, cached = _cache.get("tsa", (None, None))
+        stamper: timestamps.TimeStamper | None = cached if cached_url == url else None
+        if stamper is None:
             stamper = timestamps.HTTPTimeStamper(url, timeout=getattr(settings, "TIMESTAMP_TIMEOUT", 10))
             _cache["tsa"] = (url, stamper)
     return stamper
 
 
+def _certificate() -> x509.Certificate:
+    # pyhanko types it optional; a signer loaded from a PKCS#12 file always has one
+    return cast(x509.Certificate, get_signer().signing_cert)
+
+
 def signer_subject() -> str:
-    return get_signer().signing_cert.subject.human_friendly
+    return str(_certificate().subject.human_friendly)
 
 
 def sign_pdf(pdf: bytes) -> bytes:
@@ -127,7 +134,7 @@ def sign_pdf(pdf: bytes) -> bytes:
         subfilter=SigSeedSubFilter.PADES,
         reason=_("Registre validé par signature électronique (FR art. 68)"),
     )
-    out = signers.sign_pdf(
+    out: io.BytesIO = signers.sign_pdf(
         IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False),
         meta,
         signer=signer,
@@ -142,7 +149,7 @@ def sign_data(data: bytes, *, detached: bool = True) -> bytes:
     content = asyncio.run(
         signer.async_sign_general_data(data, DIGEST, detached=detached, timestamper=get_timestamper())
     )
-    return content.dump()
+    return bytes(content.dump())
 
 
 @dataclass
@@ -201,4 +208,4 @@ def _integrity_only() -> ValidationContext:
 
 
 def signer_certificate_der() -> bytes:
-    return get_signer().signing_cert.dump()
+    return bytes(_certificate().dump())

@@ -21,7 +21,7 @@ from .registers.reports import fail, produce_report
 from .templatetags.inspection_panel import store
 
 
-@shared_task(name="audit.tasks.seal_chain", acks_late=True, ignore_result=True)
+@shared_task(name="audit.tasks.seal_chain", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]  # celery has no types
 def seal_chain() -> int:
     """Safety net for the sealer: seal whatever is still waiting (idempotent)."""
     return seal_pending()
@@ -35,7 +35,7 @@ def seal_chain() -> int:
     retry_backoff=True,
     max_retries=5,
     bind=True,
-)
+)  # type: ignore[untyped-decorator]  # celery has no types
 def make_report(self: Any, report_id: int) -> str:
     """Make one register's signed PDF (see audit.registers.reports); its parts go to the same queue."""
     queue = (self.request.delivery_info or {}).get("routing_key") or None
@@ -49,7 +49,7 @@ def make_report(self: Any, report_id: int) -> str:
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
-)
+)  # type: ignore[untyped-decorator]  # celery has no types
 def make_report_part(report_part_id: int) -> bool:
     """Make one period of a print (see audit.registers.parts); the last one assembles the whole.
 
@@ -69,14 +69,14 @@ def make_report_part(report_part_id: int) -> bool:
     return made
 
 
-@shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
 def make_checkpoint() -> int | None:
     """Sign the audit chain's head (beat; a checkpoint already made for that head is kept)."""
     checkpoint = make()
     return checkpoint.seq if checkpoint else None
 
 
-@shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)
+@shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
 def inspect_books(day: str | None = None) -> int:
     """The nightly self-inspection (beat): every check run, its result an audited event
     (``inspection.run``: the checks, the breaches with their articles). Returns the breaches' count."""

@@ -26,7 +26,9 @@ from typing import Any
 
 from django.db import connections, transaction
 
-from .books import ROWS_KEY, BookCheck, _event, _fix_json, _loads, books, iter_rows, select_sql
+from .books import ROWS_KEY, BookCheck, books, iter_rows, select_sql
+from .books.check import _event, _loads
+from .books.rows import _fix_json
 from .chain import Verification, verify_chain
 
 _BATCH = 20000
@@ -189,12 +191,13 @@ def _merge(found: _Found, pending: BookCheck, using: str) -> tuple[list[str], in
         for pk, seq, kind in found.problems.get(book.table, []):
             if pk in waiting:
                 continue  # a later event, waiting to be sealed, says what the row holds
-            if kind == "differ":
-                differ[pk] = seq
-            elif kind == "unbound":
+            if kind == "unbound":
                 unbound.append(pk)
-            else:
-                gone.append((seq, pk))
+            elif seq is not None:  # a row that differs or is gone names the event that said it
+                if kind == "differ":
+                    differ[pk] = seq
+                else:
+                    gone.append((seq, pk))
         if waiting:
             now = {row[0]: hash(row[1:]) for row in iter_rows(book, using=using, pks=list(waiting))}
             for pk, (event, digest) in waiting.items():

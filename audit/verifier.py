@@ -271,13 +271,13 @@ def _verify_signature_value(
     from cryptography.hazmat.primitives import hashes
     from cryptography.hazmat.primitives.asymmetric import ec, padding, rsa
 
-    hash_for = {"sha256": hashes.SHA256, "sha384": hashes.SHA384, "sha512": hashes.SHA512}
+    hash_for = {"sha256": hashes.SHA256(), "sha384": hashes.SHA384(), "sha512": hashes.SHA512()}
     try:
         if sig_oid in RSA_PKCS1 and isinstance(key, rsa.RSAPublicKey):
-            algorithm = hash_for[RSA_PKCS1[sig_oid] or digest_name]()
+            algorithm = hash_for[RSA_PKCS1[sig_oid] or digest_name]
             key.verify(sig_value, signed_attrs, padding.PKCS1v15(), algorithm)
         elif sig_oid in ECDSA and isinstance(key, ec.EllipticCurvePublicKey):
-            key.verify(sig_value, signed_attrs, ec.ECDSA(hash_for[ECDSA[sig_oid]]()))
+            key.verify(sig_value, signed_attrs, ec.ECDSA(hash_for[ECDSA[sig_oid]]))
         else:
             raise ValueError(f"unsupported signature algorithm {sig_oid}")
     except InvalidSignature:
@@ -335,7 +335,7 @@ def _hex(value: Any, what: str) -> bytes:
 
 def statement_of(checkpoint: dict[str, Any]) -> dict[str, Any]:
     try:
-        statement = json.loads(checkpoint["statement"])
+        statement: dict[str, Any] = json.loads(checkpoint["statement"])
         int(statement["seq"])
     except (KeyError, ValueError, TypeError):
         raise Unusable("the checkpoint's statement is unreadable") from None

@@ -56,7 +56,9 @@ def layer(module: str) -> int:
     if top == "casino_ops":
         return BASE
     if top == "audit":
-        return THE_RECORD if module in RECORD else OFFICERS
+        # a package of the record (audit.chain) holds its sub-modules in the record too
+        in_record = module in RECORD or module.rsplit(".", 1)[0] in RECORD - {"audit"}
+        return THE_RECORD if in_record else OFFICERS
     return {"cards_registry": DEPOT, "tables": TABLES, "house_books": HOUSE}[top]
 
 

@@ -33,12 +33,12 @@ MAX_NUMBER = 2**62
 VERIFIER = Path(__file__).resolve().parent.parent / "verifier.py"
 
 
-class InclusionQuerySerializer(serializers.Serializer):
+class InclusionQuerySerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
     checkpoint = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
 
 
-class ConsistencyQuerySerializer(serializers.Serializer):
+class ConsistencyQuerySerializer(serializers.Serializer[Any]):
     first = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
     first_size = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
     second = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
@@ -49,18 +49,19 @@ class ConsistencyQuerySerializer(serializers.Serializer):
         return attrs
 
 
-class CheckpointQuerySerializer(serializers.Serializer):
+class CheckpointQuerySerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
 
 
 class _ProofView(APIView):
     permission_classes = [access.OfficerReadOnly]
-    query_serializer: type[serializers.Serializer]
+    query_serializer: type[serializers.Serializer[Any]]
 
     def query(self, request: Any) -> dict[str, Any]:
         serializer = self.query_serializer(data=request.query_params)
         serializer.is_valid(raise_exception=True)
-        return serializer.validated_data
+        data: dict[str, Any] = serializer.validated_data
+        return data
 
     @staticmethod
     def attached(data: dict[str, Any], request: Any, name: str) -> Any:

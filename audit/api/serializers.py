@@ -14,7 +14,7 @@ from casino_ops.validators import validate_date_window
 from tables.selectors import session_report
 
 
-class OfficerAuditEventSerializer(serializers.ModelSerializer):
+class OfficerAuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
     payload = serializers.SerializerMethodField()
 
     class Meta:
@@ -34,10 +34,11 @@ class OfficerAuditEventSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_payload(self, event: AuditEvent) -> dict[str, Any]:
-        return json.loads(event.payload)
+        payload: dict[str, Any] = json.loads(event.payload)
+        return payload
 
 
-class OfficerAuditEventFilterSerializer(serializers.Serializer):
+class OfficerAuditEventFilterSerializer(serializers.Serializer[Any]):
     q = serializers.CharField(required=False, max_length=200)
     action = serializers.CharField(required=False, max_length=64)
     actor = serializers.CharField(required=False, max_length=150)
@@ -47,7 +48,7 @@ class OfficerAuditEventFilterSerializer(serializers.Serializer):
     until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
-class OfficerDeckSerializer(serializers.Serializer):
+class OfficerDeckSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     serial = serializers.CharField()
     manufacturer = serializers.CharField(source="manufacturer.code")
@@ -59,13 +60,13 @@ class OfficerDeckSerializer(serializers.Serializer):
     unsealed_at = serializers.DateTimeField(allow_null=True)
 
 
-class OfficerDeckFilterSerializer(serializers.Serializer):
+class OfficerDeckFilterSerializer(serializers.Serializer[Any]):
     serial = serializers.CharField(required=False, max_length=64)
     status = serializers.CharField(required=False, max_length=16)
     manufacturer = serializers.CharField(required=False, max_length=32)
 
 
-class OfficerHistoryLineSerializer(serializers.Serializer):
+class OfficerHistoryLineSerializer(serializers.Serializer[Any]):
     at = serializers.DateTimeField()
     what = serializers.CharField()
     audit_seq = serializers.IntegerField(allow_null=True)
@@ -75,10 +76,10 @@ class OfficerDeckDetailSerializer(OfficerDeckSerializer):
     history = serializers.SerializerMethodField()
 
     def get_history(self, deck: Any) -> list[dict[str, Any]]:
-        return OfficerHistoryLineSerializer(deck_history(deck), many=True).data
+        return list(OfficerHistoryLineSerializer(deck_history(deck), many=True).data)
 
 
-class OfficerSessionSerializer(serializers.Serializer):
+class OfficerSessionSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     table = serializers.CharField(source="table.code")
     table_number = serializers.IntegerField(source="table.number")
@@ -96,23 +97,24 @@ class OfficerSessionSerializer(serializers.Serializer):
     croupier = serializers.CharField(source="croupier.get_username")
 
 
-class OfficerSessionFilterSerializer(serializers.Serializer):
+class OfficerSessionFilterSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     since = serializers.DateField(required=False, validators=[validate_date_window])
     until = serializers.DateField(required=False, validators=[validate_date_window])
     status = serializers.ChoiceField(required=False, choices=["open", "interrupted", "closed"])
 
 
-class OfficerSessionDetailSerializer(serializers.Serializer):
+class OfficerSessionDetailSerializer(serializers.Serializer[Any]):
     """The whole session report (advance book lines, shoes, hand logs, discrepancies)."""
 
     def to_representation(self, session: Any) -> dict[str, Any]:
         from rest_framework.utils.encoders import JSONEncoder
 
-        return json.loads(json.dumps(session_report(session.pk), cls=JSONEncoder))
+        report: dict[str, Any] = json.loads(json.dumps(session_report(session.pk), cls=JSONEncoder))
+        return report
 
 
-class OfficerReplaySerializer(serializers.Serializer):
+class OfficerReplaySerializer(serializers.Serializer[Any]):
     ok = serializers.BooleanField()
     rounds_replayed = serializers.IntegerField()
     discrepancy_count = serializers.IntegerField()
@@ -121,14 +123,14 @@ class OfficerReplaySerializer(serializers.Serializer):
     finished_at = serializers.DateTimeField()
 
 
-class OfficerHandLogSerializer(serializers.Serializer):
+class OfficerHandLogSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
     table = serializers.CharField(source="session.table.code")
     shoe_label = serializers.CharField()
     sha256 = serializers.CharField()
     rounds = serializers.IntegerField()
-    source = serializers.CharField()
+    source = serializers.CharField()  # type: ignore[assignment]  # a declared field: DRF's metaclass takes it off the class
     uploaded_at = serializers.DateTimeField()
     uploaded_by = serializers.CharField(source="uploaded_by.get_username")
     replay = serializers.SerializerMethodField()
@@ -138,7 +140,7 @@ class OfficerHandLogSerializer(serializers.Serializer):
         return OfficerReplaySerializer(replay).data if replay is not None else None
 
 
-class OfficerHandLogFilterSerializer(serializers.Serializer):
+class OfficerHandLogFilterSerializer(serializers.Serializer[Any]):
     session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     ok = serializers.BooleanField(required=False, allow_null=True, default=None)
@@ -151,7 +153,7 @@ class OfficerHandLogDetailSerializer(OfficerHandLogSerializer):
         return hand_log_report(log)
 
 
-class OfficerDiscrepancySerializer(serializers.Serializer):
+class OfficerDiscrepancySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     hand_log = serializers.IntegerField(source="hand_log_id")
     session = serializers.IntegerField(source="session_id")
@@ -168,7 +170,7 @@ class OfficerDiscrepancySerializer(serializers.Serializer):
     detail = serializers.JSONField()
 
 
-class OfficerDiscrepancyFilterSerializer(serializers.Serializer):
+class OfficerDiscrepancyFilterSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(required=False, max_length=32)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
@@ -177,14 +179,14 @@ class OfficerDiscrepancyFilterSerializer(serializers.Serializer):
     until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
-class OfficerReportSerializer(serializers.Serializer):
+class OfficerReportSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     register = serializers.CharField()
     date_from = serializers.DateField()
     date_to = serializers.DateField()
     table_number = serializers.IntegerField(allow_null=True)
     part = serializers.IntegerField(allow_null=True)
-    parent = serializers.IntegerField(source="parent_id", allow_null=True)
+    parent = serializers.IntegerField(source="parent_id", allow_null=True)  # type: ignore[assignment]  # as source above
     state = serializers.CharField()
     requested_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -203,13 +205,13 @@ class OfficerReportSerializer(serializers.Serializer):
         return reverse("officers_api:report-pdf", args=[report.pk])
 
 
-class OfficerReportFilterSerializer(serializers.Serializer):
+class OfficerReportFilterSerializer(serializers.Serializer[Any]):
     register = serializers.CharField(required=False, max_length=32)
     sha256 = serializers.CharField(required=False, max_length=64)
     state = serializers.CharField(required=False, max_length=16)
 
 
-class OfficerCheckpointSerializer(serializers.Serializer):
+class OfficerCheckpointSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField()
     head_hash = serializers.CharField()
     made_at = serializers.DateTimeField()
@@ -229,4 +231,4 @@ class OfficerCheckpointSerializer(serializers.Serializer):
         hashes = self.context.get("chain_hashes")
         if hashes is None:
             return AuditEvent.objects.filter(seq=checkpoint.seq, hash=checkpoint.head_hash).exists()
-        return hashes.get(checkpoint.seq) == checkpoint.head_hash
+        return bool(hashes.get(checkpoint.seq) == checkpoint.head_hash)

@@ -15,7 +15,7 @@ from axes.backends import AxesStandaloneBackend
 from axes.handlers.proxy import AxesProxyHandler
 from django.conf import settings
 from django.contrib.auth import user_login_failed
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils import timezone
 from django.utils.timesince import timeuntil
@@ -26,11 +26,12 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from casino_ops import roles
 
 
-class LoginThrottleBackend(AxesStandaloneBackend):
+class LoginThrottleBackend(AxesStandaloneBackend):  # type: ignore[misc]  # django-axes has no types
     def authenticate(self, request: HttpRequest | None, *args: Any, **kwargs: Any) -> None:
         if request is None:
             return None
-        return super().authenticate(request, *args, **kwargs)
+        super().authenticate(request, *args, **kwargs)  # raises when locked out, else authenticates no one
+        return None
 
 
 def two_factor_required() -> bool:
@@ -45,10 +46,12 @@ def needs_second_factor(user: Any) -> bool:
 def is_locked_out(request: HttpRequest, user: Any) -> bool:
     """True while django-axes locks ``user``'s username from this client: the code step
     is refused too, even in a session that already gave the password."""
-    return AxesProxyHandler.is_locked(request, credentials={"username": user.get_username()})
+    return bool(AxesProxyHandler.is_locked(request, credentials={"username": user.get_username()}))
 
 
-def lockout_response(request: HttpRequest, original_response: Any = None, credentials: Any = None) -> Any:
+def lockout_response(
+    request: HttpRequest, original_response: Any = None, credentials: Any = None
+) -> HttpResponse:
     """The lockout page (``AXES_LOCKOUT_CALLABLE``), with the time left in words."""
     username = (credentials or {}).get("username") or getattr(request.user, "username", "") or ""
     context = {
@@ -56,7 +59,7 @@ def lockout_response(request: HttpRequest, original_response: Any = None, creden
         "username": username,
         "cooloff_time": _time_left(request, username),
     }
-    status = settings.AXES_HTTP_RESPONSE_CODE
+    status = getattr(settings, "AXES_HTTP_RESPONSE_CODE", 429)  # django-axes' default
     if request.path.startswith("/api/"):
         return JsonResponse(
             {

@@ -70,7 +70,7 @@ def casino_trust() -> tuple[list[x509.Certificate], bytes | None]:
         return [], None
     signer = signing.get_signer()
     roots = [cert for cert in signer.cert_registry if cert.ca and cert.self_signed in ("maybe", "yes")]
-    return roots, signer.signing_cert.dump()
+    return roots, signing.signer_certificate_der()
 
 
 def check_pdf(data: bytes) -> CheckResult:

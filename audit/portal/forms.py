@@ -46,7 +46,8 @@ class OfficerLoginForm(SafeForm):
             del self.fields["code"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         user = authenticate(self.request, username=data["username"], password=data["password"])
@@ -76,7 +77,7 @@ class CodeForm(SafeForm):
         super().__init__(*args, **kwargs)
 
     def clean_code(self) -> str:
-        code = self.cleaned_data["code"]
+        code: str = self.cleaned_data["code"]
         self.device = check_code(self.request, self.request.user, code)
         if self.device is None:
             raise forms.ValidationError(_("Code à usage unique incorrect ou expiré."), code="code")
@@ -93,7 +94,7 @@ class EnrolForm(SafeForm):
         super().__init__(*args, **kwargs)
 
     def clean_code(self) -> str:
-        code = self.cleaned_data["code"].strip().replace(" ", "")
+        code: str = self.cleaned_data["code"].strip().replace(" ", "")
         if not code.isdigit() or not self.device.verify_token(code):
             raise forms.ValidationError(_("Code incorrect : vérifiez l'heure du téléphone."), code="code")
         return code
@@ -138,7 +139,8 @@ class RegisterFilterForm(SafeForm):
             del self.fields["table"]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
             self.add_error("date_to", _("La date de fin précède la date de début."))
         if data.get("date_from") and data.get("date_to") and (data["date_to"] - data["date_from"]).days > 366:
@@ -175,7 +177,8 @@ class AdvanceBookForm(SafeForm):
     date_to = forms.DateField(label=_("Au"), widget=_DATE)
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
             self.add_error("date_to", _("La date de fin précède la date de début."))
         return data

@@ -8,14 +8,17 @@ page of the portal.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 
 from audit.actions import Action
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 #: The label of every act the record knows (each member of :class:`audit.actions.Action`).
-ACTIONS: dict[Action, Any] = {
+ACTIONS: dict[str, StrOrPromise] = {
     Action.CASINO_SETTINGS_CHANGED: _("Paramètres du casino modifiés"),
     Action.TABLE_CREATED: _("Table créée"),
     Action.DEPOT_MANUFACTURER_REGISTERED: _("Fabricant enregistré"),

@@ -148,7 +148,7 @@ def hand_log_report(log: Any) -> dict[str, Any]:
     from django.core.cache import cache
 
     key = f"portal:replay-report:{log.sha256}"
-    report = cache.get(key)
+    report: dict[str, Any] | None = cache.get(key)
     if report is None:
         report = replay(json.loads(log.raw))
         cache.set(key, report, timeout=3600)

@@ -8,7 +8,7 @@ one (or returns the same one).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -33,8 +33,16 @@ from casino_ops.regulations import RegulationError
 from .base import MODULES, Request, get_register
 from .reports import parts_of, request_report
 
+if TYPE_CHECKING:  # Django's admin and forms are generic only in the stubs
+    from django.contrib.admin.options import _FieldGroups
 
-class ReportRequestForm(SafeFormMixin, forms.ModelForm):
+    _ReportForm = forms.ModelForm[Report]
+    _ReportAdmin = admin.ModelAdmin[Report]
+else:
+    _ReportForm, _ReportAdmin = forms.ModelForm, admin.ModelAdmin
+
+
+class ReportRequestForm(SafeFormMixin, _ReportForm):
     register = forms.ChoiceField(label=_("registre"), choices=[])
 
     class Meta:
@@ -45,10 +53,13 @@ class ReportRequestForm(SafeFormMixin, forms.ModelForm):
         super().__init__(*args, **kwargs)
         if "register" not in self.fields:  # the page of a report: every field is read-only
             return
-        self.fields["register"].choices = [(name, str(get_register(name).title)) for name in MODULES]
+        field = self.fields["register"]
+        if isinstance(field, forms.ChoiceField):  # declared so above
+            field.choices = [(name, str(get_register(name).title)) for name in MODULES]
 
     def clean(self) -> dict[str, Any]:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         if self.errors:
             return data
         try:
@@ -63,8 +74,33 @@ class ReportRequestForm(SafeFormMixin, forms.ModelForm):
         return data
 
 
+#: The fields of a request, then those of a report's page (all read-only).
+_ASKED = ["register", "date_from", "date_to", "table_number"]
+_SHOWN = [
+    "register_title",
+    "date_from",
+    "date_to",
+    "table_number",
+    "requested_by",
+    "requested_at",
+    "state",
+    "progress",
+    "parts_progress",
+    "attempts",
+    "rows",
+    "pages",
+    "head_seq",
+    "head_hash",
+    "sha256",
+    "error",
+    "started_at",
+    "finished_at",
+    "download",
+]
+
+
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(_ReportAdmin):
     form = ReportRequestForm
     list_display = (
         "__str__",
@@ -88,35 +124,13 @@ class ReportAdmin(admin.ModelAdmin):
         qs = super().get_queryset(request).filter(parent__isnull=True)
         if self._sees_all(request):
             return qs
-        return qs.filter(requested_by=request.user)
+        return qs.filter(requested_by=request.user.pk)
 
-    def get_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        if obj is None:
-            return ["register", "date_from", "date_to", "table_number"]
-        return [
-            "register_title",
-            "date_from",
-            "date_to",
-            "table_number",
-            "requested_by",
-            "requested_at",
-            "state",
-            "progress",
-            "parts_progress",
-            "attempts",
-            "rows",
-            "pages",
-            "head_seq",
-            "head_hash",
-            "sha256",
-            "error",
-            "started_at",
-            "finished_at",
-            "download",
-        ]
+    def get_fields(self, request: HttpRequest, obj: Any = None) -> _FieldGroups:
+        return list(_ASKED if obj is None else _SHOWN)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
-        return [] if obj is None else self.get_fields(request, obj)
+        return [] if obj is None else list(_SHOWN)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -135,7 +149,7 @@ class ReportAdmin(admin.ModelAdmin):
         obj.pk = report.pk
         obj.__dict__.update({k: v for k, v in report.__dict__.items() if not k.startswith("_")})
 
-    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:
+    def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:  # type: ignore[override]  # no LogEntry
         pass  # the report row is the record of the request
 
     @admin.display(description=_("registre"))
@@ -185,7 +199,7 @@ class ReportAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def download_view(self, request: HttpRequest, report_id: int) -> HttpResponse:
+    def download_view(self, request: HttpRequest, report_id: int) -> FileResponse:
         report = Report.objects.filter(pk=report_id).select_related("parent").first()
         if report is None or not report.file or report.state != Report.State.DONE:
             raise Http404

@@ -141,7 +141,7 @@ def _corrections_after_targets(
 
 def table_days(request: Request) -> list[dt.date]:
     """The days a table has sessions in the period (the daily parts of its books)."""
-    return tables.table_days(request.table, request.date_from, request.date_to)
+    return tables.table_days(request.table_number, request.date_from, request.date_to)
 
 
 @register
@@ -158,7 +158,7 @@ class AdvanceBook(Register):
 
     def context(self, request: Request) -> dict[str, Any]:
         read = tables.advance_book
-        book = read(request.table, request.date_from, request.date_to)
+        book = read(request.table_number, request.date_from, request.date_to)
         sections = [session_section(s) for s in book["sessions"]]
         if book["days"]:
             columns = [fmt.column(_("Journée"), 50, "c"), fmt.column(_("Résultat de la journée"), 50, "n")]

@@ -41,6 +41,13 @@ class Request:
     date_to: dt.date
     table: int | None = None
 
+    @property
+    def table_number(self) -> int:
+        """The table of a table's book (:meth:`Register.check` refuses a request without one)."""
+        if self.table is None:
+            raise ValueError("this register is kept per table: the request names none")
+        return self.table
+
 
 class Register:
     """One register: its legal name and model, the rule it applies, how to read its rows."""

@@ -6,7 +6,7 @@ whose demand) and every handover of its single key, in time order.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 
@@ -14,6 +14,9 @@ from cards_registry import selectors as depot
 
 from . import fmt
 from .base import Register, Request, register
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 COLUMNS = [
     fmt.column(_("N°"), 5, "n"),
@@ -40,6 +43,7 @@ class DepotLog(Register):
         rows = []
         openings = keys = 0
         for n, e in enumerate(entries, 1):
+            act: StrOrPromise
             if e.kind == "key":
                 keys += 1
                 act = _("Remise de la clé")

@@ -56,7 +56,7 @@ def visa_of(obj: Any, attr: str = "visa") -> str:
 
 def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:
     """The corrections of an entry, as red lines printed right under it (FR art. 68)."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     manager = getattr(obj, "corrections", None)
     if manager is None:
         return rows

@@ -40,7 +40,7 @@ import hashlib
 import json
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -74,7 +74,7 @@ def books_version() -> str:
     """A version of everything the registers print; it moves with every audited act."""
     top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
     pending = AuditEvent.objects.filter(seq__isnull=True).count()
-    casino = CasinoSettings.objects.filter(pk=1).values().first() or {}
+    casino: Mapping[str, object] = CasinoSettings.objects.filter(pk=1).values().first() or {}
     settings_hash = hashlib.sha256(json.dumps(casino, default=str, sort_keys=True).encode()).hexdigest()
     return f"{top['last_id'] or 0}.{top['head_seq'] or 0}.{pending}.{settings_hash[:12]}.{_code_version()}"
 
@@ -233,6 +233,13 @@ def all_done(report_id: int) -> bool:
     )
 
 
+def _made(report_part: ReportPart) -> RegisterPart:
+    """The part a report part points at (every one is made once :func:`all_done`)."""
+    if report_part.part is None:
+        raise RuntimeError(f"report part {report_part.pk} is not made yet")
+    return report_part.part
+
+
 def assemble(report_id: int) -> Report:
     """Merge the print's parts into one document: pages numbered over the whole, one signature.
 
@@ -247,20 +254,20 @@ def assemble(report_id: int) -> Report:
         reg = get_register(report.register)
         request = Request(report.date_from, report.date_to, report.table_number)
         rps = list(ReportPart.objects.filter(report=report).select_related("part").order_by("number"))
-        parts = [rp.part for rp in rps if not rp.part.empty]
+        parts = [_made(rp) for rp in rps if not _made(rp).empty]
         if not parts:
             whole_rp = next(
                 (rp for rp in rps if (rp.date_from, rp.date_to) == (report.date_from, report.date_to)), None
             )
             if whole_rp is not None:
-                parts = [whole_rp.part]
+                parts = [_made(whole_rp)]
             else:  # the headers once, for the whole period
                 whole = ReportPart.objects.create(
                     report=report, number=len(rps) + 1, date_from=report.date_from, date_to=report.date_to
                 )
                 make_part(whole.pk)
                 whole.refresh_from_db()
-                parts = [whole.part]
+                parts = [_made(whole)]
         pdfs = []
         for part in parts:
             with default_storage.open(part.file.name, "rb") as f:

@@ -128,7 +128,8 @@ def header_of(register: Register, request: Request) -> dict[str, Any]:
 def _layout_version(template: str) -> str:
     sources = [LAYOUT]
     for name in ("registers/base.html", template):
-        sources.append(getattr(get_template(name).template, "source", ""))
+        # the Django backend's wrapper holds the engine's template, which knows its source
+        sources.append(getattr(getattr(get_template(name), "template", None), "source", ""))
     return hashlib.sha256("\x00".join(sources).encode()).hexdigest()
 
 

@@ -133,7 +133,7 @@ class SessionReport(Register):
     def context(self, request: Request) -> dict[str, Any]:
         book = tables.advance_book
         report = tables.session_report
-        sessions = book(request.table, request.date_from, request.date_to)["sessions"]
+        sessions = book(request.table_number, request.date_from, request.date_to)["sessions"]
         sections: list[dict[str, Any]] = []
         for s in sessions:
             sections.extend(report_sections(report(s["id"])))

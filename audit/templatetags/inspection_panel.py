@@ -38,11 +38,11 @@ def books_inspection(context: dict[str, Any], live: bool = False) -> dict[str, A
     user = getattr(request, "user", None) or context.get("user")
     if not (roles.is_officer(user) or roles.is_management(user)):
         return None
-    stored = store(inspect()) if live else cache.get(CACHE_KEY)
+    stored: dict[str, Any] | None = store(inspect()) if live else cache.get(CACHE_KEY)
     data = stored["inspection"] if stored else None
     return {
         "inspection": data,
-        "clean": bool(data) and not data["breaches"],
+        "clean": bool(data and not data["breaches"]),
         "at": stored["at"] if stored else None,
         "officer": roles.is_officer(user),
     }

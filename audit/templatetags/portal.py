@@ -9,6 +9,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django import template
+from django.db.models import Field
 from django.utils import formats
 from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, format_html_join
@@ -73,9 +74,12 @@ def _key_label(key: str) -> str:
     if key in _KEYS:
         return str(_KEYS[key])
     try:
-        return str(CasinoSettings._meta.get_field(key).verbose_name)
+        model_field = CasinoSettings._meta.get_field(key)
     except Exception:  # any other key reads as written, without underscores
-        return str(key).replace("_", " ")
+        model_field = None
+    if isinstance(model_field, Field):
+        return str(model_field.verbose_name)
+    return str(key).replace("_", " ")
 
 
 def _value(value: Any, depth: int) -> SafeString | str:
@@ -203,7 +207,7 @@ def _text(text: str) -> SafeString | str:
 
 
 @register.filter
-def readable(value: Any) -> SafeString | str:
+def readable(value: Any) -> Any:
     """JSON (text or already parsed) as key/value lists; anything else as it is."""
     if isinstance(value, str):
         text = value.strip()

@@ -59,12 +59,12 @@ def verify_view(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseRedirect(reverse("portal:login"))
     default = reverse("portal:dashboard") if not request.user.is_staff else reverse("admin:index")
-    if not needs_second_factor(request.user) or request.user.is_verified():
+    if not needs_second_factor(request.user) or request.user.is_verified():  # type: ignore[attr-defined]  # set by django-otp's middleware
         return HttpResponseRedirect(_next(request, default))
     if is_locked_out(request, request.user):
         return lockout_response(request, credentials={"username": request.user.get_username()})
     if has_device(request.user):
-        form = CodeForm(request, data=request.POST or None)
+        form: CodeForm | EnrolForm = CodeForm(request, data=request.POST or None)
         if request.method == "POST" and form.is_valid():
             otp_login(request, form.device)
             return HttpResponseRedirect(_next(request, default))

@@ -96,7 +96,7 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     if not back.startswith("/inspection/"):
         back = reverse("portal:visas")
     if not form.is_valid():
-        messages.error(request, "Observations : " + " ".join(form.errors.get("remark", [])))
+        messages.error(request, "Observations : " + " ".join(map(str, form.errors.get("remark", []))))
         return HttpResponseRedirect(back)
     try:
         getattr(services, service_name)(
@@ -135,5 +135,5 @@ def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     else:
         for field, errors in form.errors.items():
             label = form.fields[field].label if field in form.fields else ""
-            messages.error(request, f"Incident n° {incident.number} — {label} : {' '.join(errors)}")
+            messages.error(request, f"Incident n° {incident.number} — {label} : {' '.join(map(str, errors))}")
     return HttpResponseRedirect(reverse("portal:incidents"))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -20,7 +21,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     checkpoint = selectors.last_checkpoint()  # read once, for the version and the chain's panel
 
     @functools.cache
-    def parts() -> dict:
+    def parts() -> dict[str, Any]:
         # Read only when the cached page body is missing: it is kept for one
         # version of the books (selectors.books_version) and one officer.
         return {
@@ -51,7 +52,7 @@ def audit_trail(request: HttpRequest) -> HttpResponse:
     query = request.GET.copy()
     query.pop("before", None)
     if more:
-        query["before"] = events[-1].seq
+        query["before"] = str(events[-1].seq)
     return render(
         request,
         "portal/audit_trail.html",

@@ -100,7 +100,8 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     if not form.is_valid():
         for field, errors in form.errors.items():
             messages.error(
-                request, f"{form.fields[field].label if field in form.fields else ''} : {' '.join(errors)}"
+                request,
+                f"{form.fields[field].label if field in form.fields else ''} : {' '.join(map(str, errors))}",
             )
         return HttpResponseRedirect(back)
     try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
@@ -13,7 +14,7 @@ from ..replay import round_steps, round_summaries
 from ..replay_text import translate_steps
 
 
-def _log_and_report(request: HttpRequest, log_id: int) -> tuple:
+def _log_and_report(request: HttpRequest, log_id: int) -> tuple[Any, dict[str, Any], list[dict[str, Any]]]:
     log = access.get_visible_or_404(request.user, selectors.hand_logs(), pk=log_id)
     report = selectors.hand_log_report(log)
     discrepancies = list(selectors.discrepancies(hand_log=log.pk).order_by("id").values())
@@ -24,7 +25,7 @@ def _log_and_report(request: HttpRequest, log_id: int) -> tuple:
 def hand_log(request: HttpRequest, log_id: int) -> HttpResponse:
     log, report, discrepancies = _log_and_report(request, log_id)
     rounds = round_summaries(report, discrepancies)
-    first_position = {}
+    first_position: dict[int, int] = {}
     for r in rounds:
         first_position.setdefault(r["number"], r["position"])
     for d in discrepancies:
@@ -46,7 +47,7 @@ def replay_round(request: HttpRequest, log_id: int, position: int) -> HttpRespon
     number = log_round.get("number")
 
     @functools.cache
-    def steps() -> list[dict]:
+    def steps() -> list[dict[str, Any]]:
         # Called by the template only when its cached fragment is missing: a stored
         # log, its replay and its discrepancies never change (FR art. 68).
         report = selectors.hand_log_report(log)

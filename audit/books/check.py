@@ -1,0 +1,132 @@
+"""Verification: the books against the chain (:class:`BookCheck`)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..models import AuditEvent
+from .registry import ROWS_KEY, Book, books
+from .rows import iter_rows, read_rows
+
+_loads: Callable[[bytes | str], Any]
+try:  # the books check parses every event's payload: orjson does it several times faster
+    import orjson
+
+    _loads = orjson.loads
+except ImportError:  # pragma: no cover
+    _loads = json.loads
+
+
+# --- Verification: the books against the chain ---------------------------------------
+
+
+_MARKER = b'"' + ROWS_KEY.encode() + b'":[['
+
+
+@dataclass
+class BookCheck:
+    """Receives each event's payload (sealed, in seq order; then the waiting ones) and
+    compares the books with what the chain says they hold."""
+
+    # table -> pk -> (seq or -id of a waiting event, hash of the row's values)
+    expected: dict[str, dict[Any, tuple[int, int]]] = field(default_factory=dict)
+    rows_bound: int = 0
+    rows_checked: int = 0
+    problems: list[str] = field(default_factory=list)
+    # The sealed events' rows are compared by PostgreSQL (audit.verification): only the
+    # events waiting to be sealed come here, through add_payload.
+    sealed_in_database: bool = False
+
+    def add(self, seq: int, content: bytes) -> None:
+        """``content``: the event's canonical bytes (its payload is after the last US)."""
+        if _MARKER not in content:
+            return
+        self.add_payload(seq, content[content.rfind(b"\x1f") + 1 :])
+
+    def add_payload(self, seq: int, payload: bytes | str) -> None:
+        rows = _loads(payload).get(ROWS_KEY)
+        if not isinstance(rows, list):
+            return
+        expected = self.expected
+        for row in rows:
+            try:
+                table, pk, values = row
+            except (TypeError, ValueError):
+                continue
+            if not isinstance(values, dict):
+                continue
+            per_table = expected.get(table)
+            if per_table is None:
+                per_table = expected[table] = {}
+            per_table[pk] = (seq, hash(tuple(values.values())))
+            self.rows_bound += 1
+
+    def check(self, using: str = "default") -> list[str]:
+        """Compare every book with the chain; return the problems (also kept in ``problems``)."""
+        problems: list[str] = []
+        for book in books():
+            wanted = dict(self.expected.get(book.table, {}))
+            differ: dict[Any, int] = {}
+            unbound: list[Any] = []
+            for row in iter_rows(book, using=using):
+                self.rows_checked += 1
+                pk = row[0]
+                said = wanted.pop(pk, None)
+                if said is None:
+                    unbound.append(pk)
+                elif said[1] != hash(row[1:]):
+                    differ[pk] = said[0]
+            if differ:
+                problems.extend(self._details(book, differ, using))
+            for pk in sorted(unbound):
+                problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
+            for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: item[1][0]):
+                problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
+        self.problems = problems
+        return problems
+
+    def _details(self, book: Book, differ: dict[Any, int], using: str) -> list[str]:
+        seqs = {s for s in differ.values() if s > 0}
+        ids = {-s for s in differ.values() if s < 0}
+        payloads: dict[int, dict[str, Any]] = {}
+        for seq, payload in (
+            AuditEvent.objects.using(using).filter(seq__in=seqs).values_list("seq", "payload")
+        ):
+            if seq is not None:  # filtered on seq: always
+                payloads[seq] = json.loads(payload)
+        for event_id, payload in (
+            AuditEvent.objects.using(using).filter(id__in=ids).values_list("id", "payload")
+        ):
+            payloads[-event_id] = json.loads(payload)
+        found = dict(read_rows(book, list(differ), using=using))
+        out = []
+        for pk in sorted(differ):
+            seq = differ[pk]
+            said: dict[str, Any] = {}
+            for table, row_pk, values in payloads.get(seq, {}).get(ROWS_KEY, []):
+                if table == book.table and row_pk == pk:
+                    said = values
+            now = found.get(pk, {})
+            named = False
+            for name in book.fields:
+                if said.get(name) != now.get(name):
+                    what = " (SHA-256 of the stored text)" if name in _digests(book) else ""
+                    out.append(
+                        f"{book.table} pk {pk} field {name}{what}: the chain says {said.get(name)!r} "
+                        f"({_event(seq)}), found {now.get(name)!r}"
+                    )
+                    named = True
+            if not named:
+                out.append(f"{book.table} pk {pk}: differs from {_event(seq)}")
+        return out
+
+
+def _digests(book: Book) -> set[str]:
+    return {f for f, k in zip(book.fields, book.kinds, strict=True) if k == "digest"}
+
+
+def _event(seq: int) -> str:
+    return f"event #{seq}" if seq > 0 else f"event id {-seq} (waiting to be sealed)"

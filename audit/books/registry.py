@@ -1,0 +1,195 @@
+"""The registry of the books, and the capture of the rows an act writes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .rows import read_rows
+
+ROWS_KEY = "rows"  # the reserved payload key of the rows an event binds
+
+
+# --- The registry -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class Book:
+    model: Any
+    table: str
+    pk: str  # the primary key's column
+    fields: tuple[str, ...]  # regulated fields' names, sorted (the payload's key order)
+    columns: tuple[str, ...]  # their columns, same order
+    kinds: tuple[
+        str, ...
+    ]  # how each is written: text, int, bool, decimal, datetime, date, time, json, digest
+    append_only: bool
+    mutable: frozenset[str]
+
+    @property
+    def immutable_columns(self) -> list[str]:
+        return [c for f, c in zip(self.fields, self.columns, strict=True) if f not in self.mutable]
+
+
+_BOOKS: dict[Any, Book] = {}
+_BY_TABLE: dict[str, Book] = {}
+
+
+def _kind(model_field: Any, digest: bool) -> str:
+    if digest:
+        return "digest"
+    internal = model_field.get_internal_type()
+    if model_field.is_relation:
+        internal = model_field.target_field.get_internal_type()
+    if internal == "DecimalField":
+        return "decimal"
+    if internal == "DateTimeField":
+        return "datetime"
+    if internal == "DateField":
+        return "date"
+    if internal == "TimeField":
+        return "time"
+    if internal == "JSONField":
+        return "json"
+    if internal in {"BooleanField", "NullBooleanField"}:
+        return "bool"
+    return "value"
+
+
+def register_book(
+    model: Any,
+    fields: Iterable[str],
+    *,
+    append_only: bool = True,
+    mutable: Iterable[str] = (),
+    digest: Iterable[str] = (),
+) -> Book:
+    """Declare ``model`` a regulated book: ``fields`` are bound to the chain.
+
+    ``append_only``: its rows are never deleted. ``mutable``: the fields an act may
+    change after the row is written (the others never change: the database refuses
+    it). ``digest``: text fields carried by the SHA-256 of their UTF-8 bytes.
+    """
+    names = sorted(set(fields))
+    mutable, digest = frozenset(mutable), frozenset(digest)
+    unknown = (mutable | digest) - set(names)
+    if unknown:
+        raise ValueError(f"{model._meta.label}: {sorted(unknown)} are not among the book's fields")
+    model_fields = [model._meta.get_field(name) for name in names]
+    book = Book(
+        model=model,
+        table=model._meta.db_table,
+        pk=model._meta.pk.column,
+        fields=tuple(names),
+        columns=tuple(f.column for f in model_fields),
+        kinds=tuple(_kind(f, f.name in digest) for f in model_fields),
+        append_only=append_only,
+        mutable=mutable,
+    )
+    _BOOKS[model] = book
+    _BY_TABLE[book.table] = book
+    from django.db.models.signals import post_save
+
+    post_save.connect(_saved, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
+    _install()
+    return book
+
+
+def books() -> list[Book]:
+    return sorted(_BY_TABLE.values(), key=lambda b: b.table)
+
+
+def book_for(table: str) -> Book | None:
+    return _BY_TABLE.get(table)
+
+
+# --- Capture: the rows an act writes ------------------------------------------------
+
+
+class _Mark:
+    """One write of book rows, registered with the transaction's on-commit list: a
+    savepoint that rolls back drops it from there, so its rows are left out."""
+
+    __slots__ = ("book", "pks")
+
+    def __init__(self, book: Book, pks: list[Any]) -> None:
+        self.book, self.pks = book, pks
+
+    def __call__(self) -> None:  # run after commit: nothing to do
+        pass
+
+
+def _collect(using: str, book: Book, pks: list[Any]) -> None:
+    from django.db import connections
+
+    connection = connections[using]
+    if not connection.in_atomic_block or not pks:
+        return  # not inside an act's transaction: no event can bind it
+    mark = _Mark(book, pks)
+    connection.on_commit(mark)
+    connection.__dict__.setdefault("_audit_book_marks", []).append(mark)
+
+
+def _saved(sender: Any, instance: Any, raw: bool = False, using: str = "default", **kwargs: Any) -> None:
+    if raw or instance.pk is None:
+        return
+    _collect(using, _BOOKS[sender], [instance.pk])
+
+
+_installed = False
+
+
+def _install() -> None:
+    """``bulk_create`` and ``QuerySet.update`` send no signal: they register their rows here."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    from django.db import connections
+    from django.db.models.query import QuerySet
+
+    bulk_create = QuerySet.bulk_create
+    update = QuerySet.update
+
+    def audited_bulk_create(self: QuerySet[Any], objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        made = bulk_create(self, objs, *args, **kwargs)
+        book = _BOOKS.get(self.model)
+        if book is not None:
+            _collect(self.db, book, [obj.pk for obj in made if obj.pk is not None])
+        return made
+
+    def audited_update(self: QuerySet[Any], **kwargs: Any) -> int:
+        book = _BOOKS.get(self.model)
+        if book is None or not connections[self.db].in_atomic_block:
+            return update(self, **kwargs)
+        pks = list(self.values_list("pk", flat=True))
+        done = update(self, **kwargs)
+        _collect(self.db, book, pks)
+        return done
+
+    audited_bulk_create.__doc__ = bulk_create.__doc__
+    audited_update.__doc__ = update.__doc__
+    QuerySet.bulk_create = audited_bulk_create  # type: ignore[method-assign]
+    QuerySet.update = audited_update  # type: ignore[method-assign]
+
+
+def drain(connection: Any) -> list[list[Any]]:
+    """The rows written in ``connection``'s transaction since the last event, as they stand
+    now: ``[[table, pk, {field: value}], ...]`` (sorted), for :func:`audit.chain.record`."""
+    using = connection.alias
+    marks = connection.__dict__.get("_audit_book_marks")
+    if not marks:
+        return []
+    live = {id(entry[1]) for entry in connection.run_on_commit}
+    wanted: dict[Book, dict[Any, None]] = {}
+    for mark in marks:
+        if id(mark) in live:
+            wanted.setdefault(mark.book, {}).update(dict.fromkeys(mark.pks))
+    marks.clear()
+    rows: list[list[Any]] = []
+    for book in sorted(wanted, key=lambda b: b.table):
+        for pk, values in read_rows(book, list(wanted[book]), using=using):
+            rows.append([book.table, pk, values])
+    rows.sort(key=lambda r: (r[0], r[1]))
+    return rows

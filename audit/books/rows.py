@@ -1,0 +1,129 @@
+"""Reading a book's rows in their normal form, as the chain carries them."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the registry reads rows back through this module
+    from .registry import Book
+
+
+_UTC_FORMAT = 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'
+
+
+# --- Reading a book's rows, as the chain carries them ---------------------------------
+
+
+def _sql_expression(column: str, kind: str) -> str:
+    quoted = f'"{column}"'
+    if kind == "datetime":
+        return f"to_char({quoted} AT TIME ZONE 'UTC', '{_UTC_FORMAT}')"
+    if kind == "date":
+        return f"to_char({quoted}, 'YYYY-MM-DD')"
+    if kind == "time":
+        return f"{quoted}::text"
+    if kind == "decimal":
+        return f"{quoted}::text"
+    if kind == "json":
+        return f"{quoted}::text"
+    if kind == "digest":
+        return f"encode(sha256(convert_to({quoted}, 'UTF8')), 'hex')"
+    return quoted
+
+
+def select_sql(book: Book) -> str:
+    """PostgreSQL: the primary key, then each field as the chain writes it (JSON's types)."""
+    expressions = ", ".join(_sql_expression(c, k) for c, k in zip(book.columns, book.kinds, strict=True))
+    return f'SELECT "{book.pk}", {expressions} FROM "{book.table}"'
+
+
+def _python_value(value: Any, kind: str) -> Any:
+    """The same normal form as :func:`select_sql`, from a value Django read (any database)."""
+    if value is None:
+        return None
+    if kind == "datetime":
+        return value.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if kind in ("date", "time"):
+        return value.isoformat()
+    if kind == "decimal":
+        return str(value)
+    if kind == "json":
+        return _canonical(value)
+    if kind == "digest":
+        return hashlib.sha256(value.encode("utf-8")).hexdigest()
+    if kind == "bool":
+        return bool(value)
+    return value
+
+
+def _canonical(value: Any) -> str:
+    from ..chain import canonical_json  # cycle: the chain imports the books (drain, ROWS_KEY)
+
+    return canonical_json(value)
+
+
+def _fix_json(values: list[Any], json_at: list[int]) -> None:
+    for i in json_at:
+        if values[i] is not None:
+            values[i] = _canonical(json.loads(values[i]))
+
+
+def iter_rows(
+    book: Book, *, using: str = "default", pks: list[Any] | None = None
+) -> Iterator[tuple[Any, ...]]:
+    """``(pk, value, value, ...)`` for every row of ``book`` (or those of ``pks``), each value
+    as the chain writes it, in the order of ``book.fields``."""
+    from django.db import connections
+
+    connection = connections[using]
+    json_at = [i for i, k in enumerate(book.kinds) if k == "json"]
+    if connection.vendor == "postgresql":
+        sql = select_sql(book)
+        params: list[Any] = []
+        if pks is not None:
+            sql += f' WHERE "{book.pk}" = ANY(%s)'
+            params = [list(pks)]
+        if pks is None:
+            from django.db import transaction
+
+            connection.ensure_connection()
+            # A server-side cursor (inside a transaction) streams the table in batches.
+            with (
+                transaction.atomic(using=using),
+                connection.connection.cursor(name="audit_books_check") as cursor,
+            ):
+                cursor.itersize = 20000
+                cursor.execute(sql)
+                for row in cursor:
+                    if json_at:
+                        values = list(row)
+                        _fix_json(values, [i + 1 for i in json_at])
+                        row = tuple(values)
+                    yield row
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            for row in cursor.fetchall():
+                if json_at:
+                    values = list(row)
+                    _fix_json(values, [i + 1 for i in json_at])
+                    row = tuple(values)
+                yield row
+        return
+    manager = book.model._base_manager.using(using)
+    query = manager.all() if pks is None else manager.filter(pk__in=pks)
+    kinds = book.kinds
+    for row in query.values_list("pk", *book.fields).iterator(chunk_size=5000):
+        yield (row[0], *(_python_value(v, k) for v, k in zip(row[1:], kinds, strict=True)))
+
+
+def read_rows(book: Book, pks: list[Any], *, using: str = "default") -> list[tuple[Any, dict[str, Any]]]:
+    found = []
+    for row in iter_rows(book, using=using, pks=pks):
+        found.append((row[0], dict(zip(book.fields, row[1:], strict=True))))
+    found.sort(key=lambda r: r[0])
+    return found

@@ -1,0 +1,85 @@
+"""Recording: one event, unsealed, in the transaction of the act it records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, models, router
+from django.utils import timezone
+
+from ..actions import Action
+from ..books import ROWS_KEY, drain
+from ..models import AuditEvent
+from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
+from .seal import _insert, _seal
+
+
+def record(
+    *,
+    actor: Any,
+    action: Action,
+    obj: models.Model | None = None,
+    object_type: str | None = None,
+    object_id: str | int | None = None,
+    payload: dict[str, Any] | None = None,
+    using: str | None = None,
+) -> AuditEvent:
+    """Record one regulated act in the caller's transaction.
+
+    ``actor`` is the acting user (``None`` for the system itself); ``obj`` the
+    model instance acted upon (or give ``object_type`` and ``object_id``);
+    ``payload`` what the act recorded, as plain JSON-able data.
+    """
+    if not isinstance(action, Action):
+        raise TypeError(f"audit.record() takes an audit.actions.Action, not {action!r}")
+    using = using or router.db_for_write(AuditEvent)
+    if not connections[using].in_atomic_block:
+        raise RuntimeError("audit.record() must run inside the transaction of the act it records")
+    if obj is not None:
+        object_type = object_type or obj._meta.label_lower
+        object_id = obj.pk if object_id is None else object_id
+    if not object_type:
+        raise ValueError("audit.record() needs obj or object_type")
+    user = actor if getattr(actor, "is_authenticated", False) else None
+    actor_name = user.get_username() if user is not None else "system"
+    event = AuditEvent(
+        recorded_at=timezone.now(),
+        actor=user,
+        actor_name=_one_line("actor_name", actor_name),
+        action=_one_line("action", action),
+        object_type=_one_line("object_type", object_type),
+        object_id=_one_line("object_id", "" if object_id is None else str(object_id)),
+        payload=canonical_json(_with_rows(connections[using], payload)),
+    )
+    event.mac = event_mac(
+        event_bytes(
+            recorded_at=format_time(event.recorded_at),
+            actor_name=event.actor_name,
+            action=event.action,
+            object_type=event.object_type,
+            object_id=event.object_id,
+            payload=event.payload,
+        )
+    )
+    _insert(using, event, user.pk if user is not None else None)
+    event._state.adding = False
+    event._state.db = using
+    if settings.AUDIT_SEALING == "inline":
+        for seq, prev, digest, sealed_at, event_id in _seal(using, limit=None):
+            if event_id == event.id:
+                event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
+    return event
+
+
+def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any]:
+    """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
+    if not connection.__dict__.get("_audit_book_marks"):
+        return payload or {}  # no row of a book written since the last event
+
+    rows = drain(connection)
+    if not rows:
+        return payload or {}
+    if payload and ROWS_KEY in payload:
+        raise ValueError(f"audit payload key {ROWS_KEY!r} is reserved for the regulated rows")
+    return {**(payload or {}), ROWS_KEY: rows}

@@ -1,0 +1,199 @@
+"""Verification: recompute every hash and MAC, then the checkpoints and the waiting events."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import hmac
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connections
+
+from ..merkle import TreeBuilder
+from ..models import AuditEvent
+from .hashing import GENESIS, _hmac, _key, event_bytes, event_mac, format_time
+from .rows import _rows_generic, _rows_postgresql
+
+
+@dataclass
+class Verification:
+    events: int
+    head_seq: int
+    head_hash: str
+    broken_at: int | None = None
+    reason: str = ""
+    pending: int = 0
+    oldest_pending: dt.datetime | None = None
+    # Signed checkpoints (audit.checkpoints): how many were checked, and what
+    # does not hold, each problem naming its checkpoint.
+    checkpoints: int = 0
+    checkpoint_problems: list[str] = field(default_factory=list)
+    hashes_at: dict[int, str] = field(default_factory=dict)
+    # Unsealed events whose MAC fails (forged behind the application's back).
+    forged: list[str] = field(default_factory=list)
+    # The witness outside the database (audit.checkpoints): where, how many checkpoints it holds.
+    witness: str = ""
+    witnessed: int = 0
+    tree_checked: bool = False  # the Merkle tree heads and stored subtrees were checked too
+
+    @property
+    def chain_ok(self) -> bool:
+        return self.broken_at is None
+
+    @property
+    def ok(self) -> bool:
+        return self.broken_at is None and not self.checkpoint_problems and not self.forged
+
+    def describe(self) -> str:
+        if self.broken_at is not None:
+            return f"event {self.broken_at}: {self.reason}"
+        return "; ".join(self.checkpoint_problems + self.forged)
+
+
+_LINE = 128  # each line: hash (64), mac (64), then the hashed message
+
+
+def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
+    prev_b, seq_b, _rest = message.split(b"\x1f", 2)
+    seq = int(seq_b)
+    if seq > expected:
+        return expected, f"event {expected} is missing (next found: {seq})"
+    if seq < expected:
+        return expected, f"event {seq} is out of order"
+    return seq, f"event {seq} does not point at the hash of event {seq - 1}"
+
+
+def verify_chain(
+    *,
+    using: str = "default",
+    checkpoints: bool = True,
+    keep_hashes_at: set[int] | None = None,
+    merkle: Any = None,
+    books: Any = None,
+) -> Verification:
+    """Recompute the whole chain; stop at the first event that breaks it.
+
+    Every event's hash and MAC are recomputed. Then every signed checkpoint is
+    checked (``checkpoints``): its signature, and the chain's hash at its
+    sequence against the signed one, so that a chain rewritten with recomputed
+    hashes is caught; and the witness outside the database. ``keep_hashes_at``:
+    sequences whose hash to keep in ``hashes_at`` (default: those of the
+    checkpoints). ``merkle``: an object with ``add(leaf_hash)`` that receives
+    each event's RFC 9162 leaf hash in order (see :mod:`audit.merkle`), or True
+    to also check the Merkle tree: every checkpoint's signed tree head (stored
+    and witnessed) and the stored subtree hashes. ``books``: an object with
+    ``add(seq, content)`` and ``add_payload(-id, payload)`` (see
+    :class:`audit.books.BookCheck`) that receives each sealed event's canonical
+    bytes in order, then the payload of each genuine event waiting to be sealed.
+    """
+    context = None
+    if checkpoints:
+        from ..checkpoints import CheckContext  # cycle: the checkpoints import the chain
+
+        context = CheckContext()
+    if keep_hashes_at is None:
+        keep_hashes_at = context.seqs if context is not None else set()
+    keep = keep_hashes_at
+    check_tree = merkle is True
+    if check_tree:
+        merkle = TreeBuilder(roots_at=set(keep))
+    connection = connections[using]
+    rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
+    sha256 = hashlib.sha256
+    key = _key()
+    mac_of = _hmac(key).hexdigest
+    add_leaf = merkle.add if merkle is not None else None
+    add_rows = books.add if books is not None and not books.sealed_in_database else None
+    expected = 1
+    prev = GENESIS.encode()
+    result = Verification(events=0, head_seq=0, head_hash=GENESIS)
+    broken = False
+    for lines in rows:
+        for line in lines:
+            # One prefix test checks both the link to the previous hash and the number.
+            if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), _LINE):
+                result.broken_at, result.reason = _diagnose(line[_LINE:], expected, prev)
+                broken = True
+                break
+            digest = line[:64]
+            message = line[_LINE:]
+            if sha256(message).hexdigest().encode() != digest:
+                result.broken_at = expected
+                result.reason = f"event {expected} does not match its hash (its content was changed)"
+                broken = True
+                break
+            content = message.split(b"\x1f", 2)[2]
+            if mac_of(content).encode() != line[64:_LINE]:
+                result.broken_at = expected
+                result.reason = (
+                    f"event {expected} does not match its MAC (written or rewritten without the "
+                    "application's key: forged)"
+                )
+                broken = True
+                break
+            if add_leaf is not None:
+                add_leaf(sha256(b"\x00" + content).digest())
+            if add_rows is not None:
+                add_rows(expected, content)
+            prev = digest
+            if keep and expected in keep:
+                result.hashes_at[expected] = digest.decode()
+            expected += 1
+        if broken:
+            break
+    for _rest in rows:  # finish the COPY stream so the connection is free again
+        pass
+    result.events = expected - 1
+    result.head_seq = expected - 1
+    result.head_hash = prev.decode()
+    _check_pending(using, result, key, books)
+    if context is not None:
+        _check_checkpoints(context, result, merkle if check_tree else None)
+    return result
+
+
+def _check_checkpoints(context: Any, result: Verification, tree: Any) -> None:
+    """The signed checkpoints against the hashes kept, the witness, and (``tree``: the
+    Merkle tree built while reading, when it is to be checked) their signed tree heads."""
+    result.checkpoints, result.checkpoint_problems = context.check(
+        result.hashes_at, verified_to=result.head_seq, broken=result.broken_at is not None
+    )
+    result.witness = str(context.witness) if context.witness is not None else ""
+    result.witnessed = len(context.witnessed)
+    if tree is not None and result.broken_at is None:
+        result.checkpoint_problems.extend(context.check_tree(tree))
+        result.tree_checked = True
+
+
+def _check_pending(using: str, result: Verification, key: bytes, books: Any = None) -> None:
+    """Unsealed events: those waiting (MAC holds) and the forged ones (MAC fails)."""
+    waiting = []
+    for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in (
+        AuditEvent.objects.using(using)
+        .filter(seq__isnull=True)
+        .order_by("id")
+        .values_list(
+            "id", "recorded_at", "actor_name", "action", "object_type", "object_id", "payload", "mac"
+        )
+        .iterator()
+    ):
+        content = event_bytes(
+            recorded_at=format_time(recorded_at),
+            actor_name=actor_name,
+            action=action,
+            object_type=otype,
+            object_id=oid,
+            payload=payload,
+        )
+        if mac and hmac.compare_digest(event_mac(content, key), mac):
+            waiting.append(recorded_at)
+            if books is not None:
+                books.add_payload(-event_id, payload)
+        else:
+            result.forged.append(
+                f"event id {event_id} ({action} {otype}:{oid} by {actor_name}, recorded "
+                f"{format_time(recorded_at)}): its MAC does not hold, it is never sealed"
+            )
+    result.pending = len(waiting)
+    result.oldest_pending = waiting[0] if waiting else None

@@ -1,0 +1,128 @@
+"""The witness: each checkpoint written once, never overwritten, outside the database."""
+
+from __future__ import annotations
+
+import base64
+import os
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+from ..chain import canonical_json
+from ..models import Checkpoint
+
+FILE_TYPE = "audit-checkpoint-file"
+_WITNESS_NAME = re.compile(r"^checkpoint-(\d{10})\.json$")
+
+
+class WitnessConflict(Exception):
+    """The witness already holds, under that number, a different checkpoint."""
+
+
+class DirectoryWitness:
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def names(self) -> list[str]:
+        if not self.path.is_dir():
+            return []
+        return sorted(p.name for p in self.path.iterdir() if _WITNESS_NAME.match(p.name))
+
+    def read(self, name: str) -> bytes:
+        return (self.path / name).read_bytes()
+
+    def write(self, name: str, data: bytes) -> None:
+        self.path.mkdir(parents=True, exist_ok=True)
+        target = self.path / name
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+        except FileExistsError:
+            if target.read_bytes() != data:
+                raise WitnessConflict(name) from None
+            return
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+
+
+class StorageWitness:
+    def __init__(self, alias: str) -> None:
+        from django.core.files.storage import storages
+
+        self.alias = alias
+        self.storage = storages[alias]
+
+    def __str__(self) -> str:
+        return f"storage {self.alias}"
+
+    def names(self) -> list[str]:
+        try:
+            _dirs, files = self.storage.listdir("")
+        except FileNotFoundError:
+            return []
+        return sorted(name for name in files if _WITNESS_NAME.match(name))
+
+    def read(self, name: str) -> bytes:
+        with self.storage.open(name, "rb") as handle:
+            data: bytes = handle.read()
+        return data
+
+    def write(self, name: str, data: bytes) -> None:
+        from django.core.files.base import ContentFile
+
+        if self.storage.exists(name):
+            if self.read(name) != data:
+                raise WitnessConflict(name)
+            return
+        saved = self.storage.save(name, ContentFile(data))
+        if saved != name:
+            raise WitnessConflict(name)
+
+
+def get_witness() -> DirectoryWitness | StorageWitness | None:
+    """The configured witness (a storage of STORAGES, else a directory), or None."""
+    alias = getattr(settings, "AUDIT_WITNESS_STORAGE", "") or ""
+    if alias:
+        return StorageWitness(alias)
+    directory = getattr(settings, "AUDIT_WITNESS_DIR", "") or ""
+    return DirectoryWitness(directory) if directory else None
+
+
+def witness_name(number: int) -> str:
+    return f"checkpoint-{number:010d}.json"
+
+
+def checkpoint_file(checkpoint: Checkpoint) -> bytes:
+    """A checkpoint as a file of its own: what the witness holds and officers download."""
+    return (
+        canonical_json(
+            {
+                "type": FILE_TYPE,
+                "number": checkpoint.number,
+                "seq": checkpoint.seq,
+                "statement": checkpoint.statement,
+                "signature": base64.b64encode(bytes(checkpoint.signature)).decode(),
+            }
+        )
+        + "\n"
+    ).encode("utf-8")
+
+
+def witness_pending() -> int:
+    """Write to the witness every checkpoint it does not hold yet; return how many."""
+    witness = get_witness()
+    if witness is None:
+        return 0
+    held = set(witness.names())
+    written = 0
+    for checkpoint in Checkpoint.objects.order_by("number").iterator():
+        name = witness_name(checkpoint.number)
+        if name not in held:
+            witness.write(name, checkpoint_file(checkpoint))
+            written += 1
+    return written
