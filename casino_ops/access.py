@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -300,6 +302,15 @@ class RoleRequired(RegulationError, PermissionDenied):
 
 def roles_for(act: Act) -> tuple[str, ...]:
     return ACTS[act].roles
+
+
+def acting_user(request: HttpRequest) -> User:
+    """The signed-in user who performs an act through ``request`` (the views' gate has
+    already sent anonymous visitors away: one here is refused, never passed to a service)."""
+    user = request.user
+    if not isinstance(user, User) or not user.is_authenticated:
+        raise PermissionDenied
+    return user
 
 
 def may(user: Any, act: Act | str) -> bool:

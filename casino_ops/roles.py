@@ -84,7 +84,7 @@ def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> set[str]:
     cached = getattr(user, "_casino_roles", None)
     if cached is None:
         cached = set(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
-        user._casino_roles = cached  # type: ignore[union-attr]
+        user._casino_roles = cached  # type: ignore[attr-defined]  # a per-request cache on the instance
     return cached
 
 
@@ -116,7 +116,7 @@ def sync_role_permissions(verbosity: int = 0) -> None:
         for perm in wanted:
             app_label, codename = perm.split(".", 1)
             by_app.setdefault(app_label, []).append(codename)
-        perms = []
+        perms: list[Permission] = []
         for app_label, codenames in by_app.items():
             perms.extend(Permission.objects.filter(content_type__app_label=app_label, codename__in=codenames))
         group.permissions.set(perms)

@@ -192,7 +192,7 @@ CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD",
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=1_500_000)  # KiB
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "seal-audit-chain": {"task": "audit.tasks.seal_chain", "schedule": 60.0},
     "sign-audit-checkpoint": {
         "task": "audit.tasks.make_checkpoint",

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from rest_framework import viewsets
-from rest_framework.pagination import CursorPagination, LimitOffsetPagination
+from rest_framework.pagination import BasePagination, CursorPagination, LimitOffsetPagination
 
 from audit.portal import access
 
@@ -20,7 +20,7 @@ class SeqCursorPagination(CursorPagination):
     ordering = "-seq"
 
 
-class OfficerReadOnlyViewSet(viewsets.ReadOnlyModelViewSet):
+class OfficerReadOnlyViewSet(viewsets.ReadOnlyModelViewSet[Any]):
     """List and retrieve only; the queryset comes from a selector, restricted by role.
 
     Subclasses give ``selector`` (a callable returning a queryset, filtered by the
@@ -28,7 +28,7 @@ class OfficerReadOnlyViewSet(viewsets.ReadOnlyModelViewSet):
     """
 
     permission_classes = [access.OfficerReadOnly]
-    pagination_class = OfficerPagination
+    pagination_class: type[BasePagination] | None = OfficerPagination
     filter_serializer_class: Any = None
 
     def selector(self, **filters: Any) -> Any:  # pragma: no cover - abstract

@@ -15,7 +15,8 @@ from typing import Any, TypeVar
 
 from django.contrib.auth.views import redirect_to_login
 from django.db.models import Model, QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import Http404, HttpRequest, HttpResponseNotAllowed
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from rest_framework.exceptions import NotFound
@@ -75,14 +76,14 @@ def get_visible_or_404(user: Any, queryset: QuerySet[M], action: str = READ, **l
 
 def officer_required(
     action: str = READ, methods: tuple[str, ...] | None = None
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Decorator of portal views: login for anonymous visitors, 404 for other roles;
     a read answers GET only, a write (visa, closure) POST only, unless ``methods``
     says otherwise (the signature checker reads an uploaded file)."""
 
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorator(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path(), reverse("portal:login"))
             if not may(request.user, action):

@@ -126,7 +126,7 @@ def open_for_inspection(
                 field="demand",
             )
         demanded_by = demand.officer
-    if not access.may(demanded_by, Act.DEMAND_OPENING):
+    if demanded_by is None or not access.may(demanded_by, Act.DEMAND_OPENING):
         raise RegulationError(
             "INSPECTION_BY_OFFICER",
             _("Une inspection du dépôt est demandée par un officier de police ou de contrôle."),

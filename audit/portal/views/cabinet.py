@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from cards_registry import selectors as depot
 from cards_registry.services import demand_opening as demand
 from cards_registry.services import record_incident_report
+from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 
 from .. import access
@@ -29,7 +30,7 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 def demand_opening(request: HttpRequest) -> HttpResponse:
     reason = request.POST.get("reason", "")[:300]
     try:
-        recorded = demand(actor=request.user, reason=reason)
+        recorded = demand(actor=acting_user(request), reason=reason)
     except RegulationError as error:
         messages.error(request, str(error))
     else:
@@ -60,7 +61,10 @@ def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
         return HttpResponseRedirect(reverse("portal:books_inspection"))
     try:
         record_incident_report(
-            actor=request.user, incident=incident, officer_informed=request.user, informed_at=informed_at
+            actor=acting_user(request),
+            incident=incident,
+            officer_informed=acting_user(request),
+            informed_at=informed_at,
         )
     except RegulationError as error:
         messages.error(request, str(error))

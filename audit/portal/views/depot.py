@@ -17,6 +17,7 @@ from cards_registry import services
 from cards_registry.forms import IncidentClosureForm, VisaForm
 from cards_registry.selectors import all_incidents, deck_history, entries_to_stamp
 from cards_registry.services import close_incident as close
+from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
 from tables.selectors import authorised_minimum_acts
@@ -70,7 +71,7 @@ def _back(request: HttpRequest) -> str:
 def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
     act = access.get_visible_or_404(request.user, authorised_minimum_acts(), access.VISA, pk=act_id)
     try:
-        stamp_authorised_minimum(actor=request.user, act=act)
+        stamp_authorised_minimum(actor=acting_user(request), act=act)
     except RegulationError as error:
         messages.error(request, str(error))
     else:
@@ -123,7 +124,7 @@ def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     if form.is_valid():
         try:
             close(
-                actor=request.user,
+                actor=acting_user(request),
                 incident=incident,
                 finding=form.cleaned_data["finding"],
                 decks_fit=list(form.cleaned_data["decks_fit"]),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -120,7 +121,7 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
 
 
 @access.officer_required()
-def download(request: HttpRequest, report_id: int) -> HttpResponse:
+def download(request: HttpRequest, report_id: int) -> HttpResponseBase:
     report = access.get_visible_or_404(request.user, Report.objects.all(), pk=report_id)
     if report.state != Report.State.DONE or not report.file:
         raise Http404
