@@ -1,0 +1,166 @@
+"""Corrections of the depot's books (FR art. 68): a registered rubric is never edited; a
+correction, approved in words by the director, records the new mention beside the old."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.access import Act
+from casino_ops.admin_acts import ActAdmin, ActForm, choice_field
+
+from .. import services
+from ..models import (
+    Correction,
+    Deck,
+    DeckReturn,
+    Destruction,
+    Incident,
+    Order,
+    Reception,
+    ReturnLine,
+    Sixain,
+    TableCheck,
+    TableIssue,
+)
+
+
+def _entry_choices() -> list[tuple[str, str]]:
+    choices: list[tuple[str, str]] = []
+    for model, label in (
+        (Order, "Bon"),
+        (Reception, "Prise en charge"),
+        (Incident, "Incident"),
+        (Destruction, "Destruction"),
+    ):
+        for pk, number in model.objects.order_by("-id").values_list("pk", "number")[:200]:
+            choices.append((f"{model.__name__.lower()}:{pk}", f"{label} n° {number}"))
+    return choices
+
+
+class CorrectionForm(ActForm):
+    entry = forms.ChoiceField(label=_("entrée corrigée"), choices=())
+    field = forms.CharField(
+        label=_("rubrique"),
+        max_length=64,
+        help_text=_(
+            "bon : ordered_on, note ; prise en charge : received_on, delivery_note ; incident : occurred_at, "
+            "table_number, shoe_reference, circumstances ; destruction : method"
+        ),
+    )
+    new_value = forms.CharField(label=_("nouvelle mention"), max_length=300)
+    reason = forms.CharField(label=_("motif"), max_length=300)
+
+    class Meta(ActForm.Meta):
+        model = Correction
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choice_field(self, "entry").choices = _entry_choices()
+
+    def act(self, data: dict[str, Any]) -> Correction:
+        kind, pk = data["entry"].split(":")
+        model = {"order": Order, "reception": Reception, "incident": Incident, "destruction": Destruction}[
+            kind
+        ]
+        return services.record_correction(
+            actor=self.user,
+            entry=model._default_manager.get(pk=pk),
+            field=data["field"],
+            new_value=data["new_value"],
+            reason=data["reason"],
+        )
+
+
+def _correction_entry_choices() -> list[tuple[str, str]]:
+    """The entries a director may correct, named as in the books (numbers, serials, tables and days)."""
+    choices = _entry_choices()
+    for deck in Deck.objects.select_related("manufacturer").order_by("-id")[:300]:
+        choices.append((f"deck:{deck.pk}", f"Jeu {deck.manufacturer.code}:{deck.serial}"))
+    for sixain in Sixain.objects.select_related("manufacturer").order_by("-id")[:100]:
+        choices.append((f"sixain:{sixain.pk}", f"Sixain {sixain.manufacturer.code}:{sixain.serial}"))
+    for issue in TableIssue.objects.order_by("-id")[:100]:
+        choices.append(
+            (f"tableissue:{issue.pk}", f"Remise à la table {issue.table_number} du {issue.day:%d/%m/%Y}")
+        )
+    for check in TableCheck.objects.select_related("issue_line__deck", "issue_line__issue").order_by("-id")[
+        :100
+    ]:
+        choices.append(
+            (
+                f"tablecheck:{check.pk}",
+                f"Contrôle du jeu {check.issue_line.deck.serial} à la table {check.issue_line.issue.table_number}",
+            )
+        )
+    for back in DeckReturn.objects.order_by("-id")[:100]:
+        choices.append(
+            (f"deckreturn:{back.pk}", f"Retour de la table {back.table_number} du {back.day:%d/%m/%Y}")
+        )
+    for line in ReturnLine.objects.select_related("issue_line__deck", "deck_return").order_by("-id")[:200]:
+        choices.append(
+            (
+                f"returnline:{line.pk}",
+                f"Jeu {line.issue_line.deck.serial} rendu par la table {line.deck_return.table_number}",
+            )
+        )
+    return choices
+
+
+_CORRECTED_MODELS: dict[str, type[models.Model]] = {
+    "order": Order,
+    "reception": Reception,
+    "incident": Incident,
+    "destruction": Destruction,
+    "deck": Deck,
+    "sixain": Sixain,
+    "tableissue": TableIssue,
+    "tablecheck": TableCheck,
+    "deckreturn": DeckReturn,
+    "returnline": ReturnLine,
+}
+
+
+class ApprovedCorrectionForm(CorrectionForm):
+    """A correction of any registered rubric of the depot, approved in words by the director (FR art. 68)."""
+
+    approval = forms.CharField(
+        label=_("approbation en toutes lettres"),
+        max_length=300,
+        help_text=_("Par exemple : « Approuvé, le directeur responsable »."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        choice_field(self, "entry").choices = _correction_entry_choices()
+        self.fields["field"].help_text = "; ".join(
+            f"{model._meta.verbose_name} : {', '.join(fields)}"
+            for model, fields in services.CORRECTABLE.items()
+        )
+
+    def act(self, data: dict[str, Any]) -> Correction:
+        kind, pk = data["entry"].split(":")
+        return services.record_correction(
+            actor=self.user,
+            entry=_CORRECTED_MODELS[kind]._default_manager.get(pk=pk),
+            field=data["field"],
+            new_value=data["new_value"],
+            reason=data["reason"],
+            approval=data["approval"],
+        )
+
+
+@admin.register(Correction)
+class CorrectionAdmin(ActAdmin):
+    add_form = ApprovedCorrectionForm
+    act = Act.APPROVE_DEPOT_CORRECTION
+    list_display = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
+    list_select_related = ("order", "reception", "incident", "destruction", "approved_by")
+    detail_fields = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
+
+    @admin.display(description=_("entrée"))
+    def entry_display(self, obj: Correction) -> str:
+        return str(obj.order or obj.reception or obj.incident or obj.destruction)

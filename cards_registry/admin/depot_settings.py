@@ -1,0 +1,40 @@
+"""The depot's settings the ministry fixes (the most sixains held, LU art. 6)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops.access import Act
+from casino_ops.admin_acts import ActAdmin, ActForm
+
+from .. import services
+from ..models import DepotSettings
+
+
+class DepotSettingsForm(ActForm):
+    max_sixains = forms.IntegerField(
+        label=_("nombre maximal de sixains (LU)"),
+        required=False,
+        min_value=1,
+        help_text=_("Fixé par le ministère (LU art. 6). Vide : sans limite."),
+    )
+
+    class Meta(ActForm.Meta):
+        model = DepotSettings
+
+    def act(self, data: dict[str, Any]) -> DepotSettings:
+        return services.set_max_sixains(actor=self.user, max_sixains=data["max_sixains"])
+
+
+@admin.register(DepotSettings)
+class DepotSettingsAdmin(ActAdmin):
+    """The limit the ministry sets; "Ajouter" records a new value (the director only, audited)."""
+
+    add_form = DepotSettingsForm
+    act = Act.DEPOT_SETTINGS
+    list_display = ("__str__", "max_sixains")
+    detail_fields = ("max_sixains",)

@@ -1,0 +1,195 @@
+"""The forms of the tables' acts (each calls its service from the act's page)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django import forms
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from cards_registry.selectors import decks_checked_for_play
+from casino_ops import roles
+from casino_ops.admin_acts import model_choice_field
+from casino_ops.forms import SafeForm
+from casino_ops.regulations import RegulationError
+from casino_ops.services import get_casino
+
+from .. import services
+from ..models import AdvanceEntry, ControlLine, HandLogSource, MaximumChange, Session, Shoe, Table
+from ._shared import money_field, role_users
+
+if TYPE_CHECKING:
+    _ModelMultipleChoiceField = forms.ModelMultipleChoiceField[Any]
+else:  # generic in the stubs only
+    _ModelMultipleChoiceField = forms.ModelMultipleChoiceField
+
+
+class DeckChoiceField(_ModelMultipleChoiceField):
+    """Decks named as the director reads them on the decks: serial, back colour, sixain."""
+
+    def label_from_instance(self, deck: Any) -> str:
+        sixain = _("sixain %(s)s") % {"s": deck.sixain.serial} if deck.sixain_id else _("sans sixain")
+        return f"{deck.serial} — {deck.back_colour}, {sixain}"
+
+
+class OpenSessionForm(SafeForm):
+    model = Session
+    table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
+    day = forms.DateField(
+        label=_("journée de jeu"),
+        required=False,
+        help_text=_("Vide : la journée de jeu en cours, la seule pour laquelle une séance s'ouvre."),
+    )
+    minimum = money_field(_("minimum des mises"))
+    maximum = money_field(_("maximum par case"))
+    advance_amount = money_field(_("avance initiale comptée et annoncée"))
+    croupier = forms.ModelChoiceField(
+        label=_("compté par (chef de table)"), queryset=role_users(roles.CROUPIER)
+    )
+    guarantee_fund = money_field(_("fonds de garantie justifié (LU)"), required=False)
+    ministry_notified_on = forms.DateField(
+        label=_("ministre informé le (LU, relèvement du minimum)"), required=False
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["day"].initial = get_casino().gaming_day(timezone.now())
+
+
+class AdvanceForm(SafeForm):
+    model = AdvanceEntry
+    amount = money_field(_("montant compté et annoncé"))
+    counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=role_users(roles.CROUPIER))
+
+
+class MaximumForm(SafeForm):
+    model = MaximumChange
+    maximum = money_field(_("nouveau maximum par case"))
+    display_changed = forms.BooleanField(
+        label=_("l'affichage de la table indique le nouveau maximum"), required=False
+    )
+
+
+class InterruptForm(SafeForm):
+    model = AdvanceEntry
+    mode = forms.ChoiceField(
+        label=_("interruption"),
+        choices=[("counted", _("encaisse comptée et inscrite")), ("locked", _("encaisse déposée sous clé"))],
+    )
+    amount = money_field(_("encaisse comptée"), required=False)
+    key_holder = forms.ModelChoiceField(
+        label=_("détenteur de la clé"),
+        queryset=role_users(roles.DIRECTOR, roles.COMMITTEE, roles.CROUPIER),
+        required=False,
+    )
+    signed_by = forms.ModelChoiceField(
+        label=_("signataire de l'encaisse comptée (LU : directeur ou membre du comité)"),
+        queryset=role_users(roles.DIRECTOR, roles.COMMITTEE),
+        required=False,
+    )
+    cashier = forms.ModelChoiceField(
+        label=_("caissier présent (LU, encaisse comptée)"), queryset=role_users(roles.CASHIER), required=False
+    )
+
+
+class ResumeForm(SafeForm):
+    confirm = forms.BooleanField(label=_("la partie reprend"))
+
+
+class CloseForm(SafeForm):
+    model = Session
+    closing_cash = money_field(_("encaisse comptée, annoncée et inscrite"))
+    counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=role_users(roles.CROUPIER))
+    cashier = forms.ModelChoiceField(
+        label=_("caissier présent"), queryset=role_users(roles.CASHIER), required=False
+    )
+    certified_exact = forms.BooleanField(label=_("je certifie l'inscription « exacte »"), required=False)
+
+
+class ShoeForm(SafeForm):
+    """The six decks are chosen among those the depot issued to the session's table for
+    its day, by serial and sixain (what the director reads on the decks)."""
+
+    model = Shoe
+    decks = DeckChoiceField(
+        label=_("jeux remis à la table (six : trois de chaque couleur de dos)"),
+        queryset=None,
+        widget=forms.CheckboxSelectMultiple,
+        error_messages={
+            "invalid_choice": _(
+                "Un jeu choisi n'est pas (ou plus) remis à cette table pour la journée : rechargez la page."
+            ),
+            "invalid_pk_value": _("Choisissez les jeux dans la liste."),
+        },
+    )
+    label = forms.CharField(label=_("identifiant du sabot (facultatif)"), required=False)
+
+    def __init__(self, *args: Any, session: Session, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = model_choice_field(self, "decks")
+        # only the decks unsealed or checked at the table that day (FR art. 40, LU art. 7)
+        field.queryset = decks_checked_for_play(table_number=session.table.number, day=session.day)
+
+    def clean_decks(self) -> list[int]:
+        return [deck.pk for deck in self.cleaned_data["decks"]]
+
+
+class HandLogForm(SafeForm):
+    file = forms.FileField(label=_("journal de mains (.json : un sabot ; .jsonl : un sabot par ligne)"))
+
+
+def upload_hand_logs(user: Any, session: Session, upload: Any) -> list[Any]:
+    """A .json file holds one log, a .jsonl file one log per line, like ``manage.py replay``: all
+    the file's logs are received, or none (a refusal names the line)."""
+    raw = upload.read()
+    if not (upload.name or "").lower().endswith(".jsonl"):
+        return [services.upload_hand_log(actor=user, session=session, raw=raw, source=HandLogSource.ADMIN)]
+    logs = []
+    with transaction.atomic():
+        for number, line in enumerate(raw.split(b"\n"), 1):
+            if not line.strip():
+                continue
+            try:
+                logs.append(
+                    services.upload_hand_log(
+                        actor=user, session=session, raw=line.rstrip(b"\r"), source=HandLogSource.ADMIN
+                    )
+                )
+            except RegulationError as error:
+                raise RegulationError(
+                    error.code,
+                    _("Ligne %(n)s : %(m)s") % {"n": number, "m": error.message},
+                    error.article,
+                    field=error.field,
+                ) from None
+    return logs
+
+
+class CorrectionForm(SafeForm):
+    model = ControlLine
+    amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
+    approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
+    reason = forms.CharField(label=_("motif"), widget=forms.Textarea)
+
+
+class CloseDayForm(SafeForm):
+    confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
+
+
+class DelegationForm(forms.Form):
+    delegate = forms.ModelChoiceField(
+        label=_("membre du comité de direction délégué"), queryset=role_users(roles.COMMITTEE)
+    )
+    approval_reference = forms.CharField(label=_("référence de l'agrément du ministre"), max_length=200)
+    approved_on = forms.DateField(label=_("agréé le"))
+    valid_from = forms.DateField(label=_("en vigueur du"))
+    valid_until = forms.DateField(label=_("en vigueur jusqu'au (facultatif)"), required=False)
+
+
+class AuthorisedMinimumForm(forms.Form):
+    minimum = money_field(_("mise minimale autorisée"))
+    decree_reference = forms.CharField(label=_("référence de l'arrêté"), max_length=200)
+    decree_date = forms.DateField(label=_("arrêté du"))
+    in_force_on = forms.DateField(label=_("en vigueur le"))

@@ -1,0 +1,173 @@
+"""The advance book and the control register: read-only, each line corrected by a new line
+the director approves in words (FR art. 68); the days closed by the director."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin, messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.urls import path, reverse
+from django.utils.formats import number_format
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops import access
+from casino_ops.access import Act
+from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
+from casino_ops.regulations import RegulationError
+
+from .. import selectors, services
+from ..models import AdvanceEntry, ControlDay, ControlLine
+from ._shared import ReadOnlyInline, act_view
+from .act_forms import CorrectionForm
+
+
+@admin.register(AdvanceEntry)
+class AdvanceEntryAdmin(ReadOnlyAdmin):
+    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by")
+    list_filter = ("kind", "table")
+    list_select_related = ("table", "counted_by", "signed_by", "corrects")
+    actions = ["correct"]
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_advanceentry_correct"),
+            *super().get_urls(),
+        ]
+
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
+    @admin.action(
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
+    )
+    def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tables_advanceentry_correct", args=[queryset.get().pk]))
+
+    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        entry = get_object_or_404(AdvanceEntry, pk=pk)
+        return act_view(
+            self,
+            request,
+            title=f"{_('Correction de la ligne')} {entry}",
+            form_class=CorrectionForm,
+            perform=lambda d: services.correct_advance_entry(
+                actor=request.user,
+                entry=entry,
+                amount=d["amount"],
+                approval=d["approval"],
+                reason=d["reason"],
+            ),
+            back=reverse("admin:tables_session_change", args=[entry.session_id]),
+            perm="tables.add_advanceentry",
+            acts=(Act.CONTROL_REGISTER,),
+        )
+
+
+class ControlLineInline(ReadOnlyInline):
+    model = ControlLine
+    fields = (
+        "table",
+        "session",
+        "advances",
+        "closing_cash",
+        "result",
+        "at",
+        "by",
+        "corrects",
+        "approval",
+        "reason",
+    )
+    readonly_fields = fields
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return (
+            super().get_queryset(request).select_related("table", "session__table", "by", "corrects__table")
+        )
+
+
+@admin.register(ControlDay)
+class ControlDayAdmin(ReadOnlyAdmin):
+    """The day's total is the one figure of the portal and the PDF (selectors.control_register:
+    the effective lines, corrections applied); the total written at closing is shown beside
+    it when a correction came later."""
+
+    list_display = ("day", "closed_at", "closed_by", "total_display")
+    readonly_fields = ("day", "closed_at", "closed_by", "total_display")
+    list_select_related = ("closed_by",)
+    inlines = [ControlLineInline]
+    actions = ["close_days"]
+
+    @admin.display(description=_("total de la journée"))
+    def total_display(self, obj: ControlDay) -> str:
+        data = selectors.control_register(obj.day)
+        total = number_format(data["total"], 2, force_grouping=True)
+        closing = data["total_at_closing"]
+        if closing is None or closing == data["total"]:
+            return total
+        return format_html(
+            '{} <small class="code-caption">{}</small>',
+            total,
+            _("arrêté à %(t)s, rectifié depuis") % {"t": number_format(closing, 2, force_grouping=True)},
+        )
+
+    @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])
+    def close_days(self, request: HttpRequest, queryset: Any) -> None:
+        for control_day in queryset.order_by("day"):
+            try:
+                services.close_day(actor=request.user, day=control_day.day)
+            except RegulationError as error:
+                report_regulation_error(self, request, error)
+            else:
+                self.message_user(
+                    request, _("Journée du %(d)s arrêtée.") % {"d": control_day}, messages.SUCCESS
+                )
+
+
+@admin.register(ControlLine)
+class ControlLineAdmin(ReadOnlyAdmin):
+    list_display = ("control_day", "table", "session", "result", "corrects", "at", "by")
+    list_select_related = ("control_day", "table", "session__table", "corrects__table", "by")
+    actions = ["correct"]
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_controlline_correct"),
+            *super().get_urls(),
+        ]
+
+    def has_correct_permission(self, request: HttpRequest) -> bool:
+        """A correction is approved by the director in words (FR art. 68)."""
+        return access.may(request.user, Act.CONTROL_REGISTER)
+
+    @admin.action(
+        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
+    )
+    def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
+        if queryset.count() != 1:
+            self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
+            return None
+        return HttpResponseRedirect(reverse("admin:tables_controlline_correct", args=[queryset.get().pk]))
+
+    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
+        line = get_object_or_404(ControlLine, pk=pk)
+        return act_view(
+            self,
+            request,
+            title=f"{_('Correction au registre de contrôle')} {line}",
+            form_class=CorrectionForm,
+            perform=lambda d: services.correct_control_line(
+                actor=request.user, line=line, result=d["amount"], approval=d["approval"], reason=d["reason"]
+            ),
+            back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
+            perm="tables.add_controlline",
+            acts=(Act.CONTROL_REGISTER,),
+        )

@@ -1,0 +1,302 @@
+"""The session page: its books inline (advances, maximum, shoes, hand logs, discrepancies)
+and its acts, each on a page of its own offered to the roles that may sign it."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from django import forms
+from django.contrib import admin
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops import access
+from casino_ops.access import Act
+from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
+from casino_ops.admin_utils import ReadOnlyAdmin
+
+from .. import selectors, services
+from ..models import AdvanceEntry, Discrepancy, HandLog, MaximumChange, Session, Shoe
+from ._shared import ReadOnlyInline, act_view, discrepancy_label
+from .act_forms import (
+    AdvanceForm,
+    CloseForm,
+    HandLogForm,
+    InterruptForm,
+    MaximumForm,
+    OpenSessionForm,
+    ResumeForm,
+    ShoeForm,
+    upload_hand_logs,
+)
+
+
+class AdvanceEntryInline(ReadOnlyInline):
+    model = AdvanceEntry
+    verbose_name_plural = _("carnet d'avances : avances, interruptions, clôture, corrections")
+    fields = (
+        "line",
+        "kind",
+        "amount",
+        "at",
+        "counted_by",
+        "signed_by",
+        "cashier",
+        "key_holder",
+        "corrects",
+        "note",
+    )
+    readonly_fields = fields
+    ordering = ("line",)
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("counted_by", "signed_by", "cashier", "key_holder", "corrects", "table")
+        )
+
+
+class MaximumChangeInline(ReadOnlyInline):
+    model = MaximumChange
+    fields = ("at", "previous", "maximum", "by", "display_changed")
+    readonly_fields = fields
+
+
+class ShoeInline(ReadOnlyInline):
+    model = Shoe
+    fields = ("number", "label", "filled_at", "croupier", "serials")
+    readonly_fields = fields
+
+    @admin.display(description=_("jeux (numéros de série)"))
+    def serials(self, obj: Shoe) -> str:
+        return ", ".join(f"{d.serial} ({d.back_colour})" for d in obj.decks.all())
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("croupier").prefetch_related("decks")
+
+
+class HandLogInline(ReadOnlyInline):
+    model = HandLog
+    fields = ("link", "shoe_label", "sha256_display", "rounds", "source", "uploaded_at", "replay_state")
+    readonly_fields = fields
+
+    @admin.display(description=_("empreinte SHA-256"))
+    def sha256_display(self, obj: HandLog) -> str:
+        return hash_text(obj.sha256)
+
+    @admin.display(description=_("journal"))
+    def link(self, obj: HandLog) -> str:
+        return format_html(
+            '<a href="{}">n° {}</a>', reverse("admin:tables_handlog_change", args=[obj.pk]), obj.pk
+        )
+
+    @admin.display(description=_("rejeu"))
+    def replay_state(self, obj: HandLog) -> str:
+        replay = getattr(obj, "replay", None) if hasattr(obj, "replay") else None
+        if replay is None:
+            return str(_("en attente"))
+        return str(_("conforme")) if replay.ok else _("%(n)s écart(s)") % {"n": replay.discrepancy_count}
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("replay")
+
+
+class DiscrepancyInline(ReadOnlyInline):
+    model = Discrepancy
+    verbose_name_plural = _("écarts des journaux de mains")
+    fields: ClassVar[tuple[str, ...]] = (
+        "hand_log",
+        "code_display",
+        "round",
+        "box",
+        "hand",
+        "player",
+        "expected",
+        "recorded",
+        "delta",
+        "article",
+        "detail_display",
+    )
+    readonly_fields: ClassVar[tuple[str, ...]] = fields
+
+    code_display = admin.display(description=_("écart"))(lambda self, obj: discrepancy_label(obj.code))
+    detail_display = admin.display(description=_("détail"))(lambda self, obj: kv_list(obj.detail))
+
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).select_related("hand_log")
+
+
+SESSION_ACTS = {
+    "advance": (_("Avance complémentaire"), AdvanceForm, "tables.add_advanceentry"),
+    "maximum": (_("Changement du maximum"), MaximumForm, "tables.add_maximumchange"),
+    "interrupt": (_("Interruption"), InterruptForm, "tables.add_advanceentry"),
+    "resume": (_("Reprise"), ResumeForm, "tables.add_advanceentry"),
+    "close": (_("Clôture de la séance"), CloseForm, "tables.add_advanceentry"),
+    "shoe": (_("Garnir un sabot"), ShoeForm, "tables.add_shoe"),
+    "handlog": (_("Déposer un journal de mains"), HandLogForm, "tables.add_handlog"),
+}
+
+
+# Who may sign each act (casino_ops.access; the service refuses anyone else, with the
+# article): the page offers a user only the acts of his role. The maximum is the
+# director's, or a committee member's as his recorded delegate (the service checks that).
+SESSION_ACT_ACTS: dict[str, tuple[Act, ...]] = {
+    "advance": (Act.SIGN_ADVANCE,),
+    "maximum": (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
+    "close": (Act.SIGN_ADVANCE,),
+    "interrupt": (Act.COUNT,),
+    "resume": (Act.COUNT,),
+    "shoe": (Act.COUNT,),
+    "handlog": (Act.COUNT,),
+}
+
+
+def session_acts_for(user: Any) -> list[tuple[str, Any]]:
+    return [
+        (key, title)
+        for key, (title, _f, perm) in SESSION_ACTS.items()
+        if user.has_perm(perm) and any(access.may(user, act) for act in SESSION_ACT_ACTS[key])
+    ]
+
+
+def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
+    if act == "advance":
+        return services.add_advance(
+            actor=user, session=session, amount=data["amount"], counted_by=data["counted_by"]
+        )
+    if act == "maximum":
+        return services.change_maximum(
+            actor=user, session=session, maximum=data["maximum"], display_changed=data["display_changed"]
+        )
+    if act == "interrupt":
+        return services.interrupt_session(
+            actor=user,
+            session=session,
+            mode=data["mode"],
+            amount=data["amount"],
+            key_holder=data["key_holder"],
+            signed_by=data["signed_by"],
+            cashier=data["cashier"],
+        )
+    if act == "resume":
+        return services.resume_session(actor=user, session=session)
+    if act == "close":
+        return services.close_session(
+            actor=user,
+            session=session,
+            closing_cash=data["closing_cash"],
+            counted_by=data["counted_by"],
+            cashier=data["cashier"],
+            certified_exact=data["certified_exact"],
+        )
+    if act == "shoe":
+        return services.fill_shoe(actor=user, session=session, deck_ids=data["decks"], label=data["label"])
+    if act == "handlog":
+        return upload_hand_logs(user, session, data["file"])
+    raise ValueError(act)
+
+
+@admin.register(Session)
+class SessionAdmin(ReadOnlyAdmin):
+    # the str() says table and day: the list fits 1366 px beside the filters
+    list_display = ("__str__", "status", "minimum", "maximum", "advance_amount", "result")
+    list_filter = ("status", "day", "table")
+    list_select_related = ("table",)
+    date_hierarchy = "day"
+    inlines = [AdvanceEntryInline, MaximumChangeInline, ShoeInline, HandLogInline, DiscrepancyInline]
+    change_form_template = "admin/tables/session/change_form.html"
+    fields = readonly_fields = (
+        "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
+        "guarantee_fund", "ministry_notified_on", "croupier", "opened_at", "opened_by", "delegation", "status", "closed_at",
+        "advances_total", "closing_cash", "result",
+    )  # fmt: skip
+
+    house_rules_display = admin.display(description=_("règlement intérieur en vigueur"))(
+        lambda self, obj: kv_list(obj.house_rules, labels=house_rule_labels())
+    )
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tables.view_session")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return request.user.has_perm("tables.add_session")
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("dealer-errors/", wrap(self.dealer_errors_view), name="tables_session_dealer_errors"),
+            path("<int:pk>/act/<str:act>/", wrap(self.act), name="tables_session_act"),
+            *super().get_urls(),
+        ]
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        holder: dict[str, Session] = {}
+
+        def perform(data: dict[str, Any]) -> None:
+            holder["session"] = services.open_session(actor=request.user, **data)
+
+        response = act_view(
+            self,
+            request,
+            title=str(_("Ouverture d'une séance : limites et avance initiale")),
+            form_class=OpenSessionForm,
+            perform=perform,
+            back=reverse("admin:tables_session_changelist"),
+            perm="tables.add_session",
+        )
+        if "session" in holder:
+            return HttpResponseRedirect(reverse("admin:tables_session_change", args=[holder["session"].pk]))
+        return response
+
+    def act(self, request: HttpRequest, pk: int, act: str) -> HttpResponse:
+        if act not in SESSION_ACTS:
+            raise PermissionDenied
+        session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
+        title, form, perm = SESSION_ACTS[act]
+        form_class: Callable[..., forms.Form] = form
+        if form is ShoeForm:
+            form_class = functools.partial(ShoeForm, session=session)
+        return act_view(
+            self,
+            request,
+            title=f"{title} — {session}",
+            form_class=form_class,
+            perform=lambda data: _perform_session_act(act, request.user, session, data),
+            back=reverse("admin:tables_session_change", args=[pk]),
+            perm=perm,
+            files=act == "handlog",
+            acts=SESSION_ACT_ACTS[act],
+        )
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: Any = None
+    ) -> HttpResponse:
+        extra = {
+            "session_acts": session_acts_for(request.user),
+            "session_pk": object_id,
+        }
+        return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    def dealer_errors_view(self, request: HttpRequest) -> HttpResponse:
+        if not request.user.has_perm("tables.view_discrepancy"):
+            raise PermissionDenied
+        by = request.GET.get("by", "table")
+        if by not in selectors.GROUPS:
+            by = "table"
+        rows = selectors.dealer_error_summary(by=by)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Erreurs de donne par table, séance ou croupier"),
+            "rows": rows,
+            "by": by,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/tables/dealer_errors.html", context)

@@ -1,0 +1,140 @@
+"""The tables (put out of service and back by an action) and who fixes their limits: the
+director's delegate, the authorised minimum of the decree (stamped by an officer)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from casino_ops import access
+from casino_ops.access import Act
+from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
+from casino_ops.regulations import RegulationError
+
+from .. import services
+from ..models import AuthorisedMinimum, Delegation, Table
+from ._shared import act_view
+from .act_forms import AuthorisedMinimumForm, DelegationForm
+
+if TYPE_CHECKING:
+    _ModelAdmin = admin.ModelAdmin[Table]
+else:  # generic in the stubs only
+    _ModelAdmin = admin.ModelAdmin
+
+
+@admin.register(Table)
+class TableAdmin(_ModelAdmin):
+    list_display = ("number", "code", "game", "boxes", "in_service")
+    readonly_fields = ("number", "code", "game", "boxes", "in_service")
+    actions = ["put_out_of_service", "put_in_service"]
+
+    def _set_service(self, request: HttpRequest, queryset: Any, in_service: bool) -> None:
+        for table in queryset.order_by("number"):
+            try:
+                services.set_table_in_service(actor=request.user, table=table, in_service=in_service)
+            except (RegulationError, PermissionDenied) as error:
+                if isinstance(error, RegulationError):
+                    report_regulation_error(self, request, error)
+                else:
+                    self.message_user(request, str(error), messages.ERROR)
+            else:
+                self.message_user(request, _("Acte enregistré : %(t)s.") % {"t": table}, messages.SUCCESS)
+
+    @admin.action(description=_("Mettre hors service les tables sélectionnées"), permissions=["view"])
+    def put_out_of_service(self, request: HttpRequest, queryset: Any) -> None:
+        self._set_service(request, queryset, False)
+
+    @admin.action(description=_("Remettre en service les tables sélectionnées"), permissions=["view"])
+    def put_in_service(self, request: HttpRequest, queryset: Any) -> None:
+        self._set_service(request, queryset, True)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # every field is read-only (tables are created by their service): a page to read,
+        # with no "Save" button
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
+@admin.register(Delegation)
+class DelegationAdmin(ReadOnlyAdmin):
+    """The director's delegates for the direction of play (LU art. 51 V): a dated act, read-only."""
+
+    list_display = (
+        "delegate",
+        "approval_reference",
+        "approved_on",
+        "valid_from",
+        "valid_until",
+        "granted_by",
+        "at",
+    )
+    list_select_related = ("delegate", "granted_by")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return access.may(request.user, Act.GRANT_DELEGATION)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not access.may(request.user, Act.GRANT_DELEGATION):
+            raise PermissionDenied
+        return act_view(
+            self,
+            request,
+            title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
+            form_class=DelegationForm,
+            perform=lambda d: services.grant_delegation(actor=request.user, **d),
+            back=reverse("admin:tables_delegation_changelist"),
+            perm="tables.view_delegation",
+        )
+
+
+@admin.register(AuthorisedMinimum)
+class AuthorisedMinimumAdmin(ReadOnlyAdmin):
+    """The authorised minimum of the decree: recorded by the director, stamped by an officer."""
+
+    list_display = (
+        "minimum",
+        "decree_reference",
+        "decree_date",
+        "in_force_on",
+        "recorded_by",
+        "stamped_by",
+        "stamped_at",
+    )
+    list_select_related = ("recorded_by", "stamped_by")
+    actions = ["stamp"]
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM):
+            raise PermissionDenied
+        return act_view(
+            self,
+            request,
+            title=str(_("Minimum autorisé par un arrêté")),
+            form_class=AuthorisedMinimumForm,
+            perform=lambda d: services.record_authorised_minimum(actor=request.user, **d),
+            back=reverse("admin:tables_authorisedminimum_changelist"),
+            perm="tables.view_authorisedminimum",
+        )
+
+    @admin.action(description=_("Viser les actes sélectionnés (fonctionnaire)"), permissions=["view"])
+    def stamp(self, request: HttpRequest, queryset: Any) -> None:
+        for act in queryset:
+            try:
+                services.stamp_authorised_minimum(actor=request.user, act=act)
+            except RegulationError as error:
+                report_regulation_error(self, request, error)
+            else:
+                self.message_user(request, _("Acte visé : %(a)s.") % {"a": act}, messages.SUCCESS)
