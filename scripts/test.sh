@@ -29,5 +29,6 @@ export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+.venv/bin/mypy
 .venv/bin/python manage.py makemigrations --check --dry-run
 exec .venv/bin/python -m pytest "$@"

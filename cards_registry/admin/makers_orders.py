@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.access import acting_user
 from casino_ops.admin_acts import ActAdmin, ActForm
 from casino_ops.forms import integer_range
 from casino_ops.regulations import RegulationError
@@ -159,7 +160,7 @@ class OrderAdmin(ActAdmin):
     def send(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
         for order in queryset:
             try:
-                services.send_order(actor=request.user, order=order)
+                services.send_order(actor=acting_user(request), order=order)
             except (RegulationError, PermissionDenied) as error:
                 self.message_user(request, f"Bon n° {order.number} : {error}", level=messages.ERROR)
             else:

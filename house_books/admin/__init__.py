@@ -9,7 +9,7 @@ own settings (the director's act) are kept here too, since their act is recorded
 from __future__ import annotations
 
 # the admin's base classes for regulated acts, imported first: the books' modules use them
-from cards_registry.admin import ActAdmin, ActForm
+from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .approvals import ApprovalAdmin, ApprovalEndAdmin, ApprovalEndForm, ApprovalForm
 from .casino import CasinoSettingsAdmin, CasinoSettingsForm

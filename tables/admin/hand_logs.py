@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.access import acting_user
 from casino_ops.admin_display import house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
 from casino_ops.regulations import RegulationError
@@ -90,7 +91,9 @@ class DiscrepancyActsAdmin(DiscrepancyAdmin):
     )
     def acknowledge(self, request: HttpRequest, queryset: Any) -> None:
         try:
-            rows = services.acknowledge_discrepancies(actor=request.user, discrepancies=list(queryset))
+            rows = services.acknowledge_discrepancies(
+                actor=acting_user(request), discrepancies=list(queryset)
+            )
         except RegulationError as error:
             report_regulation_error(self, request, error)
         else:

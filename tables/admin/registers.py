@@ -14,7 +14,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
-from casino_ops.access import Act
+from casino_ops.access import Act, acting_user
 from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
 from casino_ops.regulations import RegulationError
 
@@ -59,7 +59,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             title=f"{_('Correction de la ligne')} {entry}",
             form_class=CorrectionForm,
             perform=lambda d: services.correct_advance_entry(
-                actor=request.user,
+                actor=acting_user(request),
                 entry=entry,
                 amount=d["amount"],
                 approval=d["approval"],
@@ -122,7 +122,7 @@ class ControlDayAdmin(ReadOnlyAdmin):
     def close_days(self, request: HttpRequest, queryset: Any) -> None:
         for control_day in queryset.order_by("day"):
             try:
-                services.close_day(actor=request.user, day=control_day.day)
+                services.close_day(actor=acting_user(request), day=control_day.day)
             except RegulationError as error:
                 report_regulation_error(self, request, error)
             else:
@@ -165,7 +165,11 @@ class ControlLineAdmin(ReadOnlyAdmin):
             title=f"{_('Correction au registre de contrôle')} {line}",
             form_class=CorrectionForm,
             perform=lambda d: services.correct_control_line(
-                actor=request.user, line=line, result=d["amount"], approval=d["approval"], reason=d["reason"]
+                actor=acting_user(request),
+                line=line,
+                result=d["amount"],
+                approval=d["approval"],
+                reason=d["reason"],
             ),
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
             perm="tables.add_controlline",

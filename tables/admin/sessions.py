@@ -18,7 +18,7 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
-from casino_ops.access import Act
+from casino_ops.access import Act, acting_user
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
 
@@ -241,7 +241,7 @@ class SessionAdmin(ReadOnlyAdmin):
         holder: dict[str, Session] = {}
 
         def perform(data: dict[str, Any]) -> None:
-            holder["session"] = services.open_session(actor=request.user, **data)
+            holder["session"] = services.open_session(actor=acting_user(request), **data)
 
         response = act_view(
             self,

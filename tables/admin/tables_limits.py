@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
-from casino_ops.access import Act
+from casino_ops.access import Act, acting_user
 from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
 from casino_ops.regulations import RegulationError
 
@@ -36,7 +36,7 @@ class TableAdmin(_ModelAdmin):
     def _set_service(self, request: HttpRequest, queryset: Any, in_service: bool) -> None:
         for table in queryset.order_by("number"):
             try:
-                services.set_table_in_service(actor=request.user, table=table, in_service=in_service)
+                services.set_table_in_service(actor=acting_user(request), table=table, in_service=in_service)
             except (RegulationError, PermissionDenied) as error:
                 if isinstance(error, RegulationError):
                     report_regulation_error(self, request, error)
@@ -91,7 +91,7 @@ class DelegationAdmin(ReadOnlyAdmin):
             request,
             title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
             form_class=DelegationForm,
-            perform=lambda d: services.grant_delegation(actor=request.user, **d),
+            perform=lambda d: services.grant_delegation(actor=acting_user(request), **d),
             back=reverse("admin:tables_delegation_changelist"),
             perm="tables.view_delegation",
         )
@@ -124,7 +124,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
             request,
             title=str(_("Minimum autorisé par un arrêté")),
             form_class=AuthorisedMinimumForm,
-            perform=lambda d: services.record_authorised_minimum(actor=request.user, **d),
+            perform=lambda d: services.record_authorised_minimum(actor=acting_user(request), **d),
             back=reverse("admin:tables_authorisedminimum_changelist"),
             perm="tables.view_authorisedminimum",
         )
@@ -133,7 +133,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     def stamp(self, request: HttpRequest, queryset: Any) -> None:
         for act in queryset:
             try:
-                services.stamp_authorised_minimum(actor=request.user, act=act)
+                services.stamp_authorised_minimum(actor=acting_user(request), act=act)
             except RegulationError as error:
                 report_regulation_error(self, request, error)
             else:
