@@ -1,4 +1,5 @@
-"""Checks on the casino's own settings (hand-log §4; FR art. 55-4, LU art. 32)."""
+"""Checks on the casino's own settings (hand-log §4; FR art. 55-4, LU art. 32), and the one
+rule every book's correction obeys (FR art. 68)."""
 
 from __future__ import annotations
 
@@ -58,4 +59,16 @@ def check_casino_settings(values: dict[str, Any]) -> None:
             _("Le nombre maximal de cases par joueur est au moins 1."),
             cite("game.house_rules", profile),
             field="max_boxes_per_player",
+        )
+
+
+def check_approval_in_words(approval: str, profile: str) -> None:
+    """A correction of any book is approved in words by the director (FR art. 68): the
+    depot's and the tables' corrections alike."""
+    if not str(approval or "").strip():
+        raise RegulationError(
+            "APPROVAL_IN_WORDS",
+            _("La correction est approuvée en toutes lettres par le directeur."),
+            cite("books.no_erasure", profile),
+            field="approval",
         )

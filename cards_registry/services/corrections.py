@@ -13,6 +13,7 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.rules import check_approval_in_words
 
 from ..models import (
     Correction,
@@ -99,13 +100,7 @@ def record_correction(
     if fields is None:
         raise ValueError(f"{type(entry).__name__} entries are not corrected this way")
     check_correction(fields=fields, field=field, reason=reason, profile=profile)
-    if not str(approval or "").strip():
-        raise RegulationError(
-            "APPROVAL_IN_WORDS",
-            _("La correction est approuvée en toutes lettres par le directeur."),
-            article,
-            field="approval",
-        )
+    check_approval_in_words(approval, profile)
     entry = type(entry)._default_manager.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
     check_correction_changes(old, str(new_value), profile)

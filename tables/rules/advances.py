@@ -6,6 +6,7 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from casino_ops import rules as casino_rules
 from casino_ops.regulations import RegulationError, cite
 
 from .limits import FR_ADVANCE_MULTIPLE, _money, check_amount
@@ -92,13 +93,7 @@ def check_guarantee_fund(*, profile: str, fund: Decimal | None, largest_advance:
 
 def check_approval_in_words(approval: str, reason: str, profile: str) -> None:
     """A correction is approved in words by the director and gives its reason (FR art. 68)."""
-    if not approval.strip():
-        raise RegulationError(
-            "APPROVAL_IN_WORDS",
-            _("La correction est approuvée en toutes lettres par le directeur."),
-            cite("books.no_erasure", profile),
-            field="approval",
-        )
+    casino_rules.check_approval_in_words(approval, profile)
     if not reason.strip():
         raise RegulationError(
             "CORRECTION_REASON",

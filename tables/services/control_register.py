@@ -89,21 +89,16 @@ def correct_control_line(
             "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
         )
     original = line.corrects or line
-    correction = _save(
-        ControlLine(
-            control_day=line.control_day,
-            table=line.table,
-            session=line.session,
-            advances=line.advances,
-            closing_cash=line.closing_cash,
-            result=result,
-            at=clock.now(),
-            by=actor,
-            corrects=original,
-            approval=approval,
-            reason=reason,
-        ),
-        cite("books.no_erasure", profile),
+    correction = _control_correction(
+        line,
+        session=line.session,
+        advances=line.advances,
+        closing_cash=line.closing_cash,
+        result=result,
+        actor=actor,
+        approval=approval,
+        reason=reason,
+        profile=profile,
     )
     audit.record(
         actor=actor,
@@ -162,23 +157,17 @@ def correct_advance_entry(
         session.result = (session.closing_cash or Decimal("0")) - session.advances_total
         line = session.control_lines.order_by("-id").first()
         if line is not None and line.result != session.result:
-            original = line.corrects or line
-            control_correction = _save(
-                ControlLine(
-                    control_day=line.control_day,
-                    table=line.table,
-                    session=session,
-                    advances=session.advances_total,
-                    closing_cash=session.closing_cash or Decimal("0"),
-                    result=session.result,
-                    at=clock.now(),
-                    by=actor,
-                    corrects=original,
-                    approval=approval,
-                    reason=_("Report de la correction de la ligne %(l)s du carnet d'avances : %(r)s")
-                    % {"l": entry.line, "r": reason},
-                ),
-                cite("books.no_erasure", profile),
+            control_correction = _control_correction(
+                line,
+                session=session,
+                advances=session.advances_total,
+                closing_cash=session.closing_cash or Decimal("0"),
+                result=session.result,
+                actor=actor,
+                approval=approval,
+                reason=_("Report de la correction de la ligne %(l)s du carnet d'avances : %(r)s")
+                % {"l": entry.line, "r": reason},
+                profile=profile,
             )
     _save(
         session, cite("books.no_erasure", profile), update_fields=["advances_total", "closing_cash", "result"]
@@ -202,3 +191,35 @@ def correct_advance_entry(
 
 
 # -- shoes -------------------------------------------------------------------------------
+
+
+def _control_correction(
+    line: ControlLine,
+    *,
+    session: Session | None,
+    advances: Decimal,
+    closing_cash: Decimal,
+    result: Decimal,
+    actor: User,
+    approval: str,
+    reason: str,
+    profile: str,
+) -> ControlLine:
+    """A new line of the control register that corrects ``line`` (always pointing at the
+    original line, never at an earlier correction): both stay in the book (FR art. 68)."""
+    return _save(
+        ControlLine(
+            control_day=line.control_day,
+            table=line.table,
+            session=session,
+            advances=advances,
+            closing_cash=closing_cash,
+            result=result,
+            at=clock.now(),
+            by=actor,
+            corrects=line.corrects or line,
+            approval=approval,
+            reason=reason,
+        ),
+        cite("books.no_erasure", profile),
+    )
