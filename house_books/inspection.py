@@ -209,7 +209,8 @@ def closing_without_visa(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "house.closing_without_visa",
             cite("house.closing", _profile()),
-            _("cessation du %(at)s") % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
+            _("cessation du %(at)s")
+            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
             _("non visée par le fonctionnaire présent (%(name)s)") % {"name": closing.officer_name},
         )
 

@@ -400,9 +400,13 @@ def notices_in_force() -> list[dict[str, Any]]:
     rows = []
     for row in tables.limits_in_force():
         notice = last.get(row["number"])
-        stale = notice is not None and row["minimum"] is not None and (
-            (notice.minimum, notice.maximum, notice.advance)
-            != (row["minimum"], row["maximum"], row["advance"])
+        stale = (
+            notice is not None
+            and row["minimum"] is not None
+            and (
+                (notice.minimum, notice.maximum, notice.advance)
+                != (row["minimum"], row["maximum"], row["advance"])
+            )
         )
         rows.append({**row, "notice": notice, "stale": stale})
     return rows

@@ -72,7 +72,9 @@ def record_closing(
     article = cite(RULE, profile())
     access.require(actor, Act.CLOSE_DOWN, article=article)
     if not isinstance(closed_at, dt.datetime) or timezone.is_naive(closed_at):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date et une heure."), article, field="closed_at")
+        raise RegulationError(
+            "FIELD_INVALID", _("Indiquez une date et une heure."), article, field="closed_at"
+        )
     if closed_at > timezone.now():
         raise RegulationError("DATE_IN_FUTURE", _("Ce moment est dans le futur."), article, field="closed_at")
     if documents_left_at not in DocumentsLeftAt.values:

@@ -34,9 +34,7 @@ def _table_number(table: Any, article: str) -> int:
     except (TypeError, ValueError):
         number = 0
     if number <= 0:
-        raise RegulationError(
-            "FIELD_INVALID", _("Indiquez le numéro de la table."), article, field="table"
-        )
+        raise RegulationError("FIELD_INVALID", _("Indiquez le numéro de la table."), article, field="table")
     return number
 
 
@@ -63,7 +61,9 @@ def post_table_notice(*, actor: Any, table: Any, day: dt.date) -> TableNotice:
     if limits["minimum"] is None:
         raise RegulationError(
             "TABLE_WITHOUT_LIMITS",
-            _("La table n° %(n)s n'a encore tenu aucune séance : ses limites et son avance ne sont pas fixées.")
+            _(
+                "La table n° %(n)s n'a encore tenu aucune séance : ses limites et son avance ne sont pas fixées."
+            )
             % {"n": number},
             article,
             field="table",

@@ -398,8 +398,7 @@ def limits_in_force(table_number: int | None = None) -> list[dict[str, Any]]:
     rows = list(tables)
     last = Session.objects.filter(table=OuterRef("table")).order_by("-opened_at", "-pk").values("pk")[:1]
     latest: dict[int, Session] = {
-        session.table_id: session
-        for session in Session.objects.filter(table__in=rows, pk=Subquery(last))
+        session.table_id: session for session in Session.objects.filter(table__in=rows, pk=Subquery(last))
     }
     result = []
     for table in rows:

@@ -91,7 +91,9 @@ def _session(director: Any, croupier: Any, table: Any, **limits: Any) -> Any:
 def test_closing_recorded_devices_disposed_and_the_officer_stamps(
     lu_casino: Any, director: Any, committee: Any, officer: Any
 ) -> None:
-    devices = [register_device(actor=director, approved_model="ACME 6", approval_reference="MF/1") for _ in "ab"]
+    devices = [
+        register_device(actor=director, approved_model="ACME 6", approval_reference="MF/1") for _ in "ab"
+    ]
     with pytest.raises(RegulationError) as refused:
         _close(committee)
     assert (refused.value.code, refused.value.article) == ("CLOSING_BY_DIRECTOR", "LU art. 52")
@@ -156,7 +158,9 @@ def test_inspection_flags_a_device_left_after_closing_and_an_unstamped_closing(
     lu_casino: Any, director: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
     _close(director)
-    ShoeDevice.objects.create(number=9, approved_model="ACME", approval_reference="MF/9", recorded_by=director)
+    ShoeDevice.objects.create(
+        number=9, approved_model="ACME", approval_reference="MF/9", recorded_by=director
+    )
     found = _checks("house.closing_not_disposed")
     assert len(found) == 1 and "9" in found[0].object and found[0].article == "LU art. 52"
     with pytest.raises(SystemExit) as exit_info:
@@ -188,7 +192,9 @@ def test_notice_posted_from_the_limits_in_force(
         Decimal("500.00"),
         Decimal("30000.00"),
     )
-    assert AuditEvent.objects.filter(action="house.table_notice_posted", object_id=str(notice.pk)).count() == 1
+    assert (
+        AuditEvent.objects.filter(action="house.table_notice_posted", object_id=str(notice.pk)).count() == 1
+    )
     assert not _checks("house.table_notice")
     with pytest.raises(RegulationError) as refused:
         post_table_notice(actor=croupier, table=table, day=D)
@@ -239,7 +245,9 @@ def test_registers_signed_and_not_blank(
     from tables.services import create_table
 
     _session(director, croupier, table)
-    _session(director, croupier, create_table(actor=director, number=5, code="BJ05"), maximum=Decimal("1000.00"))
+    _session(
+        director, croupier, create_table(actor=director, number=5, code="BJ05"), maximum=Decimal("1000.00")
+    )
     post_table_notice(actor=director, table=3, day=D)
     post_table_notice(actor=director, table=5, day=D)
     register_device(actor=director, approved_model="ACME 6", approval_reference="MF/1")
@@ -248,7 +256,15 @@ def test_registers_signed_and_not_blank(
     assert context["sections"]
     pdf = tmp_path / f"{name}.pdf"
     call_command(
-        "register", name, "--from", D.isoformat(), "--to", TODAY.isoformat(), "--output", str(pdf), verbosity=0
+        "register",
+        name,
+        "--from",
+        D.isoformat(),
+        "--to",
+        TODAY.isoformat(),
+        "--output",
+        str(pdf),
+        verbosity=0,
     )
     assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
     png = render_page(pdf, 1, tmp_path / f"{name}-p1")
@@ -259,3 +275,45 @@ def test_registers_signed_and_not_blank(
         reader = PdfReader(str(pdf))
         assert len(reader.pages) == 2  # one page per table
         assert "1 000,00" in reader.pages[1].extract_text().replace("\u202f", " ")
+
+
+def test_read_api_and_admin(
+    lu_casino: Any, director: Any, officer: Any, croupier: Any, table: Any, client: Any
+) -> None:
+    import json
+
+    _session(director, croupier, table)
+    client.force_login(director)
+    assert client.get("/admin/house_books/tablenotice/add/").status_code == 200
+    response = client.post(
+        "/admin/house_books/tablenotice/add/",
+        {"table": "3", "day": (TODAY + dt.timedelta(days=3)).isoformat()},
+    )
+    assert response.status_code == 200 and "LU art. 74" in response.content.decode()
+    assert not TableNotice.objects.exists()
+    assert (
+        client.post("/admin/house_books/tablenotice/add/", {"table": "3", "day": D.isoformat()}).status_code
+        == 302
+    )
+    assert client.get("/admin/house_books/closingdown/add/").status_code == 200
+    form = {
+        "closed_at": (timezone.localtime() - dt.timedelta(hours=1)).strftime("%Y-%m-%d %H:%M"),
+        "documents_left_at": "seat",
+        "documents": "\n".join(DOCUMENTS),
+        "disposal": "successor",
+        "successor": "",
+        "officer_name": "Adjudant Weber",
+    }
+    response = client.post("/admin/house_books/closingdown/add/", form)
+    assert response.status_code == 200 and "LU art. 52" in response.content.decode()
+    form["successor"] = "Nouveau Casino SA"
+    assert client.post("/admin/house_books/closingdown/add/", form).status_code == 302
+    client.force_login(officer)
+    for url, key, value in (
+        ("/api/house/closing/", "officer_name", "Adjudant Weber"),
+        ("/api/house/table-notices/", "maximum", "500.00"),
+    ):
+        body = json.loads(client.get(url).content)
+        rows = body["results"] if isinstance(body, dict) else body
+        assert rows[0][key] == value
+        assert client.post(url, {}).status_code in (403, 405)
