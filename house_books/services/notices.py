@@ -17,8 +17,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops.regulations import RegulationError
-from casino_ops.regulations import cite
+from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
 
 from ..models import TableNotice
