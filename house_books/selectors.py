@@ -395,8 +395,8 @@ def notices_in_force() -> list[dict[str, Any]]:
     """Each table in service with its limits in force and its last posted notice
     (``notice``: ``None`` if none), and ``stale``: the notice differs from the limits."""
     last: dict[int, TableNotice] = {}
-    for notice in TableNotice.objects.select_related("posted_by").order_by("table_number", "posted_at"):
-        last[notice.table_number] = notice
+    for posted in TableNotice.objects.select_related("posted_by").order_by("table_number", "posted_at"):
+        last[posted.table_number] = posted
     rows = []
     for row in tables.limits_in_force():
         notice = last.get(row["number"])
