@@ -69,6 +69,7 @@ class Act(StrEnum):
     APPROVALS = "house.approvals"
     COUNT_TIPS = "house.count_tips"
     ASSIGN_DEVICE = "house.assign_device"
+    CLOSE_DOWN = "house.close_down"
     # Registers (PDF) asked from the admin
     REQUEST_REGISTER = "registers.request"
     # The officers' portal and API (audit.portal.access): their values are the portal's
@@ -262,6 +263,12 @@ ACTS: dict[Act, Rule] = {
         "DEVICE_BY_DIRECTOR",
         gettext_lazy("Le directeur affecte les sabots aux tables."),
         "house.devices",
+    ),
+    Act.CLOSE_DOWN: Rule(
+        _D,
+        "CLOSING_BY_DIRECTOR",
+        gettext_lazy("La cessation de l'exploitation est inscrite par le directeur responsable."),
+        "house.closing",
     ),
     Act.REQUEST_REGISTER: Rule(
         _M, "ROLE_REQUIRED", gettext_lazy("Les registres sont demandés par la direction ou un officier.")

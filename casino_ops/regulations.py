@@ -74,6 +74,8 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.exclusions": {"FR": "règlement intérieur du casino", "LU": "LU art. 68, 69, 75"},
     "house.exclusions.minister": {"FR": "règlement intérieur du casino", "LU": "LU art. 68"},
     "house.exclusions.own": {"FR": "règlement intérieur du casino", "LU": "LU art. 69"},
+    "house.closing": {"FR": "règlement intérieur du casino", "LU": "LU art. 52"},
+    "house.table_notice": {"FR": "règlement intérieur du casino", "LU": "LU art. 74"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

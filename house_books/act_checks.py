@@ -5,7 +5,8 @@
   in force that day, once the casino keeps its book of approvals;
 - séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
   closing hour; a séance closed before the closing hour has its recorded reason;
-- a bank failure (LU art. 11): no séance opens until a new authorisation is recorded.
+- a bank failure (LU art. 11): no séance opens until a new authorisation is recorded;
+- closing down (LU art. 52): no séance opens after it.
 """
 
 from __future__ import annotations
@@ -90,7 +91,22 @@ def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignore
         )
 
 
+def not_closed_down(*, act: str, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
+    if act != "session.open" or at is None:
+        return
+    closing = selectors.closed_at_or_before(at)
+    if closing is not None:
+        raise RegulationError(
+            "CASINO_CLOSED_DOWN",
+            _("L'exploitation a cessé le %(at)s : aucune séance n'ouvre plus.")
+            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
+            cite("house.closing", profile),
+            field="table",
+        )
+
+
 def register_all() -> None:
     act_checks.register("house.approvals", approved_people)
     act_checks.register("house.hours", seance_hours)
     act_checks.register("house.bank", bank_authorised)
+    act_checks.register("house.closing", not_closed_down)

@@ -17,12 +17,14 @@ from . import selectors
 from .models import (
     Approval,
     BankFailure,
+    ClosingDown,
     EarlyStop,
     Exclusion,
     OrphanEntry,
     OrphanRepayment,
     OrphanTransfer,
     SeanceHours,
+    TableNotice,
 )
 
 
@@ -314,3 +316,66 @@ class ExclusionList(generics.ListAPIView[Exclusion]):
 
     def get_queryset(self) -> Any:
         return selectors.exclusions()
+
+
+class ClosingDownSerializer(serializers.ModelSerializer[ClosingDown]):
+    recorded_by = _Person(read_only=True)
+    visa_by = _Person(read_only=True)
+
+    class Meta:
+        model = ClosingDown
+        fields = [
+            "closed_at",
+            "documents_left_at",
+            "documents",
+            "disposal",
+            "successor",
+            "officer_name",
+            "decks",
+            "devices",
+            "exclusion_entries",
+            "recorded_by",
+            "recorded_at",
+            "visa_by",
+            "visa_at",
+            "visa_remark",
+        ]
+
+
+class ClosingDownList(generics.ListAPIView[ClosingDown]):
+    """The closing down (LU art. 52), with the officer's visa."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_closingdown"
+    serializer_class = ClosingDownSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.closings()
+
+
+class TableNoticeSerializer(serializers.ModelSerializer[TableNotice]):
+    posted_by = _Person(read_only=True)
+
+    class Meta:
+        model = TableNotice
+        fields = [
+            "table_number",
+            "table_code",
+            "day",
+            "advance",
+            "minimum",
+            "maximum",
+            "posted_by",
+            "posted_at",
+        ]
+
+
+class TableNoticeList(generics.ListAPIView[TableNotice]):
+    """The notices posted at the tables (LU art. 74), oldest first."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_tablenotice"
+    serializer_class = TableNoticeSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.table_notices()

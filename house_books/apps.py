@@ -25,6 +25,8 @@ _MODELS = (
     "ownexclusionentry",
     "exclusionnoticeentry",
     "exclusionliftentry",
+    "closingdown",
+    "tablenotice",
 )
 
 

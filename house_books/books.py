@@ -134,6 +134,29 @@ BOOKS = {
         ),
         ("minister_notified_on", "notice_reference", "lifted_on", "lift_reference"),
     ),
+    m.ClosingDown: (
+        (
+            "closed_at",
+            "documents_left_at",
+            "documents",
+            "disposal",
+            "successor",
+            "officer_name",
+            "decks",
+            "devices",
+            "exclusion_entries",
+            "recorded_by",
+            "recorded_at",
+            "visa_by",
+            "visa_at",
+            "visa_remark",
+        ),
+        ("visa_by", "visa_at", "visa_remark"),
+    ),
+    m.TableNotice: (
+        ("table_number", "table_code", "day", "advance", "minimum", "maximum", "posted_by", "posted_at"),
+        (),
+    ),
 }
 
 

@@ -17,7 +17,7 @@ from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 
 from . import services
-from .models import Approval, Exclusion, OrphanEntry, TipsCount
+from .models import Approval, Exclusion, OrphanEntry, TableNotice, TipsCount
 
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
@@ -60,6 +60,16 @@ def seed(context: dict[str, Any]) -> None:
     if not Exclusion.objects.exists():
         _exclusions(director, committee)
         context["created"].append("exclusions")
+    if context.get("profile") == "LU" and not TableNotice.objects.exists():
+        _table_notices(director)
+        context["created"].append("avis des tables")
+
+
+def _table_notices(director: Any) -> None:
+    """LU art. 74: the notice at each table, from the limits of its latest séance."""
+    for row in tables.limits_in_force():
+        if row["minimum"] is not None:
+            services.post_table_notice(actor=director, table=row["number"], day=timezone.localdate())
 
 
 def _exclusions(director: Any, committee: Any) -> None:

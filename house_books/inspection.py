@@ -199,3 +199,61 @@ def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
             },
             what,
         )
+
+
+@check("house.closing_without_visa", _("Cessation de l'exploitation sans le visa du fonctionnaire"))
+def closing_without_visa(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 52: the destruction or hand-over at the closing down is made before an officer
+    of the Gendarmerie, whose visa the act bears."""
+    for closing in selectors.closings_awaiting_visa():
+        yield Breach(
+            "house.closing_without_visa",
+            cite("house.closing", _profile()),
+            _("cessation du %(at)s")
+            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
+            _("non visée par le fonctionnaire présent (%(name)s)") % {"name": closing.officer_name},
+        )
+
+
+@check("house.closing_not_disposed", _("Cartes ou sabots non détruits ni remis à la cessation"))
+def closing_not_disposed(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 52: after the closing down, no deck or shoe device is still held."""
+    found = selectors.things_not_disposed()
+    if not found:
+        return
+    article = cite("house.closing", _profile())
+    for kind, label in found:
+        yield Breach(
+            "house.closing_not_disposed",
+            article,
+            (_("jeu %(d)s") if kind == "deck" else _("sabot n° %(d)s")) % {"d": label},
+            _("encore détenu après la cessation de l'exploitation"),
+        )
+
+
+@check("house.table_notice", _("Avis de table absent ou périmé"))
+def table_notice_missing(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 74: each table in service shows a notice of its advance, minimum and maximum;
+    a change of the limits or of the advance calls for a new notice. Under FR, checked once
+    the casino posts such notices (internal rules)."""
+    current = _profile()
+    if current != "LU" and not selectors.table_notices_kept():
+        return
+    article = cite("house.table_notice", current)
+    for row in selectors.notices_in_force():
+        if row["minimum"] is None:
+            continue  # never played: nothing fixed yet to show
+        notice = row["notice"]
+        if notice is None:
+            what = _("aucun avis apposé")
+        elif row["stale"]:
+            what = _("avis du %(day)s (%(min)s / %(max)s, encaisse %(adv)s) différent des limites en vigueur")
+            what = what % {
+                "day": notice.day.strftime("%d/%m/%Y"),
+                "min": notice.minimum,
+                "max": notice.maximum,
+                "adv": notice.advance,
+            }
+        else:
+            continue
+        yield Breach("house.table_notice", article, _("table n° %(n)s") % {"n": row["number"]}, what)

@@ -10,12 +10,16 @@ from typing import Any
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
+from cards_registry import selectors as depot
 from tables import selectors as tables
 
 from .models import (
     Approval,
     BankFailure,
+    ClosingDown,
     DeviceAssignment,
+    DeviceState,
+    Disposal,
     EarlyStop,
     Exclusion,
     ExclusionOrigin,
@@ -24,6 +28,7 @@ from .models import (
     OrphanTransfer,
     SeanceHours,
     ShoeDevice,
+    TableNotice,
     TipsCount,
 )
 
@@ -324,3 +329,88 @@ def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:
         )
         .order_by("decided_on", "pk")
     )
+
+
+# -- Closing down (LU art. 52) -------------------------------------------------------------------
+
+
+def closing_down() -> ClosingDown | None:
+    """The casino's closing down, if recorded (with who recorded and stamped it)."""
+    return ClosingDown.objects.select_related("recorded_by", "visa_by").first()
+
+
+def closed_at_or_before(at: dt.datetime) -> ClosingDown | None:
+    """The closing down in force at ``at``: no séance opens after it."""
+    return ClosingDown.objects.filter(closed_at__lte=at).first()
+
+
+def closings(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    query = ClosingDown.objects.select_related("recorded_by", "visa_by").order_by("closed_at")
+    if date_from:
+        query = query.filter(closed_at__date__gte=date_from)
+    if date_to:
+        query = query.filter(closed_at__date__lte=date_to)
+    return query
+
+
+def closings_awaiting_visa() -> Any:
+    return ClosingDown.objects.filter(visa_by__isnull=True).order_by("closed_at")
+
+
+def things_not_disposed() -> list[tuple[str, str]]:
+    """After a closing down, what is still held: ``(kind, label)`` with kind ``deck`` or
+    ``device``. A deck held by the depot and absent from the closing's list, a deck listed for
+    destruction that the depot still holds, a shoe device still in the cabinet's book."""
+    closing = ClosingDown.objects.first()
+    if closing is None:
+        return []
+    listed = {(d["manufacturer"], d["serial"]) for d in closing.decks}
+    held = {
+        (deck.manufacturer.code, deck.serial)
+        for query in (depot.decks_in_cabinet_per_books(), depot.decks_out())
+        for deck in query.select_related("manufacturer")
+    }
+    found: list[tuple[str, str]] = []
+    for code, serial in sorted(held):
+        if (code, serial) not in listed or closing.disposal == Disposal.DESTROYED:
+            found.append(("deck", f"{code} {serial}"))
+    for number in ShoeDevice.objects.exclude(state=DeviceState.DISPOSED).values_list("number", flat=True):
+        found.append(("device", str(number)))
+    return found
+
+
+# -- Table notices (LU art. 74) --------------------------------------------------------------------
+
+
+def table_notices(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    query = TableNotice.objects.select_related("posted_by").order_by("table_number", "posted_at")
+    if date_from:
+        query = query.filter(day__gte=date_from)
+    if date_to:
+        query = query.filter(day__lte=date_to)
+    return query
+
+
+def notices_in_force() -> list[dict[str, Any]]:
+    """Each table in service with its limits in force and its last posted notice
+    (``notice``: ``None`` if none), and ``stale``: the notice differs from the limits."""
+    last: dict[int, TableNotice] = {}
+    for posted in TableNotice.objects.select_related("posted_by").order_by("table_number", "posted_at"):
+        last[posted.table_number] = posted
+    rows = []
+    for row in tables.limits_in_force():
+        notice = last.get(row["number"])
+        stale = (
+            notice is not None
+            and row["minimum"] is not None
+            and (
+                (notice.minimum, notice.maximum, notice.advance)
+                != (row["minimum"], row["maximum"], row["advance"])
+            )
+        )
+        rows.append({**row, "notice": notice, "stale": stale})
+    return rows
+
+
+def table_notices_kept() -> bool:
+    return TableNotice.objects.exists()

@@ -16,4 +16,6 @@ urlpatterns = [
     path("hours/early-stops/", api.EarlyStopList.as_view(), name="early-stop-list"),
     path("bank-failures/", api.BankFailureList.as_view(), name="bank-failure-list"),
     path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
+    path("closing/", api.ClosingDownList.as_view(), name="closing-list"),
+    path("table-notices/", api.TableNoticeList.as_view(), name="table-notice-list"),
 ]

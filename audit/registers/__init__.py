@@ -12,6 +12,7 @@ from . import (
     advance_book,
     approvals,
     bank_failures,
+    closing,
     control_register,
     depot_log,
     destructions,
@@ -23,15 +24,16 @@ from . import (
     receipt_book,
     session_report,
     shoe_devices,
+    table_notice,
     tips,
 )
 from .base import MODULES, REGISTERS, Register, get_register, register_names
 
 # every register's module registers it on import: a missing one is an error, not a gap
 _modules = (
-    advance_book, approvals, bank_failures, control_register, depot_log, destructions,
+    advance_book, approvals, bank_failures, closing, control_register, depot_log, destructions,
     exclusions, hours, incidents, order_book, orphans, receipt_book, session_report,
-    shoe_devices, tips,
+    shoe_devices, table_notice, tips,
 )  # fmt: skip
 if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(
     MODULES.values()

@@ -28,6 +28,8 @@ MODULES = {
     "bank-failures": "bank_failures",
     "shoe-devices": "shoe_devices",
     "exclusions": "exclusions",
+    "closing": "closing",
+    "table-notice": "table_notice",
 }
 
 REGISTERS: dict[str, Register] = {}

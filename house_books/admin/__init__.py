@@ -13,6 +13,7 @@ from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .approvals import ApprovalAdmin, ApprovalEndAdmin, ApprovalEndForm, ApprovalForm
 from .casino import CasinoSettingsAdmin, CasinoSettingsForm
+from .closing import ClosingDownAdmin, ClosingForm
 from .exclusions import (
     ExclusionAdmin,
     ExclusionLiftAdmin,
@@ -33,6 +34,7 @@ from .hours import (
     SeanceHoursAdmin,
     SeanceHoursForm,
 )
+from .notices import TableNoticeAdmin, TableNoticeForm
 from .orphans import (
     OrphanEntryAdmin,
     OrphanEntryForm,
@@ -54,6 +56,8 @@ __all__ = [
     "BankFailureForm",
     "CasinoSettingsAdmin",
     "CasinoSettingsForm",
+    "ClosingDownAdmin",
+    "ClosingForm",
     "EarlyStopAdmin",
     "EarlyStopForm",
     "ExclusionAdmin",
@@ -74,6 +78,8 @@ __all__ = [
     "OwnExclusionForm",
     "SeanceHoursAdmin",
     "SeanceHoursForm",
+    "TableNoticeAdmin",
+    "TableNoticeForm",
     "TipsCountAdmin",
     "TipsCountForm",
 ]

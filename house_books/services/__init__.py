@@ -2,12 +2,14 @@
 
 from .approvals import check_approved, end_approval, record_approval
 from .casino import update_casino_settings
+from .closing import record_closing, stamp_closing
 from .exclusions import (
     lift_exclusion,
     notify_own_exclusion,
     record_ministerial_exclusion,
     record_own_exclusion,
 )
+from .notices import post_table_notice
 from .orphans import record_orphan, repay_orphan, transfer_orphans
 from .tips import count_tips
 
@@ -17,11 +19,14 @@ __all__ = [
     "end_approval",
     "lift_exclusion",
     "notify_own_exclusion",
+    "post_table_notice",
     "record_ministerial_exclusion",
     "record_own_exclusion",
     "record_approval",
+    "record_closing",
     "record_orphan",
     "repay_orphan",
+    "stamp_closing",
     "transfer_orphans",
     "update_casino_settings",
 ]

@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
@@ -382,3 +382,35 @@ def advance_entries(first: dt.date, last: dt.date) -> QuerySet[AdvanceEntry]:
     return AdvanceEntry.objects.filter(session__day__gte=first, session__day__lte=last).select_related(
         "session__table", "signed_by", "counted_by"
     )
+
+
+# -- for the table notices (LU art. 74) -----------------------------------------------------------
+
+
+def limits_in_force(table_number: int | None = None) -> list[dict[str, Any]]:
+    """Each table in service with the limits and the advance of its latest séance (the
+    maximum as last changed): ``number``, ``code``, ``minimum``, ``maximum``, ``advance``,
+    ``since`` (the opening of that séance, or ``None`` for a table that never played).
+    Two queries."""
+    tables = Table.objects.filter(in_service=True).order_by("number")
+    if table_number is not None:
+        tables = tables.filter(number=table_number)
+    rows = list(tables)
+    last = Session.objects.filter(table=OuterRef("table")).order_by("-opened_at", "-pk").values("pk")[:1]
+    latest: dict[int, Session] = {
+        session.table_id: session for session in Session.objects.filter(table__in=rows, pk=Subquery(last))
+    }
+    result = []
+    for table in rows:
+        session = latest.get(table.pk)
+        result.append(
+            {
+                "number": table.number,
+                "code": table.code,
+                "minimum": session.minimum if session else None,
+                "maximum": session.maximum if session else None,
+                "advance": session.advance_amount if session else None,
+                "since": session.opened_at if session else None,
+            }
+        )
+    return result

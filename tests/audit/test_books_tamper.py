@@ -353,6 +353,7 @@ def test_the_migrations_guard_what_the_books_declare():
         "cards_registry.migrations.0004_book_guards",
         "tables.migrations.0004_book_guards",
         "house_books.migrations.0007_book_guards",
+        "house_books.migrations.0009_closing_notice_guards",
     ):
         for table, immutable, append_only in import_module(migration).GUARDS:
             written[table] = (sorted(immutable), append_only)

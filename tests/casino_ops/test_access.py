@@ -44,6 +44,7 @@ EXPECTED: dict[Act, str] = {
     Act.APPROVALS: "D",
     Act.COUNT_TIPS: "DCK",
     Act.ASSIGN_DEVICE: "D",
+    Act.CLOSE_DOWN: "D",
     Act.REQUEST_REGISTER: "DC",
     Act.READ: "O",
     Act.VISA: "O",
