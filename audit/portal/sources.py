@@ -9,6 +9,7 @@ from django.utils import formats
 from django.utils.translation import gettext as _
 
 from cards_registry import selectors as depot
+from house_books import selectors as house
 from tables import selectors as tables
 from tables.selectors import authorised_minimums_to_stamp
 
@@ -16,8 +17,9 @@ from tables.selectors import authorised_minimums_to_stamp
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     """Entries waiting for an officer's visa: orders and receptions with none, the
     destructions this officer witnessed and has not stamped yet, and the acts of the
-    authorised minimum not stamped yet."""
+    authorised minimum not stamped yet, and a closing down of the casino (LU art. 52)."""
     return {
+        "closings": list(house.closings_awaiting_visa()),
         "minimums": authorised_minimums_to_stamp(),
         "orders": depot.orders_awaiting_visa(),
         "receptions": depot.receptions_awaiting_visa(),
@@ -102,6 +104,13 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
             "url": reverse("portal:visas"),
         }
         for m in visas["minimums"]
+    ]
+    items += [
+        {
+            "label": _("Cessation de l'exploitation du %(day)s") % {"day": _day(c.closed_at)},
+            "url": reverse("portal:visas"),
+        }
+        for c in visas["closings"]
     ]
     incidents = [
         {

@@ -20,6 +20,8 @@ from cards_registry.services import close_incident as close
 from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
+from house_books.selectors import closings_awaiting_visa
+from house_books.services import stamp_closing
 from tables.selectors import authorised_minimum_acts
 from tables.services import stamp_authorised_minimum
 
@@ -61,6 +63,8 @@ _STAMPS = {
 
 # The act of the authorised minimum (FR art. 55-5; LU art. 26, 33), stamped by the tables' service.
 MINIMUM = "minimum-autorise"
+# The closing down of the casino (LU art. 52), stamped by the officer who attended it.
+CLOSING = "cessation"
 
 
 def _back(request: HttpRequest) -> str:
@@ -82,12 +86,29 @@ def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
     return HttpResponseRedirect(_back(request))
 
 
+def _stamp_closing(request: HttpRequest, closing_id: int) -> HttpResponse:
+    closing = access.get_visible_or_404(request.user, closings_awaiting_visa(), access.VISA, pk=closing_id)
+    form = VisaForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Observations : " + " ".join(map(str, form.errors.get("remark", []))))
+        return HttpResponseRedirect(_back(request))
+    try:
+        stamp_closing(actor=acting_user(request), closing=closing, remark=form.cleaned_data["remark"])
+    except RegulationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Cessation de l'exploitation : visa apposé."))
+    return HttpResponseRedirect(_back(request))
+
+
 @access.officer_required(access.VISA)
 def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     """The officer's visa on an order, a receipt-book entry, a destruction or the act
     of the authorised minimum."""
     if kind == MINIMUM:
         return _stamp_minimum(request, entry_id)
+    if kind == CLOSING:
+        return _stamp_closing(request, entry_id)
     if kind not in _STAMPS:
         raise Http404
     service_name, argument = _STAMPS[kind]
