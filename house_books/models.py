@@ -501,3 +501,12 @@ class ExclusionLiftEntry(Exclusion):
         proxy = True
         verbose_name = _("radiation d'une exclusion")
         verbose_name_plural = _("radiations des exclusions")
+
+
+class DeviceReturnEntry(DeviceAssignment):
+    """The shoes put back in the cabinet at the end of their séance: the same rows, by their return."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("retour d'un sabot à l'armoire")
+        verbose_name_plural = _("retours des sabots à l'armoire")

@@ -324,3 +324,20 @@ def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:
         )
         .order_by("decided_on", "pk")
     )
+
+
+def devices_book_kept() -> bool:
+    """Whether the casino keeps its book of shoe devices (at least one registered)."""
+    return ShoeDevice.objects.exists()
+
+
+def device_assigned(table_number: int, day: dt.date) -> bool:
+    """Whether the director assigned a shoe to table ``table_number`` for the séance of ``day``."""
+    return DeviceAssignment.objects.filter(table_number=table_number, day=day).exists()
+
+
+def days_played_without_approvals_book(first: dt.date, last: dt.date) -> list[dt.date]:
+    """The days of ``first``..``last`` with a séance, when no approval at all is in the book."""
+    if approvals_book_kept():
+        return []
+    return sorted(set(tables.sessions().filter(day__gte=first, day__lte=last).values_list("day", flat=True)))

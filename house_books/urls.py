@@ -16,4 +16,6 @@ urlpatterns = [
     path("hours/early-stops/", api.EarlyStopList.as_view(), name="early-stop-list"),
     path("bank-failures/", api.BankFailureList.as_view(), name="bank-failure-list"),
     path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
+    path("devices/", api.ShoeDeviceList.as_view(), name="device-list"),
+    path("devices/assignments/", api.DeviceAssignmentList.as_view(), name="device-assignment-list"),
 ]

@@ -13,6 +13,14 @@ from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .approvals import ApprovalAdmin, ApprovalEndAdmin, ApprovalEndForm, ApprovalForm
 from .casino import CasinoSettingsAdmin, CasinoSettingsForm
+from .devices import (
+    DeviceAssignmentAdmin,
+    DeviceAssignmentForm,
+    DeviceReturnAdmin,
+    DeviceReturnForm,
+    ShoeDeviceAdmin,
+    ShoeDeviceForm,
+)
 from .exclusions import (
     ExclusionAdmin,
     ExclusionLiftAdmin,
@@ -54,6 +62,10 @@ __all__ = [
     "BankFailureForm",
     "CasinoSettingsAdmin",
     "CasinoSettingsForm",
+    "DeviceAssignmentAdmin",
+    "DeviceAssignmentForm",
+    "DeviceReturnAdmin",
+    "DeviceReturnForm",
     "EarlyStopAdmin",
     "EarlyStopForm",
     "ExclusionAdmin",
@@ -74,6 +86,8 @@ __all__ = [
     "OwnExclusionForm",
     "SeanceHoursAdmin",
     "SeanceHoursForm",
+    "ShoeDeviceAdmin",
+    "ShoeDeviceForm",
     "TipsCountAdmin",
     "TipsCountForm",
 ]

@@ -22,6 +22,7 @@ from .sessions import (
     session_rows,
     sessions,
     table_days,
+    table_choices,
     table_exists,
 )
 from .shoes import (
@@ -46,6 +47,7 @@ __all__ = [
     "session_rows",
     "table_days",
     "table_exists",
+    "table_choices",
     "control_register",
     "effective_control_lines",
     "control_days",

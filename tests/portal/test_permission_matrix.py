@@ -248,6 +248,8 @@ EXPECTATIONS: dict[str, Any] = {
     "house_books:early-stop-list": ByPermission("house_books.view_earlystop"),
     "house_books:bank-failure-list": ByPermission("house_books.view_bankfailure"),
     "house_books:exclusion-list": ByPermission("house_books.view_exclusion"),
+    "house_books:device-list": ByPermission("house_books.view_shoedevice"),
+    "house_books:device-assignment-list": ByPermission("house_books.view_deviceassignment"),
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
@@ -491,6 +493,9 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_ownexclusionentry_add": "DC",  # LU art. 69
     "admin:house_books_exclusionnoticeentry_add": "DC",  # LU art. 69
     "admin:house_books_exclusionliftentry_add": "DC",  # LU art. 75
+    "admin:house_books_shoedevice_add": "DC",  # LU art. 40
+    "admin:house_books_deviceassignment_add": "D",  # LU art. 32 §3: by the director
+    "admin:house_books_devicereturnentry_add": "DC",  # LU art. 40
 }
 REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
