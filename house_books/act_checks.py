@@ -92,9 +92,7 @@ def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignore
         )
 
 
-def shoe_device_assigned(
-    *, act: str, day: dt.date, profile: str, subject: Any, **_ignored: Any
-) -> None:
+def shoe_device_assigned(*, act: str, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
     if act != "session.open" or profile != "LU" or subject is None:
         return
     if not selectors.devices_book_kept():

@@ -9,7 +9,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField

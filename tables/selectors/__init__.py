@@ -21,8 +21,8 @@ from .sessions import (
     session_report,
     session_rows,
     sessions,
-    table_days,
     table_choices,
+    table_days,
     table_exists,
 )
 from .shoes import (
