@@ -238,7 +238,13 @@ def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list
     for session in tables.sessions().filter(day__gte=first, day__lte=last).select_related("table"):
         for failure in failures:
             authorisation = getattr(failure, "new_authorisation", None)
-            resumed = authorisation.recorded_at if authorisation is not None else None
+            # the séances may open again from the day the new authorisation is granted (an
+            # opening before it is recorded is refused by the act itself)
+            resumed = (
+                timezone.make_aware(dt.datetime.combine(authorisation.granted_on, dt.time.min))
+                if authorisation is not None
+                else None
+            )
             if session.opened_at >= failure.occurred_at and (resumed is None or session.opened_at < resumed):
                 found.append((session, failure))
     return found
