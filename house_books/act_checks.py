@@ -6,6 +6,8 @@
 - séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
   closing hour; a séance closed before the closing hour has its recorded reason;
 - a bank failure (LU art. 11): no séance opens until a new authorisation is recorded;
+- shoe devices (LU art. 32 §3, 40): under LU, no séance opens at a table without the shoe
+  the director assigned to it for that day, once the casino keeps its book of devices;
 - closing down (LU art. 52): no séance opens after it.
 """
 
@@ -91,6 +93,23 @@ def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignore
         )
 
 
+def shoe_device_assigned(*, act: str, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
+    if act != "session.open" or profile != "LU" or subject is None:
+        return
+    if not selectors.devices_book_kept():
+        return
+    if not selectors.device_assigned(subject.number, day):
+        raise RegulationError(
+            "SESSION_WITHOUT_DEVICE",
+            _(
+                "Aucun sabot n'est affecté à la table %(t)s pour la séance du %(day)s : le directeur affecte d'abord un sabot numéroté de l'armoire."
+            )
+            % {"t": subject.number, "day": day.strftime("%d/%m/%Y")},
+            cite("house.devices", profile),
+            field="table",
+        )
+
+
 def not_closed_down(*, act: str, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
     if act != "session.open" or at is None:
         return
@@ -109,4 +128,5 @@ def register_all() -> None:
     act_checks.register("house.approvals", approved_people)
     act_checks.register("house.hours", seance_hours)
     act_checks.register("house.bank", bank_authorised)
+    act_checks.register("house.devices", shoe_device_assigned)
     act_checks.register("house.closing", not_closed_down)

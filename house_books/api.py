@@ -18,12 +18,14 @@ from .models import (
     Approval,
     BankFailure,
     ClosingDown,
+    DeviceAssignment,
     EarlyStop,
     Exclusion,
     OrphanEntry,
     OrphanRepayment,
     OrphanTransfer,
     SeanceHours,
+    ShoeDevice,
     TableNotice,
 )
 
@@ -379,3 +381,51 @@ class TableNoticeList(generics.ListAPIView[TableNotice]):
 
     def get_queryset(self) -> Any:
         return selectors.table_notices()
+
+
+# -- Shoe devices (LU art. 32 §3, 40, 52) -------------------------------------------------------
+
+
+class ShoeDeviceSerializer(serializers.ModelSerializer[ShoeDevice]):
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = ShoeDevice
+        fields = ["number", "approved_model", "approval_reference", "state", "recorded_by", "recorded_at"]
+
+
+class ShoeDeviceList(generics.ListAPIView[ShoeDevice]):
+    """The shoes of the cabinet, by the casino's number, with where each is now."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_shoedevice"
+    serializer_class = ShoeDeviceSerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.devices()
+
+
+class DeviceAssignmentSerializer(serializers.ModelSerializer[DeviceAssignment]):
+    device = serializers.IntegerField(source="device.number", read_only=True)
+    assigned_by = _Person(read_only=True)
+
+    class Meta:
+        model = DeviceAssignment
+        fields = ["day", "table_number", "device", "assigned_by", "assigned_at", "returned_at"]
+
+
+class DeviceAssignmentList(generics.ListAPIView[DeviceAssignment]):
+    """The shoes assigned to the tables by the director, séance by séance (``?from=&to=``)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_deviceassignment"
+    serializer_class = DeviceAssignmentSerializer
+
+    def get_queryset(self) -> Any:
+        params = self.request.query_params
+        try:
+            first = dt.date.fromisoformat(params["from"]) if params.get("from") else None
+            last = dt.date.fromisoformat(params["to"]) if params.get("to") else None
+        except ValueError:
+            raise ValidationError({"from": "AAAA-MM-JJ"}) from None
+        return selectors.device_assignments(first, last)

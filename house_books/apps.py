@@ -27,6 +27,7 @@ _MODELS = (
     "exclusionliftentry",
     "closingdown",
     "tablenotice",
+    "devicereturnentry",
 )
 
 

@@ -1,5 +1,6 @@
 """Demo entries of the other books (idempotent): the casino's settings, a month of orphans,
-last year's transfer."""
+last year's transfer; under LU, before the tables' séances, the approvals, the séance hours,
+a past bank failure and its new authorisation, and the shoes assigned to the séances' tables."""
 
 from __future__ import annotations
 
@@ -17,7 +18,21 @@ from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 
 from . import services
-from .models import Approval, Exclusion, OrphanEntry, TableNotice, TipsCount
+from .models import (
+    Approval,
+    BankFailure,
+    DeviceAssignment,
+    EarlyStop,
+    Exclusion,
+    OrphanEntry,
+    SeanceHours,
+    ShoeDevice,
+    TableNotice,
+    TipsCount,
+)
+from .services.bank import record_bank_failure, record_new_authorisation
+from .services.devices import assign_device, register_device, return_device
+from .services.hours import notify_seance_hours, record_early_stop
 
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
@@ -42,12 +57,129 @@ def seed_casino(context: dict[str, Any]) -> None:
         )
         context["created"].append("casino settings")
     context["casino"] = CasinoSettings.objects.get()
+    if context["casino"].profile == "LU":
+        _before_the_seances(context)
+
+
+def _before_the_seances(context: dict[str, Any]) -> None:
+    """Under LU, the books that bind the opening of a séance, written before the tables' demo
+    opens yesterday's and today's: whoever signs or counts is approved (LU art. 51, 54, 63),
+    the hours are notified (LU art. 71), the bank failed once and was authorised again
+    (LU art. 11), and each séance's table has its shoe from the cabinet (LU art. 32 §3, 40)."""
+    users = context["users"]
+    director = users[roles.DIRECTOR]
+    if not Approval.objects.exists():
+        _approvals(director, users)
+        context["created"].append("agréments")
+    if not SeanceHours.objects.exists():
+        _hours(director)
+        context["created"].append("heures des séances")
+    if not BankFailure.objects.exists():
+        _bank_failure(director)
+        context["created"].append("défaillance de la contrepartie")
+    if not ShoeDevice.objects.exists():
+        _devices(director)
+        context["created"].append("sabots")
+
+
+def _hours(director: Any) -> None:
+    """The hours in force from this morning's change of gaming day (the demo's séances of
+    today open whenever it is seeded, from then on), and a change notified for next week."""
+    today = timezone.localdate()
+    rollover = CasinoSettings.objects.get().gaming_day_rollover
+    notify_seance_hours(
+        actor=director,
+        weekday_start=rollover,
+        holiday_start=rollover,
+        closing=(dt.datetime.combine(today, rollover) - dt.timedelta(hours=1)).time(),
+        effective_from=timezone.make_aware(dt.datetime.combine(today, rollover)),
+        notified_at=_at(today - dt.timedelta(days=3), 10),
+        reference="Avis n° 2026/07 aux Ministres de la Justice et des Finances",
+    )
+    notify_seance_hours(
+        actor=director,
+        weekday_start=dt.time(14, 0),
+        holiday_start=dt.time(12, 0),
+        closing=dt.time(4, 0),
+        effective_from=_at(today + dt.timedelta(days=7), 6),
+        notified_at=min(_at(today, 9), timezone.now()),
+        reference="Avis n° 2026/08 aux Ministres de la Justice et des Finances",
+    )
+
+
+def _bank_failure(director: Any) -> None:
+    """Three weeks ago the bank could not be held; the new authorisation came a week later."""
+    today = timezone.localdate()
+    failure = record_bank_failure(
+        actor=director,
+        occurred_at=_at(today - dt.timedelta(days=21), 23, 10),
+        description="Encaisse de la contrepartie insuffisante après un gain de 48 000 à la table 3 ; jeux de contrepartie arrêtés séance tenante",
+        officer_name="Inspecteur Weber, service des jeux",
+        officer_told_at=_at(today - dt.timedelta(days=21), 23, 15),
+        minister_told_at=_at(today - dt.timedelta(days=21), 23, 40),
+    )
+    record_new_authorisation(
+        actor=director,
+        failure=failure,
+        granted_on=today - dt.timedelta(days=14),
+        reference="Arrêté ministériel MF/JEUX/2026-112",
+    )
+
+
+#: The shoes assigned to the demo's séances: (days before today, table, shoe n°), varied.
+ASSIGNMENTS = ((1, 1, 3), (1, 2, 1), (1, 3, 6), (1, 4, 2), (0, 1, 4), (0, 2, 5))
+
+
+def _devices(director: Any) -> None:
+    """Six shoes of an approved model; each séance's table gets one, never in the same order
+    (a shoe assigned for yesterday is in use until it is returned: today's come from the cabinet)."""
+    devices = [
+        register_device(
+            actor=director, approved_model="Sabot 8 jeux Dolphin DS-8", approval_reference="MF/SAB/2025-031"
+        )
+        for _n in range(6)
+    ]
+    today = timezone.localdate()
+    for days, table, number in ASSIGNMENTS:
+        assign_device(
+            actor=director,
+            device=devices[number - 1],
+            table_number=table,
+            day=today - dt.timedelta(days=days),
+        )
+
+
+def _after_the_seances(context: dict[str, Any]) -> None:
+    """Under LU: yesterday's shoes back in the cabinet; today's table 2 stops early, three
+    coups without a stake (LU art. 71), before its closing count."""
+    director = context["users"][roles.DIRECTOR]
+    today = timezone.localdate()
+    out = DeviceAssignment.objects.filter(day__lt=today, returned_at__isnull=True).order_by(
+        "day", "table_number"
+    )
+    for assignment in out:
+        return_device(actor=director, assignment=assignment)
+    if out:
+        context["created"].append("sabots rentrés")
+    if not EarlyStop.objects.exists():
+        session = tables.open_sessions().filter(day=today, table__number=2).first()
+        if session is not None and session.opened_at < timezone.now():
+            record_early_stop(
+                actor=director,
+                session=session,
+                reason="no_stake",
+                stopped_at=timezone.now(),
+                note="Trois coups de suite sans aucune mise ; le chef de table a annoncé les trois dernières séries",
+            )
+            context["created"].append("arrêt avant l'heure de fermeture")
 
 
 def seed(context: dict[str, Any]) -> None:
     users = context["users"]
     director = users[roles.DIRECTOR]
     committee = users[roles.COMMITTEE]
+    if context["casino"].profile == "LU":
+        _after_the_seances(context)
     if not Approval.objects.exists():
         _approvals(director, users)
         context["created"].append("agréments")

@@ -257,3 +257,21 @@ def table_notice_missing(day: dt.date | None) -> Iterator[Breach]:
         else:
             continue
         yield Breach("house.table_notice", article, _("table n° %(n)s") % {"n": row["number"]}, what)
+
+
+@check("house.approvals_book_not_kept", _("Livre des agréments non tenu alors que des séances se tiennent"))
+def approvals_book_not_kept(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 51, 54, 63: séances held while not one approval of the direction or the staff
+    is in the book (until it is kept, the acts' approvals cannot be checked)."""
+    if _profile() != "LU":
+        return
+    days = selectors.days_played_without_approvals_book(*_period(day))
+    if not days:
+        return
+    yield Breach(
+        "house.approvals_book_not_kept",
+        cite("house.approvals", _profile()),
+        _("livre des agréments"),
+        _("aucun agrément inscrit ; %(n)s journée(s) de séance du %(first)s au %(last)s")
+        % {"n": len(days), "first": days[0].strftime("%d/%m/%Y"), "last": days[-1].strftime("%d/%m/%Y")},
+    )

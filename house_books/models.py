@@ -597,3 +597,12 @@ class TableNotice(models.Model):
 
     def __str__(self) -> str:
         return f"Avis table {self.table_number} — {self.day:%d/%m/%Y}"
+
+
+class DeviceReturnEntry(DeviceAssignment):
+    """The shoes put back in the cabinet at the end of their séance: the same rows, by their return."""
+
+    class Meta:
+        proxy = True
+        verbose_name = _("retour d'un sabot à l'armoire")
+        verbose_name_plural = _("retours des sabots à l'armoire")

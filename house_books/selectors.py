@@ -243,7 +243,13 @@ def sessions_opened_without_authorisation(first: dt.date, last: dt.date) -> list
     for session in tables.sessions().filter(day__gte=first, day__lte=last).select_related("table"):
         for failure in failures:
             authorisation = getattr(failure, "new_authorisation", None)
-            resumed = authorisation.recorded_at if authorisation is not None else None
+            # the séances may open again from the day the new authorisation is granted (an
+            # opening before it is recorded is refused by the act itself)
+            resumed = (
+                timezone.make_aware(dt.datetime.combine(authorisation.granted_on, dt.time.min))
+                if authorisation is not None
+                else None
+            )
             if session.opened_at >= failure.occurred_at and (resumed is None or session.opened_at < resumed):
                 found.append((session, failure))
     return found
@@ -414,3 +420,20 @@ def notices_in_force() -> list[dict[str, Any]]:
 
 def table_notices_kept() -> bool:
     return TableNotice.objects.exists()
+
+
+def devices_book_kept() -> bool:
+    """Whether the casino keeps its book of shoe devices (at least one registered)."""
+    return ShoeDevice.objects.exists()
+
+
+def device_assigned(table_number: int, day: dt.date) -> bool:
+    """Whether the director assigned a shoe to table ``table_number`` for the séance of ``day``."""
+    return DeviceAssignment.objects.filter(table_number=table_number, day=day).exists()
+
+
+def days_played_without_approvals_book(first: dt.date, last: dt.date) -> list[dt.date]:
+    """The days of ``first``..``last`` with a séance, when no approval at all is in the book."""
+    if approvals_book_kept():
+        return []
+    return sorted(set(tables.sessions().filter(day__gte=first, day__lte=last).values_list("day", flat=True)))

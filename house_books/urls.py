@@ -18,4 +18,6 @@ urlpatterns = [
     path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
     path("closing/", api.ClosingDownList.as_view(), name="closing-list"),
     path("table-notices/", api.TableNoticeList.as_view(), name="table-notice-list"),
+    path("devices/", api.ShoeDeviceList.as_view(), name="device-list"),
+    path("devices/assignments/", api.DeviceAssignmentList.as_view(), name="device-assignment-list"),
 ]

@@ -14,6 +14,14 @@ from casino_ops.admin_acts import ActAdmin, ActForm
 from .approvals import ApprovalAdmin, ApprovalEndAdmin, ApprovalEndForm, ApprovalForm
 from .casino import CasinoSettingsAdmin, CasinoSettingsForm
 from .closing import ClosingDownAdmin, ClosingForm
+from .devices import (
+    DeviceAssignmentAdmin,
+    DeviceAssignmentForm,
+    DeviceReturnAdmin,
+    DeviceReturnForm,
+    ShoeDeviceAdmin,
+    ShoeDeviceForm,
+)
 from .exclusions import (
     ExclusionAdmin,
     ExclusionLiftAdmin,
@@ -58,6 +66,10 @@ __all__ = [
     "CasinoSettingsForm",
     "ClosingDownAdmin",
     "ClosingForm",
+    "DeviceAssignmentAdmin",
+    "DeviceAssignmentForm",
+    "DeviceReturnAdmin",
+    "DeviceReturnForm",
     "EarlyStopAdmin",
     "EarlyStopForm",
     "ExclusionAdmin",
@@ -80,6 +92,8 @@ __all__ = [
     "SeanceHoursForm",
     "TableNoticeAdmin",
     "TableNoticeForm",
+    "ShoeDeviceAdmin",
+    "ShoeDeviceForm",
     "TipsCountAdmin",
     "TipsCountForm",
 ]

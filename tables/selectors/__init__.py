@@ -22,6 +22,7 @@ from .sessions import (
     session_report,
     session_rows,
     sessions,
+    table_choices,
     table_days,
     table_exists,
 )
@@ -48,6 +49,7 @@ __all__ = [
     "session_rows",
     "table_days",
     "table_exists",
+    "table_choices",
     "control_register",
     "effective_control_lines",
     "control_days",

@@ -367,6 +367,16 @@ def table_exists(number: int) -> bool:
     return Table.objects.filter(number=number).exists()
 
 
+def table_choices() -> list[tuple[int, str]]:
+    """The tables in service, as (number, "n° 3 — BJ03"), by number (a form's choices)."""
+    return [
+        (number, f"n° {number} — {code}")
+        for number, code in Table.objects.filter(in_service=True)
+        .order_by("number")
+        .values_list("number", "code")
+    ]
+
+
 # -- for the house books (LU art. 51, 54, 63, 71) -------------------------------------------------
 
 

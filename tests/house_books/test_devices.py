@@ -14,7 +14,7 @@ from audit.registers import get_register
 from audit.registers.base import Request
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError
-from house_books.models import DeviceAssignment
+from house_books.models import DeviceAssignment, ShoeDevice
 from house_books.services.devices import assign_device, register_device, return_device
 
 pytestmark = pytest.mark.django_db
@@ -68,3 +68,55 @@ def test_the_same_device_at_the_same_table_all_week_is_systematic(lu_casino: Any
         actor=director, assignment=assign_device(actor=director, device=second, table_number=3, day=day)
     )
     assert not [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+
+
+def test_admin_pages_register_assign_and_return_without_a_database_id(
+    lu_casino: Any, director: Any, committee: Any, officer: Any, client: Any
+) -> None:
+    import json
+
+    from tables.services import create_table
+
+    create_table(actor=director, number=3, code="BJ03")
+    client.force_login(director)
+    response = client.post(
+        "/admin/house_books/shoedevice/add/", {"approved_model": "Sabot ACME 6", "approval_reference": ""}
+    )
+    assert response.status_code == 200 and "approval_reference" in response.content.decode()
+    response = client.post(
+        "/admin/house_books/shoedevice/add/",
+        {"approved_model": "Sabot ACME 6", "approval_reference": "MF/SAB/12"},
+    )
+    assert response.status_code == 302
+    page = client.get("/admin/house_books/deviceassignment/add/").content.decode()
+    assert "Sabot n° 1 — Sabot ACME 6" in page and "n° 3 — BJ03" in page
+    device = ShoeDevice.objects.get(number=1)
+    form = {"device": device.pk, "table_number": "3", "day": MONDAY.isoformat()}
+    assert client.post("/admin/house_books/deviceassignment/add/", form).status_code == 302
+    assignment = DeviceAssignment.objects.get()
+    assert assignment.table_number == 3 and assignment.assigned_by == director
+    page = client.get("/admin/house_books/devicereturnentry/add/").content.decode()
+    assert f"Sabot n° 1 — table 3 — {MONDAY:%d/%m/%Y}" in page
+    response = client.post("/admin/house_books/devicereturnentry/add/", {"assignment": assignment.pk})
+    assert response.status_code == 302
+    assignment.refresh_from_db()
+    assert assignment.returned_at is not None
+    assert ShoeDevice.objects.get().state == "cabinet"
+    # a second return of the same assignment: no longer offered, nothing changes
+    response = client.post("/admin/house_books/devicereturnentry/add/", {"assignment": assignment.pk})
+    assert response.status_code == 200 and "assignment" in response.content.decode()
+    assert AuditEvent.objects.filter(action="house.device_returned").count() == 1
+    # a committee member may not assign (the director's act): no add page
+    client.force_login(committee)
+    assert client.get("/admin/house_books/deviceassignment/add/").status_code == 403
+    # the officers read both through the API, never write
+    client.force_login(officer)
+    body = json.loads(client.get("/api/house/devices/").content)
+    rows = body["results"] if isinstance(body, dict) else body
+    assert rows[0]["number"] == 1 and rows[0]["approved_model"] == "Sabot ACME 6"
+    assert rows[0]["recorded_by"] == director.get_username()
+    body = json.loads(client.get("/api/house/devices/assignments/").content)
+    rows = body["results"] if isinstance(body, dict) else body
+    assert rows[0]["device"] == 1 and rows[0]["table_number"] == 3 and rows[0]["returned_at"]
+    assert client.get("/api/house/devices/assignments/?from=hier").status_code == 400
+    assert client.post("/api/house/devices/", {}).status_code in (403, 405)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.management import call_command
+from django.utils import timezone
 
 from casino_ops.models import CasinoSettings
 
@@ -11,8 +12,12 @@ pytestmark = pytest.mark.django_db
 
 
 def _inspect_exit_code(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    return _exit_code(capsys, "inspect_books")
+
+
+def _exit_code(capsys: pytest.CaptureFixture[str], command: str) -> tuple[int, str]:
     try:
-        call_command("inspect_books")
+        call_command(command)
         code = 0
     except SystemExit as exit_info:
         code = exit_info.code or 0
@@ -21,13 +26,34 @@ def _inspect_exit_code(capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
 
 
 def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixture[str]) -> None:
-    from house_books.models import Approval, OrphanEntry, TipsCount
+    from house_books.models import (
+        Approval,
+        BankFailure,
+        DeviceAssignment,
+        EarlyStop,
+        OrphanEntry,
+        SeanceHours,
+        ShoeDevice,
+        TipsCount,
+    )
+    from tables.models import Session
 
     call_command("seed_demo", "--profile", "LU")
     capsys.readouterr()
     assert CasinoSettings.objects.get().profile == "LU"
     assert Approval.objects.exists() and OrphanEntry.objects.exists() and TipsCount.objects.exists()
+    assert SeanceHours.objects.count() == 2 and ShoeDevice.objects.count() == 6
+    failure = BankFailure.objects.get()
+    assert failure.new_authorisation.granted_on < Session.objects.order_by("day").first().day
+    # every séance's table had its shoe that day, not always the same one; the past ones returned
+    for session in Session.objects.select_related("table"):
+        assert DeviceAssignment.objects.filter(day=session.day, table_number=session.table.number).exists()
+    assert DeviceAssignment.objects.values("device").distinct().count() > 1
+    assert not DeviceAssignment.objects.filter(day__lt=timezone.localdate(), returned_at__isnull=True)
+    assert EarlyStop.objects.count() <= 1  # none when seeded before the day's first séance
     code, out = _inspect_exit_code(capsys)
+    assert code == 0, out
+    code, out = _exit_code(capsys, "verify_audit")
     assert code == 0, out
     call_command("seed_demo", "--profile", "LU")
     assert "nothing changed" in capsys.readouterr().out

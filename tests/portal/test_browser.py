@@ -259,6 +259,9 @@ def _login_director(page: Any, base: str, director: Any, device: Any) -> None:
     page.wait_for_url(f"{base}/admin/")
 
 
+HOUSE_REGISTERS = ("orphans", "tips", "approvals", "hours", "bank-failures", "shoe-devices", "exclusions")
+
+
 def _portal_pages(samples: Any) -> list[tuple[str, str]]:
     from audit.portal.views.registers import available
 
@@ -267,7 +270,10 @@ def _portal_pages(samples: Any) -> list[tuple[str, str]]:
         ("dashboard", "/inspection/"),
         ("registers", "/inspection/registres/"),
     ]
-    for name, register in available().items():
+    registers = available()
+    # the other books of the casino are visited like the depot's and the tables'
+    assert set(HOUSE_REGISTERS) <= set(registers), sorted(set(HOUSE_REGISTERS) - set(registers))
+    for name, register in registers.items():
         table = "&table=3" if register.needs_table else ""
         pages.append((f"register-{name}", f"/inspection/registres/{name}/?{period}{table}"))
     pages += [
@@ -300,6 +306,9 @@ def _admin_pages(samples: Any) -> list[tuple[str, str]]:
         ("admin-act-advance", f"/admin/tables/session/{session}/act/advance/"),
         ("admin-act-close", f"/admin/tables/session/{session}/act/close/"),
         ("admin-act-shoe", f"/admin/tables/session/{session}/act/shoe/"),
+        ("admin-shoe-devices", "/admin/house_books/shoedevice/"),
+        ("admin-shoe-device-assign", "/admin/house_books/deviceassignment/add/"),
+        ("admin-shoe-device-return", "/admin/house_books/devicereturnentry/add/"),
     ]
 
 

@@ -250,6 +250,8 @@ EXPECTATIONS: dict[str, Any] = {
     "house_books:exclusion-list": ByPermission("house_books.view_exclusion"),
     "house_books:closing-list": ByPermission("house_books.view_closingdown"),
     "house_books:table-notice-list": ByPermission("house_books.view_tablenotice"),
+    "house_books:device-list": ByPermission("house_books.view_shoedevice"),
+    "house_books:device-assignment-list": ByPermission("house_books.view_deviceassignment"),
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
@@ -495,6 +497,9 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_exclusionliftentry_add": "DC",  # LU art. 75
     "admin:house_books_closingdown_add": "D",  # LU art. 52
     "admin:house_books_tablenotice_add": "DC",  # LU art. 74
+    "admin:house_books_shoedevice_add": "DC",  # LU art. 40
+    "admin:house_books_deviceassignment_add": "D",  # LU art. 32 §3: by the director
+    "admin:house_books_devicereturnentry_add": "DC",  # LU art. 40
 }
 REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
