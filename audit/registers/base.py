@@ -28,6 +28,7 @@ MODULES = {
     "bank-failures": "bank_failures",
     "shoe-devices": "shoe_devices",
     "exclusions": "exclusions",
+    "authorised-minimums": "authorised_minimums",
 }
 
 REGISTERS: dict[str, Register] = {}
