@@ -78,7 +78,7 @@ def _notice(n: dict[str, Any] | None) -> str:
     return str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
         "d": fmt.day(n["notified_on"]),
         "n": n["days_ahead"],
-        "late": "" if n["in_time"] or not n["required"] else str(_(" (moins de huit jours)")),
+        "late": "" if n["in_time"] or not n["required"] else f" ({_('moins de huit jours')})",
         "above": above,
     }
 
