@@ -11,6 +11,7 @@ the ``register`` command. This package reads the apps; the audit record
 from . import (
     advance_book,
     approvals,
+    authorised_minimums,
     bank_failures,
     closing,
     control_register,
@@ -31,8 +32,8 @@ from .base import MODULES, REGISTERS, Register, get_register, register_names
 
 # every register's module registers it on import: a missing one is an error, not a gap
 _modules = (
-    advance_book, approvals, bank_failures, closing, control_register, depot_log, destructions,
-    exclusions, hours, incidents, order_book, orphans, receipt_book, session_report,
+    advance_book, approvals, authorised_minimums, bank_failures, closing, control_register, depot_log,
+    destructions, exclusions, hours, incidents, order_book, orphans, receipt_book, session_report,
     shoe_devices, table_notice, tips,
 )  # fmt: skip
 if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(

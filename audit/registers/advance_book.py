@@ -45,6 +45,86 @@ def _delegated(item: dict[str, Any]) -> str:
     }
 
 
+INTERRUPTIONS = [
+    fmt.column(_("Ligne"), 6, "n"),
+    fmt.column(_("Interrompue le"), 12, "c"),
+    fmt.column(_("Mode"), 14),
+    fmt.column(_("Encaisse comptée"), 11, "n"),
+    fmt.column(_("Compté par"), 12),
+    fmt.column(_("Signé par / caissier"), 15),
+    fmt.column(_("Clé détenue par"), 12),
+    fmt.column(_("Reprise le, par (ligne)"), 18),
+]
+
+
+def _fixed_by(who: str | None, item: dict[str, Any]) -> str:
+    """Who fixed the maximum: the director, or his delegate with the delegation act (LU art. 51 V)."""
+    if item.get("delegation"):
+        return f"{who or ''}{_delegated(item)}"
+    return f"{who or ''} ({_('directeur')})"
+
+
+def _notice(n: dict[str, Any] | None) -> str:
+    """The séance's notice to the minister (LU art. 26) as printed."""
+    if n is None:
+        return ""
+    above = (
+        str(_("minimum supérieur au minimum autorisé (%(a)s)")) % {"a": fmt.amount(n["authorised_minimum"])}
+        if n["required"]
+        else str(_("minimum non supérieur au minimum autorisé"))
+    )
+    if n["notified_on"] is None:
+        return f"{_('aucune information du ministre')} — {above}"
+    return str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
+        "d": fmt.day(n["notified_on"]),
+        "n": n["days_ahead"],
+        "late": "" if n["in_time"] or not n["required"] else f" ({_('moins de huit jours')})",
+        "above": above,
+    }
+
+
+def interruptions_section(s: dict[str, Any]) -> dict[str, Any] | None:
+    """A séance's interruptions and resumptions (FR art. 69; LU art. 23), or None without any."""
+    items = s.get("interruptions") or []
+    if not items:
+        return None
+    rows = []
+    for i in items:
+        mode = _("encaisse comptée") if i["mode"] == "counted" else _("encaisse sous clé")
+        signed = " / ".join(x for x in (i["signed_by"], i["cashier"]) if x)
+        resumed = (
+            f"{fmt.moment(i['resumed_at'])}, {i['resumed_by'] or ''} ({i['resumed_line']})"
+            if i["resumed_at"] is not None
+            else str(_("non reprise"))
+        )
+        rows.append(
+            fmt.row(
+                INTERRUPTIONS,
+                [
+                    i["line"],
+                    fmt.moment(i["at"]),
+                    mode,
+                    fmt.amount(i["amount"]),
+                    i["counted_by"] or "",
+                    signed,
+                    i["key_holder"] or "",
+                    resumed,
+                ],
+            )
+        )
+    return fmt.section(
+        INTERRUPTIONS,
+        rows,
+        title=_("Séance n° %(id)s — interruptions et reprises") % {"id": s["id"]},
+    )
+
+
+def session_sections(s: dict[str, Any]) -> list[dict[str, Any]]:
+    """A séance in the advance book: its lines, then its interruptions when it has any."""
+    extra = interruptions_section(s)
+    return [session_section(s)] + ([extra] if extra is not None else [])
+
+
 def session_section(s: dict[str, Any]) -> dict[str, Any]:
     entries = [dict(e) for e in s["entries"]]
     by_line = {e["line"]: e for e in entries}
@@ -80,10 +160,14 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
         (_("Minimum / maximum"), f"{fmt.amount(s['minimum'])} / {fmt.amount(s['maximum'])}"),
         (_("Avance fixée"), fmt.amount(s["advance_amount"])),
         (_("Croupier"), s["croupier"] or ""),
-        (_("Ouverte par"), f"{s['opened_by'] or ''} le {fmt.moment(s['opened_at'])}{_delegated(s)}"),
+        (_("Ouverte par"), f"{s['opened_by'] or ''} le {fmt.moment(s['opened_at'])}"),
+        (_("Maximum fixé par"), _fixed_by(s["opened_by"], s)),
     ]
+    notice = _notice(s.get("notice"))
+    if notice:
+        meta.append((_("Information du ministre (huit jours avant)"), notice))
     changes = "; ".join(
-        f"{fmt.moment(c['at'])} : {fmt.amount(c['previous'])} → {fmt.amount(c['maximum'])} ({c['by']}{_delegated(c)})"
+        f"{fmt.moment(c['at'])} : {fmt.amount(c['previous'])} → {fmt.amount(c['maximum'])} ({_fixed_by(c['by'], c)})"
         for c in s.get("maximum_changes", [])
     )
     if changes:
@@ -159,7 +243,7 @@ class AdvanceBook(Register):
     def context(self, request: Request) -> dict[str, Any]:
         read = tables.advance_book
         book = read(request.table_number, request.date_from, request.date_to)
-        sections = [session_section(s) for s in book["sessions"]]
+        sections = [section for s in book["sessions"] for section in session_sections(s)]
         if book["days"]:
             columns = [fmt.column(_("Journée"), 50, "c"), fmt.column(_("Résultat de la journée"), 50, "n")]
             sections.append(

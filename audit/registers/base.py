@@ -30,6 +30,7 @@ MODULES = {
     "exclusions": "exclusions",
     "closing": "closing",
     "table-notice": "table_notice",
+    "authorised-minimums": "authorised_minimums",
 }
 
 REGISTERS: dict[str, Register] = {}

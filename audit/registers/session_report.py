@@ -15,19 +15,20 @@ from django.utils.translation import gettext_lazy as _
 from tables import selectors as tables
 
 from . import fmt
-from .advance_book import session_section, table_days
+from .advance_book import session_sections, table_days
 from .base import Register, Request, register
 
 DISCREPANCIES = [
-    fmt.column(_("Journal de mains"), 14, "hash"),
-    fmt.column(_("Donne"), 6, "n"),
-    fmt.column(_("Case / main"), 7, "c"),
+    fmt.column(_("Journal de mains"), 11, "hash"),
+    fmt.column(_("Donne"), 5, "n"),
+    fmt.column(_("Case / main"), 6, "c"),
     fmt.column(_("Écart"), 20, "code"),
-    fmt.column(_("Attendu"), 9, "n"),
-    fmt.column(_("Inscrit"), 9, "n"),
-    fmt.column(_("Différence"), 9, "n"),
-    fmt.column(_("Article"), 10),
-    fmt.column(_("Détail"), 16),
+    fmt.column(_("Attendu"), 8, "n"),
+    fmt.column(_("Inscrit"), 8, "n"),
+    fmt.column(_("Différence"), 8, "n"),
+    fmt.column(_("Article"), 9),
+    fmt.column(_("Détail"), 11),
+    fmt.column(_("Pris en compte par le directeur"), 14),
 ]
 LOGS = [
     fmt.column(_("Journal de mains (SHA-256)"), 30, "hash"),
@@ -47,14 +48,23 @@ def _detail(detail: Any) -> str:
     return "" if detail in (None, "{}", "[]") else str(detail)
 
 
+def _acknowledged(ack: dict[str, Any] | None) -> str:
+    """The director's acknowledgement of a discrepancy as printed: who, when, his observation."""
+    if ack is None:
+        return str(_("non"))
+    text = f"{ack['by'] or ''} — {fmt.moment(ack['at'])}"
+    return f"{text} ({ack['note']})" if ack["note"] else text
+
+
 def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
-    sections = [session_section(data)]
+    sections = session_sections(data)
     shoes = "; ".join(
         f"{s['label']} ({fmt.moment(s['filled_at'])}, {s['croupier'] or ''}) : "
         + fmt.serial_ranges(d["serial"] for d in s["decks"])
         for s in data.get("shoes", [])
     )
     log_rows, disc_rows = [], []
+    acknowledged = 0
     for log in data.get("hand_logs", []):
         status = _("non") if not log["replayed"] else (_("conforme") if log["ok"] else _("écarts"))
         log_rows.append(
@@ -84,9 +94,11 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
                         fmt.amount(d["delta"]) if d["delta"] is not None else "",
                         d["article"],
                         _detail(d["detail"]),
+                        _acknowledged(d.get("acknowledgement")),
                     ],
                 )
             )
+            acknowledged += d.get("acknowledgement") is not None
     summary = data.get("summary", {})
     sections.append(
         fmt.section(
@@ -101,7 +113,12 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
             DISCREPANCIES,
             disc_rows,
             title=_("Écarts constatés au rejeu"),
-            meta=[(code, count) for code, count in summary.get("by_code", {}).items()],
+            meta=[(code, count) for code, count in summary.get("by_code", {}).items()]
+            + (
+                [(_("Pris en compte par le directeur"), f"{acknowledged} / {len(disc_rows)}")]
+                if disc_rows
+                else []
+            ),
             totals=[
                 fmt.total(
                     _("Trop payé aux joueurs / moins payé"),
@@ -109,6 +126,7 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
                     [
                         (fmt.amount(summary.get("overpaid")), "n"),
                         (fmt.amount(summary.get("underpaid")), "n"),
+                        ("", ""),
                         ("", ""),
                     ],
                 )

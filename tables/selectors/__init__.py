@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .control import (
     authorised_minimum_acts,
+    authorised_minimum_book,
     authorised_minimums_to_stamp,
     control_days,
     control_register,
@@ -55,6 +56,7 @@ __all__ = [
     "control_days",
     "authorised_minimums_to_stamp",
     "authorised_minimum_acts",
+    "authorised_minimum_book",
     "deck_shoe_history",
     "GROUPS",
     "dealer_error_summary",

@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
@@ -129,6 +130,46 @@ def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
         }
         for a in rows.order_by("in_force_on", "recorded_at")
     ]
+
+
+def authorised_minimum_book(date_from: dt.date, date_to: dt.date) -> list[dict[str, Any]]:
+    """The acts of the authorised minimum recorded in the period (FR art. 55-5; LU art. 26, 33),
+    in the order recorded, each with the officer's visa::
+
+        [{"id", "minimum", "decree_reference", "decree_date", "in_force_on",
+          "recorded_by", "recorded_at", "recorded_seq",
+          "stamped_by", "stamped_at", "stamped_seq" (None while not stamped),
+          "effective_from": the later of its date in force and its visa (None while not stamped)}]
+
+    The period is by the day of inscription (local time). Two queries.
+    """
+    acts = list(
+        AuthorisedMinimum.objects.filter(recorded_at__date__range=(date_from, date_to))
+        .select_related("recorded_by", "stamped_by")
+        .order_by("recorded_at", "id")
+    )
+    recorded = audit_numbers(acts, Action.AUTHORISED_MINIMUM_RECORDED)
+    stamped = audit_numbers(acts, Action.AUTHORISED_MINIMUM_STAMPED)
+    rows = []
+    for a in acts:
+        stamp_day = timezone.localdate(a.stamped_at) if a.stamped_at is not None else None
+        rows.append(
+            {
+                "id": a.pk,
+                "minimum": a.minimum,
+                "decree_reference": a.decree_reference,
+                "decree_date": a.decree_date,
+                "in_force_on": a.in_force_on,
+                "recorded_by": _name(a.recorded_by),
+                "recorded_at": a.recorded_at,
+                "recorded_seq": recorded.get(str(a.pk)),
+                "stamped_by": _name(a.stamped_by),
+                "stamped_at": a.stamped_at,
+                "stamped_seq": stamped.get(str(a.pk)),
+                "effective_from": max(a.in_force_on, stamp_day) if stamp_day is not None else None,
+            }
+        )
+    return rows
 
 
 def authorised_minimum_acts() -> QuerySet[Any]:

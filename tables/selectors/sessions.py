@@ -22,6 +22,7 @@ from ..models import (
     Shoe,
     Table,
 )
+from .acts import authorised_minimums_at_opening, interruptions, notice
 
 
 def _name(user: Any) -> str | None:
@@ -96,8 +97,10 @@ def delegation_dict(delegation: Any) -> dict[str, Any] | None:
 
 def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
     seqs = _advance_seqs(sessions)
+    authorised = authorised_minimums_at_opening([s.pk for s in sessions])
     out = []
     for s in sessions:
+        entries = [_entry_dict(e, seqs) for e in s.entries.all()]
         out.append(
             {
                 "id": s.pk,
@@ -121,7 +124,8 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "advances_total": s.advances_total,
                 "closing_cash": s.closing_cash,
                 "result": s.result,
-                "entries": [_entry_dict(e, seqs) for e in s.entries.all()],
+                "entries": entries,
+                "interruptions": interruptions(entries),
                 "maximum_changes": [
                     {
                         "at": c.at,
@@ -135,6 +139,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 ],
             }
         )
+        out[-1]["notice"] = notice(out[-1], authorised.get(s.pk))
     return out
 
 
@@ -176,7 +181,11 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
                  "signed_by", "cashier", "key_holder", "note", "audit_seq",
                  "corrects_line": line number this correction corrects (None otherwise),
                  "corrected_by_lines": [line numbers of corrections of this line]}],
-             "maximum_changes": [{"at", "previous", "maximum", "by", "display_changed"}]}],
+             "interruptions": [...]  (see :func:`tables.selectors.acts.interruptions`),
+             "notice": LU art. 26 notice to the minister, or None (see :func:`tables.selectors.acts.notice`),
+             "delegation": the delegation under which the maximum was fixed (None: the director),
+             "maximum_changes": [{"at", "previous", "maximum", "by", "display_changed",
+                                  "delegation"}]}],
          "days": [{"day", "result"}]}  # closed sessions' results totalled per day
 
     Names are users' full names. Amounts are Decimals. A fixed number of queries whatever the range.
@@ -215,7 +224,8 @@ def session_report(session_id: int) -> dict[str, Any]:
                        "replayed": bool, "ok": bool | None, "overpaid", "underpaid",
                        "discrepancies": [{"code", "round", "box", "hand", "player",
                                           "expected", "recorded", "delta", "article",
-                                          "detail"}]}],
+                                          "detail", "acknowledgement": {"by", "at", "note"}
+                                          (the director's, None while not acknowledged)}]}],
         "control_lines": [{"id", "result", "corrects", "at", "approval", "reason"}],
         "summary": {"rounds", "hand_logs", "replayed", "discrepancies",
                     "by_code": {code: count}, "overpaid", "underpaid"}
@@ -235,7 +245,14 @@ def session_report(session_id: int) -> dict[str, Any]:
             Prefetch(
                 "hand_logs",
                 queryset=HandLog.objects.select_related("uploaded_by", "croupier", "replay")
-                .prefetch_related(Prefetch("discrepancies", queryset=Discrepancy.objects.order_by("id")))
+                .prefetch_related(
+                    Prefetch(
+                        "discrepancies",
+                        queryset=Discrepancy.objects.select_related(
+                            "acknowledgement", "acknowledgement__by"
+                        ).order_by("id"),
+                    )
+                )
                 .order_by("uploaded_at", "id"),
             ),
             Prefetch("control_lines", queryset=ControlLine.objects.order_by("id")),
@@ -272,6 +289,7 @@ def session_report(session_id: int) -> dict[str, Any]:
                 "delta": d.delta,
                 "article": d.article,
                 "detail": d.detail,
+                "acknowledgement": _acknowledgement(d),
             }
             for d in log.discrepancies.all()
         ]
@@ -323,6 +341,14 @@ def session_report(session_id: int) -> dict[str, Any]:
         "underpaid": underpaid,
     }
     return data
+
+
+def _acknowledgement(discrepancy: Any) -> dict[str, Any] | None:
+    """The director's acknowledgement of a discrepancy (who, when, his observation), or None."""
+    ack = getattr(discrepancy, "acknowledgement", None)
+    if ack is None:
+        return None
+    return {"by": _name(ack.by), "at": ack.at, "note": ack.note}
 
 
 def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
