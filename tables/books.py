@@ -28,6 +28,7 @@ BOOKS = {
             "advance_amount",
             "guarantee_fund",
             "ministry_notified_on",
+            "ministry_notice_reference",
             "croupier",
             "opened_at",
             "opened_by",

@@ -6,6 +6,8 @@ from typing import Any
 
 from rest_framework import serializers
 
+from casino_ops.validators import validate_no_control_characters
+
 from .models import Discrepancy, HandLog, Replay, Session
 
 
@@ -155,6 +157,9 @@ class OpenSessionInSerializer(serializers.Serializer[Any]):
     croupier = serializers.CharField(max_length=150, help_text="username")
     guarantee_fund = _money(required=False, allow_null=True)
     ministry_notified_on = serializers.DateField(required=False, allow_null=True)
+    ministry_notice_reference = serializers.CharField(
+        max_length=120, required=False, allow_blank=True, default="", validators=[validate_no_control_characters]
+    )
 
 
 class AdvanceInSerializer(serializers.Serializer[Any]):

@@ -76,24 +76,33 @@ $$""",
     raise RuntimeError(f"the books need PostgreSQL or SQLite, not {vendor}")
 
 
-def guard_operations(guards: list[tuple[str, list[str], bool]]) -> Any:
-    """A migration operation installing the guards ``[(table, immutable columns, append_only)]``."""
+def guard_operations(
+    guards: list[tuple[str, list[str], bool]],
+    *,
+    replacing: list[tuple[str, list[str], bool]] | None = None,
+) -> Any:
+    """A migration operation installing the guards ``[(table, immutable columns, append_only)]``.
+
+    ``replacing``: the guards an earlier migration installed on some of these tables (a book
+    gained a column): they are removed first, and put back when the migration is reversed. The
+    latest migration's list for a table is the one in force."""
     from django.db import migrations
 
-    def install(apps: Any, schema_editor: Any) -> None:
-        for table, immutable, append_only in guards:
-            statements, _remove = guard_sql(
-                schema_editor.connection.vendor, table, immutable, append_only=append_only
-            )
-            for statement in statements:
+    before = list(replacing or [])
+
+    def _run(schema_editor: Any, drop: list[tuple[str, list[str], bool]], put: list[Any]) -> None:
+        vendor = schema_editor.connection.vendor
+        for table, immutable, append_only in drop:
+            for statement in guard_sql(vendor, table, immutable, append_only=append_only)[1]:
+                schema_editor.execute(statement, params=None)
+        for table, immutable, append_only in put:
+            for statement in guard_sql(vendor, table, immutable, append_only=append_only)[0]:
                 schema_editor.execute(statement, params=None)
 
+    def install(apps: Any, schema_editor: Any) -> None:
+        _run(schema_editor, before, guards)
+
     def remove(apps: Any, schema_editor: Any) -> None:
-        for table, immutable, append_only in guards:
-            _install, statements = guard_sql(
-                schema_editor.connection.vendor, table, immutable, append_only=append_only
-            )
-            for statement in statements:
-                schema_editor.execute(statement, params=None)
+        _run(schema_editor, guards, before)
 
     return migrations.RunPython(install, remove)

@@ -75,12 +75,16 @@ def _notice(n: dict[str, Any] | None) -> str:
     )
     if n["notified_on"] is None:
         return f"{_('aucune information du ministre')} — {above}"
-    return str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
+    reference = n.get("reference") or ""
+    said = str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
         "d": fmt.day(n["notified_on"]),
         "n": n["days_ahead"],
         "late": "" if n["in_time"] or not n["required"] else f" ({_('moins de huit jours')})",
         "above": above,
     }
+    if reference:
+        return f"{said} — {_('référence')} {reference}"
+    return f"{said} — {_('sans référence')}" if n["required"] else said
 
 
 def interruptions_section(s: dict[str, Any]) -> dict[str, Any] | None:

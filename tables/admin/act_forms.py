@@ -15,6 +15,7 @@ from casino_ops.admin_acts import model_choice_field
 from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
+from casino_ops.validators import validate_no_control_characters
 
 from .. import services
 from ..models import AdvanceEntry, ControlLine, HandLogSource, MaximumChange, Session, Shoe, Table
@@ -51,6 +52,12 @@ class OpenSessionForm(SafeForm):
     guarantee_fund = money_field(_("fonds de garantie justifié (LU)"), required=False)
     ministry_notified_on = forms.DateField(
         label=_("ministre informé le (LU, relèvement du minimum)"), required=False
+    )
+    ministry_notice_reference = forms.CharField(
+        label=_("référence de l'information du ministre (LU)"),
+        max_length=120,
+        required=False,
+        validators=[validate_no_control_characters],
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -4,7 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.validators import validate_date_window
+from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .floor import Delegation, Table, _optional_user
 
@@ -44,6 +44,14 @@ class Session(models.Model):
         blank=True,
         validators=[validate_date_window],
         help_text=_("LU art. 26 : huit jours avant un relèvement du minimum."),
+    )
+    ministry_notice_reference = models.CharField(
+        _("référence de l'information du ministre"),
+        max_length=120,
+        blank=True,
+        default="",
+        validators=[validate_no_control_characters],
+        help_text=_("LU art. 26 : la référence de l'information (courrier, accusé de réception)."),
     )
     croupier = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("chef de table"), on_delete=models.PROTECT, related_name="+"

@@ -25,8 +25,10 @@ from .limits import (
     check_maximum_multiple,
     check_minimum_against_history,
     check_ministry_notice,
+    check_ministry_notice_reference,
     check_same_day_reopening,
     check_season_maximum,
+    ministry_notice_required,
 )
 from .logs import (
     MAX_HAND_LOG_BYTES,
@@ -51,6 +53,8 @@ __all__ = [
     "check_minimum_against_history",
     "check_gaming_day",
     "check_ministry_notice",
+    "check_ministry_notice_reference",
+    "ministry_notice_required",
     "check_same_day_reopening",
     "check_season_maximum",
     "check_advance",

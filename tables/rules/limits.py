@@ -173,6 +173,29 @@ def check_ministry_notice(
         )
 
 
+def ministry_notice_required(
+    *, profile: str, minimum: Decimal, authorised_min: Decimal, year_minimum: Decimal | None
+) -> bool:
+    """LU art. 26: a séance needs its notice to the minister when its minimum exceeds the
+    authorised minimum or raises the minimum of the exercise (the two rules above)."""
+    if profile != "LU":
+        return False
+    return minimum > authorised_min or (year_minimum is not None and minimum > year_minimum)
+
+
+def check_ministry_notice_reference(*, profile: str, required: bool, reference: str) -> None:
+    """LU art. 26: the notice is an act an inspector asks for: its reference is given whenever
+    its date is required."""
+    if profile != "LU" or not required or reference.strip():
+        return
+    raise RegulationError(
+        "MINISTRY_NOTICE_NO_REFERENCE",
+        _("La référence de l'information du ministre (courrier, accusé de réception) est requise."),
+        cite("limits.ministry_notice", profile),
+        field="ministry_notice_reference",
+    )
+
+
 def check_same_day_reopening(
     *,
     profile: str,

@@ -79,7 +79,7 @@ def notice(session: dict[str, Any], authorised: Decimal | None) -> dict[str, Any
     séance needed none and none was given::
 
         {"required": bool (its minimum exceeds the authorised minimum), "authorised_minimum",
-         "notified_on" (None: missing), "days_ahead", "in_time": bool}
+         "notified_on" (None: missing), "reference" ("": missing), "days_ahead", "in_time": bool}
     """
     if session["profile"] != "LU":
         return None
@@ -92,6 +92,7 @@ def notice(session: dict[str, Any], authorised: Decimal | None) -> dict[str, Any
         "required": required,
         "authorised_minimum": authorised,
         "notified_on": notified_on,
+        "reference": session.get("ministry_notice_reference") or "",
         "days_ahead": days,
         "in_time": days is not None and days >= LU_MINISTRY_NOTICE_DAYS,
     }

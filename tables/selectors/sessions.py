@@ -115,6 +115,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "advance_amount": s.advance_amount,
                 "guarantee_fund": s.guarantee_fund,
                 "ministry_notified_on": s.ministry_notified_on,
+                "ministry_notice_reference": s.ministry_notice_reference,
                 "delegation": delegation_dict(s.delegation),
                 "croupier": _name(s.croupier),
                 "opened_at": s.opened_at,

@@ -54,6 +54,7 @@ def open_session(
     croupier: User,
     guarantee_fund: Decimal | None = None,
     ministry_notified_on: dt.date | None = None,
+    ministry_notice_reference: str = "",
     day: dt.date | None = None,
 ) -> Session:
     """Open a session with its limits and its initial advance, counted, announced and written at
@@ -158,6 +159,17 @@ def open_session(
         notified_on=ministry_notified_on,
         today=today,
     )
+    ministry_notice_reference = (ministry_notice_reference or "").strip()
+    rules.check_ministry_notice_reference(
+        profile=profile,
+        required=rules.ministry_notice_required(
+            profile=profile,
+            minimum=minimum,
+            authorised_min=authorised,
+            year_minimum=max(s["minimum"] for s in earlier) if earlier else None,
+        ),
+        reference=ministry_notice_reference,
+    )
     session = _save(
         Session(
             table=table,
@@ -170,6 +182,7 @@ def open_session(
             advance_amount=advance_amount,
             guarantee_fund=guarantee_fund,
             ministry_notified_on=ministry_notified_on,
+            ministry_notice_reference=ministry_notice_reference,
             delegation=delegation,
             croupier=croupier,
             opened_at=now,
@@ -204,6 +217,7 @@ def open_session(
             "house_rules": session.house_rules,
             "authorised_minimum": authorised,
             "ministry_notified_on": ministry_notified_on,
+            "ministry_notice_reference": ministry_notice_reference,
             "maximum_fixed_by": _user_id(actor),
             "delegation": delegation.pk if delegation else None,
         },
