@@ -65,7 +65,7 @@ def _before_the_seances(context: dict[str, Any]) -> None:
     """Under LU, the books that bind the opening of a séance, written before the tables' demo
     opens yesterday's and today's: whoever signs or counts is approved (LU art. 51, 54, 63),
     the hours are notified (LU art. 71), the bank failed once and was authorised again
-    (LU art. 11), and each séance's table has its shoe from the cabinet (LU art. 32 §3, 40)."""
+    (LU art. 11). The shoes come once the tables exist: :func:`seed_devices`."""
     users = context["users"]
     director = users[roles.DIRECTOR]
     if not Approval.objects.exists():
@@ -77,9 +77,15 @@ def _before_the_seances(context: dict[str, Any]) -> None:
     if not BankFailure.objects.exists():
         _bank_failure(director)
         context["created"].append("défaillance de la contrepartie")
-    if not ShoeDevice.objects.exists():
-        _devices(director)
-        context["created"].append("sabots")
+
+
+def seed_devices(context: dict[str, Any]) -> None:
+    """Under LU, after the tables' creation and before their séances: each séance's table has
+    its shoe from the cabinet, assigned by the director to a table in service (LU art. 32 §3, 40)."""
+    if context["casino"].profile != "LU" or ShoeDevice.objects.exists():
+        return
+    _devices(context["users"][roles.DIRECTOR])
+    context["created"].append("sabots")
 
 
 def _hours(director: Any) -> None:

@@ -120,7 +120,9 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
                 "tables.lu_notice_missing",
                 cite("limits.ministry_notice", "LU"),
                 _name(session),
-                _("minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre sans référence")
+                _(
+                    "minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre sans référence"
+                )
                 % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
                 _url(session),
             )

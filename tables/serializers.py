@@ -158,7 +158,11 @@ class OpenSessionInSerializer(serializers.Serializer[Any]):
     guarantee_fund = _money(required=False, allow_null=True)
     ministry_notified_on = serializers.DateField(required=False, allow_null=True)
     ministry_notice_reference = serializers.CharField(
-        max_length=120, required=False, allow_blank=True, default="", validators=[validate_no_control_characters]
+        max_length=120,
+        required=False,
+        allow_blank=True,
+        default="",
+        validators=[validate_no_control_characters],
     )
 
 

@@ -138,6 +138,7 @@ TARGETS: dict[str, Target] = {
             "croupier",
             "guarantee_fund",
             "ministry_notified_on",
+            "ministry_notice_reference",
         ],
     ),
     **{

@@ -21,6 +21,7 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
+from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
 from ._shared import create, profile, require_management, required_text
@@ -92,6 +93,14 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
         )
     if not isinstance(table_number, int) or table_number < 1:
         raise RegulationError("FIELD_INVALID", _("Indiquez la table."), article, field="table_number")
+    if not tables.table_in_service(table_number):
+        raise RegulationError(
+            "TABLE_NOT_IN_SERVICE",
+            _("La table n° %(t)s n'existe pas ou n'est pas en service : aucun sabot ne lui est affecté.")
+            % {"t": table_number},
+            article,
+            field="table_number",
+        )
     assignment = create(
         DeviceAssignment, article, device=device, table_number=table_number, day=day, assigned_by=actor
     )

@@ -26,6 +26,7 @@ from .sessions import (
     table_choices,
     table_days,
     table_exists,
+    table_in_service,
 )
 from .shoes import (
     GROUPS,
@@ -50,6 +51,7 @@ __all__ = [
     "session_rows",
     "table_days",
     "table_exists",
+    "table_in_service",
     "table_choices",
     "control_register",
     "effective_control_lines",

@@ -394,6 +394,11 @@ def table_exists(number: int) -> bool:
     return Table.objects.filter(number=number).exists()
 
 
+def table_in_service(number: int) -> bool:
+    """Whether table ``number`` exists and is in service (a shoe is assigned only to such a table)."""
+    return Table.objects.filter(number=number, in_service=True).exists()
+
+
 def table_choices() -> list[tuple[int, str]]:
     """The tables in service, as (number, "n° 3 — BJ03"), by number (a form's choices)."""
     return [

@@ -82,7 +82,11 @@ def test_lu_advance_book_shows_interruptions_the_notice_and_the_delegate(
     update_casino_settings(actor=staff["director"], profile="LU")
     first = services.create_table(actor=staff["director"], number=3, code="BJ03")
     second = services.create_table(actor=staff["director"], number=4, code="BJ04")
-    lu = {"guarantee_fund": D("100000.00"), "ministry_notified_on": DAY - dt.timedelta(days=9)}
+    lu = {
+        "guarantee_fund": D("100000.00"),
+        "ministry_notified_on": DAY - dt.timedelta(days=9),
+        "ministry_notice_reference": "MF/2026/031",
+    }
     with at_day(DAY, 14):
         _delegation(staff)
         opened = {
@@ -117,6 +121,7 @@ def test_lu_advance_book_shows_interruptions_the_notice_and_the_delegate(
     assert _has(text, "encaisse sous clé", "30/11/2026 16:00")
     assert _has(text, "30/11/2026 17:00, u_comite_direction")  # reopened by the key holder
     assert _has(text, "ministre informé le 21/11/2026, 9 jours avant la séance")
+    assert _has(text, "référence MF/2026/031")  # the notice's reference, for the inspector
     assert _has(text, "minimum supérieur au minimum autorisé (5,00)")
     assert _has(text, "maximum fixé par délégation du directeur (Agrément MJ 2026-14")
 
@@ -156,6 +161,7 @@ def test_fr_advance_book_shows_who_changed_the_maximum_and_no_notice(
     assert _has(text, "Agrément MJ 2026-14")
     assert _has(text, "encaisse sous clé", "non reprise")
     assert not _has(text, "Information du ministre")  # FR: no notice
+    assert not _has(text, "sans référence")
 
 
 def _log(seed: int) -> bytes:

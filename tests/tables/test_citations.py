@@ -95,7 +95,11 @@ def test_the_corrected_citations():
 def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, not_closed):
     update_casino_settings(actor=staff["director"], profile=profile)
     extra = (
-        {"guarantee_fund": D("100000.00"), "ministry_notified_on": DAY - dt.timedelta(days=9)}
+        {
+            "guarantee_fund": D("100000.00"),
+            "ministry_notified_on": DAY - dt.timedelta(days=9),
+            "ministry_notice_reference": "MF/1",
+        }
         if profile == "LU"
         else {}
     )

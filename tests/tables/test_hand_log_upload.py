@@ -190,7 +190,11 @@ def test_a_box_the_table_does_not_have_is_a_discrepancy(
     assert layout >= 1
     table = services.create_table(actor=staff["director"], number=5, code="BJ05", boxes=layout)
     extra = (
-        {"guarantee_fund": D("100000.00"), "ministry_notified_on": DAY.replace(day=1)}
+        {
+            "guarantee_fund": D("100000.00"),
+            "ministry_notified_on": DAY.replace(day=1),
+            "ministry_notice_reference": "MF/1",
+        }
         if profile == "LU"
         else {}
     )

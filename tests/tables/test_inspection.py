@@ -100,7 +100,15 @@ def test_lu_notice_missing(staff, table, lu_casino):
             croupier=staff["croupier"],
             guarantee_fund=D("50000.00"),
             ministry_notified_on=DAY - dt.timedelta(days=8),
+            ministry_notice_reference="MF/2026/002",
         )
+    assert not _breaches("tables.lu_notice_missing")
+    with behind_the_guard(Session):
+        Session.objects.filter(pk=session.pk).update(ministry_notice_reference="")
+    [breach] = _breaches("tables.lu_notice_missing")
+    assert "sans référence" in str(breach.detail)
+    with behind_the_guard(Session):
+        Session.objects.filter(pk=session.pk).update(ministry_notice_reference="MF/2026/002")
     assert not _breaches("tables.lu_notice_missing")
     with behind_the_guard(Session):
         Session.objects.filter(pk=session.pk).update(ministry_notified_on=DAY - dt.timedelta(days=2))

@@ -46,6 +46,8 @@ def _close(staff, session, cash="31000.00", **kw):
 
 
 def _lu_fund(**kw):
+    if kw.get("ministry_notified_on") is not None:
+        kw.setdefault("ministry_notice_reference", "MF/2026/014")
     return {"guarantee_fund": D("100000.00"), **kw}
 
 
@@ -340,9 +342,22 @@ def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(sta
                 staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY + dt.timedelta(days=1))
             )
         assert not Session.objects.exists()
+        # the notice is an act with its reference (courrier, accusé de réception)
+        late_ref = _lu_fund(ministry_notified_on=DAY - dt.timedelta(days=8), ministry_notice_reference=" ")
+        with assert_refused(
+            "MINISTRY_NOTICE_NO_REFERENCE", article="LU art. 26", field="ministry_notice_reference"
+        ):
+            _open(staff, table, advance="20000.00", **late_ref)
+        with assert_refused("FIELD_INVALID", field="ministry_notice_reference"):
+            bad = _lu_fund(
+                ministry_notified_on=DAY - dt.timedelta(days=8), ministry_notice_reference="MF\x00/1"
+            )
+            _open(staff, table, advance="20000.00", **bad)
+        assert not Session.objects.exists()
         session = _open(
             staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY - dt.timedelta(days=8))
         )
+        assert session.ministry_notice_reference == "MF/2026/014"
         _close(staff, session, cashier=staff["cashier"])
     # at the authorised minimum no notice is due
     with at_day(DAY + dt.timedelta(days=1)):

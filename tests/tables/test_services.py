@@ -133,6 +133,7 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
 def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="20000.00", fund="50000.00", **kw):
     # LU art. 26: a minimum above the authorised one (5.00) is told to the minister 8 days ahead
     kw.setdefault("ministry_notified_on", day - dt.timedelta(days=10))
+    kw.setdefault("ministry_notice_reference", "MF/2026/007")
     return _open(
         staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw
     )

@@ -22,6 +22,7 @@ DEMO_STEPS = (
     casino_ops.demo.seed,
     house_books.demo.seed_casino,
     tables.demo.seed_tables,
+    house_books.demo.seed_devices,  # LU: shoes assigned to the tables now in service
     cards_registry.demo.seed,
     tables.demo.seed,
     house_books.demo.seed,
