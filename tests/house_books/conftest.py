@@ -20,6 +20,14 @@ def croupier(users: dict[str, Any]) -> Any:
 
 
 @pytest.fixture
+def tables_in_service(director: Any) -> list[Any]:
+    """Tables 3 and 4, in service (a shoe is assigned only to such a table)."""
+    from tables.services import create_table
+
+    return [create_table(actor=director, number=n, code=f"BJ{n:02d}") for n in (3, 4)]
+
+
+@pytest.fixture
 def lu_casino(director: Any) -> Any:
     """The casino under the Luxembourg règlement."""
     from decimal import Decimal

@@ -116,7 +116,9 @@ def test_closing_recorded_devices_disposed_and_the_officer_stamps(
     assert ClosingDown.objects.count() == 1
 
 
-def test_closing_refusals_name_the_field_and_article(lu_casino: Any, director: Any) -> None:
+def test_closing_refusals_name_the_field_and_article(
+    lu_casino: Any, director: Any, tables_in_service: Any
+) -> None:
     for kw, field in (
         ({"officer_name": " "}, "officer_name"),
         ({"documents": []}, "documents"),

@@ -27,7 +27,9 @@ def _device(director: Any) -> Any:
     return register_device(actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12")
 
 
-def test_register_assign_and_return(lu_casino: Any, director: Any, committee: Any) -> None:
+def test_register_assign_and_return(
+    lu_casino: Any, director: Any, committee: Any, tables_in_service: Any
+) -> None:
     device = _device(director)
     assert device.number == 1
     assert AuditEvent.objects.filter(action="house.device_registered", object_id=str(device.pk)).count() == 1
@@ -54,7 +56,9 @@ def test_under_fr_an_internal_book(casino: Any, director: Any, committee: Any) -
     assert refused.value.article == "règlement intérieur du casino"
 
 
-def test_the_same_device_at_the_same_table_all_week_is_systematic(lu_casino: Any, director: Any) -> None:
+def test_the_same_device_at_the_same_table_all_week_is_systematic(
+    lu_casino: Any, director: Any, tables_in_service: Any
+) -> None:
     first, second = _device(director), _device(director)
     for offset in range(4):
         day = MONDAY + dt.timedelta(days=offset)
@@ -68,6 +72,38 @@ def test_the_same_device_at_the_same_table_all_week_is_systematic(lu_casino: Any
         actor=director, assignment=assign_device(actor=director, device=second, table_number=3, day=day)
     )
     assert not [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+
+
+@pytest.mark.parametrize("profile", ["LU", "FR"])
+def test_a_shoe_goes_only_to_a_table_in_service(
+    profile: str, casino: Any, director: Any, tables_in_service: Any
+) -> None:
+    from house_books.services.casino import update_casino_settings
+    from tables.services import set_table_in_service
+
+    update_casino_settings(actor=director, profile=profile)
+    device = _device(director)
+    article = "LU art. 32, 40, 52" if profile == "LU" else "règlement intérieur du casino"
+    set_table_in_service(actor=director, table=tables_in_service[1], in_service=False, reason="travaux")
+    for number in (9, 4):  # no such table; a table out of service
+        with pytest.raises(RegulationError) as refused:
+            assign_device(actor=director, device=device, table_number=number, day=MONDAY)
+        assert (refused.value.code, refused.value.field) == ("TABLE_NOT_IN_SERVICE", "table_number")
+        assert refused.value.article == article
+    assert not DeviceAssignment.objects.exists()
+    assert ShoeDevice.objects.get().state == "cabinet"
+    assert assign_device(actor=director, device=device, table_number=3, day=MONDAY).table_number == 3
+
+
+def test_a_second_shoe_for_the_same_table_the_same_day(
+    lu_casino: Any, director: Any, tables_in_service: Any
+) -> None:
+    """A second séance at a table the same day may use another shoe: one shoe per day, not one
+    per table (the séance's check accepts any shoe assigned to its table that day)."""
+    first, second = _device(director), _device(director)
+    assign_device(actor=director, device=first, table_number=3, day=MONDAY)
+    assign_device(actor=director, device=second, table_number=3, day=MONDAY)
+    assert DeviceAssignment.objects.filter(table_number=3, day=MONDAY).count() == 2
 
 
 def test_admin_pages_register_assign_and_return_without_a_database_id(

@@ -51,6 +51,7 @@ def test_no_devices_book_no_gate(lu_casino: Any, director: Any, croupier: Any, t
 def test_once_devices_are_kept_a_seance_needs_its_assigned_shoe(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
+    create_table(actor=director, number=4, code="BJ04")
     device = register_device(actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12")
     assign_device(actor=director, device=device, table_number=4, day=D)  # another table
     with pytest.raises(RegulationError) as refused:
