@@ -128,7 +128,7 @@ def authorised_minimums_to_stamp() -> list[dict[str, Any]]:
             "recorded_by": _name(a.recorded_by),
             "recorded_at": a.recorded_at,
         }
-        for a in rows.order_by("in_force_on", "recorded_at")
+        for a in rows.order_by("in_force_on", "recorded_at", "pk")
     ]
 
 

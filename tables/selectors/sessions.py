@@ -195,7 +195,7 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
     sessions = list(
         _sessions_query()
         .filter(table=table, day__gte=date_from, day__lte=date_to)
-        .order_by("day", "opened_at")
+        .order_by("day", "opened_at", "pk")
     )
     data = _session_dicts(sessions)
     days: dict[dt.date, Decimal] = {}
@@ -354,7 +354,7 @@ def _acknowledgement(discrepancy: Any) -> dict[str, Any] | None:
 
 def sessions(*, table: int | None = None, day: dt.date | None = None, status: str | None = None) -> Any:
     """Sessions with their table, newest first (one query)."""
-    query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at")
+    query = Session.objects.select_related("table").order_by("-day", "table__number", "-opened_at", "-pk")
     if table is not None:
         query = query.filter(table__number=table)
     if day is not None:
@@ -368,7 +368,7 @@ def session_rows(
     *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
 ) -> QuerySet[Any]:
     """The sessions, newest first, filtered by table number, period and status."""
-    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at")
+    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at", "-pk")
     if table:
         rows = rows.filter(table__number=table)
     if since:
