@@ -79,7 +79,7 @@ class Walk:
         errors = page.locator(".errornote, .errorlist")
         assert errors.count() == 0, (model, errors.all_inner_texts())
         self.shot(page, model)
-        return page.locator(".messagelist").inner_text()
+        return str(page.locator(".messagelist").inner_text())
 
     def act_on_decks(self, action: str, serials: list[str], above: dict[str, str]) -> str:
         """Tick the decks by serial on the decks' list, fill the fields above it, run ``action``."""
@@ -100,7 +100,7 @@ class Walk:
         page.click("button[name=index]")
         page.wait_for_load_state()
         self.shot(page, f"decks-{action}")
-        return page.locator(".messagelist").inner_text()
+        return str(page.locator(".messagelist").inner_text())
 
     def stamp(self, has_text: str, remark: str) -> str:
         page = self.officer
@@ -111,11 +111,18 @@ class Walk:
         form.locator("button").click()
         page.wait_for_selector(".msg-success")
         self.shot(page, "visa")
-        return page.locator(".messages").inner_text()
+        return str(page.locator(".messages").inner_text())
 
 
 @pytest.mark.django_db(transaction=True)
-def test_one_deck_from_order_to_destruction(browser, live_server, users, casino, devices, tmp_path) -> None:
+def test_one_deck_from_order_to_destruction(
+    browser: Any,
+    live_server: Any,
+    users: dict[str, Any],
+    casino: Any,
+    devices: dict[str, Any],
+    tmp_path: Path,
+) -> None:
     from cards_registry.models import Deck, DeckStatus
     from tables import services as tables
 
