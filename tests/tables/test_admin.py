@@ -204,7 +204,9 @@ def test_the_session_page_shows_labels_key_value_lists_and_wrapping_hashes(
     discrepancy = log.discrepancies.get(code="SETTLEMENT_MISMATCH")
     page = director_client.get(f"/admin/tables/discrepancy/{discrepancy.pk}/change/").content.decode()
     assert "paiement différent du montant dû" in page
-    assert page.count("SETTLEMENT_MISMATCH") == page.count('<span class="code-caption">SETTLEMENT_MISMATCH</span>')
+    assert page.count("SETTLEMENT_MISMATCH") == page.count(
+        '<span class="code-caption">SETTLEMENT_MISMATCH</span>'
+    )
     assert "manche None" not in page and f"écart n° {discrepancy.pk}" in page
     assert "{&quot;" not in page and '{"' not in page
 
