@@ -14,6 +14,8 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, permissions, status
 from rest_framework.exceptions import NotAuthenticated
 from rest_framework.request import Request
@@ -122,6 +124,15 @@ class SessionHandLogs(APIView):
         logs = selectors.hand_logs(session_id=pk)
         return Response(HandLogSerializer(logs, many=True).data)
 
+    @extend_schema(
+        request={"application/json": OpenApiTypes.OBJECT},
+        responses={
+            201: HandLogReceivedSerializer,
+            400: OpenApiResponse(description="Refused: {code, message, field, article}; nothing stored."),
+            404: OpenApiResponse(description="No such session."),
+        },
+        description="Upload one hand log: the JSON body is the log (casino-hand-log/1), stored byte for byte.",
+    )
     def post(self, request: Request, pk: int) -> Response:
         raw = _read_log_body(request)  # the log exactly as sent, before any parsing
         session = Session.objects.filter(pk=pk).select_related("table").first()

@@ -8,6 +8,8 @@ a traceback, and nothing already recorded changes.
 - Fabricants, bons de commande, prises en charge, remises de la clé, ouvertures
   (inspection), incidents and corrections: "Ajouter" opens the act's form.
 - Bons de commande: action "Envoyer au fabricant" (once the officer has stamped it).
+- Descellements / contrôles à la table: "Ajouter" checks a deck issued to a table, named
+  by its serial.
 - Jeux: filters by state, maker and reception date, search by serial; actions
   "remettre à la table", "retour : apte / usé / marqué / abîmé" and "détruire devant
   l'officier", with the table, the day and the officer chosen above the list;
@@ -51,6 +53,7 @@ from .incidents import (
 )
 from .makers_orders import ManufacturerAdmin, ManufacturerForm, OrderAdmin, OrderForm
 from .receptions import ReceptionAdmin, ReceptionForm
+from .table_checks import TableCheckAdmin, TableCheckForm
 
 __all__ = [
     "ActAdmin",
@@ -86,5 +89,7 @@ __all__ = [
     "ReceptionAdmin",
     "ReceptionForm",
     "SixainAdmin",
+    "TableCheckAdmin",
+    "TableCheckForm",
     "declare_out_of_use",
 ]

@@ -20,7 +20,8 @@ from ..models import (
 
 #: The acts whose audit numbers a deck's history shows, by the model they are recorded on.
 _HISTORY_ACTS: dict[str, tuple[Action, ...]] = {
-    "order": (Action.DEPOT_ORDER_CREATED,),
+    "order": (Action.DEPOT_ORDER_CREATED, Action.DEPOT_ORDER_STAMPED, Action.DEPOT_ORDER_SENT),
+    "outofusedeclaration": (Action.DEPOT_DECKS_DECLARED_OUT_OF_USE,),
     "reception": (Action.DEPOT_RECEPTION_RECORDED, Action.DEPOT_RECEPTION_STAMPED),
     "tableissue": (Action.DEPOT_DECKS_ISSUED,),
     "tablecheck": (Action.DEPOT_DECK_CHECKED,),
@@ -127,6 +128,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             "sixain",
             "reception__book",
             "reception__order__book",
+            "reception__order__visa__officer",
             "reception__visa__officer",
             "destruction_line__destruction__officer",
             "destruction_line__destruction__visa__officer",
@@ -139,6 +141,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             "incidents__later_report__officer",
             "incidents__closure__officer",
             "incidents__closure__decks_fit",
+            "out_of_use_declarations",
         )
         .get(pk=deck.pk)
     )
@@ -153,6 +156,8 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             objects.append(line.return_line.deck_return)
     for incident in deck.incidents.all():
         objects.append(incident)
+    declarations = list(deck.out_of_use_declarations.all())
+    objects.extend(declarations)
     destruction_line = getattr(deck, "destruction_line", None)
     if destruction_line is not None:
         objects.append(destruction_line.destruction)
@@ -174,6 +179,23 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             _seq(numbers, reception, Action.DEPOT_RECEPTION_RECORDED),
         ),
     ]
+    order_visa = getattr(order, "visa", None)
+    if order_visa is not None:
+        lines.append(
+            HistoryLine(
+                order_visa.at,
+                f"Bon n° {order.number} visé par {_name(order_visa.officer)}",
+                _seq(numbers, order, Action.DEPOT_ORDER_STAMPED),
+            )
+        )
+    if order.sent_at is not None:
+        lines.append(
+            HistoryLine(
+                order.sent_at,
+                f"Bon n° {order.number} envoyé au fabricant",
+                _seq(numbers, order, Action.DEPOT_ORDER_SENT),
+            )
+        )
     visa = getattr(reception, "visa", None)
     if visa is not None:
         lines.append(
@@ -187,6 +209,14 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.extend(_table_lines(line, numbers))
     for incident in deck.incidents.all():
         lines.extend(_incident_lines(incident, deck, numbers))
+    for declaration in declarations:
+        lines.append(
+            HistoryLine(
+                declaration.at,
+                f"Déclaré hors d'usage au dépôt : {declaration.reason}",
+                _seq(numbers, declaration, Action.DEPOT_DECKS_DECLARED_OUT_OF_USE),
+            )
+        )
     if destruction_line is not None:
         destruction = destruction_line.destruction
         lines.append(

@@ -78,6 +78,11 @@ class DiscrepancyAdmin(ReadOnlyAdmin):
     )
     list_filter = (DiscrepancyCodeFilter, "article")
     list_select_related = ("session__table", "hand_log")
+    # The page of one discrepancy: its code by its label, its detail as a key/value list.
+    fields = readonly_fields = (
+        HandLogDiscrepancyInline.fields[:1] + ("hand_log", "session") + (HandLogDiscrepancyInline.fields[1:])
+    )
+    detail_display = HandLogDiscrepancyInline.detail_display
 
 
 @admin.register(Discrepancy)

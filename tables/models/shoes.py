@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from .floor import _optional_user
@@ -162,7 +163,9 @@ class Discrepancy(models.Model):
         indexes = [models.Index(fields=["session", "code"], name="tables_disc_session_code")]
 
     def __str__(self) -> str:
-        return f"{self.code} manche {self.round}"
+        # The code stays out of the title (the admin shows it as a caption, by its label).
+        where = f", {gettext('manche')} {self.round}" if self.round is not None else ""
+        return f"{gettext('écart')} n° {self.pk}{where}"
 
 
 class DiscrepancyAcknowledgement(models.Model):

@@ -1,9 +1,12 @@
 """The OpenAPI schema at /api/schema/: served to signed-in users, free of warnings for
-the officers' endpoints, and no server error under schemathesis with an officer's token."""
+the officers' endpoints, and no server error under schemathesis with an officer's token,
+nor on the hand-log upload with the hand-log machine's token (nothing stored when refused)."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +14,7 @@ import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.test import Client
 from drf_spectacular.drainage import GENERATOR_STATS
 from drf_spectacular.generators import SchemaGenerator
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +22,8 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from casino_ops import roles
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 
 
 @pytest.mark.django_db
@@ -79,3 +85,102 @@ def test_no_server_error_for_an_officer(samples: Any, wsgi_app: Any) -> None:
         run()
     assert all(codes <= {200, 400, 404} for codes in statuses.values()), statuses
     assert any(200 in codes for codes in statuses.values())
+
+
+def _mutations() -> Any:
+    """The worked example under a new shoe id, one of its values replaced by any JSON value."""
+    from hypothesis import strategies as st
+
+    log = json.loads((FIXTURES / "worked-example.json").read_text())
+    leaves: list[tuple[Any, ...]] = []
+
+    def walk(node: Any, path: tuple[Any, ...]) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            leaves.append((*path, key))
+            walk(value, (*path, key))
+
+    walk(log, ())
+    values = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=8,
+    )
+
+    @st.composite
+    def mutated(draw: Any) -> bytes:
+        body = json.loads(json.dumps(log))
+        body["shoe_id"] = f"BJ03-2026-11-30-F{draw(st.integers(1, 10**6))}"
+        path = draw(st.sampled_from(leaves))
+        node = body
+        for key in path[:-1]:
+            node = node[key]
+        node[path[-1]] = draw(values)
+        return json.dumps(body).encode()
+
+    return mutated()
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_hand_log_upload_by_the_machine_never_fails_nor_half_stores(samples: Any, wsgi_app: Any) -> None:
+    """The hand-log machine's token (its only door): schemathesis posts bodies generated from the
+    schema, then hypothesis posts the worked example with one value replaced. No server error;
+    a refused upload stores nothing (no hand log, no audit event); an accepted one, one log."""
+    from audit.models import AuditEvent
+    from tables.models import HandLog
+
+    token = Token.objects.create(user=samples.users[roles.MACHINE])
+    headers = {"Authorization": f"Token {token.key}"}
+    session = samples.session
+    # The machine may only post hand logs: the schema is read with an officer's token.
+    reader = Token.objects.create(user=samples.users[roles.OFFICER])
+    schema = schemathesis.openapi.from_wsgi(
+        "/api/schema/?format=json", wsgi_app, headers={"Authorization": f"Token {reader.key}"}
+    )
+    schema = schema.include(path_regex=r"^/api/tables/sessions/\{id\}/hand-logs/$", method="POST")
+    [operation] = [result.ok() for result in schema.get_all_operations()]
+    statuses: set[int] = set()
+
+    def counts() -> tuple[int, int]:
+        return HandLog.objects.count(), AuditEvent.objects.count()
+
+    def check(status: int, before: tuple[int, int]) -> None:
+        statuses.add(status)
+        after = counts()
+        if status == 201:
+            assert after[0] == before[0] + 1, (before, after)
+        else:
+            assert after == before, (status, before, after)
+
+    @given(case=operation.as_strategy())
+    @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def generated(case: Any) -> None:
+        case.path_parameters = {"id": session.pk}
+        before = counts()
+        response = case.call(headers=headers)
+        case.validate_response(response, checks=[not_a_server_error])
+        check(response.status_code, before)
+
+    generated()
+
+    client = Client()
+
+    @given(body=_mutations())
+    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    def mutated(body: bytes) -> None:
+        before = counts()
+        response = client.post(
+            f"/api/tables/sessions/{session.pk}/hand-logs/",
+            data=body,
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {token.key}",
+        )
+        assert response.status_code < 500, response.content[:500]
+        if response.status_code == 400:
+            assert {"code", "message"} <= set(response.json()), response.content[:300]
+        check(response.status_code, before)
+
+    mutated()
+    assert statuses <= {201, 400}, statuses
+    assert 400 in statuses

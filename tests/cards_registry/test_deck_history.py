@@ -13,7 +13,11 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from cards_registry import services
 from cards_registry.demo import DESTROYED_DEMO_DECK, MAKER_CODE
+from cards_registry.models import Deck
+from cards_registry.selectors import deck_history
+from tests import builders
 
 pytestmark = pytest.mark.django_db
 
@@ -74,3 +78,22 @@ def _test_db_url() -> str:
     return (
         f"postgres://{user}{password}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
     )
+
+
+def test_every_step_of_the_depot_is_in_the_history(director: Any, officer: Any, casino: Any) -> None:
+    """The order's visa and its sending, a declaration out of use in the cabinet: each a step of
+    the deck's life with its audit number."""
+    stock = builders.depot_with_decks(director, officer, prefixes=("H1",))
+    deck = Deck.objects.get(serial="H1-1")
+    services.declare_out_of_use(actor=director, decks=[deck], reason="Dos décoloré")
+    lines = deck_history(deck)
+    texts = [line.what for line in lines]
+    order = stock.order
+    for expected in (
+        f"Bon n° {order.number} visé par",
+        f"Bon n° {order.number} envoyé au fabricant",
+        "Déclaré hors d'usage au dépôt : Dos décoloré",
+    ):
+        matching = [line for line in lines if expected in line.what]
+        assert matching, (expected, texts)
+        assert matching[0].audit_seq is not None, expected

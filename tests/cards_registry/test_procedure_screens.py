@@ -169,3 +169,36 @@ def test_admin_return_counts_each_deck_and_opens_the_incident(
     assert (incident.kind, incident.officer_informed) == ("missing", officer)
     page = client.get(reverse("admin:cards_registry_incident_change", args=[incident.pk])).content.decode()
     assert "+0 min" in page
+
+
+def test_admin_checks_a_deck_at_the_table_by_its_serial(director: Any, decks: list[Deck], key: Any) -> None:
+    """The unsealing at the table has its admin page: the deck named by serial, never an id."""
+    from cards_registry.models import TableCheck
+
+    day = timezone.localdate()
+    services.issue_decks(actor=director, table_number=3, day=day, decks=[decks[0]])
+    client = signed_in(director)
+    url = reverse("admin:cards_registry_tablecheck_add")
+    data = {
+        "serial": decks[0].serial,
+        "table_number": "3",
+        "day": day.isoformat(),
+        "witness": "M. Témoin",
+        "band_intact": "on",
+        "order_checked": "on",
+        "cards_counted": "52",
+        "video_reference": "",
+    }
+    refused = client.post(url, data)
+    assert refused.status_code == 200 and "référence de l" in refused.content.decode()
+    assert not TableCheck.objects.exists()
+    unknown = client.post(url, {**data, "serial": "NOPE", "video_reference": "CAM2"})
+    assert unknown.status_code == 200 and "Jeu inconnu : NOPE." in unknown.content.decode()
+    response = client.post(url, {**data, "video_reference": "CAM2 14:02"})
+    assert response.status_code == 302, response.content.decode()[:3000]
+    check = TableCheck.objects.get()
+    assert check.issue_line.deck == decks[0] and check.new_deck and check.witness == "M. Témoin"
+    decks[0].refresh_from_db()
+    assert decks[0].status == DeckStatus.IN_PLAY
+    page = client.get(reverse("admin:cards_registry_tablecheck_change", args=[check.pk])).content.decode()
+    assert decks[0].serial in page and "CAM2 14:02" in page

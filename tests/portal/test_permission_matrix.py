@@ -462,6 +462,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:cards_registry_cabinetinventory_add": "DC",
     "admin:cards_registry_cabinetdemand_add": NOBODY,  # the officer's, in the portal
     "admin:cards_registry_deckreturn_add": "DC",
+    "admin:cards_registry_tablecheck_add": "DCT",  # unsealed at the table (FR art. 40, LU art. 7)
     "admin:tables_table_add": NOBODY,
     "admin:tables_session_add": "DC",  # the advance signed (FR art. 69, LU art. 10)
     "admin:tables_session_act/advance": "DC",  # signed by management (FR art. 69)

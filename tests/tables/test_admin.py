@@ -200,6 +200,15 @@ def test_the_session_page_shows_labels_key_value_lists_and_wrapping_hashes(
     assert "30000.00" not in html  # no database notation in the inline rows' headings
     log_page = director_client.get(f"/admin/tables/handlog/{log.pk}/change/").content.decode()
     assert "<details>" in log_page and '<dl class="kv">' in log_page
+    # One discrepancy's page: its label, the code only as a caption (not in the title), the detail as a list.
+    discrepancy = log.discrepancies.get(code="SETTLEMENT_MISMATCH")
+    page = director_client.get(f"/admin/tables/discrepancy/{discrepancy.pk}/change/").content.decode()
+    assert "paiement différent du montant dû" in page
+    assert page.count("SETTLEMENT_MISMATCH") == page.count(
+        '<span class="code-caption">SETTLEMENT_MISMATCH</span>'
+    )
+    assert "manche None" not in page and f"écart n° {discrepancy.pk}" in page
+    assert "{&quot;" not in page and '{"' not in page
 
 
 @pytest.mark.django_db
