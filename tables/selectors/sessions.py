@@ -368,7 +368,9 @@ def session_rows(
     *, table: int | None = None, since: dt.date | None = None, until: dt.date | None = None, status: str = ""
 ) -> QuerySet[Any]:
     """The sessions, newest first, filtered by table number, period and status."""
-    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by("-day", "-opened_at", "-pk")
+    rows = Session.objects.select_related("table", "croupier", "opened_by").order_by(
+        "-day", "-opened_at", "-pk"
+    )
     if table:
         rows = rows.filter(table__number=table)
     if since:
