@@ -148,10 +148,23 @@ def test_deck_history_in_order_with_audit_numbers(
     services.stamp_destruction(actor=officer, destruction=destruction)
     lines = selectors.deck_history(deck)
     words = [line.what.split(" ")[0] for line in lines]
-    assert words == ["Commandé", "Pris", "Remis", "Descellé", "Rendu", "Mis", "Détruit", "Destruction"]
+    # the order's visa and its sending (FR art. 39) stand between the order and the reception
+    assert words == [
+        "Commandé",
+        "Bon",
+        "Bon",
+        "Pris",
+        "Remis",
+        "Descellé",
+        "Rendu",
+        "Mis",
+        "Détruit",
+        "Destruction",
+    ]
     seqs = [line.audit_seq for line in lines]
     assert all(seqs) and seqs == sorted(seqs)
-    assert "table 3" in lines[2].what
+    assert "visé" in lines[1].what and "envoyé" in lines[2].what
+    assert "table 3" in lines[4].what
 
 
 def test_history_providers_are_merged_in_time_order(decks: list[Deck]) -> None:
