@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import npgettext
 
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
@@ -62,7 +63,11 @@ class OrderLine(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"{self.quantity} {self.get_unit_display()} {self.back_colour}"
+        if self.unit == Unit.SIXAIN:
+            unit = npgettext("order line", "sixain", "sixains", self.quantity)
+        else:
+            unit = npgettext("order line", "jeu", "jeux", self.quantity)
+        return f"{self.quantity} {unit} {self.back_colour}"
 
     @property
     def decks(self) -> int:
