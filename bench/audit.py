@@ -29,9 +29,9 @@ import time
 import uuid
 from pathlib import Path
 
-from audit.actions import Action
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from audit.actions import Action
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]

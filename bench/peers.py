@@ -38,10 +38,10 @@ from collections.abc import Callable, Iterator
 from decimal import Decimal
 from pathlib import Path
 
-from audit.actions import Action
-
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from audit.actions import Action  # noqa: E402  (the project, once on the path)
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
