@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from audit.actions import Action
 from audit.selectors import audit_numbers
@@ -50,7 +52,11 @@ def _seq(numbers: dict[tuple[str, str, str], int | None], obj: Any, action: str)
     return numbers.get((obj._meta.label_lower, str(obj.pk), action))
 
 
-_UNFIT = {ReturnResult.MARKED: "marqué", ReturnResult.DAMAGED: "abîmé", ReturnResult.WORN: "usé"}
+_UNFIT = {
+    ReturnResult.MARKED: gettext_lazy("marqué"),
+    ReturnResult.DAMAGED: gettext_lazy("abîmé"),
+    ReturnResult.WORN: gettext_lazy("usé"),
+}
 
 
 def resolve_decks(
@@ -166,16 +172,21 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
     lines: list[HistoryLine] = [
         HistoryLine(
             order.recorded_at,
-            f"Commandé : bon n° {order.number} du carnet n° {order.book.number} du "
-            f"{order.ordered_on:%d/%m/%Y} chez {deck.manufacturer.name}",
+            _("Commandé : bon n° %(n)s du carnet n° %(book)s du %(day)s chez %(maker)s")
+            % {
+                "n": order.number,
+                "book": order.book.number,
+                "day": _day(order.ordered_on),
+                "maker": deck.manufacturer.name,
+            },
             _seq(numbers, order, Action.DEPOT_ORDER_CREATED),
         ),
         HistoryLine(
             reception.recorded_at,
-            f"Pris en charge : n° {reception.number} du carnet n° {reception.book.number} du "
-            f"{reception.received_on:%d/%m/%Y}"
-            + (f", sixain {deck.sixain.serial}" if deck.sixain else "")
-            + f", dos {deck.back_colour}",
+            _("Pris en charge : n° %(n)s du carnet n° %(book)s du %(day)s")
+            % {"n": reception.number, "book": reception.book.number, "day": _day(reception.received_on)}
+            + (_(", sixain %(serial)s") % {"serial": deck.sixain.serial} if deck.sixain else "")
+            + _(", dos %(colour)s") % {"colour": deck.back_colour},
             _seq(numbers, reception, Action.DEPOT_RECEPTION_RECORDED),
         ),
     ]
@@ -184,7 +195,8 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.append(
             HistoryLine(
                 order_visa.at,
-                f"Bon n° {order.number} visé par {_name(order_visa.officer)}",
+                _("Bon n° %(n)s visé par %(officer)s")
+                % {"n": order.number, "officer": _name(order_visa.officer)},
                 _seq(numbers, order, Action.DEPOT_ORDER_STAMPED),
             )
         )
@@ -192,7 +204,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.append(
             HistoryLine(
                 order.sent_at,
-                f"Bon n° {order.number} envoyé au fabricant",
+                _("Bon n° %(n)s envoyé au fabricant") % {"n": order.number},
                 _seq(numbers, order, Action.DEPOT_ORDER_SENT),
             )
         )
@@ -201,7 +213,8 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.append(
             HistoryLine(
                 visa.at,
-                f"Prise en charge n° {reception.number} visée par {_name(visa.officer)}",
+                _("Prise en charge n° %(n)s visée par %(officer)s")
+                % {"n": reception.number, "officer": _name(visa.officer)},
                 _seq(numbers, reception, Action.DEPOT_RECEPTION_STAMPED),
             )
         )
@@ -213,7 +226,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.append(
             HistoryLine(
                 declaration.at,
-                f"Déclaré hors d'usage au dépôt : {declaration.reason}",
+                _("Déclaré hors d'usage au dépôt : %(reason)s") % {"reason": declaration.reason},
                 _seq(numbers, declaration, Action.DEPOT_DECKS_DECLARED_OUT_OF_USE),
             )
         )
@@ -222,9 +235,15 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
         lines.append(
             HistoryLine(
                 destruction.at,
-                f"Détruit : procès-verbal n° {destruction.number}, devant {_name(destruction.officer)} "
-                f"(complet : {'oui' if destruction_line.complete else 'non'}, "
-                f"non marqué : {'oui' if destruction_line.unmarked else 'non'})",
+                _(
+                    "Détruit : procès-verbal n° %(n)s, devant %(officer)s (complet : %(complete)s, non marqué : %(unmarked)s)"
+                )
+                % {
+                    "n": destruction.number,
+                    "officer": _name(destruction.officer),
+                    "complete": _yes_no(destruction_line.complete),
+                    "unmarked": _yes_no(destruction_line.unmarked),
+                },
                 _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_RECORDED),
             )
         )
@@ -233,7 +252,8 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             lines.append(
                 HistoryLine(
                     dvisa.at,
-                    f"Destruction n° {destruction.number} visée par {_name(dvisa.officer)}",
+                    _("Destruction n° %(n)s visée par %(officer)s")
+                    % {"n": destruction.number, "officer": _name(dvisa.officer)},
                     _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_STAMPED),
                 )
             )
@@ -249,18 +269,23 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
     lines.append(
         HistoryLine(
             issue.at,
-            f"Remis à la table {issue.table_number} pour la journée du {issue.day:%d/%m/%Y}",
+            _("Remis à la table %(table)s pour la journée du %(day)s")
+            % {"table": issue.table_number, "day": _day(issue.day)},
             _seq(numbers, issue, Action.DEPOT_DECKS_ISSUED),
         )
     )
     check = getattr(line, "table_check", None)
     if check is not None:
-        what = "Descellé à la table" if check.new_deck else "Contrôlé à la table"
-        video = f", vidéo {check.video_reference}" if check.video_reference else ""
+        what = (
+            _("Descellé à la table %(table)s : %(cards)s cartes, témoin %(witness)s")
+            if check.new_deck
+            else _("Contrôlé à la table %(table)s : %(cards)s cartes, témoin %(witness)s")
+        ) % {"table": issue.table_number, "cards": check.cards_counted, "witness": check.witness}
+        video = _(", vidéo %(video)s") % {"video": check.video_reference} if check.video_reference else ""
         lines.append(
             HistoryLine(
                 check.at,
-                f"{what} {issue.table_number} : {check.cards_counted} cartes, témoin {check.witness}{video}",
+                what + video,
                 _seq(numbers, check, Action.DEPOT_DECK_CHECKED),
             )
         )
@@ -271,20 +296,23 @@ def _table_lines(line: Any, numbers: dict[tuple[str, str, str], int | None]) -> 
         lines.append(
             HistoryLine(
                 deck_return.at,
-                f"Rendu par la table {deck_return.table_number} (journée du {issue.day:%d/%m/%Y}), "
-                "ordre rétabli, examiné",
+                _("Rendu par la table %(table)s (journée du %(day)s), ordre rétabli, examiné")
+                % {"table": deck_return.table_number, "day": _day(issue.day)},
                 seq,
             )
         )
         if returned.result == ReturnResult.QUARANTINED:
             lines.append(
-                HistoryLine(deck_return.at, "Rentré au dépôt consigné, jusqu'à la clôture de l'incident", seq)
+                HistoryLine(
+                    deck_return.at, _("Rentré au dépôt consigné, jusqu'à la clôture de l'incident"), seq
+                )
             )
         elif returned.result != ReturnResult.FIT:
             lines.append(
                 HistoryLine(
                     deck_return.at,
-                    f"Mis hors d'usage ({_UNFIT[returned.result]}), gardé complet au dépôt",
+                    _("Mis hors d'usage (%(why)s), gardé complet au dépôt")
+                    % {"why": _UNFIT[returned.result]},
                     seq,
                 )
             )
@@ -296,12 +324,16 @@ def _incident_lines(
 ) -> list[HistoryLine]:
     """An incident about a deck and its closure (for :func:`deck_history`)."""
     lines: list[HistoryLine] = []
-    where = f"table {incident.table_number}" if incident.table_number else "dépôt"
+    values = {"n": incident.number, "kind": incident.get_kind_display(), "table": incident.table_number}
+    where = (
+        _("Incident n° %(n)s (%(kind)s) à la table %(table)s, ")
+        if incident.table_number
+        else _("Incident n° %(n)s (%(kind)s) au dépôt, ")
+    ) % values
     lines.append(
         HistoryLine(
             incident.occurred_at,
-            f"Incident n° {incident.number} ({incident.get_kind_display()}) à la {where}, "
-            + _told_line(incident),
+            where + _told_line(incident),
             _seq(numbers, incident, Action.DEPOT_INCIDENT_REPORTED),
         )
     )
@@ -311,8 +343,12 @@ def _incident_lines(
         lines.append(
             HistoryLine(
                 closure.at,
-                f"Incident n° {incident.number} clos par {_name(closure.officer)} : "
-                + ("jeu rendu à l'usage" if fit else "jeu hors d'usage"),
+                (
+                    _("Incident n° %(n)s clos par %(officer)s : jeu rendu à l'usage")
+                    if fit
+                    else _("Incident n° %(n)s clos par %(officer)s : jeu hors d'usage")
+                )
+                % {"n": incident.number, "officer": _name(closure.officer)},
                 _seq(numbers, incident, Action.DEPOT_INCIDENT_CLOSED),
             )
         )
@@ -322,11 +358,17 @@ def _incident_lines(
 def _told_line(incident: Any) -> str:
     """Whom the incident was reported to and when (or that it is not yet reported)."""
     if incident.officer_informed_at is not None and incident.officer_informed is not None:
-        return f"officier {_name(incident.officer_informed)} avisé à {timezone.localtime(incident.officer_informed_at):%H:%M} : jeu consigné"
+        return _("officier %(officer)s avisé à %(time)s : jeu consigné") % {
+            "officer": _name(incident.officer_informed),
+            "time": f"{timezone.localtime(incident.officer_informed_at):%H:%M}",
+        }
     told_at = incident.told_at
     if told_at is None:
-        return "pas encore signalé à l'officier : jeu consigné"
-    return f"{incident.told_whom} avisé à {timezone.localtime(told_at):%H:%M} : jeu consigné"
+        return _("pas encore signalé à l'officier : jeu consigné")
+    return _("%(whom)s avisé à %(time)s : jeu consigné") % {
+        "whom": incident.told_whom,
+        "time": f"{timezone.localtime(told_at):%H:%M}",
+    }
 
 
 def _name(user: Any) -> str:
@@ -334,3 +376,11 @@ def _name(user: Any) -> str:
         return "—"
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
     return full or user.get_username()
+
+
+def _day(value: Any) -> str:
+    return f"{value:%d/%m/%Y}"
+
+
+def _yes_no(value: bool) -> str:
+    return _("oui") if value else _("non")

@@ -97,3 +97,40 @@ def test_every_step_of_the_depot_is_in_the_history(director: Any, officer: Any, 
         matching = [line for line in lines if expected in line.what]
         assert matching, (expected, texts)
         assert matching[0].audit_seq is not None, expected
+
+
+def test_the_history_reads_in_the_active_language(demo: Any) -> None:
+    from django.utils import translation
+
+    deck = Deck.objects.get(serial=DESTROYED_DEMO_DECK, manufacturer__code=MAKER_CODE)
+    french = [line.what for line in deck_history(deck)]
+    with translation.override("en"):
+        english = [line.what for line in deck_history(deck)]
+    assert len(english) == len(french)
+    assert english[0].startswith("Ordered: order no."), english
+    assert any(w.startswith("Destroyed: report no.") for w in english), english
+    assert not any("Commandé" in w or "Détruit" in w or " à la " in w for w in english), english
+    assert french[0].startswith("Commandé : bon n°")
+
+
+def test_an_incident_at_the_depot_reads_au_depot(director: Any, officer: Any, decks: list[Deck]) -> None:
+    import datetime as dt
+
+    from django.utils import timezone, translation
+
+    deck = decks[0]
+    now = timezone.now()
+    services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=5),
+        day=timezone.localdate(),
+        decks=[deck],
+        officer_informed=officer,
+        officer_informed_at=now - dt.timedelta(minutes=4),
+        circumstances="Une carte marquée trouvée à l'inventaire du dépôt.",
+    )
+    lines = [line.what for line in deck_history(deck)]
+    assert any("au dépôt" in line for line in lines) and not any("à la dépôt" in line for line in lines)
+    with translation.override("en"):
+        assert any("at the depot" in line.what for line in deck_history(deck))
