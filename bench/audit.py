@@ -169,7 +169,7 @@ def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, floa
     """Writers in separate processes (as gunicorn workers are), for args.seconds."""
     from django.db import connections
 
-    from audit.chain import seal_pending
+    from audit.chain import run_sealer
     from audit.models import AuditEvent
 
     ctx = multiprocessing.get_context("fork")
@@ -187,10 +187,7 @@ def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, floa
         connections.close_all()
 
     def sealing() -> None:
-        while not stop.is_set():
-            if not seal_pending():
-                time.sleep(0.1)  # the audit_sealer command's default interval
-        seal_pending()
+        run_sealer(stop.is_set)  # as the audit_sealer command runs it
         connections.close_all()
 
     started_seq = AuditEvent.objects.filter(seq__isnull=False).count()

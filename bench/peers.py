@@ -50,8 +50,8 @@ SETTINGS = "bench.peer_models.settings"
 
 LABELS = {
     "plain": "plain save",
-    "inline": "this project, AUDIT_SEALING=inline",
-    "sealer": "this project, sealer mode (sealer running)",
+    "inline": "this project, AUDIT_SEALING=inline (SQLite's default)",
+    "sealer": "this project, default on PostgreSQL: sealer mode (audit_sealer running)",
     "pghistory": "django-pghistory (trigger, with the acting user)",
     "simple_history": "django-simple-history",
     "auditlog": "django-auditlog",
@@ -91,6 +91,11 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each concurrent run")
     parser.add_argument(
         "--concurrent-rounds", type=int, default=3, help="alternated rounds, concurrent writers"
+    )
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated contenders to measure (plain always): " + ", ".join(LABELS),
     )
     args = parser.parse_args()
 
@@ -182,7 +187,7 @@ def _sealer(active: bool) -> Iterator[None]:
     """A sealer process (as the audit_sealer command) while the block runs."""
     from django.db import connections
 
-    from audit.chain import seal_pending
+    from audit.chain import run_sealer
 
     if not active:
         yield
@@ -191,10 +196,7 @@ def _sealer(active: bool) -> Iterator[None]:
     stop = ctx.Event()
 
     def sealing() -> None:
-        while not stop.is_set():
-            if not seal_pending():
-                time.sleep(0.1)  # the audit_sealer command's default interval
-        seal_pending()
+        run_sealer(stop.is_set)  # as the audit_sealer command runs it
         connections.close_all()
 
     connections.close_all()  # never share a connection across fork
@@ -254,7 +256,8 @@ def run(args: argparse.Namespace) -> None:
     from audit.chain import seal_pending, verify_chain
 
     contenders = _contenders()
-    names = list(contenders)
+    only = {"plain", *filter(None, args.only.split(","))}
+    names = [name for name in contenders if len(only) == 1 or name in only]
     with connection.cursor() as cursor:
         cursor.execute("SHOW synchronous_commit")
         sync = cursor.fetchone()[0]

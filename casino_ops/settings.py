@@ -117,6 +117,9 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{BASE_DIR / 'var' / 'casino.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's backend, plus writes deferred to the commit (the audit events in
+    # sealer mode travel with the COMMIT: casino_ops/postgresql/base.py).
+    DATABASES["default"]["ENGINE"] = "casino_ops.postgresql"
     # Short connections are cheap with psycopg 3; keep them for a minute.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
@@ -203,11 +206,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 }
 
 # --- The audit record -------------------------------------------------------
-# "inline": each event is sealed into the chain inside the transaction that
-# records it (writers are serialised until commit). "sealer": events are
-# sealed just after commit, in order, by `manage.py audit_sealer`; see
-# audit/chain.py for the guarantees.
-AUDIT_SEALING = env.str("AUDIT_SEALING", default="inline")
+# "sealer" (the default on PostgreSQL): an event travels with its act's COMMIT
+# and is sealed into the chain just after, in order, by `manage.py
+# audit_sealer` (run it beside the web workers). "inline" (the default on
+# SQLite, the quick start): each event is sealed inside the transaction that
+# records it, writers serialised until commit. See audit/chain for the
+# guarantees of both.
+AUDIT_SEALING = env.str(
+    "AUDIT_SEALING",
+    default="sealer" if DATABASES["default"]["ENGINE"] == "casino_ops.postgresql" else "inline",
+)
 if AUDIT_SEALING not in {"inline", "sealer"}:
     raise ImproperlyConfigured("AUDIT_SEALING must be 'inline' or 'sealer'.")
 

@@ -16,4 +16,9 @@ os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
 
 from casino_ops.settings import *  # noqa: F403
 
+# The tests seal each event in its act's transaction, so that every test sees the
+# chain as it stands at once; the default on PostgreSQL, sealer mode with
+# `audit_sealer` running, has its own tests (tests/audit/test_sealer_mode.py).
+AUDIT_SEALING = os.environ.get("AUDIT_SEALING", "inline")
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -4,7 +4,8 @@ How an event enters the chain
 -----------------------------
 1. :func:`record` inserts the event in the caller's transaction, unsealed
    (``seq``, ``prev_hash`` and ``hash`` empty). If the act rolls back, so does
-   its event; if it commits, so does its event. That is one INSERT.
+   its event; if it commits, so does its event. That is one INSERT (in sealer
+   mode on PostgreSQL, sent with the COMMIT).
 2. :func:`seal_pending` takes every unsealed event that is committed, in
    ``id`` order, and gives each the next sequence number, the previous hash and
    its own hash. Sealers are serialised by a lock (a PostgreSQL advisory lock;
@@ -13,19 +14,24 @@ How an event enters the chain
 
 Where sealing runs (setting ``AUDIT_SEALING``):
 
-- ``inline`` (default): :func:`record` seals at once, inside the caller's
-  transaction. Writers then wait for each other until commit; simple, and an
-  event is in the chain the moment its act is committed.
-- ``sealer``: ``manage.py audit_sealer`` seals continuously, just after
-  commit, as Certificate Transparency logs merge entries after a short delay.
-  Writers no longer wait for each other. An event waits at most one polling
-  interval (``--interval``, 0.1 s by default) plus one sealing pass; the Celery
-  beat task ``audit.tasks.seal_chain`` seals every minute as a safety net.
-  No committed event can be skipped: the database refuses the deletion of any
-  event, sealed or not, and refuses every update but the one that seals an
-  unsealed event; every sealing pass takes *all* unsealed committed events, so
-  an event is sealed by the first pass that starts after its commit.
-  ``verify_audit`` reports events still waiting and their age.
+- ``sealer`` (the default on PostgreSQL): ``manage.py audit_sealer`` seals
+  continuously, just after commit, as Certificate Transparency logs merge
+  entries after a short delay. :func:`record` does not even send its INSERT at
+  once: the database backend (``casino_ops.postgresql``) holds it and sends it
+  with the act's ``COMMIT`` in one round trip, or before the transaction's next
+  statement, whichever comes first (a rollback drops it with the act). Writers
+  never wait for each other. An event waits at most one polling interval
+  (``--interval``, 0.1 s by default) plus one sealing pass; the Celery beat task
+  ``audit.tasks.seal_chain`` seals every minute as a safety net. No committed
+  event can be skipped: the database refuses the deletion of any event, sealed
+  or not, and refuses every update but the one that seals an unsealed event;
+  every sealing pass takes *all* unsealed committed events, so an event is
+  sealed by the first pass that starts after its commit. ``verify_audit``
+  reports events still waiting and their age.
+- ``inline`` (the default on SQLite, the quick start): :func:`record` seals at
+  once, inside the caller's transaction. Writers then wait for each other until
+  commit (the chain's lock is held from the sealing to the commit); simple, and
+  an event is in the chain the moment its act is committed.
 
 Authenticated at the source
 ---------------------------
@@ -68,7 +74,7 @@ from .hashing import (
     format_time,
 )
 from .recording import record
-from .seal import head, seal_pending
+from .seal import head, run_sealer, seal_pending
 from .verify import Verification, verify_chain
 
 __all__ = [
@@ -83,6 +89,7 @@ __all__ = [
     "format_time",
     "head",
     "record",
+    "run_sealer",
     "seal_pending",
     "verify_chain",
 ]

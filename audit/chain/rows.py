@@ -68,6 +68,7 @@ def _rows_postgresql(using: str) -> Iterator[list[bytes]]:
     """
     connection = connections[using]
     connection.ensure_connection()
+    getattr(connection, "flush_deferred", lambda: None)()  # events held for the commit
     raw = connection.connection
     with raw.cursor() as cursor, cursor.copy(_COPY_SQL) as copy:
         rest = b""

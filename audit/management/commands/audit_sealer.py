@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import signal
-import time
 from typing import Any
 
 from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
-from audit.chain import seal_pending
+from audit.chain import run_sealer, seal_pending
 
 
 class Command(BaseCommand):
     help = "Run the audit sealer: seal committed events in order, polling every --interval seconds."
 
     def add_arguments(self, parser: Any) -> None:
-        parser.add_argument("--interval", type=float, default=0.1, help="seconds between passes")
+        parser.add_argument(
+            "--interval",
+            type=float,
+            default=0.1,
+            help="seconds between the starts of two passes (at most the wait of an event)",
+        )
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -32,8 +36,4 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        while not stopping:
-            close_old_connections()
-            if not seal_pending():
-                time.sleep(interval)
-        seal_pending()  # what was committed before the stop
+        run_sealer(lambda: stopping, interval=interval, between_passes=close_old_connections)

@@ -1,0 +1,1 @@
+"""PostgreSQL (psycopg 3) with writes deferred to the commit (see :mod:`.base`)."""
