@@ -119,6 +119,18 @@ BOOKS = {
 }
 
 
+# The many-to-many tables of the books: which decks an incident put in quarantine, which
+# an officer found fit when closing it, which a declaration put out of use.
+BOOKS.update(
+    {
+        m.Incident.decks.through: (("incident", "deck"), ()),
+        m.IncidentClosure.decks_fit.through: (("incidentclosure", "deck"), ()),
+        m.OutOfUseDeclaration: (("opening", "at", "declared_by", "reason"), ()),
+        m.OutOfUseDeclaration.decks.through: (("outofusedeclaration", "deck"), ()),
+    }
+)
+
+
 def register() -> None:
     for model, (fields, mutable) in BOOKS.items():
         register_book(model, fields, mutable=mutable)

@@ -89,9 +89,11 @@ def register_book(
     )
     _BOOKS[model] = book
     _BY_TABLE[book.table] = book
-    from django.db.models.signals import post_save
+    from django.db.models.signals import m2m_changed, post_save
 
     post_save.connect(_saved, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
+    if model._meta.auto_created:  # a many-to-many's own table: rows added by .add() and .set()
+        m2m_changed.connect(_linked, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
     _install()
     return book
 
@@ -135,6 +137,22 @@ def _saved(sender: Any, instance: Any, raw: bool = False, using: str = "default"
     if raw or instance.pk is None:
         return
     _collect(using, _BOOKS[sender], [instance.pk])
+
+
+def _linked(
+    sender: Any, instance: Any, action: str, pk_set: set[Any] | None, using: str = "default", **kwargs: Any
+) -> None:
+    """Rows of a many-to-many's table: Django adds them in bulk without returning their
+    keys, so they are found by the two ends the signal names."""
+    if action != "post_add" or not pk_set:
+        return
+    ends = [f for f in sender._meta.fields if f.is_relation]
+    near = next(f for f in ends if isinstance(instance, f.related_model))
+    far = next(f for f in ends if f is not near)
+    pks = sender._default_manager.using(using).filter(
+        **{near.attname: instance.pk, f"{far.attname}__in": pk_set}
+    )
+    _collect(using, _BOOKS[sender], list(pks.values_list("pk", flat=True)))
 
 
 _installed = False

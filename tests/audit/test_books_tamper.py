@@ -372,3 +372,71 @@ def test_guard_sql_builds_both_vendors():
     assert any('NEW."a" IS DISTINCT FROM OLD."a"' in s for s in install)
     install, remove = guard_sql("sqlite", "t", ["a"])
     assert len(install) == 2 and len(remove) == 2
+
+
+def _incident_books(users: dict[str, Any]) -> dict[str, Any]:
+    """An incident that quarantines two decks, closed with one found fit; a declaration that
+    puts a third out of use: the many-to-many books."""
+    import datetime as dt
+
+    director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
+    today = timezone.localdate()
+    reception = builders.depot_with_decks(director, officer, day=today, delivery_note="BL 2").reception
+    decks = list(reception.decks.order_by("serial"))
+    now = timezone.now()
+    incident = depot.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=2),
+        day=today,
+        decks=decks[:2],
+        officer_informed=officer,
+        officer_informed_at=now - dt.timedelta(minutes=1),
+        circumstances="Carte marquée au dos.",
+    )
+    closure = depot.close_incident(actor=officer, incident=incident, finding="Vu", decks_fit=[decks[0]])
+    declaration = depot.declare_out_of_use(actor=director, decks=decks[2:3], reason="Dos décolorés")
+    return {"incident": incident, "closure": closure, "declaration": declaration, "decks": decks}
+
+
+@pytest.mark.django_db
+def test_the_many_to_many_books_are_bound_and_named(users, casino, capsys):
+    books_ = _incident_books(users)
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    links = dict.fromkeys(
+        [
+            "cards_registry_incident_decks",
+            "cards_registry_incidentclosure_decks_fit",
+            "cards_registry_outofusedeclaration",
+            "cards_registry_outofusedeclaration_decks",
+        ],
+        0,
+    )
+    for payload in AuditEvent.objects.values_list("payload", flat=True):
+        for table, _pk, _values in json.loads(payload).get(ROWS_KEY, []):
+            if table in links:
+                links[table] += 1
+    assert links == {
+        "cards_registry_incident_decks": 2,
+        "cards_registry_incidentclosure_decks_fit": 1,
+        "cards_registry_outofusedeclaration": 1,
+        "cards_registry_outofusedeclaration_decks": 1,
+    }
+    # which deck the incident quarantined, changed behind the application's back
+    incident, third = books_["incident"], books_["decks"][2]
+    link = incident.decks.through.objects.filter(incident=incident).order_by("pk").first()
+    _as_superuser(
+        "UPDATE cards_registry_incident_decks SET deck_id = %s WHERE id = %s",
+        [third.pk, link.pk],
+        "cards_registry_incident_decks",
+    )
+    _assert_named(capsys, "cards_registry_incident_decks", link.pk, "deck", link.deck_id, third.pk)
+
+
+@pytest.mark.django_db
+def test_the_database_refuses_unlinking_a_quarantined_deck(users, casino):
+    incident = _incident_books(users)["incident"]
+    with pytest.raises(DatabaseError), transaction.atomic():
+        incident.decks.clear()
+    assert incident.decks.count() == 2
