@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import defaultdict
 from decimal import Decimal
 from typing import Any
 
+import holidays
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from cards_registry import selectors as depot
+from casino_ops.services import get_casino
 from tables import selectors as tables
 
 from .models import (
@@ -156,9 +159,18 @@ def hours_in_force(at: dt.datetime) -> Any:
     return SeanceHours.objects.filter(effective_from__lte=at).order_by("-effective_from", "-pk").first()
 
 
-def is_sunday_or_holiday(day: dt.date) -> bool:
-    """Sundays (the public holidays are not kept here: their hours are the weekdays')."""
-    return day.weekday() == 6
+def is_sunday_or_holiday(day: dt.date, profile: str | None = None) -> bool:
+    """Sundays and the country's legal public holidays (LU art. 71: the start hour may
+    differ "les dimanches et jours fériés"): Luxembourg's under LU, France's under FR
+    (the python-holidays calendars, Easter's moving feasts included)."""
+    if day.weekday() == 6:
+        return True
+    return day in _public_holidays(profile or get_casino().profile, day.year)
+
+
+@functools.cache
+def _public_holidays(profile: str, year: int) -> holidays.HolidayBase:
+    return holidays.country_holidays("LU" if profile == "LU" else "FR", years=year)
 
 
 def seance_window(hours: Any, day: dt.date) -> tuple[dt.datetime, dt.datetime]:

@@ -329,3 +329,19 @@ def test_read_api_and_admin_for_the_hours_and_the_bank(
     form["effective_from"] = f"{(timezone.localdate() + dt.timedelta(days=2)).isoformat()} 00:00"
     assert client.post("/admin/house_books/seancehours/add/", form).status_code == 302
     assert SeanceHours.objects.count() == 2
+
+
+def test_public_holidays_take_the_sunday_start_hour(lu_casino: Any, director: Any) -> None:
+    """LU art. 71: the start hour "les dimanches et jours fériés" — the legal holidays of
+    the casino's country, Easter's moving feasts included."""
+    from house_books.selectors import is_sunday_or_holiday, seance_window
+
+    national_day, bastille_day = dt.date(2026, 6, 23), dt.date(2026, 7, 14)  # a Tuesday each
+    whit_monday, europe_day = dt.date(2026, 5, 25), dt.date(2026, 5, 9)
+    assert all(is_sunday_or_holiday(d) for d in (national_day, whit_monday, europe_day))
+    assert not is_sunday_or_holiday(bastille_day)  # France's, not Luxembourg's
+    assert not is_sunday_or_holiday(dt.date(2026, 6, 24))
+    assert is_sunday_or_holiday(bastille_day, "FR") and not is_sunday_or_holiday(national_day, "FR")
+    hours = _hours(director, weekday_start=dt.time(15), holiday_start=dt.time(12))
+    assert seance_window(hours, national_day)[0] == _at(national_day, 12)
+    assert seance_window(hours, national_day + dt.timedelta(days=1))[0] == _at(dt.date(2026, 6, 24), 15)
