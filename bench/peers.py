@@ -47,6 +47,7 @@ BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/te
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
 DB_NAME = os.environ.get("BENCH_AUDIT_DB", "bench_audit") + "_peers"
 SETTINGS = "bench.peer_models.settings"
+SEALER: dict[str, float] = {}  # run_sealer's options (--sealer-interval)
 
 LABELS = {
     "plain": "plain save",
@@ -97,7 +98,12 @@ def main() -> None:
         default="",
         help="comma-separated contenders to measure (plain always): " + ", ".join(LABELS),
     )
+    parser.add_argument(
+        "--sealer-interval", type=float, help="the sealer's interval (default: the command's)"
+    )
     args = parser.parse_args()
+    if args.sealer_interval is not None:
+        SEALER["interval"] = args.sealer_interval
 
     _database(create=True)
     os.environ["DATABASE_URL"] = f"{SERVER_URL}/{DB_NAME}"
@@ -196,7 +202,7 @@ def _sealer(active: bool) -> Iterator[None]:
     stop = ctx.Event()
 
     def sealing() -> None:
-        run_sealer(stop.is_set)  # as the audit_sealer command runs it
+        run_sealer(stop.is_set, **SEALER)  # as the audit_sealer command runs it
         connections.close_all()
 
     connections.close_all()  # never share a connection across fork
@@ -218,8 +224,13 @@ def _one_writer(fn: Callable[[], None], n: int) -> float:
     return (time.perf_counter() - started) / n
 
 
-def _concurrent(fn: Callable[[], None], writers: int, seconds: float) -> float:
-    """Saves per second of `writers` processes (as gunicorn workers are) for `seconds`."""
+def _concurrent(
+    fn: Callable[[], None], writers: int, seconds: float, drain: Callable[[], object] | None = None
+) -> float:
+    """Saves per second of `writers` processes (as gunicorn workers are) for `seconds`.
+
+    ``drain``: work the run left behind (the events still to seal when the writers
+    stop), done at once and its time added to the run's: the rate is sustained."""
     from django.db import connections
 
     ctx = multiprocessing.get_context("fork")
@@ -246,7 +257,12 @@ def _concurrent(fn: Callable[[], None], writers: int, seconds: float) -> float:
     stop.set()
     for p in procs:
         p.join()
-    return sum(counts) / seconds
+    elapsed = seconds
+    if drain is not None:
+        started = time.perf_counter()
+        drain()
+        elapsed += time.perf_counter() - started
+    return sum(counts) / elapsed
 
 
 def run(args: argparse.Namespace) -> None:
@@ -286,8 +302,12 @@ def run(args: argparse.Namespace) -> None:
     for r in range(args.concurrent_rounds):
         in_round = {}
         for name in names[r % len(names) :] + names[: r % len(names)]:
+            drain = seal_pending if name == "sealer" else None
             in_round[name] = measure(
-                name, lambda name=name: _concurrent(contenders[name], args.writers, args.seconds)
+                name,
+                lambda name=name, drain=drain: _concurrent(
+                    contenders[name], args.writers, args.seconds, drain
+                ),
             )
         for name in names:
             rates[name].append(in_round[name])

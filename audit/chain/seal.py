@@ -26,6 +26,10 @@ from .hashing import (
 )
 
 _LOCK_KEY = 0x6A75_6469_7401  # advisory lock key of the chain's sealers
+#: Seconds between the starts of two passes of the sealer (``audit_sealer --interval``):
+#: an event is sealed within about this long after its commit. A pass costs the same
+#: few statements whatever it seals, so longer intervals seal bigger, cheaper batches.
+SEALER_INTERVAL = 1.0
 
 
 INSERT_SQL = (
@@ -93,7 +97,7 @@ def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
 def run_sealer(
     should_stop: Callable[[], bool],
     *,
-    interval: float = 0.1,
+    interval: float = SEALER_INTERVAL,
     limit: int = 5000,
     between_passes: Callable[[], None] | None = None,
     using: str | None = None,

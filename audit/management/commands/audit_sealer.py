@@ -9,6 +9,7 @@ from django.core.management.base import BaseCommand
 from django.db import close_old_connections
 
 from audit.chain import run_sealer, seal_pending
+from audit.chain.seal import SEALER_INTERVAL
 
 
 class Command(BaseCommand):
@@ -18,8 +19,9 @@ class Command(BaseCommand):
         parser.add_argument(
             "--interval",
             type=float,
-            default=0.1,
-            help="seconds between the starts of two passes (at most the wait of an event)",
+            default=SEALER_INTERVAL,
+            help=f"seconds between the starts of two passes, about the longest an event waits "
+            f"(default {SEALER_INTERVAL})",
         )
         parser.add_argument("--once", action="store_true", help="one pass, then exit")
 
