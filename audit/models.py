@@ -27,8 +27,13 @@ class AuditEvent(models.Model):
         related_name="+",
         editable=False,
         # No index: an event is never looked up by its author's id alone (the lists
-        # filter by name, and users are never deleted); one index less to write.
+        # filter by name, and users are never deleted); one index less to write. No
+        # constraint in the database either: its check at every commit locks the
+        # author's row (FOR KEY SHARE), which many acts by one person at once turn
+        # into shared locks to manage. The chain does not rest on it (the author's
+        # name is hashed); the ORM still refuses to delete a user with events (PROTECT).
         db_index=False,
+        db_constraint=False,
     )
     actor_name = models.CharField(_("auteur (nom)"), max_length=150, editable=False)
     action = models.CharField(_("acte"), max_length=64, editable=False)
