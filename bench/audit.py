@@ -126,7 +126,10 @@ def run(args: argparse.Namespace, settings) -> None:
         settings.AUDIT_SEALING = mode
         audited = min(one_writer(audited_save, args.saves) for _ in range(3))
         seal_pending()
-        print(f"   audited save, sealing {mode:<7}   {audited * 1e3:7.3f} ms   ratio {audited / plain:4.2f}x")
+        print(
+            f"   audited save, sealing {mode:<7}   {audited * 1e3:7.3f} ms   ratio {audited / plain:4.2f}x"
+            + ("   (the default on PostgreSQL)" if mode == "sealer" else "")
+        )
 
     print(f"\n2. {args.writers} concurrent writers for {args.seconds:.0f} s each")
 

@@ -243,6 +243,7 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
             field="delivery_note",
             new_value=f"BL corrigé {time.time():.0f}",
             reason="bench",
+            approval="Approuvé, le directeur",
         )
         _one_print("print after one correction in June", worker, peaks, workers, new=True)
     finally:
