@@ -1,10 +1,12 @@
 """Demo entries of the other books (idempotent): the casino's settings, a month of orphans,
 last year's transfer; under LU, before the tables' séances, the approvals, the séance hours,
-a past bank failure and its new authorisation, and the shoes assigned to the séances' tables."""
+a past bank failure and its new authorisation, the shoes assigned to the séances' tables, and
+the month of séances before yesterday, each table with its shoe."""
 
 from __future__ import annotations
 
 import datetime as dt
+import random
 from decimal import Decimal
 from typing import Any
 
@@ -15,9 +17,10 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
 from casino_ops.models import CasinoSettings
+from tables import demo as table_demo
 from tables import selectors as tables
 
-from . import services
+from . import selectors, services
 from .models import (
     Approval,
     BankFailure,
@@ -81,11 +84,16 @@ def _before_the_seances(context: dict[str, Any]) -> None:
 
 def seed_devices(context: dict[str, Any]) -> None:
     """Under LU, after the tables' creation and before their séances: each séance's table has
-    its shoe from the cabinet, assigned by the director to a table in service (LU art. 32 §3, 40)."""
+    its shoe from the cabinet, assigned by the director to a table in service (LU art. 32 §3, 40).
+    The shoes enter the cabinet a month ago: the month before yesterday is written with them."""
     if context["casino"].profile != "LU" or ShoeDevice.objects.exists():
         return
-    _devices(context["users"][roles.DIRECTOR])
+    director = context["users"][roles.DIRECTOR]
+    devices = _register_devices(director)
     context["created"].append("sabots")
+    if _month(context, devices):
+        context["created"].append("séances du mois")
+    _assign_current(director, devices)
 
 
 def _hours(director: Any) -> None:
@@ -136,15 +144,19 @@ def _bank_failure(director: Any) -> None:
 ASSIGNMENTS = ((1, 1, 3), (1, 2, 1), (1, 3, 6), (1, 4, 2), (0, 1, 4), (0, 2, 5))
 
 
-def _devices(director: Any) -> None:
-    """Six shoes of an approved model; each séance's table gets one, never in the same order
-    (a shoe assigned for yesterday is in use until it is returned: today's come from the cabinet)."""
-    devices = [
+def _register_devices(director: Any) -> list[ShoeDevice]:
+    """Six shoes of an approved model."""
+    return [
         register_device(
             actor=director, approved_model="Sabot 8 jeux Dolphin DS-8", approval_reference="MF/SAB/2025-031"
         )
         for _n in range(6)
     ]
+
+
+def _assign_current(director: Any, devices: list[ShoeDevice]) -> None:
+    """Each séance's table of yesterday and today gets a shoe, never in the same order (a shoe
+    assigned for yesterday is in use until it is returned: today's come from the cabinet)."""
     today = timezone.localdate()
     for days, table, number in ASSIGNMENTS:
         assign_device(
@@ -153,6 +165,74 @@ def _devices(director: Any) -> None:
             table_number=table,
             day=today - dt.timedelta(days=days),
         )
+
+
+#: The month before yesterday (LU): the days before today whose séances the demo writes.
+MONTH = range(29, 1, -1)
+#: The players' win at table 3 that made the bank fail (see :func:`_bank_failure`).
+FAILURE_LOSS = Decimal("48000.00")
+
+
+def _month(context: dict[str, Any], devices: list[ShoeDevice]) -> int:
+    """The month before yesterday, day by day: two to four séances, each table with a shoe from
+    the cabinet (turned across the tables from one day to the next, so never systematic) put
+    back after the séance, the day closed in the control register. No séance opens between
+    the bank failure and its new authorisation (LU art. 11). Returns the days written."""
+    director = context["users"][roles.DIRECTOR]
+    today = timezone.localdate()
+    failure = BankFailure.objects.select_related("new_authorisation").order_by("occurred_at").first()
+    written = 0
+    for days_ago in MONTH:
+        day = today - dt.timedelta(days=days_ago)
+        planned = _day_plan(day, failure)
+        if planned is None:
+            continue
+        plan, opens_at, closes_at = planned
+        assignments = [
+            assign_device(
+                actor=director,
+                device=devices[(day.toordinal() + number) % len(devices)],
+                table_number=number,
+                day=day,
+            )
+            for number, _further, _closing in plan
+        ]
+        table_demo.seed_past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at)
+        for assignment in assignments:
+            return_device(actor=director, assignment=assignment)
+        written += 1
+    return written
+
+
+def _day_plan(
+    day: dt.date, failure: BankFailure | None
+) -> tuple[list[tuple[int, bool, Decimal]], dt.datetime, dt.datetime] | None:
+    """The séances of ``day`` (table, further advance, closing cash), their opening and their
+    closing, or ``None`` when no séance may open (after the bank failure, before its new
+    authorisation). More tables on Fridays and Saturdays; earlier on Sundays and holidays."""
+    opens_at = _at(day, 16 if selectors.is_sunday_or_holiday(day, "LU") else 20)
+    closes_at = _at(day + dt.timedelta(days=1), 3)
+    failed_on = timezone.localtime(failure.occurred_at).date() if failure is not None else None
+    if failure is not None and failed_on is not None and failed_on < day:
+        authorisation = getattr(failure, "new_authorisation", None)
+        if authorisation is None or day < authorisation.granted_on:
+            return None
+    rng = random.Random(day.toordinal())
+    count = 4 if day.weekday() in (4, 5) else 3 if day.weekday() == 6 else rng.choice((2, 3))
+    numbers = sorted([1, *rng.sample([2, 3, 4], count - 1)])
+    if failure is not None and day == failed_on:
+        # the counterpart games stopped at once, table 3 emptied by a player's win
+        numbers = sorted({*numbers, 3})
+        closes_at = failure.occurred_at + dt.timedelta(minutes=20)
+    plan = []
+    for number in numbers:
+        if day == failed_on and number == 3:
+            plan.append((number, True, 2 * table_demo.ADVANCE - FAILURE_LOSS))
+            continue
+        further = rng.random() < 0.3
+        advances = table_demo.ADVANCE * (2 if further else 1)
+        plan.append((number, further, advances + Decimal(rng.randrange(-1600, 2601) * 5)))
+    return plan, opens_at, closes_at
 
 
 def _after_the_seances(context: dict[str, Any]) -> None:

@@ -7,12 +7,14 @@ differing from the session's) replayed, closings certified "exact", the day
 closed by the director in the control register, then a correction approved by
 the director. Today: sessions open at tables 1 and 2, a shoe at table 1 filled
 from the sixain the card depot issued to it, and hand logs dealt from it.
+:func:`seed_past_day` writes an older gaming day (the LU demo's month before yesterday).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -173,6 +175,46 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
             reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
         )
         context["created"].append("closed control register day")
+
+
+def seed_past_day(
+    context: dict[str, Any],
+    day: dt.date,
+    plan: Sequence[tuple[int, bool, Decimal]],
+    *,
+    opens_at: dt.datetime,
+    closes_at: dt.datetime,
+) -> None:
+    """An older gaming day, without hand logs: each ``(table, further advance, closing cash)``
+    of ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a
+    second one, closed at ``closes_at`` certified exact; then the day closed in the control
+    register. Nothing is written if the day already has a session."""
+    if Session.objects.filter(day=day).exists():
+        return
+    users = context["users"]
+    director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
+    croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
+    tables = {t.number: t for t in context["tables"]}
+    sessions = []
+    for rank, (number, _further, _closing) in enumerate(plan):
+        with history_at(opens_at + dt.timedelta(minutes=10 * rank)):
+            sessions.append(_open(director, croupier, tables[number], day))
+    with history_at(opens_at + (closes_at - opens_at) / 2):
+        for session, (_number, further, _closing) in zip(sessions, plan, strict=True):
+            if further:
+                services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
+    with history_at(closes_at):
+        for rank, (session, (_number, _further, closing)) in enumerate(zip(sessions, plan, strict=True)):
+            services.close_session(
+                actor=director if rank % 2 else committee,
+                session=session,
+                closing_cash=closing,
+                counted_by=croupier,
+                cashier=cashier,
+                certified_exact=True,
+            )
+    with history_at(closes_at + dt.timedelta(minutes=20)):
+        services.close_day(actor=director, day=day)
 
 
 def _fill_shoe(croupier: Any, session: Session) -> Any:

@@ -22,7 +22,7 @@ DEMO_STEPS = (
     casino_ops.demo.seed,
     house_books.demo.seed_casino,
     tables.demo.seed_tables,
-    house_books.demo.seed_devices,  # LU: shoes assigned to the tables now in service
+    house_books.demo.seed_devices,  # LU: the shoes, the month before yesterday, yesterday's and today's shoes
     cards_registry.demo.seed,
     tables.demo.seed,
     house_books.demo.seed,
