@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections import Counter
+
 import pytest
 from django.core.management import call_command
 from django.utils import timezone
@@ -43,8 +46,12 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     assert CasinoSettings.objects.get().profile == "LU"
     assert Approval.objects.exists() and OrphanEntry.objects.exists() and TipsCount.objects.exists()
     assert SeanceHours.objects.count() == 2 and ShoeDevice.objects.count() == 6
+    # séances before the bank failure and after its new authorisation, none in between
     failure = BankFailure.objects.get()
-    assert failure.new_authorisation.granted_on < Session.objects.order_by("day").first().day
+    opened = list(Session.objects.values_list("opened_at", flat=True))
+    assert any(at < failure.occurred_at for at in opened)
+    resumed = failure.new_authorisation.granted_on
+    assert not [at for at in opened if failure.occurred_at <= at and timezone.localtime(at).date() < resumed]
     # every séance's table had its shoe that day, not always the same one; the past ones returned
     for session in Session.objects.select_related("table"):
         assert DeviceAssignment.objects.filter(day=session.day, table_number=session.table.number).exists()
@@ -59,6 +66,32 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     assert "nothing changed" in capsys.readouterr().out
 
 
+def test_the_lu_demo_holds_a_month_of_seances() -> None:
+    from house_books.models import DeviceAssignment
+    from tables.models import ControlDay, Session
+
+    call_command("seed_demo", "--profile", "LU")
+    today = timezone.localdate()
+    closed = set(ControlDay.objects.filter(closed_at__isnull=False).values_list("day", flat=True))
+    assert len(closed) >= 20 and min(closed) <= today - dt.timedelta(days=25)
+    played = set(Session.objects.values_list("day", flat=True))
+    assert played - {today} == closed
+    per_day = Counter(
+        Session.objects.filter(day__lt=today - dt.timedelta(days=1)).values_list("day", flat=True)
+    )
+    assert set(per_day.values()) <= {2, 3, 4} and len(set(per_day.values())) > 1
+    assert not Session.objects.filter(day__lt=today, closed_at__isnull=True).exists()
+    # each past séance had its own shoe of the day, back in the cabinet
+    past = DeviceAssignment.objects.filter(day__lt=today)
+    assert past.count() == Session.objects.filter(day__lt=today).count()
+    assert not past.filter(returned_at__isnull=True).exists()
+
+
 def test_seed_demo_alone_stays_french() -> None:
+    from tables.models import ControlDay, Session
+
     call_command("seed_demo")
     assert CasinoSettings.objects.get().profile == "FR"
+    today = timezone.localdate()
+    assert set(Session.objects.values_list("day", flat=True)) == {today - dt.timedelta(days=1), today}
+    assert list(ControlDay.objects.values_list("day", flat=True)) == [today - dt.timedelta(days=1)]
