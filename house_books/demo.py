@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
+from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
 
@@ -17,7 +18,6 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
 from casino_ops.models import CasinoSettings
-from tables import demo as table_demo
 from tables import selectors as tables
 
 from . import selectors, services
@@ -82,16 +82,17 @@ def _before_the_seances(context: dict[str, Any]) -> None:
         context["created"].append("défaillance de la contrepartie")
 
 
-def seed_devices(context: dict[str, Any]) -> None:
+def seed_devices(context: dict[str, Any], past_day: Callable[..., None] | None = None) -> None:
     """Under LU, after the tables' creation and before their séances: each séance's table has
     its shoe from the cabinet, assigned by the director to a table in service (LU art. 32 §3, 40).
-    The shoes enter the cabinet a month ago: the month before yesterday is written with them."""
+    With ``past_day``, the tables' demo writer of an older gaming day (this app does not reach
+    the tables' demo), the month before yesterday is written around the shoes it uses."""
     if context["casino"].profile != "LU" or ShoeDevice.objects.exists():
         return
     director = context["users"][roles.DIRECTOR]
     devices = _register_devices(director)
     context["created"].append("sabots")
-    if _month(context, devices):
+    if past_day is not None and _month(context, devices, past_day):
         context["created"].append("séances du mois")
     _assign_current(director, devices)
 
@@ -173,7 +174,7 @@ MONTH = range(29, 1, -1)
 FAILURE_LOSS = Decimal("48000.00")
 
 
-def _month(context: dict[str, Any], devices: list[ShoeDevice]) -> int:
+def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callable[..., None]) -> int:
     """The month before yesterday, day by day: two to four séances, each table with a shoe from
     the cabinet (turned across the tables from one day to the next, so never systematic) put
     back after the séance, the day closed in the control register. No séance opens between
@@ -197,7 +198,7 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice]) -> int:
             )
             for number, _further, _closing in plan
         ]
-        table_demo.seed_past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at)
+        past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at)
         for assignment in assignments:
             return_device(actor=director, assignment=assignment)
         written += 1
@@ -207,7 +208,7 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice]) -> int:
 def _day_plan(
     day: dt.date, failure: BankFailure | None
 ) -> tuple[list[tuple[int, bool, Decimal]], dt.datetime, dt.datetime] | None:
-    """The séances of ``day`` (table, further advance, closing cash), their opening and their
+    """The séances of ``day`` (table, further advance, result), their opening and their
     closing, or ``None`` when no séance may open (after the bank failure, before its new
     authorisation). More tables on Fridays and Saturdays; earlier on Sundays and holidays."""
     opens_at = _at(day, 16 if selectors.is_sunday_or_holiday(day, "LU") else 20)
@@ -227,11 +228,9 @@ def _day_plan(
     plan = []
     for number in numbers:
         if day == failed_on and number == 3:
-            plan.append((number, True, 2 * table_demo.ADVANCE - FAILURE_LOSS))
+            plan.append((number, True, -FAILURE_LOSS))
             continue
-        further = rng.random() < 0.3
-        advances = table_demo.ADVANCE * (2 if further else 1)
-        plan.append((number, further, advances + Decimal(rng.randrange(-1600, 2601) * 5)))
+        plan.append((number, rng.random() < 0.3, Decimal(rng.randrange(-1600, 2601) * 5)))
     return plan, opens_at, closes_at
 
 

@@ -185,10 +185,11 @@ def seed_past_day(
     opens_at: dt.datetime,
     closes_at: dt.datetime,
 ) -> None:
-    """An older gaming day, without hand logs: each ``(table, further advance, closing cash)``
-    of ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a
-    second one, closed at ``closes_at`` certified exact; then the day closed in the control
-    register. Nothing is written if the day already has a session."""
+    """An older gaming day, without hand logs: each ``(table, further advance, result)`` of
+    ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a second
+    one, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
+    result); then the day closed in the control register. Nothing is written if the day
+    already has a session."""
     if Session.objects.filter(day=day).exists():
         return
     users = context["users"]
@@ -196,19 +197,19 @@ def seed_past_day(
     croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
     tables = {t.number: t for t in context["tables"]}
     sessions = []
-    for rank, (number, _further, _closing) in enumerate(plan):
+    for rank, (number, _further, _result) in enumerate(plan):
         with history_at(opens_at + dt.timedelta(minutes=10 * rank)):
             sessions.append(_open(director, croupier, tables[number], day))
     with history_at(opens_at + (closes_at - opens_at) / 2):
-        for session, (_number, further, _closing) in zip(sessions, plan, strict=True):
+        for session, (_number, further, _result) in zip(sessions, plan, strict=True):
             if further:
                 services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
     with history_at(closes_at):
-        for rank, (session, (_number, _further, closing)) in enumerate(zip(sessions, plan, strict=True)):
+        for rank, (session, (_number, further, result)) in enumerate(zip(sessions, plan, strict=True)):
             services.close_session(
                 actor=director if rank % 2 else committee,
                 session=session,
-                closing_cash=closing,
+                closing_cash=ADVANCE * (2 if further else 1) + result,
                 counted_by=croupier,
                 cashier=cashier,
                 certified_exact=True,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import transaction
@@ -17,12 +18,14 @@ from casino_ops.commands import RegulatedCommand
 #: settings (their act is recorded, so it stands with the house books),
 #: its tables, the depot (which issues them decks), the tables' books, the house books,
 #: then the record's own (the officers' devices). The audit app stands above every app,
-#: so the command that composes them lives here.
+#: so the command that composes them lives here. Under LU the house books write the month
+#: before yesterday with their shoes, through the tables' writer of an older gaming day.
 DEMO_STEPS = (
     casino_ops.demo.seed,
     house_books.demo.seed_casino,
     tables.demo.seed_tables,
-    house_books.demo.seed_devices,  # LU: the shoes, the month before yesterday, yesterday's and today's shoes
+    # LU: the shoes, the month before yesterday, the shoes of yesterday's and today's séances
+    functools.partial(house_books.demo.seed_devices, past_day=tables.demo.seed_past_day),
     cards_registry.demo.seed,
     tables.demo.seed,
     house_books.demo.seed,
