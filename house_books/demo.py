@@ -97,11 +97,26 @@ def seed_devices(context: dict[str, Any], past_day: Callable[..., None] | None =
     _assign_current(director, devices)
 
 
+#: The hours notified two months ago (LU art. 71), in force over the month before today:
+#: evenings from 20:00, from 16:00 on Sundays and holidays, until midnight.
+EVENING_START, HOLIDAY_START, MIDNIGHT = dt.time(20, 0), dt.time(16, 0), dt.time(0, 0)
+
+
 def _hours(director: Any) -> None:
-    """The hours in force from this morning's change of gaming day (the demo's séances of
-    today open whenever it is seeded, from then on), and a change notified for next week."""
+    """The evening hours in force over the past month; those in force from this morning's
+    change of gaming day (the demo's séances of today open whenever it is seeded, from then
+    on); and a change notified for next week."""
     today = timezone.localdate()
     rollover = CasinoSettings.objects.get().gaming_day_rollover
+    notify_seance_hours(
+        actor=director,
+        weekday_start=EVENING_START,
+        holiday_start=HOLIDAY_START,
+        closing=MIDNIGHT,
+        effective_from=timezone.make_aware(dt.datetime.combine(today - dt.timedelta(days=60), rollover)),
+        notified_at=_at(today - dt.timedelta(days=64), 10),
+        reference="Avis n° 2026/03 aux Ministres de la Justice et des Finances",
+    )
     notify_seance_hours(
         actor=director,
         weekday_start=rollover,
@@ -175,10 +190,11 @@ FAILURE_LOSS = Decimal("48000.00")
 
 
 def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callable[..., None]) -> int:
-    """The month before yesterday, day by day: two to four séances, each table with a shoe from
-    the cabinet (turned across the tables from one day to the next, so never systematic) put
-    back after the séance, the day closed in the control register. No séance opens between
-    the bank failure and its new authorisation (LU art. 11). Returns the days written."""
+    """The month before yesterday, day by day: two to four séances within the evening hours
+    then notified, each table with a shoe from the cabinet (turned across the tables from one
+    day to the next, so never systematic) put back after the séance, the day closed in the
+    control register. The failure's evening stops early; no séance opens between the bank
+    failure and its new authorisation (LU art. 11). Returns the days written."""
     director = context["users"][roles.DIRECTOR]
     today = timezone.localdate()
     failure = BankFailure.objects.select_related("new_authorisation").order_by("occurred_at").first()
@@ -196,13 +212,33 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callabl
                 table_number=number,
                 day=day,
             )
-            for number, _further, _closing in plan
+            for number, _further, _result in plan
         ]
-        past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at)
+        stopped = None
+        if failure is not None and timezone.localtime(failure.occurred_at).date() == day:
+            stopped = _stopped_by_the_failure(director, failure)
+        past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at, before_close=stopped)
         for assignment in assignments:
             return_device(actor=director, assignment=assignment)
         written += 1
     return written
+
+
+def _stopped_by_the_failure(director: Any, failure: BankFailure) -> Callable[[list[Any]], None]:
+    """The séances of the failure's evening stop before the closing hour: the counterpart
+    games halted, the players left (LU art. 11, 71)."""
+
+    def record(sessions: list[Any]) -> None:
+        for session in sessions:
+            record_early_stop(
+                actor=director,
+                session=session,
+                reason="players_left",
+                stopped_at=failure.occurred_at + dt.timedelta(minutes=5),
+                note="Jeux de contrepartie arrêtés après la défaillance de la contrepartie ; les joueurs se sont retirés",
+            )
+
+    return record
 
 
 def _day_plan(
@@ -211,8 +247,9 @@ def _day_plan(
     """The séances of ``day`` (table, further advance, result), their opening and their
     closing, or ``None`` when no séance may open (after the bank failure, before its new
     authorisation). More tables on Fridays and Saturdays; earlier on Sundays and holidays."""
-    opens_at = _at(day, 16 if selectors.is_sunday_or_holiday(day, "LU") else 20)
-    closes_at = _at(day + dt.timedelta(days=1), 3)
+    start = HOLIDAY_START if selectors.is_sunday_or_holiday(day, "LU") else EVENING_START
+    opens_at = _at(day, start.hour, start.minute)
+    closes_at = _at(day + dt.timedelta(days=1), MIDNIGHT.hour, MIDNIGHT.minute)
     failed_on = timezone.localtime(failure.occurred_at).date() if failure is not None else None
     if failure is not None and failed_on is not None and failed_on < day:
         authorisation = getattr(failure, "new_authorisation", None)
@@ -246,7 +283,7 @@ def _after_the_seances(context: dict[str, Any]) -> None:
         return_device(actor=director, assignment=assignment)
     if out:
         context["created"].append("sabots rentrés")
-    if not EarlyStop.objects.exists():
+    if not EarlyStop.objects.filter(session__day=today).exists():
         session = tables.open_sessions().filter(day=today, table__number=2).first()
         if session is not None and session.opened_at < timezone.now():
             record_early_stop(

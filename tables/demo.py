@@ -12,9 +12,11 @@ from the sixain the card depot issued to it, and hand logs dealt from it.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
 from typing import Any
 
@@ -97,9 +99,11 @@ def seed(context: dict[str, Any]) -> None:
     casino = get_casino()
     today = timezone.localdate()
     yesterday = today - dt.timedelta(days=1)
-    # yesterday's books written as they were then, during yesterday's gaming day
+    # yesterday's books written as they were then, during yesterday's gaming day; under LU the
+    # séances close at the closing hour the house books notified (midnight, until this morning)
+    closes_at = dt.datetime.combine(today, dt.time(0, 0)) if casino.profile == "LU" else None
     with history_at(dt.datetime.combine(yesterday, dt.time(21, 0))):
-        _yesterday(context, tables, yesterday)
+        _yesterday(context, tables, yesterday, closes_at)
     # the demo's "today" is the calendar day (the depot's demo issues its decks for it); seeded
     # after midnight but before the gaming day's roll-over, its acts are written at the roll-over
     now = timezone.now()
@@ -123,11 +127,16 @@ def _today(context: dict[str, Any], tables: dict[int, Any], today: dt.date) -> N
         context["created"].append("sessions of today")
 
 
-def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.date) -> None:
+def _yesterday(
+    context: dict[str, Any], tables: dict[int, Any], yesterday: dt.date, closes_at: dt.datetime | None
+) -> None:
+    """Yesterday's séances; closed as they go, or all at ``closes_at`` when given (then the day
+    closed and corrected at that time too)."""
     users = context["users"]
     director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
     croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
     if not Session.objects.filter(day=yesterday).exists():
+        closings = []
         for number, (logs, closing) in YESTERDAY.items():
             session = _open(director, croupier, tables[number], yesterday)
             if number == 2:
@@ -145,7 +154,8 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
                 services.resume_session(actor=croupier, session=session)
             for i, faults in enumerate(logs):
                 _receive(croupier, session, 1000 * number + i, faults)
-            services.close_session(
+            close = functools.partial(
+                services.close_session,
                 actor=director if number % 2 else committee,
                 session=session,
                 closing_cash=closing,
@@ -153,6 +163,13 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
                 cashier=cashier,
                 certified_exact=True,
             )
+            if closes_at is None:
+                close()
+            else:
+                closings.append(close)
+        with _at(closes_at):
+            for close in closings:
+                close()
         context["created"].append("sessions of yesterday")
     # the director takes note of the discrepancies the replay found in yesterday's logs
     seen = Discrepancy.objects.filter(session__day=yesterday, acknowledgement__isnull=True).order_by("pk")
@@ -165,15 +182,18 @@ def _yesterday(context: dict[str, Any], tables: dict[int, Any], yesterday: dt.da
         context["created"].append("discrepancies acknowledged")
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
-        services.close_day(actor=director, day=yesterday)
-        closing_line = Session.objects.get(day=yesterday, table=tables[4]).entries.get(kind=EntryKind.CLOSING)
-        services.correct_advance_entry(
-            actor=director,
-            entry=closing_line,
-            amount=(closing_line.amount or Decimal("0.00")) + Decimal("100.00"),
-            approval="Approuvé : cent euros de plus, trente mille neuf cent quatre-vingts euros",
-            reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
-        )
+        with _at(closes_at):
+            services.close_day(actor=director, day=yesterday)
+            closing_line = Session.objects.get(day=yesterday, table=tables[4]).entries.get(
+                kind=EntryKind.CLOSING
+            )
+            services.correct_advance_entry(
+                actor=director,
+                entry=closing_line,
+                amount=(closing_line.amount or Decimal("0.00")) + Decimal("100.00"),
+                approval="Approuvé : cent euros de plus, trente mille neuf cent quatre-vingts euros",
+                reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
+            )
         context["created"].append("closed control register day")
 
 
@@ -184,12 +204,13 @@ def seed_past_day(
     *,
     opens_at: dt.datetime,
     closes_at: dt.datetime,
+    before_close: Callable[[list[Session]], None] | None = None,
 ) -> None:
     """An older gaming day, without hand logs: each ``(table, further advance, result)`` of
     ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a second
     one, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
-    result); then the day closed in the control register. Nothing is written if the day
-    already has a session."""
+    result); then the day closed in the control register. ``before_close`` is given the open
+    sessions just before their closing. Nothing is written if the day already has a session."""
     if Session.objects.filter(day=day).exists():
         return
     users = context["users"]
@@ -205,6 +226,8 @@ def seed_past_day(
             if further:
                 services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
     with history_at(closes_at):
+        if before_close is not None:
+            before_close(sessions)
         for rank, (session, (_number, further, result)) in enumerate(zip(sessions, plan, strict=True)):
             services.close_session(
                 actor=director if rank % 2 else committee,
@@ -216,6 +239,11 @@ def seed_past_day(
             )
     with history_at(closes_at + dt.timedelta(minutes=20)):
         services.close_day(actor=director, day=day)
+
+
+def _at(moment: dt.datetime | None) -> contextlib.AbstractContextManager[None]:
+    """The acts inside written at ``moment``, or at the enclosing time when ``None``."""
+    return history_at(moment) if moment is not None else contextlib.nullcontext()
 
 
 def _fill_shoe(croupier: Any, session: Session) -> Any:

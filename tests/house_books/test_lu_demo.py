@@ -45,7 +45,7 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     capsys.readouterr()
     assert CasinoSettings.objects.get().profile == "LU"
     assert Approval.objects.exists() and OrphanEntry.objects.exists() and TipsCount.objects.exists()
-    assert SeanceHours.objects.count() == 2 and ShoeDevice.objects.count() == 6
+    assert SeanceHours.objects.count() == 3 and ShoeDevice.objects.count() == 6
     # séances before the bank failure and after its new authorisation, none in between
     failure = BankFailure.objects.get()
     opened = list(Session.objects.values_list("opened_at", flat=True))
@@ -57,7 +57,12 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
         assert DeviceAssignment.objects.filter(day=session.day, table_number=session.table.number).exists()
     assert DeviceAssignment.objects.values("device").distinct().count() > 1
     assert not DeviceAssignment.objects.filter(day__lt=timezone.localdate(), returned_at__isnull=True)
-    assert EarlyStop.objects.count() <= 1  # none when seeded before the day's first séance
+    # today's: none when seeded before the day's first séance
+    assert EarlyStop.objects.filter(session__day=timezone.localdate()).count() <= 1
+    # the failure's evening stopped early, every séance of it with its reason
+    stopped = Session.objects.filter(opened_at__lt=failure.occurred_at, closed_at__gt=failure.occurred_at)
+    assert stopped.exists()
+    assert EarlyStop.objects.filter(session__in=stopped).count() == stopped.count()
     code, out = _inspect_exit_code(capsys)
     assert code == 0, out
     code, out = _exit_code(capsys, "verify_audit")
@@ -68,6 +73,7 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
 
 def test_the_lu_demo_holds_a_month_of_seances() -> None:
     from house_books.models import DeviceAssignment
+    from house_books.selectors import hours_in_force
     from tables.models import ControlDay, Session
 
     call_command("seed_demo", "--profile", "LU")
@@ -81,6 +87,8 @@ def test_the_lu_demo_holds_a_month_of_seances() -> None:
     )
     assert set(per_day.values()) <= {2, 3, 4} and len(set(per_day.values())) > 1
     assert not Session.objects.filter(day__lt=today, closed_at__isnull=True).exists()
+    # every séance opened under the hours then notified to the ministers
+    assert all(hours_in_force(at) for at in Session.objects.values_list("opened_at", flat=True))
     # each past séance had its own shoe of the day, back in the cabinet
     past = DeviceAssignment.objects.filter(day__lt=today)
     assert past.count() == Session.objects.filter(day__lt=today).count()
