@@ -7,6 +7,7 @@ differing from the session's) replayed, closings certified "exact", the day
 closed by the director in the control register, then a correction approved by
 the director. Today: sessions open at tables 1 and 2, a shoe at table 1 filled
 from the sixain the card depot issued to it, and hand logs dealt from it.
+Under LU yesterday's séances close at midnight, the closing hour then notified.
 :func:`seed_past_day` writes an older gaming day (the LU demo's month before yesterday).
 """
 

@@ -63,6 +63,7 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     stopped = Session.objects.filter(opened_at__lt=failure.occurred_at, closed_at__gt=failure.occurred_at)
     assert stopped.exists()
     assert EarlyStop.objects.filter(session__in=stopped).count() == stopped.count()
+    _assert_a_month_of_seances()
     code, out = _inspect_exit_code(capsys)
     assert code == 0, out
     code, out = _exit_code(capsys, "verify_audit")
@@ -71,12 +72,13 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     assert "nothing changed" in capsys.readouterr().out
 
 
-def test_the_lu_demo_holds_a_month_of_seances() -> None:
+def _assert_a_month_of_seances() -> None:
+    """The tables' books of the LU demo span a month (checked within the test above, which
+    seeds the demo once)."""
     from house_books.models import DeviceAssignment
     from house_books.selectors import hours_in_force
     from tables.models import ControlDay, Session
 
-    call_command("seed_demo", "--profile", "LU")
     today = timezone.localdate()
     closed = set(ControlDay.objects.filter(closed_at__isnull=False).values_list("day", flat=True))
     assert len(closed) >= 20 and min(closed) <= today - dt.timedelta(days=25)
