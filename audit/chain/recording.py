@@ -12,7 +12,7 @@ from ..actions import Action
 from ..books import ROWS_KEY, drain
 from ..models import AuditEvent
 from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
-from .seal import INSERT_SQL, _insert, _seal
+from .seal import INSERT_SQL, _insert, _insert_params, _seal
 
 
 def record(
@@ -60,7 +60,6 @@ def record(
             payload=text,
         )
     )
-    params = [recorded_at, actor_id, actor_name, action_code, object_type, object_id, text, mac]
     event = AuditEvent(
         recorded_at=recorded_at,
         actor_id=actor_id,
@@ -74,7 +73,7 @@ def record(
     if settings.AUDIT_SEALING == "sealer" and hasattr(connection, "defer"):
         # Sent with the COMMIT (casino_ops.postgresql): no round trip of its own.
         # Nothing reads the event back before; it has no id until then.
-        connection.defer(INSERT_SQL, params)
+        connection.defer(INSERT_SQL, _insert_params(event, actor_id))
         return event
     _insert(using, event, actor_id)
     event._state.adding = False

@@ -256,9 +256,8 @@ def _write_seals(using: str, rows: list[tuple[int, str, str, dt.datetime, int]])
     table = AuditEvent._meta.db_table
     connection = connections[using]
     if connection.vendor == "postgresql":
-        # One statement for the whole pass, its arrays bound by the server.
-        connection.ensure_connection()
-        getattr(connection, "flush_deferred", lambda: None)()
+        # One statement for the whole pass, its arrays bound by the server (the pass
+        # has already read through Django's cursor: nothing is held for the commit).
         seqs, prevs, digests, _, ids = zip(*rows, strict=True)
         with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
             cursor.execute(
