@@ -420,13 +420,13 @@ def _fill_chain(total: int, *, deck_rows: bool = False) -> None:
         prev = digest
     raw = connection.connection
     with raw.cursor() as cursor:
-        cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER audit_event_guard_rows")
+        cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER audit_event_guard_insert")
         with cursor.copy(
             "COPY audit_event (seq, recorded_at, actor_name, action, object_type, object_id, payload, mac, "
             "prev_hash, hash, sealed_at) FROM STDIN"
         ) as copy:
             copy.write(buffer.getvalue())
-        cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_rows")
+        cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_insert")
     raw.commit() if not raw.autocommit else None
     # A chain that grew over months has been vacuumed; a bulk load has not (its first
     # read would also pay for setting every row's visibility hint bits).

@@ -28,3 +28,18 @@ def behind_the_guard(*models: Any) -> Iterator[None]:
             for table in tables:
                 cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_rows")
                 cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate")
+
+
+#: The audit record's own guard triggers (audit migration 0010), all ENABLE ALWAYS.
+AUDIT_EVENT_TRIGGERS = (
+    "audit_event_guard_insert",
+    "audit_event_guard_rows",
+    "audit_event_guard_delete",
+    "audit_event_guard_truncate",
+)
+
+
+def restore_event_guard(cursor: Any) -> None:
+    """Put the audit record's guard back after ``DISABLE TRIGGER USER``."""
+    for name in AUDIT_EVENT_TRIGGERS:
+        cursor.execute(f"ALTER TABLE audit_event ENABLE ALWAYS TRIGGER {name}")

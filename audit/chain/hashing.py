@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import re
 import uuid
 from decimal import Decimal
 from typing import Any
@@ -29,19 +30,21 @@ def _json_default(value: Any) -> Any:
     raise TypeError(f"cannot record a value of type {type(value).__name__} in an audit payload")
 
 
+# One encoder for every payload (json.dumps with options builds a new one per call).
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_json_default)
+
+
 def canonical_json(payload: Any) -> str:
     """Sorted keys, no spaces, UTF-8: the same payload always gives the same text."""
-    return json.dumps(
-        payload,
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
-        default=_json_default,
-    )
+    return _ENCODER.encode(payload)
 
 
 def format_time(moment: dt.datetime) -> str:
-    return moment.astimezone(dt.UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    """``YYYY-MM-DDTHH:MM:SS.ffffffZ`` in UTC, microseconds always written."""
+    if moment.tzinfo is not dt.UTC:
+        moment = moment.astimezone(dt.UTC)
+    # isoformat, a fifth of strftime's cost: "…+00:00" in UTC, ended by Z instead.
+    return moment.isoformat(timespec="microseconds")[:-6] + "Z"
 
 
 def event_hash(
@@ -119,7 +122,10 @@ def event_mac(content: bytes, key: bytes | None = None) -> str:
     return _hmac(key).hexdigest(content)
 
 
+_NOT_ON_ONE_LINE = re.compile("[\n\r\t\x1f]")
+
+
 def _one_line(name: str, value: str) -> str:
-    if "\n" in value or "\r" in value or "\t" in value or "\x1f" in value:
+    if _NOT_ON_ONE_LINE.search(value):
         raise ValueError(f"audit field {name} may not contain a line break or separator: {value!r}")
     return value

@@ -33,6 +33,13 @@ def test_record_stores_the_members_code_unchanged():
     assert AuditEvent.objects.get().action == "shoe.filled"
 
 
+def test_every_code_fits_its_column_on_one_line():
+    """record() writes the member's code as it is (no check per event): checked here."""
+    for action in Action:
+        assert 0 < len(action.value) <= AuditEvent._meta.get_field("action").max_length, action
+        assert not set(action.value) & set("\n\r\t\x1f"), action
+
+
 def test_the_codes_stay_those_of_the_existing_chains():
     assert Action.CASINO_SETTINGS_CHANGED == "casino.settings_changed"
     assert Action.DEPOT_RECEPTION_STAMPED == "depot.reception_stamped"

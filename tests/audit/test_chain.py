@@ -13,6 +13,7 @@ import audit
 from audit.actions import Action
 from audit.chain import GENESIS, canonical_json, event_hash, format_time, seal_pending, verify_chain
 from audit.models import AuditEvent
+from tests.guards import AUDIT_EVENT_TRIGGERS, restore_event_guard
 
 
 def _record(n: int = 1, actor=None, **payload) -> list[AuditEvent]:
@@ -39,8 +40,7 @@ def _as_superuser_without_guard(sql: str, params=None) -> None:
         try:
             cursor.execute(sql, params or [])
         finally:
-            cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_rows")
-            cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_truncate")
+            restore_event_guard(cursor)
 
 
 def test_canonical_json_sorts_keys_and_is_stable():
@@ -96,6 +96,64 @@ def test_the_database_refuses_update_delete_and_truncate():
             with connection.cursor() as cursor:
                 cursor.execute(sql)
     assert AuditEvent.objects.filter(seq__isnull=False).count() == 2
+
+
+@pytest.mark.django_db
+def test_the_guard_lets_through_only_the_one_seal_of_a_pending_event(settings):
+    """The guard's WHEN conditions: an unsealed event may be sealed (seq, prev_hash,
+    hash, sealed_at, all four, nothing else), once; every other change is refused,
+    pending or sealed, NULLs included."""
+    settings.AUDIT_SEALING = "sealer"
+    _record(1)  # pending: inline mode would have sealed it
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT id, mac FROM audit_event WHERE seq IS NULL")
+        ((event_id, mac),) = cursor.fetchall()
+    seal = "seq = 1, prev_hash = 'p', hash = 'h', sealed_at = now()"
+    refused = [
+        "payload = '{\"forged\":1}'",
+        "mac = NULL",
+        f"mac = '{'0' * 64}'",
+        "actor_id = 42",
+        "seq = 1",  # a seal without its hashes
+        "seq = 1, prev_hash = 'p', hash = 'h'",  # without its moment
+        f"{seal}, payload = '{{\"forged\":1}}'",  # a seal that also rewrites the content
+        f"{seal}, object_id = 'x'",
+        f"{seal}, recorded_at = now()",
+        f"{seal}, mac = NULL",
+        f"{seal}, actor_name = 'someone else'",
+    ]
+    for change in refused:
+        with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(f"UPDATE audit_event SET {change} WHERE id = %s", [event_id])
+    for column in ("seq", "hash", "prev_hash", "sealed_at"):
+        value = "1" if column == "seq" else "now()" if column == "sealed_at" else "'x'"
+        with pytest.raises(DatabaseError, match="inserted unsealed"), transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "INSERT INTO audit_event (recorded_at, actor_name, action, object_type, object_id, "
+                    f"payload, {column}) VALUES (now(), 'x', 'x', 'x', '1', '{{}}', {value})"
+                )
+    with connection.cursor() as cursor:
+        cursor.execute(f"UPDATE audit_event SET {seal} WHERE id = %s", [event_id])  # the seal passes
+    with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
+        with connection.cursor() as cursor:  # and a sealed event is never sealed again
+            cursor.execute("UPDATE audit_event SET seq = 2, prev_hash = 'q', hash = 'i', sealed_at = now()")
+    event = AuditEvent.objects.get()
+    assert (event.seq, event.hash, event.mac) == (1, "h", mac)
+
+
+@pytest.mark.django_db
+def test_every_guard_trigger_of_the_record_fires_always():
+    """Each of the record's triggers is ENABLE ALWAYS (replica mode skips none); the list
+    the tests restore after tampering is the whole of it."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = 'audit_event'::regclass "
+            "AND NOT tgisinternal ORDER BY tgname"
+        )
+        found = dict(cursor.fetchall())
+    assert found == dict.fromkeys(sorted(AUDIT_EVENT_TRIGGERS), "A")
 
 
 @pytest.mark.django_db
@@ -168,8 +226,7 @@ def test_verify_audit_command_exit_codes(capsys):
 @pytest.mark.django_db
 def test_sealer_mode_leaves_events_pending_until_sealed(settings):
     settings.AUDIT_SEALING = "sealer"
-    events = _record(3)
-    assert all(e.seq is None for e in events)
+    assert _record(3) == [None, None, None]  # held for the commit: no event to return yet
     assert verify_chain().pending == 3
     assert seal_pending() == 3
     assert list(AuditEvent.objects.values_list("seq", flat=True)) == [1, 2, 3]
@@ -217,3 +274,11 @@ def test_twenty_concurrent_transactions_leave_one_unbroken_chain(settings, mode)
     assert seqs == list(range(1, 201))  # no gap, no duplicate, nothing left unsealed
     result = verify_chain()
     assert result.ok and result.events == 200 and result.pending == 0
+
+
+def test_record_builds_its_event_in_the_fields_order():
+    """record() builds the event positionally (the cheaper way): the order it relies on."""
+    names = [f.attname for f in AuditEvent._meta.concrete_fields]
+    assert names[:10] == [
+        "id", "seq", "recorded_at", "actor_id", "actor_name", "action", "object_type", "object_id", "payload", "mac"
+    ]  # fmt: skip

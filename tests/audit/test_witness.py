@@ -19,6 +19,7 @@ from audit.chain import GENESIS, event_bytes, format_time
 from audit.checkpoints import checkpoint_on_commit, make_checkpoint, witness_name
 from audit.merkle import leaf_hash, root_of
 from audit.models import AuditEvent, Checkpoint, MerkleNode
+from tests.guards import restore_event_guard
 
 from .test_chain import _as_superuser_without_guard
 from .test_checkpoints import (
@@ -230,8 +231,7 @@ def test_truncating_both_tables_is_caught_by_the_witness(checkpoint: Any, witnes
         cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER USER")
         cursor.execute("ALTER TABLE audit_checkpoint DISABLE TRIGGER USER")
         cursor.execute("TRUNCATE audit_event, audit_checkpoint")
-        cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_rows")
-        cursor.execute("ALTER TABLE audit_event ENABLE ALWAYS TRIGGER audit_event_guard_truncate")
+        restore_event_guard(cursor)
         cursor.execute("ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_rows")
         cursor.execute("ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_truncate")
     err = _verify_fails(capsys)
