@@ -10,13 +10,16 @@ transaction, with the acting user:
 - django-simple-history (a historical row; the user set on the instance);
 - django-auditlog (a log entry; the user set with ``auditlog.context.set_actor``).
 
-Prints, for one writer, µs per save and the ratio to plain (median over several
-alternated rounds); for N writer processes, the throughput as a share of plain's
-in the same round (median and range over alternated rounds). Commits are durable
+Prints, for one writer, µs per save and the ratio to plain: the contenders take
+turns in blocks of a few saves (the sealer running throughout), and each block's
+time is compared with plain's block of the same turn, so that a machine whose speed
+drifts (a shared host) weighs on every contender alike (median over the blocks);
+for N writer processes, the throughput as a share of plain's in the same round
+(median and range over alternated rounds). Commits are durable
 (``synchronous_commit`` on). The peers' apps are installed only by the bench's
 settings (bench.peer_models.settings), never by the project's.
 
-Usage: python bench/peers.py [--saves 2000] [--rounds 5] [--writers 8] [--seconds 5]
+Usage: python bench/peers.py [--saves 2000] [--block 10] [--writers 8] [--seconds 5]
        [--concurrent-rounds 3]
 bench/audit.py runs it after its own figures (``--no-peers`` to skip). It creates
 (and drops at the end) its own database ``<BENCH_AUDIT_DB>_peers`` (default
@@ -87,7 +90,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--saves", type=int, default=2000, help="saves per contender per round (one writer)")
-    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds, one writer")
+    parser.add_argument("--block", type=int, default=10, help="saves per contender per turn, one writer")
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each concurrent run")
     parser.add_argument(
@@ -215,13 +218,35 @@ def _sealer(active: bool) -> Iterator[None]:
         process.join()
 
 
-def _one_writer(fn: Callable[[], None], n: int) -> float:
-    for _ in range(20):  # warm up
-        fn()
-    started = time.perf_counter()
-    for _ in range(n):
-        fn()
-    return (time.perf_counter() - started) / n
+def _one_writer(
+    contenders: dict[str, Callable[[], None]], names: list[str], saves: int, block: int
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Seconds per save of each contender, block by block, taking turns (the order
+    rotating at each turn), the sealer running throughout; and each block's ratio
+    to plain's block of the same turn."""
+    from django.conf import settings
+
+    from audit.chain import seal_pending
+
+    times: dict[str, list[float]] = {name: [] for name in names}
+    with _sealer("sealer" in names):
+        for name in names:  # warm up
+            settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
+            for _ in range(20):
+                contenders[name]()
+        for turn in range(max(1, saves // block)):
+            shift = turn % len(names)
+            for name in names[shift:] + names[:shift]:
+                settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
+                if name == "inline":
+                    seal_pending()  # the sealer's backlog is not inline's to seal
+                fn = contenders[name]
+                started = time.perf_counter()
+                for _ in range(block):
+                    fn()
+                times[name].append((time.perf_counter() - started) / block)
+    ratios = {name: [t / p for t, p in zip(times[name], times["plain"], strict=True)] for name in names}
+    return times, ratios
 
 
 def _concurrent(
@@ -279,7 +304,10 @@ def run(args: argparse.Namespace) -> None:
         sync = cursor.fetchone()[0]
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"\nThe peers, side by side (database {DB_NAME}, synchronous_commit={sync}, load average {load})")
-    print(f"   one writer: {args.saves} saves per contender in each of {args.rounds} alternated rounds")
+    print(
+        f"   one writer: {args.saves} saves per contender, in turns of {args.block} saves each "
+        "(paired with plain's)"
+    )
 
     def measure(name: str, fn: Callable[[], float]) -> float:
         settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
@@ -288,10 +316,8 @@ def run(args: argparse.Namespace) -> None:
         seal_pending()
         return value
 
-    single: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(args.rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            single[name].append(measure(name, lambda name=name: _one_writer(contenders[name], args.saves)))
+    single, paired = _one_writer(contenders, names, args.saves, args.block)
+    seal_pending()
 
     print(
         f"   {args.writers} writers: {args.seconds:.0f} s per contender in each of {args.concurrent_rounds} "
@@ -313,19 +339,18 @@ def run(args: argparse.Namespace) -> None:
             rates[name].append(in_round[name])
             shares[name].append(in_round[name] / in_round["plain"])
 
-    plain = statistics.median(single["plain"])
     print(
         f"\n   | contender | one writer, µs/op (× plain) | {args.writers} writers, saves/s | share of plain |"
     )
     print("   |---|---|---|---|")
     for name in names:
-        us = statistics.median(single[name])
+        us, ratio = statistics.median(single[name]), statistics.median(paired[name])
         low, high = min(shares[name]), max(shares[name])
         spread = f"{statistics.median(shares[name]):.2f}" + (
             f" ({low:.2f}–{high:.2f})" if len(shares[name]) > 1 else ""
         )
         print(
-            f"   | {LABELS[name]} | {us * 1e6:,.0f} ({us / plain:.2f}) | "
+            f"   | {LABELS[name]} | {us * 1e6:,.0f} ({ratio:.2f}) | "
             f"{statistics.median(rates[name]):,.0f} | {spread} |"
         )
     _check_records(single, rates)

@@ -123,6 +123,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Short connections are cheap with psycopg 3; keep them for a minute.
     DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
     DATABASES["default"].setdefault("CONN_HEALTH_CHECKS", True)
+    # The audit events' INSERT is prepared once per connection; off behind a pooler in
+    # transaction mode (a session's prepared statements do not follow it there).
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault(
+        "prepare_held_writes", env.bool("DATABASE_PREPARED_STATEMENTS", default=True)
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     Path(DATABASES["default"]["NAME"]).parent.mkdir(parents=True, exist_ok=True)
     DATABASES["default"].setdefault("OPTIONS", {}).update({"transaction_mode": "IMMEDIATE", "timeout": 20})

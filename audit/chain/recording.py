@@ -66,7 +66,9 @@ def record(
         # Nothing reads the event back before; it has no id until then. The moment
         # goes as its stamp (UTC, to the microsecond: the same instant).
         connection.defer(
-            INSERT_SQL, [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac]
+            INSERT_SQL,
+            [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac],
+            prepared="audit_event_insert",  # parsed and planned once per connection
         )
         return None
     # Positional, in the fields' order (id, seq, …, actor_id, …, mac): half the cost of

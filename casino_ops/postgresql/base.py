@@ -14,11 +14,20 @@ is lent (:meth:`flush_deferred`); a rollback drops them with the transaction. On
 ``RELEASE SAVEPOINT`` lets them wait, as it changes nothing a write would see.
 If a held write fails, the commit fails with its error and the transaction is
 rolled back, as if the write had been sent at once.
+
+A held write may name a prepared statement (``defer(..., prepared="name")``): the
+connection then sends ``EXECUTE name(…)`` and, the first time only, ``PREPARE name
+AS …`` in the same batch, so the server parses and plans the statement once per
+connection instead of once per write. SQL-level prepared statements live in the
+server session: behind a pooler in transaction mode (PgBouncer ``pool_mode =
+transaction``), set ``OPTIONS["prepare_held_writes"] = False``
+(``DATABASE_PREPARED_STATEMENTS=0``) and the plain statement is sent instead.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +38,7 @@ from django.db.backends.utils import debug_transaction  # type: ignore[attr-defi
 
 #: The statements of the held writes, split at their placeholders (a few, reused).
 _PARTS: dict[str, list[str]] = {}
+_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
@@ -37,12 +47,17 @@ class DatabaseWrapper(base.DatabaseWrapper):
         self._deferred: list[str] = []
         self._deferred_cursor: psycopg.ClientCursor[Any] | None = None
         self._plain_literals = False  # set once connected (init_connection_state)
+        self._prepare_held = True  # OPTIONS["prepare_held_writes"]
+        self._prepared: set[str] = set()  # prepared on this connection (or in the held batch)
+        self._preparing: set[str] = set()  # their PREPARE is in the held batch, not yet sent
+        self._unsure: set[str] = set()  # sent in a batch that failed: prepared or not
 
     # -- the deferred writes -------------------------------------------------
-    def defer(self, sql: str, params: Sequence[Any]) -> None:
+    def defer(self, sql: str, params: Sequence[Any], *, prepared: str | None = None) -> None:
         """Hold one write (``sql`` with ``%s`` placeholders and no other ``%``) until
         the commit or the next statement, whichever comes first. Only inside a
-        transaction."""
+        transaction. ``prepared``: the name (lower case) of the prepared statement
+        that runs ``sql`` on this connection, prepared with the first write."""
         if not self.in_atomic_block and self.get_autocommit():
             raise RuntimeError("a deferred write needs a transaction")
         if self.connection is None:
@@ -53,24 +68,64 @@ class DatabaseWrapper(base.DatabaseWrapper):
         if len(parts) != len(params) + 1:
             raise ValueError(f"{len(parts) - 1} placeholders for {len(params)} values")
         literal, plain = self._literal, self._plain_literals
-        pieces = [parts[0]]
-        for value, part in zip(params, parts[1:], strict=True):
+        values = []
+        for value in params:
             # Text, the most of a held write, quoted here without a call (as _literal does).
             if type(value) is str and plain and "\x00" not in value:
-                pieces.append("'" + value.replace("'", "''") + "'")
+                values.append("'" + value.replace("'", "''") + "'")
             else:
-                pieces.append(literal(value))
-            pieces.append(part)
+                values.append(literal(value))
         if not self._deferred:
             self.execute_wrappers.append(self._flush_before)
+        if prepared is not None and self._prepare_held:
+            self._deferred.extend(self._prepare(prepared, parts))
+            self._deferred.append(f"EXECUTE {prepared}({', '.join(values)})")
+            return
+        pieces = [parts[0]]
+        for value_sql, part in zip(values, parts[1:], strict=True):
+            pieces.append(value_sql)
+            pieces.append(part)
         self._deferred.append("".join(pieces))
+
+    def _prepare(self, name: str, parts: list[str]) -> list[str]:
+        """The PREPARE to send before the first EXECUTE of ``name`` (none if done)."""
+        if not _NAME.fullmatch(name):
+            raise ValueError(f"not a prepared statement's name: {name!r}")
+        if name in self._unsure:
+            # A batch that held its PREPARE failed: the server may have kept it or not
+            # (a PREPARE outlives its transaction's rollback).
+            self._unsure.discard(name)
+            with self.wrap_database_errors:
+                row = (
+                    self._cursor_for_deferred()
+                    .execute("SELECT count(*) FROM pg_prepared_statements WHERE name = %s", [name])
+                    .fetchone()
+                )
+            if row and row[0]:
+                self._prepared.add(name)
+        if name in self._prepared:
+            return []
+        self._prepared.add(name)
+        self._preparing.add(name)
+        body = parts[0] + "".join(f"${n}{part}" for n, part in enumerate(parts[1:], start=1))
+        return [f"PREPARE {name} AS {body}"]
+
+    def _send_held(self, sql: str) -> None:
+        """Send held writes; a PREPARE among them is sure to exist only if all went well."""
+        preparing, self._preparing = self._preparing, set()
+        try:
+            self._cursor_for_deferred().execute(sql)
+        except Exception:
+            self._prepared -= preparing
+            self._unsure |= preparing
+            raise
 
     def flush_deferred(self) -> None:
         """Send the held writes now (before reading through the raw connection)."""
         statements = self._take_deferred()
         if statements:
             with self.wrap_database_errors:
-                self._cursor_for_deferred().execute("; ".join(statements))
+                self._send_held("; ".join(statements))
 
     def _literal(self, value: Any) -> str:
         """``value`` as an SQL literal. Text, integers and moments, the values of the
@@ -93,7 +148,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
         with self.wrap_database_errors:
             return self._cursor_for_deferred().mogrify("%s", [value])
 
+    def get_connection_params(self) -> dict[str, Any]:
+        self._prepare_held = bool(self.settings_dict["OPTIONS"].get("prepare_held_writes", True))
+        params: dict[str, Any] = super().get_connection_params()
+        params.pop("prepare_held_writes", None)  # this backend's, not psycopg's
+        return params
+
     def init_connection_state(self) -> None:
+        self._prepared, self._preparing, self._unsure = set(), set(), set()  # a new session
         super().init_connection_state()
         info = self.connection.info
         self._plain_literals = (
@@ -109,6 +171,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         return cursor
 
     def _take_deferred(self) -> list[str]:
+        """The held writes, no longer held (to send or to drop)."""
         statements, self._deferred = self._deferred, []
         if self._flush_before in self.execute_wrappers:
             self.execute_wrappers.remove(self._flush_before)
@@ -130,14 +193,20 @@ class DatabaseWrapper(base.DatabaseWrapper):
         with debug_transaction(self, "COMMIT"), self.wrap_database_errors:
             # One simple query: the writes, then COMMIT. psycopg then finds the
             # transaction closed and its commit() sends nothing more.
-            self._cursor_for_deferred().execute("; ".join([*statements, "COMMIT"]))
+            self._send_held("; ".join([*statements, "COMMIT"]))
             self.connection.commit()
         return None
 
-    def _rollback(self) -> None:
+    def _drop_deferred(self) -> None:
         self._take_deferred()
+        self._prepared -= self._preparing  # their PREPARE was never sent
+        self._preparing = set()
+
+    def _rollback(self) -> None:
+        self._drop_deferred()
         super()._rollback()  # type: ignore[misc]
 
     def close(self) -> None:
-        self._take_deferred()
+        self._drop_deferred()
         super().close()
+        self._prepared, self._unsure = set(), set()

@@ -4,10 +4,12 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -45,15 +47,21 @@ def _act(name: str, payload: dict | None = None) -> Group:
 
 
 def _default_sealing(database_url: str) -> str:
+    return _default_setting(database_url, "AUDIT_SEALING")
+
+
+def _default_setting(database_url: str, expression: str, **environ: str) -> str:
+    """``settings.<expression>`` as the production settings make it from the environment."""
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "AUDIT_SEALING"}}
     env.update(
         DEBUG="1", SECRET_KEY="x", DATABASE_URL=database_url, DJANGO_SETTINGS_MODULE="casino_ops.settings"
     )
+    env.update(environ)
     done = subprocess.run(
         [
             sys.executable,
             "-c",
-            "import django; django.setup(); from django.conf import settings; print(settings.AUDIT_SEALING)",
+            f"import django; django.setup(); from django.conf import settings; print(settings.{expression})",
         ],
         cwd=ROOT,
         env=env,
@@ -77,8 +85,10 @@ def test_the_event_travels_with_the_commit(sealer_mode):
         group = Group.objects.create(name="table 1")
         audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": "table 1"})
         held = list(connection._deferred)
-    # Held until the commit: no statement of its own went through the cursor.
-    assert len(held) == 1 and held[0].startswith("INSERT INTO audit_event")
+    # Held until the commit: no statement of its own went through the cursor. Prepared
+    # with the connection's first event, executed for each.
+    assert held[-1].startswith("EXECUTE audit_event_insert(")
+    assert all(h.startswith("PREPARE audit_event_insert AS INSERT INTO audit_event") for h in held[:-1])
     assert not any("audit_event" in q["sql"] for q in queries.captured_queries)
     assert connection._deferred == [] and connection.execute_wrappers == []
     event = AuditEvent.objects.get()
@@ -147,6 +157,99 @@ def test_a_held_write_that_fails_fails_the_commit(sealer_mode):
     assert _acted() == [] and not AuditEvent.objects.exists()
     _act("after")  # the connection is usable again
     assert AuditEvent.objects.count() == 1
+
+
+def _held_by(act: Callable[[], object]) -> list[str]:
+    """The statements an act held for its commit (the act runs and commits)."""
+    with transaction.atomic():
+        act()
+        return [re.match(r"\w+ \w+", statement).group() for statement in connection._deferred]
+
+
+def _prepared_on_server() -> bool:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM pg_prepared_statements WHERE name = 'audit_event_insert'")
+        return cursor.fetchone()[0] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_insert_is_prepared_once_per_connection(sealer_mode):
+    connection.close()
+    first = _held_by(
+        lambda: audit.record(actor=None, action=Action.TABLE_CREATED, object_type="t", object_id=1)
+    )
+    second = _held_by(
+        lambda: audit.record(actor=None, action=Action.TABLE_CREATED, object_type="t", object_id=2)
+    )
+    assert first == ["PREPARE audit_event_insert", "EXECUTE audit_event_insert"]
+    assert second == ["EXECUTE audit_event_insert"]
+    assert _prepared_on_server()
+    connection.close()  # a new session prepares again
+    assert _held_by(lambda: _act("again"))[0] == "PREPARE audit_event_insert"
+    assert seal_pending() == 3 and verify_chain().ok
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_act_rolled_back_before_its_commit_leaves_nothing_prepared(sealer_mode):
+    connection.close()
+    with pytest.raises(ZeroDivisionError), transaction.atomic():
+        _act("dropped")
+        raise ZeroDivisionError
+    assert not _prepared_on_server()
+    assert _held_by(lambda: _act("kept"))[0] == "PREPARE audit_event_insert"  # sent this time
+    assert _acted() == ["t-kept"] and AuditEvent.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_batch_that_prepared_is_checked_on_the_server(sealer_mode):
+    """A PREPARE outlives the rollback of the batch that carried it: the connection asks
+    the server before preparing again (never "already exists", never "does not exist")."""
+    connection.close()
+    params = [timezone.now(), None, "system", "table.created", "auth.group", "1", "{}", "f" * 64]
+    with pytest.raises(IntegrityError), transaction.atomic():
+        connection.defer(INSERT_SQL, params, prepared="audit_event_insert")
+        connection.defer(INSERT_SQL, params, prepared="audit_event_insert")  # the same MAC twice
+    assert _prepared_on_server()  # kept by the server although the batch failed
+    assert _held_by(lambda: _act("after")) == ["EXECUTE audit_event_insert"]
+    assert _acted() == ["t-after"] and AuditEvent.objects.count() == 1
+    # and when the batch failed before its PREPARE ran, the server has none:
+    connection.close()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        connection.defer("INSERT INTO audit_event (recorded_at) VALUES (%s)", [timezone.now()])  # NOT NULL
+        connection.defer(INSERT_SQL, params, prepared="audit_event_insert")
+    assert not _prepared_on_server()
+    assert _held_by(lambda: _act("later"))[0] == "PREPARE audit_event_insert"
+    assert _acted() == ["t-after", "t-later"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_prepared_statements_can_be_turned_off_for_a_pooler(sealer_mode):
+    options = connection.settings_dict["OPTIONS"]
+    connection.close()
+    options["prepare_held_writes"] = False
+    try:
+        assert _held_by(lambda: _act("plain")) == ["INSERT INTO"]
+        assert not _prepared_on_server()
+    finally:
+        connection.close()
+        options.pop("prepare_held_writes")
+    assert _held_by(lambda: _act("prepared"))[0] == "PREPARE audit_event_insert"
+    assert seal_pending() == 2 and verify_chain().ok
+
+
+def test_the_environment_turns_prepared_statements_off():
+    assert (
+        _default_setting(os.environ["DATABASE_URL"], "DATABASES['default']['OPTIONS']['prepare_held_writes']")
+        == "True"
+    )
+    assert (
+        _default_setting(
+            os.environ["DATABASE_URL"],
+            "DATABASES['default']['OPTIONS']['prepare_held_writes']",
+            DATABASE_PREPARED_STATEMENTS="0",
+        )
+        == "False"
+    )
 
 
 @pytest.mark.django_db(transaction=True)
