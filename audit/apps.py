@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
 
@@ -21,3 +24,16 @@ class AuditConfig(AppConfig):
         )
         # the record's Celery tasks, known in every process (a command queues a checkpoint)
         from . import tasks  # noqa: F401
+
+        # SQLite loses a table's triggers when a migration rebuilds it: put the guards back.
+        post_migrate.connect(_restore_sqlite_guards, sender=self)
+
+
+def _restore_sqlite_guards(using: str = "default", verbosity: int = 1, **kwargs: Any) -> None:
+    from django.db import connections
+
+    from .books.guard import restore_sqlite_guards
+
+    restored = restore_sqlite_guards(connections[using])
+    if restored and verbosity >= 1:
+        print(f"  Guard triggers put back on SQLite: {', '.join(restored)}")

@@ -40,9 +40,11 @@ class AuditEvent(models.Model):
     object_type = models.CharField(_("type d'objet"), max_length=100, editable=False)
     object_id = models.CharField(_("identifiant de l'objet"), max_length=64, editable=False)
     payload = models.TextField(_("contenu (JSON canonique)"), editable=False)
-    # HMAC-SHA256 of the event's canonical bytes, keyed by AUDIT_EVENT_KEY (audit.chain);
-    # unique (a constraint: one index, no pattern index): a genuine event copied into the
-    # table again is refused.
+    # HMAC-SHA256 of the event's canonical bytes, keyed by AUDIT_EVENT_KEY (audit.chain).
+    # A genuine event copied into the table again is refused: (recorded_at, mac) is
+    # unique. The moment leads the index, so that each new entry lands at its right
+    # edge (a MAC alone is random: every insert would touch a page anywhere in an
+    # index that outgrows memory); a copy with another moment fails its MAC instead.
     mac = models.CharField(_("code d'authentification (HMAC)"), max_length=64, null=True, editable=False)
     prev_hash = models.CharField(_("empreinte précédente"), max_length=64, null=True, editable=False)
     hash = models.CharField(_("empreinte SHA-256"), max_length=64, null=True, editable=False)
@@ -64,7 +66,9 @@ class AuditEvent(models.Model):
             ),
             models.Index(fields=["id"], name="audit_event_pending", condition=models.Q(seq__isnull=True)),
         ]
-        constraints = [models.UniqueConstraint(fields=["mac"], name="audit_event_mac_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["recorded_at", "mac"], name="audit_event_copy_refused")
+        ]
 
     def __str__(self) -> str:
         number = self.seq if self.seq is not None else "…"

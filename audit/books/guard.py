@@ -106,3 +106,81 @@ def guard_operations(
         _run(schema_editor, guards, before)
 
     return migrations.RunPython(install, remove)
+
+
+# --- SQLite: the guard put back after a table is rebuilt --------------------------------
+
+#: The audit record's and the checkpoints' guards on SQLite (as migrations 0002, 0004
+#: and 0005 of audit install them; PostgreSQL's are altered in place, never lost).
+RECORD_SQLITE_GUARD = [
+    """CREATE TRIGGER audit_event_no_sealed_insert BEFORE INSERT ON audit_event
+       WHEN NEW.seq IS NOT NULL OR NEW.hash IS NOT NULL OR NEW.prev_hash IS NOT NULL
+            OR NEW.sealed_at IS NOT NULL
+       BEGIN SELECT RAISE(ABORT, 'audit_event: an event is inserted unsealed'); END""",
+    """CREATE TRIGGER audit_event_no_update BEFORE UPDATE ON audit_event
+       WHEN NOT (OLD.seq IS NULL AND NEW.seq IS NOT NULL AND NEW.hash IS NOT NULL
+                 AND NEW.prev_hash IS NOT NULL AND NEW.sealed_at IS NOT NULL
+                 AND NEW.id = OLD.id AND NEW.recorded_at = OLD.recorded_at
+                 AND NEW.actor_id IS OLD.actor_id AND NEW.actor_name = OLD.actor_name
+                 AND NEW.action = OLD.action AND NEW.object_type = OLD.object_type
+                 AND NEW.object_id = OLD.object_id AND NEW.payload = OLD.payload
+                 AND NEW.mac IS OLD.mac)
+       BEGIN SELECT RAISE(ABORT, 'audit_event is append-only: UPDATE refused (FR art. 68)'); END""",
+    """CREATE TRIGGER audit_event_no_delete BEFORE DELETE ON audit_event
+       BEGIN SELECT RAISE(ABORT, 'audit_event is append-only: DELETE refused (FR art. 68)'); END""",
+    """CREATE TRIGGER audit_checkpoint_in_order BEFORE INSERT ON audit_checkpoint
+       WHEN NEW.number IS NOT (SELECT COALESCE(MAX(number), 0) + 1 FROM audit_checkpoint)
+            OR NEW.prev_hash IS NOT COALESCE(
+                (SELECT statement_hash FROM audit_checkpoint ORDER BY number DESC LIMIT 1),
+                '0000000000000000000000000000000000000000000000000000000000000000')
+            OR NEW.seq <= COALESCE((SELECT MAX(seq) FROM audit_checkpoint), 0)
+       BEGIN SELECT RAISE(ABORT, 'audit_checkpoint: numbered without gaps, each naming its predecessor'); END""",
+    """CREATE TRIGGER audit_checkpoint_no_update BEFORE UPDATE ON audit_checkpoint
+       BEGIN SELECT RAISE(ABORT, 'audit_checkpoint is append-only: UPDATE refused (FR art. 68)'); END""",
+    """CREATE TRIGGER audit_checkpoint_no_delete BEFORE DELETE ON audit_checkpoint
+       BEGIN SELECT RAISE(ABORT, 'audit_checkpoint is append-only: DELETE refused (FR art. 68)'); END""",
+    """CREATE TRIGGER audit_merkle_node_no_update BEFORE UPDATE ON audit_merkle_node
+       BEGIN SELECT RAISE(ABORT, 'audit_merkle_node is append-only: UPDATE refused (FR art. 68)'); END""",
+    """CREATE TRIGGER audit_merkle_node_no_delete BEFORE DELETE ON audit_merkle_node
+       BEGIN SELECT RAISE(ABORT, 'audit_merkle_node is append-only: DELETE refused (FR art. 68)'); END""",
+]
+
+
+def sqlite_guard_statements(books: Iterable[Any]) -> list[tuple[str, str]]:
+    """``(trigger name, CREATE TRIGGER IF NOT EXISTS …)`` for every guard SQLite must hold:
+    the record's, the checkpoints' and each book's (``books``: audit.books.registry.books())."""
+    statements = list(RECORD_SQLITE_GUARD)
+    for book in books:
+        statements += guard_sql("sqlite", book.table, book.immutable_columns, append_only=book.append_only)[0]
+    out = []
+    for statement in statements:
+        name = statement.split(None, 3)[2]
+        out.append((name, statement.replace("CREATE TRIGGER ", "CREATE TRIGGER IF NOT EXISTS ", 1)))
+    return out
+
+
+def restore_sqlite_guards(connection: Any) -> list[str]:
+    """Put back on SQLite every guard trigger a migration lost; return their names.
+
+    SQLite alters a table by rebuilding it (Django's schema editor copies it into a new
+    table), and the copy has none of the old table's triggers: a book's guard, or the
+    record's own, would be silently gone. Run after every complete ``migrate``
+    (audit.apps); only on a database whose migrations are all applied."""
+    from django.db.migrations.executor import MigrationExecutor
+
+    from .registry import books
+
+    if connection.vendor != "sqlite":
+        return []
+    executor = MigrationExecutor(connection)
+    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return []  # migrated part of the way: the tables are not the models' yet
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        present = {row[0] for row in cursor.fetchall()}
+        restored = []
+        for name, statement in sqlite_guard_statements(books()):
+            if name not in present:
+                cursor.execute(statement)
+                restored.append(name)
+    return restored

@@ -112,6 +112,30 @@ def test_a_genuine_event_copied_again_is_refused():
 
 
 @pytest.mark.django_db
+def test_a_genuine_event_copied_at_another_moment_is_never_sealed(settings):
+    """The copy refused by the database is the exact one ((recorded_at, mac) unique);
+    with its moment changed, its MAC no longer matches: never sealed, an alarm instead."""
+    settings.AUDIT_SEALING = "sealer"
+    with transaction.atomic():
+        audit.record(
+            actor=None, action=Action.TABLE_CREATED, object_type="test.thing", object_id=1, payload={}
+        )
+    seal_pending()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO audit_event (recorded_at, actor_name, action, object_type, object_id, payload, mac) "
+            "SELECT recorded_at + interval '1 microsecond', actor_name, action, object_type, object_id, "
+            "payload, mac FROM audit_event WHERE seq = 1 RETURNING id"
+        )
+        (copy,) = cursor.fetchone()
+    seal_pending()
+    assert AuditEvent.objects.get(pk=copy).seq is None
+    assert list(AuditEvent.objects.filter(action=FORGED_ACTION).values_list("object_id", flat=True)) == [
+        str(copy)
+    ]
+
+
+@pytest.mark.django_db
 def test_a_tip_rewritten_without_the_key_fails_on_its_mac(capsys):
     """Database credentials alone: every hash recomputed after the last event, the MAC cannot be."""
     _record(4)
