@@ -1,6 +1,8 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.db import connections
+from django.db.migrations.executor import MigrationExecutor
 from django.db.models.signals import post_migrate
 from django.utils.translation import gettext_lazy as _
 
@@ -26,14 +28,18 @@ class AuditConfig(AppConfig):
         from . import tasks  # noqa: F401
 
         # SQLite loses a table's triggers when a migration rebuilds it: put the guards back.
-        post_migrate.connect(_restore_sqlite_guards, sender=self)
+        from .books.guard import restore_sqlite_guards
+        from .books.registry import books
 
+        def restore_guards(using: str = "default", verbosity: int = 1, **kwargs: Any) -> None:
+            connection = connections[using]
+            if connection.vendor != "sqlite":
+                return
+            executor = MigrationExecutor(connection)
+            if executor.migration_plan(executor.loader.graph.leaf_nodes()):
+                return  # migrated part of the way: the tables are not the models' yet
+            restored = restore_sqlite_guards(connection, books())
+            if restored and verbosity >= 1:
+                print(f"  Guard triggers put back on SQLite: {', '.join(restored)}")
 
-def _restore_sqlite_guards(using: str = "default", verbosity: int = 1, **kwargs: Any) -> None:
-    from django.db import connections
-
-    from .books.guard import restore_sqlite_guards
-
-    restored = restore_sqlite_guards(connections[using])
-    if restored and verbosity >= 1:
-        print(f"  Guard triggers put back on SQLite: {', '.join(restored)}")
+        post_migrate.connect(restore_guards, sender=self, weak=False)

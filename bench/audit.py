@@ -25,6 +25,7 @@ import argparse
 import io
 import multiprocessing
 import os
+import statistics
 import sys
 import time
 import uuid
@@ -110,24 +111,23 @@ def run(args: argparse.Namespace, settings) -> None:
             group = Group.objects.create(name=next_name())
             audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": group.name})
 
-    def one_writer(fn, n: int) -> float:
-        for _ in range(50):  # warm up
-            fn()
-        started = time.perf_counter()
-        for _ in range(n):
-            fn()
-        return (time.perf_counter() - started) / n
+    from bench.peers import _one_writer
 
     print(f"PostgreSQL {connection.pg_version // 10000}, database {DB_NAME}")
-    print("\n1. One writer: cost of one save in its own transaction")
-    plain = min(one_writer(plain_save, args.saves) for _ in range(3))
-    print(f"   plain save                      {plain * 1e3:7.3f} ms")
+    print(
+        "\n1. One writer: cost of one save in its own transaction (the three take turns of 10 saves, "
+        "the sealer running; ratio: median of each turn's to plain's)"
+    )
+    names = ["plain", "inline", "sealer"]
+    times, ratios = _one_writer(
+        {"plain": plain_save, "inline": audited_save, "sealer": audited_save}, names, args.saves, 10
+    )
+    seal_pending()
+    print(f"   plain save                      {statistics.median(times['plain']) * 1e3:7.3f} ms")
     for mode in ("inline", "sealer"):
-        settings.AUDIT_SEALING = mode
-        audited = min(one_writer(audited_save, args.saves) for _ in range(3))
-        seal_pending()
         print(
-            f"   audited save, sealing {mode:<7}   {audited * 1e3:7.3f} ms   ratio {audited / plain:4.2f}x"
+            f"   audited save, sealing {mode:<7}   {statistics.median(times[mode]) * 1e3:7.3f} ms   "
+            f"ratio {statistics.median(ratios[mode]):4.2f}x"
             + ("   (the default on PostgreSQL)" if mode == "sealer" else "")
         )
 

@@ -159,27 +159,20 @@ def sqlite_guard_statements(books: Iterable[Any]) -> list[tuple[str, str]]:
     return out
 
 
-def restore_sqlite_guards(connection: Any) -> list[str]:
+def restore_sqlite_guards(connection: Any, books: Iterable[Any]) -> list[str]:
     """Put back on SQLite every guard trigger a migration lost; return their names.
 
     SQLite alters a table by rebuilding it (Django's schema editor copies it into a new
     table), and the copy has none of the old table's triggers: a book's guard, or the
     record's own, would be silently gone. Run after every complete ``migrate``
-    (audit.apps); only on a database whose migrations are all applied."""
-    from django.db.migrations.executor import MigrationExecutor
-
-    from .registry import books
-
+    (audit.apps), with every book (audit.books.registry.books())."""
     if connection.vendor != "sqlite":
         return []
-    executor = MigrationExecutor(connection)
-    if executor.migration_plan(executor.loader.graph.leaf_nodes()):
-        return []  # migrated part of the way: the tables are not the models' yet
     with connection.cursor() as cursor:
         cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         present = {row[0] for row in cursor.fetchall()}
         restored = []
-        for name, statement in sqlite_guard_statements(books()):
+        for name, statement in sqlite_guard_statements(books):
             if name not in present:
                 cursor.execute(statement)
                 restored.append(name)
