@@ -21,7 +21,8 @@ AS …`` in the same batch, so the server parses and plans the statement once pe
 connection instead of once per write. SQL-level prepared statements live in the
 server session: behind a pooler in transaction mode (PgBouncer ``pool_mode =
 transaction``), set ``OPTIONS["prepare_held_writes"] = False``
-(``DATABASE_PREPARED_STATEMENTS=0``) and the plain statement is sent instead.
+(``DATABASE_PREPARED_STATEMENTS=0``) and the plain statement is sent instead; with
+Django's own pool (``OPTIONS["pool"]``) nothing is prepared.
 """
 
 from __future__ import annotations
@@ -149,7 +150,10 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return self._cursor_for_deferred().mogrify("%s", [value])
 
     def get_connection_params(self) -> dict[str, Any]:
-        self._prepare_held = bool(self.settings_dict["OPTIONS"].get("prepare_held_writes", True))
+        options = self.settings_dict["OPTIONS"]
+        # A pooled session (OPTIONS["pool"]) outlives this wrapper's knowledge of what
+        # it prepared: never prepare there.
+        self._prepare_held = bool(options.get("prepare_held_writes", True)) and not options.get("pool")
         params: dict[str, Any] = super().get_connection_params()
         params.pop("prepare_held_writes", None)  # this backend's, not psycopg's
         return params

@@ -237,6 +237,17 @@ def test_prepared_statements_can_be_turned_off_for_a_pooler(sealer_mode):
     assert seal_pending() == 2 and verify_chain().ok
 
 
+def test_nothing_is_prepared_in_a_pooled_session():
+    """A session from Django's pool may hold what an earlier wrapper prepared: no PREPARE."""
+    settings_dict = {**connection.settings_dict, "OPTIONS": {"pool": True}}
+    wrapper = DatabaseWrapper(settings_dict, alias="pooled")
+    assert "pool" not in wrapper.get_connection_params()
+    assert wrapper._prepare_held is False
+    plain = DatabaseWrapper({**connection.settings_dict, "OPTIONS": {}}, alias="plain")
+    plain.get_connection_params()
+    assert plain._prepare_held is True
+
+
 def test_the_environment_turns_prepared_statements_off():
     assert (
         _default_setting(os.environ["DATABASE_URL"], "DATABASES['default']['OPTIONS']['prepare_held_writes']")
