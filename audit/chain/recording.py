@@ -41,7 +41,7 @@ def record(
     if not connection.in_atomic_block:
         raise RuntimeError("audit.record() must run inside the transaction of the act it records")
     if obj is not None:
-        if object_type is None:
+        if not object_type:
             object_type = obj._meta.label_lower  # an app label and a model name: one line
         else:
             _one_line("object_type", object_type)
