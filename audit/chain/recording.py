@@ -11,7 +11,7 @@ from django.utils import timezone
 from ..actions import Action
 from ..books import ROWS_KEY, drain
 from ..models import AuditEvent
-from .hashing import _US, _one_line, canonical_json, event_mac, format_time
+from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
 from .seal import INSERT_SQL, _insert, _seal
 
 
@@ -60,7 +60,16 @@ def record(
     recorded_at = timezone.now()
     stamp = format_time(recorded_at)
     text = canonical_json(_with_rows(connection, payload))
-    mac = event_mac(_US.join([stamp, actor_name, action_code, object_type, object_id, text]).encode("utf-8"))
+    mac = event_mac(
+        event_bytes(
+            recorded_at=stamp,
+            actor_name=actor_name,
+            action=action_code,
+            object_type=object_type,
+            object_id=object_id,
+            payload=text,
+        )
+    )
     if settings.AUDIT_SEALING == "sealer" and hasattr(connection, "defer"):
         # Sent with the COMMIT (casino_ops.postgresql): no round trip of its own.
         # Nothing reads the event back before; it has no id until then. The moment

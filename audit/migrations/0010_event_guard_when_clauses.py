@@ -17,6 +17,8 @@ comparison is two-valued (IS DISTINCT FROM): a NULL never silences a condition.
 SQLite already had its guard in WHEN clauses (0002, 0004).
 """
 
+from importlib import import_module
+
 from django.db import migrations
 
 #: The record's guard triggers on PostgreSQL (tests that tamper lift and restore them).
@@ -88,8 +90,6 @@ def install(apps, schema_editor):
 def remove(apps, schema_editor):
     if schema_editor.connection.vendor != "postgresql":
         return
-    from importlib import import_module
-
     previous = import_module("audit.migrations.0004_event_mac")
     first = import_module("audit.migrations.0002_append_only")
     schema_editor.execute(PG_REMOVE, params=None)
