@@ -31,7 +31,10 @@ Where sealing runs (setting ``AUDIT_SEALING``):
 - ``inline`` (the default on SQLite, the quick start): :func:`record` seals at
   once, inside the caller's transaction. Writers then wait for each other until
   commit (the chain's lock is held from the sealing to the commit); simple, and
-  an event is in the chain the moment its act is committed.
+  an event is in the chain the moment its act is committed. On PostgreSQL the
+  lock, the INSERT and the reads of the pending events and of the head go in one
+  round trip, and the seal with the ``COMMIT`` (``seal.insert_and_seal``): the
+  lock is held for one round trip and the commit.
 
 Authenticated at the source
 ---------------------------

@@ -12,7 +12,7 @@ from ..actions import Action
 from ..books import ROWS_KEY, drain
 from ..models import AuditEvent
 from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
-from .seal import INSERT_SQL, _insert, _seal
+from .seal import INSERT_SQL, _insert, _seal, insert_and_seal
 
 
 def record(
@@ -94,13 +94,23 @@ def record(
         text,
         mac,  # type: ignore[misc]
     )
-    _insert(using, event, actor_id)
     event._state.adding = False
     event._state.db = using
-    if settings.AUDIT_SEALING == "inline":
-        for seq, prev, digest, sealed_at, event_id in _seal(using, limit=None):
-            if event_id == event.id:
-                event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
+    if settings.AUDIT_SEALING != "inline":
+        _insert(using, event, actor_id)  # sealer mode without a backend that holds writes
+        return event
+    if hasattr(connection, "batch"):
+        # PostgreSQL: the lock, the INSERT and the reads in one round trip, the seals
+        # sent with the COMMIT (audit.chain.seal.insert_and_seal).
+        event.id, seals = insert_and_seal(
+            using, [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac]
+        )
+    else:
+        _insert(using, event, actor_id)
+        seals = _seal(using, limit=None)
+    for seq, prev, digest, sealed_at, event_id in seals:
+        if event_id == event.id:
+            event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
     return event
 
 

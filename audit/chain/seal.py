@@ -6,11 +6,13 @@ import datetime as dt
 import hmac
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import psycopg
 from django.db import connections, router, transaction
 from django.utils import timezone
+
+from casino_ops.postgresql.base import DatabaseWrapper
 
 from ..models import AuditEvent
 from .hashing import (
@@ -32,11 +34,30 @@ _LOCK_KEY = 0x6A75_6469_7401  # advisory lock key of the chain's sealers
 SEALER_INTERVAL = 1.0
 
 
+_TABLE = AuditEvent._meta.db_table
 INSERT_SQL = (
-    f"INSERT INTO {AuditEvent._meta.db_table} "
+    f"INSERT INTO {_TABLE} "
     "(recorded_at, actor_id, actor_name, action, object_type, object_id, payload, mac) "
     "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
 )
+# Inline sealing on PostgreSQL (insert_and_seal): raw statements, each prepared once
+# per connection. The pending events are found by the partial index on unsealed
+# events (audit_event_pending), the head by the unique index on seq.
+_LOCK_SQL = "SELECT pg_advisory_xact_lock(%s)"
+_PENDING_SQL = (
+    "SELECT id, recorded_at, actor_name, action, object_type, object_id, payload, mac "
+    f"FROM {_TABLE} WHERE seq IS NULL ORDER BY id"
+)
+_HEAD_SQL = f"SELECT seq, hash FROM {_TABLE} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1"
+_SEAL_SQL = (
+    f"UPDATE {_TABLE} SET seq = %s, prev_hash = %s, hash = %s, sealed_at = %s WHERE id = %s AND seq IS NULL"
+)
+
+#: A pending event as read for sealing: id, recorded_at, actor_name, action,
+#: object_type, object_id, payload, mac.
+Pending = tuple[int, dt.datetime, str, str, str, str, str, str | None]
+#: A seal: seq, prev_hash, hash, sealed_at, id.
+Seal = tuple[int, str, str, dt.datetime, int]
 
 
 def _insert_params(event: AuditEvent, actor_id: int | None) -> list[Any]:
@@ -57,6 +78,31 @@ def _insert(using: str, event: AuditEvent, actor_id: int | None) -> None:
     with connections[using].cursor() as cursor:
         cursor.execute(f"{INSERT_SQL} RETURNING id", _insert_params(event, actor_id))
         event.id = cursor.fetchone()[0]
+
+
+def insert_and_seal(using: str, params: list[Any]) -> tuple[int, list[Seal]]:
+    """Inline sealing on PostgreSQL: insert one event (``params`` as for INSERT_SQL)
+    and seal every pending event, itself included; return its id and the seals.
+
+    The chain's lock, the INSERT, the read of the pending events and of the head go
+    in one round trip (each statement sees what was committed before it started,
+    so the reads see every event sealed before the lock was granted); the seals are
+    held for the commit (``defer``), in the same round trip as the COMMIT. The lock
+    is held from that first round trip to the commit, no longer.
+    """
+    connection = cast(DatabaseWrapper, connections[using])  # the caller checked: it has batch()
+    _, inserted, pending, top = connection.batch(
+        [
+            (_LOCK_SQL, [_LOCK_KEY], None),
+            (f"{INSERT_SQL} RETURNING id", params, "audit_event_insert_id"),
+            (_PENDING_SQL, [], "audit_event_pending"),
+            (_HEAD_SQL, [], "audit_event_head"),
+        ]
+    )
+    seals = _seal_events(using, pending, top[0] if top else (0, GENESIS))
+    for seal in seals:
+        connection.defer(_SEAL_SQL, seal, prepared="audit_event_seal")
+    return inserted[0][0], seals
 
 
 def _lock_chain(using: str) -> None:
@@ -123,13 +169,11 @@ def run_sealer(
     return total + seal_pending(using=using, limit=limit)  # what was committed before the stop
 
 
-def _seal(using: str, *, limit: int | None) -> list[tuple[int, str, str, dt.datetime, int]]:
+def _seal(using: str, *, limit: int | None) -> list[Seal]:
     return _seal_pass(using, limit=limit)[0]
 
 
-def _seal_pass(
-    using: str, *, limit: int | None, after_id: int = 0
-) -> tuple[list[tuple[int, str, str, dt.datetime, int]], int, int]:
+def _seal_pass(using: str, *, limit: int | None, after_id: int = 0) -> tuple[list[Seal], int, int]:
     """One sealing pass under the chain's lock.
 
     Returns the (seq, prev, hash, sealed_at, id) rows sealed, how many unsealed
@@ -150,47 +194,53 @@ def _seal_pass(
         pending = list(query[:limit] if limit else query)
         if not pending:
             return [], 0, after_id
-        fetched, last_id = len(pending), pending[-1][0]
-        key = _key()
-        genuine = []
-        forged = []
-        for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in pending:
-            stamp = format_time(recorded_at)
-            content = event_bytes(
-                recorded_at=stamp,
-                actor_name=actor_name,
-                action=action,
-                object_type=otype,
-                object_id=oid,
-                payload=payload,
-            )
-            if mac and hmac.compare_digest(event_mac(content, key), mac):
-                genuine.append((event_id, stamp, actor_name, action, otype, oid, payload))
-            else:
-                forged.append((event_id, stamp, actor_name, action, otype, oid))
-        if forged:
-            genuine.extend(_raise_alarms(using, forged, key))
-        if not genuine:
-            return [], fetched, last_id
-        seq, prev = head(using)
-        sealed_at = timezone.now()
-        rows = []
-        for event_id, stamp, actor_name, action, otype, oid, payload in genuine:
-            seq += 1
-            digest = event_hash(
-                prev_hash=prev,
-                seq=seq,
-                recorded_at=stamp,
-                actor_name=actor_name,
-                action=action,
-                object_type=otype,
-                object_id=oid,
-                payload=payload,
-            )
-            rows.append((seq, prev, digest, sealed_at, event_id))
-            prev = digest
-        _write_seals(using, rows)
-        return rows, fetched, last_id
+        seals = _seal_events(using, pending, head(using))
+        if seals:
+            _write_seals(using, seals)
+        return seals, len(pending), pending[-1][0]
+
+
+def _seal_events(using: str, pending: list[Pending], top: tuple[int, str]) -> list[Seal]:
+    """The seals of the pending events (read in id order, under the chain's lock)
+    after the head ``top`` (seq, hash). An event whose MAC fails is left out (for
+    ever unsealed) and an alarm event naming it is recorded and sealed instead."""
+    key = _key()
+    genuine = []
+    forged = []
+    for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in pending:
+        stamp = format_time(recorded_at)
+        content = event_bytes(
+            recorded_at=stamp,
+            actor_name=actor_name,
+            action=action,
+            object_type=otype,
+            object_id=oid,
+            payload=payload,
+        )
+        if mac and hmac.compare_digest(event_mac(content, key), mac):
+            genuine.append((event_id, stamp, actor_name, action, otype, oid, payload))
+        else:
+            forged.append((event_id, stamp, actor_name, action, otype, oid))
+    if forged:
+        genuine.extend(_raise_alarms(using, forged, key))
+    seq, prev = top
+    sealed_at = timezone.now()
+    seals = []
+    for event_id, stamp, actor_name, action, otype, oid, payload in genuine:
+        seq += 1
+        digest = event_hash(
+            prev_hash=prev,
+            seq=seq,
+            recorded_at=stamp,
+            actor_name=actor_name,
+            action=action,
+            object_type=otype,
+            object_id=oid,
+            payload=payload,
+        )
+        seals.append((seq, prev, digest, sealed_at, event_id))
+        prev = digest
+    return seals
 
 
 def _raise_alarms(
@@ -252,8 +302,8 @@ def _raise_alarms(
     return alarms
 
 
-def _write_seals(using: str, rows: list[tuple[int, str, str, dt.datetime, int]]) -> None:
-    table = AuditEvent._meta.db_table
+def _write_seals(using: str, rows: list[Seal]) -> None:
+    table = _TABLE
     connection = connections[using]
     if connection.vendor == "postgresql":
         # One statement for the whole pass, its arrays bound by the server (the pass

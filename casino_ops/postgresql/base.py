@@ -13,7 +13,9 @@ write, a savepoint rolled back, anything else), and before the raw connection
 is lent (:meth:`flush_deferred`); a rollback drops them with the transaction. Only
 ``RELEASE SAVEPOINT`` lets them wait, as it changes nothing a write would see.
 If a held write fails, the commit fails with its error and the transaction is
-rolled back, as if the write had been sent at once.
+rolled back, as if the write had been sent at once. :meth:`DatabaseWrapper.batch`
+sends the held writes and a few statements whose rows the caller needs in the
+same way: one round trip for them all (the audit record's inline sealing).
 
 A held write may name a prepared statement (``defer(..., prepared="name")``): the
 connection then sends ``EXECUTE name(…)`` and, the first time only, ``PREPARE name
@@ -63,6 +65,52 @@ class DatabaseWrapper(base.DatabaseWrapper):
             raise RuntimeError("a deferred write needs a transaction")
         if self.connection is None:
             self.ensure_connection()
+        statements = self._statements(sql, params, prepared)
+        if not self._deferred:
+            self.execute_wrappers.append(self._flush_before)
+        self._deferred.extend(statements)
+
+    def batch(
+        self, statements: Sequence[tuple[str, Sequence[Any], str | None]]
+    ) -> list[list[tuple[Any, ...]]]:
+        """Send the held writes, then ``statements`` (each ``(sql, params, prepared)``,
+        as for :meth:`defer`), as one simple query: one round trip for them all. Each
+        runs in turn, with its own snapshot (a statement sees what was committed
+        before it started, as in separate round trips). Returns the rows of each
+        statement (none for a statement that returns no rows). Inside a transaction."""
+        if not self.in_atomic_block and self.get_autocommit():
+            raise RuntimeError("a batch needs a transaction")
+        if self.connection is None:
+            self.ensure_connection()
+        preparing = set(self._preparing)
+        try:
+            built = [self._statements(sql, params, prepared) for sql, params, prepared in statements]
+        except Exception:
+            self._prepared -= self._preparing - preparing  # their PREPARE is not to be sent
+            self._preparing = preparing
+            raise
+        texts = self._take_deferred()
+        ends = []
+        for statement in built:
+            texts.extend(statement)
+            ends.append(len(texts) - 1)
+        rows: dict[int, list[tuple[Any, ...]]] = {}
+        with self.wrap_database_errors:
+            self._send_held("; ".join(texts))
+            cursor = self._cursor_for_deferred()
+            index = 0
+            while True:
+                if index in ends:
+                    rows[index] = cursor.fetchall() if cursor.description is not None else []
+                index += 1
+                if not cursor.nextset():
+                    break
+        return [rows[end] for end in ends]
+
+    def _statements(self, sql: str, params: Sequence[Any], prepared: str | None) -> list[str]:
+        """``sql`` with ``params`` as statements to send: ``EXECUTE`` (after its
+        ``PREPARE``, the first time) when ``prepared`` names it, else the statement
+        itself with its values quoted in."""
         parts = _PARTS.get(sql)
         if parts is None:
             parts = _PARTS[sql] = sql.split("%s")
@@ -76,17 +124,14 @@ class DatabaseWrapper(base.DatabaseWrapper):
                 values.append("'" + value.replace("'", "''") + "'")
             else:
                 values.append(literal(value))
-        if not self._deferred:
-            self.execute_wrappers.append(self._flush_before)
         if prepared is not None and self._prepare_held:
-            self._deferred.extend(self._prepare(prepared, parts))
-            self._deferred.append(f"EXECUTE {prepared}({', '.join(values)})")
-            return
+            arguments = f"({', '.join(values)})" if values else ""
+            return [*self._prepare(prepared, parts), f"EXECUTE {prepared}{arguments}"]
         pieces = [parts[0]]
         for value_sql, part in zip(values, parts[1:], strict=True):
             pieces.append(value_sql)
             pieces.append(part)
-        self._deferred.append("".join(pieces))
+        return ["".join(pieces)]
 
     def _prepare(self, name: str, parts: list[str]) -> list[str]:
         """The PREPARE to send before the first EXECUTE of ``name`` (none if done)."""
