@@ -14,6 +14,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
 from . import selectors
+from .books import book_fields
 from .models import (
     Approval,
     BankFailure,
@@ -53,20 +54,7 @@ class OrphanEntrySerializer(serializers.ModelSerializer[OrphanEntry]):
 
     class Meta:
         model = OrphanEntry
-        fields = [
-            "number",
-            "exercise",
-            "found_at",
-            "kind",
-            "table_number",
-            "stake",
-            "winnings",
-            "amount",
-            "description",
-            "recorded_by",
-            "recorded_at",
-            "left",
-        ]
+        fields = [*book_fields(OrphanEntry), "left"]
 
     def get_left(self, obj: OrphanEntry) -> str:
         return str(selectors.orphan_entry_balance(obj))
@@ -78,17 +66,7 @@ class OrphanRepaymentSerializer(serializers.ModelSerializer[OrphanRepayment]):
 
     class Meta:
         model = OrphanRepayment
-        fields = [
-            "entry",
-            "repaid_on",
-            "amount",
-            "total_before",
-            "owner_name",
-            "owner_address",
-            "proof",
-            "recorded_by",
-            "recorded_at",
-        ]
+        fields = book_fields(OrphanRepayment)
 
 
 class OrphanTransferSerializer(serializers.ModelSerializer[OrphanTransfer]):
@@ -96,16 +74,7 @@ class OrphanTransferSerializer(serializers.ModelSerializer[OrphanTransfer]):
 
     class Meta:
         model = OrphanTransfer
-        fields = [
-            "exercise",
-            "transferred_on",
-            "amount",
-            "commune",
-            "receipt",
-            "minister_notified_on",
-            "recorded_by",
-            "recorded_at",
-        ]
+        fields = book_fields(OrphanTransfer)
 
 
 class OrphanEntryList(generics.ListAPIView[OrphanEntry]):
@@ -255,16 +224,7 @@ class BankFailureSerializer(serializers.ModelSerializer[BankFailure]):
 
     class Meta:
         model = BankFailure
-        fields = [
-            "occurred_at",
-            "description",
-            "officer_name",
-            "officer_told_at",
-            "minister_told_at",
-            "recorded_by",
-            "recorded_at",
-            "new_authorisation",
-        ]
+        fields = [*book_fields(BankFailure), "new_authorisation"]
 
     def get_new_authorisation(self, obj: Any) -> dict[str, str] | None:
         authorisation = getattr(obj, "new_authorisation", None)
@@ -289,24 +249,7 @@ class ExclusionSerializer(serializers.ModelSerializer[Exclusion]):
 
     class Meta:
         model = Exclusion
-        fields = [
-            "origin",
-            "kind",
-            "ground",
-            "last_name",
-            "first_names",
-            "birth_date",
-            "decided_on",
-            "reference",
-            "reasons",
-            "director_notified_on",
-            "minister_notified_on",
-            "notice_reference",
-            "lifted_on",
-            "lift_reference",
-            "recorded_by",
-            "recorded_at",
-        ]
+        fields = book_fields(Exclusion)
 
 
 class ExclusionList(generics.ListAPIView[Exclusion]):
@@ -326,22 +269,7 @@ class ClosingDownSerializer(serializers.ModelSerializer[ClosingDown]):
 
     class Meta:
         model = ClosingDown
-        fields = [
-            "closed_at",
-            "documents_left_at",
-            "documents",
-            "disposal",
-            "successor",
-            "officer_name",
-            "decks",
-            "devices",
-            "exclusion_entries",
-            "recorded_by",
-            "recorded_at",
-            "visa_by",
-            "visa_at",
-            "visa_remark",
-        ]
+        fields = book_fields(ClosingDown)
 
 
 class ClosingDownList(generics.ListAPIView[ClosingDown]):
@@ -360,16 +288,7 @@ class TableNoticeSerializer(serializers.ModelSerializer[TableNotice]):
 
     class Meta:
         model = TableNotice
-        fields = [
-            "table_number",
-            "table_code",
-            "day",
-            "advance",
-            "minimum",
-            "maximum",
-            "posted_by",
-            "posted_at",
-        ]
+        fields = book_fields(TableNotice)
 
 
 class TableNoticeList(generics.ListAPIView[TableNotice]):
@@ -391,7 +310,7 @@ class ShoeDeviceSerializer(serializers.ModelSerializer[ShoeDevice]):
 
     class Meta:
         model = ShoeDevice
-        fields = ["number", "approved_model", "approval_reference", "state", "recorded_by", "recorded_at"]
+        fields = book_fields(ShoeDevice)
 
 
 class ShoeDeviceList(generics.ListAPIView[ShoeDevice]):

@@ -163,3 +163,9 @@ BOOKS = {
 def register() -> None:
     for model, (fields, mutable) in BOOKS.items():
         register_book(model, fields, mutable=mutable)
+
+
+def book_fields(model: type) -> list[str]:
+    """The regulated fields of one of these books, in their order (the officers' API
+    shows them: house_books.api)."""
+    return list(BOOKS[model][0])
