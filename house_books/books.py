@@ -8,6 +8,8 @@ assignment, and an exclusion's notice to the minister and its radiation. Nothing
 
 from __future__ import annotations
 
+from django.db.models import Model
+
 from audit.books import register_book
 
 from . import models as m
@@ -165,7 +167,7 @@ def register() -> None:
         register_book(model, fields, mutable=mutable)
 
 
-def book_fields(model: type) -> list[str]:
+def book_fields(model: type[Model]) -> list[str]:
     """The regulated fields of one of these books, in their order (the officers' API
     shows them: house_books.api)."""
     return list(BOOKS[model][0])
