@@ -357,9 +357,11 @@ def run(args: argparse.Namespace) -> None:
     result = verify_chain()
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     print(
-        f"   chain after the runs: {result.events} events, unbroken={result.ok}, unsealed={result.pending}; "
+        f"   chain after the runs: {result.events} events, unbroken={result.chain_ok}, unsealed={result.pending}; "
         f"load average {load}"
     )
+    for problem in [*result.forged, *result.checkpoint_problems]:
+        print(f"   PROBLEM: {problem}")
 
 
 def _check_records(single: dict, rates: dict) -> None:

@@ -17,3 +17,6 @@ INSTALLED_APPS = [
 ]
 DATABASES["default"].setdefault("OPTIONS", {})["options"] = "-c synchronous_commit=on"  # noqa: F405
 DATABASES["default"]["CONN_MAX_AGE"] = None  # noqa: F405
+# The bench's database makes no checkpoint: no witness (a developer's own, under var/,
+# would hold checkpoints this database never made).
+AUDIT_WITNESS_DIR = ""
