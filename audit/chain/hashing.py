@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import json
 import re
 import uuid
@@ -120,6 +121,30 @@ def _hmac(key: bytes | None = None) -> _Hmac:
 def event_mac(content: bytes, key: bytes | None = None) -> str:
     """HMAC-SHA256 of an event's canonical bytes, keyed by AUDIT_EVENT_KEY (hex)."""
     return _hmac(key).hexdigest(content)
+
+
+def mac_holds(
+    mac: str | None,
+    key: bytes,
+    *,
+    recorded_at: str,
+    actor_name: str,
+    action: str,
+    object_type: str,
+    object_id: str,
+    payload: str,
+) -> bool:
+    """Whether ``mac`` is the MAC of the event with these fields under ``key`` (compared
+    in constant time): an unsealed event that fails it was written without the key."""
+    content = event_bytes(
+        recorded_at=recorded_at,
+        actor_name=actor_name,
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        payload=payload,
+    )
+    return bool(mac) and hmac.compare_digest(event_mac(content, key), mac or "")
 
 
 _NOT_ON_ONE_LINE = re.compile("[\n\r\t\x1f]")

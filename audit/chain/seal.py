@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import hmac
 import time
 from collections.abc import Callable
 from typing import Any, cast
@@ -25,6 +24,7 @@ from .hashing import (
     event_hash,
     event_mac,
     format_time,
+    mac_holds,
 )
 
 _LOCK_KEY = 0x6A75_6469_7401  # advisory lock key of the chain's sealers
@@ -209,15 +209,16 @@ def _seal_events(using: str, pending: list[Pending], top: tuple[int, str]) -> li
     forged = []
     for event_id, recorded_at, actor_name, action, otype, oid, payload, mac in pending:
         stamp = format_time(recorded_at)
-        content = event_bytes(
+        if mac_holds(
+            mac,
+            key,
             recorded_at=stamp,
             actor_name=actor_name,
             action=action,
             object_type=otype,
             object_id=oid,
             payload=payload,
-        )
-        if mac and hmac.compare_digest(event_mac(content, key), mac):
+        ):
             genuine.append((event_id, stamp, actor_name, action, otype, oid, payload))
         else:
             forged.append((event_id, stamp, actor_name, action, otype, oid))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -12,7 +11,7 @@ from django.db import connections
 
 from ..merkle import TreeBuilder
 from ..models import AuditEvent
-from .hashing import GENESIS, _hmac, _key, event_bytes, event_mac, format_time
+from .hashing import GENESIS, _hmac, _key, format_time, mac_holds
 from .rows import _rows_generic, _rows_postgresql
 
 
@@ -178,15 +177,16 @@ def _check_pending(using: str, result: Verification, key: bytes, books: Any = No
         )
         .iterator()
     ):
-        content = event_bytes(
+        if mac_holds(
+            mac,
+            key,
             recorded_at=format_time(recorded_at),
             actor_name=actor_name,
             action=action,
             object_type=otype,
             object_id=oid,
             payload=payload,
-        )
-        if mac and hmac.compare_digest(event_mac(content, key), mac):
+        ):
             waiting.append(recorded_at)
             if books is not None:
                 books.add_payload(-event_id, payload)
