@@ -244,6 +244,16 @@ def depot_with_decks(
 # -- the tables ----------------------------------------------------------------------------------
 
 
+def gaming_day() -> dt.date:
+    """The current gaming day: between midnight and the roll-over hour it is still yesterday's,
+    so a test acting now opens its session and issues its decks for this day, not the date."""
+    from django.utils import timezone
+
+    from casino_ops.services import get_casino
+
+    return get_casino().gaming_day(timezone.now())
+
+
 def at_day(day: dt.date, hour: int = 14) -> Any:
     """Acts written as if done on ``day`` at ``hour`` (a past gaming day for the tests' fixed dates)."""
     from tables.clock import history_at

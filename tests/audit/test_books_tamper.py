@@ -39,7 +39,7 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
     its advances, a shoe, a hand log and its replay, the closing and the control register."""
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     croupier = users[roles.CROUPIER]
-    today = timezone.localdate()
+    today = builders.gaming_day()
     reception = builders.depot_with_decks(director, officer, day=today, delivery_note="BL 1").reception
     visa = depot.stamp_reception(actor=officer, reception=reception, remark="vu")
     table = floor.create_table(actor=director, number=3, code="BJ03")
@@ -380,7 +380,7 @@ def _incident_books(users: dict[str, Any]) -> dict[str, Any]:
     import datetime as dt
 
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
-    today = timezone.localdate()
+    today = builders.gaming_day()
     reception = builders.depot_with_decks(director, officer, day=today, delivery_note="BL 2").reception
     decks = list(reception.decks.order_by("serial"))
     now = timezone.now()

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.core.management import call_command
 from django.db import connection
+from django.utils import timezone
 
 from audit.books import BookCheck
 from audit.chain import seal_pending, verify_chain
@@ -78,7 +79,7 @@ def _depot(director: Any, officer: Any) -> Reception:
     order = depot.create_order(
         actor=director,
         manufacturer=maker,
-        ordered_on=dt.date.today(),
+        ordered_on=timezone.localdate(),
         lines=[
             {"quantity": 3, "unit": "deck", "back_colour": "bleu"},
             {"quantity": 3, "unit": "deck", "back_colour": "rouge"},
@@ -94,7 +95,7 @@ def _depot(director: Any, officer: Any) -> Reception:
             ],
         }
     ]
-    return depot.receive(actor=director, order=order, received_on=dt.date.today(), sixains=sixains)
+    return depot.receive(actor=director, order=order, received_on=timezone.localdate(), sixains=sixains)
 
 
 @pytest.mark.django_db(transaction=True)

@@ -32,7 +32,7 @@ from tests.audit.conftest import (  # noqa: F401  (fixtures)
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate()
+TODAY = timezone.localdate()  # read once: a future day is two days on, still ahead after midnight
 D = TODAY - dt.timedelta(days=2)
 INTERNAL = "règlement intérieur du casino"
 DOCUMENTS = [
@@ -223,7 +223,7 @@ def test_under_fr_the_notice_is_internal_and_checked_once_kept(
     _session(director, croupier, table)
     assert not _checks("house.table_notice")  # the casino does not keep the notices
     with pytest.raises(RegulationError) as refused:
-        post_table_notice(actor=director, table=3, day=TODAY + dt.timedelta(days=1))
+        post_table_notice(actor=director, table=3, day=TODAY + dt.timedelta(days=2))
     assert (refused.value.field, refused.value.article) == ("day", INTERNAL)
     post_table_notice(actor=director, table=3, day=D)
     assert not _checks("house.table_notice")

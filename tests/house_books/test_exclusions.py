@@ -21,7 +21,7 @@ from house_books.models import Exclusion
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate()
+TODAY = timezone.localdate()  # read once: a future day is two days on, still ahead after midnight
 
 
 def _ago(days: int) -> dt.date:
@@ -74,7 +74,7 @@ def test_the_ministers_exclusion_and_its_radiation(lu_casino: Any, director: Any
         ({"ground": "own"}, "ground"),
         ({"reference": ""}, "reference"),
         ({"director_notified_on": _ago(11)}, "director_notified_on"),
-        ({"decided_on": TODAY + dt.timedelta(days=1)}, "decided_on"),
+        ({"decided_on": TODAY + dt.timedelta(days=2)}, "decided_on"),
     ],
 )
 def test_bad_exclusions_refused_on_their_field(

@@ -22,7 +22,7 @@ from house_books.selectors import tips_account
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate()
+TODAY = timezone.localdate()  # read once: a future day is two days on, still ahead after midnight
 D1 = TODAY - dt.timedelta(days=3)
 D2 = TODAY - dt.timedelta(days=2)
 
@@ -93,7 +93,7 @@ def test_counted_and_witnessed_by_approved_people_only(
         ({"amount": "-1"}, "amount"),
         ({"amount": "x"}, "amount"),
         ({"box": ""}, "box"),
-        ({"day": TODAY + dt.timedelta(days=1)}, "day"),
+        ({"day": TODAY + dt.timedelta(days=2)}, "day"),
     ],
 )
 def test_bad_counts_refused_on_their_field(
