@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import validate_date_window
 
 
@@ -143,7 +144,7 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         table = f" table {self.table_number}" if self.table_number is not None else ""
-        part = f" (partie {self.part})" if self.part else ""
+        part = " " + _("(partie %(part)s)") % {"part": self.part} if self.part else ""
         return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}{part}"
 
 
@@ -178,7 +179,7 @@ class Checkpoint(models.Model):
         ordering = ["-seq"]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.head_hash[:16]}… {self.made_at:%Y-%m-%d %H:%M}"
+        return f"#{self.seq} {self.head_hash[:16]}… {dates.moment(self.made_at)}"
 
 
 class MerkleNode(models.Model):

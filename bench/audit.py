@@ -296,16 +296,16 @@ def _deck_books(need: int) -> tuple[int, int, int]:
     event), then ``need`` decks of that reception loaded with COPY from the next id on
     (their events are appended by _fill_chain). Returns the first deck id and the
     reception's row ids (manufacturer, reception)."""
-    import datetime as dt
 
     from django.contrib.auth import get_user_model
     from django.db import connection, transaction
+    from django.utils import timezone
 
     import audit
     from cards_registry.models import Book, Deck, Manufacturer, Order, Reception
 
     user = get_user_model().objects.create(username=f"bench-{uuid.uuid4().hex[:8]}")
-    today = dt.date.today()
+    today = timezone.localdate()
     with transaction.atomic():
         maker = Manufacturer.objects.create(
             code="BENCH",

@@ -84,6 +84,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
     import json
 
     from django.core.management import call_command
+    from django.utils import timezone
 
     from casino_ops import roles
     from tables import services
@@ -115,7 +116,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
 
     disc = Discrepancy.objects.filter(round__isnull=False).select_related("hand_log").order_by("-id").first()
     position = round_positions(disc.hand_log_id)[disc.round]
-    today = dt.date.today()
+    today = timezone.localdate()
     period = urlencode(
         {"date_from": (today.replace(day=1) - dt.timedelta(days=1)).replace(day=1), "date_to": today}
     )

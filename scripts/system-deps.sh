@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Debian packages the project uses: "runtime" (WeasyPrint's libraries, fonts) or
 # "test" (also poppler-utils and NSS tools to check signed PDFs, openssl for the
-# exported checkpoints, procps for the worker tests, Chromium for
-# browser tests, npm for axe-core, the accessibility checker the browser tests
-# inject into every page). Installs only what is missing; needs root or sudo for that.
+# exported checkpoints, procps for the worker tests, gettext to check the English
+# catalogue, Chromium for browser tests, npm for axe-core, the accessibility checker
+# the browser tests inject into every page). Installs only what is missing; needs root or sudo for that.
 set -euo pipefail
 what=${1:-test}
 packages=(libpango-1.0-0 libpangoft2-1.0-0 libharfbuzz-subset0 fonts-dejavu-core)
 if [ "$what" = test ]; then
-  packages+=(poppler-utils libnss3-tools openssl procps chromium chromium-driver)
+  packages+=(poppler-utils libnss3-tools openssl procps chromium chromium-driver gettext)
   command -v npm >/dev/null || packages+=(npm)
 fi
 # axe-core for the browser tests, from the npm registry at a pinned version, into

@@ -10,7 +10,11 @@ from __future__ import annotations
 
 import ast
 import gettext as gnu_gettext
+import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -140,6 +144,41 @@ def test_committed_mo_matches_the_po(po_entries: list[dict]) -> None:
             if got != e["msgstr"]:
                 stale.append(e["msgid"])
     assert not stale, f"{len(stale)} entries of the .mo differ from the .po: {stale[:10]}"
+
+
+#: What ``makemessages`` reads: the apps, the templates (the README's command, run from the root).
+SOURCES = ("audit", "cards_registry", "casino_ops", "house_books", "tables", "templates")
+MAKEMESSAGES = ["makemessages", "-l", "en", "--ignore=.venv/*", "--ignore=tests/*", "--ignore=bench/*"]
+
+
+def test_the_catalogue_holds_every_text_of_the_code_and_no_other(
+    tmp_path: Path, po_entries: list[dict]
+) -> None:
+    """Every text marked for translation in the code and templates has its entry in the
+    committed .po, and the .po keeps none the code no longer has: ``makemessages`` run on a
+    copy of the project finds exactly the committed entries (a text left out would show in
+    French under English, the other tests would not see it)."""
+    root = Path(settings.BASE_DIR)
+    copy = tmp_path / "project"
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc", "*.mo")
+    for name in SOURCES:
+        shutil.copytree(root / name, copy / name, ignore=skip)
+    shutil.copytree(root / "locale", copy / "locale", ignore=skip)
+    (copy / "tests").mkdir()
+    for name in ("__init__.py", "settings.py", "manage.py"):
+        source = root / "tests" / name if name != "manage.py" else root / name
+        shutil.copy(source, copy / ("tests" if name != "manage.py" else "") / name)
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "PYTHONPATH": str(copy)}
+    done = subprocess.run(
+        [sys.executable, "manage.py", *MAKEMESSAGES], cwd=copy, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    made = {(e.get("msgctxt"), e["msgid"]) for e in read_po(copy / PO.relative_to(root)) if e["msgid"]}
+    kept = {(e.get("msgctxt"), e["msgid"]) for e in po_entries}
+    assert sorted(made - kept, key=str) == [], (
+        "texts of the code missing from the .po (run the README's command)"
+    )
+    assert sorted(kept - made, key=str) == [], "entries of the .po the code no longer has"
 
 
 # -- what a user sees ------------------------------------------------------------------------

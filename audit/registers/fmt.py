@@ -8,7 +8,9 @@ from collections.abc import Iterable, Sequence
 from decimal import Decimal
 from typing import Any
 
-from django.utils import timezone
+# the registers write days and moments as every screen does (re-exported)
+from casino_ops.dates import day as day
+from casino_ops.dates import moment as moment
 
 
 def person(user: Any) -> str:
@@ -18,20 +20,6 @@ def person(user: Any) -> str:
         return user
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
     return full or user.get_username()
-
-
-def day(value: dt.date | dt.datetime | None) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, dt.datetime):
-        value = timezone.localtime(value).date()
-    return value.strftime("%d/%m/%Y")
-
-
-def moment(value: dt.datetime | None) -> str:
-    if value is None:
-        return ""
-    return timezone.localtime(value).strftime("%d/%m/%Y %H:%M")
 
 
 def amount(value: Decimal | int | None) -> str:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import validate_no_control_characters
 
 from .cabinet import CabinetOpening
@@ -80,7 +81,7 @@ class TableCheck(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Contrôle {self.issue_line.deck.serial}"
+        return _("Contrôle du jeu %(serial)s") % {"serial": self.issue_line.deck.serial}
 
 
 class ReturnResult(models.TextChoices):
@@ -110,7 +111,10 @@ class DeckReturn(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Retour table {self.table_number} — {self.at:%d/%m/%Y %H:%M}"
+        return _("Retour de la table %(table)s — %(at)s") % {
+            "table": self.table_number,
+            "at": dates.moment(self.at),
+        }
 
 
 class ReturnLine(models.Model):

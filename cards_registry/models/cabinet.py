@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
+
 from .decks import Deck
 
 USER = settings.AUTH_USER_MODEL
@@ -29,7 +31,7 @@ class KeyHandover(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Clé → {self.receiver} ({self.at:%d/%m/%Y %H:%M})"
+        return _("Clé → %(receiver)s (%(at)s)") % {"receiver": self.receiver, "at": dates.moment(self.at)}
 
 
 class OpeningPurpose(models.TextChoices):
@@ -76,7 +78,10 @@ class CabinetOpening(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Ouverture {self.at:%d/%m/%Y %H:%M} — {self.get_purpose_display()}"
+        return _("Ouverture du %(at)s — %(purpose)s") % {
+            "at": dates.moment(self.at),
+            "purpose": self.get_purpose_display(),
+        }
 
 
 class CabinetDemand(models.Model):
@@ -93,7 +98,7 @@ class CabinetDemand(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Demande d'ouverture du {self.at:%d/%m/%Y %H:%M}"
+        return _("Demande d'ouverture du %(at)s") % {"at": dates.moment(self.at)}
 
 
 class CabinetInventory(models.Model):
@@ -125,7 +130,7 @@ class CabinetInventory(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Inventaire du {self.at:%d/%m/%Y %H:%M}"
+        return _("Inventaire du %(at)s") % {"at": dates.moment(self.at)}
 
 
 class OutOfUseDeclaration(models.Model):
@@ -147,4 +152,4 @@ class OutOfUseDeclaration(models.Model):
         ordering = ["at", "id"]
 
     def __str__(self) -> str:
-        return f"Hors d'usage le {self.at:%d/%m/%Y %H:%M}"
+        return _("Hors d'usage le %(at)s") % {"at": dates.moment(self.at)}

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
+
 from .at_tables import DeckReturn, ReturnLine, TableCheck, TableIssue
 from .decks import Deck
 from .destructions import Destruction
@@ -98,4 +100,4 @@ class Correction(models.Model):
         constraints = [models.CheckConstraint(condition=_one_entry(), name="depot_correction_one_entry")]
 
     def __str__(self) -> str:
-        return f"Correction de « {self.field} » ({self.at:%d/%m/%Y})"
+        return _("Correction de « %(field)s » (%(day)s)") % {"field": self.field, "day": dates.day(self.at)}

@@ -59,4 +59,4 @@ class Deck(models.Model):
         indexes = [models.Index(fields=["status"], name="depot_deck_status")]
 
     def __str__(self) -> str:
-        return f"Jeu {self.serial} ({self.back_colour})"
+        return _("Jeu %(serial)s (%(colour)s)") % {"serial": self.serial, "colour": self.back_colour}

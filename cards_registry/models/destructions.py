@@ -6,6 +6,8 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
+
 from .cabinet import CabinetOpening
 from .decks import Deck
 from .makers import Book
@@ -43,7 +45,7 @@ class Destruction(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Destruction n° {self.number}"
+        return _("Destruction n° %(number)s") % {"number": self.number}
 
 
 class DestructionLine(models.Model):
@@ -61,7 +63,7 @@ class DestructionLine(models.Model):
         ordering = ["id"]
 
     def __str__(self) -> str:
-        return f"{self.deck} détruit"
+        return _("%(deck)s détruit") % {"deck": self.deck}
 
 
 class Visa(models.Model):
@@ -94,4 +96,4 @@ class Visa(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Visa de {self.officer} ({self.at:%d/%m/%Y %H:%M})"
+        return _("Visa de %(officer)s (%(at)s)") % {"officer": self.officer, "at": dates.moment(self.at)}

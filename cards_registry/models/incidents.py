@@ -93,7 +93,10 @@ class Incident(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Incident n° {self.number} — {self.get_kind_display()}"
+        return _("Incident n° %(number)s — %(kind)s") % {
+            "number": self.number,
+            "kind": self.get_kind_display(),
+        }
 
     @property
     def report(self) -> IncidentReport | None:
@@ -153,7 +156,7 @@ class IncidentReport(models.Model):
         verbose_name_plural = _("avis d'incidents")
 
     def __str__(self) -> str:
-        return f"Avis de l'incident n° {self.incident.number}"
+        return _("Avis de l'incident n° %(number)s") % {"number": self.incident.number}
 
 
 class IncidentClosure(models.Model):
@@ -174,4 +177,4 @@ class IncidentClosure(models.Model):
         verbose_name_plural = _("clôtures d'incidents")
 
     def __str__(self) -> str:
-        return f"Clôture de l'incident n° {self.incident.number}"
+        return _("Clôture de l'incident n° %(number)s") % {"number": self.incident.number}

@@ -69,7 +69,7 @@ class Book(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.get_kind_display()} n° {self.number}"
+        return _("%(book)s n° %(number)s") % {"book": self.get_kind_display(), "number": self.number}
 
 
 class DepotSettings(models.Model):

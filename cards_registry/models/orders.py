@@ -46,7 +46,7 @@ class Order(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Bon n° {self.number} ({self.manufacturer.code})"
+        return _("Bon n° %(number)s (%(maker)s)") % {"number": self.number, "maker": self.manufacturer.code}
 
 
 class OrderLine(models.Model):

@@ -46,7 +46,7 @@ class Reception(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Prise en charge n° {self.number}"
+        return _("Prise en charge n° %(number)s") % {"number": self.number}
 
 
 class Sixain(models.Model):

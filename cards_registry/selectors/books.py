@@ -8,6 +8,8 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 
+from casino_ops import dates
+
 from ..models import (
     CabinetOpening,
     Correction,
@@ -164,7 +166,7 @@ def _opening_note(opening: CabinetOpening) -> str:
     demand = opening.demand
     if demand is not None:
         parts.append(
-            f"demande de l'officier du {demand.at:%d/%m/%Y %H:%M}"
+            f"demande de l'officier du {dates.moment(demand.at)}"
             + (f" : {demand.reason}" if demand.reason else "")
         )
     inventory = getattr(opening, "inventory", None)

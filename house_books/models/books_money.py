@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
     validate_no_control_characters,
@@ -46,7 +47,7 @@ class OrphanEntry(models.Model):
         ordering = ["number"]
 
     def __str__(self) -> str:
-        return f"Orphelin n° {self.number} — {self.amount}"
+        return _("Orphelin n° %(number)s — %(amount)s") % {"number": self.number, "amount": self.amount}
 
 
 class OrphanRepayment(models.Model):
@@ -81,7 +82,10 @@ class OrphanRepayment(models.Model):
         ordering = ["repaid_on", "pk"]
 
     def __str__(self) -> str:
-        return f"Remboursement de l'orphelin n° {self.entry.number} — {self.amount}"
+        return _("Remboursement de l'orphelin n° %(number)s — %(amount)s") % {
+            "number": self.entry.number,
+            "amount": self.amount,
+        }
 
 
 class OrphanTransfer(models.Model):
@@ -108,7 +112,10 @@ class OrphanTransfer(models.Model):
         ordering = ["exercise"]
 
     def __str__(self) -> str:
-        return f"Versement {self.exercise} — {self.amount}"
+        return _("Versement de l'exercice %(exercise)s — %(amount)s") % {
+            "exercise": self.exercise,
+            "amount": self.amount,
+        }
 
 
 # -- Approvals (LU art. 51, 54, 63) -------------------------------------------------------------
@@ -207,4 +214,4 @@ class TipsCount(models.Model):
         ordering = ["day"]
 
     def __str__(self) -> str:
-        return f"Pourboires du {self.day:%d/%m/%Y} — {self.amount}"
+        return _("Pourboires du %(day)s — %(amount)s") % {"day": dates.day(self.day), "amount": self.amount}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
     validate_no_control_characters,
@@ -80,7 +80,7 @@ class ClosingDown(models.Model):
         ordering = ["closed_at"]
 
     def __str__(self) -> str:
-        return f"Cessation du {timezone.localtime(self.closed_at):%d/%m/%Y %H:%M}"
+        return _("Cessation du %(at)s") % {"at": dates.moment(self.closed_at)}
 
     def document_list(self) -> list[str]:
         return [line for line in self.documents.splitlines() if line.strip()]
@@ -109,7 +109,10 @@ class TableNotice(models.Model):
         ordering = ["table_number", "posted_at"]
 
     def __str__(self) -> str:
-        return f"Avis table {self.table_number} — {self.day:%d/%m/%Y}"
+        return _("Avis de la table %(table)s — %(day)s") % {
+            "table": self.table_number,
+            "day": dates.day(self.day),
+        }
 
 
 class DeviceReturnEntry(DeviceAssignment):

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
     validate_no_control_characters,
@@ -47,7 +48,7 @@ class ShoeDevice(models.Model):
         ordering = ["number"]
 
     def __str__(self) -> str:
-        return f"Sabot n° {self.number}"
+        return _("Sabot n° %(number)s") % {"number": self.number}
 
 
 class DeviceAssignment(models.Model):
@@ -73,4 +74,8 @@ class DeviceAssignment(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"Sabot n° {self.device.number} — table {self.table_number} — {self.day:%d/%m/%Y}"
+        return _("Sabot n° %(number)s — table %(table)s — %(day)s") % {
+            "number": self.device.number,
+            "table": self.table_number,
+            "day": dates.day(self.day),
+        }

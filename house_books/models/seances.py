@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
     validate_no_control_characters,
@@ -101,7 +102,7 @@ class BankFailure(models.Model):
         ordering = ["occurred_at", "pk"]
 
     def __str__(self) -> str:
-        return f"Défaillance du {self.occurred_at:%d/%m/%Y %H:%M}"
+        return _("Défaillance du %(at)s") % {"at": dates.moment(self.occurred_at)}
 
 
 class NewAuthorisation(models.Model):
@@ -128,4 +129,7 @@ class NewAuthorisation(models.Model):
         ordering = ["granted_on", "pk"]
 
     def __str__(self) -> str:
-        return f"Autorisation {self.reference} du {self.granted_on:%d/%m/%Y}"
+        return _("Autorisation %(reference)s du %(day)s") % {
+            "reference": self.reference,
+            "day": dates.day(self.granted_on),
+        }

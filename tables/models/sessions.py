@@ -147,7 +147,11 @@ class AdvanceEntry(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "line"], name="tables_advance_line_unique")]
 
     def __str__(self) -> str:
-        return f"{self.table.code} ligne {self.line} — {self.get_kind_display()}"
+        return _("%(table)s ligne %(line)s — %(kind)s") % {
+            "table": self.table.code,
+            "line": self.line,
+            "kind": self.get_kind_display(),
+        }
 
 
 class MaximumChange(models.Model):

@@ -125,7 +125,7 @@ class Replay(models.Model):
         verbose_name_plural = _("rejeux")
 
     def __str__(self) -> str:
-        return f"rejeu {self.hand_log_id}"
+        return gettext("rejeu du journal %(log)s") % {"log": self.hand_log_id}
 
 
 class Discrepancy(models.Model):

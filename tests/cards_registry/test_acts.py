@@ -91,6 +91,7 @@ def test_the_officer_demands_the_opening_and_the_inventory_finds_differences(
         services.record_inventory(actor=director, opening=opening, found=found)
     [logged] = [e for e in selectors.depot_log(TODAY(), TODAY()) if e.kind == "opening" and e.demanded_by]
     assert "demande de l'officier" in logged.note and "manquants : A1-1" in logged.note
+    assert f"demande de l'officier du {timezone.localtime(demand.at):%d/%m/%Y %H:%M}" in logged.note
     assert f"incident n° {incident.number}" in logged.note
 
 

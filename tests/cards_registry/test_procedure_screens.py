@@ -83,9 +83,12 @@ def test_admin_records_a_foreign_card_and_corrects_a_serial_in_words(
 def test_the_officer_demands_the_opening_from_the_portal(officer: Any, casino: Any) -> None:
     client = signed_in(officer)
     assert "cabinet-demand" in client.get("/inspection/").content.decode()
-    response = client.post(reverse("portal:demand_opening"), {"reason": "Contrôle inopiné"})
-    assert response.status_code == 302
-    assert CabinetDemand.objects.get().officer == officer
+    response = client.post(reverse("portal:demand_opening"), {"reason": "Contrôle inopiné"}, follow=True)
+    assert response.redirect_chain[0][1] == 302
+    demand = CabinetDemand.objects.get()
+    assert demand.officer == officer
+    # the officer is told when, at the casino's hour
+    assert f"enregistrée le {timezone.localtime(demand.at):%d/%m/%Y %H:%M}." in response.content.decode()
 
 
 def test_the_officer_records_when_he_was_told(

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from cards_registry import selectors as depot
 from cards_registry.services import demand_opening as demand
 from cards_registry.services import record_incident_report
+from casino_ops import dates
 from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 
@@ -36,8 +37,7 @@ def demand_opening(request: HttpRequest) -> HttpResponse:
     else:
         messages.success(
             request,
-            _("Demande d'ouverture du dépôt enregistrée le %(at)s.")
-            % {"at": f"{recorded.at:%d/%m/%Y %H:%M}"},
+            _("Demande d'ouverture du dépôt enregistrée le %(at)s.") % {"at": dates.moment(recorded.at)},
         )
     return HttpResponseRedirect(reverse("portal:books_inspection"))
 

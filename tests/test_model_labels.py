@@ -1,0 +1,123 @@
+"""How a row names itself (``str()``: the admin's titles, choices and history, the portal's
+links): in the active language, and at the casino's local time, never UTC.
+
+Over every model of the project that names itself, on the LU demo (which keeps every book),
+one row each: under English no French word of the labels is left, and no moment is written
+at its UTC hour.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import override
+
+from tests.builders import kept_for_module
+
+APPS = ("cards_registry", "tables", "house_books", "audit", "casino_ops")
+
+#: Words of the French labels; none may be left in an English label.
+FRENCH = (
+    "Jeu ",
+    "Bon n°",
+    "Clé ",
+    "Ouverture",
+    "Demande",
+    "Inventaire",
+    "Hors d'usage",
+    "Prise en charge",
+    "détruit",
+    "Visa de",
+    "Correction de",
+    "Avis ",
+    "Clôture",
+    "Contrôle",
+    "Retour",
+    " ligne ",
+    "Sabot",
+    "Orphelin",
+    "Remboursement",
+    "Versement",
+    "Pourboires",
+    "Cessation",
+    "Défaillance",
+    "Autorisation",
+    "partie",
+    "rejeu",
+    "écart",
+    "manche",
+)
+
+
+def _models() -> list[type[models.Model]]:
+    return sorted(
+        (
+            m
+            for name in APPS
+            for m in apps.get_app_config(name).get_models()
+            if m.__str__ is not models.Model.__str__
+        ),
+        key=lambda m: m._meta.label,
+    )
+
+
+@pytest.fixture(scope="module")
+def lu_demo(django_db_setup: None, django_db_blocker: Any) -> Any:
+    yield from kept_for_module(
+        django_db_blocker, lambda: call_command("seed_demo", profile="LU", verbosity=0)
+    )
+
+
+def _utc_texts(obj: models.Model) -> list[str]:
+    """The row's moments written at their UTC hour (as a label must not write them)."""
+    texts = []
+    for f in obj._meta.concrete_fields:
+        if isinstance(f, models.DateTimeField):
+            value = getattr(obj, f.attname)
+            if value is not None:
+                utc = value.astimezone(dt.UTC)
+                if utc.strftime("%H:%M") != timezone.localtime(value).strftime("%H:%M"):
+                    texts.append(utc.strftime("%d/%m/%Y %H:%M"))
+    return texts
+
+
+@pytest.mark.django_db
+def test_every_row_names_itself_in_english_at_local_time(lu_demo: None) -> None:
+    named, empty, wrong = [], [], []
+    for model in _models():
+        obj = model._default_manager.order_by("pk").last()
+        if obj is None:
+            empty.append(model._meta.label)
+            continue
+        named.append(model._meta.label)
+        with override("en"):
+            english = str(obj)
+        with override("fr"):
+            french = str(obj)
+        left = [w for w in FRENCH if w in english]
+        if left:
+            wrong.append(f"{model._meta.label}: {english!r} keeps {left}")
+        for text in _utc_texts(obj):
+            for label in (english, french):
+                if text in label:
+                    wrong.append(f"{model._meta.label}: {label!r} writes {text} (UTC)")
+    assert not wrong, "\n".join(wrong)
+    assert len(named) >= 40, (named, empty)
+
+
+@pytest.mark.django_db
+def test_a_moment_is_named_at_the_casinos_hour_and_day(users: dict[str, Any]) -> None:
+    """A key handed over at 23:30 UTC on 1 December is, in Paris, handed over at 00:30 on the 2nd."""
+    from cards_registry.models import KeyHandover
+
+    handover = KeyHandover(receiver=users["directeur"], at=dt.datetime(2026, 12, 1, 23, 30, tzinfo=dt.UTC))
+    with override("fr"):
+        assert str(handover) == "Clé → u_directeur (02/12/2026 00:30)"
+    with override("en"):
+        assert str(handover) == "Key → u_directeur (02/12/2026 00:30)"
