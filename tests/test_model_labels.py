@@ -121,3 +121,27 @@ def test_a_moment_is_named_at_the_casinos_hour_and_day(users: dict[str, Any]) ->
         assert str(handover) == "Clé → u_directeur (02/12/2026 00:30)"
     with override("en"):
         assert str(handover) == "Key → u_directeur (02/12/2026 00:30)"
+
+
+@pytest.mark.django_db
+def test_the_admin_names_the_depots_entries_in_english_too(lu_demo: None) -> None:
+    """The entries a correction may name, an incident's closure, an order's receptions."""
+    from django.contrib import admin
+
+    from cards_registry.admin.corrections import _correction_entry_choices
+    from cards_registry.models import Incident, Order
+
+    closed = Incident.objects.filter(closure__isnull=False).first()
+    open_ = Incident.objects.filter(closure__isnull=True).first()
+    received = Order.objects.filter(receptions__isnull=False).first()
+    assert closed is not None and open_ is not None and received is not None
+    incidents, orders = admin.site.get_model_admin(Incident), admin.site.get_model_admin(Order)
+    with override("en"):
+        shown = [label for _key, label in _correction_entry_choices()]
+        shown += [str(incidents.closure_display(closed)), str(incidents.closure_display(open_))]
+        shown.append(str(orders.receptions_display(received)))
+    kinds = {label.split(" ")[0] for label in shown[:-3]}
+    assert {"Purchase", "Receipt", "Deck", "Sixain", "Issue", "Check", "Return"} <= kinds, kinds
+    left = [(label, w) for label in shown for w in (*FRENCH, " le ", " du ", "ouvert") if w in label]
+    assert not left, left
+    assert f" on {timezone.localtime(closed.closure.at):%d/%m/%Y %H:%M}: " in shown[-3]

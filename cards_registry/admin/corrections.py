@@ -10,6 +10,7 @@ from django.contrib import admin
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import ActAdmin, ActForm, choice_field
 
@@ -32,13 +33,13 @@ from ..models import (
 def _entry_choices() -> list[tuple[str, str]]:
     choices: list[tuple[str, str]] = []
     for model, label in (
-        (Order, "Bon"),
-        (Reception, "Prise en charge"),
-        (Incident, "Incident"),
-        (Destruction, "Destruction"),
+        (Order, _("Bon n° %(number)s")),
+        (Reception, _("Prise en charge n° %(number)s")),
+        (Incident, _("Incident n° %(number)s")),
+        (Destruction, _("Destruction n° %(number)s")),
     ):
         for pk, number in model.objects.order_by("-id").values_list("pk", "number")[:200]:
-            choices.append((f"{model.__name__.lower()}:{pk}", f"{label} n° {number}"))
+            choices.append((f"{model.__name__.lower()}:{pk}", label % {"number": number}))
     return choices
 
 
@@ -80,12 +81,21 @@ def _correction_entry_choices() -> list[tuple[str, str]]:
     """The entries a director may correct, named as in the books (numbers, serials, tables and days)."""
     choices = _entry_choices()
     for deck in Deck.objects.select_related("manufacturer").order_by("-id")[:300]:
-        choices.append((f"deck:{deck.pk}", f"Jeu {deck.manufacturer.code}:{deck.serial}"))
+        choices.append(
+            (
+                f"deck:{deck.pk}",
+                _("Jeu %(maker)s:%(serial)s") % {"maker": deck.manufacturer.code, "serial": deck.serial},
+            )
+        )
     for sixain in Sixain.objects.select_related("manufacturer").order_by("-id")[:100]:
         choices.append((f"sixain:{sixain.pk}", f"Sixain {sixain.manufacturer.code}:{sixain.serial}"))
     for issue in TableIssue.objects.order_by("-id")[:100]:
         choices.append(
-            (f"tableissue:{issue.pk}", f"Remise à la table {issue.table_number} du {issue.day:%d/%m/%Y}")
+            (
+                f"tableissue:{issue.pk}",
+                _("Remise à la table %(table)s du %(day)s")
+                % {"table": issue.table_number, "day": dates.day(issue.day)},
+            )
         )
     for check in TableCheck.objects.select_related("issue_line__deck", "issue_line__issue").order_by("-id")[
         :100
@@ -93,18 +103,24 @@ def _correction_entry_choices() -> list[tuple[str, str]]:
         choices.append(
             (
                 f"tablecheck:{check.pk}",
-                f"Contrôle du jeu {check.issue_line.deck.serial} à la table {check.issue_line.issue.table_number}",
+                _("Contrôle du jeu %(serial)s à la table %(table)s")
+                % {"serial": check.issue_line.deck.serial, "table": check.issue_line.issue.table_number},
             )
         )
     for back in DeckReturn.objects.order_by("-id")[:100]:
         choices.append(
-            (f"deckreturn:{back.pk}", f"Retour de la table {back.table_number} du {back.day:%d/%m/%Y}")
+            (
+                f"deckreturn:{back.pk}",
+                _("Retour de la table %(table)s du %(day)s")
+                % {"table": back.table_number, "day": dates.day(back.day)},
+            )
         )
     for line in ReturnLine.objects.select_related("issue_line__deck", "deck_return").order_by("-id")[:200]:
         choices.append(
             (
                 f"returnline:{line.pk}",
-                f"Jeu {line.issue_line.deck.serial} rendu par la table {line.deck_return.table_number}",
+                _("Jeu %(serial)s rendu par la table %(table)s")
+                % {"serial": line.issue_line.deck.serial, "table": line.deck_return.table_number},
             )
         )
     return choices

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
 
@@ -124,8 +124,12 @@ class IncidentAdmin(ActAdmin):
     def closure_display(self, obj: Any) -> str:
         closure = getattr(obj, "closure", None)
         if closure is None:
-            return "ouvert : les jeux sont consignés jusqu'à la clôture par l'officier"
-        return f"{closure.officer} le {timezone.localtime(closure.at):%d/%m/%Y %H:%M} : {closure.finding}"
+            return _("ouvert : les jeux sont consignés jusqu'à la clôture par l'officier")
+        return _("%(officer)s le %(at)s : %(finding)s") % {
+            "officer": closure.officer,
+            "at": dates.moment(closure.at),
+            "finding": closure.finding,
+        }
 
     @admin.display(description=_("avisé (qui, quand, délai)"))
     def told_display(self, obj: Incident) -> str:

@@ -13,6 +13,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import acting_user
 from casino_ops.admin_acts import ActAdmin, ActForm
 from casino_ops.forms import integer_range
@@ -154,7 +155,13 @@ class OrderAdmin(ActAdmin):
 
     @admin.display(description=_("prises en charge"))
     def receptions_display(self, obj: Order) -> str:
-        return ", ".join(f"n° {r.number} du {r.received_on:%d/%m/%Y}" for r in obj.receptions.all()) or "—"
+        return (
+            ", ".join(
+                _("n° %(number)s du %(day)s") % {"number": r.number, "day": dates.day(r.received_on)}
+                for r in obj.receptions.all()
+            )
+            or "—"
+        )
 
     @admin.action(description=_("Envoyer au fabricant (bons visés)"))
     def send(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:

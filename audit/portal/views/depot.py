@@ -90,7 +90,10 @@ def _stamp_closing(request: HttpRequest, closing_id: int) -> HttpResponse:
     closing = access.get_visible_or_404(request.user, closings_awaiting_visa(), access.VISA, pk=closing_id)
     form = VisaForm(request.POST)
     if not form.is_valid():
-        messages.error(request, "Observations : " + " ".join(map(str, form.errors.get("remark", []))))
+        messages.error(
+            request,
+            _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
+        )
         return HttpResponseRedirect(_back(request))
     try:
         stamp_closing(actor=acting_user(request), closing=closing, remark=form.cleaned_data["remark"])
@@ -118,7 +121,10 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     if not back.startswith("/inspection/"):
         back = reverse("portal:visas")
     if not form.is_valid():
-        messages.error(request, "Observations : " + " ".join(map(str, form.errors.get("remark", []))))
+        messages.error(
+            request,
+            _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
+        )
         return HttpResponseRedirect(back)
     try:
         getattr(services, service_name)(
@@ -127,7 +133,7 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     except RegulationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"{entry} : visa apposé.")
+        messages.success(request, _("%(entry)s : visa apposé.") % {"entry": entry})
     return HttpResponseRedirect(back)
 
 

@@ -18,6 +18,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 
 from audit.models import Report
 from audit.registers.base import MODULES, REGISTERS, Request
@@ -116,7 +117,11 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     except RegulationError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, f"PDF signé demandé : {report} — {report.get_state_display()}.")
+        messages.success(
+            request,
+            _("PDF signé demandé : %(report)s — %(state)s.")
+            % {"report": report, "state": report.get_state_display()},
+        )
     return HttpResponseRedirect(back)
 
 
