@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access, dates
@@ -124,7 +125,7 @@ class IncidentAdmin(ActAdmin):
     def closure_display(self, obj: Any) -> str:
         closure = getattr(obj, "closure", None)
         if closure is None:
-            return _("ouvert : les jeux sont consignés jusqu'à la clôture par l'officier")
+            return gettext("ouvert : les jeux sont consignés jusqu'à la clôture par l'officier")
         return _("%(officer)s le %(at)s : %(finding)s") % {
             "officer": closure.officer,
             "at": dates.moment(closure.at),
