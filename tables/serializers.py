@@ -111,7 +111,7 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
 
 
 class SessionFilterSerializer(serializers.Serializer[Any]):
-    table = serializers.IntegerField(required=False, help_text="numéro de table")
+    table = serializers.IntegerField(required=False, help_text="table number")
     day = serializers.DateField(required=False)
     status = serializers.ChoiceField(choices=["open", "interrupted", "closed"], required=False)
 
