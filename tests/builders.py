@@ -241,6 +241,27 @@ def depot_with_decks(
     return Depot(maker=maker, order=order, reception=reception, decks=decks)
 
 
+# -- the house books -----------------------------------------------------------------------------
+
+
+def closing_down(director: Any) -> Any:
+    """The casino's closing down an hour ago (LU art. 52): the books left with the officers,
+    the cards and shoes to a successor."""
+    from django.utils import timezone
+
+    from house_books.services import record_closing
+
+    return record_closing(
+        actor=director,
+        closed_at=timezone.now() - dt.timedelta(hours=1),
+        documents_left_at="agents",
+        documents="Carnets de prise en charge, carnets d'avances, registre de contrôle",
+        disposal="successor",
+        successor="Société du Nouveau Casino SA",
+        officer_name="Adjudant Weber",
+    )
+
+
 # -- the tables ----------------------------------------------------------------------------------
 
 

@@ -18,9 +18,9 @@ from django.utils import timezone
 from cards_registry.models import DeckStatus, IssueLine, ReturnResult
 from cards_registry.services import return_decks
 from house_books.models import DeviceAssignment
-from house_books.services.closing import record_closing
 from house_books.services.devices import return_device
 from tables.services.limits import record_authorised_minimum
+from tests import builders
 from tests.builders import kept_for_module
 
 from .test_register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
@@ -44,15 +44,7 @@ def _lu_demo() -> None:
         in_force_on=today - dt.timedelta(days=10),
     )
     _decks_back_to_the_depot(director)
-    record_closing(
-        actor=director,
-        closed_at=timezone.now() - dt.timedelta(hours=1),
-        documents_left_at="agents",
-        documents="Carnets de prise en charge, carnets d'avances, registre de contrôle",
-        disposal="successor",
-        successor="Société du Nouveau Casino SA",
-        officer_name="Adjudant Weber",
-    )
+    builders.closing_down(director)
 
 
 @pytest.mark.django_db

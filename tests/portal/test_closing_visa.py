@@ -3,19 +3,17 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
 from house_books.models import ClosingDown
-from house_books.services import record_closing
 from house_books.services.casino import update_casino_settings
+from tests import builders
 
 
 @pytest.fixture
@@ -24,15 +22,7 @@ def closing(users: dict[str, Any]) -> ClosingDown:
     update_casino_settings(
         actor=director, name="Casino de test", profile="LU", authorised_min_stake=Decimal("5.00")
     )
-    return record_closing(
-        actor=director,
-        closed_at=timezone.now() - dt.timedelta(hours=1),
-        documents_left_at="agents",
-        documents="Carnets de prise en charge, carnets d'avances, registre de contrôle",
-        disposal="successor",
-        successor="Société du Nouveau Casino SA",
-        officer_name="Adjudant Weber",
-    )
+    return builders.closing_down(director)
 
 
 @pytest.mark.django_db
