@@ -12,14 +12,32 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Mapping
+from enum import StrEnum
 from typing import Any, Protocol
+
+
+class Act(StrEnum):
+    """The acts of the tables and the depot that the apps above may bind. A name that is
+    not one of these fails where it is written (``Act.SESION_OPEN`` at import, ``run("…")``
+    with a :class:`ValueError`)."""
+
+    SESSION_OPEN = "session.open"
+    SESSION_ADVANCE = "session.advance"
+    SESSION_CLOSE = "session.close"
+    DEPOT_KEY_HANDOVER = "depot.key_handover"
+    DEPOT_RECEIVE = "depot.receive"
+    DEPOT_ISSUE = "depot.issue"
+    DEPOT_LOCK = "depot.lock"
+    DEPOT_COUNT = "depot.count"
+    DEPOT_RETURN = "depot.return"
+    DEPOT_DESTROY = "depot.destroy"
 
 
 class ActCheck(Protocol):
     def __call__(
         self,
         *,
-        act: str,
+        act: Act,
         day: dt.date,
         profile: str,
         people: Mapping[str, Any],
@@ -44,7 +62,7 @@ def registered() -> dict[str, Callable[..., None]]:
 
 
 def run(
-    act: str,
+    act: Act | str,
     *,
     day: dt.date,
     profile: str,
@@ -52,8 +70,9 @@ def run(
     at: dt.datetime | None = None,
     subject: Any = None,
 ) -> None:
-    """Every registered check of ``act`` (``"session.open"``, ``"session.close"``…): ``people``
+    """Every registered check of ``act`` (:class:`Act`): ``people``
     maps the act's field (``"actor"``, ``"counted_by"``…) to who signs, counts or witnesses;
     ``subject`` is the act's object (a table for an opening, the session for a closing)."""
+    act = Act(act)  # an unknown name is refused here, before any check runs
     for check in list(_checks.values()):
         check(act=act, day=day, profile=profile, people=people, at=at, subject=subject)

@@ -21,6 +21,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino_ops import act_checks, roles
+from casino_ops.act_checks import Act
 from casino_ops.regulations import RegulationError, cite
 
 from . import selectors
@@ -28,7 +29,7 @@ from .services.approvals import check_approved
 
 
 def approved_people(
-    *, act: str, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
+    *, act: Act, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
 ) -> None:
     if not selectors.approvals_book_kept():
         return
@@ -39,17 +40,17 @@ def approved_people(
 
 
 def seance_hours(
-    *, act: str, day: dt.date, profile: str, at: dt.datetime | None, subject: Any, **_ignored: Any
+    *, act: Act, day: dt.date, profile: str, at: dt.datetime | None, subject: Any, **_ignored: Any
 ) -> None:
-    if act not in ("session.open", "session.close") or at is None:
+    if act not in (Act.SESSION_OPEN, Act.SESSION_CLOSE) or at is None:
         return
-    opened_at = subject.opened_at if act == "session.close" else at
+    opened_at = subject.opened_at if act == Act.SESSION_CLOSE else at
     hours = selectors.hours_in_force(opened_at)
     if hours is None:
         return
     start, close = selectors.seance_window(hours, day)
     article = cite("house.hours", profile)
-    if act == "session.open" and at < start:
+    if act == Act.SESSION_OPEN and at < start:
         raise RegulationError(
             "SESSION_BEFORE_START_HOUR",
             _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
@@ -57,7 +58,7 @@ def seance_hours(
             article,
             field="table",
         )
-    if act == "session.open" and at >= close:
+    if act == Act.SESSION_OPEN and at >= close:
         raise RegulationError(
             "SESSION_AFTER_CLOSING_HOUR",
             _("L'heure de fermeture (%(close)s) est passée.")
@@ -65,7 +66,7 @@ def seance_hours(
             article,
             field="table",
         )
-    if act == "session.close" and at < close and not selectors.early_stop_of(subject):
+    if act == Act.SESSION_CLOSE and at < close and not selectors.early_stop_of(subject):
         raise RegulationError(
             "EARLY_STOP_WITHOUT_REASON",
             _(
@@ -77,8 +78,8 @@ def seance_hours(
         )
 
 
-def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
-    if act != "session.open" or at is None:
+def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
+    if act != Act.SESSION_OPEN or at is None:
         return
     failure = selectors.pending_bank_failure(at)
     if failure is not None:
@@ -93,8 +94,8 @@ def bank_authorised(*, act: str, profile: str, at: dt.datetime | None, **_ignore
         )
 
 
-def shoe_device_assigned(*, act: str, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
-    if act != "session.open" or profile != "LU" or subject is None:
+def shoe_device_assigned(*, act: Act, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
+    if act != Act.SESSION_OPEN or profile != "LU" or subject is None:
         return
     if not selectors.devices_book_kept():
         return
@@ -110,8 +111,8 @@ def shoe_device_assigned(*, act: str, day: dt.date, profile: str, subject: Any, 
         )
 
 
-def not_closed_down(*, act: str, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
-    if act != "session.open" or at is None:
+def not_closed_down(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
+    if act != Act.SESSION_OPEN or at is None:
         return
     closing = selectors.closed_at_or_before(at)
     if closing is not None:

@@ -68,7 +68,9 @@ def destroy_decks(
     article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
     check_destruction(witnessed=access.may(officer, Act.VISA), checks=checks, profile=profile)
-    act_checks.run("depot.destroy", day=timezone.localdate(), profile=profile, people={"actor": actor})
+    act_checks.run(
+        act_checks.Act.DEPOT_DESTROY, day=timezone.localdate(), profile=profile, people={"actor": actor}
+    )
     decks = _lock_decks([c["deck"] for c in checks])
     for deck in decks:
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)

@@ -92,7 +92,7 @@ def open_session(
         )
     _refuse_closed_day(day, profile)
     act_checks.run(
-        "session.open",
+        act_checks.Act.SESSION_OPEN,
         day=day,
         profile=profile,
         people={"actor": actor, "croupier": croupier},
@@ -235,7 +235,10 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     _require_table_staff(counted_by, profile)
     _require_status(session, SessionStatus.OPEN)
     act_checks.run(
-        "session.advance", day=session.day, profile=profile, people={"actor": actor, "counted_by": counted_by}
+        act_checks.Act.SESSION_ADVANCE,
+        day=session.day,
+        profile=profile,
+        people={"actor": actor, "counted_by": counted_by},
     )
     rules.check_amount(amount, "amount", "advance.book", profile)
     if amount != session.advance_amount:
@@ -439,7 +442,7 @@ def close_session(
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = clock.now()
     act_checks.run(
-        "session.close",
+        act_checks.Act.SESSION_CLOSE,
         day=session.day,
         profile=profile,
         people={"actor": actor, "counted_by": counted_by, "cashier": cashier},
