@@ -1,4 +1,4 @@
-"""Benchmark of the hand-log ingestion path (issue #5): one busy day, end to end.
+"""Benchmark of the hand-log ingestion path: one busy day, end to end.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres \\
     BENCH_REDIS_URL=redis://127.0.0.1:6379/0 python bench/ingest.py [--tables 30]

@@ -1,4 +1,4 @@
-"""Benchmark of the signed registers (issues #6, #17): a 10,000-row receipt book.
+"""Benchmark of the signed registers: a 10,000-row receipt book.
 
     python bench/registers.py [--rows 10000] [--workers 2] [--single]
 

@@ -1,4 +1,4 @@
-"""Benchmark of the hand-log replay (issue #3).
+"""Benchmark of the hand-log replay.
 
     python bench/replay.py [N] [--mode all|engine|command|memory] [--repeat R]
 

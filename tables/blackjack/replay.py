@@ -11,7 +11,7 @@ player and article.
 Amounts are integer cents throughout; they become ``"12.50"`` strings only in
 the report.
 
-Two paths replay a round (issue #3 asks for 50,000 rounds a second on one
+Two paths replay a round (the replay must keep up with 50,000 rounds a second on one
 core). The general path (:func:`_round_general`, :func:`_play`,
 :func:`_settle`) checks the round's shape (:func:`check_round`) and finds every
 discrepancy. The fast path, inline in :func:`_replay`, reads a round once:
@@ -181,7 +181,7 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return report  # type: ignore[return-value]
 
 
-def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:  # noqa: C901 - the fast path is inlined on purpose (locals only, no call per card: issue #3's speed)
+def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:  # noqa: C901 - the fast path is inlined on purpose (locals only, no call per card: the replay's speed)
     """The replay; None when, counts checked at the end only, a card went over ``decks``."""
     arts = rules.articles
     disc: list[dict[str, Any]] = []

@@ -165,7 +165,7 @@ def test_a_tip_rewritten_without_the_key_fails_on_its_mac(capsys):
 
 @pytest.mark.django_db
 def test_verify_audit_prints_no_traceback(settings, capsys, caplog, signing_configured):
-    """Issue 14: pyHanko logged a 13-line traceback on every run, all being well."""
+    """pyHanko once logged a 13-line traceback on every run, all being well."""
     from audit.checkpoints import make_checkpoint
 
     _record(2)

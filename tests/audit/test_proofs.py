@@ -214,7 +214,7 @@ def test_a_consistency_proof_shows_today_extends_yesterday(
 def test_a_consistency_proof_between_a_saved_checkpoint_and_a_rewritten_chain_fails_offline(
     signing_configured: Any, settings: Any, officer_dir: Path
 ) -> None:
-    """Tamper test (issue 11, item 6): the attacker holds the database and every key of the
+    """Tamper test: the attacker holds the database and every key of the
     application, rewrites event 3, recomputes every MAC and hash, replaces the checkpoints
     with new ones signed by the casino's own key; the officer kept yesterday's checkpoint."""
     _record(6)

@@ -275,7 +275,7 @@ def test_a_daily_book_is_printed_by_day(book: list[Any], signing_configured: Any
     assert [(p.date_from, p.date_to) for p in parts] == [(d, d) for d in days]
 
 
-# --- Layout (issue: the depot log's title cut off, orphan words, codes broken mid-word) ------
+# --- Layout (the depot log's title cut off, orphan words, codes broken mid-word) ------
 
 
 def _words(pdf: Path, page: int = 1) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:

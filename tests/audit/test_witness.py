@@ -191,7 +191,7 @@ def test_the_witness_may_be_any_django_storage(
     assert "point de contrôle témoin n° 1 (séquence 2" in err and "storage audit_witness" not in err
 
 
-# --- Tamper tests (issue 11, item 6) --------------------------------------------
+# --- Tamper tests -------------------------------------------------------------
 
 
 @pytest.mark.django_db
