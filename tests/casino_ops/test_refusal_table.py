@@ -1,0 +1,19 @@
+"""docs/refusals.md lists every refusal code of the code with its articles."""
+
+from django.core.management import call_command
+
+from casino_ops import refusal_table
+
+
+def test_the_refusal_table_in_the_docs_is_the_codes_own() -> None:
+    written = (refusal_table.ROOT / "docs" / "refusals.md").read_text(encoding="utf-8")
+    assert written == refusal_table.markdown(), "run: python manage.py refusal_table --write"
+    call_command("refusal_table", "--check")
+
+
+def test_the_table_reads_the_article_each_refusal_cites() -> None:
+    found = {(r.code, r.fr, r.lu) for r in refusal_table.refusals()}
+    assert ("ADVANCE_TOO_SMALL", "FR art. 49", "LU art. 21") in found
+    assert ("SESSION_WITHOUT_DEVICE", "règlement intérieur du casino", "LU art. 32, 40, 52") in found
+    # a code raised with an article name assigned in its function
+    assert any(code == "BANK_FAILURE_PENDING" and lu == "LU art. 11" for code, _fr, lu in found)
