@@ -146,7 +146,7 @@ def test_committed_mo_matches_the_po(po_entries: list[dict]) -> None:
     assert not stale, f"{len(stale)} entries of the .mo differ from the .po: {stale[:10]}"
 
 
-#: What ``makemessages`` reads: the apps, the templates (the README's command, run from the root).
+#: What ``makemessages`` reads: the apps, the templates (the command of docs/development.md, run from the root).
 SOURCES = ("audit", "cards_registry", "casino_ops", "house_books", "tables", "templates")
 MAKEMESSAGES = ["makemessages", "-l", "en", "--ignore=.venv/*", "--ignore=tests/*", "--ignore=bench/*"]
 
@@ -176,7 +176,7 @@ def test_the_catalogue_holds_every_text_of_the_code_and_no_other(
     made = {(e.get("msgctxt"), e["msgid"]) for e in read_po(copy / PO.relative_to(root)) if e["msgid"]}
     kept = {(e.get("msgctxt"), e["msgid"]) for e in po_entries}
     assert sorted(made - kept, key=str) == [], (
-        "texts of the code missing from the .po (run the README's command)"
+        "texts of the code missing from the .po (run the command of docs/development.md)"
     )
     assert sorted(kept - made, key=str) == [], "entries of the .po the code no longer has"
 
