@@ -159,11 +159,11 @@ def seed(context: dict[str, Any]) -> None:
         table_number=1,
         day=today,
         results=[
-            (d, "worn", "Coins usés")
+            (d, "worn", "Coins usés", 52)
             if d == worn
-            else (d, "marked", "Trace d'ongle au dos")
+            else (d, "marked", "Trace d'ongle au dos", 52)
             if d == marked
-            else (d, "fit")
+            else (d, "fit", "", 52)
             for d in played
         ],
         officer_informed=officer,
@@ -200,7 +200,9 @@ def seed(context: dict[str, Any]) -> None:
         shoe_reference="Sabot n° 2",
     )
     # Every deck comes back, the quarantined one too; then the officer closes the incident.
-    services.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in at_three])
+    services.return_decks(
+        actor=director, table_number=3, day=today, results=[(d, "fit", "", 52) for d in at_three]
+    )
     services.close_incident(
         actor=officer, incident=incident, finding="Corne confirmée, jeu retiré de l'usage."
     )

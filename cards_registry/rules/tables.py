@@ -228,17 +228,28 @@ def return_findings(result: str, cards_counted: int) -> list[str]:
     return kinds
 
 
-def check_cards_returned(cards_counted: Any, profile: str) -> int:
-    """The count of a returned deck: a whole number of cards, 0 to 104."""
+def check_cards_returned(cards_counted: Any, profile: str, *, serial: str = "") -> int:
+    """The count of a returned deck, typed by whoever counted it: a whole number of cards,
+    0 to 104. Nothing is presumed: a deck returned without its count is refused
+    (FR art. 40 §5, LU art. 7 §5: the cards are counted and examined at their return)."""
+    article = cite("depot.issue_and_unseal", profile)
+    if cards_counted is None or (isinstance(cards_counted, str) and not cards_counted.strip()):
+        raise RegulationError(
+            "CARD_COUNT",
+            _("Jeu %(serial)s : comptez ses cartes et indiquez leur nombre, rien n'est présumé.")
+            % {"serial": serial},
+            article,
+            field="results",
+        )
     try:
         count = int(cards_counted)
     except (TypeError, ValueError):
         count = -1
-    if not 0 <= count <= 104:
+    if isinstance(cards_counted, bool) or not 0 <= count <= 104:
         raise RegulationError(
             "CARD_COUNT",
             _("Indiquez le nombre de cartes comptées au retour (%(value)s).") % {"value": cards_counted},
-            cite("depot.issue_and_unseal", profile),
+            article,
             field="results",
         )
     return count

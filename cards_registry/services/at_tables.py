@@ -193,8 +193,9 @@ def return_decks(
 ) -> DeckReturn:
     """Decks come back from the table, put back in maker's order, counted and examined.
 
-    ``results``: ``(deck, result[, remark[, cards_counted]])`` where result is a
-    :class:`ReturnResult` and ``cards_counted`` the cards found (52 when not given):
+    ``results``: ``(deck, result, remark, cards_counted)`` where result is a
+    :class:`ReturnResult` and ``cards_counted`` the cards counted, as typed by whoever
+    counted them (never presumed: a deck without its count is refused):
     fit decks go back into the cabinet for use; worn decks go out of use and stay in
     the cabinet, complete, until destroyed. A marked or damaged card, or a count other
     than 52, opens an incident (FR art. 40 §5, LU art. 7 §5) and the deck is
@@ -215,7 +216,9 @@ def return_decks(
     counts: dict[int, int] = {}
     for deck, result in zip(decks, results, strict=True):
         check_return_result(result[1], profile)
-        counts[deck.pk] = check_cards_returned(result[3] if len(result) > 3 else 52, profile)
+        counts[deck.pk] = check_cards_returned(
+            result[3] if len(result) > 3 else None, profile, serial=deck.serial
+        )
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
         examined = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]

@@ -397,7 +397,7 @@ def test_issue_unseal_and_return(director: Any, croupier: Any, decks: list[Deck]
         actor=director,
         table_number=1,
         day=TODAY(),
-        results=[(d, "fit") for d in decks[:5]] + [(decks[5], "worn", "coins usés")],
+        results=[(d, "fit", "", 52) for d in decks[:5]] + [(decks[5], "worn", "coins usés", 52)],
     )
     assert returned.lines.count() == 6
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
@@ -448,11 +448,17 @@ def test_lu_unsealing_needs_no_video(director: Any, croupier: Any, decks: list[D
 
 def test_return_refusals(director: Any, decks: list[Deck]) -> None:
     with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
-        services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")])
+        services.return_decks(
+            actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit", "", 52)]
+        )
     issue(director, decks[:1])
     with assert_refused("ORDER_NOT_RESTORED", article="FR art. 40"):
         services.return_decks(
-            actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")], order_restored=False
+            actor=director,
+            table_number=1,
+            day=TODAY(),
+            results=[(decks[0], "fit", "", 52)],
+            order_restored=False,
         )
 
 
@@ -497,7 +503,10 @@ def test_incident_quarantines_until_the_officer_closes_it(
         )
     # back to the cabinet from the table, still quarantined
     services.return_decks(
-        actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit"), (decks[1], "fit")]
+        actor=director,
+        table_number=1,
+        day=TODAY(),
+        results=[(decks[0], "fit", "", 52), (decks[1], "fit", "", 52)],
     )
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.QUARANTINED
     assert decks[0].issue_lines.get().return_line.result == "quarantined"
@@ -563,7 +572,9 @@ def out_of_use(director: Any, decks: list[Deck]) -> None:
     from cards_registry.models import Incident
 
     issue(director, decks)
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(d, "marked") for d in decks])
+    services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(d, "marked", "", 52) for d in decks]
+    )
     officer = get_user_model().objects.filter(groups__name=roles.OFFICER).order_by("pk").first()
     for incident in Incident.objects.filter(decks__in=decks, closure__isnull=True).distinct():
         services.close_incident(actor=officer, incident=incident, finding="Marquage confirmé")
