@@ -40,6 +40,7 @@ from .tables import (
     check_table_check,
     report_is_late,
     return_findings,
+    table_check_finding,
 )
 
 __all__ = [
@@ -77,4 +78,5 @@ __all__ = [
     "plan_reception",
     "report_is_late",
     "return_findings",
+    "table_check_finding",
 ]

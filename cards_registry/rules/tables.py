@@ -74,6 +74,22 @@ def check_table_check(
     check_cards_counted(cards_counted, profile)
 
 
+def table_check_finding(*, new_deck: bool, band_intact: bool | None, cards_counted: Any) -> str | None:
+    """What a check at the table found, the incident kind it opens (FR art. 40 §5, LU art. 7 §5):
+    a new deck's band broken, a card missing or one too many; ``None``: nothing found."""
+    if new_deck and band_intact is False:
+        return IncidentKind.BAND_BROKEN
+    try:
+        count = int(cards_counted)
+    except (TypeError, ValueError):
+        return None
+    if count < 52:
+        return IncidentKind.MISSING
+    if count > 52:
+        return IncidentKind.EXTRA
+    return None
+
+
 def check_return(*, results: Sequence[Any], order_restored: bool, profile: str) -> None:
     article = cite("depot.issue_and_unseal", profile)
     if not results:

@@ -40,6 +40,7 @@ from ..rules import (
     check_table_check,
     check_transition,
     return_findings,
+    table_check_finding,
 )
 from ._shared import (
     _create,
@@ -97,7 +98,15 @@ def issue_decks(
     return issue
 
 
-@transaction.atomic
+class _FailedCheck(Exception):
+    """What a check at the table found (a count other than 52, a broken band): the act is
+    refused, and the finding is an incident of its own (FR art. 40 §5, LU art. 7 §5)."""
+
+    def __init__(self, error: RegulationError, kind: str, circumstances: str) -> None:
+        super().__init__(str(error))
+        self.error, self.kind, self.circumstances = error, kind, circumstances
+
+
 def check_at_table(
     *,
     actor: User,
@@ -113,9 +122,70 @@ def check_at_table(
     """Unseal a new deck (or check a used one) at the table: band, maker's order, 52 cards.
 
     FR: a new deck is unsealed on video (``video_reference`` required); LU: the public
-    sees that the control band is intact. A count other than 52 is refused: it is an
-    incident to report to the officer.
+    sees that the control band is intact. A count other than 52 or a broken band is
+    refused *and* opens its incident at once, the deck quarantined: the refusal rolls the
+    check back, the incident is recorded by an act of its own (committed even though the
+    check is refused), to be reported to the officer.
     """
+    try:
+        return _check_at_table(
+            actor=actor,
+            deck=deck,
+            table_number=table_number,
+            day=day,
+            witness=witness,
+            order_checked=order_checked,
+            cards_counted=cards_counted,
+            band_intact=band_intact,
+            video_reference=video_reference,
+        )
+    except _FailedCheck as failed:
+        _incident_at_check(
+            actor=actor,
+            deck=deck,
+            table_number=table_number,
+            day=day,
+            kind=failed.kind,
+            circumstances=failed.circumstances,
+        )
+        raise failed.error from None
+
+
+@transaction.atomic
+def _incident_at_check(
+    *, actor: User, deck: Deck, table_number: int, day: dt.date, kind: str, circumstances: str
+) -> None:
+    """The incident a failed check at the table opens, its deck quarantined (out of play)."""
+    profile = _profile()
+    [locked] = _lock_decks([deck])
+    if locked.status in (DeckStatus.QUARANTINED, DeckStatus.DESTROYED):
+        return  # already under an incident (or gone): nothing more to quarantine
+    _open_incident(
+        actor=actor,
+        kind=kind,
+        route=IncidentRoute.TABLE_CHECK,
+        occurred_at=timezone.now(),
+        day=day,
+        decks=[locked],
+        circumstances=circumstances,
+        profile=profile,
+        table_number=table_number,
+    )
+
+
+@transaction.atomic
+def _check_at_table(
+    *,
+    actor: User,
+    deck: Deck,
+    table_number: int,
+    day: dt.date,
+    witness: str,
+    order_checked: bool,
+    cards_counted: int,
+    band_intact: bool | None,
+    video_reference: str,
+) -> TableCheck:
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     access.require(actor, Act.CHECK_AT_TABLE, profile=profile)
@@ -137,15 +207,26 @@ def check_at_table(
         )
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
     new_deck = deck.unsealed_at is None
-    check_table_check(
-        witness=witness,
-        new_deck=new_deck,
-        band_intact=band_intact,
-        video_reference=video_reference,
-        order_checked=order_checked,
-        cards_counted=cards_counted,
-        profile=profile,
-    )
+    finding = table_check_finding(new_deck=new_deck, band_intact=band_intact, cards_counted=cards_counted)
+    try:
+        check_table_check(
+            witness=witness,
+            new_deck=new_deck,
+            band_intact=band_intact,
+            video_reference=video_reference,
+            order_checked=order_checked,
+            cards_counted=cards_counted,
+            profile=profile,
+        )
+    except RegulationError as error:
+        if finding is None:
+            raise
+        raise _FailedCheck(
+            error,
+            finding,
+            f"{deck.serial} : {IncidentKind(finding).label}, {cards_counted} cartes comptées"
+            f" — contrôle à la table {table_number}, témoin {witness.strip() or '—'}",
+        ) from error
     now = timezone.now()
     check = _create(
         TableCheck,
