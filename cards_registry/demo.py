@@ -1,8 +1,8 @@
 """Demo data of the card depot (``manage.py seed_demo``), idempotent.
 
-Two approved makers; a year of monthly orders, each stamped by the officer and
-received into the receipt book (stamped too), in sixains of three blue and three
-red decks; an order stamped and sent but not yet delivered, and a draft; the key
+Two approved makers; a year of monthly orders, each stamped by the officer, delivered
+today and received into the receipt book (stamped too), in sixains of three blue and
+three red decks; an order stamped and sent but not yet delivered, and a draft; the key
 held by the director; today: a sixain issued to table 1, unsealed, returned, one of
 its decks worn out and destroyed in front of the officer (:data:`DESTROYED_DEMO_DECK`),
 another marked and kept out of use; an incident at table 3 closed by the officer;
@@ -105,7 +105,7 @@ def seed(context: dict[str, Any]) -> None:
         reception = services.receive(
             actor=director,
             order=order,
-            received_on=min(month + dt.timedelta(days=9), today),
+            received_on=today,  # written the day the decks arrive, never back-dated
             sixains=_sixains(month),
             delivery_note=f"BL {month:%Y%m}-01",
         )

@@ -16,9 +16,11 @@ from .books import (
     check_manufacturer,
     check_max_sixains,
     check_ministry,
+    check_no_over_delivery,
     check_order_lines,
     check_order_sendable,
     check_order_sent,
+    check_reception_day,
     check_serials_new,
     check_sixains_only,
     over_delivery,
@@ -44,6 +46,8 @@ from .tables import (
 )
 
 __all__ = [
+    "check_no_over_delivery",
+    "check_reception_day",
     "CARDS_PER_DECK",
     "MINISTRIES",
     "TRANSITIONS",

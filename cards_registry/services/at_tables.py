@@ -18,7 +18,7 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
-from ..floor import table_refusal
+from ..floor import day_closed, table_refusal
 from ..models import (
     Deck,
     DeckReturn,
@@ -70,6 +70,14 @@ def issue_decks(
     refusal = table_refusal(table_number, day)
     if refusal:
         raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
+    if day_closed(day):
+        raise RegulationError(
+            "ISSUE_DAY_CLOSED",
+            _("La journée du %(day)s est arrêtée au registre de contrôle : aucun jeu n'y sort plus.")
+            % {"day": day.strftime("%d/%m/%Y")},
+            article,
+            field="day",
+        )
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)

@@ -9,11 +9,13 @@ from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
 from ..models import (
@@ -31,7 +33,9 @@ from ..rules import (
     PlannedDeck,
     check_approved,
     check_max_sixains,
+    check_no_over_delivery,
     check_order_sent,
+    check_reception_day,
     check_serials_new,
     check_sixains_only,
     over_delivery,
@@ -73,8 +77,10 @@ def receive(
     FR: each deck's serial; LU: each sixain's (a deck without a serial is then named
     ``<sixain>-<1..6>``). Sixains must be three and three of two back colours. A serial
     already known for the maker is refused; so is, under LU, going beyond the most
-    sixains the ministry allows. More than ordered is recorded and flagged
-    (``over_delivery``). The decks go into the cabinet: the actor holds the key.
+    sixains the ministry allows. The reception is written the day the decks arrive
+    (neither back- nor future-dated), and never for more decks than the order's (the surplus
+    goes back to the maker, or comes on a further order). The decks go into the cabinet:
+    the actor holds the key.
     """
     profile = _profile()
     _require_key_holder(actor, profile)
@@ -82,6 +88,10 @@ def receive(
     maker = order.manufacturer
     check_order_sent(order, profile)
     check_approved(maker, received_on, profile)
+    now = timezone.now()
+    check_reception_day(
+        received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
+    )
     check_sixains_only(decks, profile)
     planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
     serials = [serial for _s, serial, _c in planned]
@@ -104,6 +114,7 @@ def receive(
         if limit is not None:
             check_max_sixains(limit=limit, held=held_sixains(), new=len(sixains), profile=profile)
     over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
+    check_no_over_delivery(over, order_number=order.number, sixains=bool(sixains), profile=profile)
 
     book, number = _take_number(BookKind.RECEIPT)
     reception = _create(
