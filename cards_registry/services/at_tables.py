@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -66,6 +66,12 @@ def issue_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(
+        act_checks.Act.DEPOT_ISSUE,
+        day=day,
+        profile=profile,
+        people={"actor": actor, "received_by": received_by},
+    )
     check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
@@ -197,6 +203,7 @@ def _check_at_table(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     access.require(actor, Act.CHECK_AT_TABLE, profile=profile)
+    act_checks.run(act_checks.Act.DEPOT_COUNT, day=day, profile=profile, people={"actor": actor})
     [deck] = _lock_decks([deck])
     line = (
         IssueLine.objects.filter(
@@ -297,6 +304,7 @@ def return_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(act_checks.Act.DEPOT_RETURN, day=day, profile=profile, people={"actor": actor})
     check_return(results=results, order_restored=order_restored, profile=profile)
     if officer_informed is not None or authority_informed.strip():
         _told(officer_informed, authority_informed, officer_informed_at, profile)

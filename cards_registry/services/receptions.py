@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops import act_checks
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -92,6 +93,7 @@ def receive(
     check_reception_day(
         received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
     )
+    act_checks.run(act_checks.Act.DEPOT_RECEIVE, day=received_on, profile=profile, people={"actor": actor})
     check_sixains_only(decks, profile)
     planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
     serials = [serial for _s, serial, _c in planned]
