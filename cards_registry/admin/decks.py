@@ -11,7 +11,6 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
@@ -24,9 +23,8 @@ from django.utils.translation import gettext_lazy as _
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
-from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
+from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.forms import SafeFormMixin
-from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 
 from .. import selectors, services
@@ -104,20 +102,15 @@ def _return_action(result: str, label: Any) -> Any:
             modeladmin.message_user(request, _("Indiquez la table."), level=messages.ERROR)
             return
         # The cards of each deck are counted by hand and the count typed: nothing is presumed.
-        try:
-            back = services.return_decks(
-                actor=request.user,
-                table_number=data["table_number"],
-                day=data["day"],
-                results=[(deck, result, "", data["cards_counted"]) for deck in queryset],
-            )
-        except RegulationError as error:
-            report_regulation_error(modeladmin, request, error)
-        except PermissionDenied as error:
-            modeladmin.message_user(request, str(error), level=messages.ERROR)
-        else:
-            level, text = return_outcome(back)
-            modeladmin.message_user(request, text, level=level)
+        run_act(
+            modeladmin,
+            request,
+            return_outcome,
+            services.return_decks,
+            table_number=data["table_number"],
+            day=data["day"],
+            results=[(deck, result, "", data["cards_counted"]) for deck in queryset],
+        )
 
     action.__name__ = f"return_{result}"
     return action

@@ -116,7 +116,6 @@ def receive(
         if limit is not None:
             check_max_sixains(limit=limit, held=held_sixains(), new=len(sixains), profile=profile)
     over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
-    check_no_over_delivery(over, order_number=order.number, sixains=bool(sixains), profile=profile)
 
     book, number = _take_number(BookKind.RECEIPT)
     reception = _create(
@@ -132,6 +131,9 @@ def receive(
         recorded_by=actor,
     )
     _create_rows(reception, maker, sixain_serials, planned, profile)
+    # After the rows' own checks (a serial or colour too long names its field first); the
+    # refusal rolls the whole reception back.
+    check_no_over_delivery(over, order_number=order.number, sixains=bool(sixains), profile=profile)
     _open_cabinet(
         actor,
         OpeningPurpose.RECEPTION,
