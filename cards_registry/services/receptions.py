@@ -19,6 +19,7 @@ from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
+from .. import floor
 from ..models import (
     BookKind,
     Deck,
@@ -89,7 +90,7 @@ def receive(
     maker = order.manufacturer
     check_order_sent(order, profile)
     check_approved(maker, received_on, profile)
-    now = timezone.now()
+    now = floor.now()
     check_reception_day(
         received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
     )
