@@ -241,7 +241,7 @@ class Returns(APIView):
                     deck,
                     str(line.get("result") or ""),
                     str(line.get("remark") or ""),
-                    line.get("cards_counted", 52),
+                    line.get("cards_counted"),  # counted by hand, never presumed
                 )
             )
         back = services.return_decks(

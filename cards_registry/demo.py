@@ -1,8 +1,8 @@
 """Demo data of the card depot (``manage.py seed_demo``), idempotent.
 
-Two approved makers; a year of monthly orders, each stamped by the officer and
-received into the receipt book (stamped too), in sixains of three blue and three
-red decks; an order stamped and sent but not yet delivered, and a draft; the key
+Two approved makers; a year of monthly orders, each stamped by the officer, delivered
+today and received into the receipt book (stamped too), in sixains of three blue and
+three red decks; an order stamped and sent but not yet delivered, and a draft; the key
 held by the director; today: a sixain issued to table 1, unsealed, returned, one of
 its decks worn out and destroyed in front of the officer (:data:`DESTROYED_DEMO_DECK`),
 another marked and kept out of use; an incident at table 3 closed by the officer;
@@ -105,7 +105,7 @@ def seed(context: dict[str, Any]) -> None:
         reception = services.receive(
             actor=director,
             order=order,
-            received_on=min(month + dt.timedelta(days=9), today),
+            received_on=today,  # written the day the decks arrive, never back-dated
             sixains=_sixains(month),
             delivery_note=f"BL {month:%Y%m}-01",
         )
@@ -159,11 +159,11 @@ def seed(context: dict[str, Any]) -> None:
         table_number=1,
         day=today,
         results=[
-            (d, "worn", "Coins usés")
+            (d, "worn", "Coins usés", 52)
             if d == worn
-            else (d, "marked", "Trace d'ongle au dos")
+            else (d, "marked", "Trace d'ongle au dos", 52)
             if d == marked
-            else (d, "fit")
+            else (d, "fit", "", 52)
             for d in played
         ],
         officer_informed=officer,
@@ -200,7 +200,9 @@ def seed(context: dict[str, Any]) -> None:
         shoe_reference="Sabot n° 2",
     )
     # Every deck comes back, the quarantined one too; then the officer closes the incident.
-    services.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in at_three])
+    services.return_decks(
+        actor=director, table_number=3, day=today, results=[(d, "fit", "", 52) for d in at_three]
+    )
     services.close_incident(
         actor=officer, incident=incident, finding="Corne confirmée, jeu retiré de l'usage."
     )

@@ -21,6 +21,7 @@ from casino_ops.services import get_casino
 
 from . import selectors
 from .models import (
+    CabinetDemand,
     Deck,
     DeckStatus,
     Destruction,
@@ -233,4 +234,80 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             _deck(deck),
             "consigné sans incident ouvert",
             _url("deck", deck.pk),
+        )
+
+
+# An officer may demand the cabinet be opened "à tout moment": the key holder answers at once.
+DEMAND_ANSWER_MINUTES = 60
+
+
+@check("depot.demands_unanswered", "Demandes d'ouverture du dépôt restées sans réponse")
+def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
+    """The officer may have the cabinet opened at any time (FR art. 39, LU art. 6): a demand he
+    recorded that no opening answered within the hour is a breach."""
+    limit = _now(day) - dt.timedelta(minutes=DEMAND_ANSWER_MINUTES)
+    article = cite("depot.cabinet_key", _profile())
+    for demand in (
+        CabinetDemand.objects.filter(openings__isnull=True, at__lt=limit)
+        .select_related("officer")
+        .order_by("at")
+    ):
+        yield Breach(
+            "depot.demands_unanswered",
+            article,
+            f"demande d'ouverture du {timezone.localtime(demand.at):%d/%m/%Y %H:%M}",
+            f"par {demand.officer.get_username()}, jamais satisfaite"
+            + (f" ({demand.reason})" if demand.reason else ""),
+            _url("demand_opening"),
+        )
+
+
+@check("depot.incidents_open", "Incidents jamais clos par l'officier")
+def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
+    """An incident is closed by the officer, who decides what becomes of its decks (FR art. 40 §5,
+    LU art. 7 §5): one still open after the depot's ``visa_within_days`` is a breach (its decks
+    stay quarantined, out of every use)."""
+    limit = _now(day) - dt.timedelta(days=selectors.depot_settings().visa_within_days)
+    article = cite("depot.incident", _profile())
+    for incident in Incident.objects.filter(closure__isnull=True, occurred_at__lt=limit).order_by("number"):
+        yield Breach(
+            "depot.incidents_open",
+            article,
+            f"incident n° {incident.number}",
+            f"{incident.get_kind_display()}, constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y}, "
+            "jamais clos par l'officier",
+            _url("incidents"),
+        )
+
+
+@check("depot.over_delivery", "Jeux pris en charge au-delà du bon de commande")
+def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
+    """No more decks are taken in than ordered (FR art. 39, LU art. 6): an order whose
+    receptions hold more decks of a colour than it ordered, or a reception recorded as an
+    over-delivery, is a breach."""
+    article = cite("depot.receipt_book", _profile())
+    flagged = set(Reception.objects.filter(over_delivery=True).values_list("order_id", flat=True))
+    received = Deck.objects.values("reception__order_id", "back_colour").annotate(n=Count("id")).order_by()
+    by_order: dict[int, dict[str, int]] = {}
+    for row in received:
+        colours = by_order.setdefault(row["reception__order_id"], {})
+        colour = row["back_colour"].lower()
+        colours[colour] = colours.get(colour, 0) + row["n"]
+    orders = Order.objects.filter(pk__in=set(by_order) | flagged).prefetch_related("lines").order_by("number")
+    for order in orders:
+        ordered: dict[str, int] = {}
+        for line in order.lines.all():
+            ordered[line.back_colour.lower()] = ordered.get(line.back_colour.lower(), 0) + line.decks
+        over = {
+            c: n - ordered.get(c, 0) for c, n in by_order.get(order.pk, {}).items() if n > ordered.get(c, 0)
+        }
+        if not over and order.pk not in flagged:
+            continue
+        yield Breach(
+            "depot.over_delivery",
+            article,
+            f"bon de commande n° {order.number}",
+            "jeux pris en charge au-delà de la commande"
+            + (" : " + ", ".join(f"{c} +{n}" for c, n in sorted(over.items())) if over else ""),
+            _url("visas"),
         )

@@ -60,19 +60,25 @@ def _corrections(obj: Any) -> str:
 def run_act(
     modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
-    done: str | StrPromise,
+    done: str | StrPromise | Callable[[Any], tuple[int, str]],
     fn: Callable[..., Any],
     **kwargs: Any,
 ) -> None:
-    """Run the act ``fn`` for the user; a refusal is shown as a message, with its article."""
+    """Run the act ``fn`` for the user; a refusal is shown as a message, with its article.
+    ``done``: the message once done, or a function of the act's result giving the message
+    and its level (what the act opened, say)."""
     try:
-        fn(actor=request.user, **kwargs)
+        result = fn(actor=request.user, **kwargs)
     except RegulationError as error:
         report_regulation_error(modeladmin, request, error)
     except PermissionDenied as error:
         modeladmin.message_user(request, str(error), level=messages.ERROR)
     else:
-        modeladmin.message_user(request, done)
+        if callable(done):
+            level, text = done(result)
+            modeladmin.message_user(request, text, level=level)
+        else:
+            modeladmin.message_user(request, done)
 
 
 class DecksBySerial(forms.Form):

@@ -12,9 +12,12 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
@@ -34,6 +37,9 @@ class DeckActionForm(SafeFormMixin, ActionForm):
     day = forms.DateField(label=_("journée"), required=False, initial=timezone.localdate)
     officer = forms.ModelChoiceField(
         label=_("officier"), required=False, queryset=get_user_model().objects.none()
+    )
+    cards_counted = forms.IntegerField(
+        label=_("cartes comptées (par jeu rendu)"), required=False, min_value=0, max_value=104
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -61,7 +67,29 @@ def _action_data(modeladmin: admin.ModelAdmin[Any], request: HttpRequest) -> dic
         "table_number": data.get("table_number"),
         "day": data.get("day") or timezone.localdate(),
         "officer": data.get("officer"),
+        "cards_counted": data.get("cards_counted"),
     }
+
+
+def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
+    """The message after a return: the incidents it opened and the decks they quarantine
+    (FR art. 40 §5, LU art. 7 §5), or that the decks are back."""
+    opened = selectors.incidents_of_return(deck_return)
+    if not opened:
+        return messages.SUCCESS, str(_("Jeux rendus, comptés et examinés."))
+    numbers = sorted({incident.number for incident in opened.values()})
+    serials = sorted(
+        line.issue_line.deck.serial
+        for line in deck_return.lines.select_related("issue_line__deck")
+        if line.issue_line.deck_id in opened
+    )
+    return messages.WARNING, str(
+        _(
+            "Incident n° %(numbers)s ouvert : jeu(x) %(serials)s consigné(s) au dépôt, hors du jeu "
+            "jusqu'à la clôture par l'officier. Signalez-le sur-le-champ à l'officier."
+        )
+        % {"numbers": ", ".join(str(n) for n in numbers), "serials": ", ".join(serials)}
+    )
 
 
 def _return_action(result: str, label: Any) -> Any:
@@ -73,14 +101,15 @@ def _return_action(result: str, label: Any) -> Any:
         if not data["table_number"]:
             modeladmin.message_user(request, _("Indiquez la table."), level=messages.ERROR)
             return
+        # The cards of each deck are counted by hand and the count typed: nothing is presumed.
         run_act(
             modeladmin,
             request,
-            _("Jeux rendus et examinés."),
+            return_outcome,
             services.return_decks,
             table_number=data["table_number"],
             day=data["day"],
-            results=[(deck, result) for deck in queryset],
+            results=[(deck, result, "", data["cards_counted"]) for deck in queryset],
         )
 
     action.__name__ = f"return_{result}"
@@ -228,24 +257,22 @@ class OutOfUseDeclarationAdmin(ActAdmin):
         return ", ".join(d.serial for d in obj.decks.all())
 
 
+RETURN_ROWS = 12  # two sixains: a table's decks of a day, one row each
+
+EXAMINED = [(value, label) for value, label in ReturnResult.choices if value != ReturnResult.QUARANTINED]
+
+
 class CountedReturnForm(ActForm):
-    """Decks back from a table, each examined and counted: one line per deck,
-    ``serial result [cards] [remark]`` (result: fit, worn, marked, damaged)."""
+    """Decks back from a table, each examined and counted by hand: one row per deck, its
+    serial, the examination chosen from the list and the cards counted (nothing presumed)."""
 
     table_number = forms.IntegerField(label=_("table"), min_value=1)
     day = forms.DateField(label=_("journée"), initial=timezone.localdate)
-    lines = forms.CharField(
-        label=_("jeux rendus"),
-        widget=forms.Textarea(attrs={"rows": 6}),
-        help_text=_(
-            "Une ligne par jeu : numéro, examen (fit, worn, marked, damaged), cartes comptées, observations."
-        ),
-    )
     officer_informed = forms.ModelChoiceField(
         label=_("officier avisé"), required=False, queryset=get_user_model().objects.none()
     )
     officer_informed_at = forms.DateTimeField(label=_("avisé le"), required=False)
-    field_map = {"results": "lines", "decks": "lines"}
+    field_map = {"results": "deck_1", "decks": "deck_1"}
 
     class Meta(ActForm.Meta):
         model = DeckReturn
@@ -254,16 +281,27 @@ class CountedReturnForm(ActForm):
         super().__init__(*args, **kwargs)
         model_choice_field(self, "officer_informed").queryset = users_with_role(*access.roles_for(Act.VISA))
 
+    def clean(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        for row in range(1, RETURN_ROWS + 1):
+            if not data.get(f"deck_{row}"):
+                continue
+            if not data.get(f"result_{row}"):
+                self.add_error(f"result_{row}", _("Choisissez le résultat de l'examen."))
+            if data.get(f"cards_{row}") is None and f"cards_{row}" not in self.errors:
+                self.add_error(f"cards_{row}", _("Comptez les cartes et indiquez leur nombre."))
+        return super().clean()
+
     def act(self, data: dict[str, Any]) -> DeckReturn:
         results = []
-        for raw in data["lines"].splitlines():
-            parts = raw.split(maxsplit=3)
-            if not parts:
+        for row in range(1, RETURN_ROWS + 1):
+            serial = (data.get(f"deck_{row}") or "").strip()
+            if not serial:
                 continue
-            [deck] = selectors.resolve_decks([parts[0]], profile=get_casino().profile)
-            result = parts[1] if len(parts) > 1 else "fit"
-            count = parts[2] if len(parts) > 2 else 52
-            results.append((deck, result, parts[3] if len(parts) > 3 else "", count))
+            [deck] = selectors.resolve_decks([serial], profile=get_casino().profile)
+            results.append(
+                (deck, data[f"result_{row}"], data.get(f"remark_{row}") or "", data[f"cards_{row}"])
+            )
         return services.return_decks(
             actor=self.user,
             table_number=data["table_number"],
@@ -272,6 +310,49 @@ class CountedReturnForm(ActForm):
             officer_informed=data.get("officer_informed"),
             officer_informed_at=data.get("officer_informed_at"),
         )
+
+
+def _row_label(text: str, row: int) -> str:
+    return gettext(text) % {"n": row}
+
+
+_row_label_lazy = lazy(_row_label, str)
+
+for _row in range(1, RETURN_ROWS + 1):
+    _fields: dict[str, forms.Field] = {
+        f"deck_{_row}": forms.CharField(
+            label=_row_label_lazy(gettext_noop("jeu %(n)s (numéro de série)"), _row),
+            required=_row == 1,
+            max_length=80,
+        ),
+        f"result_{_row}": forms.ChoiceField(
+            label=_row_label_lazy(gettext_noop("examen du jeu %(n)s"), _row),
+            required=False,
+            choices=[("", "---------"), *EXAMINED],
+        ),
+        f"cards_{_row}": forms.IntegerField(
+            label=_row_label_lazy(gettext_noop("cartes comptées du jeu %(n)s"), _row),
+            required=False,
+            min_value=0,
+            max_value=104,
+        ),
+        f"remark_{_row}": forms.CharField(
+            label=_row_label_lazy(gettext_noop("observations sur le jeu %(n)s"), _row),
+            required=False,
+            max_length=300,
+        ),
+    }
+    # Both: a subclass (the admin's per-request form) collects the declared fields again.
+    CountedReturnForm.declared_fields.update(_fields)
+    CountedReturnForm.base_fields.update(_fields)
+
+
+def _quarantined_line(line: Any, number: int) -> str:
+    """A deck whose return opened an incident is quarantined, never "back in the depot for use"."""
+    text = str(_("consigné : incident n° %(n)s ouvert")) % {"n": number}
+    if line.result != ReturnResult.FIT:
+        text += f" ({line.get_result_display()})"
+    return text
 
 
 @admin.register(DeckReturn)
@@ -283,9 +364,25 @@ class DeckReturnAdmin(ActAdmin):
     list_select_related = ("returned_by",)
     detail_fields = ("at", "table_number", "day", "returned_by", "lines_display")
 
+    def response_add(
+        self, request: HttpRequest, obj: DeckReturn, post_url_continue: Any = None
+    ) -> HttpResponse:
+        """Say what the return opened: a deck short of a card or marked is quarantined, not back."""
+        level, text = return_outcome(obj)
+        self.message_user(request, text, level=level)
+        return HttpResponseRedirect(reverse("admin:cards_registry_deckreturn_change", args=[obj.pk]))
+
     @admin.display(description=_("jeux rendus"))
     def lines_display(self, obj: DeckReturn) -> str:
+        opened = selectors.incidents_of_return(obj)
         return ", ".join(
-            f"{line.issue_line.deck.serial} : {line.get_result_display()}, {line.cards_counted} cartes"
+            f"{line.issue_line.deck.serial} : "
+            + (
+                _quarantined_line(line, opened[line.issue_line.deck_id].number)
+                if line.issue_line.deck_id in opened
+                else str(line.get_result_display())
+            )
+            + f", {line.cards_counted} "
+            + str(_("cartes"))
             for line in obj.lines.select_related("issue_line__deck")
         )

@@ -29,7 +29,7 @@ class TableCheckForm(ActForm):
     witness = forms.CharField(label=_("témoin"), max_length=150)
     band_intact = forms.BooleanField(label=_("bande de contrôle intacte (jeu neuf)"), required=False)
     order_checked = forms.BooleanField(label=_("ordre du fabricant vérifié"), required=False)
-    cards_counted = forms.IntegerField(label=_("cartes comptées"), initial=52, min_value=0, max_value=32767)
+    cards_counted = forms.IntegerField(label=_("cartes comptées"), min_value=0, max_value=32767)
     video_reference = forms.CharField(
         label=_("référence vidéo"),
         required=False,

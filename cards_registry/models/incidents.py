@@ -22,6 +22,7 @@ class IncidentKind(models.TextChoices):
     MARKED = "marked", _("carte marquée")
     FOREIGN = "foreign", _("carte étrangère")
     DAMAGED = "damaged", _("carte abîmée")
+    BAND_BROKEN = "band", _("bande de contrôle rompue")
 
 
 class IncidentRoute(models.TextChoices):
@@ -32,6 +33,7 @@ class IncidentRoute(models.TextChoices):
     DESTRUCTION = "destruction", _("destruction")
     REPLAY = "replay", _("rejeu d'un journal de donnes")
     INSPECTION = "inspection", _("inventaire à l'ouverture du dépôt")
+    TABLE_CHECK = "table_check", _("contrôle à la table")
 
 
 class Incident(models.Model):

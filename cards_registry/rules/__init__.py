@@ -16,9 +16,11 @@ from .books import (
     check_manufacturer,
     check_max_sixains,
     check_ministry,
+    check_no_over_delivery,
     check_order_lines,
     check_order_sendable,
     check_order_sent,
+    check_reception_day,
     check_serials_new,
     check_sixains_only,
     over_delivery,
@@ -40,9 +42,12 @@ from .tables import (
     check_table_check,
     report_is_late,
     return_findings,
+    table_check_finding,
 )
 
 __all__ = [
+    "check_no_over_delivery",
+    "check_reception_day",
     "CARDS_PER_DECK",
     "MINISTRIES",
     "TRANSITIONS",
@@ -77,4 +82,5 @@ __all__ = [
     "plan_reception",
     "report_is_late",
     "return_findings",
+    "table_check_finding",
 ]

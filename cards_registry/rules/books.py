@@ -281,6 +281,48 @@ def over_delivery(
     }
 
 
+def check_reception_day(received_on: Any, *, today: dt.date, gaming_day: dt.date, profile: str) -> None:
+    """A reception is written in the receipt book the day the decks arrive (FR art. 39, LU art. 6):
+    the current date or gaming day, neither before nor after."""
+    if not isinstance(received_on, dt.date) or not (
+        min(today, gaming_day) <= received_on <= max(today, gaming_day)
+    ):
+        raise RegulationError(
+            "RECEPTION_DAY",
+            _(
+                "La prise en charge s'inscrit le jour de la livraison : %(day)s n'est pas la journée "
+                "en cours (%(today)s)."
+            )
+            % {
+                "day": received_on.strftime("%d/%m/%Y") if isinstance(received_on, dt.date) else received_on,
+                "today": today.strftime("%d/%m/%Y"),
+            },
+            cite("depot.receipt_book", profile),
+            field="received_on",
+        )
+
+
+def check_no_over_delivery(
+    over: Mapping[str, int], *, order_number: int, sixains: bool, profile: str
+) -> None:
+    """No more decks are taken in than the order's (FR art. 39, LU art. 6): the surplus goes back
+    to the maker, or comes on a further order stamped by the officer."""
+    if over:
+        raise RegulationError(
+            "OVER_DELIVERY",
+            _(
+                "Livraison au-delà du bon de commande n° %(number)s (%(over)s de plus) : renvoyez le "
+                "surplus au fabricant ou établissez un bon complémentaire visé par l'officier."
+            )
+            % {
+                "number": order_number,
+                "over": ", ".join(f"{colour} : {n}" for colour, n in sorted(over.items())),
+            },
+            cite("depot.receipt_book", profile),
+            field="sixains" if sixains else "decks",
+        )
+
+
 # -- corrections ---------------------------------------------------------------------------
 
 

@@ -74,6 +74,22 @@ def check_table_check(
     check_cards_counted(cards_counted, profile)
 
 
+def table_check_finding(*, new_deck: bool, band_intact: bool | None, cards_counted: Any) -> str | None:
+    """What a check at the table found, the incident kind it opens (FR art. 40 §5, LU art. 7 §5):
+    a new deck's band broken, a card missing or one too many; ``None``: nothing found."""
+    if new_deck and band_intact is False:
+        return IncidentKind.BAND_BROKEN
+    try:
+        count = int(cards_counted)
+    except (TypeError, ValueError):
+        return None
+    if count < 52:
+        return IncidentKind.MISSING
+    if count > 52:
+        return IncidentKind.EXTRA
+    return None
+
+
 def check_return(*, results: Sequence[Any], order_restored: bool, profile: str) -> None:
     article = cite("depot.issue_and_unseal", profile)
     if not results:
@@ -228,17 +244,28 @@ def return_findings(result: str, cards_counted: int) -> list[str]:
     return kinds
 
 
-def check_cards_returned(cards_counted: Any, profile: str) -> int:
-    """The count of a returned deck: a whole number of cards, 0 to 104."""
+def check_cards_returned(cards_counted: Any, profile: str, *, serial: str = "") -> int:
+    """The count of a returned deck, typed by whoever counted it: a whole number of cards,
+    0 to 104. Nothing is presumed: a deck returned without its count is refused
+    (FR art. 40 §5, LU art. 7 §5: the cards are counted and examined at their return)."""
+    article = cite("depot.issue_and_unseal", profile)
+    if cards_counted is None or (isinstance(cards_counted, str) and not cards_counted.strip()):
+        raise RegulationError(
+            "CARD_COUNT",
+            _("Jeu %(serial)s : comptez ses cartes et indiquez leur nombre, rien n'est présumé.")
+            % {"serial": serial},
+            article,
+            field="results",
+        )
     try:
         count = int(cards_counted)
     except (TypeError, ValueError):
         count = -1
-    if not 0 <= count <= 104:
+    if isinstance(cards_counted, bool) or not 0 <= count <= 104:
         raise RegulationError(
             "CARD_COUNT",
             _("Indiquez le nombre de cartes comptées au retour (%(value)s).") % {"value": cards_counted},
-            cite("depot.issue_and_unseal", profile),
+            article,
             field="results",
         )
     return count

@@ -17,6 +17,7 @@ from .depot import (
     decks_out,
     depot_settings,
     held_sixains,
+    incidents_of_return,
     late_or_unreported_incidents,
 )
 from .officers import (
@@ -41,6 +42,7 @@ __all__ = [
     "decks_in_cabinet_per_books",
     "depot_settings",
     "late_or_unreported_incidents",
+    "incidents_of_return",
     "resolve_decks",
     "find_deck",
     "deck_history",

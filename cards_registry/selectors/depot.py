@@ -13,6 +13,7 @@ from ..models import (
     DeckStatus,
     DepotSettings,
     Incident,
+    IncidentRoute,
     IssueLine,
     KeyHandover,
     Sixain,
@@ -131,4 +132,24 @@ def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]
                 found.append((incident, "unreported"))
         elif report_is_late(delay, minutes):
             found.append((incident, "late"))
+    return found
+
+
+def incidents_of_return(deck_return: Any) -> dict[int, Incident]:
+    """The incidents a return opened (its examination or its count), by deck id
+    (FR art. 40 §5, LU art. 7 §5): the decks concerned are quarantined, not back for use."""
+    opened = (
+        Incident.objects.filter(
+            route=IncidentRoute.RETURN,
+            table_number=deck_return.table_number,
+            day=deck_return.day,
+            occurred_at=deck_return.at,
+        )
+        .prefetch_related("decks")
+        .order_by("number")
+    )
+    found: dict[int, Incident] = {}
+    for incident in opened:
+        for deck in incident.decks.all():
+            found.setdefault(deck.pk, incident)
     return found

@@ -13,12 +13,12 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
-from ..floor import table_refusal
+from ..floor import day_closed, table_refusal
 from ..models import (
     Deck,
     DeckReturn,
@@ -40,6 +40,7 @@ from ..rules import (
     check_table_check,
     check_transition,
     return_findings,
+    table_check_finding,
 )
 from ._shared import (
     _create,
@@ -65,10 +66,24 @@ def issue_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(
+        act_checks.Act.DEPOT_ISSUE,
+        day=day,
+        profile=profile,
+        people={"actor": actor, "received_by": received_by},
+    )
     check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
         raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
+    if day_closed(day):
+        raise RegulationError(
+            "ISSUE_DAY_CLOSED",
+            _("La journée du %(day)s est arrêtée au registre de contrôle : aucun jeu n'y sort plus.")
+            % {"day": day.strftime("%d/%m/%Y")},
+            article,
+            field="day",
+        )
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
@@ -97,7 +112,15 @@ def issue_decks(
     return issue
 
 
-@transaction.atomic
+class _FailedCheck(Exception):
+    """What a check at the table found (a count other than 52, a broken band): the act is
+    refused, and the finding is an incident of its own (FR art. 40 §5, LU art. 7 §5)."""
+
+    def __init__(self, error: RegulationError, kind: str, circumstances: str) -> None:
+        super().__init__(str(error))
+        self.error, self.kind, self.circumstances = error, kind, circumstances
+
+
 def check_at_table(
     *,
     actor: User,
@@ -113,12 +136,74 @@ def check_at_table(
     """Unseal a new deck (or check a used one) at the table: band, maker's order, 52 cards.
 
     FR: a new deck is unsealed on video (``video_reference`` required); LU: the public
-    sees that the control band is intact. A count other than 52 is refused: it is an
-    incident to report to the officer.
+    sees that the control band is intact. A count other than 52 or a broken band is
+    refused *and* opens its incident at once, the deck quarantined: the refusal rolls the
+    check back, the incident is recorded by an act of its own (committed even though the
+    check is refused), to be reported to the officer.
     """
+    try:
+        return _check_at_table(
+            actor=actor,
+            deck=deck,
+            table_number=table_number,
+            day=day,
+            witness=witness,
+            order_checked=order_checked,
+            cards_counted=cards_counted,
+            band_intact=band_intact,
+            video_reference=video_reference,
+        )
+    except _FailedCheck as failed:
+        _incident_at_check(
+            actor=actor,
+            deck=deck,
+            table_number=table_number,
+            day=day,
+            kind=failed.kind,
+            circumstances=failed.circumstances,
+        )
+        raise failed.error from None
+
+
+@transaction.atomic
+def _incident_at_check(
+    *, actor: User, deck: Deck, table_number: int, day: dt.date, kind: str, circumstances: str
+) -> None:
+    """The incident a failed check at the table opens, its deck quarantined (out of play)."""
+    profile = _profile()
+    [locked] = _lock_decks([deck])
+    if locked.status in (DeckStatus.QUARANTINED, DeckStatus.DESTROYED):
+        return  # already under an incident (or gone): nothing more to quarantine
+    _open_incident(
+        actor=actor,
+        kind=kind,
+        route=IncidentRoute.TABLE_CHECK,
+        occurred_at=timezone.now(),
+        day=day,
+        decks=[locked],
+        circumstances=circumstances,
+        profile=profile,
+        table_number=table_number,
+    )
+
+
+@transaction.atomic
+def _check_at_table(
+    *,
+    actor: User,
+    deck: Deck,
+    table_number: int,
+    day: dt.date,
+    witness: str,
+    order_checked: bool,
+    cards_counted: int,
+    band_intact: bool | None,
+    video_reference: str,
+) -> TableCheck:
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     access.require(actor, Act.CHECK_AT_TABLE, profile=profile)
+    act_checks.run(act_checks.Act.DEPOT_COUNT, day=day, profile=profile, people={"actor": actor})
     [deck] = _lock_decks([deck])
     line = (
         IssueLine.objects.filter(
@@ -137,15 +222,26 @@ def check_at_table(
         )
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
     new_deck = deck.unsealed_at is None
-    check_table_check(
-        witness=witness,
-        new_deck=new_deck,
-        band_intact=band_intact,
-        video_reference=video_reference,
-        order_checked=order_checked,
-        cards_counted=cards_counted,
-        profile=profile,
-    )
+    finding = table_check_finding(new_deck=new_deck, band_intact=band_intact, cards_counted=cards_counted)
+    try:
+        check_table_check(
+            witness=witness,
+            new_deck=new_deck,
+            band_intact=band_intact,
+            video_reference=video_reference,
+            order_checked=order_checked,
+            cards_counted=cards_counted,
+            profile=profile,
+        )
+    except RegulationError as error:
+        if finding is None:
+            raise
+        raise _FailedCheck(
+            error,
+            finding,
+            f"{deck.serial} : {IncidentKind(finding).label}, {cards_counted} cartes comptées"
+            f" — contrôle à la table {table_number}, témoin {witness.strip() or '—'}",
+        ) from error
     now = timezone.now()
     check = _create(
         TableCheck,
@@ -193,8 +289,9 @@ def return_decks(
 ) -> DeckReturn:
     """Decks come back from the table, put back in maker's order, counted and examined.
 
-    ``results``: ``(deck, result[, remark[, cards_counted]])`` where result is a
-    :class:`ReturnResult` and ``cards_counted`` the cards found (52 when not given):
+    ``results``: ``(deck, result, remark, cards_counted)`` where result is a
+    :class:`ReturnResult` and ``cards_counted`` the cards counted, as typed by whoever
+    counted them (never presumed: a deck without its count is refused):
     fit decks go back into the cabinet for use; worn decks go out of use and stay in
     the cabinet, complete, until destroyed. A marked or damaged card, or a count other
     than 52, opens an incident (FR art. 40 §5, LU art. 7 §5) and the deck is
@@ -207,6 +304,7 @@ def return_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(act_checks.Act.DEPOT_RETURN, day=day, profile=profile, people={"actor": actor})
     check_return(results=results, order_restored=order_restored, profile=profile)
     if officer_informed is not None or authority_informed.strip():
         _told(officer_informed, authority_informed, officer_informed_at, profile)
@@ -215,7 +313,9 @@ def return_decks(
     counts: dict[int, int] = {}
     for deck, result in zip(decks, results, strict=True):
         check_return_result(result[1], profile)
-        counts[deck.pk] = check_cards_returned(result[3] if len(result) > 3 else 52, profile)
+        counts[deck.pk] = check_cards_returned(
+            result[3] if len(result) > 3 else None, profile, serial=deck.serial
+        )
         # A deck under an open incident comes back to the cabinet still quarantined:
         # the officer's closure decides whether it is fit.
         examined = ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else result[1]

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
@@ -69,6 +69,12 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
         )
     if holder is not None and holder.pk == receiver.pk:
         raise RegulationError("KEY_SAME_HOLDER", _("Il détient déjà la clé."), article, field="receiver")
+    act_checks.run(
+        act_checks.Act.DEPOT_KEY_HANDOVER,
+        day=timezone.localdate(),
+        profile=profile,
+        people={"actor": actor, "receiver": receiver},
+    )
     handover = _create(
         KeyHandover, article, giver=holder, receiver=receiver, at=timezone.now(), reason=reason
     )
@@ -116,6 +122,9 @@ def open_for_inspection(
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(
+        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+    )
     if demand is not None:
         demand = CabinetDemand.objects.select_for_update().get(pk=demand.pk)
         if demand.openings.exists():
@@ -162,6 +171,9 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(
+        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+    )
     opening = CabinetOpening.objects.select_for_update().get(pk=opening.pk)
     if opening.purpose != OpeningPurpose.INSPECTION or opening.demanded_by is None:
         raise RegulationError(
@@ -245,6 +257,9 @@ def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str)
     profile = _profile()
     article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
+    act_checks.run(
+        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+    )
     if not reason.strip():
         raise RegulationError("REASON_REQUIRED", _("Indiquez le motif."), article, field="reason")
     if not decks:

@@ -68,10 +68,12 @@ def _open_incident(
     table_number: int | None = None,
     shoe_reference: str = "",
     card: str = "",
+    linked: Sequence[Deck] = (),
 ) -> Incident:
     """Open an incident on ``decks`` (already locked, checked by the caller) and quarantine them.
 
-    Runs in the caller's transaction; records ``depot.incident_reported``.
+    ``linked``: decks concerned too but not moved (already quarantined by another incident, or
+    destroyed). Runs in the caller's transaction; records ``depot.incident_reported``.
     """
     article = cite("depot.incident", profile)
     for deck in decks:
@@ -95,7 +97,7 @@ def _open_incident(
         circumstances=circumstances.strip(),
         reported_by=actor if getattr(actor, "is_authenticated", False) else None,
     )
-    incident.decks.set(decks)
+    incident.decks.set([*decks, *linked])
     for deck in decks:
         Deck.objects.filter(pk=deck.pk).update(
             status=DeckStatus.QUARANTINED, status_before_quarantine=deck.status
@@ -114,7 +116,7 @@ def _open_incident(
             "table": table_number,
             "day": day,
             "shoe": shoe_reference,
-            "decks": [[d.manufacturer.code, d.serial] for d in decks],
+            "decks": [[d.manufacturer.code, d.serial] for d in [*decks, *linked]],
             "officer_informed": officer_informed.get_username() if officer_informed else None,
             "authority_informed": incident.authority_informed,
             "officer_informed_at": officer_informed_at,

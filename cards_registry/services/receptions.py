@@ -9,13 +9,17 @@ from typing import Any, TypedDict
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops import act_checks
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
+from .. import floor
 from ..models import (
     BookKind,
     Deck,
@@ -31,7 +35,9 @@ from ..rules import (
     PlannedDeck,
     check_approved,
     check_max_sixains,
+    check_no_over_delivery,
     check_order_sent,
+    check_reception_day,
     check_serials_new,
     check_sixains_only,
     over_delivery,
@@ -73,8 +79,10 @@ def receive(
     FR: each deck's serial; LU: each sixain's (a deck without a serial is then named
     ``<sixain>-<1..6>``). Sixains must be three and three of two back colours. A serial
     already known for the maker is refused; so is, under LU, going beyond the most
-    sixains the ministry allows. More than ordered is recorded and flagged
-    (``over_delivery``). The decks go into the cabinet: the actor holds the key.
+    sixains the ministry allows. The reception is written the day the decks arrive
+    (neither back- nor future-dated), and never for more decks than the order's (the surplus
+    goes back to the maker, or comes on a further order). The decks go into the cabinet:
+    the actor holds the key.
     """
     profile = _profile()
     _require_key_holder(actor, profile)
@@ -82,6 +90,11 @@ def receive(
     maker = order.manufacturer
     check_order_sent(order, profile)
     check_approved(maker, received_on, profile)
+    now = floor.now()
+    check_reception_day(
+        received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
+    )
+    act_checks.run(act_checks.Act.DEPOT_RECEIVE, day=received_on, profile=profile, people={"actor": actor})
     check_sixains_only(decks, profile)
     planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
     serials = [serial for _s, serial, _c in planned]
@@ -119,6 +132,9 @@ def receive(
         recorded_by=actor,
     )
     _create_rows(reception, maker, sixain_serials, planned, profile)
+    # After the rows' own checks (a serial or colour too long names its field first); the
+    # refusal rolls the whole reception back.
+    check_no_over_delivery(over, order_number=order.number, sixains=bool(sixains), profile=profile)
     _open_cabinet(
         actor,
         OpeningPurpose.RECEPTION,

@@ -14,7 +14,7 @@ from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from .. import rules
-from ..models import Table
+from ..models import ControlDay, Table
 from ._shared import _require_management
 
 
@@ -95,3 +95,9 @@ def table_refusal(table_number: int, day: Any) -> str | None:
     if not table.in_service:
         return _("La table %(t)s n'est pas en service.") % {"t": table.code}
     return None
+
+
+def day_closed(day: Any) -> bool:
+    """The card depot's check (registered in ``TablesConfig.ready``): no deck is issued for a
+    day closed in the control register (FR art. 40, 72; LU art. 7, 10)."""
+    return ControlDay.objects.filter(day=day, closed_at__isnull=False).exists()

@@ -62,7 +62,7 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
             actor=croupier, session=session, raw=json.dumps(log).encode(), source="api"
         )
     # the decks come back before the session closes (FR art. 40 §5)
-    depot.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit") for d in a1])
+    depot.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit", "", 52) for d in a1])
     floor.close_session(
         actor=director,
         session=session,

@@ -64,7 +64,12 @@ def _decks_back_to_the_depot(director: Any) -> None:
         groups[(line.issue.table_number, line.issue.day)].append(line.deck)
     for (table_number, day), decks in groups.items():
         results = [
-            (deck, ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else ReturnResult.FIT)
+            (
+                deck,
+                ReturnResult.QUARANTINED if deck.status == DeckStatus.QUARANTINED else ReturnResult.FIT,
+                "",
+                52,
+            )
             for deck in decks
         ]
         return_decks(actor=director, table_number=table_number, day=day, results=results)

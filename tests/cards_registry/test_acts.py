@@ -152,7 +152,9 @@ def test_every_field_of_the_depot_is_corrected_with_the_director_approval_in_wor
     services.record_correction(
         actor=director, entry=check, field="witness", new_value="M. Garnier", reason="r", approval="Approuvé"
     )
-    back = services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[1], "fit")])
+    back = services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(decks[1], "fit", "", 52)]
+    )
     services.record_correction(
         actor=director,
         entry=back.lines.get(),

@@ -125,10 +125,24 @@ def test_deck_actions_issue_return_destroy(director_client: Any, officer: Any, d
     director_client.post(url, {"action": "issue", "_selected_action": ids, "table_number": 4, "day": today})
     assert set(Deck.objects.filter(pk__in=ids).values_list("status", flat=True)) == {DeckStatus.ISSUED}
     director_client.post(
-        url, {"action": "return_worn", "_selected_action": ids[:1], "table_number": 4, "day": today}
+        url,
+        {
+            "action": "return_worn",
+            "_selected_action": ids[:1],
+            "table_number": 4,
+            "day": today,
+            "cards_counted": 52,
+        },
     )
     director_client.post(
-        url, {"action": "return_fit", "_selected_action": ids[1:], "table_number": 4, "day": today}
+        url,
+        {
+            "action": "return_fit",
+            "_selected_action": ids[1:],
+            "table_number": 4,
+            "day": today,
+            "cards_counted": 52,
+        },
     )
     assert Deck.objects.get(pk=ids[0]).status == DeckStatus.OUT_OF_USE
     response = director_client.post(

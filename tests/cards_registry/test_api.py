@@ -75,7 +75,7 @@ def test_a_return_counted_through_the_api_opens_the_incident(
             "day": today,
             "results": [
                 {"deck": "A1-1", "result": "fit", "cards_counted": 51},
-                {"deck": "GRIM:A1-2", "result": "fit"},
+                {"deck": "GRIM:A1-2", "result": "fit", "cards_counted": 52},
             ],
         },
         content_type="application/json",

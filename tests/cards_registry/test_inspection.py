@@ -127,7 +127,9 @@ def test_sixain_cap_exceeded(capsys: Any, director: Any, decks: list[Deck]) -> N
 
 def test_incomplete_return_without_incident(capsys: Any, director: Any, decks: list[Deck]) -> None:
     services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
-    back = services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")])
+    back = services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit", "", 52)]
+    )
     with behind_the_guard(ReturnLine):
         ReturnLine.objects.filter(deck_return=back).update(cards_counted=50)
     code, found = breaches(capsys)

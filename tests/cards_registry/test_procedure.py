@@ -57,7 +57,7 @@ def test_a_return_with_a_marked_card_opens_an_incident(
         actor=director,
         table_number=1,
         day=TODAY(),
-        results=[(decks[0], "marked", "ongle"), (decks[1], "fit")],
+        results=[(decks[0], "marked", "ongle", 52), (decks[1], "fit", "", 52)],
     )
     incident = Incident.objects.get(route=IncidentRoute.RETURN)
     assert incident.kind == "marked" and list(incident.decks.all()) == [decks[0]]
@@ -69,7 +69,9 @@ def test_a_return_with_a_damaged_card_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     issue_and_check(director, croupier, decks[:1])
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "damaged")])
+    services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(decks[0], "damaged", "", 52)]
+    )
     incident = Incident.objects.get(route=IncidentRoute.RETURN, kind="damaged")
     assert status(decks[0]) == DeckStatus.QUARANTINED
     assert dashboard_lists(officer, incident)
@@ -96,7 +98,7 @@ def test_a_return_counts_the_cards_and_a_short_deck_is_an_incident(
 
 def test_a_worn_deck_back_complete_opens_no_incident(director: Any, croupier: Any, decks: list[Deck]) -> None:
     issue_and_check(director, croupier, decks[:1])
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn")])
+    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn", "", 52)])
     assert not Incident.objects.exists() and status(decks[0]) == DeckStatus.OUT_OF_USE
 
 
@@ -105,7 +107,7 @@ def test_a_destruction_finding_a_card_missing_opens_an_incident(
 ) -> None:
     issue_and_check(director, croupier, decks[:2])
     services.return_decks(
-        actor=director, table_number=1, day=TODAY(), results=[(d, "worn") for d in decks[:2]]
+        actor=director, table_number=1, day=TODAY(), results=[(d, "worn", "", 52) for d in decks[:2]]
     )
     destruction = services.destroy_decks(
         actor=director,
@@ -126,7 +128,7 @@ def test_a_destruction_finding_a_deck_marked_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     issue_and_check(director, croupier, decks[:1])
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn")])
+    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn", "", 52)])
     assert (
         services.destroy_decks(
             actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": False}]
@@ -276,7 +278,7 @@ def test_the_delay_is_measured_and_a_late_report_flagged(
         circumstances="Signalé trois jours après",
     )
     issue_and_check(director, croupier, decks[1:2])
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[1], "marked")])
+    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[1], "marked", "", 52)])
     returned = Incident.objects.get(route=IncidentRoute.RETURN)
     assert returned.told_at is None
     found = dict(
@@ -357,7 +359,7 @@ def test_decks_out_lists_what_has_not_come_back(
     assert set(selectors.decks_out(table_number=1, day=TODAY())) == {decks[0], decks[1]}
     assert set(selectors.decks_out(day=TODAY())) == {decks[0], decks[1], decks[2]}
     services.return_decks(
-        actor=director, table_number=1, day=TODAY(), results=[(d, "fit") for d in decks[:2]]
+        actor=director, table_number=1, day=TODAY(), results=[(d, "fit", "", 52) for d in decks[:2]]
     )
     assert not selectors.decks_out(table_number=1, day=TODAY()).exists()
     assert list(selectors.decks_out()) == [decks[2]]
@@ -367,7 +369,7 @@ def test_a_deck_s_history_names_an_incident_not_yet_reported(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     issue_and_check(director, croupier, decks[:1])
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "marked")])
+    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "marked", "", 52)])
     lines = [line.what for line in selectors.deck_history(decks[0])]
     assert any("pas encore signalé" in line for line in lines), lines
     incident = Incident.objects.get()

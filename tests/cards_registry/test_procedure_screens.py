@@ -96,7 +96,7 @@ def test_the_officer_records_when_he_was_told(
 ) -> None:
     services.issue_decks(actor=director, table_number=1, day=timezone.localdate(), decks=decks[:1])
     services.return_decks(
-        actor=director, table_number=1, day=timezone.localdate(), results=[(decks[0], "marked")]
+        actor=director, table_number=1, day=timezone.localdate(), results=[(decks[0], "marked", "", 52)]
     )
     incident = Incident.objects.get()
     client = signed_in(officer)
@@ -162,7 +162,13 @@ def test_admin_return_counts_each_deck_and_opens_the_incident(
         {
             "table_number": 1,
             "day": timezone.localdate().isoformat(),
-            "lines": "A1-1 fit 51 une dame manque\nA1-2 fit 52",
+            "deck_1": "A1-1",
+            "result_1": "fit",
+            "cards_1": "51",
+            "remark_1": "une dame manque",
+            "deck_2": "A1-2",
+            "result_2": "fit",
+            "cards_2": "52",
             "officer_informed": officer.pk,
             "officer_informed_at": timezone.localtime().strftime("%Y-%m-%d %H:%M:%S"),
         },

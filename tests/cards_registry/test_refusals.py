@@ -253,7 +253,7 @@ def test_sending_after_the_approval_ended_is_refused(director: Any, officer: Any
 def test_destruction_stamped_twice_is_refused(director: Any, officer: Any, decks: list[Any]) -> None:
     today = timezone.localdate()
     services.issue_decks(actor=director, table_number=1, day=today, decks=decks[:1])
-    services.return_decks(actor=director, table_number=1, day=today, results=[(decks[0], "worn")])
+    services.return_decks(actor=director, table_number=1, day=today, results=[(decks[0], "worn", "", 52)])
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]
     )

@@ -72,7 +72,7 @@ def one_round(director: Any, officer: Any, order: Any, prefix: str) -> None:
         actor=director,
         table_number=1,
         day=day,
-        results=[(decks[0], "worn")] + [(d, "fit") for d in decks[1:]],
+        results=[(decks[0], "worn", "", 52)] + [(d, "fit", "", 52) for d in decks[1:]],
     )
     now = timezone.now()
     incident = services.report_incident(
@@ -141,7 +141,7 @@ def test_deck_history_in_order_with_audit_numbers(
         band_intact=True,
         video_reference="V-1",
     )
-    services.return_decks(actor=director, table_number=3, day=day, results=[(deck, "worn")])
+    services.return_decks(actor=director, table_number=3, day=day, results=[(deck, "worn", "", 52)])
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": deck, "complete": True, "unmarked": True}]
     )

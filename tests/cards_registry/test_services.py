@@ -266,7 +266,7 @@ def test_sixain_of_another_composition_is_refused(director: Any, sent_order: Ord
         services.receive(actor=director, order=sent_order, received_on=TODAY(), sixains=[sixain])
 
 
-def test_partial_receptions_then_over_delivery_is_flagged(
+def test_partial_receptions_then_an_over_delivery_is_refused(
     director: Any, officer: Any, maker: Any, key: Any
 ) -> None:
     order = make_sent_order(director, officer, maker, sixains=2)  # 6 blue, 6 red
@@ -274,11 +274,14 @@ def test_partial_receptions_then_over_delivery_is_flagged(
     assert not first.over_delivery
     second = services.receive(actor=director, order=order, received_on=TODAY(), sixains=[sixain_data("P2")])
     assert not second.over_delivery
-    third = services.receive(
-        actor=director, order=order, received_on=TODAY(), decks=[{"serial": "P3-1", "back_colour": "bleu"}]
-    )
-    assert third.over_delivery
-    assert '"over_delivery":{"bleu":1}' in last_event("depot.reception_recorded").payload
+    with assert_refused("OVER_DELIVERY", article="FR art. 39", field="decks", nothing_recorded=True):
+        services.receive(
+            actor=director,
+            order=order,
+            received_on=TODAY(),
+            decks=[{"serial": "P3-1", "back_colour": "bleu"}],
+        )
+    assert not Deck.objects.filter(serial="P3-1").exists()
 
 
 def test_reception_needs_the_key_holder(committee: Any, director: Any, sent_order: Order, key: Any) -> None:
@@ -397,7 +400,7 @@ def test_issue_unseal_and_return(director: Any, croupier: Any, decks: list[Deck]
         actor=director,
         table_number=1,
         day=TODAY(),
-        results=[(d, "fit") for d in decks[:5]] + [(decks[5], "worn", "coins usés")],
+        results=[(d, "fit", "", 52) for d in decks[:5]] + [(decks[5], "worn", "coins usés", 52)],
     )
     assert returned.lines.count() == 6
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
@@ -424,20 +427,22 @@ def test_issue_refusals(director: Any, committee: Any, decks: list[Deck]) -> Non
 def test_unsealing_refusals(director: Any, croupier: Any, decks: list[Deck]) -> None:
     with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
         unseal(croupier=croupier, deck=decks[0])
-    issue(director, decks[:1])
+    issue(director, decks[:3])
     with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
         unseal(croupier=croupier, deck=decks[0], table=3)
-    with assert_refused("BAND_NOT_INTACT", article="FR art. 40"):
-        unseal(croupier=croupier, deck=decks[0], band_intact=False)
     with assert_refused("VIDEO_REQUIRED", article="FR art. 40"):
         unseal(croupier=croupier, deck=decks[0], video_reference="")
     with assert_refused("ORDER_NOT_CHECKED", article="FR art. 40"):
         unseal(croupier=croupier, deck=decks[0], order_checked=False)
-    with assert_refused("CARD_COUNT", article="FR art. 40"):
-        unseal(croupier=croupier, deck=decks[0], cards_counted=51)
     with assert_refused("WITNESS_REQUIRED", article="FR art. 40"):
         unseal(croupier=croupier, deck=decks[0], witness=" ")
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.ISSUED
+    # what the check finds is refused and quarantines the deck (its incident opened)
+    with assert_refused("BAND_NOT_INTACT", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[1], band_intact=False)
+    with assert_refused("CARD_COUNT", article="FR art. 40"):
+        unseal(croupier=croupier, deck=decks[2], cards_counted=51)
+    assert {Deck.objects.get(pk=d.pk).status for d in decks[1:3]} == {DeckStatus.QUARANTINED}
 
 
 def test_lu_unsealing_needs_no_video(director: Any, croupier: Any, decks: list[Deck]) -> None:
@@ -448,11 +453,17 @@ def test_lu_unsealing_needs_no_video(director: Any, croupier: Any, decks: list[D
 
 def test_return_refusals(director: Any, decks: list[Deck]) -> None:
     with assert_refused("DECK_NOT_AT_TABLE", article="FR art. 40"):
-        services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")])
+        services.return_decks(
+            actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit", "", 52)]
+        )
     issue(director, decks[:1])
     with assert_refused("ORDER_NOT_RESTORED", article="FR art. 40"):
         services.return_decks(
-            actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit")], order_restored=False
+            actor=director,
+            table_number=1,
+            day=TODAY(),
+            results=[(decks[0], "fit", "", 52)],
+            order_restored=False,
         )
 
 
@@ -497,7 +508,10 @@ def test_incident_quarantines_until_the_officer_closes_it(
         )
     # back to the cabinet from the table, still quarantined
     services.return_decks(
-        actor=director, table_number=1, day=TODAY(), results=[(decks[0], "fit"), (decks[1], "fit")]
+        actor=director,
+        table_number=1,
+        day=TODAY(),
+        results=[(decks[0], "fit", "", 52), (decks[1], "fit", "", 52)],
     )
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.QUARANTINED
     assert decks[0].issue_lines.get().return_line.result == "quarantined"
@@ -563,7 +577,9 @@ def out_of_use(director: Any, decks: list[Deck]) -> None:
     from cards_registry.models import Incident
 
     issue(director, decks)
-    services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(d, "marked") for d in decks])
+    services.return_decks(
+        actor=director, table_number=1, day=TODAY(), results=[(d, "marked", "", 52) for d in decks]
+    )
     officer = get_user_model().objects.filter(groups__name=roles.OFFICER).order_by("pk").first()
     for incident in Incident.objects.filter(decks__in=decks, closure__isnull=True).distinct():
         services.close_incident(actor=officer, incident=incident, finding="Marquage confirmé")

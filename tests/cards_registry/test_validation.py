@@ -125,7 +125,7 @@ def test_table_and_incident_texts_are_refused_naming_their_field(
     with assert_refused("FIELD_INVALID", article="FR art. 40", field="witness", nothing_recorded=True):
         services.check_at_table(actor=croupier, deck=decks[0], table_number=3, day=TODAY(), witness="w" * 151, order_checked=True, cards_counted=52, band_intact=True, video_reference="V1")  # fmt: skip
     with assert_refused("FIELD_INVALID", article="FR art. 40", field="results", nothing_recorded=True):
-        services.return_decks(actor=director, table_number=3, day=TODAY(), results=[(decks[0], "fit", "r" * 301)])  # fmt: skip
+        services.return_decks(actor=director, table_number=3, day=TODAY(), results=[(decks[0], "fit", "r" * 301, 52)])  # fmt: skip
     now = timezone.now()
     with assert_refused("FIELD_INVALID", article="FR art. 40", field="shoe_reference", nothing_recorded=True):
         services.report_incident(actor=director, kind="missing", occurred_at=now - dt.timedelta(minutes=2), day=TODAY(), decks=decks[1:2], officer_informed=officer, officer_informed_at=now - dt.timedelta(minutes=1), circumstances="Carte manquante.", shoe_reference="s" * 65)  # fmt: skip

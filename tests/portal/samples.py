@@ -66,9 +66,10 @@ def build_samples(users: dict[str, Any], casino: Any) -> Samples:
 
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     croupier = users[roles.CROUPIER]
-    stock = builders.depot_with_decks(
-        director, officer, prefixes=("A1", "A2"), day=DAY, delivery_note="BL 4411"
-    )
+    with builders.at_day(DAY):  # received on that day, as written then
+        stock = builders.depot_with_decks(
+            director, officer, prefixes=("A1", "A2"), day=DAY, delivery_note="BL 4411"
+        )
     maker, reception = stock.maker, stock.reception
     lines = [
         {"quantity": 6, "unit": "deck", "back_colour": "bleu"},

@@ -191,8 +191,12 @@ def test_one_deck_from_order_to_destruction(
             },
         )
         assert "ajouté" in done
-        done = walk.add("deckreturn", {"table_number": "3", "day": day, "lines": f"{SERIAL} fit 52"})
-        assert "ajouté" in done
+        done = walk.add(
+            "deckreturn",
+            {"table_number": "3", "day": day, "deck_1": SERIAL, "cards_1": "52"},
+            selects={"result_1": "apte, remis au dépôt"},
+        )
+        assert "rendus, comptés et examinés" in done, done
         done = walk.add("outofusedeclaration", {"serials": SERIAL, "reason": "Fin de vie"})
         assert "ajouté" in done
         done = walk.act_on_decks("destroy", [SERIAL], {"officer": officer.username})

@@ -39,7 +39,7 @@ def test_a_session_and_its_day_stay_open_while_the_tables_decks_are_out(staff, d
     assert today_session.status == SessionStatus.OPEN
     # decks of another table out that day: this session may close, the day may not
     depot.return_decks(
-        actor=staff["director"], table_number=number, day=day, results=[(d, "fit") for d in a1]
+        actor=staff["director"], table_number=number, day=day, results=[(d, "fit", "", 52) for d in a1]
     )
     services.create_table(actor=staff["director"], number=4, code="BJ04")
     depot.issue_decks(
@@ -50,7 +50,9 @@ def test_a_session_and_its_day_stay_open_while_the_tables_decks_are_out(staff, d
         services.close_day(actor=staff["director"], day=day)
     assert info.value.code == "DECKS_NOT_RETURNED" and info.value.field == "day" and "A1-1" in str(info.value)
     assert not ControlDay.objects.filter(day=day, closed_at__isnull=False).exists()
-    depot.return_decks(actor=staff["director"], table_number=4, day=day, results=[(d, "fit") for d in a1])
+    depot.return_decks(
+        actor=staff["director"], table_number=4, day=day, results=[(d, "fit", "", 52) for d in a1]
+    )
     assert services.close_day(actor=staff["director"], day=day).is_closed
 
 

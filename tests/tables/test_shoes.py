@@ -122,7 +122,7 @@ def test_a_shoe_takes_only_decks_checked_at_the_table_and_in_no_other_live_shoe(
         actor=staff["director"],
         table_number=table.number,
         day=today_session.day,
-        results=[(d, "fit") for d in a1],
+        results=[(d, "fit", "", 52) for d in a1],
     )
     other_table = services.create_table(actor=staff["director"], number=4, code="BJ04")
     with at_day(today_session.day):
