@@ -54,7 +54,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             "HAND_LOG_TABLE",
             _("Le journal est celui de la table %(l)s, la séance celle de la table %(t)s.")
             % {"l": doc["table"], "t": session.table.code},
-            cite("advance.book", profile),
+            cite("hand_log.table", profile),
             field="table",
         )
     digest = hashlib.sha256(raw).hexdigest()

@@ -77,7 +77,7 @@ def open_session(
         raise RegulationError(
             "TABLE_OUT_OF_SERVICE",
             _("La table %(t)s n'est pas en service.") % {"t": table.code},
-            cite("advance.book", profile),
+            cite("table.in_service", profile),
             field="table",
         )
     if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
