@@ -183,7 +183,8 @@ def _yesterday(
         context["created"].append("discrepancies acknowledged")
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
-        with _at(closes_at):
+        # the day is closed once it has ended, after midnight (FR art. 72)
+        with _at(closes_at or _after_midnight(yesterday)):
             services.close_day(actor=director, day=yesterday)
             closing_line = Session.objects.get(day=yesterday, table=tables[4]).entries.get(
                 kind=EntryKind.CLOSING
@@ -238,8 +239,14 @@ def seed_past_day(
                 cashier=cashier,
                 certified_exact=True,
             )
-    with history_at(closes_at + dt.timedelta(minutes=20)):
+    with history_at(max(closes_at + dt.timedelta(minutes=20), _after_midnight(day))):
         services.close_day(actor=director, day=day)
+
+
+def _after_midnight(day: dt.date) -> dt.datetime:
+    """A few minutes into the date after ``day`` (never later than now): ``day`` has ended."""
+    moment = timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 5)))
+    return min(moment, timezone.now())
 
 
 def _at(moment: dt.datetime | None) -> contextlib.AbstractContextManager[None]:

@@ -12,6 +12,7 @@ import datetime as dt
 from collections.abc import Iterator
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
@@ -21,7 +22,18 @@ from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
-from .models import AdvanceEntry, Discrepancy, EntryKind, HandLog, Session, SessionStatus, Shoe, ShoeDeck
+from .models import (
+    AdvanceEntry,
+    AuthorisedMinimum,
+    ControlDay,
+    Discrepancy,
+    EntryKind,
+    HandLog,
+    Session,
+    SessionStatus,
+    Shoe,
+    ShoeDeck,
+)
 from .rules import LU_MINISTRY_NOTICE_DAYS
 from .services._shared import _authorised_minimum
 from .services.shoes import last_shoe_ids
@@ -228,4 +240,77 @@ def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
             _("journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant")
             % {"s": log.shoe_label, "h": log.sha256[:12]},
             _url(log.session),
+        )
+
+
+def _register_url(day: dt.date) -> str:
+    return f"{reverse('portal:control_register')}?day={day.isoformat()}"
+
+
+def _day_name(day: dt.date) -> str:
+    return _("registre de contrôle, journée du %(d)s") % {"d": day.strftime("%d/%m/%Y")}
+
+
+@check("tables.day_not_closed", _("Journées jamais arrêtées au registre de contrôle"))
+def days_never_closed(day: dt.date | None) -> Iterator[Breach]:
+    """A gaming day over, with séances or a line in the control register, that the director
+    never closed (FR art. 72: the register is totalled and closed at the day's end)."""
+    over = _before(day)
+    played = set(Session.objects.filter(day__lt=over).values_list("day", flat=True).distinct())
+    closed = set(ControlDay.objects.filter(closed_at__isnull=False).values_list("day", flat=True))
+    pending = set(
+        ControlDay.objects.filter(closed_at__isnull=True, day__lt=over).values_list("day", flat=True)
+    )
+    profile = get_casino().profile
+    for found in sorted((played | pending) - closed):
+        if day is not None and found != day:
+            continue
+        yield Breach(
+            "tables.day_not_closed",
+            cite("control_register", profile),
+            _day_name(found),
+            _("journée terminée jamais arrêtée par le directeur"),
+            _register_url(found),
+        )
+
+
+@check("tables.day_not_stamped", _("Journées arrêtées non visées par le fonctionnaire"))
+def days_not_stamped(day: dt.date | None) -> Iterator[Breach]:
+    """A day closed in the control register more than ``CONTROL_REGISTER_STAMP_DAYS`` days ago
+    (setting, 7 by default) and still without the officer's visa (FR art. 72)."""
+    waited = int(getattr(settings, "CONTROL_REGISTER_STAMP_DAYS", 7))
+    query = ControlDay.objects.filter(
+        closed_at__lt=timezone.now() - dt.timedelta(days=waited), stamped_at__isnull=True
+    )
+    if day is not None:
+        query = query.filter(day=day)
+    profile = get_casino().profile
+    for row in query.order_by("day"):
+        yield Breach(
+            "tables.day_not_stamped",
+            cite("control_register", profile),
+            _day_name(row.day),
+            _("arrêtée le %(at)s, sans visa du fonctionnaire après %(n)s jours")
+            % {"at": timezone.localtime(row.closed_at).strftime("%d/%m/%Y %H:%M"), "n": waited},
+            _register_url(row.day),
+        )
+
+
+@check("tables.authorised_minimum_not_stamped", _("Minima autorisés non visés"))
+def authorised_minimums_not_stamped(day: dt.date | None) -> Iterator[Breach]:
+    """An act of the authorised minimum whose day in force has come without the officer's
+    visa: it does not hold until stamped (FR art. 55-5; LU art. 26, 33)."""
+    query = AuthorisedMinimum.objects.filter(stamped_at__isnull=True, in_force_on__lte=day or _today())
+    profile = get_casino().profile
+    for act in query.order_by("in_force_on", "recorded_at"):
+        yield Breach(
+            "tables.authorised_minimum_not_stamped",
+            cite("limits.authorised_minimum", profile),
+            _("minimum autorisé de %(m)s — %(r)s") % {"m": f"{act.minimum:.2f}", "r": act.decree_reference},
+            _("inscrit le %(at)s, en vigueur le %(d)s : pas encore visé par un fonctionnaire")
+            % {
+                "at": timezone.localtime(act.recorded_at).strftime("%d/%m/%Y %H:%M"),
+                "d": act.in_force_on.strftime("%d/%m/%Y"),
+            },
+            reverse("portal:visas"),
         )

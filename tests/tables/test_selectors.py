@@ -119,7 +119,8 @@ def test_control_register_shape_and_constant_queries(staff, casino, director):
             counted_by=staff["croupier"],
             certified_exact=True,
         )
-    services.close_day(actor=director, day=DAY)
+    with at_day(DAY + dt.timedelta(days=1), 1):
+        services.close_day(actor=director, day=DAY)
     register, many = _queries(selectors.control_register, DAY)
     assert few == many
     assert register["closed"] and register["total"] == D("1000.00") + 4 * D("500.00")
