@@ -211,7 +211,7 @@ def seed_past_day(
     """An older gaming day, without hand logs: each ``(table, further advance, result)`` of
     ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a second
     one, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
-    result); then the day closed in the control register. ``before_close`` is given the open
+    result); then the day closed in the control register and stamped by the officer. ``before_close`` is given the open
     sessions just before their closing. Nothing is written if the day already has a session."""
     if Session.objects.filter(day=day).exists():
         return
@@ -240,7 +240,13 @@ def seed_past_day(
                 certified_exact=True,
             )
     with history_at(max(closes_at + dt.timedelta(minutes=20), _after_midnight(day))):
-        services.close_day(actor=director, day=day)
+        control_day = services.close_day(actor=director, day=day)
+    # the officer's visa on the closed day, the next morning (FR art. 72)
+    next_morning = timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(10, 0)))
+    with history_at(min(next_morning, timezone.now())):
+        services.stamp_control_day(
+            actor=users[roles.OFFICER], control_day=control_day, remark="Vu au registre de contrôle."
+        )
 
 
 def _after_midnight(day: dt.date) -> dt.datetime:

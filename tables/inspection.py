@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -313,4 +313,29 @@ def authorised_minimums_not_stamped(day: dt.date | None) -> Iterator[Breach]:
                 "d": act.in_force_on.strftime("%d/%m/%Y"),
             },
             reverse("portal:visas"),
+        )
+
+
+@check("tables.session_without_decks", _("Séances jouées sans jeux du dépôt"))
+def sessions_without_decks(day: dt.date | None) -> Iterator[Breach]:
+    """A séance with hand logs or a result and no shoe filled from decks the depot issued to
+    its table for its day: its cards come from no recorded deck (FR art. 40, 55-4; LU art. 7, 32)."""
+    shoes = Shoe.objects.filter(session_id=OuterRef("pk"))
+    logs = HandLog.objects.filter(session_id=OuterRef("pk"))
+    query = (
+        _sessions(day)
+        .filter(~Exists(shoes))
+        .filter(Exists(logs) | (Q(result__isnull=False) & ~Q(result=0)))
+        .annotate(has_logs=Exists(logs))
+    )
+    for session in query.order_by("day", "table__number", "pk"):
+        yield Breach(
+            "tables.session_without_decks",
+            cite("depot.issue_and_unseal", session.profile),
+            _name(session),
+            _("journaux de mains ou résultat sans aucun sabot garni de jeux remis par le dépôt")
+            if session.has_logs
+            else _("résultat de %(r)s sans aucun sabot garni de jeux remis par le dépôt")
+            % {"r": f"{session.result:.2f}"},
+            _url(session),
         )

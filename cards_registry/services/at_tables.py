@@ -8,12 +8,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, clock
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -65,7 +64,7 @@ def issue_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
-    check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
+    check_issue(table_number=table_number, day=day, today=clock.today(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
         raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
@@ -146,7 +145,7 @@ def check_at_table(
         cards_counted=cards_counted,
         profile=profile,
     )
-    now = timezone.now()
+    now = clock.now()
     check = _create(
         TableCheck,
         article,

@@ -36,6 +36,7 @@ from ._shared import (
     _lock_session,
     _refuse_closed_day,
     _refuse_decks_out,
+    _require_decks_in_shoe,
     _require_director,
     _save,
 )
@@ -160,6 +161,8 @@ def correct_control_line(
         raise RegulationError(
             "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
         )
+    if result != 0:
+        _require_decks_in_shoe(line.session, field="result", recording=_("résultat"))
     original = line.corrects or line
     correction = _control_correction(
         line,
@@ -227,6 +230,8 @@ def correct_advance_entry(
     control_correction = None
     if session.status == SessionStatus.CLOSED and entry.kind != EntryKind.INTERRUPTION_COUNTED:
         session.result = (session.closing_cash or Decimal("0")) - session.advances_total
+        if session.result != 0:
+            _require_decks_in_shoe(session, field="amount", recording=_("résultat"))
         line = session.control_lines.order_by("-id").first()
         if line is not None and line.result != session.result:
             control_correction = _control_correction(

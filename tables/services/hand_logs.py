@@ -33,6 +33,7 @@ from ..models import (
 from ..tasks import replay_hand_log as replay_task
 from ._shared import (
     _refuse_closed_day,
+    _require_decks_in_shoe,
     _save,
     _share_lock_day,
 )
@@ -57,6 +58,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             cite("hand_log.table", profile),
             field="table",
         )
+    _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     digest = hashlib.sha256(raw).hexdigest()
     try:
         return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)

@@ -183,7 +183,7 @@ def test_decks_in_two_live_shoes_and_logs_of_unknown_shoes(
     for number, session in enumerate((open_session, second), start=1):
         shoe = Shoe.objects.create(
             session=session,
-            number=1,
+            number=session.shoes.count() + 1,
             label=f"L{number}",
             filled_at=timezone.now(),
             croupier=staff["croupier"],
