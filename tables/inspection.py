@@ -9,6 +9,7 @@ director; its hand logs replayed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -27,6 +30,7 @@ from .models import (
     AuthorisedMinimum,
     ControlDay,
     Discrepancy,
+    DiscrepancyAcknowledgement,
     EntryKind,
     HandLog,
     Session,
@@ -181,8 +185,11 @@ def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.discrepancy_not_acknowledged", _("Écarts dont le directeur n'a pas pris connaissance"))
 def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
-    query = Discrepancy.objects.select_related("session__table").filter(
-        acknowledgement__isnull=True, session__day__lt=_before(day)
+    # a log of an unknown shoe is named by its own check (tables.hand_log_unknown_shoe)
+    query = (
+        Discrepancy.objects.select_related("session__table")
+        .filter(acknowledgement__isnull=True, session__day__lt=_before(day))
+        .exclude(code="SHOE_UNKNOWN")
     )
     if day is not None:
         query = query.filter(session__day=day)
@@ -223,12 +230,13 @@ def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.hand_log_unknown_shoe", _("Journaux de mains de sabots inconnus"))
 def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
-    """A replayed log naming no shoe of its session, without its SHOE_UNKNOWN discrepancy (a log
-    replayed before that rule): its cards come from no recorded decks."""
+    """A log naming no shoe of its session: its cards come from no recorded decks. Named until
+    the director takes note of its SHOE_UNKNOWN discrepancy with his explanation."""
+    explained = DiscrepancyAcknowledgement.objects.filter(
+        discrepancy__hand_log_id=OuterRef("pk"), discrepancy__code="SHOE_UNKNOWN"
+    ).exclude(note="")
     query = (
-        HandLog.objects.select_related("session__table")
-        .filter(shoe__isnull=True, replay__isnull=False)
-        .exclude(discrepancies__code="SHOE_UNKNOWN")
+        HandLog.objects.select_related("session__table").filter(shoe__isnull=True).filter(~Exists(explained))
     )
     if day is not None:
         query = query.filter(session__day=day)
@@ -237,7 +245,10 @@ def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
             "tables.hand_log_unknown_shoe",
             cite("depot.issue_and_unseal", log.session.profile),
             _name(log.session),
-            _("journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant")
+            _(
+                "journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant, "
+                "et le directeur n'en a pas donné l'explication"
+            )
             % {"s": log.shoe_label, "h": log.sha256[:12]},
             _url(log.session),
         )
@@ -338,4 +349,45 @@ def sessions_without_decks(day: dt.date | None) -> Iterator[Breach]:
             else _("résultat de %(r)s sans aucun sabot garni de jeux remis par le dépôt")
             % {"r": f"{session.result:.2f}"},
             _url(session),
+        )
+
+
+EXERCISE_FIELDS = ("exercise_start_month", "exercise_start_day")
+
+
+@check("tables.exercise_reset", _("Début d'exercice déplacé après l'ouverture de séances"))
+def exercise_start_moved(day: dt.date | None) -> Iterator[Breach]:
+    """The casino's setting of the exercise start changed once séances were open: the advance,
+    a raised minimum and the LU maximum are fixed for the exercise (FR art. 49, 53; LU art. 9, 26,
+    33), and moving its start resets them. Read from the settings' audited acts."""
+    first = (
+        AuditEvent.objects.filter(action=Action.SESSION_OPENED)
+        .order_by("id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    if first is None:
+        return
+    profile = get_casino().profile
+    events = AuditEvent.objects.filter(action=Action.CASINO_SETTINGS_CHANGED, id__gt=first).order_by("id")
+    for event in events:
+        changed = json.loads(event.payload).get("changed") or {}
+        moved = {key: changed[key] for key in EXERCISE_FIELDS if key in changed}
+        if not moved:
+            continue
+        when = timezone.localtime(event.recorded_at)
+        if day is not None and get_casino().gaming_day(when) != day:
+            continue
+        yield Breach(
+            "tables.exercise_reset",
+            cite("advance.fixed_for_year", profile),
+            _("réglages du casino, acte n° %(n)s du %(at)s")
+            % {"n": event.seq or event.pk, "at": when.strftime("%d/%m/%Y %H:%M")},
+            _("début d'exercice déplacé (%(what)s) après l'ouverture de séances")
+            % {
+                "what": ", ".join(
+                    f"{key} {value.get('before')} → {value.get('after')}" for key, value in moved.items()
+                )
+            },
+            reverse("portal:audit_trail"),
         )
