@@ -49,6 +49,7 @@ class Action(StrEnum):
     AUTHORISED_MINIMUM_RECORDED = "authorised_minimum.recorded"
     AUTHORISED_MINIMUM_STAMPED = "authorised_minimum.stamped"
     CONTROL_REGISTER_DAY_CLOSED = "control_register.day_closed"
+    CONTROL_REGISTER_DAY_STAMPED = "control_register.day_stamped"
     CONTROL_REGISTER_CORRECTED = "control_register.corrected"
     ADVANCE_BOOK_CORRECTED = "advance_book.corrected"
     SHOE_FILLED = "shoe.filled"

@@ -61,6 +61,7 @@ class Act(StrEnum):
     RECORD_AUTHORISED_MINIMUM = "tables.record_authorised_minimum"
     STAMP_AUTHORISED_MINIMUM = "tables.stamp_authorised_minimum"
     CONTROL_REGISTER = "tables.control_register"
+    STAMP_CONTROL_REGISTER = "tables.stamp_control_register"
     UPLOAD_HAND_LOG = "tables.upload_hand_log"
     ACKNOWLEDGE_DISCREPANCIES = "tables.acknowledge_discrepancies"
     # The house books
@@ -221,6 +222,12 @@ ACTS: dict[Act, Rule] = {
         "DIRECTOR_REQUIRED",
         gettext_lazy("Seul le directeur responsable approuve une correction ou arrête la journée."),
         "books.no_erasure",
+    ),
+    Act.STAMP_CONTROL_REGISTER: Rule(
+        _O,
+        "OFFICER_REQUIRED",
+        gettext_lazy("Seul un fonctionnaire vise la journée arrêtée au registre de contrôle."),
+        "control_register",
     ),
     Act.UPLOAD_HAND_LOG: Rule(
         (roles.MACHINE, roles.CROUPIER, *_M),

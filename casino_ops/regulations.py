@@ -62,6 +62,11 @@ ARTICLES: dict[str, dict[str, str]] = {
     "books.no_erasure": {"FR": "FR art. 68", "LU": ""},
     # A table and its boxes on the layout.
     "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
+    # A table put in play: its advance counted at its opening (LU art. 10: "mise en service
+    # effective de chaque table"); a table out of service opens no séance.
+    "table.in_service": {"FR": "FR art. 69", "LU": "LU art. 10"},
+    # A hand log records the rounds dealt at its séance's table (the game at that table).
+    "hand_log.table": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
     # Other books of the casino (LU); under FR the casino keeps them as internal books.
     "house.orphans": {"FR": "règlement intérieur du casino", "LU": "LU art. 8"},
     "house.approvals": {"FR": "règlement intérieur du casino", "LU": "LU art. 51, 54, 63"},

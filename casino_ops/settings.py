@@ -183,6 +183,11 @@ SPECTACULAR_SETTINGS = {
 CASINO_OPENED_ON = env.str("CASINO_OPENED_ON", default="2000-01-01")
 DATE_WINDOW_DAYS_AHEAD = env.int("DATE_WINDOW_DAYS_AHEAD", default=366)
 
+# --- Self-inspection ----------------------------------------------------------
+# A day closed in the control register waits for the officer's visa (FR art. 72);
+# ``inspect_books`` names a closed day still not stamped this many days after its closing.
+CONTROL_REGISTER_STAMP_DAYS = env.int("CONTROL_REGISTER_STAMP_DAYS", default=7)
+
 # --- Celery -----------------------------------------------------------------
 # Without a broker the tasks run in-process (quick start); with one (Redis in
 # tests and production) they go to workers. Outcomes are kept in the database.

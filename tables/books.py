@@ -60,7 +60,11 @@ BOOKS = {
         (),
     ),
     m.MaximumChange: (("session", "previous", "maximum", "at", "by", "display_changed"), (), ()),
-    m.ControlDay: (("day", "closed_at", "closed_by", "total"), ("closed_at", "closed_by", "total"), ()),
+    m.ControlDay: (
+        ("day", "closed_at", "closed_by", "total", "stamped_at", "stamped_by", "stamp_remark"),
+        ("closed_at", "closed_by", "total", "stamped_at", "stamped_by", "stamp_remark"),
+        (),
+    ),
     m.ControlLine: (
         (
             "control_day",

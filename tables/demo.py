@@ -23,14 +23,17 @@ from typing import Any
 
 from django.utils import timezone
 
-from cards_registry.selectors import decks_checked_for_play
+from cards_registry import services as depot
+from cards_registry.models import Deck, DeckStatus
+from cards_registry.selectors import current_key_holder, decks_checked_for_play, decks_issued_to, decks_out
 from casino_ops import roles
 from casino_ops.services import get_casino
 
 from . import services
 from .blackjack.simulator import simulate_shoe
 from .clock import history_at
-from .models import ControlDay, Discrepancy, EntryKind, Session, Table
+from .models import ControlDay, Discrepancy, EntryKind, Session, SessionStatus, Shoe, ShoeDeck, Table
+from .services.shoes import last_shoe_ids
 
 MINIMUM = Decimal("10.00")
 MAXIMUM = Decimal("1000.00")
@@ -121,10 +124,13 @@ def _today(context: dict[str, Any], tables: dict[int, Any], today: dt.date) -> N
     if not Session.objects.filter(day=today).exists():
         first = _open(director, croupier, tables[1], today)
         second = _open(director, croupier, tables[2], today)
-        shoe = _fill_shoe(croupier, first)
-        _receive(croupier, first, 501, (), shoe.label if shoe else None)
-        _receive(croupier, first, 502, ("SETTLEMENT_MISMATCH",), None)
-        _receive(croupier, second, 503, ())
+        # hand logs only from a shoe of the depot's decks (FR art. 40, 55-4; LU art. 7, 32)
+        for session, seeds in ((first, ((501, ()), (502, ("SETTLEMENT_MISMATCH",)))), (second, ((503, ()),))):
+            _check_issued(session, croupier)
+            for seed, faults in seeds:
+                shoe = _fill_shoe(croupier, session)
+                if shoe is not None:
+                    _receive(croupier, session, seed, faults, shoe.label)
         context["created"].append("sessions of today")
 
 
@@ -153,8 +159,12 @@ def _yesterday(
                     cashier=cashier,
                 )
                 services.resume_session(actor=croupier, session=session)
+            # the decks issued to the table for the day, checked there; a shoe per hand log
+            decks = _issue_and_check(session, croupier)
             for i, faults in enumerate(logs):
-                _receive(croupier, session, 1000 * number + i, faults)
+                shoe = services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks])
+                _receive(croupier, session, 1000 * number + i, faults, shoe.label)
+            _return(session)
             close = functools.partial(
                 services.close_session,
                 actor=director if number % 2 else committee,
@@ -183,7 +193,8 @@ def _yesterday(
         context["created"].append("discrepancies acknowledged")
     control_day = ControlDay.objects.filter(day=yesterday).first()
     if control_day is not None and not control_day.is_closed:
-        with _at(closes_at):
+        # the day is closed once it has ended, after midnight (FR art. 72)
+        with _at(closes_at or _after_midnight(yesterday)):
             services.close_day(actor=director, day=yesterday)
             closing_line = Session.objects.get(day=yesterday, table=tables[4]).entries.get(
                 kind=EntryKind.CLOSING
@@ -208,9 +219,10 @@ def seed_past_day(
     before_close: Callable[[list[Session]], None] | None = None,
 ) -> None:
     """An older gaming day, without hand logs: each ``(table, further advance, result)`` of
-    ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance and maybe a second
-    one, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
-    result); then the day closed in the control register. ``before_close`` is given the open
+    ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance, a shoe of a sixain
+    the depot issued to the table for the day (checked there, back in the cabinet at the
+    closing), and maybe a second advance, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
+    result); then the day closed in the control register and stamped by the officer. ``before_close`` is given the open
     sessions just before their closing. Nothing is written if the day already has a session."""
     if Session.objects.filter(day=day).exists():
         return
@@ -221,7 +233,11 @@ def seed_past_day(
     sessions = []
     for rank, (number, _further, _result) in enumerate(plan):
         with history_at(opens_at + dt.timedelta(minutes=10 * rank)):
-            sessions.append(_open(director, croupier, tables[number], day))
+            session = _open(director, croupier, tables[number], day)
+            # its decks issued by the depot, checked at the table and put in the shoe
+            decks = _issue_and_check(session, croupier)
+            services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks])
+            sessions.append(session)
     with history_at(opens_at + (closes_at - opens_at) / 2):
         for session, (_number, further, _result) in zip(sessions, plan, strict=True):
             if further:
@@ -229,6 +245,8 @@ def seed_past_day(
     with history_at(closes_at):
         if before_close is not None:
             before_close(sessions)
+        for session in sessions:
+            _return(session)
         for rank, (session, (_number, further, result)) in enumerate(zip(sessions, plan, strict=True)):
             services.close_session(
                 actor=director if rank % 2 else committee,
@@ -238,8 +256,20 @@ def seed_past_day(
                 cashier=cashier,
                 certified_exact=True,
             )
-    with history_at(closes_at + dt.timedelta(minutes=20)):
-        services.close_day(actor=director, day=day)
+    with history_at(max(closes_at + dt.timedelta(minutes=20), _after_midnight(day))):
+        control_day = services.close_day(actor=director, day=day)
+    # the officer's visa on the closed day, the next morning (FR art. 72)
+    next_morning = timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(10, 0)))
+    with history_at(min(next_morning, timezone.now())):
+        services.stamp_control_day(
+            actor=users[roles.OFFICER], control_day=control_day, remark="Vu au registre de contrôle."
+        )
+
+
+def _after_midnight(day: dt.date) -> dt.datetime:
+    """A few minutes into the date after ``day`` (never later than now): ``day`` has ended."""
+    moment = timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time(0, 5)))
+    return min(moment, timezone.now())
 
 
 def _at(moment: dt.datetime | None) -> contextlib.AbstractContextManager[None]:
@@ -258,3 +288,79 @@ def _fill_shoe(croupier: Any, session: Session) -> Any:
         return None
     decks = pairs[0][:3] + pairs[1][:3]
     return services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks])
+
+
+def _sixain_in_cabinet(day: dt.date) -> list[Any]:
+    """A sixain received by ``day`` whose six decks are in the cabinet, fit for play (the oldest
+    first: used decks go back to the tables until they are worn)."""
+    by_sixain: dict[int, list[Any]] = {}
+    live = Shoe.objects.filter(session__status__in=[SessionStatus.OPEN, SessionStatus.INTERRUPTED])
+    in_live_shoes = ShoeDeck.objects.filter(shoe_id__in=last_shoe_ids(live)).values("deck_id")
+    decks = (
+        Deck.objects.filter(status=DeckStatus.IN_CABINET, sixain__reception__received_on__lte=day)
+        .exclude(pk__in=in_live_shoes)
+        .select_related("manufacturer")
+        .order_by("sixain__reception__received_on", "sixain__serial", "serial")
+    )
+    for deck in decks:
+        by_sixain.setdefault(deck.sixain_id, []).append(deck)
+    full = [found for found in by_sixain.values() if len(found) == 6]
+    if not full:
+        raise RuntimeError(f"no sixain in the cabinet for {day}")
+    return full[0]
+
+
+def _check_at_table(session: Session, croupier: Any, decks: Sequence[Any]) -> None:
+    for index, deck in enumerate(decks, start=1):
+        depot.check_at_table(
+            actor=croupier,
+            deck=deck,
+            table_number=session.table.number,
+            day=session.day,
+            witness="Inspecteur de salle M. Garnier",
+            order_checked=True,
+            cards_counted=52,
+            band_intact=True,
+            video_reference=f"CAM-{session.table.code}-{session.day:%Y%m%d}-{session.pk}-{index}",
+        )
+
+
+def _issue_and_check(session: Session, croupier: Any) -> list[Any]:
+    """A sixain of the cabinet issued to the séance's table for its day by the key holder and
+    checked at the table, new decks unsealed (FR art. 40, LU art. 7)."""
+    decks = _sixain_in_cabinet(session.day)
+    depot.issue_decks(
+        actor=current_key_holder(),
+        table_number=session.table.number,
+        day=session.day,
+        decks=decks,
+        received_by=croupier,
+    )
+    _check_at_table(session, croupier, decks)
+    return decks
+
+
+def _check_issued(session: Session, croupier: Any) -> None:
+    """The decks the depot issued to the séance's table for its day, not yet checked there."""
+    checked = set(
+        decks_checked_for_play(table_number=session.table.number, day=session.day).values_list(
+            "pk", flat=True
+        )
+    )
+    waiting = [
+        d for d in decks_issued_to(table_number=session.table.number, day=session.day) if d.pk not in checked
+    ]
+    _check_at_table(session, croupier, waiting)
+
+
+def _return(session: Session) -> None:
+    """The table's decks back to the cabinet at the end of play, counted and fit (FR art. 40 §5,
+    LU art. 7 §5)."""
+    out = list(decks_out(table_number=session.table.number, day=session.day))
+    if out:
+        depot.return_decks(
+            actor=current_key_holder(),
+            table_number=session.table.number,
+            day=session.day,
+            results=[(d, "fit", "", 52) for d in out],
+        )

@@ -9,19 +9,35 @@ director; its hand logs replayed.
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterator
 from typing import Any
 
-from django.db.models import Q
+from django.conf import settings
+from django.db.models import Exists, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
-from .models import AdvanceEntry, Discrepancy, EntryKind, HandLog, Session, SessionStatus, Shoe, ShoeDeck
+from .models import (
+    AdvanceEntry,
+    AuthorisedMinimum,
+    ControlDay,
+    Discrepancy,
+    DiscrepancyAcknowledgement,
+    EntryKind,
+    HandLog,
+    Session,
+    SessionStatus,
+    Shoe,
+    ShoeDeck,
+)
 from .rules import LU_MINISTRY_NOTICE_DAYS
 from .services._shared import _authorised_minimum
 from .services.shoes import last_shoe_ids
@@ -169,8 +185,11 @@ def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.discrepancy_not_acknowledged", _("Écarts dont le directeur n'a pas pris connaissance"))
 def discrepancies_not_acknowledged(day: dt.date | None) -> Iterator[Breach]:
-    query = Discrepancy.objects.select_related("session__table").filter(
-        acknowledgement__isnull=True, session__day__lt=_before(day)
+    # a log of an unknown shoe is named by its own check (tables.hand_log_unknown_shoe)
+    query = (
+        Discrepancy.objects.select_related("session__table")
+        .filter(acknowledgement__isnull=True, session__day__lt=_before(day))
+        .exclude(code="SHOE_UNKNOWN")
     )
     if day is not None:
         query = query.filter(session__day=day)
@@ -211,12 +230,13 @@ def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.hand_log_unknown_shoe", _("Journaux de mains de sabots inconnus"))
 def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
-    """A replayed log naming no shoe of its session, without its SHOE_UNKNOWN discrepancy (a log
-    replayed before that rule): its cards come from no recorded decks."""
+    """A log naming no shoe of its session: its cards come from no recorded decks. Named until
+    the director takes note of its SHOE_UNKNOWN discrepancy with his explanation."""
+    explained = DiscrepancyAcknowledgement.objects.filter(
+        discrepancy__hand_log_id=OuterRef("pk"), discrepancy__code="SHOE_UNKNOWN"
+    ).exclude(note="")
     query = (
-        HandLog.objects.select_related("session__table")
-        .filter(shoe__isnull=True, replay__isnull=False)
-        .exclude(discrepancies__code="SHOE_UNKNOWN")
+        HandLog.objects.select_related("session__table").filter(shoe__isnull=True).filter(~Exists(explained))
     )
     if day is not None:
         query = query.filter(session__day=day)
@@ -225,7 +245,149 @@ def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
             "tables.hand_log_unknown_shoe",
             cite("depot.issue_and_unseal", log.session.profile),
             _name(log.session),
-            _("journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant")
+            _(
+                "journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant, "
+                "et le directeur n'en a pas donné l'explication"
+            )
             % {"s": log.shoe_label, "h": log.sha256[:12]},
             _url(log.session),
+        )
+
+
+def _register_url(day: dt.date) -> str:
+    return f"{reverse('portal:control_register')}?day={day.isoformat()}"
+
+
+def _day_name(day: dt.date) -> str:
+    return _("registre de contrôle, journée du %(d)s") % {"d": day.strftime("%d/%m/%Y")}
+
+
+@check("tables.day_not_closed", _("Journées jamais arrêtées au registre de contrôle"))
+def days_never_closed(day: dt.date | None) -> Iterator[Breach]:
+    """A gaming day over, with séances or a line in the control register, that the director
+    never closed (FR art. 72: the register is totalled and closed at the day's end)."""
+    over = _before(day)
+    played = set(Session.objects.filter(day__lt=over).values_list("day", flat=True).distinct())
+    closed = set(ControlDay.objects.filter(closed_at__isnull=False).values_list("day", flat=True))
+    pending = set(
+        ControlDay.objects.filter(closed_at__isnull=True, day__lt=over).values_list("day", flat=True)
+    )
+    profile = get_casino().profile
+    for found in sorted((played | pending) - closed):
+        if day is not None and found != day:
+            continue
+        yield Breach(
+            "tables.day_not_closed",
+            cite("control_register", profile),
+            _day_name(found),
+            _("journée terminée jamais arrêtée par le directeur"),
+            _register_url(found),
+        )
+
+
+@check("tables.day_not_stamped", _("Journées arrêtées non visées par le fonctionnaire"))
+def days_not_stamped(day: dt.date | None) -> Iterator[Breach]:
+    """A day closed in the control register more than ``CONTROL_REGISTER_STAMP_DAYS`` days ago
+    (setting, 7 by default) and still without the officer's visa (FR art. 72)."""
+    waited = int(getattr(settings, "CONTROL_REGISTER_STAMP_DAYS", 7))
+    query = ControlDay.objects.filter(
+        closed_at__lt=timezone.now() - dt.timedelta(days=waited), stamped_at__isnull=True
+    )
+    if day is not None:
+        query = query.filter(day=day)
+    profile = get_casino().profile
+    for row in query.order_by("day"):
+        yield Breach(
+            "tables.day_not_stamped",
+            cite("control_register", profile),
+            _day_name(row.day),
+            _("arrêtée le %(at)s, sans visa du fonctionnaire après %(n)s jours")
+            % {"at": timezone.localtime(row.closed_at).strftime("%d/%m/%Y %H:%M"), "n": waited},
+            _register_url(row.day),
+        )
+
+
+@check("tables.authorised_minimum_not_stamped", _("Minima autorisés non visés"))
+def authorised_minimums_not_stamped(day: dt.date | None) -> Iterator[Breach]:
+    """An act of the authorised minimum whose day in force has come without the officer's
+    visa: it does not hold until stamped (FR art. 55-5; LU art. 26, 33)."""
+    query = AuthorisedMinimum.objects.filter(stamped_at__isnull=True, in_force_on__lte=day or _today())
+    profile = get_casino().profile
+    for act in query.order_by("in_force_on", "recorded_at"):
+        yield Breach(
+            "tables.authorised_minimum_not_stamped",
+            cite("limits.authorised_minimum", profile),
+            _("minimum autorisé de %(m)s — %(r)s") % {"m": f"{act.minimum:.2f}", "r": act.decree_reference},
+            _("inscrit le %(at)s, en vigueur le %(d)s : pas encore visé par un fonctionnaire")
+            % {
+                "at": timezone.localtime(act.recorded_at).strftime("%d/%m/%Y %H:%M"),
+                "d": act.in_force_on.strftime("%d/%m/%Y"),
+            },
+            reverse("portal:visas"),
+        )
+
+
+@check("tables.session_without_decks", _("Séances jouées sans jeux du dépôt"))
+def sessions_without_decks(day: dt.date | None) -> Iterator[Breach]:
+    """A séance with hand logs or a result and no shoe filled from decks the depot issued to
+    its table for its day: its cards come from no recorded deck (FR art. 40, 55-4; LU art. 7, 32)."""
+    shoes = Shoe.objects.filter(session_id=OuterRef("pk"))
+    logs = HandLog.objects.filter(session_id=OuterRef("pk"))
+    query = (
+        _sessions(day)
+        .filter(~Exists(shoes))
+        .filter(Exists(logs) | (Q(result__isnull=False) & ~Q(result=0)))
+        .annotate(has_logs=Exists(logs))
+    )
+    for session in query.order_by("day", "table__number", "pk"):
+        yield Breach(
+            "tables.session_without_decks",
+            cite("depot.issue_and_unseal", session.profile),
+            _name(session),
+            _("journaux de mains ou résultat sans aucun sabot garni de jeux remis par le dépôt")
+            if session.has_logs
+            else _("résultat de %(r)s sans aucun sabot garni de jeux remis par le dépôt")
+            % {"r": f"{session.result:.2f}"},
+            _url(session),
+        )
+
+
+EXERCISE_FIELDS = ("exercise_start_month", "exercise_start_day")
+
+
+@check("tables.exercise_reset", _("Début d'exercice déplacé après l'ouverture de séances"))
+def exercise_start_moved(day: dt.date | None) -> Iterator[Breach]:
+    """The casino's setting of the exercise start changed once séances were open: the advance,
+    a raised minimum and the LU maximum are fixed for the exercise (FR art. 49, 53; LU art. 9, 26,
+    33), and moving its start resets them. Read from the settings' audited acts."""
+    first = (
+        AuditEvent.objects.filter(action=Action.SESSION_OPENED)
+        .order_by("id")
+        .values_list("id", flat=True)
+        .first()
+    )
+    if first is None:
+        return
+    profile = get_casino().profile
+    events = AuditEvent.objects.filter(action=Action.CASINO_SETTINGS_CHANGED, id__gt=first).order_by("id")
+    for event in events:
+        changed = json.loads(event.payload).get("changed") or {}
+        moved = {key: changed[key] for key in EXERCISE_FIELDS if key in changed}
+        if not moved:
+            continue
+        when = timezone.localtime(event.recorded_at)
+        if day is not None and get_casino().gaming_day(when) != day:
+            continue
+        yield Breach(
+            "tables.exercise_reset",
+            cite("advance.fixed_for_year", profile),
+            _("réglages du casino, acte n° %(n)s du %(at)s")
+            % {"n": event.seq or event.pk, "at": when.strftime("%d/%m/%Y %H:%M")},
+            _("début d'exercice déplacé (%(what)s) après l'ouverture de séances")
+            % {
+                "what": ", ".join(
+                    f"{key} {value.get('before')} → {value.get('after')}" for key, value in moved.items()
+                )
+            },
+            reverse("portal:audit_trail"),
         )

@@ -147,6 +147,7 @@ def approved_maker(
     name: str = "Cartes Grimaud",
     approval_reference: str = "Agrément INT-2024-017",
     valid_from: dt.date = dt.date(2024, 1, 1),
+    ministry: str = "Ministère de l'Intérieur",
 ) -> Any:
     """A card maker approved by the ministry from ``valid_from``, with no end."""
     from cards_registry import services as depot
@@ -156,7 +157,7 @@ def approved_maker(
         code=code,
         name=name,
         approval_reference=approval_reference,
-        ministry="Ministère de l'Intérieur",
+        ministry=ministry,
         valid_from=valid_from,
         valid_until=None,
     )
@@ -231,10 +232,12 @@ def depot_with_decks(
     """An approved maker, the key taken, an order sent and its sixains (``prefixes``: A1-1..6 and
     A2-1..6 by default; three blue and three red backs each) received into the cabinet on ``day``
     (today by default). ``decks``: the decks received, by serial."""
-    from cards_registry.models import Deck
+    from cards_registry.models import Deck, Manufacturer
+    from cards_registry.selectors import current_key_holder
 
-    maker = approved_maker(director)
-    cabinet_key(director)
+    maker = Manufacturer.objects.filter(code="GRIM").first() or approved_maker(director)
+    if current_key_holder() is None:
+        cabinet_key(director)
     order = sent_order(director, officer, maker, decks_per_colour=3 * len(prefixes), ordered_on=day)
     reception = receive(director, order, prefixes=prefixes, received_on=day, delivery_note=delivery_note)
     decks = list(Deck.objects.filter(reception=reception).order_by("serial"))
@@ -307,13 +310,92 @@ def open_session(
         )
 
 
+def _someone(role: str) -> Any:
+    from django.contrib.auth import get_user_model
+
+    return get_user_model().objects.filter(groups__name=role).order_by("pk").first()
+
+
+def shoe(session: Any, *, croupier: Any = None, label: str = "", hour: int = 15, prefix: str = "") -> Any:
+    """A shoe of ``session`` filled at ``hour`` of its day from a sixain received into the depot's
+    cabinet (maker ``SABOT``), issued to its table for its day and unsealed there (FR art. 40,
+    55-4; LU art. 7, 32): a séance records rounds or a result only with one."""
+    from cards_registry.models import Deck, Manufacturer
+    from cards_registry.selectors import current_key_holder
+    from casino_ops import roles
+    from tables import services as tables
+    from tests.depot_helpers import issue_and_check
+
+    director = _someone(roles.DIRECTOR)
+    croupier = croupier or _someone(roles.CROUPIER)
+    # a sixain of its own, received for this shoe (never a deck a test meant for something else)
+    from casino_ops.services import get_casino
+
+    ministry = "Ministère des Finances" if get_casino().profile == "LU" else "Ministère de l'Intérieur"
+    maker = Manufacturer.objects.filter(code="SABOT").first() or approved_maker(
+        director,
+        code="SABOT",
+        name="Cartes du sabot",
+        approval_reference="Agrément INT-2024-099",
+        ministry=ministry,
+    )
+    if current_key_holder() is None:
+        cabinet_key(director)
+    name = prefix or f"Z{session.pk}-{session.shoes.count() + 1}"
+    order = sent_order(director, _someone(roles.OFFICER), maker, decks_per_colour=3)
+    reception = receive(director, order, prefixes=(name,), delivery_note=f"BL {name}")
+    decks = list(Deck.objects.filter(reception=reception).order_by("serial"))
+    with at_day(session.day, hour):
+        issue_and_check(
+            director=current_key_holder(),
+            croupier=croupier,
+            table_number=session.table.number,
+            day=session.day,
+            decks=decks,
+        )
+        return tables.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks], label=label)
+
+
+def return_decks(session: Any, *, hour: int = 22) -> Any:
+    """Every deck issued to the séance's table for its day brought back to the cabinet fit,
+    counted 52 cards (before the séance closes, FR art. 40, LU art. 7)."""
+    from cards_registry import services as depot
+    from cards_registry.selectors import current_key_holder, decks_out
+
+    out = list(decks_out(table_number=session.table.number, day=session.day))
+    if not out:
+        return None
+    with at_day(session.day, hour):
+        return depot.return_decks(
+            actor=current_key_holder(),
+            table_number=session.table.number,
+            day=session.day,
+            results=[(d, "fit", "", 52) for d in out],
+        )
+
+
+def play(session: Any, *, croupier: Any = None) -> Any:
+    """The séance played: a shoe of the depot's decks (:func:`shoe`), the decks then brought
+    back to the cabinet (:func:`return_decks`), so that it may record its result and close."""
+    filled = shoe(session, croupier=croupier)
+    return_decks(session)
+    return filled
+
+
 def hand_log(
     session: Any, croupier: Any, *, fixture: str = "worked-example.json", replay: bool = True
 ) -> Any:
-    """The hand log ``fixture`` uploaded for ``session`` by its croupier, and (``replay``) replayed."""
+    """The hand log ``fixture`` uploaded for ``session`` by its croupier, and (``replay``) replayed;
+    the séance is given a shoe of the depot's decks first when it has none, named as the log's."""
+    import json
+
     from tables import services as tables
+    from tables.models import Shoe
 
     raw = (HANDLOG_FIXTURES / fixture).read_bytes()
+    if not session.shoes.exists():
+        label = json.loads(raw).get("shoe_id", "")
+        shoe(session, croupier=croupier, label="" if Shoe.objects.filter(label=label).exists() else label)
     log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
     if replay:
         tables.replay_hand_log(hand_log_id=log.pk)

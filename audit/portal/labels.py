@@ -45,6 +45,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.SESSION_RESUMED: _("Séance reprise"),
     Action.SESSION_CLOSED: _("Séance clôturée"),
     Action.CONTROL_REGISTER_DAY_CLOSED: _("Journée du registre de contrôle arrêtée"),
+    Action.CONTROL_REGISTER_DAY_STAMPED: _("Journée du registre de contrôle visée"),
     Action.CONTROL_REGISTER_CORRECTED: _("Registre de contrôle corrigé"),
     Action.ADVANCE_BOOK_CORRECTED: _("Carnet d'avances corrigé"),
     Action.SHOE_FILLED: _("Sabot garni"),

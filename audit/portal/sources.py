@@ -21,6 +21,7 @@ def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     return {
         "closings": list(house.closings_awaiting_visa()),
         "minimums": authorised_minimums_to_stamp(),
+        "control_days": list(tables.control_days_to_stamp()),
         "orders": depot.orders_awaiting_visa(),
         "receptions": depot.receptions_awaiting_visa(),
         "destructions": depot.destructions_awaiting_visa(officer),
@@ -104,6 +105,13 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
             "url": reverse("portal:visas"),
         }
         for m in visas["minimums"]
+    ]
+    items += [
+        {
+            "label": _("Registre de contrôle : journée du %(day)s arrêtée") % {"day": _day(c.day)},
+            "url": reverse("portal:visas"),
+        }
+        for c in visas["control_days"]
     ]
     items += [
         {

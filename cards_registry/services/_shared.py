@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import DEPOT_STAMPED
-from casino_ops import access
+from casino_ops import access, clock
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -100,7 +100,7 @@ def _open_cabinet(
         CabinetOpening,
         article,
         opened_by=actor,
-        at=timezone.now(),
+        at=clock.now(),
         purpose=purpose,
         table_number=table_number,
         day=day,

@@ -8,12 +8,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, act_checks
+from casino_ops import access, act_checks, clock
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -72,7 +71,7 @@ def issue_decks(
         profile=profile,
         people={"actor": actor, "received_by": received_by},
     )
-    check_issue(table_number=table_number, day=day, today=timezone.localdate(), decks=decks, profile=profile)
+    check_issue(table_number=table_number, day=day, today=clock.today(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
         raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
@@ -178,7 +177,7 @@ def _incident_at_check(
         actor=actor,
         kind=kind,
         route=IncidentRoute.TABLE_CHECK,
-        occurred_at=timezone.now(),
+        occurred_at=clock.now(),
         day=day,
         decks=[locked],
         circumstances=circumstances,
@@ -242,7 +241,7 @@ def _check_at_table(
             f"{deck.serial} : {IncidentKind(finding).label}, {cards_counted} cartes comptées"
             f" — contrôle à la table {table_number}, témoin {witness.strip() or '—'}",
         ) from error
-    now = timezone.now()
+    now = clock.now()
     check = _create(
         TableCheck,
         article,

@@ -18,7 +18,16 @@ from casino_ops.services import get_casino
 from casino_ops.validators import validate_no_control_characters
 
 from .. import services
-from ..models import AdvanceEntry, ControlLine, HandLogSource, MaximumChange, Session, Shoe, Table
+from ..models import (
+    AdvanceEntry,
+    ControlLine,
+    DiscrepancyAcknowledgement,
+    HandLogSource,
+    MaximumChange,
+    Session,
+    Shoe,
+    Table,
+)
 from ._shared import money_field, role_users
 
 if TYPE_CHECKING:
@@ -179,6 +188,19 @@ class CorrectionForm(SafeForm):
     amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
     approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
     reason = forms.CharField(label=_("motif"), widget=forms.Textarea)
+
+
+class ExplanationForm(SafeForm):
+    """The director's explanation when he takes note of discrepancies (required for a log of a
+    shoe the séance never filled, FR art. 40, LU art. 7)."""
+
+    model = DiscrepancyAcknowledgement
+    note = forms.CharField(
+        label=_("explication du directeur"),
+        widget=forms.Textarea,
+        validators=[validate_no_control_characters],
+        help_text=_("D'où venaient les cartes du sabot inconnu, ce qui a été vérifié."),
+    )
 
 
 class CloseDayForm(SafeForm):

@@ -7,13 +7,14 @@ from typing import Any
 
 from django.contrib import admin, messages
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import path, reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import acting_user
+from casino_ops.access import Act, acting_user
 from casino_ops.admin_display import house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
 from casino_ops.regulations import RegulationError
@@ -21,7 +22,8 @@ from casino_ops.regulations import RegulationError
 from .. import services
 from ..blackjack.summary import LABELS
 from ..models import Discrepancy, DiscrepancyAcknowledgement, HandLog
-from ._shared import RECEIPT_LABELS, discrepancy_label
+from ._shared import RECEIPT_LABELS, act_view, discrepancy_label
+from .act_forms import ExplanationForm
 from .sessions import DiscrepancyInline, HandLogInline
 
 
@@ -87,9 +89,41 @@ class DiscrepancyAdmin(ReadOnlyAdmin):
 
 @admin.register(Discrepancy)
 class DiscrepancyActsAdmin(DiscrepancyAdmin):
-    """The discrepancies' list, with the director's act of taking note of the selected ones."""
+    """The discrepancies' list, with the director's act of taking note of the selected ones
+    (with his explanation, which a log of an unknown shoe requires)."""
 
-    actions = ["acknowledge"]
+    actions = ["acknowledge", "acknowledge_with_explanation"]
+
+    def get_urls(self) -> list[Any]:
+        wrap = self.admin_site.admin_view
+        return [
+            path("acknowledge/", wrap(self.acknowledge_view), name="tables_discrepancy_acknowledge"),
+            *super().get_urls(),
+        ]
+
+    @admin.action(
+        description=_("Prendre connaissance des écarts sélectionnés avec une explication (directeur)"),
+        permissions=["view"],
+    )
+    def acknowledge_with_explanation(self, request: HttpRequest, queryset: Any) -> HttpResponse:
+        ids = ",".join(str(pk) for pk in queryset.order_by("pk").values_list("pk", flat=True))
+        return HttpResponseRedirect(f"{reverse('admin:tables_discrepancy_acknowledge')}?ids={ids}")
+
+    def acknowledge_view(self, request: HttpRequest) -> HttpResponse:
+        ids = [int(part) for part in request.GET.get("ids", "").split(",") if part.isdigit()][:1000]
+        rows = list(Discrepancy.objects.filter(pk__in=ids).order_by("pk"))
+        return act_view(
+            self,
+            request,
+            title=str(_("Prise de connaissance de %(n)s écart(s)") % {"n": len(rows)}),
+            form_class=ExplanationForm,
+            perform=lambda d: services.acknowledge_discrepancies(
+                actor=acting_user(request), discrepancies=rows, note=d["note"]
+            ),
+            back=reverse("admin:tables_discrepancy_changelist"),
+            perm="tables.view_discrepancy",
+            acts=(Act.ACKNOWLEDGE_DISCREPANCIES,),
+        )
 
     @admin.action(
         description=_("Prendre connaissance des écarts sélectionnés (directeur)"), permissions=["view"]

@@ -99,9 +99,11 @@ class ControlDayAdmin(ReadOnlyAdmin):
     the effective lines, corrections applied); the total written at closing is shown beside
     it when a correction came later."""
 
-    list_display = ("day", "closed_at", "closed_by", "total_display")
-    readonly_fields = ("day", "closed_at", "closed_by", "total_display")
-    list_select_related = ("closed_by",)
+    list_display = ("day", "closed_at", "closed_by", "total_display", "stamped_at", "stamped_by")
+    readonly_fields = (
+        "day", "closed_at", "closed_by", "total_display", "stamped_at", "stamped_by", "stamp_remark",
+    )  # fmt: skip
+    list_select_related = ("closed_by", "stamped_by")
     inlines = [ControlLineInline]
     actions = ["close_days"]
 

@@ -19,6 +19,14 @@ class ControlDay(models.Model):
     total = models.DecimalField(
         _("total de la journée"), max_digits=16, decimal_places=2, null=True, blank=True
     )
+    stamped_at = models.DateTimeField(_("visée le"), null=True, blank=True)
+    stamped_by = _optional_user(_("visée par"))
+    stamp_remark = models.TextField(
+        _("observations du fonctionnaire"),
+        blank=True,
+        default="",
+        validators=[validate_no_control_characters],
+    )
 
     class Meta:
         verbose_name = _("journée du registre de contrôle")
@@ -31,6 +39,10 @@ class ControlDay(models.Model):
     @property
     def is_closed(self) -> bool:
         return self.closed_at is not None
+
+    @property
+    def is_stamped(self) -> bool:
+        return self.stamped_at is not None
 
 
 class ControlLine(models.Model):

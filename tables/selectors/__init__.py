@@ -11,6 +11,7 @@ from .control import (
     authorised_minimum_book,
     authorised_minimums_to_stamp,
     control_days,
+    control_days_to_stamp,
     control_register,
     effective_control_lines,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "effective_control_lines",
     "control_days",
     "authorised_minimums_to_stamp",
+    "control_days_to_stamp",
     "authorised_minimum_acts",
     "authorised_minimum_book",
     "deck_shoe_history",

@@ -172,6 +172,15 @@ def authorised_minimum_book(date_from: dt.date, date_to: dt.date) -> list[dict[s
     return rows
 
 
+def control_days_to_stamp() -> QuerySet[Any]:
+    """The days closed in the control register awaiting an officer's visa (FR art. 72), oldest first."""
+    return (
+        ControlDay.objects.filter(closed_at__isnull=False, stamped_at__isnull=True)
+        .select_related("closed_by")
+        .order_by("day")
+    )
+
+
 def authorised_minimum_acts() -> QuerySet[Any]:
     """Every act of the authorised minimum (an officer stamps one by its id)."""
     return AuthorisedMinimum.objects.all()

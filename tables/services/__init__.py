@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..rules import parse_hand_log, session_differences
 from ._shared import ADVANCE_KINDS, AMOUNT_KINDS
-from .control_register import close_day, correct_advance_entry, correct_control_line
+from .control_register import close_day, correct_advance_entry, correct_control_line, stamp_control_day
 from .floor import create_table, set_table_in_service
 from .hand_logs import _store_hand_log, acknowledge_discrepancies, replay_hand_log, upload_hand_log
 from .limits import (
@@ -44,6 +44,7 @@ __all__ = [
     "create_table",
     "fill_shoe",
     "set_table_in_service",
+    "stamp_control_day",
     "grant_delegation",
     "record_authorised_minimum",
     "stamp_authorised_minimum",

@@ -27,6 +27,7 @@ from ..models import (
     EntryKind,
     Session,
     SessionStatus,
+    Shoe,
     Table,
 )
 
@@ -215,3 +216,22 @@ def _refuse_decks_out(profile: str, *, day: dt.date, table_number: int | None = 
             cite("depot.issue_and_unseal", profile),
             field="day" if table_number is None else "session",
         )
+
+
+def _require_decks_in_shoe(session: Session, *, field: str, recording: str) -> None:
+    """A séance records rounds (hand logs) or a result only when decks of the depot are in a
+    shoe of it: decks issued to its table for its gaming day (or used decks checked at its
+    start), unsealed or checked at the table and put in the shoe (FR art. 40, 55-4; LU art. 7,
+    32). ``recording`` names what is refused."""
+    if Shoe.objects.filter(session_id=session.pk).exists():
+        return
+    raise RegulationError(
+        "SESSION_WITHOUT_DECKS",
+        _(
+            "La séance %(s)s n'a aucun sabot garni de jeux remis par le dépôt à sa table pour sa "
+            "journée : %(what)s refusé."
+        )
+        % {"s": session, "what": recording},
+        cite("depot.issue_and_unseal", session.profile),
+        field=field,
+    )

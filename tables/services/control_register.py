@@ -8,13 +8,17 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
+from casino_ops.validators import earliest_date
 
 from .. import clock, rules, selectors
 from ..models import (
@@ -32,17 +36,49 @@ from ._shared import (
     _lock_session,
     _refuse_closed_day,
     _refuse_decks_out,
+    _require_decks_in_shoe,
     _require_director,
     _save,
 )
 
 
+def day_has_ended(day: dt.date, now: dt.datetime) -> bool:
+    """A gaming day has ended once its date is over: from midnight the play of the evening
+    may run on until the roll-over, but no séance of that day opens any more."""
+    return timezone.localtime(now).date() > day
+
+
+def _check_day_may_close(day: dt.date, profile: str) -> None:
+    """Only a past gaming day, or the current one once it has ended, is closed; never a day
+    to come nor a day before the casino opened (FR art. 72)."""
+    article = cite("control_register", profile)
+    opened = earliest_date()
+    if day < opened:
+        raise RegulationError(
+            "DAY_BEFORE_OPENING",
+            _("Le casino n'était pas ouvert le %(d)s (ouverture le %(o)s) : aucune journée à arrêter.")
+            % {"d": day.strftime("%d/%m/%Y"), "o": opened.strftime("%d/%m/%Y")},
+            article,
+            field="day",
+        )
+    if not day_has_ended(day, clock.now()):
+        raise RegulationError(
+            "DAY_NOT_ENDED",
+            _("La journée du %(d)s n'est pas terminée : elle ne s'arrête qu'une fois finie.")
+            % {"d": day.strftime("%d/%m/%Y")},
+            article,
+            field="day",
+        )
+
+
 @transaction.atomic
 def close_day(*, actor: User, day: dt.date) -> ControlDay:
     """The director closes the day of the control register: every session of the day is closed
-    and its result carried; the day's total is written (FR art. 72; LU art. 10)."""
+    and its result carried; the day's total is written (FR art. 72; LU art. 10). Only a day
+    that has ended (a past gaming day, or the current one after its date) is closed."""
     profile = get_casino().profile
     _require_director(actor, profile)
+    _check_day_may_close(day, profile)
     control_day, _created = ControlDay.objects.select_for_update(no_key=True).get_or_create(day=day)
     if control_day.is_closed:
         _refuse_closed_day(day, profile)
@@ -75,6 +111,43 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
 
 
 @transaction.atomic
+def stamp_control_day(*, actor: User, control_day: ControlDay, remark: str = "") -> ControlDay:
+    """The officer stamps (vise) a day closed in the control register (FR art. 72: the register
+    is totalled, closed and stamped at the day's end)."""
+    profile = get_casino().profile
+    article = cite("control_register", profile)
+    access.require(actor, Act.STAMP_CONTROL_REGISTER, profile=profile)
+    control_day = ControlDay.objects.select_for_update(no_key=True).get(pk=control_day.pk)
+    if not control_day.is_closed:
+        raise RegulationError(
+            "DAY_NOT_CLOSED",
+            _("La journée du %(d)s n'est pas arrêtée : elle se vise une fois arrêtée par le directeur.")
+            % {"d": control_day.day.strftime("%d/%m/%Y")},
+            article,
+            field="control_day",
+        )
+    if control_day.is_stamped:
+        raise RegulationError(
+            "ALREADY_STAMPED",
+            _("La journée du %(d)s est déjà visée.") % {"d": control_day.day.strftime("%d/%m/%Y")},
+            article,
+            field="control_day",
+        )
+    remark = (remark or "").strip()
+    control_day.stamped_by = actor
+    control_day.stamped_at = clock.now()
+    control_day.stamp_remark = remark
+    _save(control_day, article, update_fields=["stamped_by", "stamped_at", "stamp_remark"])
+    audit.record(
+        actor=actor,
+        action=Action.CONTROL_REGISTER_DAY_STAMPED,
+        obj=control_day,
+        payload={"day": control_day.day, "total": control_day.total, "remark": remark},
+    )
+    return control_day
+
+
+@transaction.atomic
 def correct_control_line(
     *, actor: User, line: ControlLine, result: Decimal, approval: str, reason: str
 ) -> ControlLine:
@@ -88,6 +161,8 @@ def correct_control_line(
         raise RegulationError(
             "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
         )
+    if result != 0:
+        _require_decks_in_shoe(line.session, field="result", recording=_("résultat"))
     original = line.corrects or line
     correction = _control_correction(
         line,
@@ -155,6 +230,8 @@ def correct_advance_entry(
     control_correction = None
     if session.status == SessionStatus.CLOSED and entry.kind != EntryKind.INTERRUPTION_COUNTED:
         session.result = (session.closing_cash or Decimal("0")) - session.advances_total
+        if session.result != 0:
+            _require_decks_in_shoe(session, field="amount", recording=_("résultat"))
         line = session.control_lines.order_by("-id").first()
         if line is not None and line.result != session.result:
             control_correction = _control_correction(

@@ -33,9 +33,13 @@ from ..models import (
 from ..tasks import replay_hand_log as replay_task
 from ._shared import (
     _refuse_closed_day,
+    _require_decks_in_shoe,
     _save,
     _share_lock_day,
 )
+
+#: The discrepancies the director acknowledges only with an explanation (the note).
+EXPLAINED_CODES = frozenset({"SHOE_UNKNOWN"})
 
 
 def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
@@ -54,9 +58,10 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             "HAND_LOG_TABLE",
             _("Le journal est celui de la table %(l)s, la séance celle de la table %(t)s.")
             % {"l": doc["table"], "t": session.table.code},
-            cite("advance.book", profile),
+            cite("hand_log.table", profile),
             field="table",
         )
+    _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     digest = hashlib.sha256(raw).hexdigest()
     try:
         return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)
@@ -229,16 +234,34 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
 @transaction.atomic
 def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = "") -> list[Any]:
     """The director takes note of discrepancies found by the replay: one signed, dated row each
-    (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32."""
+    (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32. A log of a
+    shoe the séance never filled (``SHOE_UNKNOWN``) is taken note of only with his explanation
+    in ``note`` (FR art. 40, LU art. 7)."""
     profile = get_casino().profile
     access.require(actor, Act.ACKNOWLEDGE_DISCREPANCIES, profile=profile)
+    discrepancies = list(discrepancies)
+    note = (note or "").strip()
+    unknown = [d for d in discrepancies if d.code in EXPLAINED_CODES]
+    if unknown and not note:
+        # a log of a shoe the séance never filled: its cards come from no recorded deck, and
+        # the director says how (FR art. 40, LU art. 7)
+        raise RegulationError(
+            "EXPLANATION_REQUIRED",
+            _(
+                "Un journal de mains d'un sabot inconnu de la séance (%(logs)s) ne se prend en compte "
+                "qu'avec l'explication du directeur."
+            )
+            % {"logs": ", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))},
+            cite("depot.issue_and_unseal", profile),
+            field="note",
+        )
     rows = []
     now = clock.now()
     for discrepancy in discrepancies:
         if DiscrepancyAcknowledgement.objects.filter(discrepancy=discrepancy).exists():
             continue
         row = _save(
-            DiscrepancyAcknowledgement(discrepancy=discrepancy, by=actor, at=now, note=note.strip()),
+            DiscrepancyAcknowledgement(discrepancy=discrepancy, by=actor, at=now, note=note),
             cite("books.no_erasure", profile),
         )
         audit.record(

@@ -34,6 +34,7 @@ from ._shared import (
     _lock_session,
     _refuse_closed_day,
     _refuse_decks_out,
+    _require_decks_in_shoe,
     _require_maximum_fixer,
     _require_signer,
     _require_status,
@@ -77,7 +78,7 @@ def open_session(
         raise RegulationError(
             "TABLE_OUT_OF_SERVICE",
             _("La table %(t)s n'est pas en service.") % {"t": table.code},
-            cite("advance.book", profile),
+            cite("table.in_service", profile),
             field="table",
         )
     if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
@@ -438,6 +439,8 @@ def close_session(
             field="cashier",
         )
     rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
+    if closing_cash != session.advances_total:
+        _require_decks_in_shoe(session, field="closing_cash", recording=_("résultat"))
     _refuse_decks_out(profile, table_number=session.table.number, day=session.day)
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = clock.now()

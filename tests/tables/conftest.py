@@ -48,7 +48,18 @@ def lu_casino(director: Any) -> Any:
 
 @pytest.fixture
 def open_session(table: Any, staff: dict[str, Any]) -> Any:
-    """An FR session of table BJ03: minimum 10, maximum 1,000, advance 30,000."""
+    """An FR session of table BJ03: minimum 10, maximum 1,000, advance 30,000, played: a shoe
+    filled from a sixain the depot issued to the table for its day, the decks then brought
+    back (so that a test may close it whenever it likes)."""
+    session = builders.open_session(table, director=staff["director"], croupier=staff["croupier"], day=DAY)
+    builders.shoe(session, croupier=staff["croupier"], hour=14)
+    builders.return_decks(session, hour=14)
+    return session
+
+
+@pytest.fixture
+def unplayed_session(table: Any, staff: dict[str, Any]) -> Any:
+    """An FR session of table BJ03 with no shoe: no decks of the depot at the table."""
     return builders.open_session(table, director=staff["director"], croupier=staff["croupier"], day=DAY)
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from audit.models import AuditEvent
 from tables.models import AuthorisedMinimum, Delegation
+from tests import builders
 
 from .conftest import DAY
 
@@ -153,6 +154,7 @@ def test_a_session_day_through_the_api(client, staff, table):
         "FR art. 69",
         status=403,  # a missing role (casino_ops.access.RoleRequired)
     )
+    builders.play(Session.objects.get(pk=pk))  # a result only with the depot's decks in a shoe
     assert _post(client, staff["director"], base + "close/", closing).status_code == 201
     assert Session.objects.get().status == "closed"
     assert AdvanceEntry.objects.filter(session_id=pk).count() == 5

@@ -122,9 +122,9 @@ def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, n
         with pytest.raises(RegulationError) as error:
             _open()
         assert (error.value.code, error.value.article) == ("SESSION_STILL_OPEN", still_open)
-        with pytest.raises(RegulationError) as error:
-            services.close_day(actor=staff["director"], day=DAY)
-        assert (error.value.code, error.value.article) == ("SESSIONS_NOT_CLOSED", not_closed)
+    with at_day(DAY + dt.timedelta(days=1), 1), pytest.raises(RegulationError) as error:
+        services.close_day(actor=staff["director"], day=DAY)
+    assert (error.value.code, error.value.article) == ("SESSIONS_NOT_CLOSED", not_closed)
 
 
 @pytest.mark.django_db

@@ -13,6 +13,14 @@ from tables import selectors
 from tables.models import AdvanceEntry, ControlDay, Discrepancy, HandLog, Replay, Session, Shoe
 
 
+def decks_issued_to_table(number, day):
+    from cards_registry.models import IssueLine
+
+    return set(
+        IssueLine.objects.filter(issue__table_number=number, issue__day=day).values_list("deck_id", flat=True)
+    )
+
+
 def _snapshot():
     return (
         list(Session.objects.order_by("id").values()),
@@ -39,6 +47,13 @@ def test_demo_tables(django_capture_on_commit_callbacks):
     codes = set(Discrepancy.objects.values_list("code", flat=True))
     assert {"SETTLEMENT_MISMATCH", "ILLEGAL_DOUBLE", "BET_BELOW_MIN", "LIMITS_MISMATCH"} <= codes
     assert Session.objects.filter(day=timezone.localdate(), status="open").count() == 2
-    assert Shoe.objects.count() == 1 and Shoe.objects.get().hand_logs.count() == 1
+    # every hand log comes from a shoe of decks the depot issued to its table for its day
+    assert not HandLog.objects.filter(shoe__isnull=True).exists()
+    assert Shoe.objects.count() == HandLog.objects.count()
+    played = Session.objects.exclude(hand_logs=None) | Session.objects.exclude(result=None).exclude(result=0)
+    assert not played.filter(shoes=None).exists()
+    for shoe in Shoe.objects.select_related("session__table"):
+        issued = decks_issued_to_table(shoe.session.table.number, shoe.session.day)
+        assert set(shoe.decks.values_list("deck_id", flat=True)) <= issued
     assert selectors.dealer_error_summary(by="table")[0]["rounds"] > 0
     assert verify_chain().ok

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal as D
 
 import pytest
@@ -10,6 +11,7 @@ from cards_registry import services as depot
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import ControlDay, SessionStatus
+from tests.builders import at_day
 from tests.depot_helpers import issue_and_check
 
 
@@ -46,14 +48,16 @@ def test_a_session_and_its_day_stay_open_while_the_tables_decks_are_out(staff, d
         actor=staff["director"], table_number=4, day=day, decks=a1, received_by=staff["croupier"]
     )
     _close(staff, today_session)
-    with pytest.raises(RegulationError) as info:
+    after_midnight = at_day(day + dt.timedelta(days=1), 1)  # the day has ended
+    with after_midnight, pytest.raises(RegulationError) as info:
         services.close_day(actor=staff["director"], day=day)
     assert info.value.code == "DECKS_NOT_RETURNED" and info.value.field == "day" and "A1-1" in str(info.value)
     assert not ControlDay.objects.filter(day=day, closed_at__isnull=False).exists()
     depot.return_decks(
         actor=staff["director"], table_number=4, day=day, results=[(d, "fit", "", 52) for d in a1]
     )
-    assert services.close_day(actor=staff["director"], day=day).is_closed
+    with at_day(day + dt.timedelta(days=1), 1):
+        assert services.close_day(actor=staff["director"], day=day).is_closed
 
 
 def _upload(staff, session, log, capture):

@@ -15,6 +15,7 @@ from django.core.management.base import CommandError
 from tables import rules, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy, HandLog
+from tests import builders
 
 from .conftest import DAY, at_day
 
@@ -208,6 +209,7 @@ def test_a_box_the_table_does_not_have_is_a_discrepancy(
             croupier=staff["croupier"],
             **extra,
         )
+    builders.shoe(session)
     with django_capture_on_commit_callbacks(execute=True):
         log = services.upload_hand_log(
             actor=staff["croupier"], session=session, raw=json.dumps(doc), source="api"

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import selectors, services
 from tables.models import EntryKind
+from tests import builders
 
 from .conftest import DAY, at_day
 
@@ -42,6 +43,7 @@ def _day_of_sessions(staff, director, n_tables, sessions_per_table=1):
             services.add_advance(
                 actor=director, session=s, amount=D("30000.00"), counted_by=staff["croupier"]
             )
+            builders.play(s)
             services.close_session(
                 actor=director,
                 session=s,
@@ -72,6 +74,7 @@ def test_advance_book_shape_and_constant_queries(staff, casino, director):
             advance_amount=D("30000.00"),
             croupier=staff["croupier"],
         )
+        builders.play(s)
         services.close_session(
             actor=director,
             session=s,
@@ -112,6 +115,7 @@ def test_control_register_shape_and_constant_queries(staff, casino, director):
             advance_amount=D("30000.00"),
             croupier=staff["croupier"],
         )
+        builders.play(s)
         services.close_session(
             actor=director,
             session=s,
@@ -119,7 +123,8 @@ def test_control_register_shape_and_constant_queries(staff, casino, director):
             counted_by=staff["croupier"],
             certified_exact=True,
         )
-    services.close_day(actor=director, day=DAY)
+    with at_day(DAY + dt.timedelta(days=1), 1):
+        services.close_day(actor=director, day=DAY)
     register, many = _queries(selectors.control_register, DAY)
     assert few == many
     assert register["closed"] and register["total"] == D("1000.00") + 4 * D("500.00")

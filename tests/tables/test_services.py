@@ -10,6 +10,7 @@ import pytest
 from audit.models import AuditEvent
 from tables import services
 from tables.models import AdvanceEntry, ControlLine, EntryKind, Session, SessionStatus
+from tests import builders
 from tests.builders import assert_refused
 
 from .conftest import DAY, at_day
@@ -32,6 +33,8 @@ def _open(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="30
 
 
 def _close(staff, session, cash="31000.00", **kw):
+    if D(cash) != session.advances_total and not session.shoes.exists():
+        builders.play(session)  # a result only with the depot's decks in a shoe
     return services.close_session(
         actor=kw.pop("actor", staff["director"]),
         session=session,

@@ -24,9 +24,10 @@ DEMO_STEPS = (
     casino_ops.demo.seed,
     house_books.demo.seed_casino,
     tables.demo.seed_tables,
-    # LU: the shoes, the month before yesterday, the shoes of yesterday's and today's séances
-    functools.partial(house_books.demo.seed_devices, past_day=tables.demo.seed_past_day),
     cards_registry.demo.seed,
+    # LU: the shoes, the month before yesterday (its séances' decks from the depot), the shoes
+    # of yesterday's and today's séances
+    functools.partial(house_books.demo.seed_devices, past_day=tables.demo.seed_past_day),
     tables.demo.seed,
     house_books.demo.seed,
     audit_demo.seed,

@@ -22,8 +22,8 @@ from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
 from house_books.selectors import closings_awaiting_visa
 from house_books.services import stamp_closing
-from tables.selectors import authorised_minimum_acts
-from tables.services import stamp_authorised_minimum
+from tables.selectors import authorised_minimum_acts, control_days_to_stamp
+from tables.services import stamp_authorised_minimum, stamp_control_day
 
 from .. import access, selectors, sources
 
@@ -65,6 +65,8 @@ _STAMPS = {
 MINIMUM = "minimum-autorise"
 # The closing down of the casino (LU art. 52), stamped by the officer who attended it.
 CLOSING = "cessation"
+# A day closed in the control register (FR art. 72), stamped by the tables' service.
+CONTROL_DAY = "registre-de-controle"
 
 
 def _back(request: HttpRequest) -> str:
@@ -104,6 +106,26 @@ def _stamp_closing(request: HttpRequest, closing_id: int) -> HttpResponse:
     return HttpResponseRedirect(_back(request))
 
 
+def _stamp_control_day(request: HttpRequest, day_id: int) -> HttpResponse:
+    control_day = access.get_visible_or_404(request.user, control_days_to_stamp(), access.VISA, pk=day_id)
+    form = VisaForm(request.POST)
+    if not form.is_valid():
+        messages.error(
+            request,
+            _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
+        )
+        return HttpResponseRedirect(_back(request))
+    try:
+        stamp_control_day(
+            actor=acting_user(request), control_day=control_day, remark=form.cleaned_data["remark"]
+        )
+    except RegulationError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Registre de contrôle du %(day)s : visa apposé.") % {"day": control_day})
+    return HttpResponseRedirect(_back(request))
+
+
 @access.officer_required(access.VISA)
 def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     """The officer's visa on an order, a receipt-book entry, a destruction or the act
@@ -112,6 +134,8 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
         return _stamp_minimum(request, entry_id)
     if kind == CLOSING:
         return _stamp_closing(request, entry_id)
+    if kind == CONTROL_DAY:
+        return _stamp_control_day(request, entry_id)
     if kind not in _STAMPS:
         raise Http404
     service_name, argument = _STAMPS[kind]
