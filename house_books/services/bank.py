@@ -52,7 +52,7 @@ def record_bank_failure(
     Minister of Finances told (both notices with their times)."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     occurred_at = _moment(occurred_at, "occurred_at", article)
     description = required_text(description, "description", _("les circonstances"), article)
     officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
@@ -106,7 +106,7 @@ def record_new_authorisation(
     """The new authorisation granted after ``failure``: the séances may open again."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
     if NewAuthorisation.objects.filter(failure=failure).exists():
         raise RegulationError(

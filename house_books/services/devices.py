@@ -39,7 +39,7 @@ def _lock_book() -> None:
 def register_device(*, actor: Any, approved_model: str, approval_reference: str) -> ShoeDevice:
     """A shoe of an approved model enters the cabinet, numbered by the casino."""
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     approved_model = required_text(approved_model, "approved_model", _("le modèle agréé"), article)
     approval_reference = required_text(
         approval_reference, "approval_reference", _("la décision d'agrément du modèle"), article
@@ -118,7 +118,7 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
 def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignment:
     """The shoe goes back to the cabinet at the end of the séance."""
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     assignment = DeviceAssignment.objects.select_for_update().select_related("device").get(pk=assignment.pk)
     if assignment.returned_at is not None:
         raise RegulationError(

@@ -64,7 +64,7 @@ def notify_seance_hours(
     at least 24 hours before it takes effect (LU art. 71)."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     weekday_start = _time(weekday_start, "weekday_start", article)
     holiday_start = _time(holiday_start, "holiday_start", article)
     closing = _time(closing, "closing", article)
@@ -129,7 +129,7 @@ def record_early_stop(
     in a row passed without any stake (LU art. 71). Recorded before the séance is closed."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     if reason not in EarlyStopReason.values:
         raise RegulationError(
             "EARLY_STOP_REASON",

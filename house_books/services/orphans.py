@@ -70,7 +70,7 @@ def record_orphan(
     the moment it is found abandoned (``stake`` and ``winnings``; ``amount`` is their sum).
     """
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     if kind not in OrphanKind.values:
         raise RegulationError(
             "ORPHAN_KIND_UNKNOWN",
@@ -187,7 +187,7 @@ def repay_orphan(
     deducted from it, with the owner's name and address, his proof and the original entry.
     """
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     _lock()
     entry = OrphanEntry.objects.get(pk=entry.pk)
     value = money(amount, "amount", article)
