@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from audit.actions import Action
@@ -463,6 +464,19 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
     ):
         services.record_approval(
             actor=director, person=users[role], function=function, job=job, approved_on=since, reference=ref
+        )
+    # LU art. 51 I: with blackjack, the committee has at least four members, the director included
+    for username, first, last, ref in (
+        ("comite-2", "Anne", "Kremer", "MJ/JEUX/2026-006"),
+        ("comite-3", "Nico", "Hansen", "MJ/JEUX/2026-007"),
+    ):
+        member, _created = get_user_model().objects.get_or_create(
+            username=username,
+            defaults={"first_name": first, "last_name": last, "is_staff": True},
+        )
+        member.groups.add(Group.objects.get(name=roles.COMMITTEE))
+        services.record_approval(
+            actor=director, person=member, function="committee", job="", approved_on=since, reference=ref
         )
     former, _created = get_user_model().objects.get_or_create(
         username="ancien-croupier", defaults={"first_name": "Luc", "last_name": "Schmit", "is_active": False}

@@ -275,3 +275,27 @@ def approvals_book_not_kept(day: dt.date | None) -> Iterator[Breach]:
         _("aucun agrément inscrit ; %(n)s journée(s) de séance du %(first)s au %(last)s")
         % {"n": len(days), "first": days[0].strftime("%d/%m/%Y"), "last": days[-1].strftime("%d/%m/%Y")},
     )
+
+
+@check("house.committee_incomplete", _("Comité de direction incomplet"))
+def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 51 I: a casino playing counterpart games other than the boule and the vingt-trois
+    has a management committee of at least four members, the director included, each approved
+    by the Minister of Justice (checked once the casino keeps its book of approvals)."""
+    if _profile() != "LU" or not selectors.approvals_book_kept():
+        return
+    when = day or timezone.localdate()
+    members = selectors.committee_in_force(when)
+    if len(members) >= selectors.COMMITTEE_MINIMUM:
+        return
+    yield Breach(
+        "house.committee_incomplete",
+        cite("house.approvals.direction", _profile()),
+        _("comité de direction au %(day)s") % {"day": when.strftime("%d/%m/%Y")},
+        _("%(n)s membre(s) agréé(s), directeur responsable compris, au lieu d'au moins %(min)s : %(names)s")
+        % {
+            "n": len(members),
+            "min": selectors.COMMITTEE_MINIMUM,
+            "names": ", ".join(a.person.get_username() for a in members) or "—",
+        },
+    )

@@ -18,6 +18,8 @@ from tables import selectors as tables
 
 from .models import (
     Approval,
+    ApprovalEnd,
+    ApprovalFunction,
     BankFailure,
     ClosingDown,
     DeviceAssignment,
@@ -108,6 +110,33 @@ def approved_on(user: Any, day: dt.date) -> bool:
         Approval.objects.filter(person=user, approved_on__lte=day)
         .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
         .exists()
+    )
+
+
+def revocation_of(user: Any, day: dt.date) -> Any:
+    """The revocation by the minister, on or before ``day``, of an approval ``user`` held
+    (``None``: none)."""
+    return (
+        Approval.objects.filter(person=user, end_kind=ApprovalEnd.REVOKED, ended_on__lte=day)
+        .order_by("-ended_on")
+        .first()
+    )
+
+
+#: LU art. 51 I: a casino that plays counterpart games other than the boule and the vingt-trois
+#: (blackjack is one) has a management committee of at least four members, the director included.
+COMMITTEE_MINIMUM = 4
+
+
+def committee_in_force(day: dt.date) -> list[Any]:
+    """The director and the committee members approved and in force on ``day``."""
+    return list(
+        Approval.objects.filter(
+            function__in=[ApprovalFunction.DIRECTOR, ApprovalFunction.COMMITTEE], approved_on__lte=day
+        )
+        .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        .select_related("person")
+        .order_by("function", "approved_on", "pk")
     )
 
 
