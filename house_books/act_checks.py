@@ -8,7 +8,7 @@
 - a bank failure (LU art. 11): no séance opens, and no advance is added to one, until a new
   authorisation is recorded;
 - shoe devices (LU art. 32 §3, 40): under LU, no séance opens at a table without the shoe
-  the director assigned to it for that day, once the casino keeps its book of devices;
+  the director assigned to it for that day (the book is compelled, not kept at will);
 - closing down (LU art. 52): no séance opens after it.
 """
 
@@ -112,8 +112,7 @@ def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignore
 def shoe_device_assigned(*, act: Act, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
     if act != Act.SESSION_OPEN or profile != "LU" or subject is None:
         return
-    if not selectors.devices_book_kept():
-        return
+    # compelled under LU, kept or not: a séance without its assigned shoe is refused
     if not selectors.device_assigned(subject.number, day):
         raise RegulationError(
             "SESSION_WITHOUT_DEVICE",

@@ -47,7 +47,9 @@ def _hours(actor: Any, **kw: Any) -> SeanceHours:
 def _open(director: Any, croupier: Any, table: Any, hour: int) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
+    from tests.builders import shoe_for
 
+    shoe_for(table, D, director)  # LU art. 32 §3, 40 (nothing under FR)
     with history_at(_at(D, hour)):
         return open_session(
             actor=director,
@@ -219,16 +221,18 @@ def test_a_notice_before_the_failure_is_refused_and_fr_cites_internal_rules(
 
 
 def test_inspection_names_a_seance_opened_after_a_failure(
-    lu_casino: Any, director: Any, croupier: Any, table: Any
+    lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
 ) -> None:
     _open(director, croupier, table, 16)
-    record_bank_failure(  # recorded late, the séance had opened after it
+    record_bank_failure(  # recorded late, the séance had opened after it (and stops now)
         actor=director,
         occurred_at=_at(D, 15),
         description="Encaisse insuffisante",
         officer_name="Insp. Weber",
         officer_told_at=_at(D, 15, 5),
         minister_told_at=_at(D, 15, 10),
+        counts={3: "30000.00"},
+        cashier=cashier,
     )
     found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
     assert len(found) == 1 and found[0].article == "LU art. 11"

@@ -14,6 +14,7 @@ from django.conf import settings
 from casino_ops.regulations import ARTICLES, RegulationError, cite
 from house_books.services.casino import update_casino_settings
 from tables import services
+from tests import builders
 
 from .conftest import DAY, at_day
 
@@ -106,6 +107,8 @@ def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, n
         else {}
     )
     advance = D("20000.00") if profile == "LU" else D("30000.00")
+
+    builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40 (nothing under FR)
 
     def _open():
         return services.open_session(
