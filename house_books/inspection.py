@@ -299,3 +299,45 @@ def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
             "names": ", ".join(a.person.get_username() for a in members) or "—",
         },
     )
+
+
+@check("house.orphan_entered_late", _("Orphelin inscrit après la journée où il a été trouvé"))
+def orphan_entered_late(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 8: a sum found is paid at once into the casino's cash and written in the carnet
+    des orphelins; an entry written after the gaming day it was found is named."""
+    found = selectors.orphans_entered_late(*_period(day))
+    if not found:
+        return
+    article = cite("house.orphans", _profile())
+    for entry in found:
+        yield Breach(
+            "house.orphan_entered_late",
+            article,
+            _("orphelin n° %(n)s") % {"n": entry.number},
+            _("trouvé le %(found)s, inscrit le %(recorded)s")
+            % {
+                "found": timezone.localtime(entry.found_at).strftime("%d/%m/%Y %H:%M"),
+                "recorded": timezone.localtime(entry.recorded_at).strftime("%d/%m/%Y %H:%M"),
+            },
+        )
+
+
+@check("house.device_before_inventory", _("Sabot affecté avant son inscription à l'armoire"))
+def device_before_inventory(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 32 §3, 40: a shoe enters the cabinet's book before it serves at a table."""
+    found = selectors.devices_used_before_registered(*_period(day))
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for assignment in found:
+        yield Breach(
+            "house.device_before_inventory",
+            article,
+            _("sabot n° %(n)s") % {"n": assignment.device.number},
+            _("affecté à la table %(t)s le %(day)s, inscrit à l'armoire le %(at)s seulement")
+            % {
+                "t": assignment.table_number,
+                "day": assignment.day.strftime("%d/%m/%Y"),
+                "at": timezone.localtime(assignment.device.recorded_at).strftime("%d/%m/%Y"),
+            },
+        )

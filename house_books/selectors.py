@@ -98,6 +98,17 @@ def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
     return [(year, orphan_balance(year)) for year in years if year not in done]
 
 
+def orphans_entered_late(first: dt.date, last: dt.date) -> list[Any]:
+    """Entries of sums found on ``first``..``last`` written after the gaming day they were
+    found (LU art. 8: paid at once into the cash and written in the book)."""
+    casino = get_casino()
+    return [
+        entry
+        for entry in orphan_entries(first, last)
+        if casino.gaming_day(entry.recorded_at) > casino.gaming_day(entry.found_at)
+    ]
+
+
 # -- Approvals ----------------------------------------------------------------------------------
 
 
@@ -334,6 +345,17 @@ def device_assignments(date_from: dt.date | None = None, date_to: dt.date | None
 def devices_out_of_cabinet(before: dt.date) -> list[Any]:
     """Assignments of days before ``before`` whose shoe never went back to the cabinet."""
     return list(device_assignments(date_to=before - dt.timedelta(days=1)).filter(returned_at__isnull=True))
+
+
+def devices_used_before_registered(first: dt.date, last: dt.date) -> list[Any]:
+    """Assignments of ``first``..``last`` for a gaming day before the shoe entered the
+    cabinet's book (the inventory precedes the use, LU art. 32 §3, 40)."""
+    casino = get_casino()
+    return [
+        a
+        for a in device_assignments(first, last).select_related("device")
+        if a.day < casino.gaming_day(a.device.recorded_at)
+    ]
 
 
 def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> list[tuple[int, int, dt.date]]:

@@ -300,8 +300,11 @@ def shoe_for(table: Any, day: dt.date, director: Any | None = None) -> Any:
         from django.contrib.auth import get_user_model
 
         director = get_user_model().objects.filter(groups__name=roles.DIRECTOR).first()
-    device = register_device(actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12")
-    return assign_device(actor=director, device=device, table_number=number, day=day)
+    with at_day(day, 12):  # in the cabinet's book on the day it serves, not after
+        device = register_device(
+            actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12"
+        )
+        return assign_device(actor=director, device=device, table_number=number, day=day)
 
 
 def open_session(
