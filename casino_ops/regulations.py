@@ -7,11 +7,11 @@ Every refusal, discrepancy and printed register cites its rule through
 :func:`cite`, so that the article string is written in one place only.
 
 Where one profile has no article for a rule, its entry is ``""`` and :func:`cite`
-gives an empty citation. So it is under LU for the control register and for the
-books' corrections: LU art. 10 speaks of the advance book only (counting, the
-"exactes" certification); the daily control register and the way a book is
-corrected belong to LU's "comptabilité spéciale des jeux" (art. 90 to 98), which
-the regulations map does not cover. Under LU, ``session.no_money_between`` cites
+gives an empty citation (never under LU, whose refusals all cite their article). Under
+LU the day's results and the books' corrections cite art. 10: the sums are written at
+once in the advance book and certified "exactes", so a line once written stays and a
+correction is a new one (the "comptabilité spéciale des jeux", art. 90 to 98, is not
+in the text the casino follows). Under LU, ``session.no_money_between`` cites
 art. 10 (the cash counted and written at the end of every séance): art. 15 says
 it in words, but for the boule and the vingt-trois only.
 """
@@ -58,8 +58,8 @@ ARTICLES: dict[str, dict[str, str]] = {
     "advance.gaming_day": {"FR": "FR art. 69", "LU": "LU art. 10"},
     "session.interruption": {"FR": "FR art. 69", "LU": "LU art. 23"},
     "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 10"},
-    "control_register": {"FR": "FR art. 72", "LU": ""},
-    "books.no_erasure": {"FR": "FR art. 68", "LU": ""},
+    "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
+    "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
     # A table and its boxes on the layout.
     "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
     # A table put in play: its advance counted at its opening (LU art. 10: "mise en service

@@ -5,9 +5,10 @@
   in force that day, once the casino keeps its book of approvals;
 - séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
   closing hour; a séance closed before the closing hour has its recorded reason;
-- a bank failure (LU art. 11): no séance opens until a new authorisation is recorded;
+- a bank failure (LU art. 11): no séance opens, and no advance is added to one, until a new
+  authorisation is recorded;
 - shoe devices (LU art. 32 §3, 40): under LU, no séance opens at a table without the shoe
-  the director assigned to it for that day, once the casino keeps its book of devices;
+  the director assigned to it for that day (the book is compelled, not kept at will);
 - closing down (LU art. 52): no séance opens after it.
 """
 
@@ -79,26 +80,39 @@ def seance_hours(
 
 
 def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
-    if act != Act.SESSION_OPEN or at is None:
+    """LU art. 11: the counterpart games stop at the failure and the authorisation lapses: no
+    séance opens, and no further advance feeds an open one, until a new authorisation."""
+    if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE):
         return
-    failure = selectors.pending_bank_failure(at)
-    if failure is not None:
+    failure = selectors.pending_bank_failure(at or timezone.now())
+    if failure is None:
+        return
+    when = {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")}
+    if act == Act.SESSION_ADVANCE:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",
             _(
-                "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune avance n'est versée avant l'inscription d'une nouvelle autorisation."
             )
-            % {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")},
+            % when,
             cite("house.bank", profile),
-            field="table",
+            field="session",
         )
+    raise RegulationError(
+        "BANK_FAILURE_NO_AUTHORISATION",
+        _(
+            "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
+        )
+        % when,
+        cite("house.bank", profile),
+        field="table",
+    )
 
 
 def shoe_device_assigned(*, act: Act, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
     if act != Act.SESSION_OPEN or profile != "LU" or subject is None:
         return
-    if not selectors.devices_book_kept():
-        return
+    # compelled under LU, kept or not: a séance without its assigned shoe is refused
     if not selectors.device_assigned(subject.number, day):
         raise RegulationError(
             "SESSION_WITHOUT_DEVICE",

@@ -12,6 +12,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from audit.actions import Action
@@ -19,6 +20,9 @@ from audit.models import AuditEvent
 from casino_ops import roles
 from casino_ops.models import CasinoSettings
 from tables import selectors as tables
+from tables import services as tables_services
+from tables.clock import history_at
+from tables.demo import ADVANCE
 
 from . import selectors, services
 from .models import (
@@ -108,7 +112,7 @@ def _hours(director: Any) -> None:
     on); and a change notified for next week."""
     today = timezone.localdate()
     rollover = CasinoSettings.objects.get().gaming_day_rollover
-    notify_seance_hours(
+    _notify(
         actor=director,
         weekday_start=EVENING_START,
         holiday_start=HOLIDAY_START,
@@ -117,7 +121,7 @@ def _hours(director: Any) -> None:
         notified_at=_at(today - dt.timedelta(days=64), 10),
         reference="Avis n° 2026/03 aux Ministres de la Justice et des Finances",
     )
-    notify_seance_hours(
+    _notify(
         actor=director,
         weekday_start=rollover,
         holiday_start=rollover,
@@ -126,7 +130,7 @@ def _hours(director: Any) -> None:
         notified_at=_at(today - dt.timedelta(days=3), 10),
         reference="Avis n° 2026/07 aux Ministres de la Justice et des Finances",
     )
-    notify_seance_hours(
+    _notify(
         actor=director,
         weekday_start=dt.time(14, 0),
         holiday_start=dt.time(12, 0),
@@ -135,6 +139,12 @@ def _hours(director: Any) -> None:
         notified_at=min(_at(today, 9), timezone.now()),
         reference="Avis n° 2026/08 aux Ministres de la Justice et des Finances",
     )
+
+
+def _notify(**values: Any) -> None:
+    """A notice written when it was given (LU art. 71: never back-dated)."""
+    with history_at(values["notified_at"]):
+        notify_seance_hours(**values)
 
 
 def _bank_failure(director: Any) -> None:
@@ -160,14 +170,21 @@ def _bank_failure(director: Any) -> None:
 ASSIGNMENTS = ((1, 1, 3), (1, 2, 1), (1, 3, 6), (1, 4, 2), (0, 1, 4), (0, 2, 5))
 
 
+#: The shoes entered the cabinet's book before the month of séances that uses them.
+DEVICES_REGISTERED = 40
+
+
 def _register_devices(director: Any) -> list[ShoeDevice]:
-    """Six shoes of an approved model."""
-    return [
-        register_device(
-            actor=director, approved_model="Sabot 8 jeux Dolphin DS-8", approval_reference="MF/SAB/2025-031"
-        )
-        for _n in range(6)
-    ]
+    """Six shoes of an approved model, in the cabinet's book before any séance uses them."""
+    with history_at(_at(timezone.localdate() - dt.timedelta(days=DEVICES_REGISTERED), 10)):
+        return [
+            register_device(
+                actor=director,
+                approved_model="Sabot 8 jeux Dolphin DS-8",
+                approval_reference="MF/SAB/2025-031",
+            )
+            for _n in range(6)
+        ]
 
 
 def _assign_current(director: Any, devices: list[ShoeDevice]) -> None:
@@ -175,12 +192,10 @@ def _assign_current(director: Any, devices: list[ShoeDevice]) -> None:
     assigned for yesterday is in use until it is returned: today's come from the cabinet)."""
     today = timezone.localdate()
     for days, table, number in ASSIGNMENTS:
-        assign_device(
-            actor=director,
-            device=devices[number - 1],
-            table_number=table,
-            day=today - dt.timedelta(days=days),
-        )
+        day = today - dt.timedelta(days=days)
+        # before the séance: yesterday's in the evening, today's now
+        with history_at(min(_at(day, 19, 30), timezone.now())):
+            assign_device(actor=director, device=devices[number - 1], table_number=table, day=day)
 
 
 #: The month before yesterday (LU): the days before today whose séances the demo writes.
@@ -205,37 +220,61 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callabl
         if planned is None:
             continue
         plan, opens_at, closes_at = planned
-        assignments = [
-            assign_device(
-                actor=director,
-                device=devices[(day.toordinal() + number) % len(devices)],
-                table_number=number,
-                day=day,
-            )
-            for number, _further, _result in plan
-        ]
+        with history_at(opens_at - dt.timedelta(minutes=30)):  # the shoes given out before the séances
+            assignments = [
+                assign_device(
+                    actor=director,
+                    device=devices[(day.toordinal() + number) % len(devices)],
+                    table_number=number,
+                    day=day,
+                )
+                for number, _further, _result in plan
+            ]
         stopped = None
         if failure is not None and timezone.localtime(failure.occurred_at).date() == day:
-            stopped = _stopped_by_the_failure(director, failure)
+            stopped = _stopped_by_the_failure(context["users"], failure, plan)
         past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at, before_close=stopped)
-        for assignment in assignments:
-            return_device(actor=director, assignment=assignment)
+        with history_at(closes_at + dt.timedelta(minutes=5)):  # back in the cabinet after the séances
+            for assignment in assignments:
+                return_device(actor=director, assignment=assignment)
         written += 1
     return written
 
 
-def _stopped_by_the_failure(director: Any, failure: BankFailure) -> Callable[[list[Any]], None]:
-    """The séances of the failure's evening stop before the closing hour: the counterpart
-    games halted, the players left (LU art. 11, 71)."""
+def _stopped_by_the_failure(
+    users: dict[str, Any], failure: BankFailure, plan: list[tuple[int, bool, Decimal]]
+) -> Callable[[list[Any]], None]:
+    """The séances of the failure's evening stop at once (LU art. 11): each interrupted, its
+    cash counted and written before the cashier since every table stops (LU art. 23), the line
+    saying why; then reopened only to be counted and closed, the stop before the closing hour
+    recorded with its cause (LU art. 71)."""
+    director, croupier, cashier = users[roles.DIRECTOR], users[roles.CROUPIER], users[roles.CASHIER]
+    cash = {number: ADVANCE * (2 if further else 1) + result for number, further, result in plan}
+    note = (
+        f"Défaillance de la contrepartie du {timezone.localtime(failure.occurred_at):%d/%m/%Y %H:%M} : "
+        "jeux de contrepartie arrêtés séance tenante (LU art. 11)"
+    )
 
     def record(sessions: list[Any]) -> None:
+        with history_at(failure.occurred_at + dt.timedelta(minutes=2)):
+            for session in sessions:
+                tables_services.interrupt_session(
+                    actor=croupier,
+                    session=session,
+                    mode="counted",
+                    amount=cash[session.table.number],
+                    signed_by=director,
+                    cashier=cashier,
+                    note=note,
+                )
         for session in sessions:
+            tables_services.resume_session(actor=croupier, session=session)
             record_early_stop(
                 actor=director,
                 session=session,
-                reason="players_left",
+                reason="bank_failure",
                 stopped_at=failure.occurred_at + dt.timedelta(minutes=5),
-                note="Jeux de contrepartie arrêtés après la défaillance de la contrepartie ; les joueurs se sont retirés",
+                note="Jeux de contrepartie arrêtés séance tenante ; encaisse comptée à l'interruption",
             )
 
     return record
@@ -280,7 +319,10 @@ def _after_the_seances(context: dict[str, Any]) -> None:
         "day", "table_number"
     )
     for assignment in out:
-        return_device(actor=director, assignment=assignment)
+        # back in the cabinet at the end of the séance (the closing hour then: midnight)
+        back = _at(assignment.day + dt.timedelta(days=1), 0, 5)
+        with history_at(min(back, timezone.now())):
+            return_device(actor=director, assignment=assignment)
     if out:
         context["created"].append("sabots rentrés")
     if not EarlyStop.objects.filter(session__day=today).exists():
@@ -392,14 +434,14 @@ def _orphans(director: Any, committee: Any) -> None:
     today = timezone.localdate()
     last_year = today.year - 1
     # last exercise: two sums found, one given back, the balance paid to the commune
-    first = services.record_orphan(
+    first = _orphan(
         actor=committee,
         found_at=_at(dt.date(last_year, 12, 12), 23, 40),
         kind="floor",
         amount=Decimal("50.00"),
         description="Plaque de 50 trouvée sous la table 2 au nettoyage",
     )
-    services.record_orphan(
+    _orphan(
         actor=committee,
         found_at=_at(dt.date(last_year, 12, 20), 1, 15),
         kind="abandoned",
@@ -442,13 +484,19 @@ def _orphans(director: Any, committee: Any) -> None:
         day = today - dt.timedelta(days=days_ago)
         if day.year != today.year:
             continue  # last exercise is closed
-        services.record_orphan(
+        _orphan(
             actor=committee,
             found_at=_at(day, hour),
             kind=kind,
             description=text,
             **values,
         )
+
+
+def _orphan(**values: Any) -> Any:
+    """A sum found, written in the carnet at once (LU art. 8): ten minutes after, at the latest now."""
+    with history_at(min(values["found_at"] + dt.timedelta(minutes=10), timezone.now())):
+        return services.record_orphan(**values)
 
 
 def _approvals(director: Any, users: dict[str, Any]) -> None:
@@ -463,6 +511,19 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
     ):
         services.record_approval(
             actor=director, person=users[role], function=function, job=job, approved_on=since, reference=ref
+        )
+    # LU art. 51 I: with blackjack, the committee has at least four members, the director included
+    for username, first, last, ref in (
+        ("comite-2", "Anne", "Kremer", "MJ/JEUX/2026-006"),
+        ("comite-3", "Nico", "Hansen", "MJ/JEUX/2026-007"),
+    ):
+        member, _created = get_user_model().objects.get_or_create(
+            username=username,
+            defaults={"first_name": first, "last_name": last, "is_staff": True},
+        )
+        member.groups.add(Group.objects.get(name=roles.COMMITTEE))
+        services.record_approval(
+            actor=director, person=member, function="committee", job="", approved_on=since, reference=ref
         )
     former, _created = get_user_model().objects.get_or_create(
         username="ancien-croupier", defaults={"first_name": "Luc", "last_name": "Schmit", "is_active": False}

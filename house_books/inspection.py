@@ -275,3 +275,69 @@ def approvals_book_not_kept(day: dt.date | None) -> Iterator[Breach]:
         _("aucun agrément inscrit ; %(n)s journée(s) de séance du %(first)s au %(last)s")
         % {"n": len(days), "first": days[0].strftime("%d/%m/%Y"), "last": days[-1].strftime("%d/%m/%Y")},
     )
+
+
+@check("house.committee_incomplete", _("Comité de direction incomplet"))
+def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 51 I: a casino playing counterpart games other than the boule and the vingt-trois
+    has a management committee of at least four members, the director included, each approved
+    by the Minister of Justice (checked once the casino keeps its book of approvals)."""
+    if _profile() != "LU" or not selectors.approvals_book_kept():
+        return
+    when = day or timezone.localdate()
+    members = selectors.committee_in_force(when)
+    if len(members) >= selectors.COMMITTEE_MINIMUM:
+        return
+    yield Breach(
+        "house.committee_incomplete",
+        cite("house.approvals.direction", _profile()),
+        _("comité de direction au %(day)s") % {"day": when.strftime("%d/%m/%Y")},
+        _("%(n)s membre(s) agréé(s), directeur responsable compris, au lieu d'au moins %(min)s : %(names)s")
+        % {
+            "n": len(members),
+            "min": selectors.COMMITTEE_MINIMUM,
+            "names": ", ".join(a.person.get_username() for a in members) or "—",
+        },
+    )
+
+
+@check("house.orphan_entered_late", _("Orphelin inscrit après la journée où il a été trouvé"))
+def orphan_entered_late(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 8: a sum found is paid at once into the casino's cash and written in the carnet
+    des orphelins; an entry written after the gaming day it was found is named."""
+    found = selectors.orphans_entered_late(*_period(day))
+    if not found:
+        return
+    article = cite("house.orphans", _profile())
+    for entry in found:
+        yield Breach(
+            "house.orphan_entered_late",
+            article,
+            _("orphelin n° %(n)s") % {"n": entry.number},
+            _("trouvé le %(found)s, inscrit le %(recorded)s")
+            % {
+                "found": timezone.localtime(entry.found_at).strftime("%d/%m/%Y %H:%M"),
+                "recorded": timezone.localtime(entry.recorded_at).strftime("%d/%m/%Y %H:%M"),
+            },
+        )
+
+
+@check("house.device_before_inventory", _("Sabot affecté avant son inscription à l'armoire"))
+def device_before_inventory(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 32 §3, 40: a shoe enters the cabinet's book before it serves at a table."""
+    found = selectors.devices_used_before_registered(*_period(day))
+    if not found:
+        return
+    article = cite("house.devices", _profile())
+    for assignment in found:
+        yield Breach(
+            "house.device_before_inventory",
+            article,
+            _("sabot n° %(n)s") % {"n": assignment.device.number},
+            _("affecté à la table %(t)s le %(day)s, inscrit à l'armoire le %(at)s seulement")
+            % {
+                "t": assignment.table_number,
+                "day": assignment.day.strftime("%d/%m/%Y"),
+                "at": timezone.localtime(assignment.device.recorded_at).strftime("%d/%m/%Y"),
+            },
+        )

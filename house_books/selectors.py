@@ -18,6 +18,8 @@ from tables import selectors as tables
 
 from .models import (
     Approval,
+    ApprovalEnd,
+    ApprovalFunction,
     BankFailure,
     ClosingDown,
     DeviceAssignment,
@@ -96,6 +98,17 @@ def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
     return [(year, orphan_balance(year)) for year in years if year not in done]
 
 
+def orphans_entered_late(first: dt.date, last: dt.date) -> list[Any]:
+    """Entries of sums found on ``first``..``last`` written after the gaming day they were
+    found (LU art. 8: paid at once into the cash and written in the book)."""
+    casino = get_casino()
+    return [
+        entry
+        for entry in orphan_entries(first, last)
+        if casino.gaming_day(entry.recorded_at) > casino.gaming_day(entry.found_at)
+    ]
+
+
 # -- Approvals ----------------------------------------------------------------------------------
 
 
@@ -108,6 +121,33 @@ def approved_on(user: Any, day: dt.date) -> bool:
         Approval.objects.filter(person=user, approved_on__lte=day)
         .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
         .exists()
+    )
+
+
+def revocation_of(user: Any, day: dt.date) -> Any:
+    """The revocation by the minister, on or before ``day``, of an approval ``user`` held
+    (``None``: none)."""
+    return (
+        Approval.objects.filter(person=user, end_kind=ApprovalEnd.REVOKED, ended_on__lte=day)
+        .order_by("-ended_on")
+        .first()
+    )
+
+
+#: LU art. 51 I: a casino that plays counterpart games other than the boule and the vingt-trois
+#: (blackjack is one) has a management committee of at least four members, the director included.
+COMMITTEE_MINIMUM = 4
+
+
+def committee_in_force(day: dt.date) -> list[Any]:
+    """The director and the committee members approved and in force on ``day``."""
+    return list(
+        Approval.objects.filter(
+            function__in=[ApprovalFunction.DIRECTOR, ApprovalFunction.COMMITTEE], approved_on__lte=day
+        )
+        .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        .select_related("person")
+        .order_by("function", "approved_on", "pk")
     )
 
 
@@ -305,6 +345,17 @@ def device_assignments(date_from: dt.date | None = None, date_to: dt.date | None
 def devices_out_of_cabinet(before: dt.date) -> list[Any]:
     """Assignments of days before ``before`` whose shoe never went back to the cabinet."""
     return list(device_assignments(date_to=before - dt.timedelta(days=1)).filter(returned_at__isnull=True))
+
+
+def devices_used_before_registered(first: dt.date, last: dt.date) -> list[Any]:
+    """Assignments of ``first``..``last`` for a gaming day before the shoe entered the
+    cabinet's book (the inventory precedes the use, LU art. 32 §3, 40)."""
+    casino = get_casino()
+    return [
+        a
+        for a in device_assignments(first, last).select_related("device")
+        if a.day < casino.gaming_day(a.device.recorded_at)
+    ]
 
 
 def systematic_assignments(first: dt.date, last: dt.date, minimum: int = 3) -> list[tuple[int, int, dt.date]]:

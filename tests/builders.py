@@ -285,6 +285,31 @@ def at_day(day: dt.date, hour: int = 14) -> Any:
     return history_at(dt.datetime.combine(day, dt.time(hour)))
 
 
+def shoe_for(table: Any, day: dt.date, director: Any | None = None) -> Any:
+    """Under LU, the shoe the director assigns to ``table`` for the séance of ``day`` (LU art.
+    32 §3, 40: no séance opens without it); a new one of the cabinet each time. Nothing under FR."""
+    from casino_ops import roles
+    from casino_ops.services import get_casino
+    from house_books.models import DeviceAssignment
+    from house_books.services.devices import assign_device, register_device
+
+    if get_casino().profile != "LU":
+        return None
+    number = getattr(table, "number", table)
+    found = DeviceAssignment.objects.filter(table_number=number, day=day).first()
+    if found is not None:
+        return found
+    if director is None:
+        from django.contrib.auth import get_user_model
+
+        director = get_user_model().objects.filter(groups__name=roles.DIRECTOR).first()
+    with at_day(day, 12):  # in the cabinet's book on the day it serves, not after
+        device = register_device(
+            actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12"
+        )
+        return assign_device(actor=director, device=device, table_number=number, day=day)
+
+
 def open_session(
     table: Any,
     *,
@@ -298,6 +323,7 @@ def open_session(
     """A séance of ``table`` opened on its gaming day ``day`` (limits and initial advance as given)."""
     from tables import services as tables
 
+    shoe_for(table, day, director)
     with at_day(day):
         return tables.open_session(
             actor=director,

@@ -237,6 +237,7 @@ class AdvanceBook(Register):
     name = "advance-book"
     title = _("Carnet d'avances")
     model = _("Modèle n° 10")
+    model_lu = _("Carnet d'avances de la table")
     rule = "advance.book"
     needs_table = True
     part_unit = "day"

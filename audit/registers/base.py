@@ -58,12 +58,19 @@ class Register:
     name: ClassVar[str]
     title: ClassVar[Any]
     model: ClassVar[Any]
+    #: what the header says instead of ``model`` under LU, when ``model`` is a French model
+    #: number (the LU books' models are fixed by the Minister of Finances: no number)
+    model_lu: ClassVar[Any] = None
     rule: ClassVar[str]  # key of casino_ops.regulations.ARTICLES
     template: ClassVar[str] = "registers/book.html"
     orientation: ClassVar[str] = "portrait"
     needs_table: ClassVar[bool] = False
     #: printed (and stored) by "month", or by "day" for the daily books
     part_unit: ClassVar[str] = "month"
+
+    def model_for(self, profile: str) -> Any:
+        """The model the header names under ``profile``."""
+        return self.model_lu if profile == "LU" and self.model_lu is not None else self.model
 
     def touched_days(self, events: list[tuple[str, str]]) -> set[dt.date]:
         """The days whose lines these audit events (object type, object id) probably changed.

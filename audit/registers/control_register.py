@@ -79,6 +79,7 @@ class ControlRegister(Register):
     name = "control-register"
     title = _("Registre de contrôle")
     model = _("Modèle n° 12")
+    model_lu = _("Résultats journaliers des tables, arrêtés et totalisés")
     rule = "control_register"
     part_unit = "day"
 

@@ -74,6 +74,7 @@ class Destructions(Register):
     name = "destructions"
     title = _("Registre des destructions de jeux de cartes")
     model = _("Procès-verbaux de destruction (carnet n° 19)")
+    model_lu = _("Procès-verbaux de destruction")
     rule = "depot.destruction"
     orientation = "landscape"
 

@@ -34,7 +34,7 @@ COLUMNS = [
     fmt.column(_("Jeux"), 5, "n"),
     fmt.column(_("Visa de l'officier"), 13, "visa"),
     fmt.column(_("Envoyé le"), 9, "c"),
-    fmt.column(_("Prises en charge (n° 19)"), 12),
+    fmt.column(_("Prises en charge"), 12),
     fmt.column(_("Observations"), 11),
 ]
 
@@ -44,6 +44,7 @@ class OrderBook(Register):
     name = "order-book"
     title = _("Carnet de bons de commande de cartes")
     model = _("Modèle n° 21")
+    model_lu = _("Carnet numéroté de bons de commande")
     rule = "depot.order_book"
     orientation = "landscape"
 

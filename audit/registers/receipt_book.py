@@ -23,7 +23,7 @@ from .destructions import destruction_section
 COLUMNS = [
     fmt.column(_("N° d'ordre"), 6, "n"),
     fmt.column(_("Date de réception"), 8, "c"),
-    fmt.column(_("Bon de commande (n° 21)"), 8, "c"),
+    fmt.column(_("Bon de commande"), 8, "c"),
     fmt.column(_("Fabricant"), 12),
     fmt.column(_("N° d'ordre du fabricant (jeux / sixains)"), 24),
     fmt.column(_("Dos"), 7, "c"),
@@ -95,6 +95,7 @@ class ReceiptBook(Register):
     name = "receipt-book"
     title = _("Carnet de prise en charge des jeux de cartes")
     model = _("Modèle n° 19")
+    model_lu = _("Carnet de prise en charge et d'inventaire des jeux de cartes")
     rule = "depot.receipt_book"
     orientation = "landscape"
 

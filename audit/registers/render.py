@@ -114,7 +114,7 @@ def header_of(register: Register, request: Request) -> dict[str, Any]:
     with translation.override("fr"):
         return {
             "title": str(register.title),
-            "model": str(register.model),
+            "model": str(register.model_for(profile)),
             "casino_name": casino.name if casino else _("Casino"),
             "casino_authorisation": getattr(casino, "authorisation_reference", "") if casino else "",
             "profile": profile,
@@ -322,12 +322,22 @@ def merge(pdfs: Sequence[bytes]) -> Any:
 
 
 def footer_lines(request: Request, seq: int, digest: str, printed_at: dt.datetime) -> list[str]:
+    casino = CasinoSettings.objects.filter(pk=1).first()
     with translation.override("fr"):
-        return [
+        kept = (
+            # FR art. 68 allows computerised books validated by an electronic signature; the
+            # LU règlement has no such article: the footer says what is done, citing nothing
             _(
+                "Registre tenu par ordinateur et validé par signature électronique — %(period)s — imprimé le %(at)s"
+            )
+            if casino is not None and casino.profile == "LU"
+            else _(
                 "Registre tenu par ordinateur et validé par signature électronique (FR art. 68) — "
                 "%(period)s — imprimé le %(at)s"
             )
+        )
+        return [
+            kept
             % {
                 "period": period_label(request),
                 "at": timezone.localtime(printed_at).strftime("%d/%m/%Y à %H:%M:%S"),

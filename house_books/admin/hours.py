@@ -6,9 +6,11 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
+from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import roles
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
@@ -88,9 +90,35 @@ class BankFailureForm(ActForm):
     officer_name = forms.CharField(label=_("fonctionnaire présent avisé"), max_length=200)
     officer_told_at = forms.DateTimeField(label=_("fonctionnaire avisé le"), initial=timezone.now)
     minister_told_at = forms.DateTimeField(label=_("Ministre des Finances avisé le"), initial=timezone.now)
+    counts = forms.CharField(
+        label=_("encaisse comptée à chaque table ouverte"),
+        help_text=_("Une ligne par table : « numéro de table : montant » (toutes les tables s'arrêtent)."),
+        widget=forms.Textarea(attrs={"rows": 4}),
+        required=False,
+        max_length=2000,
+    )
+    cashier = forms.ModelChoiceField(
+        label=_("caissier présent"),
+        queryset=get_user_model().objects.filter(groups__name=roles.CASHIER).order_by("username"),
+        required=False,
+    )
 
     class Meta(ActForm.Meta):
         model = BankFailure
+
+    def clean_counts(self) -> dict[int, str]:
+        """``3: 30120.00`` per line: the table's number and the cash counted there."""
+        found: dict[int, str] = {}
+        for line in str(self.cleaned_data.get("counts") or "").splitlines():
+            if not line.strip():
+                continue
+            number, sep, amount = line.replace("=", ":").partition(":")
+            if not sep or not number.strip().isdigit() or not amount.strip():
+                raise forms.ValidationError(
+                    _("Ligne « %(line)s » : écrivez « numéro de table : montant ».") % {"line": line.strip()}
+                )
+            found[int(number.strip())] = amount.strip().replace(",", ".")
+        return found
 
     def act(self, data: dict[str, Any]) -> BankFailure:
         return record_bank_failure(actor=self.user, **data)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
@@ -39,7 +40,7 @@ class OrphanEntry(models.Model):
     recorded_by = models.ForeignKey(
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    recorded_at = models.DateTimeField(_("inscrit le"), default=timezone.now)  # the act's moment
 
     class Meta:
         verbose_name = _("orphelin")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
@@ -40,7 +41,7 @@ class ShoeDevice(models.Model):
     recorded_by = models.ForeignKey(
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+    recorded_at = models.DateTimeField(_("inscrit le"), default=timezone.now)  # the act's moment
 
     class Meta:
         verbose_name = _("sabot")
@@ -62,7 +63,7 @@ class DeviceAssignment(models.Model):
     assigned_by = models.ForeignKey(
         USER, verbose_name=_("affecté par"), on_delete=models.PROTECT, related_name="+"
     )
-    assigned_at = models.DateTimeField(_("affecté le"), auto_now_add=True)
+    assigned_at = models.DateTimeField(_("affecté le"), default=timezone.now)  # the act's moment
     returned_at = models.DateTimeField(_("rentré à l'armoire le"), null=True, blank=True)
 
     class Meta:

@@ -48,6 +48,8 @@ class SeanceHours(models.Model):
 class EarlyStopReason(models.TextChoices):
     PLAYERS_LEFT = "players_left", _("les joueurs se sont retirés")
     NO_STAKE = "no_stake", _("trois coups de suite sans aucune mise")
+    # LU art. 11: the counterpart games stop at once when the casino can no longer hold the bank
+    BANK_FAILURE = "bank_failure", _("défaillance de la contrepartie : jeux arrêtés séance tenante")
 
 
 class EarlyStop(models.Model):

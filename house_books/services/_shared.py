@@ -22,8 +22,10 @@ def profile() -> str:
     return get_casino().profile
 
 
-def require_management(actor: Any) -> None:
-    access.require(actor, Act.HOUSE_BOOKS)
+def require_management(actor: Any, article: str) -> None:
+    """The books are kept by the director or a committee member; a refusal cites the book's
+    own article (``article``), never an empty one."""
+    access.require(actor, Act.HOUSE_BOOKS, article=article)
 
 
 def create(model: type[M], article: str, /, **values: Any) -> M:

@@ -22,7 +22,7 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
-from ..selectors import approved_on
+from ..selectors import approved_on, revocation_of
 from ._shared import create, profile, required_text
 
 _FUNCTION_RULE = {
@@ -35,15 +35,20 @@ _FUNCTION_RULE = {
 def check_approved(user: Any, day: dt.date, profile: str, *, field: str = "actor") -> None:
     """Refuse an act signed, counted or witnessed on ``day`` by ``user`` without an approval
     in force that day (missing, not yet given, revoked or ended): LU art. 51, 54, 63."""
-    if user is None or not approved_on(user, day):
-        name = user.get_username() if user is not None else "?"
-        raise RegulationError(
-            "NOT_APPROVED",
-            _("%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin.")
-            % {"name": name, "day": day.strftime("%d/%m/%Y")},
-            cite("house.approvals", profile),
-            field=field,
-        )
+    if user is not None and approved_on(user, day):
+        return
+    name = user.get_username() if user is not None else "?"
+    revoked = revocation_of(user, day) if user is not None else None
+    if revoked is not None:
+        # LU art. 51 IV: the revocation makes any act of the function impossible
+        message = _(
+            "%(name)s a été révoqué le %(ended)s (%(ref)s) : il ne peut plus accomplir aucun acte de sa fonction, ni signer, ni compter, ni être témoin."
+        ) % {"name": name, "ended": revoked.ended_on.strftime("%d/%m/%Y"), "ref": revoked.end_reference}
+    else:
+        message = _(
+            "%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin."
+        ) % {"name": name, "day": day.strftime("%d/%m/%Y")}
+    raise RegulationError("NOT_APPROVED", message, cite("house.approvals", profile), field=field)
 
 
 def _lock_person(person: Any) -> None:

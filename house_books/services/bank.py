@@ -2,12 +2,15 @@
 
 When the casino can no longer hold the bank, the counterpart games stop at once and the
 authorisation to play them lapses; the director tells at once the officer present and the
-Minister of Finances. No séance opens again until a new authorisation is recorded.
+Minister of Finances. Every open séance is interrupted by the same act, its cash counted and
+written as at the end of play since every table stops (LU art. 23), the line saying why. No
+séance opens again, and no advance is added, until a new authorisation is recorded.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from typing import Any
 
 from django.db import connection, transaction
@@ -17,9 +20,12 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
+from tables import selectors as tables
+from tables.models import SessionStatus
+from tables.services import interrupt_session
 
 from ..models import BankFailure, NewAuthorisation
-from ._shared import create, profile, require_management, required_text
+from ._shared import create, money, profile, require_management, required_text
 
 RULE = "house.bank"
 
@@ -47,12 +53,16 @@ def record_bank_failure(
     officer_name: str,
     officer_told_at: dt.datetime,
     minister_told_at: dt.datetime,
+    counts: Mapping[int, Any] | None = None,
+    cashier: Any = None,
 ) -> BankFailure:
     """The casino can no longer hold the bank: the games stopped, the officer present and the
-    Minister of Finances told (both notices with their times)."""
+    Minister of Finances told (both notices with their times). Every open séance stops at once:
+    ``counts`` gives, per table number, the cash counted at its interruption (signed by
+    ``actor``, under LU before ``cashier``); the advance book's line says it is the failure."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     occurred_at = _moment(occurred_at, "occurred_at", article)
     description = required_text(description, "description", _("les circonstances"), article)
     officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
@@ -67,6 +77,7 @@ def record_bank_failure(
                 field=field,
             )
     _lock_book()
+    stopping = _counts_of_open_seances(counts or {}, current)
     if BankFailure.objects.filter(new_authorisation__isnull=True).exists():
         raise RegulationError(
             "BANK_FAILURE_PENDING",
@@ -84,6 +95,24 @@ def record_bank_failure(
         minister_told_at=minister_told_at,
         recorded_by=actor,
     )
+    note = _(
+        "Défaillance de la contrepartie du %(at)s : jeux de contrepartie arrêtés séance tenante (%(a)s)"
+    ) % {
+        "at": timezone.localtime(occurred_at).strftime("%d/%m/%Y %H:%M"),
+        "a": article,
+    }
+    stopped = []
+    for session, amount in stopping:
+        entry = interrupt_session(
+            actor=actor,
+            session=session,
+            mode="counted",
+            amount=amount,
+            signed_by=actor,
+            cashier=cashier,
+            note=note,
+        )
+        stopped.append({"table": session.table.number, "session": session.pk, "line": entry.line})
     audit.record(
         actor=actor,
         action=Action.HOUSE_BANK_FAILURE_RECORDED,
@@ -94,9 +123,41 @@ def record_bank_failure(
             "officer_name": officer_name,
             "officer_told_at": officer_told_at,
             "minister_told_at": minister_told_at,
+            "stopped": stopped,
         },
     )
     return failure
+
+
+def _counts_of_open_seances(counts: Mapping[int, Any], current: str) -> list[tuple[Any, Any]]:
+    """Each open séance with the cash counted at its table: every table stops, so each one's
+    cash is counted and written as at the end of play (LU art. 23)."""
+    article = cite("session.interruption", current)
+    open_now = list(tables.open_sessions().filter(status=SessionStatus.OPEN))
+    numbers = {session.table.number for session in open_now}
+    for number in counts:
+        if number not in numbers:
+            raise RegulationError(
+                "BANK_FAILURE_NO_SEANCE",
+                _("Aucune séance n'est ouverte à la table %(t)s.") % {"t": number},
+                article,
+                field="counts",
+            )
+    found = []
+    for session in open_now:
+        number = session.table.number
+        if counts.get(number) in (None, ""):
+            raise RegulationError(
+                "BANK_FAILURE_COUNT_MISSING",
+                _(
+                    "Toutes les tables s'arrêtent : indiquez l'encaisse comptée à la table %(t)s, inscrite comme en fin de partie."
+                )
+                % {"t": number},
+                article,
+                field="counts",
+            )
+        found.append((session, money(counts[number], "counts", article, allow_zero=True)))
+    return found
 
 
 @transaction.atomic
@@ -106,7 +167,7 @@ def record_new_authorisation(
     """The new authorisation granted after ``failure``: the séances may open again."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
     if NewAuthorisation.objects.filter(failure=failure).exists():
         raise RegulationError(

@@ -13,7 +13,6 @@ from typing import Any
 
 from django.db import connection, transaction
 from django.db.models import Max
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -21,6 +20,7 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
+from tables import clock
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
@@ -39,7 +39,7 @@ def _lock_book() -> None:
 def register_device(*, actor: Any, approved_model: str, approval_reference: str) -> ShoeDevice:
     """A shoe of an approved model enters the cabinet, numbered by the casino."""
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     approved_model = required_text(approved_model, "approved_model", _("le modèle agréé"), article)
     approval_reference = required_text(
         approval_reference, "approval_reference", _("la décision d'agrément du modèle"), article
@@ -54,6 +54,7 @@ def register_device(*, actor: Any, approved_model: str, approval_reference: str)
         approval_reference=approval_reference,
         state=DeviceState.CABINET,
         recorded_by=actor,
+        recorded_at=clock.now(),
     )
     audit.record(
         actor=actor,
@@ -102,7 +103,13 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
             field="table_number",
         )
     assignment = create(
-        DeviceAssignment, article, device=device, table_number=table_number, day=day, assigned_by=actor
+        DeviceAssignment,
+        article,
+        device=device,
+        table_number=table_number,
+        day=day,
+        assigned_by=actor,
+        assigned_at=clock.now(),
     )
     ShoeDevice.objects.filter(pk=device.pk).update(state=DeviceState.ASSIGNED)
     audit.record(
@@ -118,13 +125,13 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
 def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignment:
     """The shoe goes back to the cabinet at the end of the séance."""
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     assignment = DeviceAssignment.objects.select_for_update().select_related("device").get(pk=assignment.pk)
     if assignment.returned_at is not None:
         raise RegulationError(
             "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
         )
-    now = timezone.now()
+    now = clock.now()
     DeviceAssignment.objects.filter(pk=assignment.pk).update(returned_at=now)
     ShoeDevice.objects.filter(pk=assignment.device_id).update(state=DeviceState.CABINET)
     assignment.refresh_from_db()

@@ -79,7 +79,7 @@ def record_ministerial_exclusion(
 ) -> Exclusion:
     """An exclusion pronounced by the Minister of Justice, notified to the director (LU art. 68)."""
     article = cite(MINISTER_RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     if ground not in ExclusionGround.values or ground == ExclusionGround.OWN:
         raise RegulationError(
             "EXCLUSION_GROUND_UNKNOWN",
@@ -133,7 +133,7 @@ def record_own_exclusion(
     initiative (LU art. 69): written with its reasons, to be notified at once to the minister
     (:func:`notify_own_exclusion`)."""
     article = cite(OWN_RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     if kind not in ExclusionKind.values:
         raise RegulationError(
             "EXCLUSION_KIND_UNKNOWN",
@@ -168,7 +168,7 @@ def notify_own_exclusion(
 ) -> Exclusion:
     """The notice of the casino's own exclusion, with its reasons, to the Minister of Justice."""
     article = cite(OWN_RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     if exclusion.origin != ExclusionOrigin.CASINO:
         raise RegulationError(
@@ -209,7 +209,7 @@ def lift_exclusion(*, actor: Any, exclusion: Exclusion, lifted_on: dt.date, refe
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     rule = MINISTER_RULE if exclusion.origin == ExclusionOrigin.MINISTER else OWN_RULE
     article = cite(rule, profile())
-    require_management(actor)
+    require_management(actor, article)
     if exclusion.lifted_on is not None:
         raise RegulationError(
             "EXCLUSION_ALREADY_LIFTED",

@@ -20,10 +20,11 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
+from tables import clock
 from tables import selectors as tables
 
 from .. import selectors
-from ..models import EarlyStop, EarlyStopReason, SeanceHours
+from ..models import BankFailure, EarlyStop, EarlyStopReason, SeanceHours
 from ._shared import create, profile, require_management, required_text
 
 RULE = "house.hours"
@@ -64,7 +65,7 @@ def notify_seance_hours(
     at least 24 hours before it takes effect (LU art. 71)."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     weekday_start = _time(weekday_start, "weekday_start", article)
     holiday_start = _time(holiday_start, "holiday_start", article)
     closing = _time(closing, "closing", article)
@@ -74,6 +75,25 @@ def notify_seance_hours(
     if notified_at > timezone.now():
         raise RegulationError(
             "DATE_IN_FUTURE", _("L'avis aux ministres est dans le futur."), article, field="notified_at"
+        )
+    # Written when the notice is given: never back-dated to make a change look notified in time,
+    # nor taking effect before it is written (LU art. 71: hours already past cannot be changed).
+    now = clock.now()
+    if timezone.localtime(notified_at).date() < timezone.localtime(now).date():
+        raise RegulationError(
+            "HOURS_NOTICE_BACKDATED",
+            _("L'avis aux ministres s'inscrit le jour où il est donné : le %(at)s est passé.")
+            % {"at": timezone.localtime(notified_at).strftime("%d/%m/%Y")},
+            article,
+            field="notified_at",
+        )
+    if effective_from < now:
+        raise RegulationError(
+            "HOURS_BACKDATED",
+            _("Les heures notifiées valent pour l'avenir : le %(at)s est passé.")
+            % {"at": timezone.localtime(effective_from).strftime("%d/%m/%Y %H:%M")},
+            article,
+            field="effective_from",
         )
     _lock_book()
     earlier = SeanceHours.objects.exists()
@@ -126,10 +146,11 @@ def record_early_stop(
     *, actor: Any, session: Any, reason: str, stopped_at: dt.datetime | None = None, note: str = ""
 ) -> EarlyStop:
     """Why an open séance stops before the closing hour: the players have left, or three coups
-    in a row passed without any stake (LU art. 71). Recorded before the séance is closed."""
+    in a row passed without any stake (LU art. 71), or the bank failed (LU art. 11: a failure
+    recorded at or before the stop). Recorded before the séance is closed."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor)
+    require_management(actor, article)
     if reason not in EarlyStopReason.values:
         raise RegulationError(
             "EARLY_STOP_REASON",
@@ -147,7 +168,7 @@ def record_early_stop(
             article,
             field="session",
         )
-    moment = stopped_at or timezone.now()
+    moment = stopped_at or clock.now()
     moment = _moment(moment, "stopped_at", article)
     if moment > timezone.now() or moment < session.opened_at:
         raise RegulationError(
@@ -155,6 +176,18 @@ def record_early_stop(
             _("L'arrêt se situe pendant la séance, au plus tard maintenant."),
             article,
             field="stopped_at",
+        )
+    if (
+        reason == EarlyStopReason.BANK_FAILURE
+        and not BankFailure.objects.filter(
+            occurred_at__gte=session.opened_at, occurred_at__lte=moment
+        ).exists()
+    ):
+        raise RegulationError(
+            "EARLY_STOP_NO_BANK_FAILURE",
+            _("Aucune défaillance de la contrepartie n'est inscrite pendant cette séance, avant l'arrêt."),
+            cite("house.bank", current),
+            field="reason",
         )
     if EarlyStop.objects.filter(session=session).exists():
         raise RegulationError(

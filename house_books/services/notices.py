@@ -42,7 +42,7 @@ def post_table_notice(*, actor: Any, table: Any, day: dt.date) -> TableNotice:
     """The notice posted at ``table`` (a table or its number) on ``day``: its number, its
     advance, its minimum and its maximum in force."""
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     number = _table_number(table, article)
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
         raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field="day")

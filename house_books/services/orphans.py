@@ -23,6 +23,7 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
+from tables import clock
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
 from ..selectors import orphan_balance, orphan_entry_balance
@@ -70,7 +71,7 @@ def record_orphan(
     the moment it is found abandoned (``stake`` and ``winnings``; ``amount`` is their sum).
     """
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     if kind not in OrphanKind.values:
         raise RegulationError(
             "ORPHAN_KIND_UNKNOWN",
@@ -85,7 +86,7 @@ def record_orphan(
         raise RegulationError(
             "FIELD_INVALID", _("Indiquez la date et l'heure de la découverte."), article, field="found_at"
         )
-    if found_at > timezone.now():
+    if found_at > clock.now():
         raise RegulationError(
             "ORPHAN_IN_FUTURE",
             _("Une somme ne peut pas être trouvée dans le futur."),
@@ -150,6 +151,7 @@ def record_orphan(
         amount=total,
         description=description,
         recorded_by=actor,
+        recorded_at=clock.now(),  # when written: a late entry shows (LU art. 8, "immédiatement")
     )
     audit.record(
         actor=actor,
@@ -187,7 +189,7 @@ def repay_orphan(
     deducted from it, with the owner's name and address, his proof and the original entry.
     """
     article = cite(RULE, profile())
-    require_management(actor)
+    require_management(actor, article)
     _lock()
     entry = OrphanEntry.objects.get(pk=entry.pk)
     value = money(amount, "amount", article)

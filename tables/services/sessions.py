@@ -240,6 +240,8 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
         day=session.day,
         profile=profile,
         people={"actor": actor, "counted_by": counted_by},
+        at=clock.now(),
+        subject=session,
     )
     rules.check_amount(amount, "amount", "advance.book", profile)
     if amount != session.advance_amount:
@@ -277,12 +279,13 @@ def interrupt_session(
     key_holder: User | None = None,
     signed_by: User | None = None,
     cashier: User | None = None,
+    note: str = "",
 ) -> AdvanceEntry:
     """An interruption: the cash is counted and written, or locked in the box with the key held
     by the director, a committee member or the chef de partie (FR art. 69; LU art. 23). LU art. 23:
     counting is compulsory when every open table is interrupted, and a counted interruption has
     the closing formalities of art. 10 (signed by the director or a committee member, a cashier
-    present)."""
+    present). ``note``: why the play stopped, written on the line (a bank failure, LU art. 11)."""
     session = _lock_session(session)
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
@@ -314,6 +317,7 @@ def interrupt_session(
             counted_by=actor,
             signed_by=signed_by if mode == "counted" and profile == "LU" else None,
             cashier=cashier if profile == "LU" else None,
+            note=str(note or "").strip(),
         )
     elif mode == "locked":
         if not access.may(key_holder, Act.HOLD_BOX_KEY):
@@ -339,7 +343,13 @@ def interrupt_session(
                 cite("session.interruption", profile),
                 field="mode",
             )
-        entry = _entry(session, EntryKind.INTERRUPTION_LOCKED, counted_by=actor, key_holder=key_holder)
+        entry = _entry(
+            session,
+            EntryKind.INTERRUPTION_LOCKED,
+            counted_by=actor,
+            key_holder=key_holder,
+            note=str(note or "").strip(),
+        )
     else:
         raise RegulationError(
             "INTERRUPTION_MODE",
@@ -361,6 +371,7 @@ def interrupt_session(
             "key_holder": _user_id(key_holder),
             "signed_by": _user_id(entry.signed_by),
             "cashier": _user_id(entry.cashier),
+            "note": entry.note,
         },
     )
     return entry

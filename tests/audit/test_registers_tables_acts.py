@@ -26,6 +26,7 @@ from house_books.services.casino import update_casino_settings
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
+from tests import builders
 from tests.builders import at_day
 
 from .conftest import pyhanko_validate
@@ -87,6 +88,8 @@ def test_lu_advance_book_shows_interruptions_the_notice_and_the_delegate(
         "ministry_notified_on": DAY - dt.timedelta(days=9),
         "ministry_notice_reference": "MF/2026/031",
     }
+    for t in (first, second):
+        builders.shoe_for(t, DAY, staff["director"])  # LU art. 32 §3, 40
     with at_day(DAY, 14):
         _delegation(staff)
         opened = {

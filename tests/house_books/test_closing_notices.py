@@ -70,10 +70,12 @@ def table(director: Any) -> Any:
 def _session(director: Any, croupier: Any, table: Any, **limits: Any) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
+    from tests.builders import shoe_for
 
     values = {"minimum": Decimal("5.00"), "maximum": Decimal("500.00"), "advance_amount": Decimal("30000.00")}
     values.update(limits)
     at = timezone.make_aware(dt.datetime.combine(D, dt.time(21)))
+    shoe_for(table, D, director)  # LU art. 32 §3, 40
     with history_at(at):
         return open_session(
             actor=director,
@@ -253,6 +255,11 @@ def test_registers_signed_and_not_blank(
     post_table_notice(actor=director, table=3, day=D)
     post_table_notice(actor=director, table=5, day=D)
     register_device(actor=director, approved_model="ACME 6", approval_reference="MF/1")
+    from house_books.models import DeviceAssignment
+    from house_books.services.devices import return_device
+
+    for assignment in DeviceAssignment.objects.filter(returned_at__isnull=True):
+        return_device(actor=director, assignment=assignment)  # the séances' shoes back in the cabinet
     stamp_closing(actor=officer, closing=_close(director))
     context = get_register(name).context(Request(D, TODAY))
     assert context["sections"]
@@ -284,7 +291,11 @@ def test_read_api_and_admin(
 ) -> None:
     import json
 
+    from house_books.models import DeviceAssignment
+    from house_books.services.devices import return_device
+
     _session(director, croupier, table)
+    return_device(actor=director, assignment=DeviceAssignment.objects.get())  # the shoe back
     client.force_login(director)
     assert client.get("/admin/house_books/tablenotice/add/").status_code == 200
     response = client.post(

@@ -41,13 +41,18 @@ def _hours(actor: Any, **kw: Any) -> SeanceHours:
         "reference": "Avis MJ/MF 2026-07",
     }
     values.update(kw)
-    return notify_seance_hours(actor=actor, **values)
+    from tables.clock import history_at
+
+    with history_at(values["notified_at"]):  # written when the notice is given
+        return notify_seance_hours(actor=actor, **values)
 
 
 def _open(director: Any, croupier: Any, table: Any, hour: int) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
+    from tests.builders import shoe_for
 
+    shoe_for(table, D, director)  # LU art. 32 §3, 40 (nothing under FR)
     with history_at(_at(D, hour)):
         return open_session(
             actor=director,
@@ -116,6 +121,43 @@ def test_hours_notified_and_a_change_needs_24_hours_notice(lu_casino: Any, direc
         effective_from=now + dt.timedelta(hours=23, minutes=1),
     )
     assert SeanceHours.objects.count() == 2
+
+
+def test_a_notice_is_never_back_dated(lu_casino: Any, director: Any, client: Any) -> None:
+    """LU art. 71: the notice is written when it is given; hours already past are not changed."""
+    now = timezone.now()
+    values = {
+        "weekday_start": dt.time(15),
+        "holiday_start": dt.time(15),
+        "closing": dt.time(3),
+        "reference": "Avis MJ/MF 2026-09",
+    }
+    with pytest.raises(RegulationError) as refused:
+        notify_seance_hours(
+            actor=director,
+            notified_at=now - dt.timedelta(days=3),
+            effective_from=now + dt.timedelta(days=2),
+            **values,
+        )
+    assert (refused.value.code, refused.value.field) == ("HOURS_NOTICE_BACKDATED", "notified_at")
+    assert refused.value.article == "LU art. 71"
+    with pytest.raises(RegulationError) as refused:
+        notify_seance_hours(
+            actor=director, notified_at=now, effective_from=now - dt.timedelta(hours=2), **values
+        )
+    assert (refused.value.code, refused.value.field) == ("HOURS_BACKDATED", "effective_from")
+    client.force_login(director)
+    form = {
+        "weekday_start": "15:00",
+        "holiday_start": "15:00",
+        "closing": "03:00",
+        "effective_from": f"{(timezone.localdate() + dt.timedelta(days=2)).isoformat()} 00:00",
+        "notified_at": f"{(timezone.localdate() - dt.timedelta(days=3)).isoformat()} 10:00",
+        "reference": "Avis 3",
+    }
+    response = client.post("/admin/house_books/seancehours/add/", form)
+    assert response.status_code == 200 and "LU art. 71" in response.content.decode()
+    assert not SeanceHours.objects.exists()
 
 
 def test_under_fr_the_hours_are_an_internal_book(casino: Any, director: Any) -> None:
@@ -219,16 +261,18 @@ def test_a_notice_before_the_failure_is_refused_and_fr_cites_internal_rules(
 
 
 def test_inspection_names_a_seance_opened_after_a_failure(
-    lu_casino: Any, director: Any, croupier: Any, table: Any
+    lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
 ) -> None:
     _open(director, croupier, table, 16)
-    record_bank_failure(  # recorded late, the séance had opened after it
+    record_bank_failure(  # recorded late, the séance had opened after it (and stops now)
         actor=director,
         occurred_at=_at(D, 15),
         description="Encaisse insuffisante",
         officer_name="Insp. Weber",
         officer_told_at=_at(D, 15, 5),
         minister_told_at=_at(D, 15, 10),
+        counts={3: "30000.00"},
+        cashier=cashier,
     )
     found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
     assert len(found) == 1 and found[0].article == "LU art. 11"

@@ -66,6 +66,7 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     stopped = Session.objects.filter(opened_at__lt=failure.occurred_at, closed_at__gt=failure.occurred_at)
     assert stopped.exists()
     assert EarlyStop.objects.filter(session__in=stopped).count() == stopped.count()
+    _assert_what_an_inspector_checks(failure, stopped)
     _assert_a_month_of_seances()
     code, out = _inspect_exit_code(capsys)
     assert code == 0, out
@@ -73,6 +74,32 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     assert code == 0, out
     call_command("seed_demo", "--profile", "LU")
     assert "nothing changed" in capsys.readouterr().out
+
+
+def _assert_what_an_inspector_checks(failure: object, stopped: object) -> None:
+    """LU art. 51 I: a committee of four; LU art. 32 §3, 40: the shoes in the cabinet's book
+    before their first use, each back at the end of its séance; LU art. 11: the failure's
+    séances stopped at once, each interrupted with its cause and its stop saying so."""
+    from house_books.models import DeviceAssignment, EarlyStop, ShoeDevice
+    from house_books.selectors import committee_in_force
+    from tables.models import EntryKind, Session
+
+    casino = CasinoSettings.objects.get()
+    assert len(committee_in_force(timezone.localdate())) >= 4
+    first_use = DeviceAssignment.objects.order_by("day").values_list("day", flat=True).first()
+    assert all(
+        casino.gaming_day(at) < first_use for at in ShoeDevice.objects.values_list("recorded_at", flat=True)
+    )
+    for assignment in DeviceAssignment.objects.filter(returned_at__isnull=False):
+        closings = Session.objects.filter(day=assignment.day, table__number=assignment.table_number)
+        last_close = max(s.closed_at for s in closings)
+        assert last_close <= assignment.returned_at <= last_close + dt.timedelta(hours=1), assignment
+        assert assignment.assigned_at <= min(s.opened_at for s in closings), assignment
+    for session in stopped:  # type: ignore[attr-defined]
+        assert EarlyStop.objects.get(session=session).reason == "bank_failure"
+        line = session.entries.get(kind=EntryKind.INTERRUPTION_COUNTED)
+        assert "Défaillance de la contrepartie" in line.note and line.cashier is not None
+        assert line.at < failure.occurred_at + dt.timedelta(minutes=5)  # type: ignore[attr-defined]
 
 
 def _assert_a_month_of_seances() -> None:

@@ -1,7 +1,6 @@
-"""Under LU, the books of devices and of approvals bind the tables once they are kept: a
-séance opens only at a table with the shoe the director assigned to it that day (LU art. 32
-§3, 40); séances held with no approvals book at all are named by the self-inspection
-(LU art. 51, 54, 63)."""
+"""Under LU, the book of devices is compelled: a séance opens only at a table with the shoe
+the director assigned to it that day (LU art. 32 §3, 40); séances held with no approvals book
+at all are named by the self-inspection (LU art. 51, 54, 63)."""
 
 from __future__ import annotations
 
@@ -19,6 +18,7 @@ from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import create_table, open_session
+from tests.builders import shoe_for
 
 pytestmark = pytest.mark.django_db
 
@@ -44,13 +44,17 @@ def table(director: Any) -> Any:
     return create_table(actor=director, number=3, code="BJ03")
 
 
-def test_no_devices_book_no_gate(lu_casino: Any, director: Any, croupier: Any, table: Any) -> None:
-    assert _open(director, croupier, table).day == D
-
-
-def test_once_devices_are_kept_a_seance_needs_its_assigned_shoe(
+def test_no_devices_book_is_no_way_round_the_rule(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
+    """Under LU the book of devices is compelled: a casino that keeps none opens no séance."""
+    with pytest.raises(RegulationError) as refused:
+        _open(director, croupier, table)
+    assert (refused.value.code, refused.value.article) == ("SESSION_WITHOUT_DEVICE", "LU art. 32, 40, 52")
+    assert not Session.objects.exists()
+
+
+def test_a_seance_needs_its_assigned_shoe(lu_casino: Any, director: Any, croupier: Any, table: Any) -> None:
     create_table(actor=director, number=4, code="BJ04")
     device = register_device(actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12")
     assign_device(actor=director, device=device, table_number=4, day=D)  # another table
@@ -83,6 +87,7 @@ def test_seances_without_an_approvals_book_are_named_under_lu(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
     assert not _book_breaches()  # no séance held: nothing to say
+    shoe_for(table, D, director)
     _open(director, croupier, table)
     found = _book_breaches()
     assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"

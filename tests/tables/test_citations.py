@@ -14,6 +14,7 @@ from django.conf import settings
 from casino_ops.regulations import ARTICLES, RegulationError, cite
 from house_books.services.casino import update_casino_settings
 from tables import services
+from tests import builders
 
 from .conftest import DAY, at_day
 
@@ -84,14 +85,15 @@ def test_the_corrected_citations():
     # LU art. 15 is the boule's and the vingt-trois'; LU art. 10 speaks of the advance book only
     assert cite("session.no_money_between", "LU") == "LU art. 10"
     assert cite("session.no_money_between", "FR") == "FR art. 69"
-    assert cite("control_register", "FR") == "FR art. 72" and cite("control_register", "LU") == ""
-    assert cite("books.no_erasure", "FR") == "FR art. 68" and cite("books.no_erasure", "LU") == ""
+    # LU: the day's results and the corrections of the advance book, written at once (art. 10)
+    assert cite("control_register", "FR") == "FR art. 72" and cite("control_register", "LU") == "LU art. 10"
+    assert cite("books.no_erasure", "FR") == "FR art. 68" and cite("books.no_erasure", "LU") == "LU art. 10"
     assert cite("table.layout", "LU") == "LU art. 32"
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(
-    "profile,still_open,not_closed", [("FR", "FR art. 69", "FR art. 72"), ("LU", "LU art. 10", "")]
+    "profile,still_open,not_closed", [("FR", "FR art. 69", "FR art. 72"), ("LU", "LU art. 10", "LU art. 10")]
 )
 def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, not_closed):
     update_casino_settings(actor=staff["director"], profile=profile)
@@ -105,6 +107,8 @@ def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, n
         else {}
     )
     advance = D("20000.00") if profile == "LU" else D("30000.00")
+
+    builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40 (nothing under FR)
 
     def _open():
         return services.open_session(
@@ -137,9 +141,9 @@ def test_create_table_cites_the_profiles_article(staff, casino, profile, article
 
 
 @pytest.mark.django_db
-@pytest.mark.parametrize("profile,article", [("FR", "FR art. 68"), ("LU", "")])
+@pytest.mark.parametrize("profile,article", [("FR", "FR art. 68"), ("LU", "LU art. 10")])
 def test_corrections_cite_the_profiles_article(staff, casino, profile, article):
-    # LU has no article of the map for the books' corrections (its "comptabilité spéciale")
+    # LU: a line of the advance book is written at once and stays; a correction is a new one
     update_casino_settings(actor=staff["director"], profile=profile)
     with pytest.raises(RegulationError) as error:
         services.correct_control_line(

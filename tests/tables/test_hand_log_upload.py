@@ -199,6 +199,7 @@ def test_a_box_the_table_does_not_have_is_a_discrepancy(
         if profile == "LU"
         else {}
     )
+    builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40 (nothing under FR)
     with at_day(DAY):
         session = services.open_session(
             actor=staff["director"],

@@ -15,6 +15,7 @@ from casino_ops.regulations import RegulationError
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, Discrepancy, EntryKind, Session
+from tests import builders
 from tests.guards import behind_the_guard
 
 from .conftest import DAY, at_day
@@ -90,6 +91,7 @@ def test_advances_or_counts_unsigned(staff, open_session):
 
 @pytest.mark.django_db
 def test_lu_notice_missing(staff, table, lu_casino):
+    builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40
     with at_day(DAY):
         session = services.open_session(
             actor=staff["director"],

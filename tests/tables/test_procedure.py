@@ -12,7 +12,7 @@ import pytest
 from audit.models import AuditEvent
 from casino_ops.services import get_casino
 from house_books.services.casino import update_casino_settings
-from tables import selectors, services
+from tables import clock, selectors, services
 from tables.clock import history_at
 from tables.models import AdvanceEntry, EntryKind, Session
 from tests import builders
@@ -24,6 +24,8 @@ D = Decimal
 
 
 def _open(staff, table, minimum="10.00", maximum="1000.00", advance="30000.00", **kw):
+    # LU art. 32 §3, 40: the table's shoe for the day (nothing under FR)
+    builders.shoe_for(table, kw.get("day") or get_casino().gaming_day(clock.now()), staff["director"])
     return services.open_session(
         actor=kw.pop("actor", staff["director"]),
         table=table,

@@ -19,6 +19,7 @@ D = Decimal
 
 
 def _open(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="30000.00", **kw):
+    builders.shoe_for(table, day, staff["director"])  # LU art. 32 §3, 40 (nothing under FR)
     with at_day(day):
         return services.open_session(
             actor=kw.pop("actor", staff["director"]),
