@@ -18,10 +18,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db.models import Field, Model
 from django.utils.text import capfirst
+from rest_framework import serializers
 
+from .forms import TEXT_MAX_LENGTH
 from .regulations import RegulationError
+from .validators import (
+    DateWindowValidator,
+    validate_ascii_number,
+    validate_date_window,
+    validate_no_control_characters,
+)
 
 FIELD_INVALID = "FIELD_INVALID"
 
@@ -86,11 +95,6 @@ class SafeSerializerMixin:
     date (``١٢`` is not 12), dates inside the casino's window, texts no longer than a column."""
 
     def get_fields(self) -> dict[str, Any]:
-        from rest_framework import serializers
-
-        from .forms import TEXT_MAX_LENGTH
-        from .validators import DateWindowValidator, validate_date_window, validate_no_control_characters
-
         fields: dict[str, Any] = super().get_fields()  # type: ignore[misc]
         for field in fields.values():
             if field.read_only:
@@ -99,8 +103,6 @@ class SafeSerializerMixin:
                 field.validators.append(validate_no_control_characters)
                 if field.max_length is None:
                     field.max_length = TEXT_MAX_LENGTH
-                    from django.core.validators import MaxLengthValidator
-
                     field.validators.append(MaxLengthValidator(TEXT_MAX_LENGTH))
             elif isinstance(field, serializers.DateField | serializers.DateTimeField):
                 if not any(isinstance(v, DateWindowValidator) for v in field.validators):
@@ -108,11 +110,6 @@ class SafeSerializerMixin:
         return fields
 
     def to_internal_value(self, data: Any) -> Any:
-        from django.core.exceptions import ValidationError as DjangoValidationError
-        from rest_framework import serializers
-
-        from .validators import validate_ascii_number, validate_no_control_characters
-
         if hasattr(data, "items"):
             errors: dict[str, list[str]] = {}
             fields = self.fields  # type: ignore[attr-defined]
@@ -134,7 +131,7 @@ class SafeSerializerMixin:
                             | serializers.DateTimeField,
                         ):
                             validate_ascii_number(item)
-                    except DjangoValidationError as error:
+                    except ValidationError as error:
                         errors.setdefault(name, []).extend(str(m) for m in error.messages)
                         break
             if errors:

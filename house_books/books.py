@@ -187,7 +187,8 @@ CASINO_BOOKS: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {
 
 
 def register() -> None:
-    for model, (fields, mutable) in {**BOOKS, **CASINO_BOOKS}.items():
+    declared: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {**BOOKS, **CASINO_BOOKS}
+    for model, (fields, mutable) in declared.items():
         register_book(model, fields, mutable=mutable)
 
 

@@ -23,6 +23,9 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from django.db import connections, migrations, transaction
+
+from ..actions import Action
 from .registry import ROWS_KEY, Book
 from .rows import read_rows
 
@@ -53,8 +56,6 @@ def _book(table: str, pk: str, fields: Sequence[FieldSpec]) -> Book:
 
 def _said(table: str, using: str) -> dict[Any, tuple[str, dict[str, Any]]]:
     """pk -> (the event, the values) of the last event carrying each row of ``table``."""
-    from django.db import connections
-
     said: dict[Any, tuple[str, dict[str, Any]]] = {}
     with connections[using].cursor() as cursor:
         cursor.execute(
@@ -82,9 +83,6 @@ def amend_book(
     """Check every row of ``table`` against the chain as declared ``before``, then bind it anew
     as declared ``after`` (see the module). Returns the number of rows bound; raises
     :class:`BookNotVouched` naming the rows the chain does not vouch for."""
-    from django.db import transaction
-
-    from ..actions import Action
     from ..chain import record  # cycle: the chain drains the books' captured rows
 
     old, new = _book(table, pk, before), _book(table, pk, after)
@@ -125,8 +123,6 @@ def amend_book(
 
 
 def _all_pks(table: str, pk: str, using: str) -> list[Any]:
-    from django.db import connections
-
     with connections[using].cursor() as cursor:
         cursor.execute(f'SELECT "{pk}" FROM "{table}" ORDER BY 1')
         return [r[0] for r in cursor.fetchall()]
@@ -143,7 +139,6 @@ def amend_operations(
 ) -> Any:
     """The migration operation running :func:`amend_book` (reversed: the rows bound anew as
     declared ``before``, the chain again saying what they hold)."""
-    from django.db import migrations
 
     def forward(apps: Any, schema_editor: Any) -> None:
         amend_book(

@@ -17,6 +17,7 @@ from .depot import (
     decks_out,
     depot_settings,
     held_sixains,
+    last_issue_day,
     late_or_unreported_incidents,
 )
 from .officers import (
@@ -32,6 +33,7 @@ from .officers import (
 )
 
 __all__ = [
+    "last_issue_day",
     "current_key_holder",
     "held_sixains",
     "current_value",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Model, QuerySet
+from django.db.models import Max, Model, QuerySet
 
 from ..models import (
     Correction,
@@ -16,6 +16,7 @@ from ..models import (
     IssueLine,
     KeyHandover,
     Sixain,
+    TableIssue,
     correction_key,
 )
 from ..rules import report_is_late
@@ -132,3 +133,9 @@ def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]
         elif report_is_late(delay, minutes):
             found.append((incident, "late"))
     return found
+
+
+def last_issue_day() -> dt.date | None:
+    """The latest gaming day decks were issued for."""
+    latest: dt.date | None = TableIssue.objects.aggregate(latest=Max("day"))["latest"]
+    return latest

@@ -10,22 +10,20 @@ import datetime as dt
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
 from django.forms.models import model_to_dict
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from cards_registry.models import TableIssue
+from cards_registry import selectors as depot
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.models import BEGINNING, CalendarRule, CasinoSettings
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.rules import check_casino_settings
 from casino_ops.services import CALENDAR_FIELDS, EDITABLE_FIELDS
-from tables import clock
-from tables.models import ControlDay, Session
+from tables import selectors as tables
 
 
 @transaction.atomic
@@ -86,12 +84,8 @@ def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
 
 def _last_opened_day(casino: CasinoSettings, now: dt.datetime) -> dt.date:
     """The last gaming day already opened: today's, or a later one a book already names."""
-    days = [casino.gaming_day(now)]
-    for model in (Session, ControlDay, TableIssue):
-        latest = model.objects.aggregate(latest=Max("day"))["latest"]
-        if latest is not None:
-            days.append(latest)
-    return max(days)
+    named = [tables.last_day_named(), depot.last_issue_day()]
+    return max([casino.gaming_day(now), *(d for d in named if d is not None)])
 
 
 def _calendar_change(casino: CasinoSettings, after: dict[str, Any]) -> CalendarRule:
@@ -99,7 +93,7 @@ def _calendar_change(casino: CasinoSettings, after: dict[str, Any]) -> CalendarR
     art. 9, 26): the new roll-over governs from the first gaming day not yet opened (one whose
     start, under the new hour, is still ahead), the new exercise's start from the next
     exercise; the days and the exercise already opened keep theirs."""
-    now = clock.now()
+    now = timezone.now()
     if not CalendarRule.objects.exists():  # the rule every day so far was opened under
         CalendarRule.objects.create(
             effective_from=BEGINNING,

@@ -13,6 +13,7 @@ from .control import (
     control_days,
     control_register,
     effective_control_lines,
+    last_day_named,
 )
 from .sessions import (
     advance_book,
@@ -41,6 +42,7 @@ from .shoes import (
 )
 
 __all__ = [
+    "last_day_named",
     "advance_book",
     "advance_entries",
     "open_sessions",
