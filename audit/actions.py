@@ -13,6 +13,8 @@ from enum import StrEnum
 class Action(StrEnum):
     # the casino
     CASINO_SETTINGS_CHANGED = "casino.settings_changed"
+    # the record: a book's declared fields changed by a migration, its rows bound anew
+    BOOK_AMENDED = "book.amended"
     # the depot (cards_registry)
     DEPOT_MANUFACTURER_REGISTERED = "depot.manufacturer_registered"
     DEPOT_SETTINGS_CHANGED = "depot.settings_changed"

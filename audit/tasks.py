@@ -17,7 +17,7 @@ from .chain import seal_pending
 from .checkpoints import make_checkpoint as make
 from .models import ReportPart
 from .registers.parts import all_done, assemble, make_part
-from .registers.reports import fail, produce_report
+from .registers.reports import fail, produce_report, recover_stale
 from .templatetags.inspection_panel import store
 
 
@@ -97,3 +97,14 @@ def inspect_books(day: str | None = None) -> int:
     if inspected is None:
         store(result)
     return len(result.breaches)
+
+
+@shared_task(name="audit.tasks.recover_stale_reports", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
+def recover_stale_reports(queue: str | None = None) -> dict[str, list[int]]:
+    """Beat, every minute: a report left running by a worker that died whole is resumed, or failed
+    with its reason after its last attempt (see audit.registers.reports.recover_stale)."""
+    import datetime as dt
+
+    from django.conf import settings
+
+    return recover_stale(stale_after=dt.timedelta(seconds=settings.REPORT_STALE_AFTER), queue=queue)

@@ -127,6 +127,18 @@ BOOKS.update(
         m.IncidentClosure.decks_fit.through: (("incidentclosure", "deck"), ()),
         m.OutOfUseDeclaration: (("opening", "at", "declared_by", "reason"), ()),
         m.OutOfUseDeclaration.decks.through: (("outofusedeclaration", "deck"), ()),
+        # an officer's demand to open the cabinet, the inventory taken at that opening, whom an
+        # incident was reported to and when (FR art. 40; LU art. 37), the depot's thresholds
+        m.CabinetDemand: (("officer", "at", "reason"), ()),
+        m.CabinetInventory: (
+            ("opening", "at", "recorded_by", "expected", "found", "missing", "unexpected", "incident"),
+            (),
+        ),
+        m.IncidentReport: (("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at"), ()),
+        m.DepotSettings: (
+            ("max_sixains", "incident_report_minutes", "visa_within_days"),
+            ("max_sixains", "incident_report_minutes", "visa_within_days"),
+        ),
     }
 )
 

@@ -20,6 +20,16 @@ from .regulations import Profile
 HOUSE_RULE_KEYS: dict[str, frozenset[str]] = HOUSE_RULE_PROFILES
 
 
+#: The first day of the first rule (a casino's books start after it).
+BEGINNING = dt.date(1, 1, 1)
+
+
+def _latest_start(day: dt.date, month: int, start_day: int) -> dt.date:
+    """The latest ``month``/``start_day`` on or before ``day``."""
+    start = dt.date(day.year, month, start_day)
+    return start if start <= day else start.replace(year=day.year - 1)
+
+
 class CasinoSettings(models.Model):
     """The casino, its regulation profile and its règlement intérieur.
 
@@ -126,20 +136,83 @@ class CasinoSettings(models.Model):
                     }
                 )
 
+    # --- The gaming day and the exercise, as they stood on each day -----------------------
+    #
+    # A change of the roll-over or of the exercise's start governs only the days not yet
+    # opened (FR art. 42, 49; LU art. 9, 26): each change is a CalendarRule row, and a
+    # moment or a day is read under the rule in force on its own day, so no séance,
+    # maximum or advance already written moves to another day or exercise. Without any
+    # row (a casino that never changed them), the fields above are the rule.
+
+    def calendar_rules(self) -> list[CalendarRule]:
+        cached: list[CalendarRule] | None = self.__dict__.get("_calendar_rules")
+        if cached is not None:
+            return cached
+        rules = list(CalendarRule.objects.order_by("effective_from", "pk")) if self.pk else []
+        if rules:
+            self.__dict__["_calendar_rules"] = rules
+            return rules
+        return [
+            CalendarRule(
+                effective_from=BEGINNING,
+                exercise_from=BEGINNING,
+                gaming_day_rollover=self.gaming_day_rollover,
+                exercise_start_month=self.exercise_start_month,
+                exercise_start_day=self.exercise_start_day,
+            )
+        ]
+
+    def forget_calendar(self) -> None:
+        self.__dict__.pop("_calendar_rules", None)
+
+    def rollover_on(self, day: dt.date) -> dt.time:
+        """The roll-over hour that opens the gaming day ``day``."""
+        rule = self.calendar_rules()[0]
+        for candidate in self.calendar_rules():
+            if candidate.effective_from <= day:
+                rule = candidate
+        return rule.gaming_day_rollover
+
     def gaming_day(self, moment: dt.datetime) -> dt.date:
-        """The gaming day a moment belongs to: its local date, less one day before the roll-over hour."""
+        """The gaming day a moment belongs to: its local date, less one day before the roll-over
+        hour of that date (the hour in force on that day, not today's)."""
         local = timezone.localtime(moment)
         day = local.date()
-        return day - dt.timedelta(days=1) if local.time() < self.gaming_day_rollover else day
+        return day - dt.timedelta(days=1) if local.time() < self.rollover_on(day) else day
 
     def exercise_start(self, day: dt.date) -> dt.date:
-        """The first day of the exercise (fiscal year, season) that ``day`` belongs to."""
-        start = dt.date(day.year, self.exercise_start_month, self.exercise_start_day)
-        return start if start <= day else start.replace(year=day.year - 1)
+        """The first day of the exercise (fiscal year, season) that ``day`` belongs to.
+
+        A change of the exercise's start takes effect at the start of the next exercise
+        (its ``exercise_from``); an exercise is named by the year it starts in, so when the
+        new rule's first start falls in the same year, that stretch joins the exercise
+        that began at ``exercise_from`` (one longer exercise, never two of one name)."""
+        rules = sorted(self.calendar_rules(), key=lambda r: (r.exercise_from, r.pk or 0))
+        rule = rules[0]
+        for candidate in rules:
+            if candidate.exercise_from <= day:
+                rule = candidate
+        floor = rule.exercise_from
+        start = _latest_start(day, rule.exercise_start_month, rule.exercise_start_day)
+        if start <= floor:
+            return floor
+        before = max(floor, _latest_start(start - dt.timedelta(days=1), rule.exercise_start_month, rule.exercise_start_day))
+        return before if before.year == start.year else start
 
     def exercise_of(self, day: dt.date) -> int:
         """The exercise of ``day``, named by the year it starts in."""
         return self.exercise_start(day).year
+
+    def next_exercise_start(self, after: dt.date) -> dt.date:
+        """The first day after ``after`` that starts an exercise under the rules as they stand."""
+        candidates = {r.exercise_from for r in self.calendar_rules() if r.exercise_from > after}
+        for rule in self.calendar_rules():
+            for year in range(after.year, after.year + 4):
+                candidates.add(dt.date(year, rule.exercise_start_month, rule.exercise_start_day))
+        for candidate in sorted(c for c in candidates if c > after):
+            if self.exercise_start(candidate) == candidate:
+                return candidate
+        raise ValueError("no exercise starts within three years")  # pragma: no cover
 
     def house_rules(self) -> dict[str, object]:
         """The hand-log ``house_rules`` object: the keys that differ from default."""
@@ -148,3 +221,30 @@ class CasinoSettings(models.Model):
             for key, default in HOUSE_RULE_DEFAULTS.items()
             if getattr(self, key) != default
         }
+
+
+class CalendarRule(models.Model):
+    """A change of the gaming day's roll-over or of the exercise's start (FR art. 42, 49; LU
+    art. 9, 26), never updated: the roll-over governs the gaming days from ``effective_from``,
+    the exercise's start the exercises from ``exercise_from`` (a day that starts one), both
+    days not yet opened when the director made the change; the days already opened keep the
+    rule they were opened under."""
+
+    effective_from = models.DateField(_("journée de jeu à partir de laquelle l'heure s'applique"))
+    exercise_from = models.DateField(_("premier jour du premier exercice régi"))
+    gaming_day_rollover = models.TimeField(_("heure de changement de journée de jeu"))
+    exercise_start_month = models.PositiveSmallIntegerField(
+        _("début de l'exercice : mois"), validators=[MinValueValidator(1), MaxValueValidator(12)]
+    )
+    exercise_start_day = models.PositiveSmallIntegerField(
+        _("début de l'exercice : jour"), validators=[MinValueValidator(1), MaxValueValidator(28)]
+    )
+    recorded_at = models.DateTimeField(_("enregistré le"))
+
+    class Meta:
+        verbose_name = _("changement de journée de jeu ou d'exercice")
+        verbose_name_plural = _("changements de journée de jeu ou d'exercice")
+        ordering = ("effective_from", "pk")
+
+    def __str__(self) -> str:
+        return f"{self.effective_from:%d/%m/%Y} {self.gaming_day_rollover:%H:%M}"

@@ -16,8 +16,9 @@ EDITABLE_FIELDS = (*CASINO_FIELDS, *HOUSE_RULE_KEYS, *CALENDAR_FIELDS)
 
 
 def get_casino() -> CasinoSettings:
-    """The casino's settings (a default row is created on first use)."""
+    """The casino's settings; before the director's first act, the defaults (not saved: the row
+    is a book, written only by that act)."""
     casino = CasinoSettings.objects.filter(pk=1).first()
     if casino is None:
-        casino, _created = CasinoSettings.objects.get_or_create(pk=1, defaults={"name": "Casino"})
+        casino = CasinoSettings(pk=1, name="Casino")
     return casino

@@ -203,7 +203,13 @@ CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=15 * 60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=14 * 60)
 CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD", default=50)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=1_500_000)  # KiB
-CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+# A message not acknowledged within the visibility timeout is delivered again: longer than the
+# longest print (the hard time limit) so that a print is never made twice at once; a worker
+# that dies whole is caught sooner by the beat task below (REPORT_STALE_AFTER).
+CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 5 * 60}
+# A report still "running" this long after it started (past every task's time limit) with no
+# live maker is resumed, or failed with its reason after its last attempt.
+REPORT_STALE_AFTER = env.int("REPORT_STALE_AFTER", default=CELERY_TASK_TIME_LIMIT + 60)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "seal-audit-chain": {"task": "audit.tasks.seal_chain", "schedule": 60.0},
@@ -213,6 +219,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # The books' self-inspection, each night once the gaming day is over (an audited event).
     "inspect-books-nightly": {"task": "audit.tasks.inspect_books", "schedule": crontab(hour=6, minute=30)},
+    "recover-stale-reports": {"task": "audit.tasks.recover_stale_reports", "schedule": 60.0},
 }
 
 # --- The audit record -------------------------------------------------------

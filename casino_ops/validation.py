@@ -18,10 +18,19 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.db.models import Field, Model
 from django.utils.text import capfirst
+from rest_framework import serializers
 
+from .forms import TEXT_MAX_LENGTH
 from .regulations import RegulationError
+from .validators import (
+    DateWindowValidator,
+    validate_ascii_number,
+    validate_date_window,
+    validate_no_control_characters,
+)
 
 FIELD_INVALID = "FIELD_INVALID"
 
@@ -78,3 +87,53 @@ def validate_fields(
                 label=str(model_field.verbose_name),
                 code=code,
             ) from error
+
+
+class SafeSerializerMixin:
+    """Mixed into a DRF input serializer: the same checks as the forms' (``casino_ops.forms``)
+    before a value is parsed: no control character in a text, digits 0-9 only in a number or a
+    date (``١٢`` is not 12), dates inside the casino's window, texts no longer than a column."""
+
+    def get_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = super().get_fields()  # type: ignore[misc]
+        for field in fields.values():
+            if field.read_only:
+                continue
+            if isinstance(field, serializers.CharField):
+                field.validators.append(validate_no_control_characters)
+                if field.max_length is None:
+                    field.max_length = TEXT_MAX_LENGTH
+                    field.validators.append(MaxLengthValidator(TEXT_MAX_LENGTH))
+            elif isinstance(field, serializers.DateField | serializers.DateTimeField):
+                if not any(isinstance(v, DateWindowValidator) for v in field.validators):
+                    field.validators.append(validate_date_window)
+        return fields
+
+    def to_internal_value(self, data: Any) -> Any:
+        if hasattr(data, "items"):
+            errors: dict[str, list[str]] = {}
+            fields = self.fields  # type: ignore[attr-defined]
+            for name, value in data.items():
+                field = fields.get(name)
+                if field is None or getattr(field, "read_only", False):
+                    continue
+                for item in value if isinstance(value, list | tuple) else [value]:
+                    if not isinstance(item, str):
+                        continue
+                    try:
+                        validate_no_control_characters(item)
+                        if isinstance(
+                            field,
+                            serializers.IntegerField
+                            | serializers.DecimalField
+                            | serializers.FloatField
+                            | serializers.DateField
+                            | serializers.DateTimeField,
+                        ):
+                            validate_ascii_number(item)
+                    except ValidationError as error:
+                        errors.setdefault(name, []).extend(str(m) for m in error.messages)
+                        break
+            if errors:
+                raise serializers.ValidationError(errors)
+        return super().to_internal_value(data)  # type: ignore[misc]

@@ -13,6 +13,8 @@ from rest_framework import generics, permissions, serializers
 from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 
+from casino_ops.validation import SafeSerializerMixin
+
 from . import selectors
 from .books import book_fields
 from .models import (
@@ -48,7 +50,7 @@ class _Person(serializers.RelatedField[Any, Any, str]):
         return username
 
 
-class OrphanEntrySerializer(serializers.ModelSerializer[OrphanEntry]):
+class OrphanEntrySerializer(SafeSerializerMixin, serializers.ModelSerializer[OrphanEntry]):
     recorded_by = _Person(read_only=True)
     left = serializers.SerializerMethodField()
 
@@ -60,7 +62,7 @@ class OrphanEntrySerializer(serializers.ModelSerializer[OrphanEntry]):
         return str(selectors.orphan_entry_balance(obj))
 
 
-class OrphanRepaymentSerializer(serializers.ModelSerializer[OrphanRepayment]):
+class OrphanRepaymentSerializer(SafeSerializerMixin, serializers.ModelSerializer[OrphanRepayment]):
     recorded_by = _Person(read_only=True)
     entry = serializers.IntegerField(source="entry.number", read_only=True)
 
@@ -69,7 +71,7 @@ class OrphanRepaymentSerializer(serializers.ModelSerializer[OrphanRepayment]):
         fields = book_fields(OrphanRepayment)
 
 
-class OrphanTransferSerializer(serializers.ModelSerializer[OrphanTransfer]):
+class OrphanTransferSerializer(SafeSerializerMixin, serializers.ModelSerializer[OrphanTransfer]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -106,7 +108,7 @@ class OrphanTransferList(generics.ListAPIView[OrphanTransfer]):
         return selectors.orphan_transfers()
 
 
-class ApprovalSerializer(serializers.ModelSerializer[Approval]):
+class ApprovalSerializer(SafeSerializerMixin, serializers.ModelSerializer[Approval]):
     person = _Person(read_only=True)
     recorded_by = _Person(read_only=True)
 
@@ -138,7 +140,7 @@ class ApprovalList(generics.ListAPIView[Approval]):
         return selectors.approvals()
 
 
-class TipsLineSerializer(serializers.Serializer[Any]):
+class TipsLineSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     day = serializers.DateField()
     box = serializers.CharField(source="count.box")
     amount = serializers.DecimalField(max_digits=12, decimal_places=2)
@@ -169,7 +171,7 @@ class TipsAccount(generics.ListAPIView[Any]):
 # -- Séance hours, early stops, bank failures ---------------------------------------------------
 
 
-class SeanceHoursSerializer(serializers.ModelSerializer[SeanceHours]):
+class SeanceHoursSerializer(SafeSerializerMixin, serializers.ModelSerializer[SeanceHours]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -197,7 +199,7 @@ class SeanceHoursList(generics.ListAPIView[SeanceHours]):
         return selectors.seance_hours()
 
 
-class EarlyStopSerializer(serializers.ModelSerializer[EarlyStop]):
+class EarlyStopSerializer(SafeSerializerMixin, serializers.ModelSerializer[EarlyStop]):
     recorded_by = _Person(read_only=True)
     table = serializers.IntegerField(source="session.table.number", read_only=True)
     day = serializers.DateField(source="session.day", read_only=True)
@@ -218,7 +220,7 @@ class EarlyStopList(generics.ListAPIView[EarlyStop]):
         return selectors.early_stops()
 
 
-class BankFailureSerializer(serializers.ModelSerializer[BankFailure]):
+class BankFailureSerializer(SafeSerializerMixin, serializers.ModelSerializer[BankFailure]):
     recorded_by = _Person(read_only=True)
     new_authorisation = serializers.SerializerMethodField()
 
@@ -244,7 +246,7 @@ class BankFailureList(generics.ListAPIView[BankFailure]):
         return selectors.bank_failures()
 
 
-class ExclusionSerializer(serializers.ModelSerializer[Exclusion]):
+class ExclusionSerializer(SafeSerializerMixin, serializers.ModelSerializer[Exclusion]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -263,7 +265,7 @@ class ExclusionList(generics.ListAPIView[Exclusion]):
         return selectors.exclusions()
 
 
-class ClosingDownSerializer(serializers.ModelSerializer[ClosingDown]):
+class ClosingDownSerializer(SafeSerializerMixin, serializers.ModelSerializer[ClosingDown]):
     recorded_by = _Person(read_only=True)
     visa_by = _Person(read_only=True)
 
@@ -283,7 +285,7 @@ class ClosingDownList(generics.ListAPIView[ClosingDown]):
         return selectors.closings()
 
 
-class TableNoticeSerializer(serializers.ModelSerializer[TableNotice]):
+class TableNoticeSerializer(SafeSerializerMixin, serializers.ModelSerializer[TableNotice]):
     posted_by = _Person(read_only=True)
 
     class Meta:
@@ -305,7 +307,7 @@ class TableNoticeList(generics.ListAPIView[TableNotice]):
 # -- Shoe devices (LU art. 32 §3, 40, 52) -------------------------------------------------------
 
 
-class ShoeDeviceSerializer(serializers.ModelSerializer[ShoeDevice]):
+class ShoeDeviceSerializer(SafeSerializerMixin, serializers.ModelSerializer[ShoeDevice]):
     recorded_by = _Person(read_only=True)
 
     class Meta:
@@ -324,7 +326,7 @@ class ShoeDeviceList(generics.ListAPIView[ShoeDevice]):
         return selectors.devices()
 
 
-class DeviceAssignmentSerializer(serializers.ModelSerializer[DeviceAssignment]):
+class DeviceAssignmentSerializer(SafeSerializerMixin, serializers.ModelSerializer[DeviceAssignment]):
     device = serializers.IntegerField(source="device.number", read_only=True)
     assigned_by = _Person(read_only=True)
 

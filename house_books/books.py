@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.db.models import Model
 
 from audit.books import register_book
+from casino_ops.models import CalendarRule, CasinoSettings
+from casino_ops.services import EDITABLE_FIELDS
 
 from . import models as m
 
@@ -162,8 +164,31 @@ BOOKS = {
 }
 
 
+#: The casino's settings (its decree's minimum, its house rules, its gaming day and exercise)
+#: and every change of the gaming day or the exercise: casino_ops imports no app, so they are
+#: declared here, beside the act that writes them (house_books.services.casino).
+CASINO_BOOKS: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {
+    CasinoSettings: (
+        EDITABLE_FIELDS,
+        tuple(f for f in EDITABLE_FIELDS if f != "authorised_min_stake"),
+    ),
+    CalendarRule: (
+        (
+            "effective_from",
+            "exercise_from",
+            "gaming_day_rollover",
+            "exercise_start_month",
+            "exercise_start_day",
+            "recorded_at",
+        ),
+        (),
+    ),
+}
+
+
 def register() -> None:
-    for model, (fields, mutable) in BOOKS.items():
+    declared: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {**BOOKS, **CASINO_BOOKS}
+    for model, (fields, mutable) in declared.items():
         register_book(model, fields, mutable=mutable)
 
 

@@ -137,6 +137,29 @@ BOOKS = {
         (),
         (),
     ),
+    # The acts that fix who may set a maximum, the authorised minimum (a decree, stamped by an
+    # officer: its stamp is the only thing that moves) and the director's acknowledgement of a
+    # replay's finding (FR art. 55-5; LU art. 26, 33, 51 V).
+    m.Delegation: (
+        ("delegate", "approval_reference", "approved_on", "valid_from", "valid_until", "granted_by", "at"),
+        (),
+        (),
+    ),
+    m.AuthorisedMinimum: (
+        (
+            "minimum",
+            "decree_reference",
+            "decree_date",
+            "in_force_on",
+            "recorded_by",
+            "recorded_at",
+            "stamped_by",
+            "stamped_at",
+        ),
+        ("stamped_by", "stamped_at"),
+        (),
+    ),
+    m.DiscrepancyAcknowledgement: (("discrepancy", "by", "at", "note"), (), ()),
 }
 
 

@@ -6,12 +6,13 @@ from typing import Any
 
 from rest_framework import serializers
 
+from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_no_control_characters
 
 from .models import Discrepancy, HandLog, Replay, Session
 
 
-class DiscrepancySerializer(serializers.ModelSerializer[Discrepancy]):
+class DiscrepancySerializer(SafeSerializerMixin, serializers.ModelSerializer[Discrepancy]):
     class Meta:
         model = Discrepancy
         fields = [
@@ -28,7 +29,7 @@ class DiscrepancySerializer(serializers.ModelSerializer[Discrepancy]):
         ]
 
 
-class HandLogSerializer(serializers.ModelSerializer[HandLog]):
+class HandLogSerializer(SafeSerializerMixin, serializers.ModelSerializer[HandLog]):
     """A stored hand log, its replay state and its discrepancies (the raw log is not repeated)."""
 
     replayed = serializers.SerializerMethodField()
@@ -79,13 +80,13 @@ class HandLogSerializer(serializers.ModelSerializer[HandLog]):
         return f"{replay.underpaid:.2f}" if replay else None
 
 
-class HandLogReceivedSerializer(serializers.ModelSerializer[HandLog]):
+class HandLogReceivedSerializer(SafeSerializerMixin, serializers.ModelSerializer[HandLog]):
     class Meta:
         model = HandLog
         fields = ["id", "session", "shoe", "sha256", "shoe_label", "rounds", "uploaded_at"]
 
 
-class SessionSerializer(serializers.ModelSerializer[Session]):
+class SessionSerializer(SafeSerializerMixin, serializers.ModelSerializer[Session]):
     table_number = serializers.IntegerField(source="table.number")
     table_code = serializers.CharField(source="table.code")
 
@@ -110,19 +111,19 @@ class SessionSerializer(serializers.ModelSerializer[Session]):
         ]
 
 
-class SessionFilterSerializer(serializers.Serializer[Any]):
+class SessionFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     table = serializers.IntegerField(required=False, help_text="table number")
     day = serializers.DateField(required=False)
     status = serializers.ChoiceField(choices=["open", "interrupted", "closed"], required=False)
 
 
-class DealerErrorFilterSerializer(serializers.Serializer[Any]):
+class DealerErrorFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     by = serializers.ChoiceField(choices=["table", "session", "croupier"], default="table")
     date_from = serializers.DateField(required=False)
     date_to = serializers.DateField(required=False)
 
 
-class DelegationInSerializer(serializers.Serializer[Any]):
+class DelegationInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     delegate = serializers.CharField(max_length=150, help_text="username of the committee member")
     approval_reference = serializers.CharField(max_length=200)
     approved_on = serializers.DateField()
@@ -130,14 +131,14 @@ class DelegationInSerializer(serializers.Serializer[Any]):
     valid_until = serializers.DateField(required=False, allow_null=True)
 
 
-class AuthorisedMinimumInSerializer(serializers.Serializer[Any]):
+class AuthorisedMinimumInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     minimum = serializers.DecimalField(max_digits=10, decimal_places=2, min_value=0)
     decree_reference = serializers.CharField(max_length=200)
     decree_date = serializers.DateField()
     in_force_on = serializers.DateField()
 
 
-class AcknowledgeInSerializer(serializers.Serializer[Any]):
+class AcknowledgeInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     discrepancies = serializers.ListField(
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
     )
@@ -148,7 +149,7 @@ def _money(**kw: object) -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=14, decimal_places=2, **kw)  # type: ignore[arg-type]
 
 
-class OpenSessionInSerializer(serializers.Serializer[Any]):
+class OpenSessionInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     table = serializers.IntegerField(min_value=1, max_value=32767, help_text="table number")
     day = serializers.DateField(required=False, allow_null=True)
     minimum = _money()
@@ -166,12 +167,12 @@ class OpenSessionInSerializer(serializers.Serializer[Any]):
     )
 
 
-class AdvanceInSerializer(serializers.Serializer[Any]):
+class AdvanceInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     amount = _money()
     counted_by = serializers.CharField(max_length=150)
 
 
-class InterruptInSerializer(serializers.Serializer[Any]):
+class InterruptInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     mode = serializers.ChoiceField(choices=["counted", "locked"])
     amount = _money(required=False, allow_null=True)
     key_holder = serializers.CharField(max_length=150, required=False, allow_blank=True)
@@ -179,13 +180,13 @@ class InterruptInSerializer(serializers.Serializer[Any]):
     cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
 
 
-class CloseInSerializer(serializers.Serializer[Any]):
+class CloseInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     closing_cash = _money()
     counted_by = serializers.CharField(max_length=150)
     certified_exact = serializers.BooleanField()
     cashier = serializers.CharField(max_length=150, required=False, allow_blank=True)
 
 
-class MaximumInSerializer(serializers.Serializer[Any]):
+class MaximumInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     maximum = _money()
     display_changed = serializers.BooleanField()

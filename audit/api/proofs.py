@@ -28,17 +28,18 @@ from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
 from audit.portal import access
 from audit.proofs import consistency_proof, inclusion_proof
+from casino_ops.validation import SafeSerializerMixin
 
 MAX_NUMBER = 2**62
 VERIFIER = Path(__file__).resolve().parent.parent / "verifier.py"
 
 
-class InclusionQuerySerializer(serializers.Serializer[Any]):
+class InclusionQuerySerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     seq = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER)
     checkpoint = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
 
 
-class ConsistencyQuerySerializer(serializers.Serializer[Any]):
+class ConsistencyQuerySerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     first = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
     first_size = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
     second = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
@@ -49,7 +50,7 @@ class ConsistencyQuerySerializer(serializers.Serializer[Any]):
         return attrs
 
 
-class CheckpointQuerySerializer(serializers.Serializer[Any]):
+class CheckpointQuerySerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
 
 

@@ -10,11 +10,12 @@ from rest_framework import serializers
 from audit.models import AuditEvent
 from audit.portal.selectors import hand_log_report
 from cards_registry.selectors import deck_history
+from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_date_window
 from tables.selectors import session_report
 
 
-class OfficerAuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
+class OfficerAuditEventSerializer(SafeSerializerMixin, serializers.ModelSerializer[AuditEvent]):
     payload = serializers.SerializerMethodField()
 
     class Meta:
@@ -38,7 +39,7 @@ class OfficerAuditEventSerializer(serializers.ModelSerializer[AuditEvent]):
         return payload
 
 
-class OfficerAuditEventFilterSerializer(serializers.Serializer[Any]):
+class OfficerAuditEventFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     q = serializers.CharField(required=False, max_length=200)
     action = serializers.CharField(required=False, max_length=64)
     actor = serializers.CharField(required=False, max_length=150)
@@ -48,7 +49,7 @@ class OfficerAuditEventFilterSerializer(serializers.Serializer[Any]):
     until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
-class OfficerDeckSerializer(serializers.Serializer[Any]):
+class OfficerDeckSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     id = serializers.IntegerField()
     serial = serializers.CharField()
     manufacturer = serializers.CharField(source="manufacturer.code")
@@ -60,13 +61,13 @@ class OfficerDeckSerializer(serializers.Serializer[Any]):
     unsealed_at = serializers.DateTimeField(allow_null=True)
 
 
-class OfficerDeckFilterSerializer(serializers.Serializer[Any]):
+class OfficerDeckFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     serial = serializers.CharField(required=False, max_length=64)
     status = serializers.CharField(required=False, max_length=16)
     manufacturer = serializers.CharField(required=False, max_length=32)
 
 
-class OfficerHistoryLineSerializer(serializers.Serializer[Any]):
+class OfficerHistoryLineSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     at = serializers.DateTimeField()
     what = serializers.CharField()
     audit_seq = serializers.IntegerField(allow_null=True)
@@ -79,7 +80,7 @@ class OfficerDeckDetailSerializer(OfficerDeckSerializer):
         return list(OfficerHistoryLineSerializer(deck_history(deck), many=True).data)
 
 
-class OfficerSessionSerializer(serializers.Serializer[Any]):
+class OfficerSessionSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     id = serializers.IntegerField()
     table = serializers.CharField(source="table.code")
     table_number = serializers.IntegerField(source="table.number")
@@ -97,14 +98,14 @@ class OfficerSessionSerializer(serializers.Serializer[Any]):
     croupier = serializers.CharField(source="croupier.get_username")
 
 
-class OfficerSessionFilterSerializer(serializers.Serializer[Any]):
+class OfficerSessionFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     since = serializers.DateField(required=False, validators=[validate_date_window])
     until = serializers.DateField(required=False, validators=[validate_date_window])
     status = serializers.ChoiceField(required=False, choices=["open", "interrupted", "closed"])
 
 
-class OfficerSessionDetailSerializer(serializers.Serializer[Any]):
+class OfficerSessionDetailSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     """The whole session report (advance book lines, shoes, hand logs, discrepancies)."""
 
     def to_representation(self, session: Any) -> dict[str, Any]:
@@ -114,7 +115,7 @@ class OfficerSessionDetailSerializer(serializers.Serializer[Any]):
         return report
 
 
-class OfficerReplaySerializer(serializers.Serializer[Any]):
+class OfficerReplaySerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     ok = serializers.BooleanField()
     rounds_replayed = serializers.IntegerField()
     discrepancy_count = serializers.IntegerField()
@@ -123,7 +124,7 @@ class OfficerReplaySerializer(serializers.Serializer[Any]):
     finished_at = serializers.DateTimeField()
 
 
-class OfficerHandLogSerializer(serializers.Serializer[Any]):
+class OfficerHandLogSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     id = serializers.IntegerField()
     session = serializers.IntegerField(source="session_id")
     table = serializers.CharField(source="session.table.code")
@@ -140,7 +141,7 @@ class OfficerHandLogSerializer(serializers.Serializer[Any]):
         return OfficerReplaySerializer(replay).data if replay is not None else None
 
 
-class OfficerHandLogFilterSerializer(serializers.Serializer[Any]):
+class OfficerHandLogFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     ok = serializers.BooleanField(required=False, allow_null=True, default=None)
@@ -153,7 +154,7 @@ class OfficerHandLogDetailSerializer(OfficerHandLogSerializer):
         return hand_log_report(log)
 
 
-class OfficerDiscrepancySerializer(serializers.Serializer[Any]):
+class OfficerDiscrepancySerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     id = serializers.IntegerField()
     hand_log = serializers.IntegerField(source="hand_log_id")
     session = serializers.IntegerField(source="session_id")
@@ -170,7 +171,7 @@ class OfficerDiscrepancySerializer(serializers.Serializer[Any]):
     detail = serializers.JSONField()
 
 
-class OfficerDiscrepancyFilterSerializer(serializers.Serializer[Any]):
+class OfficerDiscrepancyFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     code = serializers.CharField(required=False, max_length=32)
     table = serializers.IntegerField(required=False, min_value=1, max_value=32767)
     session = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
@@ -179,7 +180,7 @@ class OfficerDiscrepancyFilterSerializer(serializers.Serializer[Any]):
     until = serializers.DateField(required=False, validators=[validate_date_window])
 
 
-class OfficerReportSerializer(serializers.Serializer[Any]):
+class OfficerReportSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     id = serializers.IntegerField()
     register = serializers.CharField()
     date_from = serializers.DateField()
@@ -205,13 +206,13 @@ class OfficerReportSerializer(serializers.Serializer[Any]):
         return reverse("officers_api:report-pdf", args=[report.pk])
 
 
-class OfficerReportFilterSerializer(serializers.Serializer[Any]):
+class OfficerReportFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     register = serializers.CharField(required=False, max_length=32)
     sha256 = serializers.CharField(required=False, max_length=64)
     state = serializers.CharField(required=False, max_length=16)
 
 
-class OfficerCheckpointSerializer(serializers.Serializer[Any]):
+class OfficerCheckpointSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     seq = serializers.IntegerField()
     head_hash = serializers.CharField()
     made_at = serializers.DateTimeField()

@@ -23,11 +23,13 @@ which of their fields are regulated (what the registers print or the rules read)
   migrations write their lists out and call it; it imports nothing of the apps.
 
 The package, by concern: :mod:`.registry` (the registry and the capture),
-:mod:`.rows` (the normal form a row is read in), :mod:`.check` and :mod:`.guard`.
+:mod:`.rows` (the normal form a row is read in), :mod:`.check`, :mod:`.guard` and
+:mod:`.amend` (a book's declaration changed by a migration: its rows checked, then bound anew).
 """
 
 from __future__ import annotations
 
+from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
 from .registry import ROWS_KEY, Book, book_for, books, drain, register_book
@@ -35,6 +37,9 @@ from .rows import iter_rows, read_rows, select_sql
 
 __all__ = [
     "Book",
+    "BookNotVouched",
+    "amend_book",
+    "amend_operations",
     "BookCheck",
     "ROWS_KEY",
     "book_for",

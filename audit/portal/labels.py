@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 #: The label of every act the record knows (each member of :class:`audit.actions.Action`).
 ACTIONS: dict[str, StrOrPromise] = {
     Action.CASINO_SETTINGS_CHANGED: _("Paramètres du casino modifiés"),
+    Action.BOOK_AMENDED: _("Registre modifié par une migration : lignes liées de nouveau"),
     Action.TABLE_CREATED: _("Table créée"),
     Action.DEPOT_MANUFACTURER_REGISTERED: _("Fabricant enregistré"),
     Action.DEPOT_SETTINGS_CHANGED: _("Paramètres du dépôt modifiés"),

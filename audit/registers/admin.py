@@ -111,6 +111,7 @@ class ReportAdmin(_ReportAdmin):
         "parts_progress",
         "pages",
         "download",
+        "error",
     )
     list_filter = ("state", "register")
     search_fields = ("sha256", "register")

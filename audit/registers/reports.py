@@ -225,3 +225,53 @@ def parts_of(report: Report) -> list[Report]:
     for part in report.parts.order_by("date_from"):
         out.extend(parts_of(part))
     return out
+
+
+#: A report's attempts before a lost one is failed instead of resumed.
+MAX_ATTEMPTS = 3
+
+
+def recover_stale(*, stale_after: dt.timedelta, queue: str | None = None) -> dict[str, list[int]]:
+    """Reports left running by a worker that died whole (its message waits in the broker until
+    the visibility timeout): running since before ``stale_after`` ago, past every task's time
+    limit, with no process holding their maker's lock. Each is resumed (queued again, its parts
+    already made kept) or, after :data:`MAX_ATTEMPTS`, failed with the reason."""
+    done: dict[str, list[int]] = {"resumed": [], "failed": []}
+    limit = timezone.now() - stale_after
+    stale = Report.objects.filter(state=Report.State.RUNNING, started_at__lt=limit).values_list(
+        "pk", flat=True
+    )
+    for report_id in list(stale):
+        with _maker_lock(report_id) as free:
+            if not free:
+                continue  # a live worker holds it
+            report = Report.objects.get(pk=report_id)
+            if (
+                report.state != Report.State.RUNNING
+                or report.started_at is None
+                or report.started_at >= limit
+            ):
+                continue
+            if report.attempts >= MAX_ATTEMPTS:
+                Report.objects.filter(pk=report_id, state=Report.State.RUNNING).update(
+                    state=Report.State.FAILED,
+                    error=_("Interrompu : le processus qui l'imprimait a disparu (%(n)s tentatives).")
+                    % {"n": report.attempts},
+                    finished_at=timezone.now(),
+                )
+                done["failed"].append(report_id)
+                continue
+            Report.objects.filter(pk=report_id, state=Report.State.RUNNING).update(
+                state=Report.State.PENDING,
+                error=_("Repris : le processus qui l'imprimait a disparu."),
+            )
+            done["resumed"].append(report_id)
+    for report_id in done["resumed"]:
+        _enqueue_to(report_id, queue)
+    return done
+
+
+def _enqueue_to(report_id: int, queue: str | None) -> None:
+    from audit.tasks import make_report  # cycle: the tasks run the reports
+
+    make_report.apply_async(args=[report_id], **({"queue": queue} if queue else {}))

@@ -15,6 +15,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.admin_utils import report_regulation_error
+from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 
@@ -81,7 +82,7 @@ def run_act(
             modeladmin.message_user(request, done)
 
 
-class DecksBySerial(forms.Form):
+class DecksBySerial(SafeForm):
     """Decks named by serial (``A1-1`` or ``MAKER:A1-1``) and by sixain, never by database id."""
 
     serials = forms.CharField(

@@ -18,6 +18,7 @@ from .depot import (
     depot_settings,
     held_sixains,
     incidents_of_return,
+    last_issue_day,
     late_or_unreported_incidents,
 )
 from .officers import (
@@ -33,6 +34,7 @@ from .officers import (
 )
 
 __all__ = [
+    "last_issue_day",
     "current_key_holder",
     "held_sixains",
     "current_value",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.db.models import Model, QuerySet
+from django.db.models import Max, Model, QuerySet
 
 from ..models import (
     Correction,
@@ -17,6 +17,7 @@ from ..models import (
     IssueLine,
     KeyHandover,
     Sixain,
+    TableIssue,
     correction_key,
 )
 from ..rules import report_is_late
@@ -153,3 +154,9 @@ def incidents_of_return(deck_return: Any) -> dict[int, Incident]:
         for deck in incident.decks.all():
             found.setdefault(deck.pk, incident)
     return found
+
+
+def last_issue_day() -> dt.date | None:
+    """The latest gaming day decks were issued for."""
+    latest: dt.date | None = TableIssue.objects.aggregate(latest=Max("day"))["latest"]
+    return latest

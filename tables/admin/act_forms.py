@@ -207,7 +207,7 @@ class CloseDayForm(SafeForm):
     confirm = forms.BooleanField(label=_("j'arrête la journée au registre de contrôle"))
 
 
-class DelegationForm(forms.Form):
+class DelegationForm(SafeForm):
     delegate = forms.ModelChoiceField(
         label=_("membre du comité de direction délégué"), queryset=role_users(roles.COMMITTEE)
     )
@@ -217,7 +217,7 @@ class DelegationForm(forms.Form):
     valid_until = forms.DateField(label=_("en vigueur jusqu'au (facultatif)"), required=False)
 
 
-class AuthorisedMinimumForm(forms.Form):
+class AuthorisedMinimumForm(SafeForm):
     minimum = money_field(_("mise minimale autorisée"))
     decree_reference = forms.CharField(label=_("référence de l'arrêté"), max_length=200)
     decree_date = forms.DateField(label=_("arrêté du"))

@@ -79,6 +79,7 @@ class DelegationAdmin(ReadOnlyAdmin):
         "at",
     )
     list_select_related = ("delegate", "granted_by")
+    act_form = DelegationForm  # the form of its "Ajouter" page (the act)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return access.may(request.user, Act.GRANT_DELEGATION)
@@ -90,7 +91,7 @@ class DelegationAdmin(ReadOnlyAdmin):
             self,
             request,
             title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
-            form_class=DelegationForm,
+            form_class=self.act_form,
             perform=lambda d: services.grant_delegation(actor=acting_user(request), **d),
             back=reverse("admin:tables_delegation_changelist"),
             perm="tables.view_delegation",
@@ -112,6 +113,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     )
     list_select_related = ("recorded_by", "stamped_by")
     actions = ["stamp"]
+    act_form = AuthorisedMinimumForm  # the form of its "Ajouter" page (the act)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM)
@@ -123,7 +125,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
             self,
             request,
             title=str(_("Minimum autorisé par un arrêté")),
-            form_class=AuthorisedMinimumForm,
+            form_class=self.act_form,
             perform=lambda d: services.record_authorised_minimum(actor=acting_user(request), **d),
             back=reverse("admin:tables_authorisedminimum_changelist"),
             perm="tables.view_authorisedminimum",

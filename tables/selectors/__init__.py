@@ -14,6 +14,7 @@ from .control import (
     control_days_to_stamp,
     control_register,
     effective_control_lines,
+    last_day_named,
 )
 from .sessions import (
     advance_book,
@@ -42,6 +43,7 @@ from .shoes import (
 )
 
 __all__ = [
+    "last_day_named",
     "advance_book",
     "advance_entries",
     "open_sessions",

@@ -6,7 +6,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from audit.actions import Action
@@ -16,6 +16,7 @@ from ..models import (
     AuthorisedMinimum,
     ControlDay,
     ControlLine,
+    Session,
 )
 from .sessions import _name
 
@@ -193,3 +194,13 @@ def control_days(date_from: dt.date, date_to: dt.date) -> list[dt.date]:
         .order_by("day")
         .values_list("day", flat=True)
     )
+
+
+def last_day_named() -> dt.date | None:
+    """The latest gaming day a séance or the control register names (a change of the gaming
+    day's roll-over takes effect after it: FR art. 42; LU art. 9)."""
+    days = [
+        Session.objects.aggregate(latest=Max("day"))["latest"],
+        ControlDay.objects.aggregate(latest=Max("day"))["latest"],
+    ]
+    return max((d for d in days if d is not None), default=None)

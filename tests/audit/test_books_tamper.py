@@ -23,7 +23,7 @@ from audit.books import ROWS_KEY, books, guard_sql
 from audit.chain import seal_pending
 from audit.models import AuditEvent
 from cards_registry import services as depot
-from cards_registry.models import Deck, KeyHandover, Reception, Visa
+from cards_registry.models import Deck, Incident, IncidentRoute, KeyHandover, Reception, Visa
 from casino_ops import roles
 from tables import services as floor
 from tables.blackjack.simulator import simulate_shoe
@@ -440,3 +440,184 @@ def test_the_database_refuses_unlinking_a_quarantined_deck(users, casino):
     with pytest.raises(DatabaseError), transaction.atomic():
         incident.decks.clear()
     assert incident.decks.count() == 2
+
+
+# --- Every bound table, tampered with at once -------------------------------------------------
+
+#: The books only the Luxembourg casino writes (its other books: the FR demo keeps none of them).
+LU_ONLY = {
+    "house_books_bankfailure",
+    "house_books_closingdown",
+    "house_books_deviceassignment",
+    "house_books_earlystop",
+    "house_books_newauthorisation",
+    "house_books_seancehours",
+    "house_books_shoedevice",
+    "house_books_tablenotice",
+}
+
+
+def _demo_users() -> dict[str, Any]:
+    from django.contrib.auth.models import User
+
+    return {name: User.objects.get(username=name) for name in ("directeur", "comite", "croupier", "officier")}
+
+
+def _the_acts_the_fr_demo_leaves_out() -> None:
+    """The acts the FR demo does not write: a maximum changed, a delegation, an authorised minimum
+    and its stamp, a change of the gaming day, the depot's settings, an officer's demand and the
+    inventory, an incident reported later and closed with a deck fit, a declaration out of use, a
+    correction."""
+    import datetime as dt
+
+    from cards_registry.models import DeckStatus
+    from house_books.services.casino import update_casino_settings
+
+    people = _demo_users()
+    director, officer = people["directeur"], people["officier"]
+    past = builders.gaming_day() - dt.timedelta(days=10)
+    table = floor.create_table(actor=director, number=9, code="BJ09")
+    session = builders.open_session(table, director=director, croupier=people["croupier"], day=past)
+    with builders.at_day(past, hour=15):
+        floor.change_maximum(actor=director, session=session, maximum=D("2000.00"), display_changed=True)
+    floor.grant_delegation(
+        actor=director,
+        delegate=people["comite"],
+        approval_reference="Agrément MJ 2026-14",
+        approved_on=past,
+        valid_from=past,
+    )
+    act = floor.record_authorised_minimum(
+        actor=director,
+        minimum=D("2.00"),
+        decree_reference="Arrêté du 20/11/2026",
+        decree_date=past,
+        in_force_on=past,
+    )
+    floor.stamp_authorised_minimum(actor=officer, act=act)
+    update_casino_settings(actor=director, gaming_day_rollover=dt.time(5, 0))
+    depot.set_max_sixains(actor=director, max_sixains=40)
+    demand = depot.demand_opening(actor=officer, reason="Contrôle inopiné")
+    opening = depot.open_for_inspection(actor=director, demand=demand)
+    in_cabinet = list(Deck.objects.filter(status=DeckStatus.IN_CABINET).order_by("serial"))
+    depot.record_inventory(actor=director, opening=opening, found=[d.serial for d in in_cabinet])
+    # a deck returned marked opens an incident not yet told: the officer records when he was
+    # told, then closes it, the deck found fit
+    today = builders.gaming_day()
+    issue_and_check(
+        director=director, croupier=people["croupier"], table_number=9, day=today, decks=in_cabinet[:1]
+    )
+    depot.return_decks(actor=director, table_number=9, day=today, results=[(in_cabinet[0], "marked")])
+    incident = Incident.objects.get(route=IncidentRoute.RETURN, decks=in_cabinet[0])
+    depot.record_incident_report(
+        actor=officer, incident=incident, officer_informed=officer, informed_at=timezone.now()
+    )
+    depot.close_incident(actor=officer, incident=incident, finding="Vu", decks_fit=[in_cabinet[0]])
+    depot.declare_out_of_use(actor=director, decks=in_cabinet[2:3], reason="Dos décolorés")
+    depot.record_correction(
+        actor=director,
+        entry=Reception.objects.order_by("pk").first(),
+        field="delivery_note",
+        new_value="BL corrigé",
+        reason="erreur de recopie",
+        approval="Approuvé, le directeur responsable",
+    )
+
+
+def _tamper(book: Any) -> int | None:
+    """Change one regulated value of one row of ``book`` as a superuser (a relation's table: the
+    row is deleted); the row's key, or None when the book is empty."""
+    from django.db import models
+
+    model = book.model
+    for name, column in zip(book.fields, book.columns, strict=True):
+        field = model._meta.get_field(name)
+        if field.is_relation:
+            continue
+        pk = (
+            model._base_manager.exclude(**{f"{name}__isnull": True})
+            .exclude(**{name: ""} if isinstance(field, models.CharField | models.TextField) else {})
+            .order_by("pk")
+            .values_list("pk", flat=True)
+            .first()
+        )
+        if pk is None:
+            continue
+        change = {
+            models.BooleanField: f'NOT "{column}"',
+            models.DateTimeField: f"\"{column}\" + interval '1 second'",
+            models.TimeField: f"\"{column}\" + interval '1 minute'",
+            models.DateField: f'"{column}" + 1',  # after DateTimeField, its subclass
+            models.JSONField: "'{\"changed\": 1}'::jsonb",
+            models.DecimalField: f'"{column}" + 1',
+        }
+        expression = next((sql for kind, sql in change.items() if isinstance(field, kind)), None)
+        if expression is None:
+            textual = isinstance(field, models.CharField | models.TextField)
+            expression = f"\"{column}\" || 'x'" if textual else f'"{column}" + 1'
+        _as_superuser(
+            f'UPDATE "{book.table}" SET "{column}" = {expression} WHERE "{book.pk}" = %s', [pk], book.table
+        )
+        return pk
+    # only relations: point one row at another row of the same target
+    for name, column in zip(book.fields, book.columns, strict=True):
+        field = model._meta.get_field(name)
+        row = (
+            model._base_manager.exclude(**{f"{name}__isnull": True})
+            .order_by("pk")
+            .values_list("pk", field.attname)
+            .first()
+        )
+        if row is None:
+            continue
+        pk, current = row
+        targets = (
+            field.related_model._base_manager.exclude(pk=current).order_by("-pk").values_list("pk", flat=True)
+        )
+        for target in targets[:20]:
+            try:
+                with transaction.atomic():
+                    _as_superuser(
+                        f'UPDATE "{book.table}" SET "{column}" = %s WHERE "{book.pk}" = %s',
+                        [target, pk],
+                        book.table,
+                    )
+                return pk
+            except DatabaseError:
+                continue
+    return None
+
+
+def _every_book_tampered(capsys: Any, expected: set[str]) -> None:
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    written = {b.table for b in books() if b.model._base_manager.exists()}
+    assert expected <= written, sorted(expected - written)
+    tampered = {b.table: _tamper(b) for b in books() if b.table in expected}
+    code, _out, err = _verify(capsys)
+    assert code == 1
+    unnamed = sorted(t for t, pk in tampered.items() if f"BOOK: {t} pk {pk}" not in err)
+    assert unnamed == [], err[-3000:]
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_every_book_the_fr_casino_keeps_tampered_with_is_named(capsys):
+    call_command("seed_demo", verbosity=0)
+    _the_acts_the_fr_demo_leaves_out()
+    _every_book_tampered(capsys, {b.table for b in books()} - LU_ONLY)
+
+
+@pytest.mark.slow
+@pytest.mark.django_db
+def test_every_book_only_the_lu_casino_keeps_tampered_with_is_named(capsys):
+    call_command("seed_demo", "--profile", "LU", verbosity=0)
+    assert LU_ONLY <= {b.table for b in books()}
+    _every_book_tampered(capsys, LU_ONLY - {"house_books_closingdown"})
+
+
+@pytest.mark.django_db
+def test_the_closing_down_tampered_with_is_named(users, casino, capsys):
+    """The closing down ends the casino's books (the demos, still open, have none)."""
+    builders.closing_down(users[roles.DIRECTOR])
+    _every_book_tampered(capsys, {"house_books_closingdown"})

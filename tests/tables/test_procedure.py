@@ -8,8 +8,11 @@ import inspect
 from decimal import Decimal
 
 import pytest
+import time_machine
+from django.utils import timezone
 
 from audit.models import AuditEvent
+from casino_ops.models import CalendarRule
 from casino_ops.services import get_casino
 from house_books.services.casino import update_casino_settings
 from tables import clock, selectors, services
@@ -85,8 +88,13 @@ def test_after_midnight_the_session_belongs_to_the_evening_it_started(staff, tab
     assert session.day == DAY
     update_casino_settings(actor=staff["director"], gaming_day_rollover=dt.time(0, 0))
     _close(staff, session)
+    # the new hour governs the days not yet opened; the evening already opened keeps its own
     with history_at(night):
-        assert _open(staff, table, day=DAY + dt.timedelta(days=1)).day == DAY + dt.timedelta(days=1)
+        assert get_casino().gaming_day(night_aware := timezone.make_aware(night)) == DAY
+        assert get_casino().gaming_day(night_aware) == session.day
+    first = CalendarRule.objects.latest("pk").effective_from
+    with history_at(dt.datetime.combine(first, dt.time(1, 30))):
+        assert _open(staff, table, day=first).day == first
 
 
 @pytest.mark.django_db
@@ -387,12 +395,16 @@ def test_the_exercise_starts_on_the_casino_setting(staff, table, director):
         assert_refused("ADVANCE_FIXED_FOR_YEAR", article="FR art. 49", field="advance_amount"),
     ):
         _open(staff, table, advance="40000.00")
-    # an exercise starting on 1 April: 1 April starts a new one, the advance may be fixed anew
+    # an exercise starting on 1 April, from the next exercise on (the séances already opened
+    # keep theirs): exercise 2027 starts on 1 January 2027 and runs to 31 March 2028; then
+    # 1 April starts a new one, and the advance may be fixed anew
     update_casino_settings(actor=staff["director"], exercise_start_month=4, exercise_start_day=1)
+    assert get_casino().exercise_of(march_31) == 2026
     other = services.create_table(actor=director, number=4, code="BJ04")
-    with at_day(march_31):
-        before = _open(staff, other)
-        _close(staff, before)
-    with at_day(april_1):
-        after = _open(staff, other, advance="40000.00")
-    assert (before.fiscal_year, after.fiscal_year) == (2025, 2026)
+    with time_machine.travel(dt.datetime(2028, 4, 1, 12, tzinfo=dt.UTC)):
+        with at_day(dt.date(2028, 3, 31)):
+            before = _open(staff, other)
+            _close(staff, before)
+        with at_day(dt.date(2028, 4, 1)):
+            after = _open(staff, other, advance="40000.00")
+    assert (before.fiscal_year, after.fiscal_year) == (2027, 2028)

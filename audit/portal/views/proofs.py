@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
 from audit.proofs import consistency_proof, inclusion_proof
+from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 
 from .. import access
@@ -23,14 +24,14 @@ VERIFIER = Path(__file__).resolve().parents[2] / "verifier.py"
 _MAX = 2**62
 
 
-class InclusionForm(forms.Form):
+class InclusionForm(SafeForm):
     seq = forms.IntegerField(label=_("Événement n°"), min_value=1, max_value=_MAX)
     checkpoint = forms.IntegerField(
         label=_("Point de contrôle n° (le dernier si vide)"), min_value=1, max_value=_MAX, required=False
     )
 
 
-class ConsistencyForm(forms.Form):
+class ConsistencyForm(SafeForm):
     first = forms.IntegerField(label=_("Du point de contrôle n°"), min_value=1, max_value=_MAX)
     second = forms.IntegerField(
         label=_("Au point de contrôle n° (le dernier si vide)"), min_value=1, max_value=_MAX, required=False

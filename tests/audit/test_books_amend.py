@@ -1,0 +1,105 @@
+"""The books survive schema changes: a migration that adds a regulated field to a book, or
+renames one, binds the rows written before anew (audit.books.amend), after checking each
+against the chain; verification then passes on a database holding a month of acts (the LU
+demo), and a row tampered with before the migration still refuses it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.db import connection, transaction
+
+from audit.books import BookNotVouched, amend_book, amend_operations, book_for
+from audit.books import registry as book_registry
+from audit.books.amend import _book
+from audit.models import AuditEvent
+from tables.models import Session
+from tests.audit.test_books_tamper import _as_superuser, _verify
+
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
+
+TABLE = "tables_session"
+
+
+@pytest.fixture
+def month_of_acts(capsys: Any) -> list[tuple[str, str, str]]:
+    """The LU demo (a month of séances), verified clean; the séances' book as declared now."""
+    call_command("seed_demo", "--profile", "LU", verbosity=0)
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    assert Session.objects.count() > 30
+    book = book_for(TABLE)
+    assert book is not None
+    return list(zip(book.fields, book.columns, book.kinds, strict=True))
+
+
+def _alter(sql: str) -> None:
+    """The migration's schema change (the test's transaction holds the demo, uncommitted)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # deferred checks pending forbid ALTER
+        cursor.execute(sql)
+
+
+def _declare(monkeypatch: pytest.MonkeyPatch, fields: list[tuple[str, str, str]]) -> None:
+    """The séances' book as the new code declares it (what the migration's app version would)."""
+    book = _book(TABLE, "id", fields)
+    object.__setattr__(book, "model", Session)
+    monkeypatch.setitem(book_registry._BY_TABLE, TABLE, book)
+    monkeypatch.setitem(book_registry._BOOKS, Session, book)
+
+
+def test_a_field_added_to_a_book_binds_the_rows_written_before(month_of_acts, monkeypatch, capsys):
+    before = month_of_acts
+    _alter(f"ALTER TABLE {TABLE} ADD COLUMN screen_note varchar(50) NOT NULL DEFAULT 'néant'")
+    after = [*before, ("screen_note", "screen_note", "value")]
+    _declare(monkeypatch, after)
+    code, _out, err = _verify(capsys)
+    assert code == 1 and f"BOOK: {TABLE} pk" in err  # without the amendment, every row differs
+    operation = amend_operations(table=TABLE, pk="id", before=before, after=after, reason="note d'écran")
+    with connection.schema_editor(atomic=True) as editor:
+        operation.code(None, editor)
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    events = AuditEvent.objects.filter(action="book.amended", object_id=TABLE)
+    assert events.exists() and all(e.actor_id is None for e in events)
+    # from now on the new column is bound: changing it behind the application is named
+    pk = Session.objects.order_by("pk").values_list("pk", flat=True).first()
+    _as_superuser(f"UPDATE {TABLE} SET screen_note = 'autre' WHERE id = %s", [pk], TABLE)
+    code, _out, err = _verify(capsys)
+    assert code == 1 and f"BOOK: {TABLE} pk {pk} field screen_note" in err
+
+
+def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, monkeypatch, capsys):
+    before_now = month_of_acts
+    old, new = "ministry_notice_reference", "notice_reference"
+    _alter(f'ALTER TABLE {TABLE} RENAME COLUMN "{old}" TO "{new}"')
+    # before: the old name, read from the renamed column; after: the new name
+    before = [(name, new if name == old else column, kind) for name, column, kind in before_now]
+    after = [
+        (new if name == old else name, new if name == old else column, kind)
+        for name, column, kind in before_now
+    ]
+    _declare(monkeypatch, after)
+    code, _out, _err = _verify(capsys)
+    assert code == 1
+    count = amend_book(table=TABLE, pk="id", before=before, after=after, renamed={old: new})
+    assert count == Session.objects.count()
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+
+
+def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of_acts, monkeypatch, capsys):
+    before = month_of_acts
+    pk = Session.objects.order_by("pk").values_list("pk", flat=True).first()
+    _as_superuser(f"UPDATE {TABLE} SET minimum = minimum + 1 WHERE id = %s", [pk], TABLE)
+    _alter(f"ALTER TABLE {TABLE} ADD COLUMN screen_note varchar(50) NOT NULL DEFAULT 'néant'")
+    after = [*before, ("screen_note", "screen_note", "value")]
+    with pytest.raises(BookNotVouched) as refused, transaction.atomic():
+        amend_book(table=TABLE, pk="id", before=before, after=after)
+    assert f"{TABLE} pk {pk}: differs from event #" in str(refused.value)
+    assert not AuditEvent.objects.filter(action="book.amended").exists()
+    _declare(monkeypatch, before)
+    code, _out, err = _verify(capsys)
+    assert code == 1 and f"BOOK: {TABLE} pk {pk} field minimum" in err
