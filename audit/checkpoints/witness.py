@@ -6,8 +6,10 @@ import base64
 import os
 import re
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.core import checks
 
 from ..chain import canonical_json
 from ..models import Checkpoint
@@ -91,6 +93,34 @@ def get_witness() -> DirectoryWitness | StorageWitness | None:
         return StorageWitness(alias)
     directory = getattr(settings, "AUDIT_WITNESS_DIR", "") or ""
     return DirectoryWitness(directory) if directory else None
+
+
+def check_witness_configured(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """``check --deploy``: with DEBUG off the record must have a witness outside the database
+    (without one, a chain rewritten with the application's keys and re-signed is not seen)."""
+    alias = getattr(settings, "AUDIT_WITNESS_STORAGE", "") or ""
+    if alias:
+        if alias not in settings.STORAGES:
+            return [
+                checks.Error(
+                    f"AUDIT_WITNESS_STORAGE names the storage {alias!r}, which STORAGES does not define.",
+                    hint="Define it in STORAGES, or give AUDIT_WITNESS_STORAGE_BACKEND and "
+                    "AUDIT_WITNESS_STORAGE_OPTIONS.",
+                    id="audit.E002",
+                )
+            ]
+        return []
+    if settings.DEBUG or getattr(settings, "AUDIT_WITNESS_DIR", ""):
+        return []
+    return [
+        checks.Error(
+            "No witness for the audit record: AUDIT_WITNESS_DIR and AUDIT_WITNESS_STORAGE are both "
+            "unset while DEBUG is off.",
+            hint="Set AUDIT_WITNESS_DIR to a directory outside the database (another disk, a mounted "
+            "share) or AUDIT_WITNESS_STORAGE(_BACKEND) to a write-once storage.",
+            id="audit.E001",
+        )
+    ]
 
 
 def witness_name(number: int) -> str:

@@ -3,7 +3,8 @@ the signed checkpoints in the database and in the witness outside it; then the r
 books against what the chain says they hold (audit.books). Exit 0 when all hold, 1 at the
 first break, at any forged event, at any checkpoint (stored or witnessed) the database no
 longer matches, or at any row of a book that differs from the chain, that no event
-created, or that an event created and is gone."""
+created, or that an event created and is gone; and without a witness unless ``--no-witness``
+says so (the result then says it too)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,12 @@ class Command(BaseCommand):
             action="store_true",
             help="also rebuild the Merkle tree (RFC 9162): every checkpoint's signed tree head, "
             "stored and witnessed, and the stored subtree hashes proofs are made from",
+        )
+        parser.add_argument(
+            "--no-witness",
+            action="store_true",
+            help="verify without a witness (AUDIT_WITNESS_DIR, AUDIT_WITNESS_STORAGE): the result then "
+            "says so; without this option and without a witness the command exits 1",
         )
         parser.add_argument(
             "--against",
@@ -58,16 +65,20 @@ class Command(BaseCommand):
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         for problem in book_problems:
             self.stderr.write(f"BOOK: {problem}")
-        if not result.witness:
-            self.stdout.write(
-                "WARNING: no witness configured (AUDIT_WITNESS_DIR or AUDIT_WITNESS_STORAGE): "
-                "checkpoints are only checked against the database"
+        no_witness = not result.witness and not options.get("no_witness")
+        if no_witness:
+            self.stderr.write(
+                "NO WITNESS: AUDIT_WITNESS_DIR and AUDIT_WITNESS_STORAGE are unset, so a chain rewritten "
+                "and signed again with the application's keys cannot be told from the real one; "
+                "configure the witness, or give --no-witness to check against the database alone"
             )
         elapsed = time.perf_counter() - started
-        if result.ok and not exported_problems and not book_problems:
+        if result.ok and not exported_problems and not book_problems and not no_witness:
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
             if result.witness:
                 checked += f", {result.witnessed} witnessed in {result.witness}"
+            else:
+                checked += ", no witness (--no-witness): checkpoints checked against the database only"
             if result.tree_checked:
                 checked += ", Merkle tree heads and stored subtrees hold"
             checked += f", {outcome.rows_checked} rows of the books match the chain"
