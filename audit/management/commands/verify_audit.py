@@ -8,12 +8,14 @@ says so (the result then says it too)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.chain.verify import id_gaps
 from audit.checkpoints import check_export
 from audit.verification import verify
 from casino_ops.regulations import RegulationError
@@ -65,6 +67,10 @@ class Command(BaseCommand):
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         for problem in book_problems:
             self.stderr.write(f"BOOK: {problem}")
+        for gap in id_gaps():
+            self.stdout.write(f"ID GAP: {gap}")
+        if result.witness and result.chain_ok:
+            self.stdout.write(_window(result))
         no_witness = not result.witness and not options.get("no_witness")
         if no_witness:
             self.stderr.write(
@@ -93,3 +99,23 @@ class Command(BaseCommand):
                 f"({result.events} events verified before it)"
             )
         raise SystemExit(1)
+
+
+def _window(result: Any) -> str:
+    """What could be removed whole unseen: the events after the highest witnessed sequence."""
+    if result.witnessed_seq is None:
+        return (
+            f"WINDOW: all {result.head_seq} event(s): the witness vouches for none yet "
+            "(no checkpoint nor head witnessed)"
+        )
+    after = max(0, result.head_seq - result.witnessed_seq)
+    age = ""
+    try:
+        at = dt.datetime.strptime(result.witnessed_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+        age = f", {(dt.datetime.now(dt.UTC) - at).total_seconds():.0f} s ago"
+    except ValueError:
+        pass
+    return (
+        f"WINDOW: {after} event(s) after the last witnessed head #{result.witnessed_seq} "
+        f"(witnessed at {result.witnessed_at}{age}) could be removed whole unseen"
+    )
