@@ -40,6 +40,14 @@ def _guarded() -> list[str]:
 DatabaseOperations.sql_flush = _sql_flush_keeping_guard  # type: ignore[method-assign]
 
 
+@pytest.fixture(autouse=True)
+def audit_witness(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Each test its own witness directory (production requires one): a checkpoint a test wrote
+    is never seen by another test, whose database no longer holds it."""
+    if not settings.AUDIT_WITNESS_STORAGE:
+        settings.AUDIT_WITNESS_DIR = str(tmp_path_factory.mktemp("witness", numbered=True))
+
+
 @pytest.fixture
 def users(db: None) -> dict[str, Any]:
     """One user per role, keyed by role name, plus ``superuser``-free staff defaults."""

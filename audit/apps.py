@@ -24,6 +24,12 @@ class AuditConfig(AppConfig):
                 roles.OFFICER: {"audit.view_report", "audit.view_checkpoint"},
             }
         )
+        # check --deploy: no production without a witness outside the database
+        from django.core import checks
+
+        from .checkpoints.witness import check_witness_configured
+
+        checks.register(check_witness_configured, checks.Tags.security, deploy=True)
         # the record's Celery tasks, known in every process (a command queues a checkpoint)
         from . import tasks  # noqa: F401
 

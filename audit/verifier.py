@@ -9,7 +9,8 @@ system (no Django, no database, no network). It checks:
     proof leads from the event's bytes to the Merkle tree head (RFC 9162
     §2.1.3.2) that the checkpoint in the proof signs, and that signature holds
     against the CA. ``--trusted``: a checkpoint you kept; the proof's
-    checkpoint must be it, or extend it (give a consistency proof for that).
+    checkpoint must be it, or ``--consistency FILE`` must prove that one of
+    the two extends the other; otherwise the check fails (exit 1).
 
 ``python verifier.py consistency PROOF.json --ca ca.pem [--trusted CHECKPOINT.json]``
     that the later checkpoint of the proof extends the earlier one: the record
@@ -420,18 +421,57 @@ def cmd_inclusion(args: argparse.Namespace) -> list[str]:
     if not verify_inclusion(index, size, leaf_hash(event_bytes(event)), path, root):
         failures.append(f"event {seq} is not in the tree of {size} events: the proof does not hold")
     trusted = _trusted(args)
-    if trusted is not None and trusted.get("root") != statement.get("root"):
-        if int(trusted.get("tree_size", trusted["seq"])) == size:
-            failures.append("the proof's checkpoint is not the one you kept: the record was rewritten")
-        else:
-            print(
-                "NOTE: the proof's checkpoint is not the one you kept; check it extends yours with a consistency proof"
-            )
+    if trusted is not None:
+        _against_kept(trusted, (size, root), getattr(args, "consistency", None), failures)
     if not failures:
         print(
             f"OK: event {seq} ({event.get('action')} {event.get('object_type')}:{event.get('object_id')}) is in the record of {size} events"
         )
     return failures
+
+
+def _against_kept(
+    trusted: dict[str, Any], head: tuple[int, bytes], consistency: str | None, failures: list[str]
+) -> None:
+    """The proof's tree head against the checkpoint the officer kept: the same head, or one of the
+    two extends the other by the given consistency proof (RFC 9162 §2.1.4.2). Anything else fails:
+    without that proof nothing shows that the record was not rewritten since."""
+    kept = _root_of(trusted, "the checkpoint you kept", failures)
+    if kept is None:
+        return
+    label = f"the checkpoint you kept (no. {trusted.get('number', '?')}, size {kept[0]})"
+    if kept == head:
+        return
+    if kept[0] == head[0]:
+        failures.append(f"the proof's checkpoint is not {label}: the record was rewritten")
+        return
+    if not consistency:
+        failures.append(
+            f"the proof's checkpoint (size {head[0]}) is not {label}: give the consistency proof between "
+            f"them with --consistency FILE (audit_proof --from-size {min(kept[0], head[0])}, or the "
+            f"portal's consistency proof from size {min(kept[0], head[0])}); without it nothing shows "
+            "the record was not rewritten"
+        )
+        return
+    proof = _load_json(consistency)
+    try:
+        path = [_hex(h, "path") for h in proof["path"]]
+        sizes = int(proof["first_size"]), int(proof["second_size"])
+    except (KeyError, ValueError, TypeError):
+        raise Unusable("the consistency proof is incomplete") from None
+    first, second = sorted((kept, head))
+    if sizes != (first[0], second[0]) or not verify_consistency(
+        first[0], second[0], first[1], second[1], path
+    ):
+        failures.append(
+            f"the record of the proof (size {head[0]}) does not extend the checkpoint you kept "
+            f"(no. {trusted.get('number', '?')}, size {kept[0]}), nor the other way round: the record was rewritten"
+        )
+        return
+    if head[0] > kept[0]:
+        print(f"OK: the proof's checkpoint (size {head[0]}) extends the checkpoint you kept (size {kept[0]})")
+    else:
+        print(f"OK: the checkpoint you kept (size {kept[0]}) extends the proof's checkpoint (size {head[0]})")
 
 
 def cmd_consistency(args: argparse.Namespace) -> list[str]:
@@ -517,6 +557,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     p.add_argument("--ca", help="the CA certificate (PEM) that issued the casino's signing certificate")
     p.add_argument("--trusted", help="a checkpoint file you kept")
+    p.add_argument(
+        "--consistency",
+        help="with --trusted, when the proof's checkpoint is another: the consistency proof between them",
+    )
     p.set_defaults(run=cmd_inclusion)
     p = commands.add_parser("consistency", help="check a consistency proof between two checkpoints")
     p.add_argument("file")

@@ -255,6 +255,9 @@ if not AUDIT_EVENT_KEY:
 # django-storages). verify_audit checks the chain against it.
 AUDIT_WITNESS_DIR = env.str("AUDIT_WITNESS_DIR", default=str(BASE_DIR / "var" / "witness") if DEBUG else "")
 AUDIT_WITNESS_STORAGE = env.str("AUDIT_WITNESS_STORAGE", default="")
+# The sealer writes the chain's head to the witness every that many seconds: the newest acts
+# could be removed whole unseen only within that window (verify_audit prints it).
+AUDIT_HEAD_WITNESS_EVERY = env.float("AUDIT_HEAD_WITNESS_EVERY", default=10.0)
 # Or give the backend here: AUDIT_WITNESS_STORAGE_BACKEND (a dotted class, e.g.
 # storages.backends.s3.S3Storage) and AUDIT_WITNESS_STORAGE_OPTIONS (JSON)
 # add the storage "audit_witness" to STORAGES and make it the witness.

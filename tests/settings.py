@@ -21,4 +21,14 @@ from casino_ops.settings import *  # noqa: F403
 # `audit_sealer` running, has its own tests (tests/audit/test_sealer_mode.py).
 AUDIT_SEALING = os.environ.get("AUDIT_SEALING", "inline")
 
+# Production requires a witness (check --deploy, verify_audit): one directory per test process,
+# removed at its end; each test gets its own (the autouse fixture ``audit_witness`` of conftest.py).
+if not AUDIT_WITNESS_DIR and not AUDIT_WITNESS_STORAGE:  # noqa: F405
+    import atexit
+    import shutil
+    import tempfile
+
+    AUDIT_WITNESS_DIR = tempfile.mkdtemp(prefix="audit-witness-")
+    atexit.register(shutil.rmtree, AUDIT_WITNESS_DIR, ignore_errors=True)
+
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

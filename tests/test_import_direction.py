@@ -31,7 +31,7 @@ RECORD = {
     "audit.checkpoints",
     "audit.merkle",
     "audit.models",
-    "audit.selectors",
+    "audit.reads",
     "audit.signing",
 }
 ENGINE, BASE, THE_RECORD, DEPOT, TABLES, HOUSE, OFFICERS = range(7)

@@ -35,6 +35,10 @@ class Verification:
     witness: str = ""
     witnessed: int = 0
     tree_checked: bool = False  # the Merkle tree heads and stored subtrees were checked too
+    # The highest sequence the witness vouches for (a checkpoint or the sealer's head mark) and
+    # when: the events after it could be removed whole unseen (the window).
+    witnessed_seq: int | None = None
+    witnessed_at: str = ""
 
     @property
     def chain_ok(self) -> bool:
@@ -160,6 +164,9 @@ def _check_checkpoints(context: Any, result: Verification, tree: Any) -> None:
     )
     result.witness = str(context.witness) if context.witness is not None else ""
     result.witnessed = len(context.witnessed)
+    last = context.last_witnessed()
+    if last is not None:
+        result.witnessed_seq, result.witnessed_at = last
     if tree is not None and result.broken_at is None:
         result.checkpoint_problems.extend(context.check_tree(tree))
         result.tree_checked = True
@@ -197,3 +204,34 @@ def _check_pending(using: str, result: Verification, key: bytes, books: Any = No
             )
     result.pending = len(waiting)
     result.oldest_pending = waiting[0] if waiting else None
+
+
+def id_gaps(using: str = "default") -> list[str]:
+    """The events' ids are given in order by the database: ids missing between the first and the
+    last event, and ids given after the last one, are acts rolled back after their event was
+    written, or events removed (the newest acts removed whole leave the ids after them unused)."""
+    connection = connections[using]
+    found = []
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), min(id), max(id) FROM audit_event")
+        count, low, high = cursor.fetchone()
+        if not count:
+            return []
+        missing = high - low + 1 - count
+        if missing:
+            found.append(
+                f"{missing} event id(s) missing between id {low} and id {high} "
+                "(acts rolled back after their event was written, or events removed)"
+            )
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_get_serial_sequence('audit_event', 'id')")
+            sequence = cursor.fetchone()[0]
+            if sequence:
+                cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
+                last, called = cursor.fetchone()
+                if called and last > high:
+                    found.append(
+                        f"{last - high} event id(s) given after the newest event (id {high}) are not in the "
+                        "record (acts rolled back, or the newest events removed)"
+                    )
+    return found

@@ -45,11 +45,15 @@ from .exports import EXPORT_TYPE, check_export, export, read_export
 from .make import STATEMENT_TYPE, checkpoint_on_commit, make_checkpoint, statement
 from .witness import (
     FILE_TYPE,
+    HEAD_TYPE,
     DirectoryWitness,
+    HeadMark,
     StorageWitness,
     WitnessConflict,
     checkpoint_file,
     get_witness,
+    latest_head_mark,
+    witness_head,
     witness_name,
     witness_pending,
 )
@@ -60,6 +64,10 @@ __all__ = [
     "DirectoryWitness",
     "EXPORT_TYPE",
     "FILE_TYPE",
+    "HEAD_TYPE",
+    "HeadMark",
+    "latest_head_mark",
+    "witness_head",
     "STATEMENT_TYPE",
     "StorageWitness",
     "WitnessConflict",

@@ -14,7 +14,7 @@ from .. import signing
 from ..chain import GENESIS, format_time
 from ..merkle import TreeBuilder
 from ..models import Checkpoint, MerkleNode
-from .witness import get_witness
+from .witness import HeadMark, get_witness, latest_head_mark
 
 
 def _casino_certificate() -> bytes | None:
@@ -110,10 +110,52 @@ class CheckContext:
                     )
                 except (OSError, ValueError, KeyError, TypeError):
                     self.unreadable.append(name)
+        self.head_mark: HeadMark | None = None
+        try:
+            self.head_mark = latest_head_mark()
+        except (OSError, ValueError) as error:
+            self.unreadable.append(f"{error}")
 
     @property
     def seqs(self) -> set[int]:
-        return wanted_seqs() | {w.seq for w in self.witnessed}
+        marks = {self.head_mark.seq} if self.head_mark is not None else set()
+        return wanted_seqs() | {w.seq for w in self.witnessed} | marks
+
+    def last_witnessed(self) -> tuple[int, str] | None:
+        """The highest sequence the witness vouches for (a checkpoint or a head mark) and when."""
+        points = [(w.seq, w.time) for w in self.witnessed]
+        if self.head_mark is not None and self.head_mark.authentic:
+            points.append((self.head_mark.seq, self.head_mark.time))
+        return max(points, default=None)
+
+    def check_head_mark(self, chain_hashes: dict[int, str], *, verified_to: int, broken: bool) -> list[str]:
+        """The newest head the sealer witnessed: authentic, and still in the chain with its hash
+        (events removed whole at the tip end before it)."""
+        mark = self.head_mark
+        if mark is None:
+            return []
+        label = _("tête témoin #%(seq)s (%(at)s, %(name)s)") % {
+            "seq": mark.seq,
+            "at": mark.time,
+            "name": mark.name,
+        }
+        if not mark.authentic:
+            return [
+                _("%(mark)s : elle n'est pas authentifiée par la clé des événements (MAC faux)")
+                % {"mark": label}
+            ]
+        if mark.seq in chain_hashes:
+            if chain_hashes[mark.seq] != mark.hash:
+                return [
+                    _("%(mark)s : la chaîne a, à la séquence %(seq)s, l'empreinte %(now)s au lieu de %(h)s")
+                    % {"mark": label, "seq": mark.seq, "now": chain_hashes[mark.seq], "h": mark.hash}
+                ]
+        elif not broken and mark.seq > verified_to:
+            return [
+                _("%(mark)s : la chaîne s'arrête à %(end)s (des événements ont disparu)")
+                % {"mark": label, "end": verified_to}
+            ]
+        return []
 
     def check(self, chain_hashes: dict[int, str], *, verified_to: int, broken: bool) -> tuple[int, list[str]]:
         count, problems = check_all(chain_hashes, verified_to=verified_to, broken=broken)
@@ -186,6 +228,7 @@ class CheckContext:
                     % {"n": w.number}
                 )
             problems.extend(f"{checked.label} : {p}" for p in checked.problems)
+        problems.extend(self.check_head_mark(chain_hashes, verified_to=verified_to, broken=broken))
         held = {w.number for w in self.witnessed}
         top = max(held, default=0)
         for number in sorted(stored):

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import base64
+import hashlib
+import hmac
+import json
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
+from django.core import checks
 
-from ..chain import canonical_json
+from ..chain import canonical_json, format_time, head
 from ..models import Checkpoint
 
 FILE_TYPE = "audit-checkpoint-file"
@@ -35,9 +41,19 @@ class DirectoryWitness:
     def read(self, name: str) -> bytes:
         return (self.path / name).read_bytes()
 
+    def listdir(self, folder: str) -> tuple[list[str], list[str]]:
+        where = self.path / folder
+        if not where.is_dir():
+            return [], []
+        entries = list(where.iterdir())
+        return [p.name for p in entries if p.is_dir()], [p.name for p in entries if p.is_file()]
+
+    def exists(self, name: str) -> bool:
+        return (self.path / name).exists()
+
     def write(self, name: str, data: bytes) -> None:
-        self.path.mkdir(parents=True, exist_ok=True)
         target = self.path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
         try:
             fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
         except FileExistsError:
@@ -72,6 +88,16 @@ class StorageWitness:
             data: bytes = handle.read()
         return data
 
+    def listdir(self, folder: str) -> tuple[list[str], list[str]]:
+        try:
+            dirs, files = self.storage.listdir(folder)
+        except FileNotFoundError:
+            return [], []
+        return list(dirs), list(files)
+
+    def exists(self, name: str) -> bool:
+        return bool(self.storage.exists(name))
+
     def write(self, name: str, data: bytes) -> None:
         from django.core.files.base import ContentFile
 
@@ -91,6 +117,34 @@ def get_witness() -> DirectoryWitness | StorageWitness | None:
         return StorageWitness(alias)
     directory = getattr(settings, "AUDIT_WITNESS_DIR", "") or ""
     return DirectoryWitness(directory) if directory else None
+
+
+def check_witness_configured(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
+    """``check --deploy``: with DEBUG off the record must have a witness outside the database
+    (without one, a chain rewritten with the application's keys and re-signed is not seen)."""
+    alias = getattr(settings, "AUDIT_WITNESS_STORAGE", "") or ""
+    if alias:
+        if alias not in settings.STORAGES:
+            return [
+                checks.Error(
+                    f"AUDIT_WITNESS_STORAGE names the storage {alias!r}, which STORAGES does not define.",
+                    hint="Define it in STORAGES, or give AUDIT_WITNESS_STORAGE_BACKEND and "
+                    "AUDIT_WITNESS_STORAGE_OPTIONS.",
+                    id="audit.E002",
+                )
+            ]
+        return []
+    if settings.DEBUG or getattr(settings, "AUDIT_WITNESS_DIR", ""):
+        return []
+    return [
+        checks.Error(
+            "No witness for the audit record: AUDIT_WITNESS_DIR and AUDIT_WITNESS_STORAGE are both "
+            "unset while DEBUG is off.",
+            hint="Set AUDIT_WITNESS_DIR to a directory outside the database (another disk, a mounted "
+            "share) or AUDIT_WITNESS_STORAGE(_BACKEND) to a write-once storage.",
+            id="audit.E001",
+        )
+    ]
 
 
 def witness_name(number: int) -> str:
@@ -126,3 +180,82 @@ def witness_pending() -> int:
             witness.write(name, checkpoint_file(checkpoint))
             written += 1
     return written
+
+
+# --- The chain's head, witnessed every few seconds --------------------------------------------
+# A checkpoint (signed, every AUDIT_CHECKPOINT_EVERY seconds) bounds what could be removed whole
+# at the chain's tip; the sealer also writes the head it reached to the witness every
+# AUDIT_HEAD_WITNESS_EVERY seconds (a head mark: sequence, hash, time, authenticated with the
+# event key), so that the window is seconds, and verify_audit measures it.
+
+HEAD_TYPE = "audit-head"
+HEADS = "heads"
+_HEAD_NAME = re.compile(r"^head-(\d{12})\.json$")
+_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+@dataclass
+class HeadMark:
+    name: str
+    seq: int
+    hash: str
+    time: str
+    authentic: bool
+
+
+def _head_mac(data: dict[str, Any]) -> str:
+    from ..chain.hashing import _key
+
+    content = canonical_json({k: v for k, v in data.items() if k != "mac"}).encode("utf-8")
+    return hmac.new(_key(), HEAD_TYPE.encode() + b"\x1f" + content, hashlib.sha256).hexdigest()
+
+
+def witness_head(using: str = "default") -> HeadMark | None:
+    """Write the chain's sealed head to the witness (once per sequence and day); None without a
+    witness or an empty chain."""
+    from django.utils import timezone
+
+    witness = get_witness()
+    if witness is None:
+        return None
+    seq, digest = head(using)
+    if seq == 0:
+        return None
+    now = timezone.now()
+    name = f"{HEADS}/{now:%Y-%m-%d}/head-{seq:012d}.json"
+    data: dict[str, Any] = {"type": HEAD_TYPE, "seq": seq, "hash": digest, "time": format_time(now)}
+    data["mac"] = _head_mac(data)
+    if not witness.exists(name):
+        witness.write(name, (canonical_json(data) + "\n").encode("utf-8"))
+    return read_head_mark(witness, name)
+
+
+def read_head_mark(witness: DirectoryWitness | StorageWitness, name: str) -> HeadMark:
+    """A head mark as the witness holds it (``authentic``: its MAC holds); ValueError if unreadable."""
+    try:
+        data = json.loads(witness.read(name))
+        mark = HeadMark(
+            name=name,
+            seq=int(data["seq"]),
+            hash=str(data["hash"]),
+            time=str(data.get("time", "")),
+            authentic=data.get("type") == HEAD_TYPE
+            and hmac.compare_digest(str(data.get("mac", "")), _head_mac(data)),
+        )
+    except (OSError, KeyError, TypeError) as error:
+        raise ValueError(str(error)) from error
+    return mark
+
+
+def latest_head_mark() -> HeadMark | None:
+    """The witnessed head of the highest sequence (read from the newest day that holds one)."""
+    witness = get_witness()
+    if witness is None:
+        return None
+    days, _files = witness.listdir(HEADS)
+    for day in sorted((d for d in days if _DAY.match(d)), reverse=True):
+        _dirs, files = witness.listdir(f"{HEADS}/{day}")
+        names = sorted(f for f in files if _HEAD_NAME.match(f))
+        if names:
+            return read_head_mark(witness, f"{HEADS}/{day}/{names[-1]}")
+    return None

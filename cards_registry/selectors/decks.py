@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit.actions import Action
-from audit.selectors import audit_numbers
+from audit.reads import audit_numbers
 from casino_ops.regulations import RegulationError, cite
 
 from .. import history

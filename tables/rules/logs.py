@@ -44,6 +44,26 @@ MAX_STRING_LENGTHS = {"shoe_id": 64, "table": 16, "player": 64}
 MAX_STRING_LENGTH = 200
 
 
+# The engine accepts any JSON integer (hand-log.md §6); the integers it reports are stored in
+# columns of a fixed range, so a log whose integer no column holds is refused before anything is
+# stored (a stored log must always be replayable). PostgreSQL's ranges, as Django gives them
+# (``connection.ops.integer_field_range``): a round's number goes to ``Discrepancy.round``
+# (positive integer), a box and a hand to ``Discrepancy.box`` and ``.hand`` (positive small
+# integers), the shoe's counts and the house rules to the discrepancies' details, read back as
+# integers (``decks``, ``burned``, ``cut_card_after``: any 32-bit integer, a wrong one being a
+# discrepancy; the house rules' counts: positive small integers).
+INTEGER = (-(2**31), 2**31 - 1)
+POSITIVE_INTEGER = (0, 2**31 - 1)
+POSITIVE_SMALL_INTEGER = (0, 2**15 - 1)
+SHOE_INTEGER_RANGES = {"decks": INTEGER, "burned": INTEGER, "cut_card_after": INTEGER}
+ROUND_INTEGER_RANGES = {
+    "number": POSITIVE_INTEGER,
+    "box": POSITIVE_SMALL_INTEGER,
+    "hand": POSITIVE_SMALL_INTEGER,
+}
+HOUSE_RULE_INTEGER_RANGE = POSITIVE_SMALL_INTEGER
+
+
 def _too_large(size: int) -> RegulationError:
     return RegulationError(
         "HAND_LOG_TOO_LARGE",
@@ -135,10 +155,50 @@ def _check_string(value: str, path: str, name: str) -> None:
         )
 
 
+def _out_of_range(field: str, value: int, bounds: tuple[int, int], profile: str) -> RegulationError:
+    return RegulationError(
+        "HAND_LOG_REJECTED",
+        _("Journal refusé : %(f)s : %(v)s hors de l'intervalle de %(a)s à %(b)s que sa colonne contient.")
+        % {"f": field, "v": value, "a": bounds[0], "b": bounds[1]},
+        _rejected_article(field, profile),
+        field=field,
+    )
+
+
+def _check_integer_ranges(doc: dict[str, Any], profile: str) -> None:
+    """Every integer of a validated log within the range of the column that stores it (the first
+    outside is named by its path)."""
+    for name, bounds in SHOE_INTEGER_RANGES.items():
+        if not bounds[0] <= doc[name] <= bounds[1]:
+            raise _out_of_range(name, doc[name], bounds, profile)
+    low, high = HOUSE_RULE_INTEGER_RANGE
+    for key, value in doc["house_rules"].items():
+        if type(value) is int and not low <= value <= high:
+            raise _out_of_range(f"house_rules.{key}", value, HOUSE_RULE_INTEGER_RANGE, profile)
+    number_low, number_high = ROUND_INTEGER_RANGES["number"]
+    box_low, box_high = ROUND_INTEGER_RANGES["box"]
+    hand_low, hand_high = ROUND_INTEGER_RANGES["hand"]
+    for i, rd in enumerate(doc["rounds"]):
+        if not number_low <= rd["number"] <= number_high:
+            raise _out_of_range(f"rounds[{i}].number", rd["number"], ROUND_INTEGER_RANGES["number"], profile)
+        for key in ("insurance", "settlements"):
+            for k, row in enumerate(rd[key]):
+                if not box_low <= row["box"] <= box_high:
+                    raise _out_of_range(
+                        f"rounds[{i}].{key}[{k}].box", row["box"], ROUND_INTEGER_RANGES["box"], profile
+                    )
+                hand = row.get("hand")
+                if type(hand) is int and not hand_low <= hand <= hand_high:
+                    raise _out_of_range(
+                        f"rounds[{i}].{key}[{k}].hand", hand, ROUND_INTEGER_RANGES["hand"], profile
+                    )
+
+
 def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6).
     Refused before anything is stored: over :data:`MAX_HAND_LOG_BYTES`, nested deeper than
-    :data:`MAX_HAND_LOG_DEPTH`, a control character in a string, a string longer than its field."""
+    :data:`MAX_HAND_LOG_DEPTH`, a control character in a string, a string longer than its field, an
+    integer its column does not hold."""
     check_hand_log_size(len(raw))
     try:
         doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
@@ -171,7 +231,9 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
             field=rej.field,
         ) from None
     # validate() refused anything but a JSON object
-    return cast("dict[str, Any]", doc)
+    doc = cast("dict[str, Any]", doc)
+    _check_integer_ranges(doc, profile)
+    return doc
 
 
 def boxes_used(doc: dict[str, Any]) -> set[int]:

@@ -10,7 +10,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from audit.actions import Action
-from audit.selectors import audit_numbers
+from audit.reads import audit_numbers
 
 from ..models import (
     AuthorisedMinimum,

@@ -9,7 +9,7 @@ from typing import Any
 from django.db.models import OuterRef, QuerySet, Subquery
 
 from audit.actions import Action
-from audit.selectors import audit_numbers
+from audit.reads import audit_numbers
 
 from ..models import (
     AdvanceEntry,

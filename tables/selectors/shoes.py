@@ -10,7 +10,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from audit.actions import Action
-from audit.selectors import audit_numbers
+from audit.reads import audit_numbers
 from cards_registry.history import HistoryLine
 
 from ..models import (

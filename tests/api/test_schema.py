@@ -102,7 +102,12 @@ def _mutations() -> Any:
 
     walk(log, ())
     values = st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.sampled_from(EXTREMES)
+        | st.floats(allow_nan=False)
+        | st.text(max_size=40),
         lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
         max_leaves=8,
     )
@@ -184,3 +189,72 @@ def test_hand_log_upload_by_the_machine_never_fails_nor_half_stores(samples: Any
     mutated()
     assert statuses <= {201, 400}, statuses
     assert 400 in statuses
+
+
+def _integer_fields() -> list[tuple[Any, ...]]:
+    """Every integer the parser accepts: those of the worked example, and the integer house rules."""
+    log = json.loads((FIXTURES / "worked-example.json").read_text())
+    found: list[tuple[Any, ...]] = [
+        ("house_rules", "max_hands_after_split"),
+        ("house_rules", "max_boxes_per_player"),
+    ]
+
+    def walk(node: Any, path: tuple[Any, ...]) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            if type(value) is int:
+                found.append((*path, key))
+            walk(value, (*path, key))
+
+    walk(log, ())
+    return found
+
+
+def _field_name(path: tuple[Any, ...]) -> str:
+    out = ""
+    for key in path:
+        out += f"[{key}]" if isinstance(key, int) else f".{key}" if out else key
+    return out
+
+
+EXTREMES = (2**31, 2**63, -1, -(2**31) - 1, -(2**63))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", EXTREMES)
+@pytest.mark.parametrize("path", _integer_fields(), ids=_field_name)
+def test_an_integer_beyond_its_column_is_a_json_400_naming_it_and_stores_nothing(
+    samples: Any, path: tuple[Any, ...], value: int, django_capture_on_commit_callbacks: Any
+) -> None:
+    """2^31, 2^63 and negatives in every integer field of a hand log: refused with the API's JSON
+    400 naming the field and nothing stored, or received and replayed (a value its column holds);
+    never a server error, never a log stored that cannot be replayed."""
+    from audit.models import AuditEvent
+    from tables.models import HandLog, Replay
+
+    token = Token.objects.create(user=samples.users[roles.MACHINE])
+    body = json.loads((FIXTURES / "worked-example.json").read_text())
+    body["shoe_id"] = "BJ03-2026-11-30-INT"
+    node = body
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    before = HandLog.objects.count(), AuditEvent.objects.count()
+    client = Client(raise_request_exception=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/tables/sessions/{samples.session.pk}/hand-logs/",
+            data=json.dumps(body).encode(),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {token.key}",
+        )
+    assert response.status_code in (201, 400), (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json")
+    if value >= 2**31 or response.status_code == 400:
+        assert response.status_code == 400, response.content[:300]
+        refusal = response.json()
+        assert refusal["code"] == "HAND_LOG_REJECTED" and refusal["field"] == _field_name(path), refusal
+        assert (HandLog.objects.count(), AuditEvent.objects.count()) == before
+    else:
+        log = HandLog.objects.get(shoe_label="BJ03-2026-11-30-INT")
+        assert Replay.objects.filter(hand_log=log).exists()

@@ -3,16 +3,19 @@ the signed checkpoints in the database and in the witness outside it; then the r
 books against what the chain says they hold (audit.books). Exit 0 when all hold, 1 at the
 first break, at any forged event, at any checkpoint (stored or witnessed) the database no
 longer matches, or at any row of a book that differs from the chain, that no event
-created, or that an event created and is gone."""
+created, or that an event created and is gone; and without a witness unless ``--no-witness``
+says so (the result then says it too)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 from pathlib import Path
 from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from audit.chain.verify import id_gaps
 from audit.checkpoints import check_export
 from audit.verification import verify
 from casino_ops.regulations import RegulationError
@@ -27,6 +30,12 @@ class Command(BaseCommand):
             action="store_true",
             help="also rebuild the Merkle tree (RFC 9162): every checkpoint's signed tree head, "
             "stored and witnessed, and the stored subtree hashes proofs are made from",
+        )
+        parser.add_argument(
+            "--no-witness",
+            action="store_true",
+            help="verify without a witness (AUDIT_WITNESS_DIR, AUDIT_WITNESS_STORAGE): the result then "
+            "says so; without this option and without a witness the command exits 1",
         )
         parser.add_argument(
             "--against",
@@ -58,16 +67,24 @@ class Command(BaseCommand):
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         for problem in book_problems:
             self.stderr.write(f"BOOK: {problem}")
-        if not result.witness:
-            self.stdout.write(
-                "WARNING: no witness configured (AUDIT_WITNESS_DIR or AUDIT_WITNESS_STORAGE): "
-                "checkpoints are only checked against the database"
+        for gap in id_gaps():
+            self.stdout.write(f"ID GAP: {gap}")
+        if result.witness and result.chain_ok:
+            self.stdout.write(_window(result))
+        no_witness = not result.witness and not options.get("no_witness")
+        if no_witness:
+            self.stderr.write(
+                "NO WITNESS: AUDIT_WITNESS_DIR and AUDIT_WITNESS_STORAGE are unset, so a chain rewritten "
+                "and signed again with the application's keys cannot be told from the real one; "
+                "configure the witness, or give --no-witness to check against the database alone"
             )
         elapsed = time.perf_counter() - started
-        if result.ok and not exported_problems and not book_problems:
+        if result.ok and not exported_problems and not book_problems and not no_witness:
             checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
             if result.witness:
                 checked += f", {result.witnessed} witnessed in {result.witness}"
+            else:
+                checked += ", no witness (--no-witness): checkpoints checked against the database only"
             if result.tree_checked:
                 checked += ", Merkle tree heads and stored subtrees hold"
             checked += f", {outcome.rows_checked} rows of the books match the chain"
@@ -82,3 +99,23 @@ class Command(BaseCommand):
                 f"({result.events} events verified before it)"
             )
         raise SystemExit(1)
+
+
+def _window(result: Any) -> str:
+    """What could be removed whole unseen: the events after the highest witnessed sequence."""
+    if result.witnessed_seq is None:
+        return (
+            f"WINDOW: all {result.head_seq} event(s): the witness vouches for none yet "
+            "(no checkpoint nor head witnessed)"
+        )
+    after = max(0, result.head_seq - result.witnessed_seq)
+    age = ""
+    try:
+        at = dt.datetime.strptime(result.witnessed_at, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+        age = f", {(dt.datetime.now(dt.UTC) - at).total_seconds():.0f} s ago"
+    except ValueError:
+        pass
+    return (
+        f"WINDOW: {after} event(s) after the last witnessed head #{result.witnessed_seq} "
+        f"(witnessed at {result.witnessed_at}{age}) could be removed whole unseen"
+    )

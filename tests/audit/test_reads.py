@@ -1,4 +1,4 @@
-"""audit.selectors.audit_numbers: the audit number of objects' acts, one query."""
+"""audit.reads.audit_numbers: the audit number of objects' acts, one query."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.db import transaction
 import audit
 from audit.actions import Action
 from audit.chain import seal_pending
-from audit.selectors import audit_numbers
+from audit.reads import audit_numbers
 
 
 @pytest.mark.django_db

@@ -1,0 +1,92 @@
+"""Removing the newest acts whole is seen: the sealer witnesses the chain's head every few
+seconds outside the database (a head mark, authenticated with the event key), verify_audit
+fails when the chain no longer holds a witnessed head and prints the window after the last
+witnessed point; the events' ids are checked for gaps."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+
+from audit.checkpoints import latest_head_mark, make_checkpoint, witness_head
+
+from .test_chain import _as_superuser_without_guard
+from .test_checkpoints import _record
+
+
+def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        call_command("verify_audit", *args)
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.django_db
+def test_removing_the_newest_events_after_a_witnessed_head_fails_verify_audit(
+    witness: Path, capsys: Any
+) -> None:
+    _record(4)
+    make_checkpoint()  # checkpoint no. 1 at event 4 (stored; the witness gets it after commit)
+    _record(3)
+    mark = witness_head()
+    assert mark is not None and mark.seq == 7
+    assert latest_head_mark().seq == 7
+    code, out, err = _verify(capsys)
+    assert code == 0, err
+    assert "WINDOW: 0 event(s) after the last witnessed head #7" in out
+    _record(2)
+    code, out, err = _verify(capsys)
+    assert code == 0, err
+    assert "WINDOW: 2 event(s) after the last witnessed head #7" in out
+
+    # a superuser removes the newest acts whole (events 6 to 9): the chain alone still holds
+    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 5")
+    code, out, err = _verify(capsys)
+    assert code == 1 and "OK:" not in out
+    assert "tête témoin #7" in err and "des événements ont disparu" in err
+
+
+@pytest.mark.django_db
+def test_a_head_mark_not_made_with_the_event_key_is_reported(
+    witness: Path, capsys: Any, settings: Any
+) -> None:
+    _record(3)
+    witness_head()
+    mark_file = next((witness / "heads").rglob("head-*.json"))
+    data = json.loads(mark_file.read_text())
+    data["hash"] = "0" * 64
+    mark_file.chmod(0o644)
+    mark_file.write_text(json.dumps(data))
+    code, _out, err = _verify(capsys)
+    assert code == 1 and "MAC" in err
+
+
+@pytest.mark.django_db
+def test_the_sealer_witnesses_the_head_every_few_seconds(witness: Path, settings: Any) -> None:
+    from audit.chain import run_sealer
+    from audit.management.commands.audit_sealer import head_witnessing
+
+    settings.AUDIT_SEALING = "sealer"
+    _record(5)
+    passes = iter(range(3))
+    hook = head_witnessing(every=0.0, close_connections=False)  # the test's own connection
+    run_sealer(lambda: next(passes, None) is None, interval=0.0, between_passes=hook)
+    hook()
+    assert latest_head_mark().seq == 5
+
+
+@pytest.mark.django_db
+def test_event_ids_are_checked_for_gaps(witness: Path, capsys: Any) -> None:
+    _record(6)
+    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 4")
+    _record(1)  # the next act: its id leaves those of the removed events missing
+    code, out, err = _verify(capsys)
+    assert "ID GAP: 2 event id(s) missing" in out + err

@@ -1,0 +1,98 @@
+"""Production refuses to run without a witness: ``check --deploy`` fails with DEBUG off and no
+witness, and ``verify_audit`` exits 1 without one unless told ``--no-witness`` (and says so), so
+that a chain rewritten with a re-signed checkpoint never passes in the production default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import SystemCheckError
+
+from audit.checkpoints import make_checkpoint
+
+from .test_checkpoints import (
+    _checkpoints_as_superuser_without_guard,
+    _record,
+    _rewrite_whole_chain_with_recomputed_hashes,
+)
+
+
+@pytest.fixture
+def no_witness(settings: Any) -> None:
+    settings.AUDIT_WITNESS_DIR = ""
+    settings.AUDIT_WITNESS_STORAGE = ""
+
+
+def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
+    capsys.readouterr()
+    try:
+        call_command("verify_audit", *args)
+        code = 0
+    except SystemExit as exit_:
+        code = int(exit_.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_check_deploy_fails_without_a_witness_when_debug_is_off(settings: Any, no_witness: None) -> None:
+    settings.DEBUG = False
+    with pytest.raises(SystemCheckError, match=r"audit\.E001.*AUDIT_WITNESS_DIR"):
+        call_command("check", deploy=True)
+
+
+def test_check_deploy_passes_with_a_witness_directory_or_storage(settings: Any, tmp_path: Path) -> None:
+    settings.DEBUG = False
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "witness")
+    settings.AUDIT_WITNESS_STORAGE = ""
+    call_command("check", deploy=True)
+    settings.AUDIT_WITNESS_DIR = ""
+    settings.AUDIT_WITNESS_STORAGE = "nowhere"
+    with pytest.raises(SystemCheckError, match=r"audit\.E002.*nowhere"):
+        call_command("check", deploy=True)
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "nowhere": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": str(tmp_path)},
+        },
+    }
+    call_command("check", deploy=True)
+
+
+@pytest.mark.django_db
+def test_verify_audit_without_a_witness_exits_1_unless_told_no_witness(
+    signing_configured: Any, no_witness: None, capsys: Any
+) -> None:
+    _record(3)
+    code, out, err = _verify(capsys)
+    assert code == 1 and "OK:" not in out
+    assert "--no-witness" in err and "AUDIT_WITNESS_DIR" in err
+    code, out, _err = _verify(capsys, "--no-witness")
+    assert code == 0 and "OK: 3 events" in out
+    assert "no witness (--no-witness)" in out
+
+
+@pytest.mark.django_db
+def test_a_rewrite_with_a_re_signed_checkpoint_fails_verify_audit_merkle_in_the_production_default(
+    signing_configured: Any, no_witness: None, capsys: Any
+) -> None:
+    """The attacker holds the database and the application's keys: the chain rewritten with
+    recomputed hashes, the checkpoints deleted and one signed again over the rewritten chain."""
+    _record(5)
+    make_checkpoint()
+    _record(2)
+    _rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
+    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
+        cursor.execute("DELETE FROM audit_merkle_node")
+        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
+    make_checkpoint()
+    code, out, _err = _verify(capsys, "--merkle")
+    assert code == 1 and "OK:" not in out
