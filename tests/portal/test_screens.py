@@ -1,0 +1,120 @@
+"""The portal's screens in each language: days and amounts in that language's one format
+(casino_ops.dates), the proofs page translated with the CA certificate to download, the
+audit trail naming fields by their labels, and the checker's and login's errors announced."""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import pytest
+from django.urls import reverse
+from django.utils import translation
+
+from casino_ops import dates
+
+from .samples import Samples, per_test_samples
+
+
+@pytest.fixture
+def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
+    return per_test_samples(shared_samples)
+
+
+@pytest.fixture
+def users(samples: Samples) -> dict[str, Any]:
+    return samples.users
+
+
+@pytest.fixture
+def casino(samples: Samples) -> Any:
+    return samples.casino
+
+
+def _main(client: Any, url: str, language: str) -> str:
+    response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200, (url, response.status_code)
+    return response.content.decode().split("<main", 1)[1]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "day", "advance"),
+    [("fr", "30/11/2026", "30\u202f000,00"), ("en", "11/30/2026", "30,000.00")],
+)
+def test_a_session_reads_in_the_languages_one_format(
+    officer_client: Any, samples: Samples, language: str, day: str, advance: str
+) -> None:
+    for url in (reverse("portal:sessions"), reverse("portal:session", args=[samples.session.pk])):
+        page = _main(officer_client, url, language)
+        assert day in page and advance in page, url
+        assert "30000" not in page, url  # never an amount without its thousands
+
+
+@pytest.mark.django_db
+def test_the_proofs_page_is_translated_and_offers_the_ca_certificate(
+    officer_client: Any, samples: Samples, signing: Any
+) -> None:
+    samples.checkpoint  # noqa: B018 - one signed checkpoint listed
+    url = reverse("portal:proofs")
+    french = _main(officer_client, url, "fr")
+    english = _main(officer_client, url, "en")
+    for words in (
+        "Preuves de l",
+        "Événements",
+        "Signé le",
+        "Télécharger la preuve",
+        "Points de contrôle signés",
+    ):
+        assert words in french
+        assert words not in english, words
+    for words in ("Events", "Signed at", "Download the proof", "Signed checkpoints"):
+        assert words in english, words
+    with translation.override("en"):
+        assert dates.moment(samples.checkpoint.made_at, seconds=True) in english
+    assert 'href="' + reverse("portal:proof_ca") + '"' in english
+
+    response = officer_client.get(reverse("portal:proof_ca"))
+    assert response.status_code == 200
+    assert response["Content-Disposition"] == 'attachment; filename="ca.pem"'
+    assert response.content == signing.ca_pem.read_bytes()  # the authority that issued the signer
+
+
+@pytest.mark.django_db
+def test_the_ca_certificate_is_not_offered_without_a_signing_certificate(
+    officer_client: Any, samples: Samples, settings: Any
+) -> None:
+    settings.SIGNING_PKCS12 = ""
+    assert reverse("portal:proof_ca") not in _main(officer_client, reverse("portal:proofs"), "fr")
+    assert officer_client.get(reverse("portal:proof_ca")).status_code == 404
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "label", "amount", "day"),
+    [
+        ("fr", "montant de l'avance", "30\u202f000,00", "30/11/2026"),
+        ("en", "cash advance amount", "30,000.00", "11/30/2026"),
+    ],
+)
+def test_the_audit_trail_names_fields_by_their_labels(
+    officer_client: Any, samples: Samples, language: str, label: str, amount: str, day: str
+) -> None:
+    page = _main(officer_client, reverse("portal:audit_trail") + "?action=session.opened", language)
+    contents = html.unescape(page.split("<details>", 1)[1].split("</details>", 1)[0])
+    # the session's own fields by their verbose names, never the raw keys
+    for raw in (
+        "advance_amount",
+        "maximum_fixed_by",
+        "ministry_notified_on",
+        "authorised_minimum",
+        "counted_by",
+    ):
+        assert raw not in contents, raw
+        assert language == "en" or raw.replace("_", " ") not in contents, raw
+    assert label in contents.lower()
+    assert amount in contents and "30000.00" not in contents
+    assert day in contents and "2026-11-30" not in contents
+    assert not re.search(r"\d{4}-\d\d-\d\dT", contents)  # no ISO moment left
+    assert "initial_advance" not in contents  # a choice by its label
