@@ -118,3 +118,49 @@ def test_the_audit_trail_names_fields_by_their_labels(
     assert day in contents and "2026-11-30" not in contents
     assert not re.search(r"\d{4}-\d\d-\d\dT", contents)  # no ISO moment left
     assert "initial_advance" not in contents  # a choice by its label
+
+
+def _described_ids_exist(page: str) -> list[str]:
+    """The ids that an ``aria-describedby`` names and that the page does not hold."""
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    named = {i for value in re.findall(r'aria-describedby="([^"]+)"', page) for i in value.split()}
+    return sorted(named - ids)
+
+
+@pytest.mark.django_db
+def test_every_error_has_the_id_its_input_points_to(officer_client: Any, samples: Samples) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    bad_pdf = officer_client.post(
+        reverse("portal:signature_checker"), {"pdf": SimpleUploadedFile("x.pdf", b"not a pdf")}
+    )
+    bad_proof = officer_client.get(reverse("portal:proofs") + "?proof=inclusion&i-seq=abc")
+    bad_period = officer_client.get(
+        reverse("portal:register", args=["receipt-book"]) + "?date_from=2026-13-01&date_to=x"
+    )
+    bad_book = officer_client.get(reverse("portal:advance_book") + "?table=abc&date_from=x")
+    for response in (bad_pdf, bad_proof, bad_period, bad_book):
+        page = response.content.decode()
+        assert 'aria-invalid="true"' in page, response.request["PATH_INFO"]
+        assert _described_ids_exist(page) == [], response.request["PATH_INFO"]
+
+
+@pytest.mark.django_db
+def test_a_failed_login_and_the_checkers_verdict_take_the_focus(
+    client: Any, officer_client: Any, samples: Samples
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    refused = client.post(
+        reverse("portal:login"), {"username": "u_officier", "password": "wrong", "code": "000000"}
+    ).content.decode()
+    alert = re.search(r'<div class="error" role="alert"[^>]*>', refused)
+    assert alert and "autofocus" in alert.group(0) and 'tabindex="-1"' in alert.group(0)
+    assert _described_ids_exist(refused) == []
+
+    verdict = officer_client.post(
+        reverse("portal:signature_checker"),
+        {"pdf": SimpleUploadedFile("r.pdf", samples.report.file.open("rb").read(), "application/pdf")},
+    ).content.decode()
+    section = re.search(r'<section class="card verdict[^>]*>', verdict)
+    assert section and "autofocus" in section.group(0) and 'tabindex="-1"' in section.group(0)
