@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
-from django.utils import formats
 from django.utils.translation import gettext as _
 
 from cards_registry import selectors as depot
+from casino_ops import dates
 from house_books import selectors as house
 from tables import selectors as tables
 from tables.selectors import authorised_minimums_to_stamp
@@ -60,12 +60,8 @@ def recent_discrepancies(limit: int = 30) -> list[tuple[str, list[dict[str, Any]
 
 
 def _day(value: Any) -> str:
-    """A date (or a moment, in the casino's time zone) as the active locale writes it."""
-    from django.utils import timezone
-
-    if hasattr(value, "tzinfo") and value.tzinfo is not None:
-        value = timezone.localtime(value)
-    return formats.date_format(value, "SHORT_DATE_FORMAT")
+    """A date (or a moment, in the casino's time zone) as the active language writes it."""
+    return dates.day(value)
 
 
 def dashboard_parts(user: Any) -> dict[str, Any]:
@@ -98,7 +94,7 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
         {
             "label": _("Minimum autorisé de %(minimum)s € — %(reference)s, en vigueur le %(day)s")
             % {
-                "minimum": formats.localize(m["minimum"]),
+                "minimum": dates.amount(m["minimum"]),
                 "reference": m["decree_reference"],
                 "day": _day(m["in_force_on"]),
             },

@@ -20,6 +20,7 @@ urlpatterns = [
     path("signatures/", checker.signature_checker, name="signature_checker"),
     path("preuves/", proofs.proofs, name="proofs"),
     path("preuves/verificateur.py", proofs.verifier_download, name="proof_verifier"),
+    path("preuves/ca.pem", proofs.ca_download, name="proof_ca"),
     path("preuves/points-de-controle/<int:number>/", proofs.checkpoint_download, name="proof_checkpoint"),
     path("jeux/", depot.decks, name="decks"),
     path("jeux/<int:deck_id>/", depot.deck, name="deck"),

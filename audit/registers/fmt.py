@@ -1,14 +1,15 @@
-"""How values are written in the printed registers (French conventions)."""
+"""How values are written in the registers: the days, moments and amounts of every screen
+(``casino_ops.dates``), in French when printed (the registers are printed in French)."""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
-from decimal import Decimal
 from typing import Any
 
-# the registers write days and moments as every screen does (re-exported)
+# the registers write days, moments and amounts as every screen does (re-exported)
+from casino_ops.dates import amount as amount
 from casino_ops.dates import day as day
 from casino_ops.dates import moment as moment
 
@@ -20,13 +21,6 @@ def person(user: Any) -> str:
         return user
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
     return full or user.get_username()
-
-
-def amount(value: Decimal | int | None) -> str:
-    if value is None:
-        return ""
-    text = f"{Decimal(value):,.2f}"
-    return text.replace(",", "\u202f").replace(".", ",")
 
 
 def visa(who: Any, at: dt.datetime | None) -> str:

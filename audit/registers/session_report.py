@@ -8,10 +8,14 @@ article it breaks, and the amounts paid wrongly either way.
 from __future__ import annotations
 
 import datetime as dt
+import json
+import re
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.portal import labels
+from casino_ops.admin_display import house_rule_labels
 from tables import selectors as tables
 
 from . import fmt
@@ -22,7 +26,7 @@ DISCREPANCIES = [
     fmt.column(_("Journal de mains"), 11, "hash"),
     fmt.column(_("Donne"), 5, "n"),
     fmt.column(_("Case / main"), 6, "c"),
-    fmt.column(_("Écart"), 20, "code"),
+    fmt.column(_("Écart"), 20, "wrap"),
     fmt.column(_("Attendu"), 8, "n"),
     fmt.column(_("Inscrit"), 8, "n"),
     fmt.column(_("Différence"), 8, "n"),
@@ -40,12 +44,61 @@ LOGS = [
 ]
 
 
-def _detail(detail: Any) -> str:
+# The keys of a discrepancy's detail (tables.rules.logs), by what they name.
+_DETAIL_KEYS = {
+    "log": _("journal"),
+    "session": _("séance"),
+    "min": _("minimum"),
+    "max": _("maximum"),
+    "shoe_id": _("sabot du journal"),
+    "boxes": _("cases"),
+    "layout": _("cases du tapis"),
+}
+_AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
+
+
+def _detail_value(value: Any) -> str:
+    if isinstance(value, dict):
+        return ", ".join(f"{_detail_key(k)} {_detail_value(v)}" for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return " / ".join(_detail_value(v) for v in value)
+    if isinstance(value, bool):
+        return str(_("oui") if value else _("non"))
+    if value is None:
+        return "—"
+    if isinstance(value, str) and _AMOUNT.match(value):
+        return fmt.amount(value)
+    return str(value)
+
+
+def _detail_key(key: str) -> str:
+    label = _DETAIL_KEYS.get(key) or house_rule_labels().get(key)
+    return str(label) if label else key.replace("_", " ")
+
+
+def _detail(detail: Any, session_id: Any = None) -> str:
+    """What the replay or the receipt found, in words: ``journal : minimum 25,00, maximum
+    2 500,00; séance : minimum 10,00…`` (the engine's keys by their labels, amounts in French;
+    the séance's own number is the report's section, not repeated)."""
+    if isinstance(detail, str):
+        try:
+            detail = json.loads(detail) if detail.strip()[:1] in ("{", "[") else detail
+        except ValueError:
+            pass
     if isinstance(detail, dict):
-        return "; ".join(f"{k} : {v}" for k, v in detail.items())
+        return "; ".join(
+            f"{_detail_key(k)} : {_detail_value(v)}"
+            for k, v in detail.items()
+            if not (k == "session" and v == session_id)
+        )
     if isinstance(detail, list | tuple):
-        return "; ".join(str(v) for v in detail)
+        return "; ".join(_detail_value(v) for v in detail)
     return "" if detail in (None, "{}", "[]") else str(detail)
+
+
+def _box_hand(box: Any, hand: Any) -> str:
+    """``2 / 1``; one of them alone when the other is unknown; nothing for a whole log."""
+    return " / ".join(str(v) for v in (box, hand) if v not in (None, ""))
 
 
 def _acknowledged(ack: dict[str, Any] | None) -> str:
@@ -86,14 +139,14 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
                     DISCREPANCIES,
                     [
                         log["sha256"][:12],
-                        d["round"],
-                        f"{d['box'] or ''} / {d['hand'] or ''}",
-                        d["code"],
+                        d["round"] if d["round"] is not None else "",
+                        _box_hand(d["box"], d["hand"]),
+                        labels.discrepancy_label(d["code"]),
                         fmt.amount(d["expected"]) if d["expected"] is not None else "",
                         fmt.amount(d["recorded"]) if d["recorded"] is not None else "",
                         fmt.amount(d["delta"]) if d["delta"] is not None else "",
                         d["article"],
-                        _detail(d["detail"]),
+                        _detail(d["detail"], data.get("id")),
                         _acknowledged(d.get("acknowledgement")),
                     ],
                 )
@@ -113,7 +166,9 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
             DISCREPANCIES,
             disc_rows,
             title=_("Écarts constatés au rejeu"),
-            meta=[(code, count) for code, count in summary.get("by_code", {}).items()]
+            meta=[
+                (labels.discrepancy_label(code), count) for code, count in summary.get("by_code", {}).items()
+            ]
             + (
                 [(_("Pris en compte par le directeur"), f"{acknowledged} / {len(disc_rows)}")]
                 if disc_rows

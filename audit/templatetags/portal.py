@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import json
 import re
-from decimal import Decimal, InvalidOperation
+from collections.abc import Sequence
 from typing import Any
 
 from django import template
+from django.apps import apps
 from django.db.models import Field
-from django.utils import formats
-from django.utils.formats import number_format
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -19,6 +19,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from audit.books import book_for
 from audit.portal import labels
+from casino_ops import dates
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 
 register = template.Library()
@@ -51,14 +52,9 @@ def code_label(code: Any) -> SafeString:
 
 @register.filter
 def money(value: Any) -> str:
-    """An amount (a Decimal, or a string as a hand log writes it) in the active locale: 1234,50 in French, 1234.50 in English."""
-    if value is None or value == "":
-        return ""
-    try:
-        amount = Decimal(str(value))
-    except (InvalidOperation, ValueError):
-        return str(value)
-    return number_format(amount, 2)
+    """An amount (a Decimal, or a string as a hand log writes it) in the active language:
+    30 000,00 in French, 30,000.00 in English."""
+    return dates.amount(value)
 
 
 _KEYS = {
@@ -67,45 +63,110 @@ _KEYS = {
     "min": _lazy("minimum"),
     "max": _lazy("maximum"),
     "rows": _lazy("lignes des registres inscrites"),
+    "advance": _lazy("avance initiale"),
+    "authorised_minimum": _lazy("minimum autorisé"),
+    "maximum_fixed_by": _lazy("maximum fixé par"),
+    "certified_exact": _lazy("certifiée exacte"),
+    "changed": _lazy("réglages modifiés"),
+    "settings": _lazy("réglages"),
+    "control_correction": _lazy("rectification au registre de contrôle"),
+    "control_line": _lazy("ligne du registre de contrôle"),
+    "corrects_line": _lazy("rectifie la ligne"),
+    "previous": _lazy("valeur précédente"),
+    "day": _lazy("journée"),
+    "table": _lazy("table"),
+    "deck": _lazy("jeu"),
+    "decks": _lazy("jeux"),
+    "sixains": _lazy("sixains"),
+    "shoe": _lazy("sabot"),
+    "discrepancies": _lazy("écarts"),
+    "fit": _lazy("jeux remis en service"),
+    "out_of_use": _lazy("jeux hors d'usage"),
+    "lines": _lazy("lignes"),
+    "mode": _lazy("mode"),
+    "kind": _lazy("nature"),
+    "code": _lazy("code"),
+    "commune": _lazy("commune"),
 }
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
+_AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
 
 
-def _key_label(key: str) -> str:
+def _model_field(model: Any, key: str) -> Field[Any, Any] | None:
+    if model is None:
+        return None
+    try:
+        field = model._meta.get_field(key)
+    except Exception:  # not a field of this model (or a field gone since)
+        return None
+    return field if isinstance(field, Field) else None
+
+
+def _key_label(key: str, models: Sequence[Any] = ()) -> str:
+    """A key by its field's label: the event's object's fields first, then the fields of the
+    rows the act wrote, the portal's own words, the house rules'; else as written."""
+    for model in models:
+        field = _model_field(model, key)
+        if field is not None:
+            return str(field.verbose_name)
     if key in _KEYS:
         return str(_KEYS[key])
-    try:
-        model_field = CasinoSettings._meta.get_field(key)
-    except Exception:  # any other key reads as written, without underscores
-        model_field = None
-    if isinstance(model_field, Field):
-        return str(model_field.verbose_name)
+    field = _model_field(CasinoSettings, key)
+    if field is not None:
+        return str(field.verbose_name)
     return str(key).replace("_", " ")
 
 
-def _value(value: Any, depth: int) -> SafeString | str:
+def _scalar(value: str, field: Field[Any, Any] | None = None) -> SafeString | str:
+    """A value as stored in an event (JSON text): a choice by its label, a day, a moment or an
+    amount in the active language's format."""
+    if field is not None and field.choices:
+        label = dict(field.flatchoices).get(value)
+        if label is not None:
+            return str(label)
+    if _ISO_DAY.match(value):
+        return dates.day(dt.date.fromisoformat(value))
+    if _ISO_MOMENT.match(value):
+        return dates.moment(dt.datetime.fromisoformat(value.replace("Z", "+00:00")))
+    if _AMOUNT.match(value):
+        return dates.amount(value)
+    return value
+
+
+def _dict(value: dict[str, Any], depth: int, models: Sequence[Any]) -> SafeString | str:
+    if not value:
+        return "—"
+    if depth > 4:
+        return _inline(value)
+    if depth == 0 and _ROWS_KEY in value and _are_rows(value[_ROWS_KEY]):
+        # the act's keys are mostly the fields of the rows it wrote
+        models = [*models, *(m for m in (_row_model(r[0]) for r in value[_ROWS_KEY]) if m is not None)]
+    return format_html(
+        '<dl class="kv">{}</dl>',
+        format_html_join(
+            "",
+            "<dt>{}</dt><dd>{}</dd>",
+            (
+                (
+                    _key_label(k, models),
+                    _rows(v, depth + 1)
+                    if k == _ROWS_KEY and _are_rows(v)
+                    else _value(v, depth + 1, field=_first_field(models, k)),
+                )
+                for k, v in value.items()
+            ),
+        ),
+    )
+
+
+def _value(value: Any, depth: int, models: Sequence[Any] = (), field: Any = None) -> SafeString | str:
     if isinstance(value, bool):
         return _("oui") if value else _("non")
     if value is None:
         return "—"
     if isinstance(value, dict):
-        if not value:
-            return "—"
-        if depth > 4:
-            return _inline(value)
-        return format_html(
-            '<dl class="kv">{}</dl>',
-            format_html_join(
-                "",
-                "<dt>{}</dt><dd>{}</dd>",
-                (
-                    (
-                        _key_label(k),
-                        _rows(v, depth + 1) if k == _ROWS_KEY and _are_rows(v) else _value(v, depth + 1),
-                    )
-                    for k, v in value.items()
-                ),
-            ),
-        )
+        return _dict(value, depth, models)
     if isinstance(value, list):
         if not value:
             return "—"
@@ -126,7 +187,17 @@ def _value(value: Any, depth: int) -> SafeString | str:
         return code_label(value)
     if isinstance(value, str) and labels.ACTIONS.get(value) is not None:
         return labels.action_label(value)
+    if isinstance(value, str):
+        return _scalar(value, field)
     return str(value)
+
+
+def _first_field(models: Sequence[Any], key: str) -> Field[Any, Any] | None:
+    for model in models:
+        field = _model_field(model, key)
+        if field is not None:
+            return field
+    return None
 
 
 _ROWS_KEY = "rows"  # audit.books: the rows of the books an act wrote, [[table, pk, {field: value}], ...]
@@ -142,26 +213,27 @@ def _are_rows(value: Any) -> bool:
     )
 
 
+def _row_model(table: str) -> Any:
+    book = book_for(table)
+    return book.model if book is not None else None
+
+
 def _rows(rows: list[Any], depth: int) -> SafeString | str:
     """Each row of a book as its model's name and key, then its fields by their verbose names."""
     if not rows:
         return "—"
     items = []
     for table, pk, values in rows:
-        book = book_for(table)
-        model = book.model if book is not None else None
-
-        def name(field: str, model: Any = model) -> str:
-            if model is not None:
-                try:
-                    return str(model._meta.get_field(field).verbose_name)
-                except Exception:  # a field gone since reads as written
-                    pass
-            return _key_label(field)
-
+        model = _row_model(table)
+        own = [model] if model is not None else []
         title = str(model._meta.verbose_name) if model is not None else table.replace("_", " ")
         fields = format_html_join(
-            "", "<dt>{}</dt><dd>{}</dd>", ((name(k), _value(v, depth + 2)) for k, v in values.items())
+            "",
+            "<dt>{}</dt><dd>{}</dd>",
+            (
+                (_key_label(k, own), _value(v, depth + 2, field=_first_field(own, k)))
+                for k, v in values.items()
+            ),
         )
         items.append((title, pk, fields))
     return format_html(
@@ -207,8 +279,9 @@ def _text(text: str) -> SafeString | str:
 
 
 @register.filter
-def readable(value: Any) -> Any:
-    """JSON (text or already parsed) as key/value lists; anything else as it is."""
+def readable(value: Any, object_type: Any = "") -> Any:
+    """JSON (text or already parsed) as key/value lists, its keys by the labels of the fields of
+    ``object_type`` (an event's object) when given; anything else as it is."""
     if isinstance(value, str):
         text = value.strip()
         if text[:1] in ("{", "["):
@@ -222,21 +295,26 @@ def readable(value: Any) -> Any:
         return "—"
     if not isinstance(value, dict | list):
         return value  # numbers and dates: the template localizes them
-    shown = _value(value, 0)
+    model = _object_model(str(object_type)) if object_type else None
+    shown = _value(value, 0, [model] if model is not None else [])
     return shown if isinstance(shown, SafeString) else mark_safe(format_html("{}", shown))
 
 
-@register.filter(expects_localtime=True)
+def _object_model(object_type: str) -> Any:
+    """``tables.session`` -> the Session model (None for anything else)."""
+    try:
+        return apps.get_model(object_type)
+    except (LookupError, ValueError):
+        return None
+
+
+@register.filter
 def day(value: Any) -> str:
-    """A date as the active locale writes it short (01/12/2026, 12/01/2026)."""
-    if value in (None, ""):
-        return ""
-    return formats.date_format(value, "SHORT_DATE_FORMAT")
+    """A date as the active language writes it short (02/12/2026, 12/02/2026)."""
+    return dates.day(value)
 
 
-@register.filter(expects_localtime=True)
+@register.filter
 def moment(value: Any, seconds: bool = False) -> str:
     """A date and time in the casino's time zone: the short date and a 24-hour time."""
-    if value in (None, ""):
-        return ""
-    return f"{formats.date_format(value, 'SHORT_DATE_FORMAT')} {formats.time_format(value, 'H:i:s' if seconds else 'H:i')}"
+    return dates.moment(value, seconds)

@@ -19,6 +19,7 @@ from django.utils.functional import lazy
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from casino_ops import access
 from casino_ops.access import Act
@@ -195,14 +196,16 @@ class DeckAdmin(ReadOnlyAdmin):
         if not data["table_number"]:
             self.message_user(request, _("Indiquez la table."), level=messages.ERROR)
             return
+        decks = list(queryset)
         run_act(
             self,
             request,
-            _("Jeux remis à la table."),
+            ngettext("%(n)s jeu remis à la table %(t)s.", "%(n)s jeux remis à la table %(t)s.", len(decks))
+            % {"n": len(decks), "t": data["table_number"]},
             services.issue_decks,
             table_number=data["table_number"],
             day=data["day"],
-            decks=list(queryset),
+            decks=decks,
         )
 
     @admin.action(

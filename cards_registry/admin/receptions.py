@@ -68,7 +68,7 @@ def _parse_received(text: str) -> tuple[list[services.SixainData], list[services
 class ReceptionForm(ActForm):
     order = forms.ModelChoiceField(
         label=_("bon de commande"),
-        queryset=Order.objects.filter(sent_at__isnull=False).select_related("manufacturer"),
+        queryset=Order.objects.filter(sent_at__isnull=False).select_related("book", "manufacturer"),
     )
     received_on = forms.DateField(label=_("date de réception"), initial=timezone.localdate)
     delivery_note = forms.CharField(label=_("bordereau de livraison"), required=False, max_length=100)
@@ -112,7 +112,7 @@ class ReceptionAdmin(ActAdmin):
         "visa_display",
     )
     list_filter = ("manufacturer", "received_on", "over_delivery")
-    list_select_related = ("book", "manufacturer", "order__manufacturer", "visa__officer")
+    list_select_related = ("book", "manufacturer", "order__book", "order__manufacturer", "visa__officer")
     search_fields = ("number", "delivery_note", "decks__serial")
     detail_fields = (
         "book",

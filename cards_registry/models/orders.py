@@ -46,7 +46,12 @@ class Order(models.Model):
         ]
 
     def __str__(self) -> str:
-        return _("Bon n° %(number)s (%(maker)s)") % {"number": self.number, "maker": self.manufacturer.code}
+        # as the portal and the registers name it: its book and its number in the book
+        return _("Bon de commande n° %(book)s/%(number)s — %(maker)s") % {
+            "book": self.book.number,
+            "number": self.number,
+            "maker": self.manufacturer.code,
+        }
 
 
 class OrderLine(models.Model):

@@ -154,7 +154,7 @@ def test_advance_book_and_control_register(officer_client, samples, django_asser
             "/inspection/carnet-d-avances/?table=3&date_from=2026-11-01&date_to=2026-11-30"
         )
     text = page.content.decode()
-    assert "avance initiale" in text and "30000,00" in text
+    assert "avance initiale" in text and "30\u202f000,00" in text
     unknown = officer_client.get(
         "/inspection/carnet-d-avances/?table=9&date_from=2026-11-01&date_to=2026-11-30"
     )

@@ -7,11 +7,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from asn1crypto import pem
 from django import forms
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.translation import gettext_lazy as _
 
+from audit import signing
 from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
 from audit.proofs import consistency_proof, inclusion_proof
@@ -71,6 +73,7 @@ def proofs(request: HttpRequest) -> HttpResponse:
             "consistency": consistency,
             "error": error,
             "checkpoints": Checkpoint.objects.order_by("-number")[:20],
+            "ca_available": bool(_authority_pem()),
         },
         status=status,
     )
@@ -89,3 +92,24 @@ def verifier_download(request: HttpRequest) -> FileResponse:
     return FileResponse(
         VERIFIER.open("rb"), as_attachment=True, filename="verifier.py", content_type="text/x-python"
     )
+
+
+def _authority_pem() -> bytes:
+    """The certificates of the authority that issued the casino's signing certificate, as PEM
+    (from the casino's PKCS#12); empty when signing is not configured."""
+    try:
+        signer = signing.get_signer()
+    except signing.SigningNotConfigured:
+        return b""
+    return b"".join(pem.armor("CERTIFICATE", cert.dump()) for cert in signer.cert_registry if cert.ca)
+
+
+@access.officer_required()
+def ca_download(request: HttpRequest) -> HttpResponse:
+    """``ca.pem``, the trust anchor the verifier, pdfsig and pyHanko check signatures against."""
+    data = _authority_pem()
+    if not data:
+        raise Http404
+    response = HttpResponse(data, content_type="application/x-pem-file")
+    response["Content-Disposition"] = 'attachment; filename="ca.pem"'
+    return response
