@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -40,6 +41,8 @@ class OrphanEntry(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("orphelin")
@@ -76,6 +79,8 @@ class OrphanRepayment(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("remboursement d'un orphelin")
         verbose_name_plural = _("remboursements d'orphelins")
@@ -105,6 +110,8 @@ class OrphanTransfer(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("versement au bureau de bienfaisance")
@@ -171,6 +178,8 @@ class Approval(models.Model):
         blank=True,
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("agrément")
         verbose_name_plural = _("agréments de la direction et du personnel")
@@ -207,6 +216,8 @@ class TipsCount(models.Model):
         _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("comptage des pourboires")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -42,6 +43,8 @@ class ShoeDevice(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("sabot")
         verbose_name_plural = _("sabots")
@@ -64,6 +67,8 @@ class DeviceAssignment(models.Model):
     )
     assigned_at = models.DateTimeField(_("affecté le"), auto_now_add=True)
     returned_at = models.DateTimeField(_("rentré à l'armoire le"), null=True, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("affectation d'un sabot")

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_no_control_characters
 
 from .floor import Table, _optional_user
@@ -19,6 +20,8 @@ class ControlDay(models.Model):
     total = models.DecimalField(
         _("total de la journée"), max_digits=16, decimal_places=2, null=True, blank=True
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("journée du registre de contrôle")
@@ -67,6 +70,8 @@ class ControlLine(models.Model):
         _("approbation du directeur"), blank=True, validators=[validate_no_control_characters]
     )
     reason = models.TextField(_("motif"), blank=True, validators=[validate_no_control_characters])
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("ligne du registre de contrôle")
