@@ -88,3 +88,23 @@ def casino(director: Any) -> Any:
     from tests.builders import casino_settings
 
     return casino_settings(director)
+
+
+# -- the demo casino, seeded once and copied into each test that asks for it ---------------------
+
+
+@pytest.fixture
+def demo(db: None) -> Any:
+    """The database as ``seed_demo`` leaves it (the FR casino); ``demo.output``: what it printed.
+    Ask for it before any fixture that writes."""
+    from tests.demo_rows import loaded
+
+    return loaded("FR")
+
+
+@pytest.fixture
+def lu_demo(db: None) -> Any:
+    """The database as ``seed_demo --profile LU`` leaves it; ``lu_demo.output``: what it printed."""
+    from tests.demo_rows import loaded
+
+    return loaded("LU")
