@@ -2,29 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from typing import Any
 
 import pytest
-from django.db.backends.postgresql.operations import DatabaseOperations
-
-_original_sql_flush = DatabaseOperations.sql_flush
-
-
-def _sql_flush_keeping_guard(self: DatabaseOperations, style: Any, tables: Any, **kwargs: Any) -> list[str]:
-    """Transactional tests empty every table between tests with TRUNCATE, which the
-    audit record's guard refuses. The test suite (a superuser, which may always
-    disable triggers) lifts the guard for that flush only, then restores it
-    ENABLE ALWAYS."""
-    statements = _original_sql_flush(self, style, tables, **kwargs)
-    guarded = [table for table in _guarded() if table in tables]
-    if statements and guarded:
-        return [
-            *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
-            *statements,
-            *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
-        ]
-    return statements
-
 
 # The tables whose guard (a statement trigger "<table>_guard_truncate") refuses TRUNCATE.
 _GUARDED = ("audit_event", "audit_checkpoint", "audit_merkle_node")
@@ -37,7 +18,46 @@ def _guarded() -> list[str]:
     return [*_GUARDED, *(book.table for book in books())]
 
 
-DatabaseOperations.sql_flush = _sql_flush_keeping_guard  # type: ignore[method-assign]
+def _transactional(item: pytest.Item) -> bool:
+    """The test commits for real (``django_db(transaction=True)``, ``transactional_db``,
+    ``live_server``): Django empties every table after it, with TRUNCATE."""
+    marker = item.get_closest_marker("django_db")
+    if marker is not None and (marker.kwargs.get("transaction") or (marker.args and marker.args[0])):
+        return True
+    return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
+    """After a transactional test, Django's flush empties the tables with TRUNCATE, which the
+    guards of the audit record and of the books refuse. For that flush only (this test's
+    teardown, this connection), the test suite (a superuser, who may always disable a trigger)
+    lifts the TRUNCATE guards, then restores them ENABLE ALWAYS. Nothing else is changed: the
+    guards against DELETE and UPDATE stay, and every other test runs with the database as
+    production has it."""
+    if not _transactional(item):
+        return (yield)
+    from django.db import connections
+
+    ops = connections["default"].ops
+    flush = ops.sql_flush
+
+    def sql_flush_lifting_truncate_guards(style: Any, tables: Any, **kwargs: Any) -> list[str]:
+        statements = flush(style, tables, **kwargs)
+        guarded = [table for table in _guarded() if table in tables]
+        if not (statements and guarded):
+            return statements
+        return [
+            *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
+            *statements,
+            *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
+        ]
+
+    ops.sql_flush = sql_flush_lifting_truncate_guards  # this connection's, for this teardown
+    try:
+        return (yield)
+    finally:
+        del ops.sql_flush
 
 
 @pytest.fixture(autouse=True)
@@ -76,3 +96,23 @@ def casino(director: Any) -> Any:
     from tests.builders import casino_settings
 
     return casino_settings(director)
+
+
+# -- the demo casino, seeded once and copied into each test that asks for it ---------------------
+
+
+@pytest.fixture
+def demo(db: None) -> Any:
+    """The database as ``seed_demo`` leaves it (the FR casino); ``demo.output``: what it printed.
+    Ask for it before any fixture that writes."""
+    from tests.demo_rows import loaded
+
+    return loaded("FR")
+
+
+@pytest.fixture
+def lu_demo(db: None) -> Any:
+    """The database as ``seed_demo --profile LU`` leaves it; ``lu_demo.output``: what it printed."""
+    from tests.demo_rows import loaded
+
+    return loaded("LU")

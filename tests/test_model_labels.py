@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 from django.apps import apps
-from django.core.management import call_command
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import override
 
 from tests.builders import kept_for_module
+from tests.demo_rows import loaded
 
 APPS = ("cards_registry", "tables", "house_books", "audit", "casino_ops")
 
@@ -69,9 +69,7 @@ def _models() -> list[type[models.Model]]:
 
 @pytest.fixture(scope="module")
 def lu_demo(django_db_setup: None, django_db_blocker: Any) -> Any:
-    yield from kept_for_module(
-        django_db_blocker, lambda: call_command("seed_demo", profile="LU", verbosity=0)
-    )
+    yield from kept_for_module(django_db_blocker, lambda: loaded("LU"))
 
 
 def _utc_texts(obj: models.Model) -> list[str]:

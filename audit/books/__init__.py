@@ -6,7 +6,8 @@ which of their fields are regulated (what the registers print or the rules read)
 
 - every row of a book that an act creates or changes is captured, whatever the
   way it was written (``save()``, ``objects.create()``, ``bulk_create()``,
-  ``QuerySet.update()``), into the act's transaction; :func:`audit.chain.record`
+  ``update()``; a book's default manager is :class:`BookManager`, whose queryset
+  captures the last two, which send no signal), into the act's transaction; :func:`audit.chain.record`
   drains what was captured into its event's payload under the reserved key
   ``"rows"``: ``[[table, pk, {field: value, ...}], ...]``, each row read back from
   the database as it stands when the act records itself. Rows written in a
@@ -32,7 +33,7 @@ from __future__ import annotations
 from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
-from .registry import ROWS_KEY, Book, book_for, books, drain, register_book
+from .registry import ROWS_KEY, Book, BookManager, BookQuerySet, book_for, books, drain, register_book
 from .rows import iter_rows, read_rows, select_sql
 
 __all__ = [
@@ -41,6 +42,8 @@ __all__ = [
     "amend_book",
     "amend_operations",
     "BookCheck",
+    "BookManager",
+    "BookQuerySet",
     "ROWS_KEY",
     "book_for",
     "books",

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from django.db import models
+
 from .rows import read_rows
 
 ROWS_KEY = "rows"  # the reserved payload key of the rows an event binds
@@ -73,6 +75,7 @@ def register_book(
     """
     names = sorted(set(fields))
     mutable, digest = frozenset(mutable), frozenset(digest)
+    _check_manager(model)
     unknown = (mutable | digest) - set(names)
     if unknown:
         raise ValueError(f"{model._meta.label}: {sorted(unknown)} are not among the book's fields")
@@ -94,7 +97,6 @@ def register_book(
     post_save.connect(_saved, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
     if model._meta.auto_created:  # a many-to-many's own table: rows added by .add() and .set()
         m2m_changed.connect(_linked, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
-    _install()
     return book
 
 
@@ -155,41 +157,50 @@ def _linked(
     _collect(using, _BOOKS[sender], list(pks.values_list("pk", flat=True)))
 
 
-_installed = False
+class BookQuerySet(models.QuerySet):
+    """The queryset of a regulated book's default manager (:class:`BookManager`).
 
+    ``bulk_create`` and ``update`` send no signal: they register here the rows they write,
+    so that the act's event binds them like the rows ``save()`` writes. Only the books'
+    querysets do this; every other model keeps Django's own."""
 
-def _install() -> None:
-    """``bulk_create`` and ``QuerySet.update`` send no signal: they register their rows here."""
-    global _installed
-    if _installed:
-        return
-    _installed = True
-    from django.db import connections
-    from django.db.models.query import QuerySet
-
-    bulk_create = QuerySet.bulk_create
-    update = QuerySet.update
-
-    def audited_bulk_create(self: QuerySet[Any], objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        made = bulk_create(self, objs, *args, **kwargs)
-        book = _BOOKS.get(self.model)
+    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        made = super().bulk_create(objs, *args, **kwargs)
+        book = _BOOKS.get(self.model._meta.concrete_model)
         if book is not None:
             _collect(self.db, book, [obj.pk for obj in made if obj.pk is not None])
         return made
 
-    def audited_update(self: QuerySet[Any], **kwargs: Any) -> int:
-        book = _BOOKS.get(self.model)
+    def update(self, **kwargs: Any) -> int:
+        from django.db import connections
+
+        book = _BOOKS.get(self.model._meta.concrete_model)
         if book is None or not connections[self.db].in_atomic_block:
-            return update(self, **kwargs)
+            return super().update(**kwargs)
         pks = list(self.values_list("pk", flat=True))
-        done = update(self, **kwargs)
+        done = super().update(**kwargs)
         _collect(self.db, book, pks)
         return done
 
-    audited_bulk_create.__doc__ = bulk_create.__doc__
-    audited_update.__doc__ = update.__doc__
-    QuerySet.bulk_create = audited_bulk_create  # type: ignore[method-assign]
-    QuerySet.update = audited_update  # type: ignore[method-assign]
+
+class BookManager(models.Manager.from_queryset(BookQuerySet)):  # type: ignore[misc]
+    """The default manager of every regulated book (``objects = BookManager()``)."""
+
+
+def _check_manager(model: Any) -> None:
+    """A book's rows written by ``bulk_create`` or ``update`` are captured only through its
+    default manager's :class:`BookQuerySet`: a book declared without it is refused at start-up.
+    A many-to-many's own table has Django's manager: its rows come by ``m2m_changed``."""
+    if model._meta.auto_created:
+        return
+    queryset = model._default_manager.get_queryset()
+    if not isinstance(queryset, BookQuerySet):
+        from django.core.exceptions import ImproperlyConfigured
+
+        raise ImproperlyConfigured(
+            f"{model._meta.label} is a book: its default manager must be audit.books.BookManager"
+            " (objects = BookManager()), whose bulk_create and update bind their rows to the chain"
+        )
 
 
 def drain(connection: Any) -> list[list[Any]]:

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import validate_no_control_characters
 
@@ -34,6 +35,8 @@ class TableIssue(models.Model):
         Deck, through="IssueLine", related_name="issues"
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("remise à une table")
         verbose_name_plural = _("remises aux tables")
@@ -47,6 +50,8 @@ class TableIssue(models.Model):
 class IssueLine(models.Model):
     issue = models.ForeignKey(TableIssue, on_delete=models.PROTECT, related_name="lines")
     deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="issue_lines")
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("jeu remis")
@@ -74,6 +79,8 @@ class TableCheck(models.Model):
     order_checked = models.BooleanField(_("ordre du fabricant vérifié"))
     cards_counted = models.PositiveSmallIntegerField(_("cartes comptées"))
     video_reference = models.CharField(_("référence vidéo"), max_length=150, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("descellement / contrôle à la table")
@@ -105,6 +112,8 @@ class DeckReturn(models.Model):
     )
     at = models.DateTimeField(_("le"))
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("retour d'une table")
         verbose_name_plural = _("retours des tables")
@@ -126,6 +135,8 @@ class ReturnLine(models.Model):
     remark = models.CharField(
         _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("jeu rendu")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 
 from .decks import Deck
@@ -24,6 +25,8 @@ class KeyHandover(models.Model):
     )
     at = models.DateTimeField(_("le"))
     reason = models.CharField(_("motif"), max_length=300, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("remise de la clé")
@@ -71,6 +74,8 @@ class CabinetOpening(models.Model):
         related_name="+",
     )
     note = models.CharField(_("observations"), max_length=300, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("ouverture du dépôt")
@@ -145,6 +150,8 @@ class OutOfUseDeclaration(models.Model):
     )
     reason = models.CharField(_("motif"), max_length=300)
     decks = models.ManyToManyField(Deck, verbose_name=_("jeux"), related_name="out_of_use_declarations")
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("déclaration hors d'usage")

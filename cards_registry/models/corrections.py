@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 
 from .at_tables import DeckReturn, ReturnLine, TableCheck, TableIssue
@@ -92,6 +93,8 @@ class Correction(models.Model):
         USER, verbose_name=_("approuvée par (directeur)"), on_delete=models.PROTECT, related_name="+"
     )
     at = models.DateTimeField(_("le"))
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("correction")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_no_control_characters
 
 from .makers import Manufacturer
@@ -48,6 +49,8 @@ class Deck(models.Model):
     )
     unsealed_at = models.DateTimeField(_("descellé le"), null=True, blank=True)
     status_before_quarantine = models.CharField(max_length=16, blank=True, editable=False)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("jeu de cartes")

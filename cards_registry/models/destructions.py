@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 
 from .cabinet import CabinetOpening
@@ -36,6 +37,8 @@ class Destruction(models.Model):
     )
     method = models.CharField(_("mode de destruction"), max_length=150, default="broyage")
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("destruction")
         verbose_name_plural = _("destructions")
@@ -56,6 +59,8 @@ class DestructionLine(models.Model):
     complete = models.BooleanField(_("complet"))
     unmarked = models.BooleanField(_("non marqué"))
     remark = models.CharField(_("observations"), max_length=300, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("jeu détruit")
@@ -79,6 +84,8 @@ class Visa(models.Model):
     officer = models.ForeignKey(USER, verbose_name=_("officier"), on_delete=models.PROTECT, related_name="+")
     at = models.DateTimeField(_("visé le"))
     remark = models.CharField(_("observations"), max_length=300, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("visa")

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .decks import Deck
@@ -85,6 +86,8 @@ class Incident(models.Model):
         help_text=_("Vide : relevé par le rejeu d'un journal de donnes."),
     )
     recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("incident")
@@ -173,6 +176,8 @@ class IncidentClosure(models.Model):
     decks_fit = models.ManyToManyField(
         Deck, verbose_name=_("jeux rendus à l'usage"), blank=True, related_name="+"
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("clôture d'incident")

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import DateWindowValidator
 
 USER = settings.AUTH_USER_MODEL
@@ -28,6 +29,8 @@ class Manufacturer(models.Model):
     registered_by = models.ForeignKey(
         USER, verbose_name=_("enregistré par"), on_delete=models.PROTECT, related_name="+"
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("fabricant agréé")

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import npgettext
 
+from audit.books import BookManager
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .makers import Book, Manufacturer
@@ -37,6 +38,8 @@ class Order(models.Model):
     )
     sent_at = models.DateTimeField(_("envoyé le"), null=True, blank=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("bon de commande")
         verbose_name_plural = _("bons de commande")
@@ -61,6 +64,8 @@ class OrderLine(models.Model):
     back_colour = models.CharField(
         _("couleur du dos"), max_length=32, validators=[validate_no_control_characters]
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("ligne de commande")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .makers import Book, Manufacturer
@@ -37,6 +38,8 @@ class Reception(models.Model):
         USER, verbose_name=_("pris en charge par"), on_delete=models.PROTECT, related_name="+"
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("prise en charge")
         verbose_name_plural = _("carnet de prise en charge")
@@ -61,6 +64,8 @@ class Sixain(models.Model):
     reception = models.ForeignKey(
         Reception, verbose_name=_("prise en charge"), on_delete=models.PROTECT, related_name="sixains"
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("sixain")

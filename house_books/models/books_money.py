@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -41,6 +42,8 @@ class OrphanEntry(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), default=timezone.now)  # the act's moment
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("orphelin")
@@ -77,6 +80,8 @@ class OrphanRepayment(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("remboursement d'un orphelin")
         verbose_name_plural = _("remboursements d'orphelins")
@@ -106,6 +111,8 @@ class OrphanTransfer(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("versement au bureau de bienfaisance")
@@ -172,6 +179,8 @@ class Approval(models.Model):
         blank=True,
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("agrément")
         verbose_name_plural = _("agréments de la direction et du personnel")
@@ -208,6 +217,8 @@ class TipsCount(models.Model):
         _("observations"), max_length=300, blank=True, validators=[validate_no_control_characters]
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("comptage des pourboires")

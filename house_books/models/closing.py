@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -74,6 +75,8 @@ class ClosingDown(models.Model):
         validators=[validate_no_control_characters],
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("cessation de l'exploitation")
         verbose_name_plural = _("cessation de l'exploitation")
@@ -102,6 +105,8 @@ class TableNotice(models.Model):
         USER, verbose_name=_("apposé par"), on_delete=models.PROTECT, related_name="+"
     )
     posted_at = models.DateTimeField(_("apposé le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("avis de table")

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -43,6 +44,8 @@ class ShoeDevice(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), default=timezone.now)  # the act's moment
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("sabot")
         verbose_name_plural = _("sabots")
@@ -65,6 +68,8 @@ class DeviceAssignment(models.Model):
     )
     assigned_at = models.DateTimeField(_("affecté le"), default=timezone.now)  # the act's moment
     returned_at = models.DateTimeField(_("rentré à l'armoire le"), null=True, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("affectation d'un sabot")

@@ -9,6 +9,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import (
     DateWindowValidator,
     validate_date_window,
@@ -87,6 +88,8 @@ class Exclusion(models.Model):
         USER, verbose_name=_("inscrite par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("exclusion")

@@ -6,6 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops import dates
 from casino_ops.validators import (
     validate_date_window,
@@ -35,6 +36,8 @@ class SeanceHours(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("heures des séances")
@@ -68,6 +71,8 @@ class EarlyStop(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("arrêt avant l'heure de fermeture")
         verbose_name_plural = _("arrêts avant l'heure de fermeture")
@@ -98,6 +103,8 @@ class BankFailure(models.Model):
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("défaillance de la contrepartie")
         verbose_name_plural = _("défaillances de la contrepartie")
@@ -124,6 +131,8 @@ class NewAuthorisation(models.Model):
         USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
     )
     recorded_at = models.DateTimeField(_("inscrit le"), auto_now_add=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("nouvelle autorisation")

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_no_control_characters
 
 from .floor import Table, _optional_user
@@ -27,6 +28,8 @@ class ControlDay(models.Model):
         default="",
         validators=[validate_no_control_characters],
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("journée du registre de contrôle")
@@ -79,6 +82,8 @@ class ControlLine(models.Model):
         _("approbation du directeur"), blank=True, validators=[validate_no_control_characters]
     )
     reason = models.TextField(_("motif"), blank=True, validators=[validate_no_control_characters])
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("ligne du registre de contrôle")

@@ -11,6 +11,8 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from audit.books import BookManager
+
 from ..blackjack.rules import MAX_BOXES
 
 if TYPE_CHECKING:  # the stubs' helper types are a development dependency
@@ -55,6 +57,8 @@ class Table(models.Model):
         validators=[MinValueValidator(1), MaxValueValidator(MAX_BOXES)],  # boxes 1 to 7 (hand-log §2)
     )
     in_service = models.BooleanField(_("en service"), default=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("table")

@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .floor import Delegation, Table, _optional_user
@@ -81,6 +82,8 @@ class Session(models.Model):
     advances_total = models.DecimalField(_("total des avances"), max_digits=14, decimal_places=2, default=0)
     result = models.DecimalField(_("résultat"), max_digits=14, decimal_places=2, null=True, blank=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("séance")
         verbose_name_plural = _("séances")
@@ -140,6 +143,8 @@ class AdvanceEntry(models.Model):
     )
     note = models.TextField(_("mention"), blank=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("inscription au carnet d'avances")
         verbose_name_plural = _("carnet d'avances (modèle n° 10)")
@@ -175,6 +180,8 @@ class MaximumChange(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("changement du maximum")

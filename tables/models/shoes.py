@@ -5,6 +5,8 @@ from django.db import models
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from audit.books import BookManager
+
 from .floor import _optional_user
 from .sessions import Session
 
@@ -28,6 +30,8 @@ class Shoe(models.Model):
         settings.AUTH_USER_MODEL, verbose_name=_("croupier"), on_delete=models.PROTECT, related_name="+"
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("sabot")
         verbose_name_plural = _("sabots")
@@ -47,6 +51,8 @@ class ShoeDeck(models.Model):
     )
     serial = models.CharField(_("numéro de série"), max_length=64)
     back_colour = models.CharField(_("couleur du dos"), max_length=32)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("jeu du sabot")
@@ -93,6 +99,8 @@ class HandLog(models.Model):
     )
     uploaded_at = models.DateTimeField(_("déposé le"))
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("journal de mains")
         verbose_name_plural = _("journaux de mains")
@@ -119,6 +127,8 @@ class Replay(models.Model):
     overpaid = models.DecimalField(_("payé à tort aux joueurs"), max_digits=14, decimal_places=2)
     underpaid = models.DecimalField(_("payé à tort à la maison"), max_digits=14, decimal_places=2)
     finished_at = models.DateTimeField(_("rejoué le"))
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("rejeu")
@@ -155,6 +165,8 @@ class Discrepancy(models.Model):
     )
     article = models.CharField(_("article"), max_length=64)
     detail = models.JSONField(_("détail"), default=dict)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("écart")

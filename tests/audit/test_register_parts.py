@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.files.storage import default_storage
-from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import RegisterPart, Report, ReportPart
@@ -24,6 +23,7 @@ from audit.registers.parts import progress_of
 from audit.registers.render import print_register
 from audit.registers.reports import produce_report, request_report
 from tests.builders import kept_for_module
+from tests.demo_rows import loaded
 
 from .conftest import assert_signed_and_tamper_evident, pdf_text
 
@@ -47,7 +47,7 @@ def book(db: None, demo_book: list[Any]) -> list[Any]:
 def _demo_book() -> list[Any]:
     from cards_registry.models import Book, BookKind, Deck, Manufacturer, Order, Reception, Sixain
 
-    call_command("seed_demo", verbosity=0)
+    loaded("FR")
     director = get_user_model().objects.get(username="directeur")
     maker = Manufacturer.objects.order_by("code").first()
     now = timezone.now()

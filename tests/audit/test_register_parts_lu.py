@@ -12,7 +12,6 @@ from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import call_command
 from django.utils import timezone
 
 from cards_registry.models import DeckStatus, IssueLine, ReturnResult
@@ -22,6 +21,7 @@ from house_books.services.devices import return_device
 from tables.services.limits import record_authorised_minimum
 from tests import builders
 from tests.builders import kept_for_module
+from tests.demo_rows import loaded
 
 from .test_register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
 
@@ -33,7 +33,7 @@ def lu_demo(django_db_setup: None, django_db_blocker: Any) -> Any:
 
 
 def _lu_demo() -> None:
-    call_command("seed_demo", profile="LU", verbosity=0)
+    loaded("LU")
     director = get_user_model().objects.get(username="directeur")
     today = timezone.localdate()
     record_authorised_minimum(

@@ -13,6 +13,7 @@ from django.utils import timezone
 from audit.chain import head
 from audit.registers import get_register, register_names
 from tests.builders import kept_for_module
+from tests.demo_rows import loaded
 
 from .conftest import assert_signed_and_tamper_evident, non_white_pixels, pdf_text, render_page
 
@@ -36,7 +37,7 @@ def _args(name: str, output: Path) -> list[str]:
 @pytest.fixture(scope="module")
 def demo(django_db_setup: None, django_db_blocker: Any) -> Any:
     """The demo data, made once for the module (seed_demo takes seconds)."""
-    yield from kept_for_module(django_db_blocker, lambda: call_command("seed_demo", verbosity=0))
+    yield from kept_for_module(django_db_blocker, lambda: loaded("FR"))
 
 
 @pytest.mark.django_db

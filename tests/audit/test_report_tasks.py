@@ -33,11 +33,6 @@ def _period() -> tuple[dt.date, dt.date]:
     return today - dt.timedelta(days=60), today + dt.timedelta(days=1)
 
 
-@pytest.fixture
-def demo(db: None) -> None:
-    call_command("seed_demo", verbosity=0)
-
-
 @pytest.mark.django_db
 def test_a_register_requested_twice_makes_one_report(
     demo: None, signing_configured: Any, director: Any, django_capture_on_commit_callbacks: Any

@@ -22,11 +22,6 @@ from tests import builders
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def demo() -> Any:
-    call_command("seed_demo", stdout=StringIO())
-
-
 def test_demo_deck_life_in_order(demo: Any) -> None:
     out = StringIO()
     call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", MAKER_CODE, stdout=out)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from io import StringIO
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -15,8 +16,7 @@ from cards_registry.models import Deck, DeckStatus, Incident, Reception, Visa
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_depot_has_every_state_and_runs_twice() -> None:
-    call_command("seed_demo", stdout=StringIO())
+def test_demo_depot_has_every_state_and_runs_twice(demo: Any) -> None:
     counts = (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count())
     assert counts[1] == 12 and Visa.objects.filter(reception__isnull=False).count() == 12
     assert set(Deck.objects.values_list("status", flat=True)) == set(DeckStatus.values)
@@ -29,13 +29,11 @@ def test_demo_depot_has_every_state_and_runs_twice() -> None:
     assert (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count()) == counts
 
 
-def test_the_demo_follows_the_procedure(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_demo_follows_the_procedure(demo: Any, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 
     from cards_registry.models import IncidentRoute
 
-    call_command("seed_demo", stdout=StringIO())
-    capsys.readouterr()
     marked = Incident.objects.get(route=IncidentRoute.RETURN)
     assert marked.kind == "marked" and marked.officer_informed is not None and hasattr(marked, "closure")
     today = timezone.localdate()

@@ -21,11 +21,9 @@ def _snapshot():
 
 
 @pytest.mark.django_db
-def test_seed_demo_twice_gives_the_same_data(capsys):
-    call_command("seed_demo")
+def test_seed_demo_twice_gives_the_same_data(demo, capsys):
     first = _snapshot()
-    out = capsys.readouterr().out
-    assert "demo-directeur" in out
+    assert "demo-directeur" in demo.output
     call_command("seed_demo")
     assert _snapshot() == first
     assert "nothing changed" in capsys.readouterr().out
@@ -38,19 +36,16 @@ def test_seed_demo_twice_gives_the_same_data(capsys):
 
 
 @pytest.mark.django_db
-def test_demo_director_logs_into_the_admin(client):
-    call_command("seed_demo")
+def test_demo_director_logs_into_the_admin(demo, client):
     assert client.login(username="directeur", password="demo-directeur")
     assert client.get("/admin/").status_code == 200
 
 
 @pytest.mark.django_db
-def test_the_demo_follows_the_procedure_and_the_books_inspect_clean(capsys):
+def test_the_demo_follows_the_procedure_and_the_books_inspect_clean(demo, capsys):
     """seed_demo on a fresh database, then inspect_books finds no breach (exit 0): every shoe
     filled from checked decks, every deck of a closed day back, the director's discrepancies
     acknowledged, the incidents reported and closed."""
-    call_command("seed_demo")
-    capsys.readouterr()
     try:
         call_command("inspect_books")
         code = 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from typing import Any
 
 import pytest
 from django.core.management import call_command
@@ -28,7 +29,9 @@ def _exit_code(capsys: pytest.CaptureFixture[str], command: str) -> tuple[int, s
     return int(code), out.out + out.err
 
 
-def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_lu_demo_is_luxembourg_and_inspects_clean(
+    lu_demo: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     from house_books.models import (
         Approval,
         BankFailure,
@@ -41,8 +44,6 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(capsys: pytest.CaptureFixt
     )
     from tables.models import Session
 
-    call_command("seed_demo", "--profile", "LU")
-    capsys.readouterr()
     assert CasinoSettings.objects.get().profile == "LU"
     assert Approval.objects.exists() and OrphanEntry.objects.exists() and TipsCount.objects.exists()
     assert SeanceHours.objects.count() == 3 and ShoeDevice.objects.count() == 6
@@ -127,10 +128,9 @@ def _assert_a_month_of_seances() -> None:
     assert not past.filter(returned_at__isnull=True).exists()
 
 
-def test_seed_demo_alone_stays_french() -> None:
+def test_seed_demo_alone_stays_french(demo: Any) -> None:
     from tables.models import ControlDay, Session
 
-    call_command("seed_demo")
     assert CasinoSettings.objects.get().profile == "FR"
     today = timezone.localdate()
     assert set(Session.objects.values_list("day", flat=True)) == {today - dt.timedelta(days=1), today}

@@ -12,9 +12,8 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 
 @pytest.mark.django_db
-def test_demo_officer_logs_in_with_the_printed_secret(capsys) -> None:
-    call_command("seed_demo")
-    first = capsys.readouterr().out
+def test_demo_officer_logs_in_with_the_printed_secret(demo, capsys) -> None:
+    first = demo.output
     call_command("seed_demo")
     second = capsys.readouterr().out
     assert TOTPDevice.objects.count() == 2

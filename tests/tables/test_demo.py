@@ -32,9 +32,7 @@ def _snapshot():
 
 
 @pytest.mark.django_db
-def test_demo_tables(django_capture_on_commit_callbacks):
-    with django_capture_on_commit_callbacks(execute=True):
-        call_command("seed_demo")
+def test_demo_tables(demo, django_capture_on_commit_callbacks):
     first = _snapshot()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("seed_demo")
