@@ -134,7 +134,10 @@ BOOKS.update(
             ("opening", "at", "recorded_by", "expected", "found", "missing", "unexpected", "incident"),
             (),
         ),
-        m.IncidentReport: (("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at"), ()),
+        m.IncidentReport: (
+            ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at"),
+            (),
+        ),
         m.DepotSettings: (
             ("max_sixains", "incident_report_minutes", "visa_within_days"),
             ("max_sixains", "incident_report_minutes", "visa_within_days"),

@@ -11,6 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.bookrows import BookManager
 from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, HOUSE_RULE_PROFILES, INTEGER_RULE_MINIMUM
 
 from .regulations import Profile
@@ -105,6 +106,8 @@ class CasinoSettings(models.Model):
     )
     updated_at = models.DateTimeField(_("modifié le"), auto_now=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("paramètres du casino")
         verbose_name_plural = _("paramètres du casino")
@@ -196,7 +199,10 @@ class CasinoSettings(models.Model):
         start = _latest_start(day, rule.exercise_start_month, rule.exercise_start_day)
         if start <= floor:
             return floor
-        before = max(floor, _latest_start(start - dt.timedelta(days=1), rule.exercise_start_month, rule.exercise_start_day))
+        before = max(
+            floor,
+            _latest_start(start - dt.timedelta(days=1), rule.exercise_start_month, rule.exercise_start_day),
+        )
         return before if before.year == start.year else start
 
     def exercise_of(self, day: dt.date) -> int:
@@ -240,6 +246,8 @@ class CalendarRule(models.Model):
         _("début de l'exercice : jour"), validators=[MinValueValidator(1), MaxValueValidator(28)]
     )
     recorded_at = models.DateTimeField(_("enregistré le"))
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("changement de journée de jeu ou d'exercice")

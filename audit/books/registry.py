@@ -6,9 +6,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import models
+from casino_ops.bookrows import BookManager, BookQuerySet, set_collector
 
 from .rows import read_rows
+
+__all__ = ["BookManager", "BookQuerySet"]  # declared at the bottom layer, re-exported for the apps
 
 ROWS_KEY = "rows"  # the reserved payload key of the rows an event binds
 
@@ -157,34 +159,14 @@ def _linked(
     _collect(using, _BOOKS[sender], list(pks.values_list("pk", flat=True)))
 
 
-class BookQuerySet(models.QuerySet):
-    """The queryset of a regulated book's default manager (:class:`BookManager`).
-
-    ``bulk_create`` and ``update`` send no signal: they register here the rows they write,
-    so that the act's event binds them like the rows ``save()`` writes. Only the books'
-    querysets do this; every other model keeps Django's own."""
-
-    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
-        made = super().bulk_create(objs, *args, **kwargs)
-        book = _BOOKS.get(self.model._meta.concrete_model)
-        if book is not None:
-            _collect(self.db, book, [obj.pk for obj in made if obj.pk is not None])
-        return made
-
-    def update(self, **kwargs: Any) -> int:
-        from django.db import connections
-
-        book = _BOOKS.get(self.model._meta.concrete_model)
-        if book is None or not connections[self.db].in_atomic_block:
-            return super().update(**kwargs)
-        pks = list(self.values_list("pk", flat=True))
-        done = super().update(**kwargs)
-        _collect(self.db, book, pks)
-        return done
+def _bulk_written(using: str, model: Any, pks: list[Any]) -> None:
+    """The rows a book's queryset wrote by ``bulk_create`` or ``update``."""
+    book = _BOOKS.get(model)
+    if book is not None:
+        _collect(using, book, pks)
 
 
-class BookManager(models.Manager.from_queryset(BookQuerySet)):  # type: ignore[misc]
-    """The default manager of every regulated book (``objects = BookManager()``)."""
+set_collector(_bulk_written)
 
 
 def _check_manager(model: Any) -> None:
@@ -198,7 +180,7 @@ def _check_manager(model: Any) -> None:
         from django.core.exceptions import ImproperlyConfigured
 
         raise ImproperlyConfigured(
-            f"{model._meta.label} is a book: its default manager must be audit.books.BookManager"
+            f"{model._meta.label} is a book: its default manager must be casino_ops.bookrows.BookManager"
             " (objects = BookManager()), whose bulk_create and update bind their rows to the chain"
         )
 

@@ -97,6 +97,8 @@ class CabinetDemand(models.Model):
     at = models.DateTimeField(_("le"))
     reason = models.CharField(_("motif"), max_length=300, blank=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("demande d'ouverture du dépôt")
         verbose_name_plural = _("demandes d'ouverture du dépôt")
@@ -128,6 +130,8 @@ class CabinetInventory(models.Model):
         on_delete=models.PROTECT,
         related_name="+",
     )
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("inventaire du dépôt")

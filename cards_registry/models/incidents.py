@@ -156,6 +156,8 @@ class IncidentReport(models.Model):
     )
     recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("avis d'incident")
         verbose_name_plural = _("avis d'incidents")

@@ -92,6 +92,8 @@ class DepotSettings(models.Model):
         help_text=_("Au-delà, un bon, une prise en charge ou une destruction non visé est un manquement."),
     )
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("paramètres du dépôt")
         verbose_name_plural = _("paramètres du dépôt")

@@ -89,6 +89,8 @@ class Delegation(models.Model):
     )
     at = models.DateTimeField(_("acte du"))
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("délégation pour la direction des jeux")
         verbose_name_plural = _("délégations pour la direction des jeux")
@@ -116,6 +118,8 @@ class AuthorisedMinimum(models.Model):
     recorded_at = models.DateTimeField(_("inscrit le"))
     stamped_by = _optional_user(_("visé par"))
     stamped_at = models.DateTimeField(_("visé le"), null=True, blank=True)
+
+    objects = BookManager()
 
     class Meta:
         verbose_name = _("minimum autorisé (arrêté)")

@@ -192,6 +192,8 @@ class DiscrepancyAcknowledgement(models.Model):
     at = models.DateTimeField(_("pris en compte le"))
     note = models.TextField(_("observation"), blank=True)
 
+    objects = BookManager()
+
     class Meta:
         verbose_name = _("prise de connaissance d'un écart")
         verbose_name_plural = _("prises de connaissance des écarts")
