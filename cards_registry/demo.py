@@ -17,7 +17,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from casino_ops import roles
+from casino_ops import clock, roles
 
 from . import services
 from .models import Deck, Incident, Manufacturer
@@ -102,13 +102,15 @@ def seed(context: dict[str, Any]) -> None:
         )
         services.stamp_order(actor=officer, order=order)
         services.send_order(actor=director, order=order)
-        reception = services.receive(
-            actor=director,
-            order=order,
-            received_on=today,  # written the day the decks arrive, never back-dated
-            sixains=_sixains(month),
-            delivery_note=f"BL {month:%Y%m}-01",
-        )
+        # each month's delivery written the day it arrived (the demo's past, as it was then)
+        with clock.history_at(dt.datetime.combine(month, dt.time(10, 0))):
+            reception = services.receive(
+                actor=director,
+                order=order,
+                received_on=month,
+                sixains=_sixains(month),
+                delivery_note=f"BL {month:%Y%m}-01",
+            )
         services.stamp_reception(actor=officer, reception=reception)
     pending = services.create_order(
         actor=committee,

@@ -14,8 +14,6 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 
-from django.utils import timezone
-
 # (table_number, day) -> None when the table may receive decks, else the reason (French).
 TableCheck = Callable[[int, dt.date], str | None]
 
@@ -48,21 +46,3 @@ def register_day_closed(function: DayClosed | None) -> None:
 def day_closed(day: dt.date) -> bool:
     """Whether ``day`` is closed in the control register (``False`` without the tables)."""
     return False if _day_closed is None else bool(_day_closed(day))
-
-
-# The moment the floor's acts are written at (the tables' clock: now, or the demo's and the
-# tests' fixed past moment); the depot dates its receptions by it.
-Clock = Callable[[], dt.datetime]
-
-_clock: Clock | None = None
-
-
-def register_clock(function: Clock | None) -> None:
-    """Register (or, with ``None``, remove) the tables' clock."""
-    global _clock
-    _clock = function
-
-
-def now() -> dt.datetime:
-    """The floor's current moment (``timezone.now()`` without the tables)."""
-    return timezone.now() if _clock is None else _clock()

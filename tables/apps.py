@@ -60,12 +60,10 @@ class TablesConfig(AppConfig):
             }
         )
         register_history_provider(deck_shoe_history)
-        from cards_registry.floor import register_clock, register_day_closed, register_table_check
+        from cards_registry.floor import register_day_closed, register_table_check
 
-        from . import clock
         from .services.floor import day_closed, table_refusal
 
         register_table_check(table_refusal)  # the depot issues decks only to a table in service
         register_day_closed(day_closed)  # ... and for a day not yet closed
-        register_clock(clock.now)  # the depot's receptions are dated by the floor's clock
         from . import inspection  # noqa: F401  (its checks join inspect_books)

@@ -14,12 +14,11 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import act_checks
+from casino_ops import act_checks, clock
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
-from .. import floor
 from ..models import (
     BookKind,
     Deck,
@@ -90,7 +89,7 @@ def receive(
     maker = order.manufacturer
     check_order_sent(order, profile)
     check_approved(maker, received_on, profile)
-    now = floor.now()
+    now = clock.now()
     check_reception_day(
         received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
     )
