@@ -61,6 +61,7 @@ BOOKS = {
         ("status", "unsealed_at", "status_before_quarantine"),
     ),
     m.KeyHandover: (("giver", "receiver", "at", "reason"), ()),
+    m.CabinetDemand: (("officer", "at", "reason"), ()),
     m.CabinetOpening: (("opened_by", "at", "purpose", "table_number", "day", "demanded_by", "note"), ()),
     m.TableIssue: (("table_number", "day", "opening", "issued_by", "received_by", "at"), ()),
     m.IssueLine: (("issue", "deck"), ()),
@@ -79,7 +80,7 @@ BOOKS = {
         (),
     ),
     m.DeckReturn: (("table_number", "day", "opening", "returned_by", "at"), ()),
-    m.ReturnLine: (("deck_return", "issue_line", "result", "order_restored", "remark"), ()),
+    m.ReturnLine: (("deck_return", "issue_line", "result", "order_restored", "cards_counted", "remark"), ()),
     m.Incident: (
         (
             "book",

@@ -131,3 +131,18 @@ def test_a_short_return_through_the_form_says_the_deck_is_quarantined_not_back(
     assert f"A1-1 : consigné : incident n° {incident.number} ouvert, 51 cartes" in page
     assert "A1-1 : apte, remis au dépôt" not in page
     assert "A1-2 : apte, remis au dépôt, 52 cartes" in page
+
+
+def test_the_count_of_a_returned_deck_is_guarded_by_the_database(director: Any, decks: list[Deck]) -> None:
+    """The count decides whether an incident opens: once written, the database refuses to change it."""
+    from django.db import DatabaseError, transaction
+
+    from cards_registry.models import ReturnLine
+
+    issued(director, decks[:1])
+    back = services.return_decks(
+        actor=director, table_number=1, day=gaming_day(), results=[(decks[0], "fit", "", 52)]
+    )
+    with pytest.raises(DatabaseError), transaction.atomic():
+        ReturnLine.objects.filter(deck_return=back).update(cards_counted=51)
+    assert back.lines.get().cards_counted == 52

@@ -40,7 +40,8 @@ def test_a_demand_to_open_the_cabinet_left_unanswered(
 ) -> None:
     demand = services.demand_opening(actor=officer, reason="Contrôle inopiné")
     assert named(capsys) == (0, [])  # the key holder is on his way
-    CabinetDemand.objects.filter(pk=demand.pk).update(at=timezone.now() - dt.timedelta(hours=2))
+    with behind_the_guard(CabinetDemand):
+        CabinetDemand.objects.filter(pk=demand.pk).update(at=timezone.now() - dt.timedelta(hours=2))
     demand.refresh_from_db()
     code, found = named(capsys)
     assert code == 1
@@ -99,6 +100,7 @@ def test_under_lu_the_breaches_cite_lu(
         actor=director, name=casino.name, profile="LU", authorised_min_stake=casino.authorised_min_stake
     )
     demand = services.demand_opening(actor=officer)
-    CabinetDemand.objects.filter(pk=demand.pk).update(at=timezone.now() - dt.timedelta(hours=2))
+    with behind_the_guard(CabinetDemand):
+        CabinetDemand.objects.filter(pk=demand.pk).update(at=timezone.now() - dt.timedelta(hours=2))
     code, found = named(capsys)
     assert code == 1 and [(c, a) for c, a, _o in found] == [("depot.demands_unanswered", "LU art. 6")]
