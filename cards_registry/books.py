@@ -128,9 +128,8 @@ BOOKS.update(
         m.IncidentClosure.decks_fit.through: (("incidentclosure", "deck"), ()),
         m.OutOfUseDeclaration: (("opening", "at", "declared_by", "reason"), ()),
         m.OutOfUseDeclaration.decks.through: (("outofusedeclaration", "deck"), ()),
-        # an officer's demand to open the cabinet, the inventory taken at that opening, whom an
-        # incident was reported to and when (FR art. 40; LU art. 37), the depot's thresholds
-        m.CabinetDemand: (("officer", "at", "reason"), ()),
+        # the inventory taken at an opening an officer demanded, whom an incident was reported
+        # to and when (FR art. 40; LU art. 37), the depot's thresholds
         m.CabinetInventory: (
             ("opening", "at", "recorded_by", "expected", "found", "missing", "unexpected", "incident"),
             (),

@@ -1,6 +1,6 @@
 """A returned deck's count of cards is bound to the chain and guarded like the rest of its line
-(FR art. 40 §5, LU art. 7 §5: the count decides whether an incident opens), and an officer's
-demand to open the cabinet becomes a guarded book (FR art. 39, LU art. 6); see 0004_book_guards."""
+(FR art. 40 §5, LU art. 7 §5: the count decides whether an incident opens); see
+0004_book_guards."""
 
 from django.db import migrations
 
@@ -11,8 +11,7 @@ _RETURNLINE_BEFORE = ["deck_return_id", "issue_line_id", "order_restored", "rema
 # (table, the columns that never change after the act, rows never deleted): replaces 0004's
 GUARDS = [
     ("cards_registry_returnline", sorted([*_RETURNLINE_BEFORE, "cards_counted"]), True),
-    ("cards_registry_cabinetdemand", ["at", "officer_id", "reason"], True),
-]
+]  # an officer's demand is guarded by 0009_cabinet_and_report_guards
 REPLACED = [("cards_registry_returnline", _RETURNLINE_BEFORE, True)]
 
 

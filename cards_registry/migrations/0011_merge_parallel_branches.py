@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('cards_registry', '0009_cabinet_and_report_guards'),
-        ('cards_registry', '0009_incident_at_table_check'),
+        ("cards_registry", "0010_return_count_and_demand_guarded"),
     ]
 
     operations = [
