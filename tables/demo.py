@@ -303,11 +303,20 @@ def _sixain_in_cabinet(day: dt.date) -> list[Any]:
         .order_by("sixain__reception__received_on", "sixain__serial", "serial")
     )
     for deck in decks:
-        by_sixain.setdefault(deck.sixain_id, []).append(deck)
+        if deck.sixain_id is not None:
+            by_sixain.setdefault(deck.sixain_id, []).append(deck)
     full = [found for found in by_sixain.values() if len(found) == 6]
     if not full:
         raise RuntimeError(f"no sixain in the cabinet for {day}")
     return full[0]
+
+
+def _key_holder() -> Any:
+    """The holder of the cabinet's single key (the depot's demo gives it to the director)."""
+    holder = current_key_holder()
+    if holder is None:
+        raise RuntimeError("the card depot's key is held by no one")
+    return holder
 
 
 def _check_at_table(session: Session, croupier: Any, decks: Sequence[Any]) -> None:
@@ -330,7 +339,7 @@ def _issue_and_check(session: Session, croupier: Any) -> list[Any]:
     checked at the table, new decks unsealed (FR art. 40, LU art. 7)."""
     decks = _sixain_in_cabinet(session.day)
     depot.issue_decks(
-        actor=current_key_holder(),
+        actor=_key_holder(),
         table_number=session.table.number,
         day=session.day,
         decks=decks,
@@ -359,7 +368,7 @@ def _return(session: Session) -> None:
     out = list(decks_out(table_number=session.table.number, day=session.day))
     if out:
         depot.return_decks(
-            actor=current_key_holder(),
+            actor=_key_holder(),
             table_number=session.table.number,
             day=session.day,
             results=[(d, "fit", "", 52) for d in out],

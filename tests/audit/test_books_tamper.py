@@ -9,6 +9,7 @@ database's credentials could.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from decimal import Decimal
 from typing import Any
@@ -70,7 +71,8 @@ def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
         counted_by=croupier,
         certified_exact=True,
     )
-    floor.close_day(actor=director, day=today)
+    with builders.at_day(today + dt.timedelta(days=1), 1):  # after midnight: the day has ended
+        floor.close_day(actor=director, day=today)
     return {
         "reception": reception,
         "visa": visa,

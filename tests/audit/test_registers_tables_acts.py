@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests import builders
 from django.core.files.storage import default_storage
 from pypdf import PdfReader
 
@@ -188,6 +190,7 @@ def test_the_session_report_shows_the_directors_acknowledgement_and_its_part_is_
             advance_amount=D("30000.00"),
             croupier=staff["croupier"],
         )
+    builders.shoe(session)  # the depot's decks in the séance's shoe
     with at_day(DAY, 22), django_capture_on_commit_callbacks(execute=True):
         services.upload_hand_log(actor=staff["croupier"], session=session, raw=_log(2), source="api")
     rows = list(Discrepancy.objects.all())

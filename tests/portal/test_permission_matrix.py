@@ -482,6 +482,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:tables_authorisedminimum_add": "D",  # FR art. 55-5, LU art. 33
     "admin:tables_discrepancy_add": NOBODY,
     "admin:tables_discrepancyacknowledgement_add": NOBODY,  # an action on discrepancies
+    "admin:tables_discrepancy_acknowledge": "D",  # with the director's explanation (FR art. 40, 68)
     "admin:house_books_orphanentry_add": "DC",
     "admin:house_books_orphanrepayment_add": "DC",
     "admin:house_books_orphantransfer_add": "D",  # LU art. 8
@@ -506,6 +507,7 @@ REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
     "admin:tables_session_act/close": ("T", Act.SIGN_ADVANCE),
     "admin:tables_advanceentry_correct": ("CT", Act.CONTROL_REGISTER),
+    "admin:tables_discrepancy_acknowledge": ("CT", Act.ACKNOWLEDGE_DISCREPANCIES),
 }
 # Custom admin pages that are reads, not acts: who may open them, written out likewise;
 # a report another user asked for is not shown (404).

@@ -6,6 +6,8 @@ import json
 
 import pytest
 
+from tests import builders
+
 from audit.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
 
@@ -165,6 +167,7 @@ def test_a_round_viewed_before_its_replay_shows_the_discrepancy_once_replayed(
         )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-PENDING"  # a log of its own (its own SHA-256)
+    builders.shoe(session, label=doc["shoe_id"])  # the depot's decks in the séance's shoe
     log = services.upload_hand_log(
         actor=users["chef_de_table"], session=session, raw=json.dumps(doc).encode(), source="api"
     )
@@ -197,6 +200,7 @@ def test_links_follow_the_position_when_rounds_are_misnumbered(officer_client, u
         )
     doc = worked_example()
     doc["shoe_id"] = "BJ03-MISNUMBERED"
+    builders.shoe(session, label=doc["shoe_id"])  # the depot's decks in the séance's shoe
     second = copy.deepcopy(doc["rounds"][0])
     second["number"] = 7  # the second round, numbered 7
     doc["rounds"].append(second)
