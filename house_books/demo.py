@@ -21,8 +21,6 @@ from casino_ops import roles
 from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 from tables import services as tables_services
-from tables.clock import history_at
-from tables.demo import ADVANCE
 
 from . import selectors, services
 from .models import (
@@ -143,7 +141,7 @@ def _hours(director: Any) -> None:
 
 def _notify(**values: Any) -> None:
     """A notice written when it was given (LU art. 71: never back-dated)."""
-    with history_at(values["notified_at"]):
+    with tables.history_at(values["notified_at"]):
         notify_seance_hours(**values)
 
 
@@ -176,7 +174,7 @@ DEVICES_REGISTERED = 40
 
 def _register_devices(director: Any) -> list[ShoeDevice]:
     """Six shoes of an approved model, in the cabinet's book before any séance uses them."""
-    with history_at(_at(timezone.localdate() - dt.timedelta(days=DEVICES_REGISTERED), 10)):
+    with tables.history_at(_at(timezone.localdate() - dt.timedelta(days=DEVICES_REGISTERED), 10)):
         return [
             register_device(
                 actor=director,
@@ -194,7 +192,7 @@ def _assign_current(director: Any, devices: list[ShoeDevice]) -> None:
     for days, table, number in ASSIGNMENTS:
         day = today - dt.timedelta(days=days)
         # before the séance: yesterday's in the evening, today's now
-        with history_at(min(_at(day, 19, 30), timezone.now())):
+        with tables.history_at(min(_at(day, 19, 30), timezone.now())):
             assign_device(actor=director, device=devices[number - 1], table_number=table, day=day)
 
 
@@ -220,7 +218,7 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callabl
         if planned is None:
             continue
         plan, opens_at, closes_at = planned
-        with history_at(opens_at - dt.timedelta(minutes=30)):  # the shoes given out before the séances
+        with tables.history_at(opens_at - dt.timedelta(minutes=30)):  # the shoes given out before the séances
             assignments = [
                 assign_device(
                     actor=director,
@@ -234,7 +232,7 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callabl
         if failure is not None and timezone.localtime(failure.occurred_at).date() == day:
             stopped = _stopped_by_the_failure(context["users"], failure, plan)
         past_day(context, day, plan, opens_at=opens_at, closes_at=closes_at, before_close=stopped)
-        with history_at(closes_at + dt.timedelta(minutes=5)):  # back in the cabinet after the séances
+        with tables.history_at(closes_at + dt.timedelta(minutes=5)):  # back in the cabinet after the séances
             for assignment in assignments:
                 return_device(actor=director, assignment=assignment)
         written += 1
@@ -249,20 +247,21 @@ def _stopped_by_the_failure(
     saying why; then reopened only to be counted and closed, the stop before the closing hour
     recorded with its cause (LU art. 71)."""
     director, croupier, cashier = users[roles.DIRECTOR], users[roles.CROUPIER], users[roles.CASHIER]
-    cash = {number: ADVANCE * (2 if further else 1) + result for number, further, result in plan}
+    results = {number: result for number, _further, result in plan}
     note = (
         f"Défaillance de la contrepartie du {timezone.localtime(failure.occurred_at):%d/%m/%Y %H:%M} : "
         "jeux de contrepartie arrêtés séance tenante (LU art. 11)"
     )
 
     def record(sessions: list[Any]) -> None:
-        with history_at(failure.occurred_at + dt.timedelta(minutes=2)):
+        with tables.history_at(failure.occurred_at + dt.timedelta(minutes=2)):
             for session in sessions:
+                session.refresh_from_db()  # its advances, the further one included
                 tables_services.interrupt_session(
                     actor=croupier,
                     session=session,
                     mode="counted",
-                    amount=cash[session.table.number],
+                    amount=session.advances_total + results[session.table.number],
                     signed_by=director,
                     cashier=cashier,
                     note=note,
@@ -321,7 +320,7 @@ def _after_the_seances(context: dict[str, Any]) -> None:
     for assignment in out:
         # back in the cabinet at the end of the séance (the closing hour then: midnight)
         back = _at(assignment.day + dt.timedelta(days=1), 0, 5)
-        with history_at(min(back, timezone.now())):
+        with tables.history_at(min(back, timezone.now())):
             return_device(actor=director, assignment=assignment)
     if out:
         context["created"].append("sabots rentrés")
@@ -495,7 +494,7 @@ def _orphans(director: Any, committee: Any) -> None:
 
 def _orphan(**values: Any) -> Any:
     """A sum found, written in the carnet at once (LU art. 8): ten minutes after, at the latest now."""
-    with history_at(min(values["found_at"] + dt.timedelta(minutes=10), timezone.now())):
+    with tables.history_at(min(values["found_at"] + dt.timedelta(minutes=10), timezone.now())):
         return services.record_orphan(**values)
 
 
@@ -513,9 +512,15 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
             actor=director, person=users[role], function=function, job=job, approved_on=since, reference=ref
         )
     # LU art. 51 I: with blackjack, the committee has at least four members, the director included
+    # (under FR the committee is the casino's own affair)
+    luxembourg = CasinoSettings.objects.get().profile == "LU"
     for username, first, last, ref in (
-        ("comite-2", "Anne", "Kremer", "MJ/JEUX/2026-006"),
-        ("comite-3", "Nico", "Hansen", "MJ/JEUX/2026-007"),
+        (
+            ("comite-2", "Anne", "Kremer", "MJ/JEUX/2026-006"),
+            ("comite-3", "Nico", "Hansen", "MJ/JEUX/2026-007"),
+        )
+        if luxembourg
+        else ()
     ):
         member, _created = get_user_model().objects.get_or_create(
             username=username,

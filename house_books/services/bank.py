@@ -21,7 +21,6 @@ import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
-from tables.models import SessionStatus
 from tables.services import interrupt_session
 
 from ..models import BankFailure, NewAuthorisation
@@ -133,7 +132,7 @@ def _counts_of_open_seances(counts: Mapping[int, Any], current: str) -> list[tup
     """Each open séance with the cash counted at its table: every table stops, so each one's
     cash is counted and written as at the end of play (LU art. 23)."""
     article = cite("session.interruption", current)
-    open_now = list(tables.open_sessions().filter(status=SessionStatus.OPEN))
+    open_now = list(tables.open_sessions().filter(status="open"))  # an interrupted one stopped already
     numbers = {session.table.number for session in open_now}
     for number in counts:
         if number not in numbers:

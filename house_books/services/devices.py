@@ -20,7 +20,6 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
-from tables import clock
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
@@ -54,7 +53,7 @@ def register_device(*, actor: Any, approved_model: str, approval_reference: str)
         approval_reference=approval_reference,
         state=DeviceState.CABINET,
         recorded_by=actor,
-        recorded_at=clock.now(),
+        recorded_at=tables.acts_now(),
     )
     audit.record(
         actor=actor,
@@ -109,7 +108,7 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
         table_number=table_number,
         day=day,
         assigned_by=actor,
-        assigned_at=clock.now(),
+        assigned_at=tables.acts_now(),
     )
     ShoeDevice.objects.filter(pk=device.pk).update(state=DeviceState.ASSIGNED)
     audit.record(
@@ -131,7 +130,7 @@ def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignme
         raise RegulationError(
             "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
         )
-    now = clock.now()
+    now = tables.acts_now()
     DeviceAssignment.objects.filter(pk=assignment.pk).update(returned_at=now)
     ShoeDevice.objects.filter(pk=assignment.device_id).update(state=DeviceState.CABINET)
     assignment.refresh_from_db()

@@ -20,7 +20,6 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops.regulations import RegulationError, cite
-from tables import clock
 from tables import selectors as tables
 
 from .. import selectors
@@ -78,7 +77,7 @@ def notify_seance_hours(
         )
     # Written when the notice is given: never back-dated to make a change look notified in time,
     # nor taking effect before it is written (LU art. 71: hours already past cannot be changed).
-    now = clock.now()
+    now = tables.acts_now()
     if timezone.localtime(notified_at).date() < timezone.localtime(now).date():
         raise RegulationError(
             "HOURS_NOTICE_BACKDATED",
@@ -168,7 +167,7 @@ def record_early_stop(
             article,
             field="session",
         )
-    moment = stopped_at or clock.now()
+    moment = stopped_at or tables.acts_now()
     moment = _moment(moment, "stopped_at", article)
     if moment > timezone.now() or moment < session.opened_at:
         raise RegulationError(

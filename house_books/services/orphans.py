@@ -23,7 +23,7 @@ from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
-from tables import clock
+from tables import selectors as tables
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
 from ..selectors import orphan_balance, orphan_entry_balance
@@ -86,7 +86,7 @@ def record_orphan(
         raise RegulationError(
             "FIELD_INVALID", _("Indiquez la date et l'heure de la découverte."), article, field="found_at"
         )
-    if found_at > clock.now():
+    if found_at > tables.acts_now():
         raise RegulationError(
             "ORPHAN_IN_FUTURE",
             _("Une somme ne peut pas être trouvée dans le futur."),
@@ -151,7 +151,7 @@ def record_orphan(
         amount=total,
         description=description,
         recorded_by=actor,
-        recorded_at=clock.now(),  # when written: a late entry shows (LU art. 8, "immédiatement")
+        recorded_at=tables.acts_now(),  # when written: a late entry shows (LU art. 8, "immédiatement")
     )
     audit.record(
         actor=actor,

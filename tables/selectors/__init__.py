@@ -6,6 +6,10 @@ the size of the result. Amounts are :class:`~decimal.Decimal`.
 
 from __future__ import annotations
 
+# the moment the tables' acts are written (the demo's past days too): the other books write
+# theirs on the same clock
+from ..clock import history_at
+from ..clock import now as acts_now
 from .control import (
     authorised_minimum_acts,
     authorised_minimum_book,
@@ -43,6 +47,8 @@ from .shoes import (
 )
 
 __all__ = [
+    "acts_now",
+    "history_at",
     "last_day_named",
     "advance_book",
     "advance_entries",

@@ -155,3 +155,26 @@ def test_the_admin_records_the_failure_with_each_tables_count(
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     assert set(Session.objects.values_list("status", flat=True)) == {SessionStatus.INTERRUPTED}
+
+
+def test_a_stop_put_down_to_the_failure_needs_a_failure_during_the_seance(
+    seances: list[Session], director: Any, croupier: Any, cashier: Any
+) -> None:
+    from house_books.models import EarlyStop
+    from house_books.services.hours import record_early_stop
+
+    with pytest.raises(RegulationError) as refused:
+        record_early_stop(actor=director, session=seances[0], reason="bank_failure", stopped_at=_at(21, 20))
+    assert (refused.value.code, refused.value.field, refused.value.article) == (
+        "EARLY_STOP_NO_BANK_FAILURE",
+        "reason",
+        "LU art. 11",
+    )
+    _fail(director, counts={3: "30120.00", 4: "29000.00"}, cashier=cashier)
+    with history_at(_at(21, 25)):
+        resume_session(actor=croupier, session=seances[0])
+    stop = record_early_stop(
+        actor=director, session=seances[0], reason="bank_failure", stopped_at=_at(21, 20)
+    )
+    assert EarlyStop.objects.get() == stop
+    assert stop.get_reason_display() == "défaillance de la contrepartie : jeux arrêtés séance tenante"
