@@ -23,7 +23,7 @@ AUDIT_SEALING = os.environ.get("AUDIT_SEALING", "inline")
 
 # Production requires a witness (check --deploy, verify_audit): one directory per test process,
 # removed at its end; each test gets its own (the autouse fixture ``audit_witness`` of conftest.py).
-if not AUDIT_WITNESS_DIR and not AUDIT_WITNESS_STORAGE:  # noqa: F405
+if not os.environ.get("AUDIT_WITNESS_DIR") and not os.environ.get("AUDIT_WITNESS_STORAGE"):
     import atexit
     import shutil
     import tempfile

@@ -14,8 +14,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core import checks
+from django.utils import timezone
 
 from ..chain import canonical_json, format_time, head
+from ..chain.hashing import _key
 from ..models import Checkpoint
 
 FILE_TYPE = "audit-checkpoint-file"
@@ -204,8 +206,6 @@ class HeadMark:
 
 
 def _head_mac(data: dict[str, Any]) -> str:
-    from ..chain.hashing import _key
-
     content = canonical_json({k: v for k, v in data.items() if k != "mac"}).encode("utf-8")
     return hmac.new(_key(), HEAD_TYPE.encode() + b"\x1f" + content, hashlib.sha256).hexdigest()
 
@@ -213,8 +213,6 @@ def _head_mac(data: dict[str, Any]) -> str:
 def witness_head(using: str = "default") -> HeadMark | None:
     """Write the chain's sealed head to the witness (once per sequence and day); None without a
     witness or an empty chain."""
-    from django.utils import timezone
-
     witness = get_witness()
     if witness is None:
         return None

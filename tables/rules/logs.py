@@ -13,8 +13,10 @@ from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError, cite
 
-from ..blackjack import Rejected, validate
-from ..blackjack.rules import HOUSE_RULE_DEFAULTS
+from ..blackjack import Rejected, replay_valid, validate
+from ..blackjack.parse import cents
+from ..blackjack.rules import HOUSE_RULE_DEFAULTS, Rules
+from ..blackjack.summary import wrong_payments
 
 
 def _no_constant(name: str) -> Any:
@@ -62,6 +64,10 @@ ROUND_INTEGER_RANGES = {
     "hand": POSITIVE_SMALL_INTEGER,
 }
 HOUSE_RULE_INTEGER_RANGE = POSITIVE_SMALL_INTEGER
+
+# The amounts the replay stores (a discrepancy's expected and recorded amounts and their
+# difference, the totals over- and underpaid) go to columns of 14 digits, 2 after the point.
+MAX_STORED_CENTS = 10**14 - 1
 
 
 def _too_large(size: int) -> RegulationError:
@@ -194,6 +200,47 @@ def _check_integer_ranges(doc: dict[str, Any], profile: str) -> None:
                     )
 
 
+def _check_amounts_fit(doc: dict[str, Any], rules: Rules, profile: str) -> None:
+    """What the replay makes of the log's amounts (a box's total, a payout, a difference, the
+    totals) fits the amounts' columns. A bound is computed first: any figure the replay stores is
+    at most three times the sum of the log's amounts per hand, and a round has fewer hands than
+    cards; only a log beyond it (amounts of ten digits and more) is replayed here to know."""
+    total = most_cards = 0
+    for rd in doc["rounds"]:
+        most_cards = max(most_cards, len(rd["cards"]))
+        for box in rd["boxes"]:
+            total += sum(abs(cents(stake["amount"]) or 0) for stake in box["stakes"])
+        total += sum(abs(cents(ins["amount"]) or 0) for ins in rd["insurance"])
+        for row in rd["settlements"]:
+            total += abs(cents(row["net"] if "net" in row else row["insurance_net"]) or 0)
+    if 3 * total * (most_cards + 1) <= MAX_STORED_CENTS:
+        return
+    report = replay_valid(doc, rules)
+    over, under = wrong_payments(report)
+    for d in report["discrepancies"]:
+        amounts = {
+            key: int(Decimal(d[key]) * 100)  # the report's amounts may exceed the log's grammar
+            for key in ("expected", "recorded", "amount")
+            if isinstance(d.get(key), str)
+        }
+        if "expected" in amounts or "recorded" in amounts:  # the difference is stored too
+            amounts["delta"] = amounts.get("recorded", 0) - amounts.get("expected", 0)
+        if any(abs(value) > MAX_STORED_CENTS for value in amounts.values()):
+            raise _too_large_amount(f"rounds (round {d['round']}, box {d['box']})", profile)
+    if max(over, under) > MAX_STORED_CENTS:
+        raise _too_large_amount("rounds", profile)
+
+
+def _too_large_amount(where: str, profile: str) -> RegulationError:
+    return RegulationError(
+        "HAND_LOG_REJECTED",
+        _("Journal refusé : %(f)s : un montant du rejeu dépasse %(m)s, ce que sa colonne contient.")
+        % {"f": where, "m": "999999999999.99"},
+        cite("game.limits", profile),
+        field="rounds",
+    )
+
+
 def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     """Parse and validate a log with the engine; a rejection names the field (hand-log.md §1, §6).
     Refused before anything is stored: over :data:`MAX_HAND_LOG_BYTES`, nested deeper than
@@ -222,7 +269,7 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     if _needs_walk(raw):
         _check_log_values(doc)
     try:
-        validate(doc)
+        rules = validate(doc)
     except Rejected as rej:
         raise RegulationError(
             "HAND_LOG_REJECTED",
@@ -233,6 +280,7 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     # validate() refused anything but a JSON object
     doc = cast("dict[str, Any]", doc)
     _check_integer_ranges(doc, profile)
+    _check_amounts_fit(doc, rules, profile)
     return doc
 
 

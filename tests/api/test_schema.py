@@ -258,3 +258,58 @@ def test_an_integer_beyond_its_column_is_a_json_400_naming_it_and_stores_nothing
     else:
         log = HandLog.objects.get(shoe_label="BJ03-2026-11-30-INT")
         assert Replay.objects.filter(hand_log=log).exists()
+
+
+def _amount_fields() -> list[tuple[Any, ...]]:
+    log = json.loads((FIXTURES / "worked-example.json").read_text())
+    found: list[tuple[Any, ...]] = [("limits", "min"), ("limits", "max")]
+
+    def walk(node: Any, path: tuple[Any, ...]) -> None:
+        items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+        for key, value in items:
+            if key in ("amount", "net", "insurance_net"):
+                found.append((*path, key))
+            walk(value, (*path, key))
+
+    walk(log, ())
+    return found
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("value", ["999999999999.99", "-999999999999.99", "500000000000.00"])
+@pytest.mark.parametrize("path", _amount_fields(), ids=_field_name)
+def test_the_largest_amounts_are_replayed_or_refused_never_stored_unreplayable(
+    samples: Any, path: tuple[Any, ...], value: str, django_capture_on_commit_callbacks: Any
+) -> None:
+    """An amount of the grammar's 12 digits in every amount field: what the replay makes of it
+    (a box's total, a payout, the totals over- and underpaid) must fit the amounts' columns; a
+    log where it would not is refused with the JSON 400 and nothing stored."""
+    from audit.models import AuditEvent
+    from tables.models import HandLog, Replay
+
+    token = Token.objects.create(user=samples.users[roles.MACHINE])
+    body = json.loads((FIXTURES / "worked-example.json").read_text())
+    body["shoe_id"] = "BJ03-2026-11-30-AMT"
+    for box in body["rounds"][0]["boxes"]:  # every stake of the round at that amount
+        for stake in box["stakes"]:
+            stake["amount"] = value
+    node = body
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    before = HandLog.objects.count(), AuditEvent.objects.count()
+    client = Client(raise_request_exception=False)
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/api/tables/sessions/{samples.session.pk}/hand-logs/",
+            data=json.dumps(body).encode(),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Token {token.key}",
+        )
+    assert response.status_code in (201, 400), (response.status_code, response.content[:300])
+    if response.status_code == 400:
+        assert response.json()["code"] == "HAND_LOG_REJECTED", response.json()
+        assert (HandLog.objects.count(), AuditEvent.objects.count()) == before
+    else:
+        log = HandLog.objects.get(shoe_label="BJ03-2026-11-30-AMT")
+        assert Replay.objects.filter(hand_log=log).exists()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings as django_settings
 from django.core.management import call_command
-from django.db import connection
+from django.db import connection, transaction
 
 import audit
 from audit.actions import Action
@@ -83,10 +83,11 @@ def test_a_dump_of_the_demo_restores_clean_and_an_older_one_is_caught_by_the_wit
     older = tmp_path / "older.dump"
     _dump(older)
     # the casino goes on: more acts, a checkpoint witnessed after the older dump
-    for i in range(3):
-        audit.record(
-            actor=None, action=Action.TABLE_CREATED, object_type="test.thing", object_id=i, payload={}
-        )
+    with transaction.atomic():
+        for i in range(3):
+            audit.record(
+                actor=None, action=Action.TABLE_CREATED, object_type="test.thing", object_id=i, payload={}
+            )
     later = make_checkpoint()
     assert later is not None and (witness / f"checkpoint-{later.number:010d}.json").exists()
     latest = tmp_path / "latest.dump"

@@ -139,6 +139,7 @@ def test_check_deploy_is_clean_in_production_settings(tmp_path: Path) -> None:
         "DEBUG": "0",
         "SECRET_KEY": "k" * 20 + "-production-secret-key-long-and-random-9f8e7d6c5b4a",
         "ALLOWED_HOSTS": "casino.example",
+        "AUDIT_WITNESS_DIR": str(tmp_path / "witness"),  # required with DEBUG off (audit.E001)
     }
     env.pop("SECURE_SSL_REDIRECT", None)
     result = subprocess.run(
