@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from django.db import models
 
@@ -157,14 +157,17 @@ def _linked(
     _collect(using, _BOOKS[sender], list(pks.values_list("pk", flat=True)))
 
 
-class BookQuerySet(models.QuerySet):
+_Row = TypeVar("_Row", bound=models.Model)
+
+
+class BookQuerySet(models.QuerySet[_Row]):
     """The queryset of a regulated book's default manager (:class:`BookManager`).
 
     ``bulk_create`` and ``update`` send no signal: they register here the rows they write,
     so that the act's event binds them like the rows ``save()`` writes. Only the books'
     querysets do this; every other model keeps Django's own."""
 
-    def bulk_create(self, objs: Iterable[Any], *args: Any, **kwargs: Any) -> list[Any]:
+    def bulk_create(self, objs: Iterable[_Row], *args: Any, **kwargs: Any) -> list[_Row]:
         made = super().bulk_create(objs, *args, **kwargs)
         book = _BOOKS.get(self.model._meta.concrete_model)
         if book is not None:
@@ -183,8 +186,12 @@ class BookQuerySet(models.QuerySet):
         return done
 
 
-class BookManager(models.Manager.from_queryset(BookQuerySet)):  # type: ignore[misc]
-    """The default manager of every regulated book (``objects = BookManager()``)."""
+class BookManager(models.Manager[_Row]):
+    """The default manager of every regulated book (``objects = BookManager()``): its
+    querysets are :class:`BookQuerySet`."""
+
+    def get_queryset(self) -> BookQuerySet[_Row]:
+        return BookQuerySet(self.model, using=self._db)
 
 
 def _check_manager(model: Any) -> None:
