@@ -22,6 +22,7 @@ from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
 from casino_ops.access import Act
+from tests.builders import gaming_day
 
 from .samples import Samples, per_test_samples
 
@@ -50,14 +51,13 @@ MANAGEMENT = (roles.DIRECTOR, roles.COMMITTEE)
 
 def unreported_incident() -> Any:
     """An incident a hand log's replay opened, not yet reported to an officer."""
-    from django.utils import timezone
 
     from cards_registry.services import report_incident_from_replay
 
     return report_incident_from_replay(
         code="INVALID_CARD",
         table_number=3,
-        day=timezone.localdate(),
+        day=gaming_day(),
         shoe_reference="S",
         decks=[],
         detail="ZZ",

@@ -120,8 +120,7 @@ def depot_decks(casino: Any, staff: dict[str, Any]) -> list[Any]:
 @pytest.fixture
 def today_session(table: Any, staff: dict[str, Any]) -> Any:
     """An FR session of BJ03 today (decks leave the depot only for the current day)."""
-    from django.utils import timezone
 
     return builders.open_session(
-        table, director=staff["director"], croupier=staff["croupier"], day=timezone.localdate()
+        table, director=staff["director"], croupier=staff["croupier"], day=builders.gaming_day()
     )
