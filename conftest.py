@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Generator
 from typing import Any
 
 import pytest
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under pytest-xdist each worker has its own database (pytest-django names it
+    ``test_<name>_gw<n>``) and its own Redis database: TEST_REDIS_URL's number plus the
+    worker's, so that one worker's Celery tasks are never taken by another's worker."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if worker.startswith("gw"):
+        url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+        base, _, number = url.rpartition("/")
+        os.environ["TEST_REDIS_URL"] = f"{base}/{(int(number or 0) + int(worker[2:])) % 16}"
+
 
 # The tables whose guard (a statement trigger "<table>_guard_truncate") refuses TRUNCATE.
 _GUARDED = ("audit_event", "audit_checkpoint", "audit_merkle_node")

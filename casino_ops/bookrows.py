@@ -26,7 +26,7 @@ def set_collector(collector: Collector | None) -> None:
     _collector = collector
 
 
-class BookQuerySet(models.QuerySet[_M, _M]):
+class BookQuerySet(models.QuerySet[_M]):
     """The queryset of a regulated book's default manager: its bulk writes are reported."""
 
     def bulk_create(self, objs: Iterable[_M], *args: Any, **kwargs: Any) -> list[_M]:
@@ -46,5 +46,9 @@ class BookQuerySet(models.QuerySet[_M, _M]):
         return done
 
 
-#: The default manager of every regulated book (``objects = BookManager()``).
-BookManager = models.Manager.from_queryset(BookQuerySet)
+class BookManager(models.Manager[_M]):
+    """The default manager of every regulated book (``objects = BookManager()``): its
+    querysets are :class:`BookQuerySet`."""
+
+    def get_queryset(self) -> BookQuerySet[_M]:
+        return BookQuerySet(self.model, using=self._db)

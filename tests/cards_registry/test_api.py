@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +30,7 @@ def test_report_an_incident_by_serial_and_a_refusal_as_json(
     body = {
         "kind": "marked",
         "occurred_at": (now - timezone.timedelta(minutes=2)).isoformat(),
-        "day": str(timezone.localdate()),
+        "day": str(gaming_day()),
         "decks": ["A1-1"],
         "officer_informed": officer.get_username(),
         "officer_informed_at": now.isoformat(),
@@ -62,8 +63,8 @@ def test_report_an_incident_by_serial_and_a_refusal_as_json(
 def test_a_return_counted_through_the_api_opens_the_incident(
     api: Client, director: Any, decks: list[Deck]
 ) -> None:
-    today = str(timezone.localdate())
-    services.issue_decks(actor=director, table_number=1, day=timezone.localdate(), decks=decks[:2])
+    today = str(gaming_day())
+    services.issue_decks(actor=director, table_number=1, day=gaming_day(), decks=decks[:2])
     assert [d["serial"] for d in api.get(f"/api/depot/returns/?table=1&day={today}").json()] == [
         "A1-1",
         "A1-2",

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards_registry.models import Deck, DepotSettings, Incident, Order, Reception, Sixain
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -106,7 +107,7 @@ def _incident(maker: Any, officer: Any, **extra: str) -> dict[str, Any]:
     return {
         "kind": "missing",
         "occurred_at": now,
-        "day": timezone.localdate().isoformat(),
+        "day": gaming_day().isoformat(),
         "table_number": "2",
         "manufacturer": maker.pk,
         "serials": "A1-1 A1-2",
@@ -157,7 +158,7 @@ def test_a_deck_action_with_an_absurd_table_or_day_is_refused(
         "action": "issue",
         "_selected_action": [d.pk for d in decks[:6]],
         "table_number": "4",
-        "day": timezone.localdate().isoformat(),
+        "day": gaming_day().isoformat(),
         field: value,
     }
     response = director_client.post(reverse("admin:cards_registry_deck_changelist"), data, follow=True)

@@ -119,7 +119,7 @@ def test_an_incident_at_the_depot_reads_au_depot(director: Any, officer: Any, de
         actor=director,
         kind="marked",
         occurred_at=now - dt.timedelta(minutes=5),
-        day=timezone.localdate(),
+        day=builders.gaming_day(),
         decks=[deck],
         officer_informed=officer,
         officer_informed_at=now - dt.timedelta(minutes=4),

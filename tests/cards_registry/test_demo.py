@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
 from audit.models import AuditEvent
 from cards_registry import selectors
 from cards_registry.models import Deck, DeckStatus, Incident, Reception, Visa
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_demo_depot_has_every_state_and_runs_twice(demo: Any) -> None:
     assert set(Deck.objects.values_list("status", flat=True)) == set(DeckStatus.values)
     # the marked deck found at the return and the marked card at table 3: reported, closed
     assert Incident.objects.filter(closure__isnull=False).count() == 2
-    today = timezone.localdate()
+    today = gaming_day()
     assert len(selectors.decks_issued_to(table_number=1, day=today)) == 6
     assert len(selectors.decks_issued_to(table_number=2, day=today)) == 6
     call_command("seed_demo", stdout=StringIO())
@@ -36,7 +36,7 @@ def test_the_demo_follows_the_procedure(demo: Any, capsys: pytest.CaptureFixture
 
     marked = Incident.objects.get(route=IncidentRoute.RETURN)
     assert marked.kind == "marked" and marked.officer_informed is not None and hasattr(marked, "closure")
-    today = timezone.localdate()
+    today = gaming_day()
     assert not selectors.decks_out(table_number=3, day=today).exists()
     call_command("inspect_books", "--json")  # exits 0: no SystemExit
     assert json.loads(capsys.readouterr().out)["breaches"] == []

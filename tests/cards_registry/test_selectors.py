@@ -13,6 +13,7 @@ from django.utils import timezone
 from cards_registry import history, selectors, services
 from cards_registry.history import HistoryLine
 from cards_registry.models import Deck
+from tests.builders import gaming_day
 
 from .conftest import sixain_data
 
@@ -127,7 +128,7 @@ def test_books_carry_visas_and_corrections(director: Any, officer: Any, sent_ord
 def test_deck_history_in_order_with_audit_numbers(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    day = timezone.localdate()
+    day = gaming_day()
     deck = decks[0]
     services.issue_decks(actor=director, table_number=3, day=day, decks=[deck])
     services.check_at_table(

@@ -11,6 +11,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from casino_ops.models import CasinoSettings
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -59,10 +60,9 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(
     assert DeviceAssignment.objects.values("device").distinct().count() > 1
     # past gaming days' shoes are back (after midnight, before the roll-over hour, the
     # gaming day is still yesterday's: its shoes are in use)
-    gaming_day = CasinoSettings.objects.get().gaming_day(timezone.now())
-    assert not DeviceAssignment.objects.filter(day__lt=gaming_day, returned_at__isnull=True)
+    assert not DeviceAssignment.objects.filter(day__lt=gaming_day(), returned_at__isnull=True)
     # today's: none when seeded before the day's first séance
-    assert EarlyStop.objects.filter(session__day=timezone.localdate()).count() <= 1
+    assert EarlyStop.objects.filter(session__day=gaming_day()).count() <= 1
     # the failure's evening stopped early, every séance of it with its reason
     stopped = Session.objects.filter(opened_at__lt=failure.occurred_at, closed_at__gt=failure.occurred_at)
     assert stopped.exists()
@@ -110,7 +110,7 @@ def _assert_a_month_of_seances() -> None:
     from house_books.selectors import hours_in_force
     from tables.models import ControlDay, Session
 
-    today = timezone.localdate()
+    today = gaming_day()
     closed = set(ControlDay.objects.filter(closed_at__isnull=False).values_list("day", flat=True))
     assert len(closed) >= 20 and min(closed) <= today - dt.timedelta(days=25)
     played = set(Session.objects.values_list("day", flat=True))
@@ -132,6 +132,6 @@ def test_seed_demo_alone_stays_french(demo: Any) -> None:
     from tables.models import ControlDay, Session
 
     assert CasinoSettings.objects.get().profile == "FR"
-    today = timezone.localdate()
+    today = gaming_day()
     assert set(Session.objects.values_list("day", flat=True)) == {today - dt.timedelta(days=1), today}
     assert list(ControlDay.objects.values_list("day", flat=True)) == [today - dt.timedelta(days=1)]

@@ -37,6 +37,7 @@ class Samples:
     discrepancy: Any
     _report: Any = None
     _checkpoint: Any = None
+    _media: Path | None = None  # the module's files (its signed register), copied into each test's
 
     @property
     def checkpoint(self) -> Any:
@@ -143,22 +144,42 @@ def samples(users: dict[str, Any], casino: Any, signing: Any) -> Samples:
 
 
 @pytest.fixture(scope="module")
-def shared_samples(django_db_setup: None, django_db_blocker: Any) -> Any:
-    """The samples (and the users, the casino) made once for a module (they take seconds).
-    A module opts in by overriding ``samples``, ``users`` and ``casino`` with
+def shared_samples(
+    django_db_setup: None, django_db_blocker: Any, dev_cert: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Any:
+    """The samples (and the users, the casino, the signed register) made once for a module (they
+    take seconds). A module opts in by overriding ``samples``, ``users`` and ``casino`` with
     :func:`per_test_samples`; all its tests then see them."""
+    from django.test import override_settings
+
+    media = tmp_path_factory.mktemp("samples-media")
 
     def build() -> Samples:
         users = builders.users_by_role()
-        return build_samples(users, builders.casino_settings(users[roles.DIRECTOR]))
+        made = build_samples(users, builders.casino_settings(users[roles.DIRECTOR]))
+        with override_settings(
+            SIGNING_PKCS12=str(dev_cert.pkcs12),
+            SIGNING_PKCS12_PASSWORD=dev_cert.password,
+            TIMESTAMP_URL="",
+            MEDIA_ROOT=str(media),
+        ):
+            made.report  # noqa: B018 - the signed register, made once for the module
+        made._media = media
+        return made
 
     yield from builders.kept_for_module(django_db_blocker, build)
 
 
 def per_test_samples(shared: Samples) -> Samples:
-    """A test's own copy of the module's samples (its objects its own, as with setUpTestData)."""
+    """A test's own copy of the module's samples (its objects its own, as with setUpTestData),
+    the module's files copied into the test's MEDIA_ROOT (the ``signing`` fixture's)."""
     import copy
+    import shutil
 
+    from django.conf import settings
+
+    if shared._media is not None:
+        shutil.copytree(shared._media, settings.MEDIA_ROOT, dirs_exist_ok=True)
     return copy.deepcopy(shared)
 
 

@@ -201,7 +201,20 @@ AXE_RUN_JS = """async () => {
 
 
 def axe_script() -> Path:
-    """axe-core's browser build, installed from the npm registry at the pinned version."""
+    """axe-core's browser build, installed from the npm registry at the pinned version (once:
+    test workers running side by side wait for the one installing it)."""
+    import fcntl
+
+    AXE_PREFIX.mkdir(parents=True, exist_ok=True)
+    with (AXE_PREFIX / ".install.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _install_axe()
+    version = json.loads((AXE_JS.parent / "package.json").read_text())["version"]
+    assert version == AXE_VERSION, f"axe-core {version} installed, {AXE_VERSION} pinned"
+    return AXE_JS
+
+
+def _install_axe() -> None:
     if not AXE_JS.exists():
         npm = shutil.which("npm")
         if npm is None:
@@ -219,9 +232,6 @@ def axe_script() -> Path:
             check=True,
             capture_output=True,
         )
-    version = json.loads((AXE_JS.parent / "package.json").read_text())["version"]
-    assert version == AXE_VERSION, f"axe-core {version} installed, {AXE_VERSION} pinned"
-    return AXE_JS
 
 
 @pytest.fixture(scope="module")

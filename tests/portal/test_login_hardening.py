@@ -165,15 +165,15 @@ def test_the_machine_account_uploads_hand_logs_and_nothing_else(
         posted = client.post(
             f"/api/tables/sessions/{samples.session.pk}/hand-logs/", _log(), content_type="application/json"
         )
-    assert posted.status_code in (201, 400), posted.content[:300]
+    assert posted.status_code == 201, posted.content[:300]
     assert client.get("/api/tables/sessions/").status_code == 403
     assert client.get(f"/api/tables/sessions/{samples.session.pk}/hand-logs/").status_code == 403
-    assert client.get("/api/inspection/audit-events/").status_code in (403, 404)
+    assert client.get("/api/inspection/audit-events/").status_code == 403
     # no admin, no portal
     session_client = Client()
     session_client.force_login(machine)
     assert session_client.get("/admin/").status_code == 302
-    assert session_client.get("/inspection/").status_code in (302, 404)
+    assert session_client.get("/inspection/").status_code == 404
     assert set(machine.get_all_permissions()) == {"tables.add_handlog"}
     if posted.status_code == 201:
         assert HandLog.objects.count() == before + 1

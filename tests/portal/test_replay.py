@@ -122,10 +122,10 @@ def _split_round() -> dict:
 
 @pytest.mark.django_db
 def test_replay_page_shows_the_round_with_its_discrepancy(
-    officer_client, samples, django_assert_max_num_queries
+    officer_client, samples, django_assert_num_queries
 ) -> None:
     url = f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"
-    with django_assert_max_num_queries(12):
+    with django_assert_num_queries(6):
         response = officer_client.get(url)
     page = response.content.decode()
     assert response.status_code == 200

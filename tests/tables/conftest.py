@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import threading
 from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
@@ -93,6 +94,34 @@ def celery_worker_on_redis(settings: Any) -> Iterator[Any]:
         app.conf.update(saved)
 
 
+class FinishedTasks:
+    """The tasks the worker has finished (Celery's ``task_postrun``), to wait on."""
+
+    def __init__(self) -> None:
+        self.done: list[tuple[str, tuple[Any, ...]]] = []
+        self.changed = threading.Condition()
+
+    def finished(self, task: Any = None, args: Any = None, **kwargs: Any) -> None:
+        with self.changed:
+            self.done.append((task.name, tuple(args or ())))
+            self.changed.notify_all()
+
+    def wait(self, task: Any, *args: Any, count: int = 1, timeout: float = 60) -> bool:
+        """``task`` finished ``count`` times with ``args``, within ``timeout`` seconds."""
+        with self.changed:
+            return self.changed.wait_for(lambda: self.done.count((task.name, args)) >= count, timeout)
+
+
+@pytest.fixture
+def finished_tasks() -> Iterator[FinishedTasks]:
+    from celery.signals import task_postrun
+
+    tasks = FinishedTasks()
+    task_postrun.connect(tasks.finished, weak=False)
+    yield tasks
+    task_postrun.disconnect(tasks.finished)
+
+
 @pytest.fixture
 def depot_decks(casino: Any, staff: dict[str, Any]) -> list[Any]:
     """Two sixains (A1-1..6, A2-1..6; three blue and three red backs each) in the card depot's cabinet."""
@@ -102,8 +131,7 @@ def depot_decks(casino: Any, staff: dict[str, Any]) -> list[Any]:
 @pytest.fixture
 def today_session(table: Any, staff: dict[str, Any]) -> Any:
     """An FR session of BJ03 today (decks leave the depot only for the current day)."""
-    from django.utils import timezone
 
     return builders.open_session(
-        table, director=staff["director"], croupier=staff["croupier"], day=timezone.localdate()
+        table, director=staff["director"], croupier=staff["croupier"], day=builders.gaming_day()
     )

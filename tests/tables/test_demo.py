@@ -6,11 +6,11 @@ import datetime as dt
 
 import pytest
 from django.core.management import call_command
-from django.utils import timezone
 
 from audit.chain import verify_chain
 from tables import selectors
 from tables.models import AdvanceEntry, ControlDay, Discrepancy, HandLog, Replay, Session, Shoe
+from tests.builders import gaming_day
 
 
 def decks_issued_to_table(number, day):
@@ -37,14 +37,14 @@ def test_demo_tables(demo, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
         call_command("seed_demo")
     assert _snapshot() == first
-    yesterday = timezone.localdate() - dt.timedelta(days=1)
+    yesterday = gaming_day() - dt.timedelta(days=1)
     register = selectors.control_register(yesterday)
     assert register["closed"] and len(register["tables"]) == 4
     assert any(line["is_correction"] for line in register["lines"])
     assert HandLog.objects.count() == Replay.objects.count() >= 10
     codes = set(Discrepancy.objects.values_list("code", flat=True))
     assert {"SETTLEMENT_MISMATCH", "ILLEGAL_DOUBLE", "BET_BELOW_MIN", "LIMITS_MISMATCH"} <= codes
-    assert Session.objects.filter(day=timezone.localdate(), status="open").count() == 2
+    assert Session.objects.filter(day=gaming_day(), status="open").count() == 2
     # every hand log comes from a shoe of decks the depot issued to its table for its day
     assert not HandLog.objects.filter(shoe__isnull=True).exists()
     assert Shoe.objects.count() == HandLog.objects.count()

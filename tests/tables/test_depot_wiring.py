@@ -11,7 +11,7 @@ from cards_registry import services as depot
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import ControlDay, SessionStatus
-from tests.builders import at_day
+from tests.builders import at_day, gaming_day
 from tests.depot_helpers import issue_and_check
 
 
@@ -113,12 +113,11 @@ def test_a_hand_log_of_a_shoe_the_session_never_filled_is_a_discrepancy(
 
 @pytest.mark.django_db
 def test_a_table_out_of_service_opens_no_session_and_receives_no_decks(staff, depot_decks, table):
-    from django.utils import timezone
 
     from audit.models import AuditEvent
 
     a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
-    today = timezone.localdate()
+    today = gaming_day()
     with pytest.raises(RegulationError) as info:
         services.set_table_in_service(actor=staff["croupier"], table=table, in_service=False)
     assert info.value.code == "MANAGEMENT_REQUIRED"

@@ -5,7 +5,6 @@ a duplicate upload is refused without a second replay, and a task run twice stor
 from __future__ import annotations
 
 import json
-import time
 from decimal import Decimal
 
 import pytest
@@ -17,21 +16,15 @@ from tables.models import Discrepancy, HandLog, Replay
 D = Decimal
 
 
-def _wait_for(predicate, timeout=60.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return False
-
-
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_api_upload_replayed_by_a_real_worker(celery_worker_on_redis, client, staff, open_session):
+def test_api_upload_replayed_by_a_real_worker(
+    celery_worker_on_redis, finished_tasks, client, staff, open_session
+):
     from django.conf import settings
 
     from casino_ops.celery import app
+    from tables.tasks import replay_hand_log
 
     assert not app.conf.task_always_eager and settings.CELERY_BROKER_URL.startswith("redis://")
     client.force_login(staff["croupier"])
@@ -47,9 +40,8 @@ def test_api_upload_replayed_by_a_real_worker(celery_worker_on_redis, client, st
     response = client.post(url, data=body, content_type="application/json")
     assert response.status_code == 201, response.content
     log_id = response.json()["id"]
-    assert _wait_for(lambda: Replay.objects.filter(hand_log_id=log_id).exists()), (
-        "the worker did not replay the log"
-    )
+    assert finished_tasks.wait(replay_hand_log, log_id), "the worker did not replay the log"
+    assert Replay.objects.filter(hand_log_id=log_id).exists()
     codes = set(Discrepancy.objects.filter(hand_log_id=log_id).values_list("code", flat=True))
     assert {"SETTLEMENT_MISMATCH", "ILLEGAL_INSURANCE"} <= codes
     # the engine names the insured stake "amount": it is the recorded column
@@ -62,11 +54,9 @@ def test_api_upload_replayed_by_a_real_worker(celery_worker_on_redis, client, st
     again = client.post(url, data=body, content_type="application/json")
     assert again.status_code == 400 and again.json()["code"] == "HAND_LOG_DUPLICATE"
     # the task delivered twice (a retry, a redelivery) stores one result
-    from tables.tasks import replay_hand_log
-
     replay_hand_log.delay(log_id)
     replay_hand_log.delay(log_id)
-    time.sleep(3)  # both deliveries handled by the worker
+    assert finished_tasks.wait(replay_hand_log, log_id, count=3), "both deliveries handled by the worker"
     assert HandLog.objects.count() == 1 and Replay.objects.count() == 1
     assert Discrepancy.objects.filter(hand_log_id=log_id).count() == replay.discrepancy_count
     assert AuditEvent.objects.filter(action="hand_log.replayed").count() == 1
