@@ -6,6 +6,7 @@ the size of the result. Amounts are :class:`~decimal.Decimal`.
 
 from __future__ import annotations
 
+from ..labels import DISCREPANCY_LABELS, discrepancy_label
 from .control import (
     authorised_minimum_acts,
     authorised_minimum_book,
@@ -41,6 +42,8 @@ from .shoes import (
 )
 
 __all__ = [
+    "DISCREPANCY_LABELS",
+    "discrepancy_label",
     "advance_book",
     "advance_entries",
     "open_sessions",
