@@ -3,7 +3,9 @@ JSON as a key/value list, a hash that wraps, numbers and dates by the active loc
 
 from __future__ import annotations
 
+import datetime as dt
 import json
+import re
 from decimal import Decimal
 from typing import Any
 
@@ -13,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
+from . import dates
 from .models import CasinoSettings
 
 # How deep a JSON value is written out as nested lists; deeper, it is shown as text.
@@ -41,13 +44,26 @@ def hash_text(value: str) -> SafeString:
     return format_html('<span class="hash">{}</span>', value or "—")
 
 
+_ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
+
+
 def _scalar(value: Any) -> str:
+    """A JSON value as the page writes everything else: an amount (``"1000.00"`` as the JSON
+    keeps it) and a day in the active language's format (casino_ops.dates)."""
     if value is None:
         return "—"
     if isinstance(value, bool):
         return gettext("oui") if value else gettext("non")
-    if isinstance(value, (int, float, Decimal)):
+    if isinstance(value, Decimal) or (isinstance(value, str) and _AMOUNT.match(value)):
+        return dates.amount(value)
+    if isinstance(value, (int, float)):
         return formats.number_format(value, use_l10n=True)
+    if isinstance(value, str) and _ISO_DAY.match(value):
+        try:
+            return dates.day(dt.date.fromisoformat(value))
+        except ValueError:
+            return value
     return str(value)
 
 

@@ -13,6 +13,9 @@ os.environ.setdefault("AUDIT_EVENT_KEY", "test-audit-event-key-not-for-productio
 # Tests of the apps sign users in with force_login; tests/portal turn the
 # two-factor requirement back on (the production default) and prove it.
 os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
+# Static files by their own names (no collectstatic before the tests); the manifest of
+# production has its test (tests/casino_ops/test_static_files.py).
+os.environ.setdefault("STATIC_MANIFEST", "0")
 
 from casino_ops.settings import *  # noqa: F403
 

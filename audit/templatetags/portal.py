@@ -15,7 +15,7 @@ from django.db.models import Field
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from audit.books import book_for
 from audit.portal import labels
@@ -58,35 +58,35 @@ def money(value: Any) -> str:
 
 
 _KEYS = {
-    "log": _lazy("journal"),
-    "session": _lazy("séance"),
-    "min": _lazy("minimum"),
-    "max": _lazy("maximum"),
-    "rows": _lazy("lignes des registres inscrites"),
-    "advance": _lazy("avance initiale"),
-    "authorised_minimum": _lazy("minimum autorisé"),
-    "maximum_fixed_by": _lazy("maximum fixé par"),
-    "certified_exact": _lazy("certifiée exacte"),
-    "changed": _lazy("réglages modifiés"),
-    "settings": _lazy("réglages"),
-    "control_correction": _lazy("rectification au registre de contrôle"),
-    "control_line": _lazy("ligne du registre de contrôle"),
-    "corrects_line": _lazy("rectifie la ligne"),
-    "previous": _lazy("valeur précédente"),
-    "day": _lazy("journée"),
-    "table": _lazy("table"),
-    "deck": _lazy("jeu"),
-    "decks": _lazy("jeux"),
-    "sixains": _lazy("sixains"),
-    "shoe": _lazy("sabot"),
-    "discrepancies": _lazy("écarts"),
-    "fit": _lazy("jeux remis en service"),
-    "out_of_use": _lazy("jeux hors d'usage"),
-    "lines": _lazy("lignes"),
-    "mode": _lazy("mode"),
-    "kind": _lazy("nature"),
-    "code": _lazy("code"),
-    "commune": _lazy("commune"),
+    "log": gettext_lazy("journal"),
+    "session": gettext_lazy("séance"),
+    "min": gettext_lazy("minimum"),
+    "max": gettext_lazy("maximum"),
+    "rows": gettext_lazy("lignes des registres inscrites"),
+    "advance": gettext_lazy("avance initiale"),
+    "authorised_minimum": gettext_lazy("minimum autorisé"),
+    "maximum_fixed_by": gettext_lazy("maximum fixé par"),
+    "certified_exact": gettext_lazy("certifiée exacte"),
+    "changed": gettext_lazy("réglages modifiés"),
+    "settings": gettext_lazy("réglages"),
+    "control_correction": gettext_lazy("rectification au registre de contrôle"),
+    "control_line": gettext_lazy("ligne du registre de contrôle"),
+    "corrects_line": gettext_lazy("rectifie la ligne"),
+    "previous": gettext_lazy("valeur précédente"),
+    "day": gettext_lazy("journée"),
+    "table": gettext_lazy("table"),
+    "deck": gettext_lazy("jeu"),
+    "decks": gettext_lazy("jeux"),
+    "sixains": gettext_lazy("sixains"),
+    "shoe": gettext_lazy("sabot"),
+    "discrepancies": gettext_lazy("écarts"),
+    "fit": gettext_lazy("jeux remis en service"),
+    "out_of_use": gettext_lazy("jeux hors d'usage"),
+    "lines": gettext_lazy("lignes"),
+    "mode": gettext_lazy("mode"),
+    "kind": gettext_lazy("nature"),
+    "code": gettext_lazy("code"),
+    "commune": gettext_lazy("commune"),
 }
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")

@@ -3,7 +3,7 @@ that calls its service (a refusal is shown on the field with its article).
 
 One module a concern; importing the package registers every page."""
 
-from ._shared import RECEIPT_LABELS, act_view, discrepancy_label
+from ._shared import act_view, discrepancy_label
 from .act_forms import (
     AdvanceForm,
     AuthorisedMinimumForm,
@@ -41,7 +41,6 @@ from .sessions import (
 from .tables_limits import AuthorisedMinimumAdmin, DelegationAdmin, TableAdmin
 
 __all__ = [
-    "RECEIPT_LABELS",
     "SESSION_ACTS",
     "SESSION_ACT_ACTS",
     "AcknowledgementAdmin",

@@ -14,7 +14,6 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
@@ -23,7 +22,7 @@ from casino_ops.admin_display import labelled_code
 from casino_ops.admin_utils import regulation_error_to_form
 from casino_ops.regulations import RegulationError
 
-from ..blackjack.summary import LABELS
+from .. import labels
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrPromise
@@ -33,20 +32,9 @@ else:  # generic in the stubs only
     _TabularInline = admin.TabularInline
 
 
-# The discrepancies found on receipt (the replay's own are labelled in blackjack/summary.py).
-RECEIPT_LABELS = {
-    "LIMITS_MISMATCH": _("limites du journal différentes de celles de la séance"),
-    "PROFILE_MISMATCH": _("réglementation du journal différente de celle de la séance"),
-    "HOUSE_RULES_MISMATCH": _("règles du journal différentes du règlement intérieur de la séance"),
-    "SHOE_UNKNOWN": _("sabot du journal inconnu de la séance"),
-    "BOX_NOT_ON_LAYOUT": _("case absente du tapis de la table"),
-}
-
-
 def discrepancy_label(code: str) -> str:
     """A discrepancy's label in the active language, its code as a caption."""
-    label = RECEIPT_LABELS.get(code) or (gettext(LABELS[code]) if code in LABELS else "")
-    return labelled_code(label, code)
+    return labelled_code(labels.discrepancy_label(code), code)
 
 
 def role_users(*role_names: str) -> QuerySet[Any]:

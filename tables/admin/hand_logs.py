@@ -11,7 +11,6 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
 from django.utils.formats import number_format
 from django.utils.html import format_html
-from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.access import Act, acting_user
@@ -19,10 +18,9 @@ from casino_ops.admin_display import house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
 from casino_ops.regulations import RegulationError
 
-from .. import services
-from ..blackjack.summary import LABELS
+from .. import labels, services
 from ..models import Discrepancy, DiscrepancyAcknowledgement, HandLog
-from ._shared import RECEIPT_LABELS, act_view, discrepancy_label
+from ._shared import act_view, discrepancy_label
 from .act_forms import ExplanationForm
 from .sessions import DiscrepancyInline, HandLogInline
 
@@ -66,7 +64,7 @@ class DiscrepancyCodeFilter(admin.SimpleListFilter):
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
         codes = Discrepancy.objects.order_by().values_list("code", flat=True).distinct()
-        named = [(c, RECEIPT_LABELS.get(c) or (gettext(LABELS[c]) if c in LABELS else c)) for c in codes]
+        named = [(c, labels.discrepancy_label(c)) for c in codes]
         return sorted(named, key=lambda item: str(item[1]))
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:

@@ -17,12 +17,12 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act, acting_user
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .. import selectors, services
+from .. import labels, selectors, services
 from ..models import AdvanceEntry, Discrepancy, HandLog, MaximumChange, Session, Shoe
 from ._shared import ReadOnlyInline, act_view, discrepancy_label
 from .act_forms import (
@@ -291,12 +291,22 @@ class SessionAdmin(ReadOnlyAdmin):
         by = request.GET.get("by", "table")
         if by not in selectors.GROUPS:
             by = "table"
-        rows = selectors.dealer_error_summary(by=by)
+        rows = [
+            {
+                **row,
+                "by_code": [(labels.discrepancy_label(code), code, n) for code, n in row["by_code"].items()],
+                "overpaid": dates.amount(row["overpaid"]),
+                "underpaid": dates.amount(row["underpaid"]),
+            }
+            for row in selectors.dealer_error_summary(by=by)
+        ]
+        groups = {"table": _("table"), "session": _("séance"), "croupier": _("croupier")}
         context = {
             **self.admin_site.each_context(request),
             "title": _("Erreurs de donne par table, séance ou croupier"),
             "rows": rows,
             "by": by,
+            "by_label": groups.get(by, by),
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/tables/dealer_errors.html", context)

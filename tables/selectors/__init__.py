@@ -10,6 +10,7 @@ from __future__ import annotations
 # theirs on the same clock
 from ..clock import history_at
 from ..clock import now as acts_now
+from ..labels import DISCREPANCY_LABELS, discrepancy_label
 from .control import (
     authorised_minimum_acts,
     authorised_minimum_book,
@@ -50,6 +51,8 @@ __all__ = [
     "acts_now",
     "history_at",
     "last_day_named",
+    "DISCREPANCY_LABELS",
+    "discrepancy_label",
     "advance_book",
     "advance_entries",
     "open_sessions",

@@ -59,3 +59,19 @@ def test_the_registers_amount_is_the_french_one_whatever_the_language() -> None:
         printed = fmt.amount(Decimal("30000"))
     assert on_screen == "30,000.00"
     assert printed == "30\u202f000,00"  # the register's own text, printed in French (FR art. 68)
+
+
+@pytest.mark.parametrize(("language", "expected"), [("fr", "1\u202f000,00"), ("en", "1,000.00")])
+def test_the_admins_key_value_lists_write_amounts_and_days_in_the_same_format(
+    language: str, expected: str
+) -> None:
+    """A discrepancy's detail or an event's JSON in the admin: "1000.00" as the JSON keeps it,
+    shown as every other amount of the page."""
+    from casino_ops.admin_display import kv_list
+
+    with translation.override(language):
+        shown = str(kv_list({"log": {"min": "10.00", "max": "1000.00"}, "day": "2026-12-02", "n": 3}))
+        day = dates.day(dt.date(2026, 12, 2))
+    assert f"<dd>{expected}</dd>" in shown
+    assert f"<dd>{day}</dd>" in shown
+    assert "1000.00" not in shown and "2026-12-02" not in shown

@@ -192,7 +192,11 @@ def test_the_session_page_shows_labels_key_value_lists_and_wrapping_hashes(
         director_client.post(f"/admin/tables/session/{open_session.pk}/act/handlog/", {"file": upload})
     log = HandLog.objects.get()
     html = director_client.get(f"/admin/tables/session/{open_session.pk}/change/").content.decode()
-    assert "paiement différent du montant dû" in html
+    assert "Paiement différent du montant dû" in html
+    english = director_client.get(
+        f"/admin/tables/session/{open_session.pk}/change/", HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert "Payment differs from the amount due" in english and "Paiement différent" not in english
     assert '<span class="code-caption">SETTLEMENT_MISMATCH</span>' in html
     assert f'<span class="hash">{log.sha256}</span>' in html
     shown = re.sub(r'data-inline-formset="[^"]*"', "", html)  # the admin's own JSON for its scripts
@@ -203,7 +207,7 @@ def test_the_session_page_shows_labels_key_value_lists_and_wrapping_hashes(
     # One discrepancy's page: its label, the code only as a caption (not in the title), the detail as a list.
     discrepancy = log.discrepancies.get(code="SETTLEMENT_MISMATCH")
     page = director_client.get(f"/admin/tables/discrepancy/{discrepancy.pk}/change/").content.decode()
-    assert "paiement différent du montant dû" in page
+    assert "Paiement différent du montant dû" in page
     assert page.count("SETTLEMENT_MISMATCH") == page.count(
         '<span class="code-caption">SETTLEMENT_MISMATCH</span>'
     )

@@ -28,12 +28,10 @@
       link.classList.toggle("current", i === current);
       if (i === current) { link.setAttribute("aria-current", "step"); } else { link.removeAttribute("aria-current"); }
     });
-    var focused = document.activeElement;
-    prev.disabled = current === 0;
-    next.disabled = current === steps.length - 1;
-    // A disabled button loses the focus: keep it on the control that still works.
-    if (focused === next && next.disabled) { prev.focus(); }
-    if (focused === prev && prev.disabled) { next.focus(); }
+    // At either end the button says it is unavailable but keeps the focus: moved to the
+    // other button, the next Enter would walk back the step just reached.
+    prev.setAttribute("aria-disabled", String(current === 0));
+    next.setAttribute("aria-disabled", String(current === steps.length - 1));
     counter.textContent = (current + 1) + " / " + steps.length;
     if (speak) { announce(); }
     if (history.replaceState) { history.replaceState(null, "", "#etape-" + current); }
