@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests import builders
 from django.core.files.storage import default_storage
 from pypdf import PdfReader
 
