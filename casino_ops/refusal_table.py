@@ -27,6 +27,18 @@ class Refusal:
     fr: str
     lu: str
     module: str
+    message: str = ""
+
+
+def _message(node: ast.expr | None) -> str:
+    """The French text of a refusal's message (``_("…")``, or ``_("…") % {…}``)."""
+    if isinstance(node, ast.BinOp):
+        node = node.left
+    if isinstance(node, ast.Call) and node.args:
+        node = node.args[0]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return " ".join(node.value.split())
+    return ""
 
 
 def _rule(node: ast.expr, constants: dict[str, str]) -> str | None:
@@ -98,7 +110,8 @@ def _refusals_in(tree: ast.Module, module: str) -> Iterator[Refusal]:
                 fr, lu = _article(article, names, constants)
                 first = node.args[0]
                 assert isinstance(first, ast.Constant) and isinstance(first.value, str)
-                yield Refusal(first.value, fr, lu, module)
+                second = node.args[1] if len(node.args) > 1 else None
+                yield Refusal(first.value, fr, lu, module, _message(second))
 
 
 def refusals() -> list[Refusal]:
@@ -112,10 +125,18 @@ def refusals() -> list[Refusal]:
     return sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module))
 
 
+def _cell(text: str, limit: int = 160) -> str:
+    text = text.replace("|", "\\|")
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
 def markdown() -> str:
     by_code: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
+    said: dict[tuple[str, str, str], str] = {}
     for refusal in refusals():
         by_code[refusal.code][(refusal.fr, refusal.lu)].add(refusal.module)
+        if refusal.message and not said.get((refusal.code, refusal.fr, refusal.lu)):
+            said[(refusal.code, refusal.fr, refusal.lu)] = refusal.message
     lines = [
         "# Refusal codes",
         "",
@@ -124,12 +145,15 @@ def markdown() -> str:
         "is made from the code (`python manage.py refusal_table --write`; a test fails when it is out",
         "of date): each code, the article it cites under each profile, and where it is raised. An",
         "empty cell: that profile has no article for the rule; “(selon la règle)”: the article is",
-        "the rule's the refusal is about (the book, the act, the game).",
+        "the rule's the refusal is about (the book, the act, the game). The message is the first the",
+        "code gives, in French (`%(…)s`: filled in with the act's values).",
         "",
-        "| code | FR | LU | raised in |",
-        "|---|---|---|---|",
+        "| code | FR | LU | message | raised in |",
+        "|---|---|---|---|---|",
     ]
     for code in sorted(by_code):
         for (fr, lu), modules in sorted(by_code[code].items()):
-            lines.append(f"| `{code}` | {fr} | {lu} | {', '.join(f'`{m}`' for m in sorted(modules))} |")
+            message = _cell(said.get((code, fr, lu), ""))
+            where = ", ".join(f"`{m}`" for m in sorted(modules))
+            lines.append(f"| `{code}` | {fr} | {lu} | {message} | {where} |")
     return "\n".join(lines) + "\n"
