@@ -140,7 +140,7 @@ ACTS: dict[Act, Rule] = {
         _D,
         "CORRECTION_BY_DIRECTOR",
         gettext_lazy("Une correction est approuvée par le directeur responsable."),
-        "books.no_erasure",
+        "depot.correction",
     ),
     Act.PUT_ON_FLOOR: Rule(
         _M,

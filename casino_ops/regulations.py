@@ -60,6 +60,9 @@ ARTICLES: dict[str, dict[str, str]] = {
     "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 10"},
     "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
     "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
+    # the depot's books (orders, receptions, issues, returns…) corrected by a new entry: under
+    # LU the books the depot keeps are those of art. 6, not the advance book of art. 10
+    "depot.correction": {"FR": "FR art. 68", "LU": "LU art. 6"},
     # A table and its boxes on the layout.
     "table.layout": {"FR": "FR art. 55-4", "LU": "LU art. 32"},
     # A table put in play: its advance counted at its opening (LU art. 10: "mise en service

@@ -62,13 +62,13 @@ def check_casino_settings(values: dict[str, Any]) -> None:
         )
 
 
-def check_approval_in_words(approval: str, profile: str) -> None:
+def check_approval_in_words(approval: str, profile: str, rule: str = "books.no_erasure") -> None:
     """A correction of any book is approved in words by the director (FR art. 68): the
-    depot's and the tables' corrections alike."""
+    depot's and the tables' corrections alike (``rule``: the book's own, cited under LU)."""
     if not str(approval or "").strip():
         raise RegulationError(
             "APPROVAL_IN_WORDS",
             _("La correction est approuvée en toutes lettres par le directeur."),
-            cite("books.no_erasure", profile),
+            cite(rule, profile),
             field="approval",
         )

@@ -328,7 +328,7 @@ def check_no_over_delivery(
 
 def check_correction(*, fields: Sequence[str], field: str, reason: str, profile: str) -> None:
     """Only the listed rubrics of an entry are corrected, and always with a reason (FR art. 68)."""
-    article = cite("books.no_erasure", profile)
+    article = cite("depot.correction", profile)
     if field not in fields:
         raise RegulationError(
             "CORRECTION_FIELD",
@@ -348,6 +348,6 @@ def check_correction_changes(old: str, new_value: str, profile: str) -> None:
         raise RegulationError(
             "CORRECTION_SAME",
             _("La nouvelle mention est identique à l'actuelle."),
-            cite("books.no_erasure", profile),
+            cite("depot.correction", profile),
             field="new_value",
         )

@@ -101,13 +101,13 @@ def record_correction(
     written in words (as the tables' corrections).
     """
     profile = _profile()
-    article = cite("books.no_erasure", profile)
+    article = cite("depot.correction", profile)
     access.require(actor, Act.APPROVE_DEPOT_CORRECTION, article=article)
     fields = CORRECTABLE.get(type(entry))
     if fields is None:
         raise ValueError(f"{type(entry).__name__} entries are not corrected this way")
     check_correction(fields=fields, field=field, reason=reason, profile=profile)
-    check_approval_in_words(approval, profile)
+    check_approval_in_words(approval, profile, rule="depot.correction")
     entry = type(entry)._default_manager.select_for_update().get(pk=entry.pk)
     old = current_value(entry, field)
     check_correction_changes(old, str(new_value), profile)

@@ -194,7 +194,7 @@ def test_incident_destruction_and_correction_rules() -> None:
     rules.check_correction(fields=fields, field="delivery_note", reason="Erreur", profile="FR")
     with assert_refused("CORRECTION_FIELD", article="FR art. 68", field="field"):
         rules.check_correction(fields=fields, field="number", reason="r", profile="FR")
-    with assert_refused("CORRECTION_REASON", article="", field="reason"):
+    with assert_refused("CORRECTION_REASON", article="LU art. 6", field="reason"):
         rules.check_correction(fields=fields, field="delivery_note", reason=" ", profile="LU")
     with assert_refused("CORRECTION_SAME", article="FR art. 68", field="new_value"):
         rules.check_correction_changes("BL 1", " BL 1 ", "FR")
