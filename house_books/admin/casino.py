@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
+from django.utils.translation import gettext as _
 
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelAdmin, ModelForm, regulation_error_to_form
 from casino_ops.forms import SafeFormMixin
-from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
+from casino_ops.models import HOUSE_RULE_KEYS, CalendarRule, CasinoSettings
 from casino_ops.regulations import RegulationError
 from casino_ops.rules import check_casino_settings
 from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
@@ -61,5 +62,19 @@ class CasinoSettingsAdmin(ModelAdmin):
         if not access.may(request.user, Act.CASINO_SETTINGS):
             raise PermissionDenied
         changes = {key: form.cleaned_data[key] for key in EDITABLE_FIELDS if key in form.cleaned_data}
+        rules_before = CalendarRule.objects.count()
         saved = update_casino_settings(actor=request.user, **changes)
         obj.pk = saved.pk
+        rule = CalendarRule.objects.order_by("-pk").first()
+        if rule is not None and CalendarRule.objects.count() > rules_before:
+            # FR art. 42, 49; LU art. 9, 26: the days and the exercise already opened keep their rule
+            self.message_user(
+                request,
+                _(
+                    "La journée de jeu et l'exercice déjà ouverts gardent leurs dates : la nouvelle heure "
+                    "de changement de journée s'applique à partir de la journée du %(day)s, le nouveau "
+                    "début d'exercice à partir du %(exercise)s."
+                )
+                % {"day": dates.day(rule.effective_from), "exercise": dates.day(rule.exercise_from)},
+                messages.WARNING,
+            )

@@ -138,7 +138,7 @@ def test_a_report_left_running_by_a_dead_worker_is_resumed_by_the_beat_task(
         stderr=subprocess.STDOUT,
         cwd=str(Path(__file__).resolve().parents[2]),
     )
-    sender = Celery(broker=redis_url)
+    sender = Celery(broker=redis_url, set_as_current=False)  # the suite keeps its own app
     try:
         sender.send_task("audit.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
         deadline = time.monotonic() + 180

@@ -120,8 +120,9 @@ def test_the_admin_change_goes_through_the_act_and_moves_nothing(client, users, 
         "exercise_start_day": "1",
     }
     with time_machine.travel(NIGHT + dt.timedelta(minutes=5), tick=False):
-        response = client.post(f"/admin/casino_ops/casinosettings/{casino.pk}/change/", data)
-        assert response.status_code == 302, response.content.decode()[:2000]
+        response = client.post(f"/admin/casino_ops/casinosettings/{casino.pk}/change/", data, follow=True)
+        assert response.redirect_chain, response.content.decode()[:2000]
+        assert "à partir de la journée du 03/12/2026" in response.content.decode()
         assert get_casino().gaming_day(timezone.now()) == EVENING
     assert _moved(get_casino()) == []
     assert CalendarRule.objects.latest("pk").effective_from == EVENING + dt.timedelta(days=2)
