@@ -118,7 +118,7 @@ def test_a_moment_is_named_at_the_casinos_hour_and_day(users: dict[str, Any]) ->
     with override("fr"):
         assert str(handover) == "Clé → u_directeur (02/12/2026 00:30)"
     with override("en"):
-        assert str(handover) == "Key → u_directeur (02/12/2026 00:30)"
+        assert str(handover) == "Key → u_directeur (12/02/2026 00:30)"  # the English short date
 
 
 @pytest.mark.django_db
@@ -142,4 +142,4 @@ def test_the_admin_names_the_depots_entries_in_english_too(lu_demo: None) -> Non
     assert {"Purchase", "Receipt", "Deck", "Sixain", "Issue", "Check", "Return"} <= kinds, kinds
     left = [(label, w) for label in shown for w in (*FRENCH, " le ", " du ", "ouvert") if w in label]
     assert not left, left
-    assert f" on {timezone.localtime(closed.closure.at):%d/%m/%Y %H:%M}: " in shown[-3]
+    assert f" on {timezone.localtime(closed.closure.at):%m/%d/%Y %H:%M}: " in shown[-3]  # English

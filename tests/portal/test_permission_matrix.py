@@ -210,6 +210,7 @@ EXPECTATIONS: dict[str, Any] = {
     "officers_api:discrepancy-detail": Read(api=True, kwargs=lambda s: {"pk": s.discrepancy.pk}),
     "portal:proofs": Read(kwargs=lambda s: (s.checkpoint, {})[1]),
     "portal:proof_verifier": Read(),
+    "portal:proof_ca": Read(),
     "portal:proof_checkpoint": Read(kwargs=lambda s: {"number": s.checkpoint.number}),
     "officers_api:proof-inclusion": Read(api=True, kwargs=lambda s: (s.checkpoint, {})[1], query="?seq=1"),
     "officers_api:proof-consistency": Read(
