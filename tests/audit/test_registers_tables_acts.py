@@ -13,8 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from tests import builders
 from django.core.files.storage import default_storage
 from pypdf import PdfReader
 
@@ -28,6 +26,7 @@ from house_books.services.casino import update_casino_settings
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
+from tests import builders
 from tests.builders import at_day
 
 from .conftest import pyhanko_validate

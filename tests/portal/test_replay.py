@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from tests import builders
-
 from audit.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
+from tests import builders
 
 from .samples import FIXTURES, worked_example
 
