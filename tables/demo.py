@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from cards_registry import services as depot
 from cards_registry.models import Deck, DeckStatus
-from cards_registry.selectors import current_key_holder, decks_checked_for_play, decks_issued_to, decks_out
+from cards_registry.selectors import current_key_holder, decks_checked_for_play, decks_out
 from casino_ops import roles
 from casino_ops.services import get_casino
 
@@ -123,14 +123,13 @@ def _today(context: dict[str, Any], tables: dict[int, Any], today: dt.date) -> N
     director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
     if not Session.objects.filter(day=today).exists():
         first = _open(director, croupier, tables[1], today)
-        second = _open(director, croupier, tables[2], today)
-        # hand logs only from a shoe of the depot's decks (FR art. 40, 55-4; LU art. 7, 32)
-        for session, seeds in ((first, ((501, ()), (502, ("SETTLEMENT_MISMATCH",)))), (second, ((503, ()),))):
-            _check_issued(session, croupier)
-            for seed, faults in seeds:
-                shoe = _fill_shoe(croupier, session)
-                if shoe is not None:
-                    _receive(croupier, session, seed, faults, shoe.label)
+        _open(director, croupier, tables[2], today)
+        # hand logs only from a shoe of the depot's decks (FR art. 40, 55-4; LU art. 7, 32); at
+        # table 2 the decks are still being unsealed: no shoe yet, no hand log
+        for seed, faults in ((501, ()), (502, ("SETTLEMENT_MISMATCH",))):
+            shoe = _fill_shoe(croupier, first)
+            if shoe is not None:
+                _receive(croupier, first, seed, faults, shoe.label)
         context["created"].append("sessions of today")
 
 
@@ -347,19 +346,6 @@ def _issue_and_check(session: Session, croupier: Any) -> list[Any]:
     )
     _check_at_table(session, croupier, decks)
     return decks
-
-
-def _check_issued(session: Session, croupier: Any) -> None:
-    """The decks the depot issued to the séance's table for its day, not yet checked there."""
-    checked = set(
-        decks_checked_for_play(table_number=session.table.number, day=session.day).values_list(
-            "pk", flat=True
-        )
-    )
-    waiting = [
-        d for d in decks_issued_to(table_number=session.table.number, day=session.day) if d.pk not in checked
-    ]
-    _check_at_table(session, croupier, waiting)
 
 
 def _return(session: Session) -> None:

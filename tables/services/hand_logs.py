@@ -241,7 +241,12 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
     access.require(actor, Act.ACKNOWLEDGE_DISCREPANCIES, profile=profile)
     discrepancies = list(discrepancies)
     note = (note or "").strip()
-    unknown = [d for d in discrepancies if d.code in EXPLAINED_CODES]
+    done = set(
+        DiscrepancyAcknowledgement.objects.filter(discrepancy__in=discrepancies).values_list(
+            "discrepancy_id", flat=True
+        )
+    )
+    unknown = [d for d in discrepancies if d.code in EXPLAINED_CODES and d.pk not in done]
     if unknown and not note:
         # a log of a shoe the séance never filled: its cards come from no recorded deck, and
         # the director says how (FR art. 40, LU art. 7)

@@ -45,7 +45,8 @@ def test_a_register_requested_twice_makes_one_report(
     assert first.pk == second.pk and len(queued) == 1 and len(again) == 0
     report = Report.objects.get()
     assert report.state == Report.State.DONE and report.progress == 100 and report.attempts == 1
-    assert report.requested_by == director and report.rows and report.pages == 1
+    # the demo's depot log (its séances' decks issued and returned included) on a page or two
+    assert report.requested_by == director and report.rows and report.pages >= 1
     with default_storage.open(report.file.name, "rb") as f:
         import hashlib
 

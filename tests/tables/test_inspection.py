@@ -140,8 +140,10 @@ def test_discrepancies_acknowledged_by_the_director(staff, open_session, django_
         )
     rows = list(Discrepancy.objects.all())
     assert rows
+    # a log of an unknown shoe is named by its own check, until explained
+    named = [r for r in rows if r.code != "SHOE_UNKNOWN"]
     breaches = _breaches("tables.discrepancy_not_acknowledged")
-    assert len(breaches) == len(rows) and breaches[0].article == rows[0].article
+    assert len(breaches) == len(named) and breaches[0].article == named[0].article
     with pytest.raises(RegulationError) as error:
         services.acknowledge_discrepancies(actor=staff["committee"], discrepancies=rows)
     assert (error.value.code, error.value.article) == ("DIRECTOR_REQUIRED", "FR art. 68")
