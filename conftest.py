@@ -44,19 +44,22 @@ def _transactional(item: pytest.Item) -> bool:
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
     """After a transactional test, Django's flush empties the tables with TRUNCATE, which the
     guards of the audit record and of the books refuse. For that flush only (this test's
-    teardown, this connection), the test suite (a superuser, who may always disable a trigger)
-    lifts the TRUNCATE guards, then restores them ENABLE ALWAYS. Nothing else is changed: the
-    guards against DELETE and UPDATE stay, and every other test runs with the database as
-    production has it."""
+    teardown), the test suite (a superuser, who may always disable a trigger) lifts the
+    TRUNCATE guards, then restores them ENABLE ALWAYS. Nothing else is changed: the guards
+    against DELETE and UPDATE stay, and every other test, and every other moment of this one,
+    runs with the database and Django as production has them. (The PostgreSQL operations'
+    class, not one connection's: a browser test's event loop may hand the flush another
+    connection object of this thread.)"""
     if not _transactional(item):
         return (yield)
-    from django.db import connections
+    from django.db.backends.postgresql.operations import DatabaseOperations
 
-    ops = connections["default"].ops
-    flush = ops.sql_flush
+    flush = DatabaseOperations.sql_flush
 
-    def sql_flush_lifting_truncate_guards(style: Any, tables: Any, **kwargs: Any) -> list[str]:
-        statements = flush(style, tables, **kwargs)
+    def sql_flush_lifting_truncate_guards(
+        self: DatabaseOperations, style: Any, tables: Any, **kwargs: Any
+    ) -> list[str]:
+        statements = flush(self, style, tables, **kwargs)
         guarded = [table for table in _guarded() if table in tables]
         if not (statements and guarded):
             return statements
@@ -66,11 +69,11 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
         ]
 
-    ops.sql_flush = sql_flush_lifting_truncate_guards  # this connection's, for this teardown
+    DatabaseOperations.sql_flush = sql_flush_lifting_truncate_guards  # type: ignore[method-assign]
     try:
         return (yield)
     finally:
-        del ops.sql_flush
+        DatabaseOperations.sql_flush = flush  # type: ignore[method-assign]
 
 
 @pytest.fixture(autouse=True)

@@ -227,7 +227,7 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
         stderr=subprocess.STDOUT,
         cwd=str(Path(__file__).resolve().parents[2]),
     )
-    sender = Celery(broker=redis_url)
+    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
     try:
         start, end = _period()
         report = request_report(
@@ -320,7 +320,7 @@ def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_mad
         stderr=subprocess.STDOUT,
         cwd=str(Path(__file__).resolve().parents[2]),
     )
-    sender = Celery(broker=redis_url)
+    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
     try:
         start, end = (
             timezone.localdate() - dt.timedelta(days=150),
