@@ -122,7 +122,7 @@ def refusals() -> list[Refusal]:
                 continue
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
             found.update(_refusals_in(ast.parse(path.read_text(encoding="utf-8")), module))
-    return sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module))
+    return sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module, r.message))
 
 
 def _cell(text: str, limit: int = 160) -> str:
