@@ -199,15 +199,15 @@ def receive(
     received_on: dt.date | None = None,
     delivery_note: str = "BL 4411",
 ) -> Any:
-    """The sixains ``<prefix>-1..6`` of ``order`` received into the cabinet."""
-    from django.utils import timezone
-
+    """The sixains ``<prefix>-1..6`` of ``order`` received into the cabinet (on the day of the
+    acts' clock: a reception is written the day the decks arrive)."""
     from cards_registry import services as depot
+    from casino_ops import clock
 
     return depot.receive(
         actor=director,
         order=order,
-        received_on=received_on or timezone.localdate(),
+        received_on=received_on or clock.today(),
         sixains=[sixain(p) for p in prefixes],
         delivery_note=delivery_note,
     )

@@ -19,6 +19,7 @@ from casino_ops import roles
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
+from tests import builders
 from tests.builders import at_day
 
 from .conftest import pdf_text, render_page
@@ -41,6 +42,7 @@ def test_the_session_report_prints_labels_and_french_amounts(
             advance_amount=Decimal("30000.00"),
             croupier=croupier,
         )
+        builders.shoe(session, croupier=croupier)  # the séance's own shoe, of the depot's decks
     # a log of another shoe (never filled at this session) and other limits: found on receipt
     shoe = simulate_shoe(7, "FR", table="BJ03", limits=("25.00", "2500.00"), faults=["SETTLEMENT_MISMATCH"])
     with at_day(DAY, 22):
