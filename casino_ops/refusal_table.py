@@ -115,13 +115,14 @@ def _refusals_in(tree: ast.Module, module: str) -> Iterator[Refusal]:
 
 
 def refusals() -> list[Refusal]:
-    found: set[Refusal] = set()
+    # in the order of the source (a dict, not a set): a code's first message is the same every run
+    found: dict[Refusal, None] = {}
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" in path.parts:
                 continue
             module = ".".join(path.relative_to(ROOT).with_suffix("").parts)
-            found.update(_refusals_in(ast.parse(path.read_text(encoding="utf-8")), module))
+            found.update(dict.fromkeys(_refusals_in(ast.parse(path.read_text(encoding="utf-8")), module)))
     return sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module))
 
 
