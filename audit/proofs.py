@@ -16,7 +16,8 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
 from .chain import event_bytes, format_time
 from .checkpoints import checkpoint_file
@@ -129,7 +130,7 @@ def tree() -> Tree:
 
 
 def _refuse(code: str, message: str, field: str) -> RegulationError:
-    return RegulationError(code, message, "FR art. 68", field=field)
+    return RegulationError(code, message, cite("books.no_erasure", get_casino().profile), field=field)
 
 
 def _checkpoint(number: int | None, *, covering: int = 0, field: str = "checkpoint") -> Checkpoint:

@@ -26,6 +26,7 @@ from typing import Any, cast
 
 from asn1crypto import cms, x509
 from django.conf import settings
+from django.db import DatabaseError
 from django.utils.translation import gettext as _
 from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
 from pyhanko.sign import signers, timestamps
@@ -35,6 +36,7 @@ from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
 from pyhanko_certvalidator import ValidationContext
 
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
 # pyHanko logs a warning with a whole traceback each time it cannot build a path
 # to a trusted root; here trust is decided by comparing certificates (see
@@ -58,6 +60,16 @@ def _config() -> tuple[str, str]:
     return str(path), str(password)
 
 
+def no_erasure_article() -> str:
+    """The article on books kept without erasure under the casino's regulation (FR art. 68,
+    LU art. 10): what the signed registers and checkpoints cite."""
+    try:
+        profile = get_casino().profile
+    except (DatabaseError, RuntimeError):  # no database to read (a configuration check): the default
+        profile = "FR"
+    return cite("books.no_erasure", profile)
+
+
 def _not_configured(detail: str) -> SigningNotConfigured:
     return SigningNotConfigured(
         "SIGNING_NOT_CONFIGURED",
@@ -68,7 +80,7 @@ def _not_configured(detail: str) -> SigningNotConfigured:
             "démonstration : python manage.py make_dev_certificate --out var/signing"
         )
         % {"detail": detail},
-        cite("books.no_erasure", "FR"),
+        no_erasure_article(),
         field="SIGNING_PKCS12",
     )
 
@@ -132,7 +144,8 @@ def sign_pdf(pdf: bytes) -> bytes:
         field_name=FIELD_NAME,
         md_algorithm=DIGEST,
         subfilter=SigSeedSubFilter.PADES,
-        reason=_("Registre validé par signature électronique (FR art. 68)"),
+        reason=_("Registre validé par signature électronique (%(article)s)")
+        % {"article": no_erasure_article()},
     )
     out: io.BytesIO = signers.sign_pdf(
         IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False),

@@ -115,7 +115,8 @@ def _refusals_in(tree: ast.Module, module: str) -> Iterator[Refusal]:
 
 
 def refusals() -> list[Refusal]:
-    found: set[Refusal] = set()
+    # in the order of the source (a dict, not a set): a code's first message is the same every run
+    found: dict[Refusal, None] = {}
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" in path.parts:

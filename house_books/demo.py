@@ -501,7 +501,8 @@ def _orphan(**values: Any) -> Any:
 def _approvals(director: Any, users: dict[str, Any]) -> None:
     """The direction and the staff approved by the Minister of Justice; one dismissal."""
     today = timezone.localdate()
-    since = today - dt.timedelta(days=200)
+    # approved before the depot's first reception, a year of monthly deliveries (LU art. 51, 63)
+    since = today - dt.timedelta(days=400)
     for role, function, job, ref in (
         (roles.DIRECTOR, "director", "", "MJ/JEUX/2026-004"),
         (roles.COMMITTEE, "committee", "", "MJ/JEUX/2026-005"),

@@ -217,10 +217,10 @@ def seed_past_day(
     closes_at: dt.datetime,
     before_close: Callable[[list[Session]], None] | None = None,
 ) -> None:
-    """An older gaming day, without hand logs: each ``(table, further advance, result)`` of
-    ``plan`` opened from ``opens_at`` (ten minutes apart), with its advance, a shoe of a sixain
-    the depot issued to the table for the day (checked there, back in the cabinet at the
-    closing), and maybe a second advance, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
+    """An older gaming day: each ``(table, further advance, result)`` of ``plan`` opened from
+    ``opens_at`` (ten minutes apart), with its advance, a shoe of a sixain the depot issued to
+    the table for the day (checked there, back in the cabinet counted at the closing), a hand
+    log dealt from that shoe, and maybe a second advance, closed at ``closes_at`` certified exact (its closing cash, the advances plus the
     result); then the day closed in the control register and stamped by the officer. ``before_close`` is given the open
     sessions just before their closing. Nothing is written if the day already has a session."""
     if Session.objects.filter(day=day).exists():
@@ -229,16 +229,18 @@ def seed_past_day(
     director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
     croupier, cashier = users[roles.CROUPIER], users[roles.CASHIER]
     tables = {t.number: t for t in context["tables"]}
-    sessions = []
+    sessions, shoes = [], []
     for rank, (number, _further, _result) in enumerate(plan):
         with history_at(opens_at + dt.timedelta(minutes=10 * rank)):
             session = _open(director, croupier, tables[number], day)
             # its decks issued by the depot, checked at the table and put in the shoe
             decks = _issue_and_check(session, croupier)
-            services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks])
+            shoes.append(services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in decks]))
             sessions.append(session)
     with history_at(opens_at + (closes_at - opens_at) / 2):
-        for session, (_number, further, _result) in zip(sessions, plan, strict=True):
+        for session, shoe, (number, further, _result) in zip(sessions, shoes, plan, strict=True):
+            # the hands dealt from that shoe (FR art. 55-4; LU art. 32)
+            _receive(croupier, session, 10 * day.toordinal() + number, (), shoe.label)
             if further:
                 services.add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
     with history_at(closes_at):

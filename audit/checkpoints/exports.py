@@ -9,7 +9,8 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
 from .. import signing
 from ..chain import canonical_json, format_time, verify_chain
@@ -56,7 +57,7 @@ def read_export(data: bytes) -> dict[str, Any]:
         raise RegulationError(
             "CHECKPOINT_EXPORT_INVALID",
             _("Le fichier de points de contrôle n'est pas intact : sa signature ne se vérifie pas."),
-            "FR art. 68",
+            cite("books.no_erasure", get_casino().profile),
             field="against",
         )
     document = json.loads(check.content.decode("utf-8"))
@@ -64,7 +65,7 @@ def read_export(data: bytes) -> dict[str, Any]:
         raise RegulationError(
             "CHECKPOINT_EXPORT_INVALID",
             _("Ce fichier n'est pas un export de points de contrôle."),
-            "FR art. 68",
+            cite("books.no_erasure", get_casino().profile),
             field="against",
         )
     document["signer"] = check.signer

@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 from casino_ops.celery import app
 from casino_ops.models import CasinoSettings
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 
 from .. import signing
 from ..chain import GENESIS, canonical_json, format_time, head, seal_pending, verify_chain
@@ -75,7 +76,7 @@ def make_checkpoint() -> Checkpoint | None:
             "AUDIT_CHAIN_BROKEN",
             _("La chaîne d'audit ne se vérifie pas (%(reason)s) : aucun point de contrôle n'est signé.")
             % {"reason": result.describe()},
-            "FR art. 68",
+            cite("books.no_erasure", get_casino().profile),
         )
     seq, digest = result.head_seq, result.head_hash  # sealed meanwhile: sign what was verified
     try:
@@ -152,7 +153,7 @@ def _store_nodes(nodes: list[tuple[int, int, bytes]]) -> None:
                     "aucun point de contrôle n'est signé."
                 )
                 % {"level": level, "index": index},
-                "FR art. 68",
+                cite("books.no_erasure", get_casino().profile),
             )
     MerkleNode.objects.bulk_create(missing, batch_size=2000)
 

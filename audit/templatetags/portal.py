@@ -318,3 +318,9 @@ def day(value: Any) -> str:
 def moment(value: Any, seconds: bool = False) -> str:
     """A date and time in the casino's time zone: the short date and a 24-hour time."""
     return dates.moment(value, seconds)
+
+
+@register.filter
+def model_under(book: Any, profile: Any) -> Any:
+    """The model a register names under the casino's regulation (no French model number under LU)."""
+    return book.model_for(str(profile))

@@ -104,6 +104,11 @@ def test_the_portal_page_gives_the_verifier_the_checkpoints_and_the_proofs(
     assert (
         "/inspection/preuves/verificateur.py" in html and "/inspection/preuves/points-de-controle/1/" in html
     )
+    # the inclusion command as the verifier takes it against a kept checkpoint (and the option it reads)
+    assert "verifier.py inclusion inclusion-N.json --ca ca.pem --trusted" in html
+    assert "--consistency coherence.json" in html and '"--consistency"' in VERIFIER.read_text(
+        encoding="utf-8"
+    )
     assert 'href="/inspection/preuves/"' in client.get("/inspection/").content.decode()  # in the navigation
     verifier = client.get("/inspection/preuves/verificateur.py")
     (tmp_path / "verifier.py").write_bytes(b"".join(verifier.streaming_content))

@@ -69,6 +69,7 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(
     assert EarlyStop.objects.filter(session__in=stopped).count() == stopped.count()
     _assert_what_an_inspector_checks(failure, stopped)
     _assert_a_month_of_seances()
+    _assert_every_seance_plays_decks_of_the_depot()
     code, out = _inspect_exit_code(capsys)
     assert code == 0, out
     code, out = _exit_code(capsys, "verify_audit")
@@ -126,6 +127,38 @@ def _assert_a_month_of_seances() -> None:
     past = DeviceAssignment.objects.filter(day__lt=today)
     assert past.count() == Session.objects.filter(day__lt=today).count()
     assert not past.filter(returned_at__isnull=True).exists()
+
+
+def _assert_every_seance_plays_decks_of_the_depot() -> None:
+    """LU art. 7, 32: every séance played has a shoe of decks the depot issued to its table for
+    its day, checked there before play, its hand logs dealt from that shoe; a past séance's decks
+    came back to the cabinet counted (52 cards) between its last hand and its closing."""
+    from cards_registry.models import IssueLine
+    from tables.models import Session
+
+    today = gaming_day()
+    sessions = Session.objects.select_related("table").prefetch_related("shoes__decks", "hand_logs")
+    assert sessions.count() > 60
+    for session in sessions:
+        shoes = list(session.shoes.all())
+        assert shoes, session
+        logs = list(session.hand_logs.all())
+        assert logs and all(log.shoe_id in {shoe.pk for shoe in shoes} for log in logs), session
+        for shoe in shoes:
+            assert shoe.decks.count() == 6, shoe
+            for shoe_deck in shoe.decks.all():
+                line = IssueLine.objects.select_related(
+                    "issue", "table_check", "return_line__deck_return"
+                ).get(
+                    deck_id=shoe_deck.deck_id,
+                    issue__table_number=session.table.number,
+                    issue__day=session.day,
+                )
+                assert line.issue.at <= line.table_check.at <= shoe.filled_at, (session, shoe_deck.serial)
+                if session.day < today:
+                    back = line.return_line
+                    assert back.cards_counted == 52 and back.result == "fit", (session, shoe_deck.serial)
+                    assert max(log.uploaded_at for log in logs) <= back.deck_return.at <= session.closed_at
 
 
 def test_seed_demo_alone_stays_french(demo: Any) -> None:

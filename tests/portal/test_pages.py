@@ -33,8 +33,9 @@ def casino(samples: Samples) -> Any:
 
 @pytest.mark.django_db
 def test_dashboard(officer_client, samples, django_assert_num_queries) -> None:
-    # 17th: a closing down awaiting its visa (LU 52); 18th: the days closed awaiting the officer's stamp
-    with django_assert_num_queries(18):
+    # 17th: a closing down awaiting its visa (LU 52); 18th: the days closed awaiting the officer's
+    # stamp; 19th: the casino's regulation (the books' names under FR or LU)
+    with django_assert_num_queries(19):
         page = officer_client.get("/inspection/").content.decode()
     assert "Prise en charge n° 1/1" in page  # awaiting the visa
     assert "Bon de commande n° 1/2" in page  # the unstamped order
@@ -96,7 +97,7 @@ def test_a_decks_life_by_serial(officer_client, samples) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "queries"),
-    [("receipt-book", 12), ("order-book", 11), ("incidents", 11), ("destructions", 8), ("depot-log", 9)],
+    [("receipt-book", 13), ("order-book", 12), ("incidents", 12), ("destructions", 9), ("depot-log", 10)],
 )
 def test_registers_on_screen(name, queries, officer_client, samples, django_assert_num_queries) -> None:
     url = reverse("portal:register", args=[name]) + "?date_from=2026-11-01&date_to=2026-11-30"
@@ -130,8 +131,9 @@ def test_register_bad_period_says_which_field(officer_client, samples) -> None:
 @pytest.mark.django_db
 def test_sessions_and_a_session(officer_client, samples, django_assert_num_queries) -> None:
     assert "BJ03" in officer_client.get("/inspection/seances/").content.decode()
-    # 17th: the authorised minimum its opening recorded (LU 26); 18th: the decks of its shoe
-    with django_assert_num_queries(18):
+    # 17th: the authorised minimum its opening recorded (LU 26); 18th: the decks of its shoe;
+    # 19th and 20th: the casino's regulation (the books' names under FR or LU)
+    with django_assert_num_queries(20):
         page = officer_client.get(f"/inspection/seances/{samples.session.pk}/").content.decode()
     assert "avance initiale" in page and samples.hand_log.shoe_label in page
 
@@ -154,7 +156,7 @@ def test_full_chain_check(officer_client, samples) -> None:
 
 @pytest.mark.django_db
 def test_advance_book_and_control_register(officer_client, samples, django_assert_num_queries) -> None:
-    with django_assert_num_queries(13):
+    with django_assert_num_queries(14):  # the regulation too (the model number only under FR)
         page = officer_client.get(
             "/inspection/carnet-d-avances/?table=3&date_from=2026-11-01&date_to=2026-11-30"
         )
@@ -164,7 +166,7 @@ def test_advance_book_and_control_register(officer_client, samples, django_asser
         "/inspection/carnet-d-avances/?table=9&date_from=2026-11-01&date_to=2026-11-30"
     )
     assert "Aucune table ne porte ce numéro." in unknown.content.decode()
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):  # the regulation too
         page = officer_client.get("/inspection/registre-de-controle/?day=2026-11-30")
     assert "non arrêtée" in page.content.decode()
 
