@@ -116,7 +116,7 @@ def _refusals_in(tree: ast.Module, module: str) -> Iterator[Refusal]:
 
 def refusals() -> list[Refusal]:
     # in the order of the source (a dict, not a set): a code's first message is the same every run
-    found: dict[Refusal, None] = {}
+    found: set[Refusal] = set()
     for app in APPS:
         for path in sorted((ROOT / app).rglob("*.py")):
             if "migrations" in path.parts:

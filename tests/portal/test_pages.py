@@ -34,8 +34,8 @@ def casino(samples: Samples) -> Any:
 @pytest.mark.django_db
 def test_dashboard(officer_client, samples, django_assert_num_queries) -> None:
     # 17th: a closing down awaiting its visa (LU 52); 18th: the days closed awaiting the officer's
-    # stamp; 19th: the casino's regulation (the books' names under FR or LU)
-    with django_assert_num_queries(19):
+    # stamp
+    with django_assert_num_queries(18):
         page = officer_client.get("/inspection/").content.decode()
     assert "Prise en charge n° 1/1" in page  # awaiting the visa
     assert "Bon de commande n° 1/2" in page  # the unstamped order
@@ -132,8 +132,8 @@ def test_register_bad_period_says_which_field(officer_client, samples) -> None:
 def test_sessions_and_a_session(officer_client, samples, django_assert_num_queries) -> None:
     assert "BJ03" in officer_client.get("/inspection/seances/").content.decode()
     # 17th: the authorised minimum its opening recorded (LU 26); 18th: the decks of its shoe;
-    # 19th and 20th: the casino's regulation (the books' names under FR or LU)
-    with django_assert_num_queries(20):
+    # 19th: the casino's regulation (the books' names under FR or LU)
+    with django_assert_num_queries(19):
         page = officer_client.get(f"/inspection/seances/{samples.session.pk}/").content.decode()
     assert "avance initiale" in page and samples.hand_log.shoe_label in page
 
