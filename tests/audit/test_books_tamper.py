@@ -509,7 +509,7 @@ def _the_acts_the_fr_demo_leaves_out() -> None:
     issue_and_check(
         director=director, croupier=people["croupier"], table_number=9, day=today, decks=in_cabinet[:1]
     )
-    depot.return_decks(actor=director, table_number=9, day=today, results=[(in_cabinet[0], "marked")])
+    depot.return_decks(actor=director, table_number=9, day=today, results=[(in_cabinet[0], "marked", "", 52)])
     incident = Incident.objects.get(route=IncidentRoute.RETURN, decks=in_cabinet[0])
     depot.record_incident_report(
         actor=officer, incident=incident, officer_informed=officer, informed_at=timezone.now()

@@ -141,8 +141,10 @@ def _assert_every_seance_plays_decks_of_the_depot() -> None:
     assert sessions.count() > 60
     for session in sessions:
         shoes = list(session.shoes.all())
-        assert shoes, session
         logs = list(session.hand_logs.all())
+        if session.day == today and not logs and not session.result:
+            continue  # a séance of today not yet played needs no shoe yet
+        assert shoes, session
         assert logs and all(log.shoe_id in {shoe.pk for shoe in shoes} for log in logs), session
         for shoe in shoes:
             assert shoe.decks.count() == 6, shoe
