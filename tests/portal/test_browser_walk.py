@@ -152,7 +152,7 @@ def test_one_deck_from_order_to_destruction(
             {"lines": "3 jeux bleu\n3 jeux rouge", "note": "Commande du chemin"},
             {"manufacturer": MAKER},
         )
-        assert "Bon n° 1" in done, done
+        assert "Bon de commande n° 1/1" in done, done
         assert "visa apposé" in walk.stamp(MAKER, "Bon conforme")
         page = walk.director
         page.goto(f"{live_server.url}/admin/cards_registry/order/")
@@ -168,7 +168,7 @@ def test_one_deck_from_order_to_destruction(
         done = walk.add(
             "reception",
             {"received_on": today.isoformat(), "delivery_note": "BL CHEMIN 1", "decks": received},
-            {"order": "(CHEM)"},
+            {"order": "— CHEM"},
         )
         assert "Prise en charge n° 1" in done, done
         assert "visa apposé" in walk.stamp("BL CHEMIN 1", "Conforme au bordereau")
