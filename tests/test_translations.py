@@ -187,13 +187,14 @@ def test_the_catalogue_holds_every_text_of_the_code_and_no_other(
 def test_model_verbose_names() -> None:
     from cards_registry.models import Order, Reception
     from casino_ops.models import CasinoSettings
-    from tables.models import ControlDay
+    from tables.models import AdvanceEntry, ControlDay
 
     with override("en"):
         assert str(CasinoSettings._meta.verbose_name) == "casino settings"
         assert str(Order._meta.verbose_name) == "purchase order"
         assert str(Reception._meta.verbose_name_plural) == "receipt book"
-        assert str(ControlDay._meta.verbose_name_plural) == "control register (form no. 12)"
+        assert str(ControlDay._meta.verbose_name_plural) == "control register"
+        assert str(AdvanceEntry._meta.verbose_name_plural) == "cash advance book"
     with override("fr"):
         assert str(CasinoSettings._meta.verbose_name) == "paramètres du casino"
         assert str(Order._meta.verbose_name) == "bon de commande"

@@ -22,7 +22,7 @@ Who may do what (the roles are in :mod:`casino_ops.roles`):
 """
 
 from ..selectors import current_key_holder, current_value
-from .at_tables import check_at_table, issue_decks, return_decks
+from .at_tables import check_at_table, incident_at_shoe, issue_decks, return_decks
 from .cabinet import declare_out_of_use, demand_opening, hand_over_key, open_for_inspection, record_inventory
 from .corrections import CORRECTABLE, record_correction
 from .destructions import DestructionCheck, destroy_decks, stamp_destruction
@@ -45,6 +45,7 @@ __all__ = [
     "OrderLineData",
     "SixainData",
     "check_at_table",
+    "incident_at_shoe",
     "close_incident",
     "create_order",
     "current_key_holder",

@@ -22,6 +22,7 @@ from ..models import (
     Deck,
     DeckReturn,
     DeckStatus,
+    Incident,
     IncidentKind,
     IncidentRoute,
     IssueLine,
@@ -183,6 +184,34 @@ def _incident_at_check(
         circumstances=circumstances,
         profile=profile,
         table_number=table_number,
+    )
+
+
+@transaction.atomic
+def incident_at_shoe(
+    *, actor: User, decks: Sequence[Deck], table_number: int, day: dt.date, circumstances: str
+) -> Incident | None:
+    """The incident a shoe refused for its composition opens at once (FR art. 55-4, LU art. 32:
+    six decks, three backs of each colour), its decks quarantined (out of play) until the
+    officer closes it. An act of its own, committed even though the shoe is refused; the
+    decks already under an incident (or gone) are linked, not moved."""
+    profile = _profile()
+    locked = _lock_decks(list(decks))
+    gone = (DeckStatus.QUARANTINED, DeckStatus.DESTROYED)
+    moved = [deck for deck in locked if deck.status not in gone]
+    if not moved:
+        return None
+    return _open_incident(
+        actor=actor,
+        kind=IncidentKind.FOREIGN,
+        route=IncidentRoute.TABLE_CHECK,
+        occurred_at=clock.now(),
+        day=day,
+        decks=moved,
+        circumstances=circumstances,
+        profile=profile,
+        table_number=table_number,
+        linked=[deck for deck in locked if deck.status in gone],
     )
 
 

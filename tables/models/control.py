@@ -33,7 +33,7 @@ class ControlDay(models.Model):
 
     class Meta:
         verbose_name = _("journée du registre de contrôle")
-        verbose_name_plural = _("registre de contrôle (modèle n° 12)")
+        verbose_name_plural = _("registre de contrôle")
         ordering = ["-day"]
 
     def __str__(self) -> str:

@@ -147,7 +147,7 @@ class AdvanceEntry(models.Model):
 
     class Meta:
         verbose_name = _("inscription au carnet d'avances")
-        verbose_name_plural = _("carnet d'avances (modèle n° 10)")
+        verbose_name_plural = _("carnet d'avances")
         ordering = ["table__number", "line"]
         constraints = [models.UniqueConstraint(fields=["table", "line"], name="tables_advance_line_unique")]
 

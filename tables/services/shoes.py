@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -12,8 +13,10 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from cards_registry.models import Deck
 from cards_registry.rules import check_blackjack_sixain, check_decks_playable
 from cards_registry.selectors import decks_checked_for_play, decks_issued_to
+from cards_registry.services import incident_at_shoe
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -49,11 +52,41 @@ def last_shoe_ids(shoes: Any) -> list[int]:
     return list(last.values())
 
 
-@transaction.atomic
+class _WrongComposition(Exception):
+    """Decks of the wrong composition at the table: the shoe is refused, and the decks are an
+    incident of their own (FR art. 55-4, LU art. 32)."""
+
+    def __init__(self, error: RegulationError, decks: list[Deck]) -> None:
+        super().__init__(str(error))
+        self.error, self.decks = error, decks
+
+
 def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
     """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
     six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
-    The decks' serials are written with the shoe."""
+    The decks' serials are written with the shoe.
+
+    Decks of the wrong composition are refused *and* open their incident at once, the decks
+    quarantined: the refusal rolls the shoe back, the incident is recorded by an act of its own
+    (committed even though the shoe is refused), to be reported to the officer."""
+    try:
+        return _fill_shoe(actor=actor, session=session, deck_ids=deck_ids, label=label)
+    except _WrongComposition as wrong:
+        colours = Counter(str(d.back_colour).strip().lower() for d in wrong.decks)
+        described = ", ".join(f"{n} × {colour}" for colour, n in sorted(colours.items()))
+        incident_at_shoe(
+            actor=actor,
+            decks=wrong.decks,
+            table_number=session.table.number,
+            day=session.day,
+            circumstances=f"{', '.join(d.serial for d in wrong.decks)} : composition du sabot"
+            f" ({described}) — remplissage d'un sabot à la table {session.table.code}",
+        )
+        raise wrong.error from None
+
+
+@transaction.atomic
+def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str) -> Shoe:
     session = _lock_session(session)
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
@@ -90,7 +123,10 @@ def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: 
         serials={d.pk: d.serial for d in decks},
         profile=profile,
     )
-    check_blackjack_sixain(decks, profile)
+    try:
+        check_blackjack_sixain(decks, profile)
+    except RegulationError as error:
+        raise _WrongComposition(error, decks) from error
     number = (session.shoes.aggregate(m=Max("number"))["m"] or 0) + 1
     label = label.strip() or f"{session.table.code}-{session.day:%Y-%m-%d}-{session.pk}-S{number}"
     if Shoe.objects.filter(label=label).exists():

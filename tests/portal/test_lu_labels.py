@@ -69,3 +69,18 @@ def test_fr_portal_keeps_the_model_numbers(samples: Any, officer_client: Client)
     assert "modèle n° 10" in shown and "modèle n° 12" in shown and "modèle n° 19" in shown
     assert "FR art. 68" in _register("advance-book", session)
     assert signing.no_erasure_article() == "FR art. 68"
+
+
+def test_lu_admin_index_shows_no_french_model_number(clients: dict[str, Client], users: Any) -> None:
+    """The admin names the tables' books without the French model numbers (they belong to the
+    FR printed registers and portal only)."""
+    from house_books.services.casino import update_casino_settings
+
+    update_casino_settings(
+        actor=users[roles.DIRECTOR], name="Casino LU", profile="LU", authorised_min_stake=Decimal("5.00")
+    )
+    response = clients[roles.DIRECTOR].get(reverse("admin:index"))
+    assert response.status_code == 200
+    shown = response.content.decode()
+    assert "registre de contrôle" in shown.lower() or "control register" in shown.lower()
+    assert "modèle n°" not in shown.lower() and "form no." not in shown.lower()

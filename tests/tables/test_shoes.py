@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import html
 import json
 
 import pytest
 
+from audit.models import AuditEvent
 from cards_registry import services as depot
+from cards_registry.models import Deck, DeckStatus, Incident, IncidentKind, IncidentRoute
 from cards_registry.selectors import deck_history
 from casino_ops.regulations import RegulationError
 from tables import selectors, services
 from tables.blackjack.simulator import simulate_shoe
-from tables.models import HandLog
+from tables.models import HandLog, Shoe
+from tests.builders import assert_refused
 from tests.depot_helpers import issue_and_check
 from tests.tables.conftest import at_day
 
@@ -71,12 +75,9 @@ def test_shoe_refuses_decks_not_issued_and_a_wrong_sixain(staff, depot_decks, to
         and info.value.field == "decks"
     )
     _issue(staff, today_session, a1 + a2)
-    blue = [d for d in a1 + a2 if d.back_colour == "bleu"][:4]
-    red = [d for d in a1 + a2 if d.back_colour == "rouge"][:2]
+    wrong = a1[:5]  # five decks: not a sixain of three backs of each colour
     with pytest.raises(RegulationError) as info:
-        services.fill_shoe(
-            actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in blue + red]
-        )
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in wrong])
     assert info.value.code == "SIXAIN_COMPOSITION" and info.value.article == "FR art. 55-4"
     with pytest.raises(RegulationError) as info:
         services.fill_shoe(actor=staff["cashier"], session=today_session, deck_ids=[d.pk for d in a2])
@@ -143,3 +144,58 @@ def test_a_shoe_takes_only_decks_checked_at_the_table_and_in_no_other_live_shoe(
     assert info.value.code == "DECK_IN_ANOTHER_SHOE" and info.value.field == "decks"
     assert "A1-1" in str(info.value) and not Shoe.objects.filter(session=other).exists()
     assert a2  # the other sixain stays in the cabinet
+
+
+@pytest.mark.django_db
+def test_a_wrong_composition_is_refused_and_opens_its_incident(staff, depot_decks, today_session):
+    """Four blue backs and two red at the table: refused (FR art. 55-4) *and* an incident opened
+    at once on those decks, quarantined, which the refusal's rollback does not undo."""
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    a2 = [d for d in depot_decks if d.serial.startswith("A2-")]
+    _issue(staff, today_session, a1 + a2)
+    blue = [d for d in a1 + a2 if d.back_colour == "bleu"][:4]
+    red = [d for d in a1 + a2 if d.back_colour == "rouge"][:2]
+    wrong = blue + red
+    with assert_refused("SIXAIN_COMPOSITION", article="FR art. 55-4", field="decks"):
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in wrong])
+    assert not Shoe.objects.exists()  # the shoe itself is refused
+    incident = Incident.objects.get()
+    assert (incident.kind, incident.route, incident.table_number, incident.day) == (
+        IncidentKind.FOREIGN,
+        IncidentRoute.TABLE_CHECK,
+        today_session.table.number,
+        today_session.day,
+    )
+    assert sorted(d.pk for d in incident.decks.all()) == sorted(d.pk for d in wrong)
+    assert "4 × bleu" in incident.circumstances and "2 × rouge" in incident.circumstances
+    assert {Deck.objects.get(pk=d.pk).status for d in wrong} == {DeckStatus.QUARANTINED}
+    event = AuditEvent.objects.filter(action="depot.incident_reported").get()
+    assert event.object_id == str(incident.pk)
+    # the quarantined decks are out of play: they cannot fill a shoe any more
+    with pytest.raises(RegulationError):
+        services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in wrong])
+    assert Incident.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_the_admin_refuses_a_wrong_composition_and_says_the_incident(staff, depot_decks, today_session):
+    from django.test import Client
+    from django.urls import reverse
+
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    a2 = [d for d in depot_decks if d.serial.startswith("A2-")]
+    _issue(staff, today_session, a1 + a2)
+    blue = [d for d in a1 + a2 if d.back_colour == "bleu"][:4]
+    red = [d for d in a1 + a2 if d.back_colour == "rouge"][:2]
+    client = Client()
+    client.force_login(staff["croupier"])
+    response = client.post(
+        reverse("admin:tables_session_act", args=[today_session.pk, "shoe"]),
+        {"decks": [d.pk for d in blue + red], "label": ""},
+    )
+    assert response.status_code == 200
+    text = html.unescape(response.content.decode())
+    assert "FR art. 55-4" in text and "trois d'une couleur de dos" in text
+    assert not Shoe.objects.exists()
+    incident = Incident.objects.get()
+    assert incident.kind == IncidentKind.FOREIGN and incident.decks.count() == 6
