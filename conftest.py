@@ -77,6 +77,17 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 @pytest.fixture(autouse=True)
+def _caches_emptied() -> None:
+    """Each test starts with empty caches: a page fragment another test cached in the same
+    worker (the replay's steps, keyed by a log's id that a later test's log may reuse) would
+    otherwise be served, and the page's queries would depend on which tests ran before."""
+    from django.core.cache import caches
+
+    for cache in caches.all():
+        cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def audit_witness(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> None:
     """Each test its own witness directory (production requires one): a checkpoint a test wrote
     is never seen by another test, whose database no longer holds it."""
