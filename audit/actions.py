@@ -76,6 +76,7 @@ class Action(StrEnum):
     HOUSE_OWN_EXCLUSION_RECORDED = "house.own_exclusion_recorded"
     HOUSE_EXCLUSION_NOTIFIED = "house.exclusion_notified"
     HOUSE_EXCLUSION_LIFTED = "house.exclusion_lifted"
+    HOUSE_ENTRY_REFUSED = "house.entry_refused"
     HOUSE_CLOSING_RECORDED = "house.closing_recorded"
     HOUSE_CLOSING_STAMPED = "house.closing_stamped"
     HOUSE_TABLE_NOTICE_POSTED = "house.table_notice_posted"

@@ -71,6 +71,7 @@ class Act(StrEnum):
     COUNT_TIPS = "house.count_tips"
     ASSIGN_DEVICE = "house.assign_device"
     CLOSE_DOWN = "house.close_down"
+    REFUSE_ENTRY = "house.refuse_entry"
     # Registers (PDF) asked from the admin
     REQUEST_REGISTER = "registers.request"
     # The officers' portal and API (audit.portal.access): their values are the portal's
@@ -276,6 +277,12 @@ ACTS: dict[Act, Rule] = {
         "CLOSING_BY_DIRECTOR",
         gettext_lazy("La cessation de l'exploitation est inscrite par le directeur responsable."),
         "house.closing",
+    ),
+    Act.REFUSE_ENTRY: Rule(
+        _M,
+        "ROLE_REQUIRED",
+        gettext_lazy("Les entrées refusées aux exclus sont inscrites par la direction."),
+        "house.exclusions.entrance",
     ),
     Act.REQUEST_REGISTER: Rule(
         _M, "ROLE_REQUIRED", gettext_lazy("Les registres sont demandés par la direction ou un officier.")

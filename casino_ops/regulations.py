@@ -10,8 +10,9 @@ Where one profile has no article for a rule, its entry is ``""`` and :func:`cite
 gives an empty citation (never under LU, whose refusals all cite their article). Under
 LU the day's results and the books' corrections cite art. 10: the sums are written at
 once in the advance book and certified "exactes", so a line once written stays and a
-correction is a new one (the "comptabilité spéciale des jeux", art. 90 to 98, is not
-in the text the casino follows). Under LU, ``session.no_money_between`` cites
+correction is a new one. The text has no article on erasures and no control register: art. 9
+sends the keeping of the advance book to art. 91, and the "comptabilité spéciale des jeux"
+(art. 90 to 98) is not in the text the casino follows, which ends at art. 75. Under LU, ``session.no_money_between`` cites
 art. 10 (the cash counted and written at the end of every séance): art. 15 says
 it in words, but for the boule and the vingt-trois only.
 """
@@ -82,6 +83,8 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.exclusions": {"FR": "règlement intérieur du casino", "LU": "LU art. 68, 69, 75"},
     "house.exclusions.minister": {"FR": "règlement intérieur du casino", "LU": "LU art. 68"},
     "house.exclusions.own": {"FR": "règlement intérieur du casino", "LU": "LU art. 69"},
+    # the physionomiste's control at the door (art. 67) keeps the excluded out (art. 75)
+    "house.exclusions.entrance": {"FR": "règlement intérieur du casino", "LU": "LU art. 67, 75"},
     "house.closing": {"FR": "règlement intérieur du casino", "LU": "LU art. 52"},
     "house.table_notice": {"FR": "règlement intérieur du casino", "LU": "LU art. 74"},
 }

@@ -27,6 +27,7 @@ from .models import (
     OrphanEntry,
     OrphanRepayment,
     OrphanTransfer,
+    RefusedEntry,
     SeanceHours,
     ShoeDevice,
     TableNotice,
@@ -263,6 +264,26 @@ class ExclusionList(generics.ListAPIView[Exclusion]):
 
     def get_queryset(self) -> Any:
         return selectors.exclusions()
+
+
+class RefusedEntrySerializer(SafeSerializerMixin, serializers.ModelSerializer[RefusedEntry]):
+    recorded_by = _Person(read_only=True)
+
+    class Meta:
+        model = RefusedEntry
+        fields = book_fields(RefusedEntry)
+
+
+class RefusedEntryList(generics.ListAPIView[RefusedEntry]):
+    """The entries refused at the door, each with the exclusion it enforces (its id in
+    ``exclusions/``)."""
+
+    permission_classes = [ViewPermission]
+    required_perm = "house_books.view_refusedentry"
+    serializer_class = RefusedEntrySerializer
+
+    def get_queryset(self) -> Any:
+        return selectors.refused_entries()
 
 
 class ClosingDownSerializer(SafeSerializerMixin, serializers.ModelSerializer[ClosingDown]):

@@ -25,6 +25,7 @@ _MODELS = (
     "ownexclusionentry",
     "exclusionnoticeentry",
     "exclusionliftentry",
+    "refusedentry",
     "closingdown",
     "tablenotice",
     "devicereturnentry",

@@ -3,7 +3,8 @@
 
 Entries never change once written; the only fields that move are an approval's end (the
 resignation or dismissal and its notice), a shoe device's state and the return of its
-assignment, and an exclusion's notice to the minister and its radiation. Nothing is deleted.
+assignment, and an exclusion's notice to the minister and its radiation (the entries refused
+under it are entries of their own). Nothing is deleted.
 """
 
 from __future__ import annotations
@@ -137,6 +138,20 @@ BOOKS = {
             "recorded_at",
         ),
         ("minister_notified_on", "notice_reference", "lifted_on", "lift_reference"),
+    ),
+    m.RefusedEntry: (
+        (
+            "exclusion",
+            "refused_at",
+            "last_name",
+            "first_names",
+            "birth_date",
+            "physionomiste",
+            "remark",
+            "recorded_by",
+            "recorded_at",
+        ),
+        (),
     ),
     m.ClosingDown: (
         (

@@ -369,7 +369,8 @@ def _table_notices(director: Any) -> None:
 
 def _exclusions(director: Any, committee: Any) -> None:
     """A month of the fichier des exclus: the minister's decisions notified to the director,
-    the management's own measures notified to the minister at once, one radiation."""
+    the management's own measures notified to the minister at once, one radiation, one entry
+    refused at the door."""
     today = timezone.localdate()
 
     def ago(days: int) -> dt.date:
@@ -426,6 +427,18 @@ def _exclusions(director: Any, committee: Any) -> None:
         exclusion=kieffer,
         lifted_on=ago(2),
         reference="MJ/EXCL/2026-031/R (radiation à sa demande)",
+    )
+    # LU art. 67, 75: the physionomiste keeps an excluded person out, under his exclusion
+    thill = Exclusion.objects.get(reference="MJ/EXCL/2026-040")
+    services.record_refused_entry(
+        actor=director,
+        exclusion=thill,
+        refused_at=_at(ago(3), 21, 40),
+        last_name="Thill",
+        first_names="Georges",
+        birth_date=dt.date(1962, 6, 8),
+        physionomiste="Jean Schmit",
+        remark="Carte d'identité présentée à l'entrée ; personne éconduite sans incident",
     )
 
 

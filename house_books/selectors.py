@@ -31,6 +31,7 @@ from .models import (
     OrphanEntry,
     OrphanRepayment,
     OrphanTransfer,
+    RefusedEntry,
     SeanceHours,
     ShoeDevice,
     TableNotice,
@@ -383,6 +384,19 @@ def exclusions(date_from: dt.date | None = None, date_to: dt.date | None = None)
         query = query.filter(decided_on__lte=date_to)
     if date_from is not None:
         query = query.filter(Q(lifted_on__isnull=True) | Q(lifted_on__gte=date_from))
+    return query
+
+
+def refused_entries(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    """The entries refused at the door under an exclusion (LU art. 67, 75), by exclusion (in
+    the order of the fichier) then by moment; within the period when one is given."""
+    query = RefusedEntry.objects.select_related("exclusion", "recorded_by").order_by(
+        "exclusion__decided_on", "exclusion_id", "refused_at", "pk"
+    )
+    if date_from is not None:
+        query = query.filter(refused_at__date__gte=date_from)
+    if date_to is not None:
+        query = query.filter(refused_at__date__lte=date_to)
     return query
 
 

@@ -16,6 +16,7 @@ urlpatterns = [
     path("hours/early-stops/", api.EarlyStopList.as_view(), name="early-stop-list"),
     path("bank-failures/", api.BankFailureList.as_view(), name="bank-failure-list"),
     path("exclusions/", api.ExclusionList.as_view(), name="exclusion-list"),
+    path("exclusions/refused-entries/", api.RefusedEntryList.as_view(), name="refused-entry-list"),
     path("closing/", api.ClosingDownList.as_view(), name="closing-list"),
     path("table-notices/", api.TableNoticeList.as_view(), name="table-notice-list"),
     path("devices/", api.ShoeDeviceList.as_view(), name="device-list"),

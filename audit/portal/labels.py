@@ -81,6 +81,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_OWN_EXCLUSION_RECORDED: _("Exclusion par la direction inscrite"),
     Action.HOUSE_EXCLUSION_NOTIFIED: _("Exclusion notifiée au ministre"),
     Action.HOUSE_EXCLUSION_LIFTED: _("Exclusion levée (radiation)"),
+    Action.HOUSE_ENTRY_REFUSED: _("Entrée refusée à un exclu"),
     Action.HOUSE_CLOSING_RECORDED: _("Cessation de l'exploitation inscrite"),
     Action.HOUSE_CLOSING_STAMPED: _("Cessation de l'exploitation visée par le fonctionnaire"),
     Action.HOUSE_TABLE_NOTICE_POSTED: _("Avis de table apposé"),

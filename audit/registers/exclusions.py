@@ -3,6 +3,7 @@
 The exclusions pronounced by the Minister of Justice and notified to the director, the
 exclusions and refusals of admission by the management with their notice to the minister,
 and the radiations. Only the person's name and birth date, the grounds and the dates.
+Then the entries refused at the door (LU art. 67, 75), under the exclusion each enforces.
 """
 
 from __future__ import annotations
@@ -27,6 +28,36 @@ COLUMNS = [
     fmt.column(_("Radiée le"), 8, "c"),
     fmt.column(_("Référence de la radiation"), 10),
 ]
+
+REFUSED_COLUMNS = [
+    fmt.column(_("Exclusion appliquée"), 28),
+    fmt.column(_("Entrée refusée le"), 12, "c"),
+    fmt.column(_("Personne identifiée à l'entrée"), 24),
+    fmt.column(_("Physionomiste"), 16),
+    fmt.column(_("Observations"), 20),
+]
+
+
+def _refused_section(request: Request) -> dict[str, Any]:
+    entries = list(selectors.refused_entries(request.date_from, request.date_to))
+    rows = [
+        fmt.row(
+            REFUSED_COLUMNS,
+            [
+                f"{e.exclusion.last_name.upper()} {e.exclusion.first_names} — "
+                f"{fmt.day(e.exclusion.decided_on)} — {e.exclusion.reference}",
+                fmt.moment(e.refused_at),
+                f"{e.last_name.upper()} {e.first_names} ({fmt.day(e.birth_date)})",
+                e.physionomiste,
+                e.remark,
+            ],
+        )
+        for e in entries
+    ]
+    totals = [fmt.total(_("Entrées refusées de la période"), 4, [(len(entries), "n")])]
+    return fmt.section(
+        REFUSED_COLUMNS, rows, title=_("Entrées refusées aux exclus (LU art. 67, 75)"), totals=totals
+    )
 
 
 @register
@@ -80,4 +111,4 @@ class Exclusions(Register):
                 [(len(records), "n"), (in_force, "n")],
             )
         ]
-        return {"sections": [fmt.section(COLUMNS, rows, totals=totals)]}
+        return {"sections": [fmt.section(COLUMNS, rows, totals=totals), _refused_section(request)]}

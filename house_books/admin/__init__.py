@@ -31,6 +31,8 @@ from .exclusions import (
     MinisterialExclusionForm,
     OwnExclusionAdmin,
     OwnExclusionForm,
+    RefusedEntryAdmin,
+    RefusedEntryForm,
 )
 from .hours import (
     BankFailureAdmin,
@@ -88,6 +90,8 @@ __all__ = [
     "OrphanTransferForm",
     "OwnExclusionAdmin",
     "OwnExclusionForm",
+    "RefusedEntryAdmin",
+    "RefusedEntryForm",
     "SeanceHoursAdmin",
     "SeanceHoursForm",
     "TableNoticeAdmin",

@@ -7,6 +7,8 @@ from typing import Any
 from django import forms
 from django.contrib import admin
 from django.utils import timezone
+from django.utils.html import format_html_join
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops.access import Act
@@ -21,6 +23,7 @@ from ..models import (
     ExclusionNoticeEntry,
     ExclusionOrigin,
     OwnExclusionEntry,
+    RefusedEntry,
 )
 from . import ActAdmin, ActForm
 
@@ -79,7 +82,24 @@ class ExclusionAdmin(ActAdmin):
         "lift_reference",
         "recorded_by",
         "recorded_at",
+        "refused_entries_list",
     )
+
+    @admin.display(description=_("entrées refusées sous cette exclusion"))
+    def refused_entries_list(self, obj: Exclusion) -> SafeString:
+        return format_html_join(
+            "",
+            "<div>{} — {} {} ({})</div>",
+            (
+                (
+                    timezone.localtime(e.refused_at).strftime("%d/%m/%Y %H:%M"),
+                    e.last_name.upper(),
+                    e.first_names,
+                    e.physionomiste,
+                )
+                for e in obj.refused_entries.all()
+            ),
+        )
 
 
 class OwnExclusionForm(ActForm):
@@ -106,6 +126,7 @@ class OwnExclusionAdmin(ActAdmin):
     add_form = OwnExclusionForm
     list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
     detail_fields = ExclusionAdmin.detail_fields
+    refused_entries_list = ExclusionAdmin.refused_entries_list
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
@@ -140,6 +161,7 @@ class ExclusionNoticeAdmin(ActAdmin):
     add_form = ExclusionNoticeForm
     list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
     detail_fields = ExclusionAdmin.detail_fields
+    refused_entries_list = ExclusionAdmin.refused_entries_list
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(minister_notified_on__isnull=False)
@@ -168,6 +190,58 @@ class ExclusionLiftAdmin(ActAdmin):
     add_form = ExclusionLiftForm
     list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
     detail_fields = ExclusionAdmin.detail_fields
+    refused_entries_list = ExclusionAdmin.refused_entries_list
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(lifted_on__isnull=False)
+
+
+class _InForceChoice(ModelChoiceField):
+    def label_from_instance(self, obj: Exclusion) -> str:
+        return f"{obj} — {obj.reference}"
+
+
+class RefusedEntryForm(ActForm):
+    exclusion = _InForceChoice(
+        label=_("exclusion appliquée"),
+        queryset=Exclusion.objects.filter(lifted_on__isnull=True).order_by("last_name", "first_names", "pk"),
+    )
+    refused_at = forms.DateTimeField(label=_("entrée refusée le"), initial=timezone.now)
+    last_name = forms.CharField(label=_("nom"), max_length=120)
+    first_names = forms.CharField(label=_("prénoms"), max_length=200)
+    birth_date = forms.DateField(label=_("date de naissance"))
+    physionomiste = forms.CharField(label=_("physionomiste à l'entrée"), max_length=120)
+    remark = forms.CharField(
+        label=_("observations"), widget=forms.Textarea(attrs={"rows": 2}), max_length=2000, required=False
+    )
+
+    class Meta(ActForm.Meta):
+        model = RefusedEntry
+
+    def act(self, data: dict[str, Any]) -> RefusedEntry:
+        return services.record_refused_entry(actor=self.user, **data)
+
+
+@admin.register(RefusedEntry)
+class RefusedEntryAdmin(ActAdmin):
+    """The entries refused at the door (LU art. 67, 75): "Ajouter" writes one under the
+    exclusion it enforces, with the person as identified and the physionomiste."""
+
+    act = Act.REFUSE_ENTRY
+
+    add_form = RefusedEntryForm
+    list_display = ("refused_at", "last_name", "first_names", "birth_date", "exclusion", "physionomiste")
+    list_select_related = ("exclusion",)
+    search_fields = ("last_name", "first_names", "physionomiste")
+    date_hierarchy = "refused_at"
+    detail_fields = (
+        "exclusion",
+        "refused_at",
+        "last_name",
+        "first_names",
+        "birth_date",
+        "physionomiste",
+        "remark",
+        "recorded_by",
+        "recorded_at",
+    )

@@ -38,6 +38,7 @@ from .exclusions import (
     ExclusionNoticeEntry,
     ExclusionOrigin,
     OwnExclusionEntry,
+    RefusedEntry,
 )
 from .seances import (
     BankFailure,
@@ -73,6 +74,7 @@ __all__ = [
     "OwnExclusionEntry",
     "ExclusionNoticeEntry",
     "ExclusionLiftEntry",
+    "RefusedEntry",
     "DocumentsLeftAt",
     "Disposal",
     "ClosingDown",

@@ -125,3 +125,41 @@ class ExclusionLiftEntry(Exclusion):
         proxy = True
         verbose_name = _("radiation d'une exclusion")
         verbose_name_plural = _("radiations des exclusions")
+
+
+class RefusedEntry(models.Model):
+    """An entry refused at the door of the gaming rooms to a person under an exclusion
+    (LU art. 67: the physionomiste controls the entrance; art. 75: nobody excluded enters).
+
+    The entry names the exclusion it enforces, the person as identified at the door, the
+    moment and the employee at the entrance; an exclusion lists the entries refused under it.
+    """
+
+    exclusion = models.ForeignKey(
+        Exclusion,
+        verbose_name=_("exclusion appliquée"),
+        on_delete=models.PROTECT,
+        related_name="refused_entries",
+    )
+    refused_at = models.DateTimeField(_("entrée refusée le"))
+    last_name = models.CharField(_("nom"), max_length=120, validators=[validate_no_control_characters])
+    first_names = models.CharField(_("prénoms"), max_length=200, validators=[validate_no_control_characters])
+    birth_date = models.DateField(_("date de naissance"), validators=[BirthDateValidator()])
+    physionomiste = models.CharField(
+        _("physionomiste à l'entrée"), max_length=120, validators=[validate_no_control_characters]
+    )
+    remark = models.TextField(_("observations"), blank=True, validators=[validate_no_control_characters])
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrite par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrite le"), auto_now_add=True)
+
+    objects = BookManager()
+
+    class Meta:
+        verbose_name = _("entrée refusée")
+        verbose_name_plural = _("entrées refusées aux exclus")
+        ordering = ["refused_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"{self.last_name.upper()} {self.first_names} — {timezone.localtime(self.refused_at):%d/%m/%Y %H:%M}"

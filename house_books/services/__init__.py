@@ -8,6 +8,7 @@ from .exclusions import (
     notify_own_exclusion,
     record_ministerial_exclusion,
     record_own_exclusion,
+    record_refused_entry,
 )
 from .notices import post_table_notice
 from .orphans import record_orphan, repay_orphan, transfer_orphans
@@ -22,6 +23,7 @@ __all__ = [
     "post_table_notice",
     "record_ministerial_exclusion",
     "record_own_exclusion",
+    "record_refused_entry",
     "record_approval",
     "record_closing",
     "record_orphan",

@@ -6,7 +6,9 @@ convicted under art. 33 of the penal code, for a person who would trouble the or
 play); his decisions, and the radiations from the list, are notified to the director.
 LU art. 69: an exclusion or a refusal of admission pronounced by the casino's management on
 its own initiative is notified at once, with its reasons, to the Minister of Justice.
-LU art. 75: nobody excluded by the minister enters the gaming rooms.
+LU art. 75: nobody excluded by the minister enters the gaming rooms; the control at the
+door (LU art. 67, the physionomiste) keeps them out, and each entry refused is written under
+the exclusion it enforces.
 """
 
 from __future__ import annotations
@@ -20,14 +22,17 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops import access
+from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
-from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin
+from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin, RefusedEntry
 from ._shared import create, profile, require_management, required_text
 
 RULE = "house.exclusions"
 MINISTER_RULE = "house.exclusions.minister"
 OWN_RULE = "house.exclusions.own"
+ENTRANCE_RULE = "house.exclusions.entrance"
 #: LU art. 69 "immédiatement": the notice goes the day of the decision, or the next day at the
 #: latest (a gaming day runs past midnight); later, the self-inspection flags it.
 NOTICE_DAYS = 1
@@ -242,3 +247,116 @@ def lift_exclusion(*, actor: Any, exclusion: Exclusion, lifted_on: dt.date, refe
         payload={**_payload(exclusion), "lifted_on": day, "lift_reference": reference},
     )
     return exclusion
+
+
+def _moment(value: Any, field: str, article: str) -> dt.datetime:
+    if not isinstance(value, dt.datetime) or timezone.is_naive(value):
+        raise RegulationError("FIELD_INVALID", _("Indiquez la date et l'heure."), article, field=field)
+    if value > timezone.now():
+        raise RegulationError("DATE_IN_FUTURE", _("Cette date est dans le futur."), article, field=field)
+    return value
+
+
+def _same_name(a: str, b: str) -> bool:
+    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
+
+
+def check_exclusion_in_force(exclusion: Exclusion, day: dt.date, article: str) -> None:
+    """An entry is refused under a measure in force that day: decided by then and not lifted
+    (a radiation takes effect on its day)."""
+    if exclusion.decided_on > day or (exclusion.lifted_on is not None and exclusion.lifted_on <= day):
+        raise RegulationError(
+            "REFUSED_ENTRY_EXCLUSION_NOT_IN_FORCE",
+            _("L'exclusion de %(name)s n'était pas en vigueur le %(d)s (décidée le %(from)s%(to)s).")
+            % {
+                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
+                "d": day.strftime("%d/%m/%Y"),
+                "from": exclusion.decided_on.strftime("%d/%m/%Y"),
+                "to": _(", radiée le %(d)s") % {"d": exclusion.lifted_on.strftime("%d/%m/%Y")}
+                if exclusion.lifted_on
+                else "",
+            },
+            article,
+            field="exclusion",
+        )
+
+
+def check_same_person(
+    exclusion: Exclusion, last_name: str, first_names: str, birth_date: dt.date, article: str
+) -> None:
+    """The person refused is the one the exclusion names: name, first names and birth date."""
+    for field, given, excluded in (
+        ("last_name", last_name, exclusion.last_name),
+        ("first_names", first_names, exclusion.first_names),
+    ):
+        if not _same_name(given, excluded):
+            raise RegulationError(
+                "REFUSED_ENTRY_OTHER_PERSON",
+                _("« %(given)s » n'est pas la personne exclue (%(name)s).")
+                % {"given": given, "name": f"{exclusion.last_name.upper()} {exclusion.first_names}"},
+                article,
+                field=field,
+            )
+    if birth_date != exclusion.birth_date:
+        raise RegulationError(
+            "REFUSED_ENTRY_OTHER_PERSON",
+            _("La personne exclue est née le %(d)s : ce n'est pas la même personne.")
+            % {"d": exclusion.birth_date.strftime("%d/%m/%Y")},
+            article,
+            field="birth_date",
+        )
+
+
+@transaction.atomic
+def record_refused_entry(
+    *,
+    actor: Any,
+    exclusion: Exclusion,
+    refused_at: dt.datetime,
+    last_name: str,
+    first_names: str,
+    birth_date: dt.date,
+    physionomiste: str,
+    remark: str = "",
+) -> RefusedEntry:
+    """An entry refused at the door to a person under an exclusion (LU art. 67, 75), written
+    under the exclusion it enforces: in force that day, naming the same person."""
+    article = cite(ENTRANCE_RULE, profile())
+    access.require(actor, Act.REFUSE_ENTRY, article=article)
+    if not isinstance(exclusion, Exclusion):
+        raise RegulationError(
+            "FIELD_REQUIRED", _("Indiquez l'exclusion appliquée."), article, field="exclusion"
+        )
+    exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
+    moment = _moment(refused_at, "refused_at", article)
+    person = _person(last_name, first_names, birth_date, article)
+    physionomiste = required_text(
+        physionomiste, "physionomiste", _("le physionomiste qui a refusé l'entrée"), article
+    )
+    check_exclusion_in_force(exclusion, timezone.localdate(moment), article)
+    check_same_person(exclusion, person["last_name"], person["first_names"], person["birth_date"], article)
+    entry = create(
+        RefusedEntry,
+        article,
+        exclusion=exclusion,
+        refused_at=moment,
+        physionomiste=physionomiste,
+        remark=str(remark or "").strip(),
+        recorded_by=actor,
+        **person,
+    )
+    audit.record(
+        actor=actor,
+        action=Action.HOUSE_ENTRY_REFUSED,
+        obj=entry,
+        payload={
+            "exclusion": exclusion.pk,
+            "refused_at": moment,
+            "last_name": entry.last_name,
+            "first_names": entry.first_names,
+            "birth_date": entry.birth_date,
+            "physionomiste": entry.physionomiste,
+            "remark": entry.remark,
+        },
+    )
+    return entry

@@ -46,6 +46,7 @@ EXPECTED: dict[Act, str] = {
     Act.COUNT_TIPS: "DCK",
     Act.ASSIGN_DEVICE: "D",
     Act.CLOSE_DOWN: "D",
+    Act.REFUSE_ENTRY: "DC",
     Act.REQUEST_REGISTER: "DC",
     Act.READ: "O",
     Act.VISA: "O",

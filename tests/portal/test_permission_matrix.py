@@ -251,6 +251,7 @@ EXPECTATIONS: dict[str, Any] = {
     "house_books:early-stop-list": ByPermission("house_books.view_earlystop"),
     "house_books:bank-failure-list": ByPermission("house_books.view_bankfailure"),
     "house_books:exclusion-list": ByPermission("house_books.view_exclusion"),
+    "house_books:refused-entry-list": ByPermission("house_books.view_refusedentry"),
     "house_books:closing-list": ByPermission("house_books.view_closingdown"),
     "house_books:table-notice-list": ByPermission("house_books.view_tablenotice"),
     "house_books:device-list": ByPermission("house_books.view_shoedevice"),
@@ -504,6 +505,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_ownexclusionentry_add": "DC",  # LU art. 69
     "admin:house_books_exclusionnoticeentry_add": "DC",  # LU art. 69
     "admin:house_books_exclusionliftentry_add": "DC",  # LU art. 75
+    "admin:house_books_refusedentry_add": "DC",  # LU art. 67, 75
     "admin:house_books_closingdown_add": "D",  # LU art. 52
     "admin:house_books_tablenotice_add": "DC",  # LU art. 74
     "admin:house_books_shoedevice_add": "DC",  # LU art. 40

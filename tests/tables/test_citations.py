@@ -28,12 +28,13 @@ MAP_ARTICLES = {
 }
 # The casino's other books (house_books) cite Luxembourg articles the map does not list but
 # the seed contains (LU art. 8 orphans, 11 the bank's failure, 32/40/52 the shoe devices,
-# 51/54/63 approvals, 57 tips, 68/69/75 exclusions, 71 the séance hours, 74 the table
+# 51/54/63 approvals, 57 tips, 68/69/75 exclusions, 67/75 the entries refused at the door,
+# 71 the séance hours, 74 the table
 # notice); under FR they are the casino's internal books, cited as its internal rules, never
 # as a French article.
 SEED_ARTICLES = {
     "FR": set(),
-    "LU": {"8", "11", "32", "40", "51", "52", "54", "57", "63", "68", "69", "71", "74", "75"},
+    "LU": {"8", "11", "32", "40", "51", "52", "54", "57", "63", "67", "68", "69", "71", "74", "75"},
 }
 INTERNAL_RULE = "règlement intérieur du casino"
 ARTICLE = re.compile(r"^(FR|LU) art\. (\d+(?:-\d+)?)(?: .*)?$")
