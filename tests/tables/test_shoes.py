@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import json
 
@@ -175,6 +176,59 @@ def test_a_wrong_composition_is_refused_and_opens_its_incident(staff, depot_deck
     with pytest.raises(RegulationError):
         services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in wrong])
     assert Incident.objects.count() == 1
+
+
+@pytest.mark.django_db
+def test_under_lu_a_wrong_composition_is_refused_and_opens_its_incident(staff, table):
+    """LU art. 32 (six decks, three of one back colour and three of the other) and art. 7 (a
+    check at the table that fails is reported at once): the same refusal and incident under LU,
+    with the séance's shoe device assigned (art. 32 §3, 40) and a maker approved by Finance."""
+    from decimal import Decimal
+
+    from house_books.services.casino import update_casino_settings
+    from tests import builders
+
+    director, croupier = staff["director"], staff["croupier"]
+    update_casino_settings(actor=director, profile="LU")
+    day = builders.gaming_day()
+    builders.shoe_for(table, day, director)
+    with builders.at_day(day):
+        session = services.open_session(
+            actor=director,
+            table=table,
+            day=day,
+            minimum=Decimal("10.00"),
+            maximum=Decimal("1000.00"),
+            advance_amount=Decimal("20000.00"),
+            croupier=croupier,
+            guarantee_fund=Decimal("100000.00"),
+            ministry_notified_on=day - dt.timedelta(days=9),
+            ministry_notice_reference="MF/1",
+        )
+    maker = builders.approved_maker(
+        director, approval_reference="MF/CARTES/7", ministry="Ministère des Finances"
+    )
+    builders.cabinet_key(director)
+    order = builders.sent_order(director, staff["officer"], maker, decks_per_colour=6)
+    reception = builders.receive(director, order, prefixes=("L1", "L2"))
+    decks = list(Deck.objects.filter(reception=reception).order_by("serial"))
+    _issue(staff, session, decks)
+    wrong = [d for d in decks if d.back_colour == "bleu"][:4] + [
+        d for d in decks if d.back_colour == "rouge"
+    ][:2]
+    with assert_refused("SIXAIN_COMPOSITION", article="LU art. 32", field="decks"):
+        services.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in wrong])
+    assert not Shoe.objects.exists()
+    incident = Incident.objects.get()
+    assert (incident.kind, incident.route, incident.table_number, incident.day) == (
+        IncidentKind.FOREIGN,
+        IncidentRoute.TABLE_CHECK,
+        table.number,
+        day,
+    )
+    assert sorted(d.pk for d in incident.decks.all()) == sorted(d.pk for d in wrong)
+    assert {Deck.objects.get(pk=d.pk).status for d in wrong} == {DeckStatus.QUARANTINED}
+    assert AuditEvent.objects.filter(action="depot.incident_reported", object_id=str(incident.pk)).exists()
 
 
 @pytest.mark.django_db
