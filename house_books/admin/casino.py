@@ -63,7 +63,7 @@ class CasinoSettingsAdmin(ModelAdmin):
             raise PermissionDenied
         changes = {key: form.cleaned_data[key] for key in EDITABLE_FIELDS if key in form.cleaned_data}
         rules_before = CalendarRule.objects.count()
-        saved = update_casino_settings(actor=request.user, **changes)
+        saved = update_casino_settings(actor=access.acting_user(request), **changes)
         obj.pk = saved.pk
         rule = CalendarRule.objects.order_by("-pk").first()
         if rule is not None and CalendarRule.objects.count() > rules_before:

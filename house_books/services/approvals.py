@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,8 +23,9 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
+from ..rules.common import required_text
 from ..selectors import approved_on, revocation_of
-from ._shared import create, profile, required_text
+from ._shared import create, profile
 
 _FUNCTION_RULE = {
     ApprovalFunction.DIRECTOR: "house.approvals.direction",
@@ -61,7 +63,7 @@ def _lock_person(person: Any) -> None:
         )
 
 
-def _require_director(actor: Any, article: str) -> None:
+def _require_director(actor: User, article: str) -> None:
     access.require(actor, Act.APPROVALS, article=article)
 
 
@@ -76,7 +78,7 @@ def _date(value: Any, field: str, article: str) -> dt.date:
 @transaction.atomic
 def record_approval(
     *,
-    actor: Any,
+    actor: User,
     person: Any,
     function: str,
     approved_on: dt.date,
@@ -141,7 +143,7 @@ def record_approval(
 @transaction.atomic
 def end_approval(
     *,
-    actor: Any,
+    actor: User,
     approval: Approval,
     kind: str,
     ended_on: dt.date,

@@ -13,6 +13,7 @@ import datetime as dt
 from collections.abc import Mapping
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +25,8 @@ from tables import selectors as tables
 from tables.services import interrupt_session
 
 from ..models import BankFailure, NewAuthorisation
-from ._shared import create, money, profile, require_management, required_text
+from ..rules.common import money, required_text
+from ._shared import create, profile, require_management
 
 RULE = "house.bank"
 
@@ -46,7 +48,7 @@ def _lock_book() -> None:
 @transaction.atomic
 def record_bank_failure(
     *,
-    actor: Any,
+    actor: User,
     occurred_at: dt.datetime,
     description: str,
     officer_name: str,
@@ -161,7 +163,7 @@ def _counts_of_open_seances(counts: Mapping[int, Any], current: str) -> list[tup
 
 @transaction.atomic
 def record_new_authorisation(
-    *, actor: Any, failure: BankFailure, granted_on: dt.date, reference: str
+    *, actor: User, failure: BankFailure, granted_on: dt.date, reference: str
 ) -> NewAuthorisation:
     """The new authorisation granted after ``failure``: the séances may open again."""
     current = profile()

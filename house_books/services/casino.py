@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
@@ -27,7 +28,7 @@ from tables import selectors as tables
 
 
 @transaction.atomic
-def update_casino_settings(*, actor: Any, **changes: Any) -> CasinoSettings:
+def update_casino_settings(*, actor: User, **changes: Any) -> CasinoSettings:
     """Change the casino's settings: the director only."""
     access.require(actor, Act.CASINO_SETTINGS)
     # the gaming day's and the exercise's settings left empty in a form keep their value

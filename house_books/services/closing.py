@@ -14,6 +14,7 @@ import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,7 +27,8 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import ClosingDown, DeviceState, Disposal, DocumentsLeftAt, Exclusion, ShoeDevice
-from ._shared import create, profile, required_text
+from ..rules.common import required_text
+from ._shared import create, profile
 
 RULE = "house.closing"
 
@@ -58,7 +60,7 @@ def _documents(value: Any, article: str) -> str:
 @transaction.atomic
 def record_closing(
     *,
-    actor: Any,
+    actor: User,
     closed_at: dt.datetime,
     documents_left_at: str,
     documents: Iterable[str] | str,
@@ -167,7 +169,7 @@ def record_closing(
 
 
 @transaction.atomic
-def stamp_closing(*, actor: Any, closing: ClosingDown, remark: str = "") -> ClosingDown:
+def stamp_closing(*, actor: User, closing: ClosingDown, remark: str = "") -> ClosingDown:
     """The officer who attended the closing down sets his visa on it."""
     article = cite(RULE, profile())
     access.require(

@@ -9,8 +9,8 @@ it goes back to the cabinet.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
@@ -23,7 +23,8 @@ from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
-from ._shared import create, profile, require_management, required_text
+from ..rules.common import required_text
+from ._shared import create, profile, require_management
 
 RULE = "house.devices"
 
@@ -35,7 +36,7 @@ def _lock_book() -> None:
 
 
 @transaction.atomic
-def register_device(*, actor: Any, approved_model: str, approval_reference: str) -> ShoeDevice:
+def register_device(*, actor: User, approved_model: str, approval_reference: str) -> ShoeDevice:
     """A shoe of an approved model enters the cabinet, numbered by the casino."""
     article = cite(RULE, profile())
     require_management(actor, article)
@@ -69,7 +70,7 @@ def register_device(*, actor: Any, approved_model: str, approval_reference: str)
 
 
 @transaction.atomic
-def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.date) -> DeviceAssignment:
+def assign_device(*, actor: User, device: ShoeDevice, table_number: int, day: dt.date) -> DeviceAssignment:
     """The director assigns a shoe from the cabinet to a table for the séance of ``day``."""
     article = cite(RULE, profile())
     access.require(actor, Act.ASSIGN_DEVICE, article=article)
@@ -121,7 +122,7 @@ def assign_device(*, actor: Any, device: ShoeDevice, table_number: int, day: dt.
 
 
 @transaction.atomic
-def return_device(*, actor: Any, assignment: DeviceAssignment) -> DeviceAssignment:
+def return_device(*, actor: User, assignment: DeviceAssignment) -> DeviceAssignment:
     """The shoe goes back to the cabinet at the end of the séance."""
     article = cite(RULE, profile())
     require_management(actor, article)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,10 +25,12 @@ import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
 from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin, RefusedEntry
-from ._shared import create, profile, require_management, required_text
+from ..rules import exclusions as rules
+from ..rules.common import past_date, past_moment, required_text
+from ._shared import create, profile, require_management
 
 RULE = "house.exclusions"
 MINISTER_RULE = "house.exclusions.minister"
@@ -36,21 +39,6 @@ ENTRANCE_RULE = "house.exclusions.entrance"
 #: LU art. 69 "immédiatement": the notice goes the day of the decision, or the next day at the
 #: latest (a gaming day runs past midnight); later, the self-inspection flags it.
 NOTICE_DAYS = 1
-
-
-def _date(value: Any, field: str, article: str, *, past_only: bool = True) -> dt.date:
-    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field=field)
-    if past_only and value > timezone.localdate():
-        raise RegulationError("DATE_IN_FUTURE", _("Cette date est dans le futur."), article, field=field)
-    return value
-
-
-def _person(last_name: Any, first_names: Any, birth_date: Any, article: str) -> dict[str, Any]:
-    last = required_text(last_name, "last_name", _("le nom de la personne exclue"), article)
-    first = required_text(first_names, "first_names", _("les prénoms de la personne exclue"), article)
-    born = _date(birth_date, "birth_date", article)
-    return {"last_name": last, "first_names": first, "birth_date": born}
 
 
 def _payload(exclusion: Exclusion) -> dict[str, Any]:
@@ -73,7 +61,7 @@ def _payload(exclusion: Exclusion) -> dict[str, Any]:
 @transaction.atomic
 def record_ministerial_exclusion(
     *,
-    actor: Any,
+    actor: User,
     last_name: str,
     first_names: str,
     birth_date: dt.date,
@@ -85,25 +73,12 @@ def record_ministerial_exclusion(
     """An exclusion pronounced by the Minister of Justice, notified to the director (LU art. 68)."""
     article = cite(MINISTER_RULE, profile())
     require_management(actor, article)
-    if ground not in ExclusionGround.values or ground == ExclusionGround.OWN:
-        raise RegulationError(
-            "EXCLUSION_GROUND_UNKNOWN",
-            _("Motif inconnu « %(g)s » : à sa demande, incapable, condamné, ou trouble de l'ordre ou du jeu.")
-            % {"g": ground},
-            article,
-            field="ground",
-        )
-    person = _person(last_name, first_names, birth_date, article)
-    decided = _date(decided_on, "decided_on", article)
+    rules.check_minister_ground(ground, article)
+    person = rules.person(last_name, first_names, birth_date, article)
+    decided = past_date(decided_on, "decided_on", article)
     reference = required_text(reference, "reference", _("la référence de la décision du ministre"), article)
-    notified = _date(director_notified_on, "director_notified_on", article)
-    if notified < decided:
-        raise RegulationError(
-            "EXCLUSION_NOTIFIED_BEFORE_DECISION",
-            _("La notification au directeur ne peut précéder la décision du ministre."),
-            article,
-            field="director_notified_on",
-        )
+    notified = past_date(director_notified_on, "director_notified_on", article)
+    rules.check_director_notified(decided, notified, article)
     exclusion = create(
         Exclusion,
         article,
@@ -125,7 +100,7 @@ def record_ministerial_exclusion(
 @transaction.atomic
 def record_own_exclusion(
     *,
-    actor: Any,
+    actor: User,
     kind: str,
     last_name: str,
     first_names: str,
@@ -139,15 +114,9 @@ def record_own_exclusion(
     (:func:`notify_own_exclusion`)."""
     article = cite(OWN_RULE, profile())
     require_management(actor, article)
-    if kind not in ExclusionKind.values:
-        raise RegulationError(
-            "EXCLUSION_KIND_UNKNOWN",
-            _("Nature inconnue « %(k)s » : exclusion ou refus d'admission.") % {"k": kind},
-            article,
-            field="kind",
-        )
-    person = _person(last_name, first_names, birth_date, article)
-    decided = _date(decided_on, "decided_on", article)
+    rules.check_own_kind(kind, article)
+    person = rules.person(last_name, first_names, birth_date, article)
+    decided = past_date(decided_on, "decided_on", article)
     reasons = required_text(reasons, "reasons", _("les motifs, qui sont donnés au ministre"), article)
     exclusion = create(
         Exclusion,
@@ -169,35 +138,15 @@ def record_own_exclusion(
 
 @transaction.atomic
 def notify_own_exclusion(
-    *, actor: Any, exclusion: Exclusion, notified_on: dt.date, reference: str
+    *, actor: User, exclusion: Exclusion, notified_on: dt.date, reference: str
 ) -> Exclusion:
     """The notice of the casino's own exclusion, with its reasons, to the Minister of Justice."""
     article = cite(OWN_RULE, profile())
     require_management(actor, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
-    if exclusion.origin != ExclusionOrigin.CASINO:
-        raise RegulationError(
-            "EXCLUSION_NOT_OWN",
-            _("Seules les exclusions prononcées par la direction sont notifiées au ministre."),
-            article,
-            field="exclusion",
-        )
-    if exclusion.minister_notified_on is not None:
-        raise RegulationError(
-            "EXCLUSION_ALREADY_NOTIFIED",
-            _("Cette exclusion a déjà été notifiée au ministre le %(d)s.")
-            % {"d": exclusion.minister_notified_on.strftime("%d/%m/%Y")},
-            article,
-            field="exclusion",
-        )
-    day = _date(notified_on, "notified_on", article)
-    if day < exclusion.decided_on:
-        raise RegulationError(
-            "EXCLUSION_NOTIFIED_BEFORE_DECISION",
-            _("L'avis au ministre ne peut précéder la décision."),
-            article,
-            field="notified_on",
-        )
+    rules.check_notifiable(exclusion, article)
+    day = past_date(notified_on, "notified_on", article)
+    rules.check_notice_day(exclusion, day, article)
     reference = required_text(reference, "reference", _("la référence de l'avis au ministre"), article)
     Exclusion.objects.filter(pk=exclusion.pk).update(minister_notified_on=day, notice_reference=reference)
     exclusion.refresh_from_db()
@@ -208,30 +157,16 @@ def notify_own_exclusion(
 
 
 @transaction.atomic
-def lift_exclusion(*, actor: Any, exclusion: Exclusion, lifted_on: dt.date, reference: str) -> Exclusion:
+def lift_exclusion(*, actor: User, exclusion: Exclusion, lifted_on: dt.date, reference: str) -> Exclusion:
     """A radiation: the minister's decision notified to the director (LU art. 68), or the end
     of the casino's own measure."""
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     rule = MINISTER_RULE if exclusion.origin == ExclusionOrigin.MINISTER else OWN_RULE
     article = cite(rule, profile())
     require_management(actor, article)
-    if exclusion.lifted_on is not None:
-        raise RegulationError(
-            "EXCLUSION_ALREADY_LIFTED",
-            _("Cette exclusion a déjà été radiée le %(d)s.")
-            % {"d": exclusion.lifted_on.strftime("%d/%m/%Y")},
-            article,
-            field="exclusion",
-        )
-    day = _date(lifted_on, "lifted_on", article)
-    if day < exclusion.decided_on:
-        raise RegulationError(
-            "EXCLUSION_LIFTED_BEFORE_DECISION",
-            _("La radiation ne peut précéder l'exclusion (%(d)s).")
-            % {"d": exclusion.decided_on.strftime("%d/%m/%Y")},
-            article,
-            field="lifted_on",
-        )
+    rules.check_not_lifted(exclusion, article)
+    day = past_date(lifted_on, "lifted_on", article)
+    rules.check_lift_day(exclusion, day, article)
     what = (
         _("la référence de la décision de radiation du ministre")
         if exclusion.origin == ExclusionOrigin.MINISTER
@@ -249,68 +184,10 @@ def lift_exclusion(*, actor: Any, exclusion: Exclusion, lifted_on: dt.date, refe
     return exclusion
 
 
-def _moment(value: Any, field: str, article: str) -> dt.datetime:
-    if not isinstance(value, dt.datetime) or timezone.is_naive(value):
-        raise RegulationError("FIELD_INVALID", _("Indiquez la date et l'heure."), article, field=field)
-    if value > timezone.now():
-        raise RegulationError("DATE_IN_FUTURE", _("Cette date est dans le futur."), article, field=field)
-    return value
-
-
-def _same_name(a: str, b: str) -> bool:
-    return " ".join(a.split()).casefold() == " ".join(b.split()).casefold()
-
-
-def check_exclusion_in_force(exclusion: Exclusion, day: dt.date, article: str) -> None:
-    """An entry is refused under a measure in force that day: decided by then and not lifted
-    (a radiation takes effect on its day)."""
-    if exclusion.decided_on > day or (exclusion.lifted_on is not None and exclusion.lifted_on <= day):
-        raise RegulationError(
-            "REFUSED_ENTRY_EXCLUSION_NOT_IN_FORCE",
-            _("L'exclusion de %(name)s n'était pas en vigueur le %(d)s (décidée le %(from)s%(to)s).")
-            % {
-                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "d": day.strftime("%d/%m/%Y"),
-                "from": exclusion.decided_on.strftime("%d/%m/%Y"),
-                "to": _(", radiée le %(d)s") % {"d": exclusion.lifted_on.strftime("%d/%m/%Y")}
-                if exclusion.lifted_on
-                else "",
-            },
-            article,
-            field="exclusion",
-        )
-
-
-def check_same_person(
-    exclusion: Exclusion, last_name: str, first_names: str, birth_date: dt.date, article: str
-) -> None:
-    """The person refused is the one the exclusion names: name, first names and birth date."""
-    for field, given, excluded in (
-        ("last_name", last_name, exclusion.last_name),
-        ("first_names", first_names, exclusion.first_names),
-    ):
-        if not _same_name(given, excluded):
-            raise RegulationError(
-                "REFUSED_ENTRY_OTHER_PERSON",
-                _("« %(given)s » n'est pas la personne exclue (%(name)s).")
-                % {"given": given, "name": f"{exclusion.last_name.upper()} {exclusion.first_names}"},
-                article,
-                field=field,
-            )
-    if birth_date != exclusion.birth_date:
-        raise RegulationError(
-            "REFUSED_ENTRY_OTHER_PERSON",
-            _("La personne exclue est née le %(d)s : ce n'est pas la même personne.")
-            % {"d": exclusion.birth_date.strftime("%d/%m/%Y")},
-            article,
-            field="birth_date",
-        )
-
-
 @transaction.atomic
 def record_refused_entry(
     *,
-    actor: Any,
+    actor: User,
     exclusion: Exclusion,
     refused_at: dt.datetime,
     last_name: str,
@@ -323,18 +200,17 @@ def record_refused_entry(
     under the exclusion it enforces: in force that day, naming the same person."""
     article = cite(ENTRANCE_RULE, profile())
     access.require(actor, Act.REFUSE_ENTRY, article=article)
-    if not isinstance(exclusion, Exclusion):
-        raise RegulationError(
-            "FIELD_REQUIRED", _("Indiquez l'exclusion appliquée."), article, field="exclusion"
-        )
+    rules.check_exclusion_given(exclusion, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
-    moment = _moment(refused_at, "refused_at", article)
-    person = _person(last_name, first_names, birth_date, article)
+    moment = past_moment(refused_at, "refused_at", article)
+    person = rules.person(last_name, first_names, birth_date, article)
     physionomiste = required_text(
         physionomiste, "physionomiste", _("le physionomiste qui a refusé l'entrée"), article
     )
-    check_exclusion_in_force(exclusion, timezone.localdate(moment), article)
-    check_same_person(exclusion, person["last_name"], person["first_names"], person["birth_date"], article)
+    rules.check_exclusion_in_force(exclusion, timezone.localdate(moment), article)
+    rules.check_same_person(
+        exclusion, person["last_name"], person["first_names"], person["birth_date"], article
+    )
     entry = create(
         RefusedEntry,
         article,

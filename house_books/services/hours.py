@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,7 +25,8 @@ from tables import selectors as tables
 
 from .. import selectors
 from ..models import BankFailure, EarlyStop, EarlyStopReason, SeanceHours
-from ._shared import create, profile, require_management, required_text
+from ..rules.common import required_text
+from ._shared import create, profile, require_management
 
 RULE = "house.hours"
 NOTICE = dt.timedelta(hours=24)
@@ -51,7 +53,7 @@ def _lock_book() -> None:
 @transaction.atomic
 def notify_seance_hours(
     *,
-    actor: Any,
+    actor: User,
     weekday_start: dt.time,
     holiday_start: dt.time,
     closing: dt.time,
@@ -142,7 +144,7 @@ def notify_seance_hours(
 
 @transaction.atomic
 def record_early_stop(
-    *, actor: Any, session: Any, reason: str, stopped_at: dt.datetime | None = None, note: str = ""
+    *, actor: User, session: Any, reason: str, stopped_at: dt.datetime | None = None, note: str = ""
 ) -> EarlyStop:
     """Why an open séance stops before the closing hour: the players have left, or three coups
     in a row passed without any stake (LU art. 71), or the bank failed (LU art. 11: a failure

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -38,7 +39,7 @@ def _table_number(table: Any, article: str) -> int:
 
 
 @transaction.atomic
-def post_table_notice(*, actor: Any, table: Any, day: dt.date) -> TableNotice:
+def post_table_notice(*, actor: User, table: Any, day: dt.date) -> TableNotice:
     """The notice posted at ``table`` (a table or its number) on ``day``: its number, its
     advance, its minimum and its maximum in force."""
     article = cite(RULE, profile())

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
-from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -26,8 +26,9 @@ from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
 
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
+from ..rules.common import money, required_text
 from ..selectors import orphan_balance, orphan_entry_balance
-from ._shared import create, money, profile, require_management, required_text
+from ._shared import create, profile, require_management
 
 RULE = "house.orphans"
 
@@ -56,7 +57,7 @@ def _refuse_closed(exercise: int, article: str, field: str) -> None:
 @transaction.atomic
 def record_orphan(
     *,
-    actor: Any,
+    actor: User,
     found_at: dt.datetime,
     kind: str,
     description: str,
@@ -175,7 +176,7 @@ def record_orphan(
 @transaction.atomic
 def repay_orphan(
     *,
-    actor: Any,
+    actor: User,
     entry: OrphanEntry,
     repaid_on: dt.date,
     amount: Decimal | str,
@@ -254,7 +255,7 @@ def repay_orphan(
 @transaction.atomic
 def transfer_orphans(
     *,
-    actor: Any,
+    actor: User,
     exercise: int,
     transferred_on: dt.date,
     amount: Decimal | str,

@@ -11,6 +11,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -22,7 +23,8 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import TipsCount
-from ._shared import create, money, profile, required_text
+from ..rules.common import money, required_text
+from ._shared import create, profile
 from .approvals import check_approved
 
 RULE = "house.tips"
@@ -31,7 +33,7 @@ RULE = "house.tips"
 @transaction.atomic
 def count_tips(
     *,
-    actor: Any,
+    actor: User,
     day: dt.date,
     box: str,
     amount: Decimal | str,
