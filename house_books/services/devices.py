@@ -23,6 +23,7 @@ from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
+from ..rules import devices as rules
 from ..rules.common import required_text
 from ._shared import create, profile, require_management
 
@@ -75,25 +76,8 @@ def assign_device(*, actor: User, device: ShoeDevice, table_number: int, day: dt
     article = cite(RULE, profile())
     access.require(actor, Act.ASSIGN_DEVICE, article=article)
     device = ShoeDevice.objects.select_for_update().get(pk=device.pk)
-    if device.state == DeviceState.DISPOSED or not device.approval_reference:
-        raise RegulationError(
-            "DEVICE_NOT_USABLE",
-            _("Le sabot n° %(n)s n'est plus utilisable (détruit ou remis).") % {"n": device.number},
-            article,
-            field="device",
-        )
-    if (
-        device.state == DeviceState.ASSIGNED
-        or DeviceAssignment.objects.filter(device=device, day=day).exists()
-    ):
-        raise RegulationError(
-            "DEVICE_ALREADY_ASSIGNED",
-            _("Le sabot n° %(n)s est déjà affecté pour cette séance.") % {"n": device.number},
-            article,
-            field="device",
-        )
-    if not isinstance(table_number, int) or table_number < 1:
-        raise RegulationError("FIELD_INVALID", _("Indiquez la table."), article, field="table_number")
+    rules.check_assignable(device, DeviceAssignment.objects.filter(device=device, day=day).exists(), article)
+    rules.check_table_number(table_number, article)
     if not tables.table_in_service(table_number):
         raise RegulationError(
             "TABLE_NOT_IN_SERVICE",
@@ -127,10 +111,7 @@ def return_device(*, actor: User, assignment: DeviceAssignment) -> DeviceAssignm
     article = cite(RULE, profile())
     require_management(actor, article)
     assignment = DeviceAssignment.objects.select_for_update().select_related("device").get(pk=assignment.pk)
-    if assignment.returned_at is not None:
-        raise RegulationError(
-            "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
-        )
+    rules.check_not_returned(assignment, article)
     now = tables.acts_now()
     DeviceAssignment.objects.filter(pk=assignment.pk).update(returned_at=now)
     ShoeDevice.objects.filter(pk=assignment.device_id).update(state=DeviceState.CABINET)

@@ -20,9 +20,10 @@ import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
 from ..models import TipsCount
+from ..rules import tips as rules
 from ..rules.common import money, required_text
 from ._shared import create, profile
 from .approvals import check_approved
@@ -45,38 +46,14 @@ def count_tips(
     current = profile()
     article = cite(RULE, current)
     access.require(actor, Act.COUNT_TIPS, article=article)
-    if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez la journée."), article, field="day")
     moment = counted_at or timezone.now()
-    if day > timezone.localdate() or moment > timezone.now():
-        raise RegulationError(
-            "TIPS_IN_FUTURE", _("On ne compte pas les pourboires d'un jour à venir."), article, field="day"
-        )
-    if timezone.localtime(moment).date() < day:
-        raise RegulationError(
-            "TIPS_COUNTED_BEFORE_DAY",
-            _("Le comptage ne peut précéder la journée."),
-            article,
-            field="counted_at",
-        )
+    rules.check_count_day(day, moment, article)
     box = required_text(box, "box", _("la tirelire"), article)
     value = money(amount, "amount", article, allow_zero=True)
-    if witness is None or getattr(witness, "pk", None) == actor.pk:
-        raise RegulationError(
-            "TIPS_WITNESS_REQUIRED",
-            _("Le comptage se fait devant un témoin, autre que celui qui compte."),
-            article,
-            field="witness",
-        )
+    rules.check_witness(actor, witness, article)
     check_approved(actor, day, current, field="actor")
     check_approved(witness, day, current, field="witness")
-    if TipsCount.objects.select_for_update().filter(day=day).exists():
-        raise RegulationError(
-            "TIPS_ALREADY_COUNTED",
-            _("Les pourboires du %(day)s sont déjà comptés.") % {"day": day.strftime("%d/%m/%Y")},
-            article,
-            field="day",
-        )
+    rules.check_not_counted(day, TipsCount.objects.select_for_update().filter(day=day).exists(), article)
     count = create(
         TipsCount,
         article,
