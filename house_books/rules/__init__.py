@@ -5,7 +5,8 @@ Pure checks over plain values or model instances already loaded: no query, no wr
 raises :class:`~casino_ops.regulations.RegulationError` with the article of the casino's
 profile and the field at fault. :mod:`.common`: amounts, texts, dates and moments every book
 checks; :mod:`.exclusions`: the fichier des exclus and the entries refused at the door;
-:mod:`.tips`: the count of the tips box; :mod:`.devices`: the shoe devices.
+:mod:`.tips`: the count of the tips box; :mod:`.devices`: the shoe devices; :mod:`.orphans`:
+a sum found and its amounts.
 """
 
 from .common import money, past_date, past_moment, required_text

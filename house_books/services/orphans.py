@@ -25,7 +25,8 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from tables import selectors as tables
 
-from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
+from ..models import OrphanEntry, OrphanRepayment, OrphanTransfer
+from ..rules import orphans as rules
 from ..rules.common import money, required_text
 from ..selectors import orphan_balance, orphan_entry_balance
 from ._shared import create, profile, require_management
@@ -73,68 +74,12 @@ def record_orphan(
     """
     article = cite(RULE, profile())
     require_management(actor, article)
-    if kind not in OrphanKind.values:
-        raise RegulationError(
-            "ORPHAN_KIND_UNKNOWN",
-            _(
-                "Nature inconnue « %(kind)s » : trouvé à terre, laissé sur une table ou abandonné en cours de partie."
-            )
-            % {"kind": kind},
-            article,
-            field="kind",
-        )
-    if not isinstance(found_at, dt.datetime):
-        raise RegulationError(
-            "FIELD_INVALID", _("Indiquez la date et l'heure de la découverte."), article, field="found_at"
-        )
-    if found_at > tables.acts_now():
-        raise RegulationError(
-            "ORPHAN_IN_FUTURE",
-            _("Une somme ne peut pas être trouvée dans le futur."),
-            article,
-            field="found_at",
-        )
+    rules.check_kind(kind, article)
+    rules.check_found_at(found_at, tables.acts_now(), article)
     description = required_text(description, "description", _("les circonstances de la découverte"), article)
-    stake_value: Decimal | None
-    winnings_value: Decimal | None
-    if kind == OrphanKind.ABANDONED:
-        if stake is None:
-            raise RegulationError(
-                "ORPHAN_STAKE_REQUIRED",
-                _("Pour une mise abandonnée en cours de partie, indiquez la mise initialement oubliée."),
-                article,
-                field="stake",
-            )
-        stake_value = money(stake, "stake", article)
-        winnings_value = money(winnings if winnings is not None else 0, "winnings", article, allow_zero=True)
-        total = stake_value + winnings_value
-        if amount is not None and money(amount, "amount", article) != total:
-            raise RegulationError(
-                "ORPHAN_AMOUNT_MISMATCH",
-                _("Le montant d'une mise abandonnée est la mise oubliée plus ses gains cumulés : %(total)s.")
-                % {"total": total},
-                article,
-                field="amount",
-            )
-        if table_number is None:
-            raise RegulationError(
-                "ORPHAN_TABLE_REQUIRED",
-                _("Indiquez la table où la mise a été abandonnée."),
-                article,
-                field="table_number",
-            )
-    else:
-        if stake is not None or winnings is not None:
-            raise RegulationError(
-                "ORPHAN_STAKE_NOT_IN_PLAY",
-                _("Mise et gains ne s'indiquent que pour une somme abandonnée en cours de partie."),
-                article,
-                field="stake",
-            )
-        if amount is None:
-            raise RegulationError("FIELD_REQUIRED", _("Indiquez le montant trouvé."), article, field="amount")
-        stake_value = winnings_value = None
-        total = money(amount, "amount", article)
+    stake_value, winnings_value, total = rules.amounts(
+        kind=kind, amount=amount, stake=stake, winnings=winnings, table_number=table_number, article=article
+    )
     exercise = timezone.localtime(found_at).year
     _lock()
     _refuse_closed(exercise, article, "found_at")
