@@ -8,6 +8,9 @@ from typing import Any
 
 import pytest
 
+# The order in which the workers get the test files: the longest first.
+pytest_plugins = ["tests.scheduling"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist each worker has its own database (pytest-django names it

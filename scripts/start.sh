@@ -6,8 +6,7 @@ cd "$(dirname "$0")/.."
 
 PYTHON=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -r requirements.txt
+scripts/install.sh requirements.txt
 scripts/system-deps.sh runtime || echo "warning: could not install the PDF libraries; registers will not render" >&2
 
 export DEBUG="${DEBUG:-1}"

@@ -13,8 +13,7 @@ trap report_time EXIT
 PYTHON=${PYTHON:-python3}
 scripts/system-deps.sh test
 [ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -r requirements-dev.txt
+scripts/install.sh requirements-dev.txt
 
 # Services: PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379.
 if ! pg_isready -q -h 127.0.0.1 -p 5432 2>/dev/null; then
@@ -36,4 +35,5 @@ export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
 .venv/bin/ruff format --check .
 .venv/bin/mypy
 .venv/bin/python manage.py makemigrations --check --dry-run
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile "$@"
+# Each file whole to one worker, the longest files first (tests/scheduling.py).
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
