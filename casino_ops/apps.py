@@ -6,6 +6,13 @@ from django.utils.translation import gettext_lazy as _
 
 
 def _sync_roles(sender: AppConfig, **kwargs: Any) -> None:
+    """Once per migrate (or test flush), after the last app's: every permission exists by then.
+    The signal is sent once for each app with models; the roles are the same after each."""
+    from django.apps import apps
+
+    with_models = [config for config in apps.get_app_configs() if config.models_module is not None]
+    if sender is not with_models[-1]:
+        return
     from .roles import sync_role_permissions  # cycle: roles imports the auth models, not loaded yet
 
     sync_role_permissions(verbosity=kwargs.get("verbosity", 0))
