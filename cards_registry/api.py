@@ -16,9 +16,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_ops.access import Act
-from casino_ops.api import ActView
+from casino_ops.api import ActView, user_by_username
 from casino_ops.inspection import inspect
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
 
 from . import selectors, services
 from .models import Deck, DeckStatus, Incident
@@ -59,7 +59,17 @@ def _incident_row(incident: Incident) -> dict[str, Any]:
 class _DepotView(ActView):
     def officer(self, username: str) -> Any:
         """The officer told of an incident, by username (FR art. 40, LU art. 7)."""
-        return self.user_named(username, "officer_informed", code="OFFICER_NOT_TOLD")
+        if not username:
+            return None  # the act refuses an incident told to nobody
+        user = user_by_username(username)
+        if user is None:
+            raise RegulationError(
+                "OFFICER_NOT_TOLD",
+                f"Utilisateur inconnu : {username}",
+                cite("depot.incident", self.profile()),
+                field="officer_informed",
+            )
+        return user
 
 
 class Incidents(_DepotView):

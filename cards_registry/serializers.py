@@ -18,7 +18,7 @@ def _text() -> serializers.CharField:
     return serializers.CharField(required=False, allow_blank=True, default="")
 
 
-class _Told(serializers.Serializer[Any]):
+class _Told(SafeSerializerMixin, serializers.Serializer[Any]):
     """Whom an incident was told to and when (FR art. 40, LU art. 7)."""
 
     officer_informed = serializers.CharField(
@@ -28,7 +28,7 @@ class _Told(serializers.Serializer[Any]):
     authority_informed = _text()
 
 
-class IncidentInSerializer(SafeSerializerMixin, _Told):
+class IncidentInSerializer(_Told):
     kind = serializers.CharField()
     occurred_at = serializers.DateTimeField()
     day = serializers.DateField()
@@ -48,7 +48,7 @@ class ReturnLineSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     cards_counted = serializers.IntegerField(required=False, allow_null=True, default=None)
 
 
-class ReturnInSerializer(SafeSerializerMixin, _Told):
+class ReturnInSerializer(_Told):
     table_number = serializers.IntegerField()
     day = serializers.DateField()
     results = serializers.ListField(child=ReturnLineSerializer(), allow_empty=False)

@@ -40,9 +40,8 @@ from . import access
 from .access import Act, RoleRequired
 from .regulations import RegulationError, cite
 from .services import get_casino
-from .validation import FIELD_INVALID, SafeSerializerMixin
+from .validation import SafeSerializerMixin
 
-FIELD_REQUIRED = "FIELD_REQUIRED"
 # DRF's codes of a value left out (the others are a value given but wrong)
 _MISSING = frozenset({"required", "null", "blank", "empty"})
 
@@ -71,7 +70,7 @@ class ActPermission(permissions.BasePermission):
             need: str | Act | None = getattr(view, "read_permission", None)
             if isinstance(need, Act):
                 return access.may(user, need)
-            return bool(need) and user.has_perm(need)
+            return isinstance(need, str) and bool(need) and user.has_perm(need)
         if request.method != "POST" or not hasattr(view, "post"):
             return False
         acts = view.act if isinstance(view.act, tuple) else (view.act,)
@@ -97,8 +96,10 @@ def _first_error(errors: Any) -> tuple[str, ErrorDetail | str]:
 def input_refusal(errors: Any, article: str) -> RegulationError:
     """The refusal ``{code, message, field, article}`` naming the first field a serializer refused."""
     name, detail = _first_error(errors)
-    code = FIELD_REQUIRED if getattr(detail, "code", None) in _MISSING else FIELD_INVALID
-    return RegulationError(code, f"{name} : {detail}", article, field=name)
+    message = f"{name} : {detail}"
+    if getattr(detail, "code", None) in _MISSING:
+        return RegulationError("FIELD_REQUIRED", message, article, field=name)
+    return RegulationError("FIELD_INVALID", message, article, field=name)
 
 
 class ActSchema(AutoSchema):
@@ -119,7 +120,7 @@ class ActMixin:
     """What every view of the apps' API shares: its access (:class:`ActPermission`), its actor,
     its input and query validated by serializers, refused as the API's refusals."""
 
-    permission_classes: ClassVar[list[type[permissions.BasePermission]]] = [ActPermission]
+    permission_classes: Sequence[Any] = [ActPermission]
     read_permission: Any = None  # str | Act
     act: ClassVar[Act | tuple[Act, ...] | None] = None
     #: the POST's input serializer (a SafeSerializerMixin serializer)
@@ -130,11 +131,10 @@ class ActMixin:
     output_class: Any = None
     #: the key in casino_ops.regulations of the article a bad input is refused under
     rule: ClassVar[str] = ""
-    request: Request
 
     def actor(self) -> User:
         """The signed-in user who acts (the permission class lets no anonymous request through)."""
-        user = self.request.user
+        user = self.request.user  # type: ignore[attr-defined]
         if not isinstance(user, User):
             raise NotAuthenticated
         return user
@@ -154,22 +154,27 @@ class ActMixin:
 
     def validated(self) -> dict[str, Any]:
         """The POST's body, validated by the view's ``serializer_class``."""
-        return self._valid(self.serializer_class, self.request.data)
+        return self._valid(self.serializer_class, self.request.data)  # type: ignore[attr-defined]
 
     def filters(self) -> dict[str, Any]:
         """The read's query, validated by the view's ``filter_class`` (``{}`` without one)."""
         if self.filter_class is None:
             return {}
-        return self._valid(self.filter_class, self.request.query_params)
+        return self._valid(self.filter_class, self.request.query_params)  # type: ignore[attr-defined]
 
-    def user_named(self, username: str, field: str, *, code: str = "UNKNOWN_USER") -> User | None:
+    def user_named(self, username: str, field: str) -> User | None:
         """The user named by ``username`` in ``field`` (None when none is named), or a refusal."""
         if not username:
             return None
-        user = get_user_model().objects.filter(username=username).first()
-        if not isinstance(user, User):
-            raise RegulationError(code, f"{field} : {username}", self.article(), field=field)
+        user = user_by_username(username)
+        if user is None:
+            raise RegulationError("UNKNOWN_USER", f"{field} : {username}", self.article(), field=field)
         return user
+
+
+def user_by_username(username: str) -> User | None:
+    user = get_user_model().objects.filter(username=username).first()
+    return user if isinstance(user, User) else None
 
 
 class ActView(ActMixin, APIView):
@@ -249,11 +254,12 @@ class BookList(ActMixin, generics.ListAPIView[Any]):
     listing: Any = None  # given to as_view()
 
     @property
-    def read_permission(self) -> str:  # type: ignore[override]
-        return self.listing.read_permission
+    def read_permission(self) -> str:
+        permission: str = self.listing.read_permission
+        return permission
 
     @property
-    def filter_class(self) -> Any:  # type: ignore[override]
+    def filter_class(self) -> Any:
         return self.listing.filter_class
 
     def get_serializer_class(self) -> Any:
@@ -263,13 +269,14 @@ class BookList(ActMixin, generics.ListAPIView[Any]):
         return self.listing.selector(**self.filters())
 
 
-class _Period(serializers.Serializer[Any]):
-    def get_fields(self) -> dict[str, Any]:
-        return {
-            "from": serializers.DateField(required=False, source="date_from"),
-            "to": serializers.DateField(required=False, source="date_to"),
-        }
-
-
-class PeriodFilter(SafeSerializerMixin, _Period):
+class PeriodFilter(SafeSerializerMixin, serializers.Serializer[Any]):
     """``?from=AAAA-MM-JJ&to=AAAA-MM-JJ``, as ``date_from`` and ``date_to`` (a selector's period)."""
+
+
+# "from" is a Python keyword: the two fields are declared by name
+PeriodFilter._declared_fields.update(
+    {
+        "from": serializers.DateField(required=False, source="date_from"),
+        "to": serializers.DateField(required=False, source="date_to"),
+    }
+)

@@ -16,8 +16,8 @@ from rest_framework import generics, serializers
 from casino_ops.api import ActMixin, BookListing, Computed, PeriodFilter
 from casino_ops.validation import SafeSerializerMixin
 
-from . import selectors
 from . import models as m
+from . import selectors
 from .books import book_fields
 
 

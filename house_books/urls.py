@@ -25,8 +25,5 @@ _PATHS = {
 
 urlpatterns = [
     path("tips/", api.TipsAccount.as_view(), name="tips-account"),
-    *(
-        path(route, BookList.as_view(listing=api.LISTINGS[name]), name=name)
-        for name, route in _PATHS.items()
-    ),
+    *(path(route, BookList.as_view(listing=api.LISTINGS[name]), name=name) for name, route in _PATHS.items()),
 ]

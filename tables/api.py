@@ -115,9 +115,7 @@ class SessionHandLogs(ActView):
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
-        log = services.upload_hand_log(
-            actor=self.actor(), session=session, raw=raw, source=HandLogSource.API
-        )
+        log = services.upload_hand_log(actor=self.actor(), session=session, raw=raw, source=HandLogSource.API)
         return Response(HandLogReceivedSerializer(log).data, status=status.HTTP_201_CREATED)
 
 

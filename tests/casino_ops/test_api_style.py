@@ -139,5 +139,8 @@ def test_the_house_lists_are_built_from_the_books_declarations() -> None:
     for name, listing in lists.items():
         assert tuple(listing.fields) == BOOKS[listing.model][0], name
         shown = set(listing.serializer().fields)
-        assert shown == set(HOUSE_LIST_FIELDS[name].split()), (name, shown ^ set(HOUSE_LIST_FIELDS[name].split()))
+        assert shown == set(HOUSE_LIST_FIELDS[name].split()), (
+            name,
+            shown ^ set(HOUSE_LIST_FIELDS[name].split()),
+        )
         assert listing.read_permission == f"house_books.view_{listing.model._meta.model_name}"
