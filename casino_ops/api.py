@@ -29,8 +29,9 @@ from django.contrib.auth.models import User
 from django.db.models import Model
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import generics, permissions, serializers
-from rest_framework.exceptions import ErrorDetail, NotAuthenticated
+from rest_framework.exceptions import ErrorDetail, NotAuthenticated, NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -60,20 +61,25 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
 class ActPermission(permissions.BasePermission):
     """Reads by the view's ``read_permission`` (a model permission, or an :class:`Act`); a POST
     by its ``act`` (an :class:`Act`, or several when any of them will do), through
-    :mod:`casino_ops.access`. Anonymous requests and undeclared methods are refused."""
+    :mod:`casino_ops.access`. Anonymous requests and undeclared methods are refused. A view
+    whose ``read_permission`` is an Act and that is ``hidden`` answers 404 to whoever may not
+    perform it (the officers' reads: an endpoint one may not see is not shown to exist)."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
         user = request.user
         if not user or not user.is_authenticated:
             return False
+        need: str | Act | None = getattr(view, "read_permission", None)
+        if getattr(view, "hidden", False) and isinstance(need, Act) and not access.may(user, need):
+            raise NotFound  # an endpoint one may not read is not shown to exist (the officers')
         if request.method in permissions.SAFE_METHODS:
-            need: str | Act | None = getattr(view, "read_permission", None)
             if isinstance(need, Act):
                 return access.may(user, need)
             return isinstance(need, str) and bool(need) and user.has_perm(need)
         if request.method != "POST" or not hasattr(view, "post"):
             return False
-        acts = view.act if isinstance(view.act, tuple) else (view.act,)
+        act = getattr(view, "act", None)
+        acts = act if isinstance(act, tuple) else (act,)
         if not acts or None in acts:
             return False
         if any(access.may(user, act) for act in acts):
@@ -187,6 +193,7 @@ class ActView(ActMixin, APIView):
 # -- The books' read lists ------------------------------------------------------------------
 
 
+@extend_schema_field(OpenApiTypes.STR)
 class Person(serializers.RelatedField[Any, Any, str]):
     """A person of a book, shown by username."""
 
@@ -199,6 +206,7 @@ class Person(serializers.RelatedField[Any, Any, str]):
         return username
 
 
+@extend_schema_field(OpenApiTypes.ANY)
 class Computed(serializers.Field):  # type: ignore[type-arg]
     """A value computed from the row (what is left of an orphan's sum…)."""
 

@@ -144,3 +144,39 @@ def test_the_house_lists_are_built_from_the_books_declarations() -> None:
             shown ^ set(HOUSE_LIST_FIELDS[name].split()),
         )
         assert listing.read_permission == f"house_books.view_{listing.model._meta.model_name}"
+
+
+@pytest.mark.django_db
+def test_the_permission_class_decides_by_the_acts(users: Any, casino: Any) -> None:
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.exceptions import NotFound
+    from rest_framework.test import APIRequestFactory
+
+    from casino_ops import roles
+    from casino_ops.access import RoleRequired
+
+    class Declared:
+        read_permission = "tables.view_session"
+        act = Act.SIGN_ADVANCE
+
+        def post(self) -> None: ...
+
+    class Hidden:
+        read_permission = Act.READ
+        hidden = True
+
+    def allowed(view: Any, method: str, user: Any) -> bool:
+        request = getattr(APIRequestFactory(), method)("/")
+        request.user = user
+        return ActPermission().has_permission(request, view())
+
+    director, croupier, officer = users[roles.DIRECTOR], users[roles.CROUPIER], users[roles.OFFICER]
+    assert allowed(Declared, "get", croupier) and allowed(Declared, "post", director)
+    with pytest.raises(RoleRequired) as refused:  # the act's own refusal, with its article
+        allowed(Declared, "post", croupier)
+    assert refused.value.code == "SIGNATURE_REQUIRED" and refused.value.article
+    assert not allowed(Declared, "put", director)  # nothing declared, nothing allowed
+    assert not allowed(Declared, "get", AnonymousUser())
+    assert allowed(Hidden, "get", officer) and not allowed(Hidden, "post", officer)
+    with pytest.raises(NotFound):
+        allowed(Hidden, "get", director)
