@@ -5,23 +5,25 @@ body is the log itself, stored byte for byte (its SHA-256 is that of the
 body), up to 16 MiB and 32 levels of nesting (a 5,700-round shoe is about
 4 MB); no string may hold a control character (NUL included) or exceed its
 field. A refusal, size included, is an HTTP 400 ``{code, message, field, article}``.
-Access is decided here in one place, by the role's model permissions.
+Access (:class:`casino_ops.api.ActPermission`): reads by the role's model permissions, each
+act by its :class:`casino_ops.access.Act`; each act's body is validated by its serializer
+(:mod:`tables.serializers`), a bad value refused as ``{code, message, field, article}``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import User
 from django.http import Http404
+from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, permissions, status
-from rest_framework.exceptions import NotAuthenticated
+from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
+from casino_ops.access import Act
+from casino_ops.api import ActMixin, ActView
 from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 
@@ -38,55 +40,28 @@ from .serializers import (
     HandLogSerializer,
     InterruptInSerializer,
     MaximumInSerializer,
+    NoInputSerializer,
     OpenSessionInSerializer,
     SessionFilterSerializer,
     SessionSerializer,
 )
 
-# What each method needs, per view: (read permission, write permission).
-READ, WRITE = "read", "write"
 
-
-def _actor(request: Request) -> User:
-    """The signed-in user who acts (the permission class lets no anonymous request through)."""
-    user = request.user
-    if not isinstance(user, User):
-        raise NotAuthenticated
-    return user
-
-
-class TablesPermission(permissions.BasePermission):
-    """Reads need the view permission of the view's model; a POST its add permission."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        user = request.user
-        if not user or not user.is_authenticated:
-            return False
-        if not hasattr(view, (request.method or "").lower()):
-            return True  # the view answers 405 Method Not Allowed
-        perms = view.required_perms
-        need = perms[READ] if request.method in permissions.SAFE_METHODS else perms.get(WRITE)
-        return bool(need) and user.has_perm(need)
-
-
-class SessionList(generics.ListAPIView[Session]):
+class SessionList(ActMixin, generics.ListAPIView[Session]):
     """Sessions, filtered by table number, day and status."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_session"}
+    read_permission = "tables.view_session"
     serializer_class = SessionSerializer
+    filter_class = SessionFilterSerializer
 
     def get_queryset(self) -> Any:
-        filters = SessionFilterSerializer(data=self.request.query_params)
-        filters.is_valid(raise_exception=True)
-        return selectors.sessions(**filters.validated_data)
+        return selectors.sessions(**self.filters())
 
 
-class SessionDetail(APIView):
+class SessionDetail(ActView):
     """The session report: advance book lines, shoes, hand logs and their discrepancies."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_session"}
+    read_permission = "tables.view_session"
 
     def get(self, request: Request, pk: int) -> Response:
         try:
@@ -114,11 +89,13 @@ def _read_log_body(request: Request) -> bytes:
     return raw
 
 
-class SessionHandLogs(APIView):
-    """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log)."""
+class SessionHandLogs(ActView):
+    """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log, stored
+    byte for byte and validated by the hand-log parser: it has no input serializer)."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_handlog", WRITE: "tables.add_handlog"}
+    read_permission = "tables.view_handlog"
+    act = Act.UPLOAD_HAND_LOG
+    raw_body = True  # the body is the log itself (tables.rules.hand_log), not fields
 
     def get(self, request: Request, pk: int) -> Response:
         logs = selectors.hand_logs(session_id=pk)
@@ -138,79 +115,56 @@ class SessionHandLogs(APIView):
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
-        log = services.upload_hand_log(
-            actor=_actor(request), session=session, raw=raw, source=HandLogSource.API
-        )
+        log = services.upload_hand_log(actor=self.actor(), session=session, raw=raw, source=HandLogSource.API)
         return Response(HandLogReceivedSerializer(log).data, status=status.HTTP_201_CREATED)
 
 
-class HandLogDetail(generics.RetrieveAPIView[HandLog]):
+class HandLogDetail(ActMixin, generics.RetrieveAPIView[HandLog]):
     """One hand log, its replay and its discrepancies."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_handlog"}
+    read_permission = "tables.view_handlog"
     serializer_class = HandLogSerializer
 
     def get_queryset(self) -> Any:
         return selectors.hand_logs()
 
 
-class DealerErrors(APIView):
+class DealerErrors(ActView):
     """Dealer-error summary per table, session or croupier."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_discrepancy"}
+    read_permission = "tables.view_discrepancy"
+    filter_class = DealerErrorFilterSerializer
 
     def get(self, request: Request) -> Response:
-        filters = DealerErrorFilterSerializer(data=request.query_params)
-        filters.is_valid(raise_exception=True)
-        return Response(selectors.dealer_error_summary(**filters.validated_data))
+        return Response(selectors.dealer_error_summary(**self.filters()))
 
 
-def _validated(serializer_class: type, data: Any) -> dict[str, Any]:
-    """The input, or the API's refusal ``{code, message, field, article}`` naming the first bad field."""
-    serializer = serializer_class(data=data)
-    if not serializer.is_valid():
-        field, errors = next(iter(serializer.errors.items()))
-        message = errors[0] if isinstance(errors, list) else errors
-        if isinstance(message, dict):  # a list field's item
-            message = next(iter(message.values()))[0]
-        raise RegulationError("FIELD_INVALID", f"{field} : {message}", field=field)
-    validated: dict[str, Any] = serializer.validated_data
-    return validated
-
-
-def _user(username: str, field: str) -> Any:
-    from django.contrib.auth import get_user_model
-
-    user = get_user_model().objects.filter(username=username).first()
-    if user is None:
-        raise RegulationError("UNKNOWN_USER", f"{field} : {username}", field=field)
-    return user
-
-
-class Delegations(APIView):
+class Delegations(ActView):
     """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_delegation", WRITE: "tables.add_delegation"}
+    read_permission = "tables.view_delegation"
+    act = Act.GRANT_DELEGATION
+    serializer_class = DelegationInSerializer
+    rule = "limits.maximum_by_director"
 
     def get(self, request: Request) -> Response:
         rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
         return Response([selectors.delegation_dict(d) for d in rows])
 
     def post(self, request: Request) -> Response:
-        data = dict(_validated(DelegationInSerializer, request.data))
-        data["delegate"] = _user(data["delegate"], "delegate")
-        delegation = services.grant_delegation(actor=_actor(request), **data)
+        data = self.validated()
+        data["delegate"] = self.user_named(data["delegate"], "delegate")
+        delegation = services.grant_delegation(actor=self.actor(), **data)
         return Response({"id": delegation.pk}, status=status.HTTP_201_CREATED)
 
 
-class AuthorisedMinimums(APIView):
+class AuthorisedMinimums(ActView):
     """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_authorisedminimum", WRITE: "tables.add_authorisedminimum"}
+    read_permission = "tables.view_authorisedminimum"
+    act = Act.RECORD_AUTHORISED_MINIMUM
+    serializer_class = AuthorisedMinimumInSerializer
+    rule = "limits.authorised_minimum"
 
     def get(self, request: Request) -> Response:
         rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
@@ -229,17 +183,17 @@ class AuthorisedMinimums(APIView):
         )
 
     def post(self, request: Request) -> Response:
-        act = services.record_authorised_minimum(
-            actor=_actor(request), **_validated(AuthorisedMinimumInSerializer, request.data)
-        )
+        act = services.record_authorised_minimum(actor=self.actor(), **self.validated())
         return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
 
 
-class AcknowledgeDiscrepancies(APIView):
+class AcknowledgeDiscrepancies(ActView):
     """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_discrepancy", WRITE: "tables.add_discrepancyacknowledgement"}
+    read_permission = "tables.view_discrepancy"
+    act = Act.ACKNOWLEDGE_DISCREPANCIES
+    serializer_class = AcknowledgeInSerializer
+    rule = "books.no_erasure"
 
     def get(self, request: Request) -> Response:
         rows = (
@@ -250,95 +204,126 @@ class AcknowledgeDiscrepancies(APIView):
         return Response({"not_acknowledged": list(rows[:10000])})
 
     def post(self, request: Request) -> Response:
-        data = _validated(AcknowledgeInSerializer, request.data)
+        data = self.validated()
         wanted = set(data["discrepancies"])
         rows = list(Discrepancy.objects.filter(pk__in=wanted))
         if len(rows) != len(wanted):
             missing = sorted(wanted - {r.pk for r in rows})
-            raise RegulationError("UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", field="discrepancies")
-        done = services.acknowledge_discrepancies(
-            actor=_actor(request), discrepancies=rows, note=data["note"]
-        )
+            raise RegulationError(
+                "UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", self.article(), field="discrepancies"
+            )
+        done = services.acknowledge_discrepancies(actor=self.actor(), discrepancies=rows, note=data["note"])
         return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
 
 
-def _session(pk: int) -> Session:
-    session = Session.objects.filter(pk=pk).select_related("table").first()
-    if session is None:
-        raise Http404
-    return session
-
-
-def _users(data: dict[str, Any], *fields: str) -> dict[str, Any]:
-    """Usernames given for people (croupier, signer, cashier, key holder) replaced by the users."""
-    out = dict(data)
-    for field in fields:
-        if out.get(field):
-            out[field] = _user(out[field], field)
-        else:
-            out[field] = None
-    return out
-
-
-class OpenSession(APIView):
+class OpenSession(ActView):
     """POST: open a session of a table (by its number) for the current gaming day, with its limits
     and its initial advance; the caller signs and fixes the maximum."""
 
-    permission_classes = [TablesPermission]
-    required_perms = {READ: "tables.view_session", WRITE: "tables.add_session"}
+    read_permission = "tables.view_session"
+    act = Act.SIGN_ADVANCE  # the initial advance is signed by management (FR art. 69, LU art. 10)
+    serializer_class = OpenSessionInSerializer
+    rule = "advance.count_and_sign"
 
     def get(self, request: Request) -> Response:
-        from django.utils import timezone
-
         return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
 
     def post(self, request: Request) -> Response:
-        data = _users(_validated(OpenSessionInSerializer, request.data), "croupier")
+        data = self.validated()
+        data["croupier"] = self.user_named(data["croupier"], "croupier")
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
-            raise RegulationError("UNKNOWN_TABLE", "table", field="table")
-        session = services.open_session(actor=_actor(request), table=table, **data)
+            raise RegulationError("UNKNOWN_TABLE", "table", self.article(), field="table")
+        session = services.open_session(actor=self.actor(), table=table, **data)
         return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
 
 
-class SessionAct(APIView):
-    """POST one act on a session: ``advance``, ``interrupt``, ``resume``, ``close``, ``maximum``."""
+class _SessionActView(ActView):
+    """An act on one session (``sessions/<pk>/…``): GET says what it concerns."""
 
-    permission_classes = [TablesPermission]
-    act = ""
-    required_perms = {READ: "tables.view_session", WRITE: "tables.add_advanceentry"}
+    read_permission = "tables.view_session"
+
+    def session(self, pk: int) -> Session:
+        session = Session.objects.filter(pk=pk).select_related("table").first()
+        if session is None:
+            raise Http404
+        return session
 
     def get(self, request: Request, pk: int) -> Response:
-        session = _session(pk)
+        session = self.session(pk)
         return Response({"id": session.pk, "status": session.status, "day": session.day})
 
-    def post(self, request: Request, pk: int) -> Response:
-        session = _session(pk)
-        user = _actor(request)
-        if self.act == "advance":
-            data = _users(_validated(AdvanceInSerializer, request.data), "counted_by")
-            entry = services.add_advance(actor=user, session=session, **data)
-        elif self.act == "interrupt":
-            data = _users(
-                _validated(InterruptInSerializer, request.data), "key_holder", "signed_by", "cashier"
-            )
-            entry = services.interrupt_session(actor=user, session=session, **data)
-        elif self.act == "resume":
-            entry = services.resume_session(actor=user, session=session)
-        elif self.act == "close":
-            data = _users(_validated(CloseInSerializer, request.data), "counted_by", "cashier")
-            entry = services.close_session(actor=user, session=session, **data)
-        else:
-            change = services.change_maximum(
-                actor=user, session=session, **_validated(MaximumInSerializer, request.data)
-            )
-            return Response({"id": change.pk, "maximum": change.maximum}, status=status.HTTP_201_CREATED)
+    def entry(self, entry: Any) -> Response:
         return Response({"line": entry.line, "kind": entry.kind}, status=status.HTTP_201_CREATED)
 
 
-class MaximumAct(SessionAct):
-    act = "maximum"
-    required_perms = {READ: "tables.view_session", WRITE: "tables.add_maximumchange"}
+class AddAdvance(_SessionActView):
+    """POST ``{"amount", "counted_by"}``: a further advance, counted by the croupier and signed
+    by the caller (FR art. 69, LU art. 10)."""
+
+    act = Act.SIGN_ADVANCE
+    serializer_class = AdvanceInSerializer
+    rule = "advance.count_and_sign"
+
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.validated()
+        data["counted_by"] = self.user_named(data["counted_by"], "counted_by")
+        return self.entry(services.add_advance(actor=self.actor(), session=self.session(pk), **data))
+
+
+class InterruptSession(_SessionActView):
+    """POST ``{"mode": "counted"|"locked", "amount", "key_holder", "signed_by", "cashier"}``:
+    the session interrupted (FR art. 69, LU art. 23)."""
+
+    act = Act.COUNT
+    serializer_class = InterruptInSerializer
+    rule = "session.interruption"
+
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.validated()
+        for person in ("key_holder", "signed_by", "cashier"):
+            data[person] = self.user_named(data.get(person, ""), person)
+        return self.entry(services.interrupt_session(actor=self.actor(), session=self.session(pk), **data))
+
+
+class ResumeSession(_SessionActView):
+    """POST ``{}``: the session resumed by the key's holder named at its interruption."""
+
+    act = Act.COUNT
+    serializer_class = NoInputSerializer
+    rule = "session.interruption"
+
+    def post(self, request: Request, pk: int) -> Response:
+        self.validated()
+        return self.entry(services.resume_session(actor=self.actor(), session=self.session(pk)))
+
+
+class CloseSession(_SessionActView):
+    """POST ``{"closing_cash", "counted_by", "certified_exact", "cashier"}``: the session closed
+    with its count, certified "exact" by the caller (FR art. 69, LU art. 10)."""
+
+    act = Act.SIGN_ADVANCE
+    serializer_class = CloseInSerializer
+    rule = "advance.count_and_sign"
+
+    def post(self, request: Request, pk: int) -> Response:
+        data = self.validated()
+        for person in ("counted_by", "cashier"):
+            data[person] = self.user_named(data.get(person, ""), person)
+        return self.entry(services.close_session(actor=self.actor(), session=self.session(pk), **data))
+
+
+class ChangeMaximum(_SessionActView):
+    """POST ``{"maximum", "display_changed"}``: the maximum changed during the session, by the
+    director or his delegate (FR art. 55-5, LU art. 33, 51 V)."""
+
+    act = (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE)
+    serializer_class = MaximumInSerializer
+    rule = "limits.maximum_change"
+
+    def post(self, request: Request, pk: int) -> Response:
+        change = services.change_maximum(actor=self.actor(), session=self.session(pk), **self.validated())
+        return Response({"id": change.pk, "maximum": change.maximum}, status=status.HTTP_201_CREATED)
 
 
 __all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]

@@ -190,3 +190,7 @@ class CloseInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
 class MaximumInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     maximum = _money()
     display_changed = serializers.BooleanField()
+
+
+class NoInputSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    """An act that takes nothing but its caller (the resumption of a session)."""

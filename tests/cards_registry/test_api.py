@@ -105,3 +105,80 @@ def test_declare_a_sixain_out_of_use(api: Client, decks: list[Deck], key: Any) -
 def test_the_inspection_through_the_api(api: Client, decks: list[Deck]) -> None:
     body = api.get("/api/depot/inspection/").json()
     assert body["breaches"] == [] and "depot.decks_out" in body["checks"]
+
+
+@pytest.mark.parametrize(
+    ("url", "body", "code", "field", "article"),
+    [
+        ("/api/depot/incidents/", {"day": "2026-11-30"}, "FIELD_REQUIRED", "kind", "FR art. 40"),
+        (
+            "/api/depot/incidents/",
+            {"kind": "marked", "occurred_at": "2026-11-30T21:00:00+01:00", "day": "30/11/2026"},
+            "FIELD_INVALID",
+            "day",
+            "FR art. 40",
+        ),
+        (
+            "/api/depot/returns/",
+            {"table_number": "un", "day": "2026-11-30"},
+            "FIELD_INVALID",
+            "table_number",
+            "FR art. 40",
+        ),
+        (
+            "/api/depot/returns/",
+            {"table_number": 1, "day": "2026-11-30", "results": []},
+            "FIELD_REQUIRED",
+            "results",
+            "FR art. 40",
+        ),
+        (
+            "/api/depot/returns/",
+            {
+                "table_number": 1,
+                "day": "2026-11-30",
+                "results": [{"deck": "A1-1", "cards_counted": "52 cartes"}],
+            },
+            "FIELD_INVALID",
+            "results",
+            "FR art. 40",
+        ),
+        (
+            "/api/depot/out-of-use/",
+            {"decks": "A1-1", "reason": "Usé"},
+            "FIELD_INVALID",
+            "decks",
+            "FR art. 39",
+        ),
+    ],
+)
+def test_a_bad_input_is_refused_naming_its_field_and_article(
+    api: Client, decks: list[Deck], url: str, body: dict[str, Any], code: str, field: str, article: str
+) -> None:
+    response = api.post(url, body, content_type="application/json")
+    assert response.status_code == 400, response.content
+    refusal = response.json()
+    assert (refusal["code"], refusal["field"], refusal["article"]) == (code, field, article), refusal
+    assert not Incident.objects.exists() and Deck.objects.filter(status=DeckStatus.OUT_OF_USE).count() == 0
+
+
+def test_a_bad_query_is_refused_naming_its_field(api: Client) -> None:
+    response = api.get("/api/depot/returns/?day=hier")
+    assert response.status_code == 400
+    assert (response.json()["code"], response.json()["field"]) == ("FIELD_INVALID", "day")
+
+
+def test_a_role_without_the_depots_act_is_refused_with_its_article(croupier: Any, decks: list[Deck]) -> None:
+    client = Client()
+    client.force_login(croupier)
+    response = client.post(
+        "/api/depot/out-of-use/", {"decks": ["A1-1"], "reason": "Usé"}, content_type="application/json"
+    )
+    assert response.status_code == 403
+    assert (response.json()["code"], response.json()["field"], response.json()["article"]) == (
+        "ROLE_REQUIRED",
+        "actor",
+        "FR art. 39",
+    )
+    assert client.get("/api/depot/out-of-use/").status_code == 200  # he reads the decks
+    assert Deck.objects.filter(status=DeckStatus.OUT_OF_USE).count() == 0

@@ -231,11 +231,20 @@ EXPECTATIONS: dict[str, Any] = {
     "depot:inspection": ByPermission("audit.view_auditevent"),
     # the tables' acts (GET: what the act concerns; POST {}: refused as incomplete)
     "tables:session-open": ByPermission("tables.view_session", write="tables.add_session"),
+    # signed by management (FR art. 69, LU art. 10); interrupted and resumed by the table's staff too
     **{
         f"tables:session-{act}": ByPermission(
-            "tables.view_session", write="tables.add_advanceentry", kwargs=lambda s: {"pk": s.session.pk}
+            "tables.view_session", write_roles=MANAGEMENT, kwargs=lambda s: {"pk": s.session.pk}
         )
-        for act in ("advance", "interrupt", "resume", "close")
+        for act in ("advance", "close")
+    },
+    **{
+        f"tables:session-{act}": ByPermission(
+            "tables.view_session",
+            write_roles=(roles.CROUPIER, *MANAGEMENT),
+            kwargs=lambda s: {"pk": s.session.pk},
+        )
+        for act in ("interrupt", "resume")
     },
     "tables:session-maximum": ByPermission(
         "tables.view_session", write="tables.add_maximumchange", kwargs=lambda s: {"pk": s.session.pk}
