@@ -1,14 +1,12 @@
-"""Admin plumbing: forms that run the regulated act and show its refusal on the field."""
+"""Admin plumbing: the read-only admin of registered entries."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.http import HttpRequest
-
-from .regulations import RegulationError
 
 # Django's admin and form classes take type parameters in the stubs only (django-stubs-ext's
 # monkeypatch is a development tool): the apps subclass these names, generic for mypy.
@@ -20,13 +18,6 @@ else:
     ModelAdmin = admin.ModelAdmin
     ModelChoiceField = forms.ModelChoiceField
     ModelForm = forms.ModelForm
-
-
-def regulation_error_to_form(form: forms.BaseForm, error: RegulationError) -> None:
-    """Put a refusal on the form: on its field when it names one, else on the form."""
-    text = str(error)
-    field = error.field if error.field in form.fields else None
-    form.add_error(field, text)
 
 
 class ReadOnlyAdmin(ModelAdmin):
@@ -49,7 +40,3 @@ class ReadOnlyAdmin(ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
-
-
-def report_regulation_error(modeladmin: ModelAdmin, request: HttpRequest, error: RegulationError) -> None:
-    modeladmin.message_user(request, str(error), level=messages.ERROR)

@@ -44,8 +44,8 @@ class OrphanEntryForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanEntry
 
-    def act(self, data: dict[str, Any]) -> OrphanEntry:
-        return services.record_orphan(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanEntry:
+        return services.record_orphan(actor=actor, **data)
 
 
 @admin.register(OrphanEntry)
@@ -90,8 +90,8 @@ class OrphanRepaymentForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanRepayment
 
-    def act(self, data: dict[str, Any]) -> OrphanRepayment:
-        return services.repay_orphan(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanRepayment:
+        return services.repay_orphan(actor=actor, **data)
 
 
 @admin.register(OrphanRepayment)
@@ -127,8 +127,8 @@ class OrphanTransferForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanTransfer
 
-    def act(self, data: dict[str, Any]) -> OrphanTransfer:
-        return services.transfer_orphans(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanTransfer:
+        return services.transfer_orphans(actor=actor, **data)
 
 
 @admin.register(OrphanTransfer)
