@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -27,7 +27,8 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access
 from .access import Act
-from .admin_utils import ModelAdmin, ReadOnlyAdmin
+from .admin_display import amount_columns
+from .admin_utils import ReadOnlyAdmin
 from .forms import SafeFormMixin
 from .regulations import RegulationError
 
@@ -152,8 +153,8 @@ class ActAdmin(ReadOnlyAdmin):
             return list(self.add_form.base_fields)
         return list(self.detail_fields)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        return () if obj is None else self.detail_fields
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[Any, ...]:
+        return () if obj is None else amount_columns(self.model, self.detail_fields)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         if obj is None and self.add_form is not None:
@@ -183,7 +184,7 @@ def _role_refusal(user: Any, acts: tuple[Act, ...]) -> access.RoleRequired | Non
 
 
 def act_page(
-    modeladmin: ModelAdmin,
+    modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
     *,
     title: StrOrPromise,
@@ -229,7 +230,7 @@ def act_page(
 
 
 def act_action(
-    modeladmin: ModelAdmin,
+    modeladmin: admin.ModelAdmin[Any],
     request: HttpRequest,
     form_class: Callable[..., ActFormMixin],
     *,

@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 
@@ -72,7 +73,7 @@ class OrphanEntryAdmin(ActAdmin):
 
 class _EntryChoice(ModelChoiceField):
     def label_from_instance(self, obj: OrphanEntry) -> str:
-        return f"n° {obj.number} — {obj.amount} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
+        return f"n° {obj.number} — {dates.amount(obj.amount)} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
 
 
 class OrphanRepaymentForm(ActForm):

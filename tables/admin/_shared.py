@@ -13,6 +13,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 
 from casino_ops.admin_display import labelled_code
+from casino_ops.admin_utils import AmountsShown
 
 from .. import labels
 
@@ -39,7 +40,7 @@ def money_field(label: str | StrPromise, required: bool = True) -> forms.Decimal
     )
 
 
-class ReadOnlyInline(_TabularInline):
+class ReadOnlyInline(AmountsShown, _TabularInline):
     """An inline of registered entries: read, never added, changed or deleted."""
 
     template = "admin/edit_inline/tabular_plain.html"

@@ -9,11 +9,10 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import act_action, act_page
 from casino_ops.admin_utils import ReadOnlyAdmin
@@ -104,14 +103,14 @@ class ControlDayAdmin(ReadOnlyAdmin):
     @admin.display(description=_("total de la journée"))
     def total_display(self, obj: ControlDay) -> str:
         data = selectors.control_register(obj.day)
-        total = number_format(data["total"], 2, force_grouping=True)
+        total = dates.amount(data["total"])
         closing = data["total_at_closing"]
         if closing is None or closing == data["total"]:
             return total
         return format_html(
             '{} <small class="code-caption">{}</small>',
             total,
-            _("arrêté à %(t)s, rectifié depuis") % {"t": number_format(closing, 2, force_grouping=True)},
+            _("arrêté à %(t)s, rectifié depuis") % {"t": dates.amount(closing)},
         )
 
     @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])

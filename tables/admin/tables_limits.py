@@ -3,7 +3,7 @@ director's delegate, the authorised minimum of the decree (stamped by an officer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
@@ -14,19 +14,14 @@ from django.utils.translation import gettext_lazy as _
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.admin_acts import act_action, act_page
-from casino_ops.admin_utils import ReadOnlyAdmin
+from casino_ops.admin_utils import ModelAdmin, ReadOnlyAdmin
 
 from ..models import AuthorisedMinimum, Delegation, Table
 from .act_forms import AuthorisedMinimumForm, DelegationForm, StampMinimumForm, TableServiceForm
 
-if TYPE_CHECKING:
-    _ModelAdmin = admin.ModelAdmin[Table]
-else:  # generic in the stubs only
-    _ModelAdmin = admin.ModelAdmin
-
 
 @admin.register(Table)
-class TableAdmin(_ModelAdmin):
+class TableAdmin(ModelAdmin):
     list_display = ("number", "code", "game", "boxes", "in_service")
     readonly_fields = ("number", "code", "game", "boxes", "in_service")
     actions = ["put_out_of_service", "put_in_service"]
