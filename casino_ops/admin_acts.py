@@ -1,30 +1,40 @@
-"""The admin page of a regulated act: entries read-only, "Ajouter" runs the act's service.
+"""The one way the admin performs a regulated act: a form whose ``act(actor, data)`` calls the
+act's service.
 
-:class:`ActForm`'s ``clean()`` calls the act (a refusal lands on the field it names, with
-the article, never as a traceback); :class:`ActAdmin` shows the entries read-only and
-offers "Ajouter" to whoever may perform its act (:mod:`casino_ops.access`). Every app's
-admin builds its acts' pages on them.
+:class:`ActFormMixin` runs the act once the form's own fields are valid (in ``clean()``): a
+refusal (``RegulationError``, with its article) lands on the field it names, or on the form;
+nothing is recorded. The same form is shown three ways, and only these:
+
+- :class:`ActAdmin`: a book's entries read-only, "Ajouter" is the act's :class:`ActForm`
+  (offered to whoever may perform its act, :mod:`casino_ops.access`);
+- :func:`act_page`: an act on a page of its own (a séance's acts, a correction of a line);
+- :func:`act_action`: an act run from a list's action, its refusal shown as a message.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 
 from . import access
 from .access import Act
-from .admin_utils import ReadOnlyAdmin, regulation_error_to_form
+from .admin_display import amount_columns
+from .admin_utils import ReadOnlyAdmin
 from .forms import SafeFormMixin
 from .regulations import RegulationError
 
 if TYPE_CHECKING:
     from django.contrib.admin.options import _FieldGroups
+    from django_stubs_ext import StrOrPromise
 
     _ModelForm = forms.ModelForm[Any]
 else:  # ModelForm is generic in the stubs only
@@ -57,38 +67,74 @@ def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
     return field
 
 
-class ActForm(SafeFormMixin, _ModelForm):
-    """A form whose ``clean()`` runs the act; a refusal lands on the field it names.
+def regulation_error_to_form(form: forms.BaseForm, error: RegulationError) -> None:
+    """Put a refusal on the form: on its field when it names one, else on the form."""
+    text = str(error)
+    field = error.field if error.field in form.fields else None
+    form.add_error(field, text)
 
-    Its fields take their limits from the model's (casino_ops.forms): absurd input
-    is refused on the field before the act's service is called."""
 
-    user: Any = None  # set per request by ActAdmin.get_form
+class ActFormMixin(SafeFormMixin):
+    """A form that performs one regulated act: ``act(actor, data)`` calls its service.
+
+    Its fields take their limits from the model's (casino_ops.forms): absurd input is refused
+    on the field before the service is called. ``field_map`` names this form's field for a
+    field the service names otherwise. ``refusal`` (the acting user's lack of role, given by
+    the page) is shown instead of acting."""
+
+    actor: Any = None
+    field_map: ClassVar[dict[str, str]] = {}
     result: Any = None
-    field_map: dict[str, str] = {}  # the service's field name -> this form's field
+    refused: RegulationError | PermissionDenied | None = None
+
+    def __init__(self, *args: Any, actor: Any = None, refusal: RegulationError | None = None, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        if actor is not None:
+            self.actor = actor
+        self.refusal = refusal
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def done(self, result: Any) -> tuple[int, str] | None:
+        """The message once the act is done (its level and text); None: the page's own."""
+        return None
+
+    def clean(self) -> dict[str, Any]:
+        cleaned = super().clean()  # type: ignore[misc]
+        data: dict[str, Any] = self.cleaned_data if cleaned is None else cleaned  # type: ignore[attr-defined]
+        if self.refusal is not None:
+            regulation_error_to_form(self, self.refusal)  # type: ignore[arg-type]
+        elif not self.errors:  # type: ignore[attr-defined]
+            self._perform(data)
+        return data
+
+    def _perform(self, data: dict[str, Any]) -> None:
+        try:
+            self.result = self.act(self.actor, data)
+        except RegulationError as error:
+            self.refused = error
+            error.field = self.field_map.get(error.field or "", error.field)
+            regulation_error_to_form(self, error)  # type: ignore[arg-type]
+        except PermissionDenied as error:
+            self.refused = error
+            self.add_error(None, str(error) or _("Vous n'avez pas le droit de faire cet acte."))  # type: ignore[attr-defined]
+
+
+class ActForm(ActFormMixin, _ModelForm):
+    """The act of an :class:`ActAdmin`'s "Ajouter" page (a model form over the book's model,
+    with no field of its own: the service saves)."""
 
     class Meta:
         fields: list[str] = []
 
-    def act(self, data: dict[str, Any]) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def clean(self) -> dict[str, Any]:
-        cleaned = super().clean()
-        data: dict[str, Any] = self.cleaned_data if cleaned is None else cleaned
-        if not self.errors:
-            try:
-                self.result = self.act(data)
-            except RegulationError as error:
-                error.field = self.field_map.get(error.field or "", error.field)
-                regulation_error_to_form(self, error)
-            except PermissionDenied as error:
-                self.add_error(None, str(error) or _("Vous n'avez pas le droit de faire cet acte."))
-        return data
-
     def _post_clean(self) -> None:
         # The act validated and saved through its service; no model validation here.
         pass
+
+
+class ActPageForm(ActFormMixin, forms.Form):
+    """The act of a page of its own (:func:`act_page`) or of a list's action (:func:`act_action`)."""
 
 
 class ActAdmin(ReadOnlyAdmin):
@@ -107,12 +153,12 @@ class ActAdmin(ReadOnlyAdmin):
             return list(self.add_form.base_fields)
         return list(self.detail_fields)
 
-    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
-        return () if obj is None else self.detail_fields
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[Any, ...]:
+        return () if obj is None else amount_columns(self.model, self.detail_fields)
 
     def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
         if obj is None and self.add_form is not None:
-            return type(self.add_form.__name__, (self.add_form,), {"user": request.user})
+            return type(self.add_form.__name__, (self.add_form,), {"actor": request.user})
         kwargs["fields"] = ()
         return super().get_form(request, obj, change=change, **kwargs)
 
@@ -124,3 +170,90 @@ class ActAdmin(ReadOnlyAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         pass
+
+
+def _role_refusal(user: Any, acts: tuple[Act, ...]) -> access.RoleRequired | None:
+    """The refusal of ``user`` for the first of ``acts`` when he may perform none of them."""
+    if not acts or any(access.may(user, act) for act in acts):
+        return None
+    try:
+        access.require(user, acts[0])
+    except access.RoleRequired as error:
+        return error
+    return None
+
+
+def act_page(
+    modeladmin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    *,
+    title: StrOrPromise,
+    form_class: Callable[..., ActFormMixin],
+    back: str,
+    perm: str,
+    acts: tuple[Act, ...] = (),
+    files: bool = False,
+    then: Callable[[Any], str] | None = None,
+    **form_kwargs: Any,
+) -> HttpResponse:
+    """An act on a page of its own: the form, and on POST the act (the refusal on its field,
+    with the article). ``perm``: the model permission to see the page; ``acts``: the regulated
+    acts of which the user must be allowed one (casino_ops.access), anyone else is shown the
+    refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
+    message (else "Acte enregistré : title."), then ``then(result)`` or ``back``."""
+    if not request.user.has_perm(perm):
+        raise PermissionDenied
+    refusal = _role_refusal(request.user, acts)
+    kwargs = {"actor": request.user, "refusal": refusal, **form_kwargs}
+    if request.method == "POST":
+        form = form_class(request.POST, request.FILES or None, **kwargs)
+        if form.is_valid():  # type: ignore[attr-defined]
+            level, text = form.done(form.result) or (
+                messages.SUCCESS,
+                _("Acte enregistré : %(t)s.") % {"t": title},
+            )
+            modeladmin.message_user(request, text, level)
+            return HttpResponseRedirect(then(form.result) if then else back)
+    else:
+        form = form_class(**kwargs)
+        if refusal is not None:
+            modeladmin.message_user(request, str(refusal), messages.ERROR)
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "back": back,
+        "opts": modeladmin.model._meta,
+        "multipart": files,
+    }
+    return TemplateResponse(request, "admin/act_form.html", context)
+
+
+def act_action(
+    modeladmin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    form_class: Callable[..., ActFormMixin],
+    *,
+    prefix: str = "",
+    **form_kwargs: Any,
+) -> Any:
+    """An act run from a list's action, the form bound to what was chosen above the list:
+    once done, the form's message; else each error as a message (a field's with its label,
+    a refusal as it is, with its article), after ``prefix`` (the entry acted on). The act's
+    result, or None when refused."""
+    form = form_class(request.POST, actor=request.user, **form_kwargs)
+    if form.is_valid():  # type: ignore[attr-defined]
+        outcome = form.done(form.result)
+        if outcome is not None:
+            modeladmin.message_user(request, outcome[1], outcome[0])
+        return form.result
+    if form.refused is not None:
+        modeladmin.message_user(request, f"{prefix}{form.refused}", messages.ERROR)
+        return None
+    for name, errors in form.errors.items():  # type: ignore[attr-defined]
+        text = " ".join(str(e) for e in errors)
+        label = form.fields[name].label if name in form.fields else ""  # type: ignore[attr-defined]
+        modeladmin.message_user(
+            request, f"{prefix}{label} : {text}" if label else f"{prefix}{text}", messages.ERROR
+        )
+    return None

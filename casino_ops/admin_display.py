@@ -1,15 +1,20 @@
 """How the admin shows what it stores: a code by its label (the code as a small caption),
-JSON as a key/value list, a hash that wraps, numbers and dates by the active locale."""
+JSON as a key/value list, a hash that wraps, numbers, amounts and dates by the active locale."""
 
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 import re
+from collections.abc import Iterable
 from decimal import Decimal
 from typing import Any
 
 from django.apps import apps
+from django.contrib import admin
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
 from django.utils import formats
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -111,3 +116,51 @@ def kv_list(data: Any, depth: int = 0, labels: dict[str, str] | None = None) -> 
         ),
     )
     return mark_safe(f'<dl class="kv">{rows}</dl>')  # safe: rows escaped by format_html_join
+
+
+def is_amount(field: Any) -> bool:
+    """A sum of money: every decimal field of two places in the project is one."""
+    return isinstance(field, models.DecimalField) and field.decimal_places == 2
+
+
+class AmountColumn:
+    """A model's amount shown as every page writes it (``casino_ops.dates.amount``: "30 000,00",
+    "30,000.00"): a column of a list or a read-only field of a page. Named, labelled and
+    sorted as the field itself."""
+
+    do_not_call_in_templates = True  # a page's template names the column, never calls it
+
+    def __init__(self, model: type[models.Model], name: str) -> None:
+        field = model._meta.get_field(name)
+        self.__name__ = name
+        self.short_description = getattr(field, "verbose_name", name)
+        self.admin_order_field = name
+
+    def __call__(self, obj: Any) -> str:
+        value = getattr(obj, self.__name__)
+        return admin.site.empty_value_display if value is None else dates.amount(value)
+
+    def __str__(self) -> str:
+        return self.__name__
+
+
+@functools.cache
+def amount_column(model: type[models.Model], name: str) -> AmountColumn:
+    """The one column of ``model``'s amount ``name`` (the same object each time: the admin
+    finds a read-only field by identity)."""
+    return AmountColumn(model, name)
+
+
+def amount_columns(model: type[models.Model], names: Iterable[Any]) -> tuple[Any, ...]:
+    """``names`` with each amount of ``model`` replaced by its :func:`amount_column`."""
+    return tuple(_amount_or_name(model, name) for name in names)
+
+
+def _amount_or_name(model: type[models.Model], name: Any) -> Any:
+    if not isinstance(name, str):
+        return name
+    try:
+        field = model._meta.get_field(name)
+    except FieldDoesNotExist:
+        return name
+    return amount_column(model, name) if is_amount(field) else name

@@ -21,29 +21,31 @@ from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from audit import signing
 from audit.checkpoints import export
 from audit.models import Checkpoint, Report
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.admin_utils import ReadOnlyAdmin, regulation_error_to_form
-from casino_ops.forms import SafeFormMixin
+from casino_ops.admin_acts import ActForm
+from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.regulations import RegulationError
 
-from .base import MODULES, Request, get_register
+from .base import MODULES, get_register
 from .reports import parts_of, request_report
 
 if TYPE_CHECKING:  # Django's admin and forms are generic only in the stubs
     from django.contrib.admin.options import _FieldGroups
 
-    _ReportForm = forms.ModelForm[Report]
     _ReportAdmin = admin.ModelAdmin[Report]
 else:
-    _ReportForm, _ReportAdmin = forms.ModelForm, admin.ModelAdmin
+    _ReportAdmin = admin.ModelAdmin
 
 
-class ReportRequestForm(SafeFormMixin, _ReportForm):
+class ReportRequestForm(ActForm):
+    """A register asked for: ``request_report`` checks the register, the period, the table and
+    the signing certificate, and refuses with the reason."""
+
     register = forms.ChoiceField(label=_("registre"), choices=[])
+    field_map = {"table": "table_number"}
 
     class Meta:
         model = Report
@@ -57,21 +59,14 @@ class ReportRequestForm(SafeFormMixin, _ReportForm):
         if isinstance(field, forms.ChoiceField):  # declared so above
             field.choices = [(name, str(get_register(name).title)) for name in MODULES]
 
-    def clean(self) -> dict[str, Any]:
-        super().clean()
-        data = self.cleaned_data
-        if self.errors:
-            return data
-        try:
-            get_register(data["register"]).check(
-                Request(data["date_from"], data["date_to"], data.get("table_number"))
-            )
-            signing.get_signer()
-        except RegulationError as error:
-            if error.field == "table":
-                error.field = "table_number"
-            regulation_error_to_form(self, error)
-        return data
+    def act(self, actor: Any, data: dict[str, Any]) -> Report:
+        return request_report(
+            actor=actor,
+            register=data["register"],
+            date_from=data["date_from"],
+            date_to=data["date_to"],
+            table=data.get("table_number"),
+        )
 
 
 #: The fields of a request, then those of a report's page (all read-only).
@@ -139,16 +134,18 @@ class ReportAdmin(_ReportAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"actor": request.user})
+
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        return form.result  # asked in the form's act (request_report)
+
     def save_model(self, request: HttpRequest, obj: Report, form: Any, change: bool) -> None:
-        report = request_report(
-            actor=request.user,
-            register=form.cleaned_data["register"],
-            date_from=form.cleaned_data["date_from"],
-            date_to=form.cleaned_data["date_to"],
-            table=form.cleaned_data.get("table_number"),
-        )
-        obj.pk = report.pk
-        obj.__dict__.update({k: v for k, v in report.__dict__.items() if not k.startswith("_")})
+        pass
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        pass
 
     def log_addition(self, request: HttpRequest, obj: Any, message: Any) -> None:  # type: ignore[override]  # no LogEntry
         pass  # the report row is the record of the request

@@ -30,8 +30,8 @@ class KeyHandoverForm(ActForm):
         super().__init__(*args, **kwargs)
         model_choice_field(self, "receiver").queryset = users_with_role(*access.roles_for(Act.HOLD_KEY))
 
-    def act(self, data: dict[str, Any]) -> KeyHandover:
-        return services.hand_over_key(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> KeyHandover:
+        return services.hand_over_key(actor=actor, **data)
 
 
 @admin.register(KeyHandover)
@@ -57,8 +57,8 @@ class InspectionForm(ActForm):
             *access.roles_for(Act.DEMAND_OPENING)
         )
 
-    def act(self, data: dict[str, Any]) -> CabinetOpening:
-        return services.open_for_inspection(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> CabinetOpening:
+        return services.open_for_inspection(actor=actor, **data)
 
 
 @admin.register(CabinetOpening)
@@ -91,10 +91,8 @@ class InventoryForm(ActForm):
             purpose="inspection", inventory__isnull=True
         ).order_by("-at")
 
-    def act(self, data: dict[str, Any]) -> CabinetInventory:
-        return services.record_inventory(
-            actor=self.user, opening=data["opening"], found=data["found"].split()
-        )
+    def act(self, actor: Any, data: dict[str, Any]) -> CabinetInventory:
+        return services.record_inventory(actor=actor, opening=data["opening"], found=data["found"].split())
 
 
 @admin.register(CabinetInventory)

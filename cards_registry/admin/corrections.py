@@ -63,13 +63,13 @@ class CorrectionForm(ActForm):
         super().__init__(*args, **kwargs)
         choice_field(self, "entry").choices = _entry_choices()
 
-    def act(self, data: dict[str, Any]) -> Correction:
+    def act(self, actor: Any, data: dict[str, Any]) -> Correction:
         kind, pk = data["entry"].split(":")
         model = {"order": Order, "reception": Reception, "incident": Incident, "destruction": Destruction}[
             kind
         ]
         return services.record_correction(
-            actor=self.user,
+            actor=actor,
             entry=model._default_manager.get(pk=pk),
             field=data["field"],
             new_value=data["new_value"],
@@ -157,10 +157,10 @@ class ApprovedCorrectionForm(CorrectionForm):
             for model, fields in services.CORRECTABLE.items()
         )
 
-    def act(self, data: dict[str, Any]) -> Correction:
+    def act(self, actor: Any, data: dict[str, Any]) -> Correction:
         kind, pk = data["entry"].split(":")
         return services.record_correction(
-            actor=self.user,
+            actor=actor,
             entry=_CORRECTED_MODELS[kind]._default_manager.get(pk=pk),
             field=data["field"],
             new_value=data["new_value"],

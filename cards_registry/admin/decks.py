@@ -22,14 +22,21 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
+from casino_ops.admin_acts import (
+    ActAdmin,
+    ActForm,
+    ActPageForm,
+    act_action,
+    model_choice_field,
+    users_with_role,
+)
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.forms import SafeFormMixin
 from casino_ops.services import get_casino
 
 from .. import selectors, services
 from ..models import Deck, DeckReturn, OutOfUseDeclaration, ReturnResult, Sixain
-from ._shared import DecksBySerial, named_decks, run_act
+from ._shared import DecksBySerial, named_decks
 
 
 class DeckActionForm(SafeFormMixin, ActionForm):
@@ -45,30 +52,6 @@ class DeckActionForm(SafeFormMixin, ActionForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         model_choice_field(self, "officer").queryset = users_with_role(*access.roles_for(Act.VISA))
-
-
-def _action_data(modeladmin: admin.ModelAdmin[Any], request: HttpRequest) -> dict[str, Any] | None:
-    """The table, day and officer chosen above the list, or None (and a message) when refused."""
-    form = DeckActionForm(request.POST)
-    form.is_valid()
-    # "action" is checked by the admin itself (the form here has no choices for it).
-    refused = {
-        name: errors for name, errors in form.errors.items() if name not in ("action", "select_across")
-    }
-    if refused:
-        for name, errors in refused.items():
-            label = form.fields[name].label if name in form.fields else ""
-            modeladmin.message_user(
-                request, f"{label} : {' '.join(str(e) for e in errors)}", level=messages.ERROR
-            )
-        return None
-    data = form.cleaned_data
-    return {
-        "table_number": data.get("table_number"),
-        "day": data.get("day") or timezone.localdate(),
-        "officer": data.get("officer"),
-        "cards_counted": data.get("cards_counted"),
-    }
 
 
 def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
@@ -92,25 +75,94 @@ def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
     )
 
 
+class _SelectedDecksForm(ActPageForm):
+    """An act on the decks selected in the list, with what was chosen above it (DeckActionForm)."""
+
+    def __init__(self, *args: Any, decks: list[Deck], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.decks = decks
+
+
+class _AtTableForm(_SelectedDecksForm):
+    table_number = DeckActionForm.base_fields["table_number"]
+    day = DeckActionForm.base_fields["day"]
+
+    def clean(self) -> dict[str, Any]:
+        if "table_number" not in self.errors and not self.cleaned_data.get("table_number"):
+            self.add_error(None, _("Indiquez la table."))
+        return super().clean()
+
+
+class IssueDecksForm(_AtTableForm):
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.issue_decks(
+            actor=actor,
+            table_number=data["table_number"],
+            day=data["day"] or timezone.localdate(),
+            decks=self.decks,
+        )
+
+    def done(self, result: Any) -> tuple[int, str]:
+        n = len(self.decks)
+        return messages.INFO, ngettext(
+            "%(n)s jeu remis à la table %(t)s.", "%(n)s jeux remis à la table %(t)s.", n
+        ) % {"n": n, "t": self.cleaned_data["table_number"]}
+
+
+class ReturnDecksForm(_AtTableForm):
+    """Decks back from a table with one examination for all; the cards of each deck are
+    counted by hand and the count typed: nothing is presumed."""
+
+    cards_counted = DeckActionForm.base_fields["cards_counted"]
+
+    def __init__(self, *args: Any, result: str, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.examined = result
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.return_decks(
+            actor=actor,
+            table_number=data["table_number"],
+            day=data["day"] or timezone.localdate(),
+            results=[(deck, self.examined, "", data["cards_counted"]) for deck in self.decks],
+        )
+
+    def done(self, result: Any) -> tuple[int, str]:
+        return return_outcome(result)
+
+
+class DestroyDecksForm(_SelectedDecksForm):
+    officer = DeckActionForm.base_fields["officer"]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        model_choice_field(self, "officer").queryset = users_with_role(*access.roles_for(Act.VISA))
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.destroy_decks(
+            actor=actor,
+            officer=data["officer"],
+            checks=[{"deck": deck, "complete": True, "unmarked": True} for deck in self.decks],
+        )
+
+    def done(self, result: Any) -> tuple[int, str]:
+        return messages.INFO, str(_("Destruction enregistrée ; l'officier doit la viser."))
+
+
+class DeclareOutOfUseForm(_SelectedDecksForm):
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.declare_out_of_use(
+            actor=actor, decks=self.decks, reason=str(_("Déclarés hors d'usage par la direction"))
+        )
+
+    def done(self, result: Any) -> tuple[int, str]:
+        return messages.INFO, str(_("Jeux déclarés hors d'usage."))
+
+
 def _return_action(result: str, label: Any) -> Any:
     @admin.action(description=label)
     def action(modeladmin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(modeladmin, request)
-        if data is None:
-            return
-        if not data["table_number"]:
-            modeladmin.message_user(request, _("Indiquez la table."), level=messages.ERROR)
-            return
-        # The cards of each deck are counted by hand and the count typed: nothing is presumed.
-        run_act(
-            modeladmin,
-            request,
-            return_outcome,
-            services.return_decks,
-            table_number=data["table_number"],
-            day=data["day"],
-            results=[(deck, result, "", data["cards_counted"]) for deck in queryset],
-        )
+        act_action(modeladmin, request, ReturnDecksForm, result=result, decks=list(queryset))
 
     action.__name__ = f"return_{result}"
     return action
@@ -120,14 +172,7 @@ def _return_action(result: str, label: Any) -> Any:
 def declare_out_of_use(
     modeladmin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Deck]
 ) -> None:
-    run_act(
-        modeladmin,
-        request,
-        _("Jeux déclarés hors d'usage."),
-        services.declare_out_of_use,
-        decks=list(queryset),
-        reason=str(_("Déclarés hors d'usage par la direction")),
-    )
+    act_action(modeladmin, request, DeclareOutOfUseForm, decks=list(queryset))
 
 
 @admin.register(Deck)
@@ -189,39 +234,13 @@ class DeckAdmin(ReadOnlyAdmin):
 
     @admin.action(description=_("Remettre à la table (table et journée ci-dessus)"))
     def issue(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(self, request)
-        if data is None:
-            return
-        if not data["table_number"]:
-            self.message_user(request, _("Indiquez la table."), level=messages.ERROR)
-            return
-        decks = list(queryset)
-        run_act(
-            self,
-            request,
-            ngettext("%(n)s jeu remis à la table %(t)s.", "%(n)s jeux remis à la table %(t)s.", len(decks))
-            % {"n": len(decks), "t": data["table_number"]},
-            services.issue_decks,
-            table_number=data["table_number"],
-            day=data["day"],
-            decks=decks,
-        )
+        act_action(self, request, IssueDecksForm, decks=list(queryset))
 
     @admin.action(
         description=_("Détruire devant l'officier ci-dessus (jeux vérifiés complets et non marqués)")
     )
     def destroy(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        data = _action_data(self, request)
-        if data is None:
-            return
-        run_act(
-            self,
-            request,
-            _("Destruction enregistrée ; l'officier doit la viser."),
-            services.destroy_decks,
-            officer=data["officer"],
-            checks=[{"deck": deck, "complete": True, "unmarked": True} for deck in queryset],
-        )
+        act_action(self, request, DestroyDecksForm, decks=list(queryset))
 
 
 @admin.register(Sixain)
@@ -241,8 +260,8 @@ class OutOfUseForm(ActForm):
     class Meta(ActForm.Meta):
         model = OutOfUseDeclaration
 
-    def act(self, data: dict[str, Any]) -> OutOfUseDeclaration:
-        return services.declare_out_of_use(actor=self.user, decks=named_decks(data), reason=data["reason"])
+    def act(self, actor: Any, data: dict[str, Any]) -> OutOfUseDeclaration:
+        return services.declare_out_of_use(actor=actor, decks=named_decks(data), reason=data["reason"])
 
 
 @admin.register(OutOfUseDeclaration)
@@ -294,7 +313,7 @@ class CountedReturnForm(ActForm):
                 self.add_error(f"cards_{row}", _("Comptez les cartes et indiquez leur nombre."))
         return super().clean()
 
-    def act(self, data: dict[str, Any]) -> DeckReturn:
+    def act(self, actor: Any, data: dict[str, Any]) -> DeckReturn:
         results = []
         for row in range(1, RETURN_ROWS + 1):
             serial = (data.get(f"deck_{row}") or "").strip()
@@ -305,7 +324,7 @@ class CountedReturnForm(ActForm):
                 (deck, data[f"result_{row}"], data.get(f"remark_{row}") or "", data[f"cards_{row}"])
             )
         return services.return_decks(
-            actor=self.user,
+            actor=actor,
             table_number=data["table_number"],
             day=data["day"],
             results=results,

@@ -26,8 +26,8 @@ class DepotSettingsForm(ActForm):
     class Meta(ActForm.Meta):
         model = DepotSettings
 
-    def act(self, data: dict[str, Any]) -> DepotSettings:
-        return services.set_max_sixains(actor=self.user, max_sixains=data["max_sixains"])
+    def act(self, actor: Any, data: dict[str, Any]) -> DepotSettings:
+        return services.set_max_sixains(actor=actor, max_sixains=data["max_sixains"])
 
 
 @admin.register(DepotSettings)

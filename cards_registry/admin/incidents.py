@@ -48,7 +48,7 @@ class IncidentForm(ActForm):
         super().__init__(*args, **kwargs)
         model_choice_field(self, "officer_informed").queryset = users_with_role(*access.roles_for(Act.VISA))
 
-    def act(self, data: dict[str, Any]) -> Incident | None:
+    def act(self, actor: Any, data: dict[str, Any]) -> Incident | None:
         serials = data.pop("serials").split()
         maker = data.pop("manufacturer")
         decks = list(Deck.objects.filter(manufacturer=maker, serial__in=serials))
@@ -56,7 +56,7 @@ class IncidentForm(ActForm):
         if unknown:
             self.add_error("serials", _("Jeux inconnus : %(s)s") % {"s": ", ".join(unknown)})
             return None
-        return services.report_incident(actor=self.user, decks=decks, **data)
+        return services.report_incident(actor=actor, decks=decks, **data)
 
 
 class ProcedureIncidentForm(IncidentForm):
@@ -77,12 +77,12 @@ class ProcedureIncidentForm(IncidentForm):
         max_length=150,
     )
 
-    def act(self, data: dict[str, Any]) -> Incident:
+    def act(self, actor: Any, data: dict[str, Any]) -> Incident:
         maker = data.pop("manufacturer", None)
         serials = (data.get("serials") or "").split()
         if maker is not None:
             data["serials"] = " ".join(s if ":" in s else f"{maker.code}:{s}" for s in serials)
-        return services.report_incident(actor=self.user, decks=named_decks(data), **data)
+        return services.report_incident(actor=actor, decks=named_decks(data), **data)
 
 
 @admin.register(Incident)
@@ -174,9 +174,9 @@ class IncidentToldForm(ActForm):
             officer_informed_at__isnull=True, later_report__isnull=True
         )
 
-    def act(self, data: dict[str, Any]) -> IncidentReport:
+    def act(self, actor: Any, data: dict[str, Any]) -> IncidentReport:
         return services.record_incident_report(
-            actor=self.user,
+            actor=actor,
             incident=data["incident"],
             officer_informed=data.get("officer"),
             authority_informed=data.get("authority") or "",

@@ -7,17 +7,14 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
-from casino_ops.access import acting_user
-from casino_ops.admin_acts import ActAdmin, ActForm
+from casino_ops.admin_acts import ActAdmin, ActForm, ActPageForm, act_action
 from casino_ops.forms import integer_range
-from casino_ops.regulations import RegulationError
 
 from .. import services
 from ..models import Manufacturer, Order, OrderLine, Unit
@@ -35,8 +32,8 @@ class ManufacturerForm(ActForm):
     class Meta(ActForm.Meta):
         model = Manufacturer
 
-    def act(self, data: dict[str, Any]) -> Manufacturer:
-        return services.register_manufacturer(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Manufacturer:
+        return services.register_manufacturer(actor=actor, **data)
 
 
 @admin.register(Manufacturer)
@@ -110,8 +107,22 @@ class OrderForm(ActForm):
     def clean_lines(self) -> list[services.OrderLineData]:
         return _parse_order_lines(self.cleaned_data["lines"])
 
-    def act(self, data: dict[str, Any]) -> Order:
-        return services.create_order(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Order:
+        return services.create_order(actor=actor, **data)
+
+
+class SendOrderForm(ActPageForm):
+    """A stamped order sent to its maker."""
+
+    def __init__(self, *args: Any, order: Order, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.order = order
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.send_order(actor=actor, order=self.order)
+
+    def done(self, result: Any) -> tuple[int, str]:
+        return messages.INFO, f"Bon n° {self.order.number} envoyé."
 
 
 @admin.register(Order)
@@ -166,9 +177,4 @@ class OrderAdmin(ActAdmin):
     @admin.action(description=_("Envoyer au fabricant (bons visés)"))
     def send(self, request: HttpRequest, queryset: QuerySet[Order]) -> None:
         for order in queryset:
-            try:
-                services.send_order(actor=acting_user(request), order=order)
-            except (RegulationError, PermissionDenied) as error:
-                self.message_user(request, f"Bon n° {order.number} : {error}", level=messages.ERROR)
-            else:
-                self.message_user(request, f"Bon n° {order.number} envoyé.")
+            act_action(self, request, SendOrderForm, order=order, prefix=f"Bon n° {order.number} : ")

@@ -88,10 +88,10 @@ class ReceptionForm(ActForm):
     def clean_decks(self) -> tuple[list[services.SixainData], list[services.DeckData]]:
         return _parse_received(self.cleaned_data["decks"])
 
-    def act(self, data: dict[str, Any]) -> Reception:
+    def act(self, actor: Any, data: dict[str, Any]) -> Reception:
         sixains, decks = data["decks"]
         return services.receive(
-            actor=self.user,
+            actor=actor,
             order=data["order"],
             received_on=data["received_on"],
             delivery_note=data["delivery_note"],

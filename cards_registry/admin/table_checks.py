@@ -41,10 +41,10 @@ class TableCheckForm(ActForm):
     class Meta(ActForm.Meta):
         model = TableCheck
 
-    def act(self, data: dict[str, Any]) -> TableCheck:
+    def act(self, actor: Any, data: dict[str, Any]) -> TableCheck:
         [deck] = selectors.resolve_decks([data["serial"]], profile=get_casino().profile)
         return services.check_at_table(
-            actor=self.user,
+            actor=actor,
             deck=deck,
             table_number=data["table_number"],
             day=data["day"],

@@ -28,8 +28,8 @@ class ApprovalForm(ActForm):
     class Meta(ActForm.Meta):
         model = Approval
 
-    def act(self, data: dict[str, Any]) -> Approval:
-        return services.record_approval(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Approval:
+        return services.record_approval(actor=actor, **data)
 
 
 @admin.register(Approval)
@@ -74,8 +74,8 @@ class ApprovalEndForm(ActForm):
     class Meta(ActForm.Meta):
         model = ApprovalEndEntry
 
-    def act(self, data: dict[str, Any]) -> Approval:
-        return services.end_approval(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Approval:
+        return services.end_approval(actor=actor, **data)
 
 
 @admin.register(ApprovalEndEntry)

@@ -5,35 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
 
 from casino_ops import access, dates
 from casino_ops.access import Act
-from casino_ops.admin_utils import ModelAdmin, ModelForm, regulation_error_to_form
-from casino_ops.forms import SafeFormMixin
+from casino_ops.admin_acts import ActForm
+from casino_ops.admin_utils import ModelAdmin
 from casino_ops.models import HOUSE_RULE_KEYS, CalendarRule, CasinoSettings
-from casino_ops.regulations import RegulationError
-from casino_ops.rules import check_casino_settings
 from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
 
 from ..services.casino import update_casino_settings
 
 
-class CasinoSettingsForm(SafeFormMixin, ModelForm):
+class CasinoSettingsForm(ActForm):
+    """The director's act on the casino's settings: the service checks and records them."""
+
+    calendar_rule: CalendarRule | None = None  # the new rule of the gaming day, when one was made
+
     class Meta:
         model = CasinoSettings
         fields = EDITABLE_FIELDS
 
-    def clean(self) -> dict[str, Any]:
-        data = super().clean() or {}
-        if not self.errors:
-            try:
-                check_casino_settings(data)
-            except RegulationError as error:
-                regulation_error_to_form(self, error)
-        return data
+    def act(self, actor: Any, data: dict[str, Any]) -> CasinoSettings:
+        changes = {key: data[key] for key in EDITABLE_FIELDS if key in data}
+        rules_before = CalendarRule.objects.count()
+        saved = update_casino_settings(actor=actor, **changes)
+        if CalendarRule.objects.count() > rules_before:
+            self.calendar_rule = CalendarRule.objects.order_by("-pk").first()
+        return saved
 
 
 @admin.register(CasinoSettings)
@@ -58,15 +58,16 @@ class CasinoSettingsAdmin(ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def get_form(self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any) -> Any:
+        form = super().get_form(request, obj, change=change, **kwargs)
+        return type(form.__name__, (form,), {"actor": access.acting_user(request)})
+
+    def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        return form.result  # saved by the service, in the form's act
+
     def save_model(self, request: HttpRequest, obj: CasinoSettings, form: Any, change: bool) -> None:
-        if not access.may(request.user, Act.CASINO_SETTINGS):
-            raise PermissionDenied
-        changes = {key: form.cleaned_data[key] for key in EDITABLE_FIELDS if key in form.cleaned_data}
-        rules_before = CalendarRule.objects.count()
-        saved = update_casino_settings(actor=access.acting_user(request), **changes)
-        obj.pk = saved.pk
-        rule = CalendarRule.objects.order_by("-pk").first()
-        if rule is not None and CalendarRule.objects.count() > rules_before:
+        rule = form.calendar_rule
+        if rule is not None:
             # FR art. 42, 49; LU art. 9, 26: the days and the exercise already opened keep their rule
             self.message_user(
                 request,
@@ -78,3 +79,6 @@ class CasinoSettingsAdmin(ModelAdmin):
                 % {"day": dates.day(rule.effective_from), "exercise": dates.day(rule.exercise_from)},
                 messages.WARNING,
             )
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        pass

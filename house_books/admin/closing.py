@@ -42,8 +42,8 @@ class ClosingForm(ActForm):
     class Meta(ActForm.Meta):
         model = ClosingDown
 
-    def act(self, data: dict[str, Any]) -> ClosingDown:
-        return record_closing(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> ClosingDown:
+        return record_closing(actor=actor, **data)
 
 
 @admin.register(ClosingDown)

@@ -28,8 +28,8 @@ class ShoeDeviceForm(ActForm):
     class Meta(ActForm.Meta):
         model = ShoeDevice
 
-    def act(self, data: dict[str, Any]) -> ShoeDevice:
-        return register_device(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> ShoeDevice:
+        return register_device(actor=actor, **data)
 
 
 @admin.register(ShoeDevice)
@@ -58,8 +58,8 @@ class DeviceAssignmentForm(ActForm):
     class Meta(ActForm.Meta):
         model = DeviceAssignment
 
-    def act(self, data: dict[str, Any]) -> DeviceAssignment:
-        return assign_device(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> DeviceAssignment:
+        return assign_device(actor=actor, **data)
 
 
 @admin.register(DeviceAssignment)
@@ -93,8 +93,8 @@ class DeviceReturnForm(ActForm):
     class Meta(ActForm.Meta):
         model = DeviceReturnEntry
 
-    def act(self, data: dict[str, Any]) -> DeviceAssignment:
-        return return_device(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> DeviceAssignment:
+        return return_device(actor=actor, **data)
 
 
 @admin.register(DeviceReturnEntry)

@@ -42,8 +42,8 @@ class MinisterialExclusionForm(ActForm):
     class Meta(ActForm.Meta):
         model = Exclusion
 
-    def act(self, data: dict[str, Any]) -> Exclusion:
-        return services.record_ministerial_exclusion(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Exclusion:
+        return services.record_ministerial_exclusion(actor=actor, **data)
 
 
 @admin.register(Exclusion)
@@ -113,8 +113,8 @@ class OwnExclusionForm(ActForm):
     class Meta(ActForm.Meta):
         model = OwnExclusionEntry
 
-    def act(self, data: dict[str, Any]) -> Exclusion:
-        return services.record_own_exclusion(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Exclusion:
+        return services.record_own_exclusion(actor=actor, **data)
 
 
 @admin.register(OwnExclusionEntry)
@@ -148,8 +148,8 @@ class ExclusionNoticeForm(ActForm):
     class Meta(ActForm.Meta):
         model = ExclusionNoticeEntry
 
-    def act(self, data: dict[str, Any]) -> Exclusion:
-        return services.notify_own_exclusion(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Exclusion:
+        return services.notify_own_exclusion(actor=actor, **data)
 
 
 @admin.register(ExclusionNoticeEntry)
@@ -177,8 +177,8 @@ class ExclusionLiftForm(ActForm):
     class Meta(ActForm.Meta):
         model = ExclusionLiftEntry
 
-    def act(self, data: dict[str, Any]) -> Exclusion:
-        return services.lift_exclusion(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> Exclusion:
+        return services.lift_exclusion(actor=actor, **data)
 
 
 @admin.register(ExclusionLiftEntry)

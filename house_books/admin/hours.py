@@ -32,8 +32,8 @@ class SeanceHoursForm(ActForm):
     class Meta(ActForm.Meta):
         model = SeanceHours
 
-    def act(self, data: dict[str, Any]) -> SeanceHours:
-        return notify_seance_hours(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> SeanceHours:
+        return notify_seance_hours(actor=actor, **data)
 
 
 @admin.register(SeanceHours)
@@ -67,8 +67,8 @@ class EarlyStopForm(ActForm):
     class Meta(ActForm.Meta):
         model = EarlyStop
 
-    def act(self, data: dict[str, Any]) -> EarlyStop:
-        return record_early_stop(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> EarlyStop:
+        return record_early_stop(actor=actor, **data)
 
 
 @admin.register(EarlyStop)
@@ -120,8 +120,8 @@ class BankFailureForm(ActForm):
             found[int(number.strip())] = amount.strip().replace(",", ".")
         return found
 
-    def act(self, data: dict[str, Any]) -> BankFailure:
-        return record_bank_failure(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> BankFailure:
+        return record_bank_failure(actor=actor, **data)
 
 
 @admin.register(BankFailure)
@@ -156,8 +156,8 @@ class NewAuthorisationForm(ActForm):
     class Meta(ActForm.Meta):
         model = NewAuthorisation
 
-    def act(self, data: dict[str, Any]) -> NewAuthorisation:
-        return record_new_authorisation(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> NewAuthorisation:
+        return record_new_authorisation(actor=actor, **data)
 
 
 @admin.register(NewAuthorisation)

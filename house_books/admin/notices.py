@@ -32,8 +32,8 @@ class TableNoticeForm(ActForm):
     class Meta(ActForm.Meta):
         model = TableNotice
 
-    def act(self, data: dict[str, Any]) -> TableNotice:
-        return post_table_notice(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> TableNotice:
+        return post_table_notice(actor=actor, **data)
 
 
 @admin.register(TableNotice)

@@ -9,6 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 
@@ -44,8 +45,8 @@ class OrphanEntryForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanEntry
 
-    def act(self, data: dict[str, Any]) -> OrphanEntry:
-        return services.record_orphan(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanEntry:
+        return services.record_orphan(actor=actor, **data)
 
 
 @admin.register(OrphanEntry)
@@ -72,7 +73,7 @@ class OrphanEntryAdmin(ActAdmin):
 
 class _EntryChoice(ModelChoiceField):
     def label_from_instance(self, obj: OrphanEntry) -> str:
-        return f"n° {obj.number} — {obj.amount} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
+        return f"n° {obj.number} — {dates.amount(obj.amount)} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
 
 
 class OrphanRepaymentForm(ActForm):
@@ -90,8 +91,8 @@ class OrphanRepaymentForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanRepayment
 
-    def act(self, data: dict[str, Any]) -> OrphanRepayment:
-        return services.repay_orphan(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanRepayment:
+        return services.repay_orphan(actor=actor, **data)
 
 
 @admin.register(OrphanRepayment)
@@ -127,8 +128,8 @@ class OrphanTransferForm(ActForm):
     class Meta(ActForm.Meta):
         model = OrphanTransfer
 
-    def act(self, data: dict[str, Any]) -> OrphanTransfer:
-        return services.transfer_orphans(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> OrphanTransfer:
+        return services.transfer_orphans(actor=actor, **data)
 
 
 @admin.register(OrphanTransfer)

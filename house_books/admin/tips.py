@@ -27,8 +27,8 @@ class TipsCountForm(ActForm):
     class Meta(ActForm.Meta):
         model = TipsCount
 
-    def act(self, data: dict[str, Any]) -> TipsCount:
-        return services.count_tips(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> TipsCount:
+        return services.count_tips(actor=actor, **data)
 
 
 @admin.register(TipsCount)

@@ -51,7 +51,10 @@ class OrphanEntry(models.Model):
         ordering = ["number"]
 
     def __str__(self) -> str:
-        return _("Orphelin n° %(number)s — %(amount)s") % {"number": self.number, "amount": self.amount}
+        return _("Orphelin n° %(number)s — %(amount)s") % {
+            "number": self.number,
+            "amount": dates.amount(self.amount),
+        }
 
 
 class OrphanRepayment(models.Model):
@@ -90,7 +93,7 @@ class OrphanRepayment(models.Model):
     def __str__(self) -> str:
         return _("Remboursement de l'orphelin n° %(number)s — %(amount)s") % {
             "number": self.entry.number,
-            "amount": self.amount,
+            "amount": dates.amount(self.amount),
         }
 
 
@@ -122,7 +125,7 @@ class OrphanTransfer(models.Model):
     def __str__(self) -> str:
         return _("Versement de l'exercice %(exercise)s — %(amount)s") % {
             "exercise": self.exercise,
-            "amount": self.amount,
+            "amount": dates.amount(self.amount),
         }
 
 
@@ -226,4 +229,7 @@ class TipsCount(models.Model):
         ordering = ["day"]
 
     def __str__(self) -> str:
-        return _("Pourboires du %(day)s — %(amount)s") % {"day": dates.day(self.day), "amount": self.amount}
+        return _("Pourboires du %(day)s — %(amount)s") % {
+            "day": dates.day(self.day),
+            "amount": dates.amount(self.amount),
+        }

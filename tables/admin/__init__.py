@@ -3,7 +3,7 @@ that calls its service (a refusal is shown on the field with its article).
 
 One module a concern; importing the package registers every page."""
 
-from ._shared import act_view, discrepancy_label
+from ._shared import discrepancy_label
 from .act_forms import (
     AdvanceForm,
     AuthorisedMinimumForm,
@@ -74,7 +74,6 @@ __all__ = [
     "ShoeForm",
     "ShoeInline",
     "TableAdmin",
-    "act_view",
     "discrepancy_label",
     "session_acts_for",
 ]

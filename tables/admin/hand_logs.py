@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import path, reverse
@@ -13,15 +13,15 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act, acting_user
+from casino_ops.access import Act
+from casino_ops.admin_acts import act_action, act_page
 from casino_ops.admin_display import house_rule_labels, kv_list
-from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
-from casino_ops.regulations import RegulationError
+from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .. import labels, services
+from .. import labels
 from ..models import Discrepancy, DiscrepancyAcknowledgement, HandLog
-from ._shared import act_view, discrepancy_label
-from .act_forms import ExplanationForm
+from ._shared import discrepancy_label
+from .act_forms import AcknowledgeForm, ExplanationForm
 from .sessions import DiscrepancyInline, HandLogInline
 
 
@@ -110,33 +110,22 @@ class DiscrepancyActsAdmin(DiscrepancyAdmin):
     def acknowledge_view(self, request: HttpRequest) -> HttpResponse:
         ids = [int(part) for part in request.GET.get("ids", "").split(",") if part.isdigit()][:1000]
         rows = list(Discrepancy.objects.filter(pk__in=ids).order_by("pk"))
-        return act_view(
+        return act_page(
             self,
             request,
             title=str(_("Prise de connaissance de %(n)s écart(s)") % {"n": len(rows)}),
             form_class=ExplanationForm,
-            perform=lambda d: services.acknowledge_discrepancies(
-                actor=acting_user(request), discrepancies=rows, note=d["note"]
-            ),
             back=reverse("admin:tables_discrepancy_changelist"),
             perm="tables.view_discrepancy",
             acts=(Act.ACKNOWLEDGE_DISCREPANCIES,),
+            discrepancies=rows,
         )
 
     @admin.action(
         description=_("Prendre connaissance des écarts sélectionnés (directeur)"), permissions=["view"]
     )
     def acknowledge(self, request: HttpRequest, queryset: Any) -> None:
-        try:
-            rows = services.acknowledge_discrepancies(
-                actor=acting_user(request), discrepancies=list(queryset)
-            )
-        except RegulationError as error:
-            report_regulation_error(self, request, error)
-        else:
-            self.message_user(
-                request, _("%(n)s écart(s) pris en compte.") % {"n": len(rows)}, messages.SUCCESS
-            )
+        act_action(self, request, AcknowledgeForm, discrepancies=list(queryset))
 
 
 @admin.register(DiscrepancyAcknowledgement)

@@ -9,19 +9,18 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
-from casino_ops.access import Act, acting_user
-from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
-from casino_ops.regulations import RegulationError
+from casino_ops import access, dates
+from casino_ops.access import Act
+from casino_ops.admin_acts import act_action, act_page
+from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .. import selectors, services
+from .. import selectors
 from ..models import AdvanceEntry, ControlDay, ControlLine
-from ._shared import ReadOnlyInline, act_view
-from .act_forms import CorrectionForm
+from ._shared import ReadOnlyInline
+from .act_forms import CloseDayForm, CorrectionForm
 
 
 @admin.register(AdvanceEntry)
@@ -53,18 +52,12 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         entry = get_object_or_404(AdvanceEntry, pk=pk)
-        return act_view(
+        return act_page(
             self,
             request,
             title=f"{_('Correction de la ligne')} {entry}",
             form_class=CorrectionForm,
-            perform=lambda d: services.correct_advance_entry(
-                actor=acting_user(request),
-                entry=entry,
-                amount=d["amount"],
-                approval=d["approval"],
-                reason=d["reason"],
-            ),
+            line=entry,
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
             perm="tables.add_advanceentry",
             acts=(Act.CONTROL_REGISTER,),
@@ -110,27 +103,20 @@ class ControlDayAdmin(ReadOnlyAdmin):
     @admin.display(description=_("total de la journée"))
     def total_display(self, obj: ControlDay) -> str:
         data = selectors.control_register(obj.day)
-        total = number_format(data["total"], 2, force_grouping=True)
+        total = dates.amount(data["total"])
         closing = data["total_at_closing"]
         if closing is None or closing == data["total"]:
             return total
         return format_html(
             '{} <small class="code-caption">{}</small>',
             total,
-            _("arrêté à %(t)s, rectifié depuis") % {"t": number_format(closing, 2, force_grouping=True)},
+            _("arrêté à %(t)s, rectifié depuis") % {"t": dates.amount(closing)},
         )
 
     @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])
     def close_days(self, request: HttpRequest, queryset: Any) -> None:
         for control_day in queryset.order_by("day"):
-            try:
-                services.close_day(actor=acting_user(request), day=control_day.day)
-            except RegulationError as error:
-                report_regulation_error(self, request, error)
-            else:
-                self.message_user(
-                    request, _("Journée du %(d)s arrêtée.") % {"d": control_day}, messages.SUCCESS
-                )
+            act_action(self, request, CloseDayForm, control_day=control_day)
 
 
 @admin.register(ControlLine)
@@ -161,18 +147,12 @@ class ControlLineAdmin(ReadOnlyAdmin):
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
         line = get_object_or_404(ControlLine, pk=pk)
-        return act_view(
+        return act_page(
             self,
             request,
             title=f"{_('Correction au registre de contrôle')} {line}",
             form_class=CorrectionForm,
-            perform=lambda d: services.correct_control_line(
-                actor=acting_user(request),
-                line=line,
-                result=d["amount"],
-                approval=d["approval"],
-                reason=d["reason"],
-            ),
+            line=line,
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
             perm="tables.add_controlline",
             acts=(Act.CONTROL_REGISTER,),

@@ -3,14 +3,11 @@ and its acts, each on a page of its own offered to the roles that may sign it.""
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any, ClassVar
 
-from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -18,13 +15,14 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access, dates
-from casino_ops.access import Act, acting_user
+from casino_ops.access import Act
+from casino_ops.admin_acts import act_page
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .. import labels, selectors, services
+from .. import labels, selectors
 from ..models import AdvanceEntry, Discrepancy, HandLog, MaximumChange, Session, Shoe
-from ._shared import ReadOnlyInline, act_view, discrepancy_label
+from ._shared import ReadOnlyInline, discrepancy_label
 from .act_forms import (
     AdvanceForm,
     CloseForm,
@@ -34,7 +32,6 @@ from .act_forms import (
     OpenSessionForm,
     ResumeForm,
     ShoeForm,
-    upload_hand_logs,
 )
 
 
@@ -167,43 +164,6 @@ def session_acts_for(user: Any) -> list[tuple[str, Any]]:
     ]
 
 
-def _perform_session_act(act: str, user: Any, session: Session, data: dict[str, Any]) -> Any:
-    if act == "advance":
-        return services.add_advance(
-            actor=user, session=session, amount=data["amount"], counted_by=data["counted_by"]
-        )
-    if act == "maximum":
-        return services.change_maximum(
-            actor=user, session=session, maximum=data["maximum"], display_changed=data["display_changed"]
-        )
-    if act == "interrupt":
-        return services.interrupt_session(
-            actor=user,
-            session=session,
-            mode=data["mode"],
-            amount=data["amount"],
-            key_holder=data["key_holder"],
-            signed_by=data["signed_by"],
-            cashier=data["cashier"],
-        )
-    if act == "resume":
-        return services.resume_session(actor=user, session=session)
-    if act == "close":
-        return services.close_session(
-            actor=user,
-            session=session,
-            closing_cash=data["closing_cash"],
-            counted_by=data["counted_by"],
-            cashier=data["cashier"],
-            certified_exact=data["certified_exact"],
-        )
-    if act == "shoe":
-        return services.fill_shoe(actor=user, session=session, deck_ids=data["decks"], label=data["label"])
-    if act == "handlog":
-        return upload_hand_logs(user, session, data["file"])
-    raise ValueError(act)
-
-
 @admin.register(Session)
 class SessionAdmin(ReadOnlyAdmin):
     # the str() says table and day: the list fits 1366 px beside the filters
@@ -238,42 +198,31 @@ class SessionAdmin(ReadOnlyAdmin):
         ]
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        holder: dict[str, Session] = {}
-
-        def perform(data: dict[str, Any]) -> None:
-            holder["session"] = services.open_session(actor=acting_user(request), **data)
-
-        response = act_view(
+        return act_page(
             self,
             request,
             title=str(_("Ouverture d'une séance : limites et avance initiale")),
             form_class=OpenSessionForm,
-            perform=perform,
             back=reverse("admin:tables_session_changelist"),
             perm="tables.add_session",
+            then=lambda session: reverse("admin:tables_session_change", args=[session.pk]),
         )
-        if "session" in holder:
-            return HttpResponseRedirect(reverse("admin:tables_session_change", args=[holder["session"].pk]))
-        return response
 
     def act(self, request: HttpRequest, pk: int, act: str) -> HttpResponse:
         if act not in SESSION_ACTS:
             raise PermissionDenied
         session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
-        title, form, perm = SESSION_ACTS[act]
-        form_class: Callable[..., forms.Form] = form
-        if form is ShoeForm:
-            form_class = functools.partial(ShoeForm, session=session)
-        return act_view(
+        title, form_class, perm = SESSION_ACTS[act]
+        return act_page(
             self,
             request,
             title=f"{title} — {session}",
             form_class=form_class,
-            perform=lambda data: _perform_session_act(act, request.user, session, data),
             back=reverse("admin:tables_session_change", args=[pk]),
             perm=perm,
             files=act == "handlog",
             acts=SESSION_ACT_ACTS[act],
+            session=session,
         )
 
     def change_view(

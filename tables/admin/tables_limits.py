@@ -3,47 +3,32 @@ director's delegate, the authorised minimum of the decree (stamped by an officer
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
-from casino_ops.access import Act, acting_user
-from casino_ops.admin_utils import ReadOnlyAdmin, report_regulation_error
-from casino_ops.regulations import RegulationError
+from casino_ops.access import Act
+from casino_ops.admin_acts import act_action, act_page
+from casino_ops.admin_utils import ModelAdmin, ReadOnlyAdmin
 
-from .. import services
 from ..models import AuthorisedMinimum, Delegation, Table
-from ._shared import act_view
-from .act_forms import AuthorisedMinimumForm, DelegationForm
-
-if TYPE_CHECKING:
-    _ModelAdmin = admin.ModelAdmin[Table]
-else:  # generic in the stubs only
-    _ModelAdmin = admin.ModelAdmin
+from .act_forms import AuthorisedMinimumForm, DelegationForm, StampMinimumForm, TableServiceForm
 
 
 @admin.register(Table)
-class TableAdmin(_ModelAdmin):
+class TableAdmin(ModelAdmin):
     list_display = ("number", "code", "game", "boxes", "in_service")
     readonly_fields = ("number", "code", "game", "boxes", "in_service")
     actions = ["put_out_of_service", "put_in_service"]
 
     def _set_service(self, request: HttpRequest, queryset: Any, in_service: bool) -> None:
         for table in queryset.order_by("number"):
-            try:
-                services.set_table_in_service(actor=acting_user(request), table=table, in_service=in_service)
-            except (RegulationError, PermissionDenied) as error:
-                if isinstance(error, RegulationError):
-                    report_regulation_error(self, request, error)
-                else:
-                    self.message_user(request, str(error), messages.ERROR)
-            else:
-                self.message_user(request, _("Acte enregistré : %(t)s.") % {"t": table}, messages.SUCCESS)
+            act_action(self, request, TableServiceForm, table=table, in_service=in_service)
 
     @admin.action(description=_("Mettre hors service les tables sélectionnées"), permissions=["view"])
     def put_out_of_service(self, request: HttpRequest, queryset: Any) -> None:
@@ -87,12 +72,11 @@ class DelegationAdmin(ReadOnlyAdmin):
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
         if not access.may(request.user, Act.GRANT_DELEGATION):
             raise PermissionDenied
-        return act_view(
+        return act_page(
             self,
             request,
             title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
             form_class=self.act_form,
-            perform=lambda d: services.grant_delegation(actor=acting_user(request), **d),
             back=reverse("admin:tables_delegation_changelist"),
             perm="tables.view_delegation",
         )
@@ -121,22 +105,16 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
         if not access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM):
             raise PermissionDenied
-        return act_view(
+        return act_page(
             self,
             request,
             title=str(_("Minimum autorisé par un arrêté")),
             form_class=self.act_form,
-            perform=lambda d: services.record_authorised_minimum(actor=acting_user(request), **d),
             back=reverse("admin:tables_authorisedminimum_changelist"),
             perm="tables.view_authorisedminimum",
         )
 
     @admin.action(description=_("Viser les actes sélectionnés (fonctionnaire)"), permissions=["view"])
     def stamp(self, request: HttpRequest, queryset: Any) -> None:
-        for act in queryset:
-            try:
-                services.stamp_authorised_minimum(actor=acting_user(request), act=act)
-            except RegulationError as error:
-                report_regulation_error(self, request, error)
-            else:
-                self.message_user(request, _("Acte visé : %(a)s.") % {"a": act}, messages.SUCCESS)
+        for minimum in queryset:
+            act_action(self, request, StampMinimumForm, minimum=minimum)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from audit.books import BookManager
+from casino_ops import dates
 
 from ..blackjack.rules import MAX_BOXES
 
@@ -127,4 +128,4 @@ class AuthorisedMinimum(models.Model):
         ordering = ["-in_force_on", "-recorded_at"]
 
     def __str__(self) -> str:
-        return f"{self.minimum} — {self.decree_reference} ({self.in_force_on:%d/%m/%Y})"
+        return f"{dates.amount(self.minimum)} — {self.decree_reference} ({self.in_force_on:%d/%m/%Y})"

@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from audit.books import BookManager
+from casino_ops import dates
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .floor import Delegation, Table, _optional_user
@@ -189,4 +190,4 @@ class MaximumChange(models.Model):
         ordering = ["at"]
 
     def __str__(self) -> str:
-        return f"{self.previous} → {self.maximum}"
+        return f"{dates.amount(self.previous)} → {dates.amount(self.maximum)}"

@@ -82,7 +82,7 @@ def test_session_page_shows_entries_shoes_logs_and_discrepancies(
     page = director_client.get(f"/admin/tables/session/{open_session.pk}/change/")
     html = page.content.decode()
     assert page.status_code == 200
-    for text in ("SETTLEMENT_MISMATCH", "FR art. 55-4 1°", log.sha256, "30000", "act/close/"):
+    for text in ("SETTLEMENT_MISMATCH", "FR art. 55-4 1°", log.sha256, "30\u202f000,00", "act/close/"):
         assert text in html, text
     assert director_client.get(f"/admin/tables/handlog/{log.pk}/change/").status_code == 200
     errors = director_client.get("/admin/tables/session/dealer-errors/?by=croupier")
