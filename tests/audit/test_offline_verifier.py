@@ -132,7 +132,10 @@ def test_the_readme_command_runs_from_the_repository_root_and_from_another_folde
     ca = str(signing_configured.ca_pem)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    for cwd, script in ((ROOT, "inspection/verifier.py"), (elsewhere, str(ROOT / "inspection" / "verifier.py"))):
+    for cwd, script in (
+        (ROOT, "inspection/verifier.py"),
+        (elsewhere, str(ROOT / "inspection" / "verifier.py")),
+    ):
         done = _verifier("inclusion", str(proof), "--ca", ca, cwd=cwd, script=script)
         assert done.returncode == 0, (cwd, done.stdout + done.stderr)
         assert "OK: event 2" in done.stdout
