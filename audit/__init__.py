@@ -1,5 +1,5 @@
-"""The audit app: the hash-chained record of every regulated act, the signed
-registers and the officers' portal.
+"""The audit app: the hash-chained record of every regulated act (the officers'
+side, which reads it, is the app ``inspection``).
 
 ``audit.record(actor=..., action=..., obj=..., payload=...)`` is the one way a
 regulated act is written to the record (see :mod:`audit.chain`).

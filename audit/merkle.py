@@ -11,7 +11,7 @@ proofs to stay fast on a long record, the hashes of the perfect subtrees of
 append-only like the record; written when a checkpoint is made). A proof then
 reads a few stored nodes and at most a few blocks of ``2**STORE_LEVEL`` events.
 Nothing here is trusted by the officer: the offline verifier
-(``audit/verifier.py``) checks every proof against a signed tree head.
+(``inspection/verifier.py``) checks every proof against a signed tree head.
 """
 
 from __future__ import annotations

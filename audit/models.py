@@ -208,7 +208,7 @@ class RegisterPart(models.Model):
     Stored with the hash of the books' content it was made from (``content_hash``)
     and reused by every later print of a period that covers it, until a correction
     or a late entry changes that content: then a new part is made for that period
-    only (see :mod:`audit.registers.parts`). ``checked_version`` is the version of
+    only (see :mod:`inspection.registers.parts`). ``checked_version`` is the version of
     the books at which the content was last found unchanged.
     """
 

@@ -1,7 +1,7 @@
 """Inclusion and consistency proofs (RFC 9162) of the audit record, for officers.
 
 A proof is a JSON document that carries everything the offline verifier
-(``audit/verifier.py``) needs: the event (or the two checkpoints), the path
+(``inspection/verifier.py``) needs: the event (or the two checkpoints), the path
 of hashes, and the signed checkpoint whose Merkle tree head it leads to.
 Proofs read the stored subtree hashes (audit.merkle) and at most a few blocks
 of events: a few milliseconds on a record of a million events.

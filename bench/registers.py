@@ -160,8 +160,8 @@ def _one_print(
     label: str, worker: subprocess.Popen, peaks: dict[int, float], workers: int, *, new: bool
 ) -> None:
     from audit.models import Report, ReportPart
-    from audit.registers.parts import books_version
-    from audit.registers.reports import _enqueue, report_key, request_report
+    from inspection.registers.parts import books_version
+    from inspection.registers.reports import _enqueue, report_key, request_report
 
     started = time.perf_counter()
     if new:
@@ -255,9 +255,9 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
 
 
 def single(rows: int) -> None:
-    from audit.registers import get_register
-    from audit.registers.base import Request
-    from audit.registers.render import print_register
+    from inspection.registers import get_register
+    from inspection.registers.base import Request
+    from inspection.registers.render import print_register
 
     started = time.perf_counter()
     printed = print_register(get_register("receipt-book"), Request(START, END))

@@ -3,7 +3,7 @@
 Every entry point asks here: the services (:func:`require`, before anything is
 checked or saved), the admin (``has_*_permission`` and the acts' buttons through
 :func:`may`), the API's permission classes, and the officers' portal
-(``audit.portal.access``, which adds the login's second factor). The roles are
+(``inspection.portal.access``, which adds the login's second factor). The roles are
 those of :mod:`casino_ops.roles`; the table :data:`ACTS` says, per act, which roles
 may perform it and the article that names who acts, where the regulation names
 one (FR: arrêté du 14 mai 2007; LU: règlement grand-ducal du 12 février 1979).
@@ -74,7 +74,7 @@ class Act(StrEnum):
     REFUSE_ENTRY = "house.refuse_entry"
     # Registers (PDF) asked from the admin
     REQUEST_REGISTER = "registers.request"
-    # The officers' portal and API (audit.portal.access): their values are the portal's
+    # The officers' portal and API (inspection.portal.access): their values are the portal's
     # action names.
     READ = "read"
     VISA = "visa"

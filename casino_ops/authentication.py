@@ -8,7 +8,7 @@
 Any other token (a director's, a croupier's…) is refused with 403
 ``TOKEN_NOT_ALLOWED``: people who act sign in with their password (and their code).
 A read of the officers' API with another role's token goes on to that API, which
-answers 404 to whoever is not an officer (audit/portal/access.py).
+answers 404 to whoever is not an officer (inspection/portal/access.py).
 """
 
 from __future__ import annotations

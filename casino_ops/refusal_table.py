@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .regulations import ARTICLES
 
-APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 ROOT = Path(__file__).resolve().parent.parent
 
 

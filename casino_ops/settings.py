@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "cards_registry",
     "tables",
     "house_books",
+    "inspection",
 ]
 
 MIDDLEWARE = [
@@ -61,7 +62,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django_otp.middleware.OTPMiddleware",
-    "audit.portal.middleware.TwoFactorMiddleware",
+    "inspection.portal.middleware.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "casino_ops.middleware.RegulationErrorMiddleware",
@@ -69,9 +70,9 @@ MIDDLEWARE = [
 ]
 
 # Login throttling (django-axes) comes first; a login without a request (a
-# script, the test client) is not throttled. See audit/portal/auth.py.
+# script, the test client) is not throttled. See inspection/portal/auth.py.
 AUTHENTICATION_BACKENDS = [
-    "audit.portal.auth.LoginThrottleBackend",
+    "inspection.portal.auth.LoginThrottleBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
 AXES_FAILURE_LIMIT = env.int("AXES_FAILURE_LIMIT", default=5)
@@ -80,7 +81,7 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_TEMPLATE = "portal/locked.html"
 # The lockout page says the time left in words ("59 minutes"), in the admin's code step too.
-AXES_LOCKOUT_CALLABLE = "audit.portal.auth.lockout_response"
+AXES_LOCKOUT_CALLABLE = "inspection.portal.auth.lockout_response"
 # A try during a lockout does not restart it.
 AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 # Behind a reverse proxy: its addresses or networks (comma-separated). A request from
@@ -90,7 +91,7 @@ TRUSTED_PROXIES = env.list("TRUSTED_PROXIES", default=[])
 AXES_CLIENT_IP_CALLABLE = "casino_ops.proxy.client_ip"
 
 # Two-factor login (TOTP) for the roles of casino_ops.roles.TWO_FACTOR, in the
-# admin and the officers' portal (audit/portal/middleware.py).
+# admin and the officers' portal (inspection/portal/middleware.py).
 TWO_FACTOR_REQUIRED = env.bool("TWO_FACTOR_REQUIRED", default=True)
 OTP_TOTP_ISSUER = env.str("OTP_TOTP_ISSUER", default="Casino — registres")
 

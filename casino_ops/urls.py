@@ -21,6 +21,6 @@ urlpatterns = [
     path("api/tables/", include("tables.urls")),
     path("api/depot/", include("cards_registry.urls")),
     path("api/house/", include("house_books.urls")),
-    path("inspection/", include("audit.portal.urls")),
-    path("api/", include("audit.api.urls")),
+    path("inspection/", include("inspection.portal.urls")),
+    path("api/", include("inspection.api.urls")),
 ]

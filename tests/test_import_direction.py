@@ -1,12 +1,14 @@
 """Which way the imports run (the design's layers), checked on the source's syntax tree.
 
 From the bottom: the pure engine ``tables.blackjack``; ``casino_ops`` (settings, roles,
-access, citations); the record (``audit``'s chain, checkpoints, signing, Merkle tree,
-models, books, actions, selectors); the depot ``cards_registry``; ``tables``;
-``house_books``; then the officers' side of ``audit`` (registers, portal, API, admin,
-tasks, commands), which reads the apps through their ``selectors`` (and acts through
-their ``services``). A module imports nothing that stands above it;
-``casino_ops/urls.py``, the composition root, may import every app.
+access, citations); the record, ``audit`` (its chain, checkpoints, signing, Merkle tree,
+proofs, models, books, actions, reads), which imports nothing of the project but
+``casino_ops``; the depot ``cards_registry``; ``tables``; ``house_books``; then the
+officers' side, ``inspection`` (registers, portal, API, admin, tasks, commands), which
+reads the apps through their ``selectors`` (and acts through their ``services``). A
+module imports nothing that stands above it, so nothing imports ``inspection`` but
+``casino_ops/urls.py``, the composition root, which may import every app (the settings
+name its middleware and backends by their dotted paths).
 
 An import inside a function is kept only to break a real import cycle and says so
 with a ``# cycle: ...`` comment on its line (imports in an ``AppConfig.ready()`` run
@@ -20,27 +22,15 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("tables", "casino_ops", "audit", "cards_registry", "house_books")
+APPS = ("tables", "casino_ops", "audit", "cards_registry", "house_books", "inspection")
 SKIP_DIRS = {"migrations", "tests", "bench", ".venv", "node_modules"}
-#: The record: the audit modules every app may import (they import casino_ops only).
-RECORD = {
-    "audit",
-    "audit.actions",
-    "audit.books",
-    "audit.chain",
-    "audit.checkpoints",
-    "audit.merkle",
-    "audit.models",
-    "audit.reads",
-    "audit.signing",
-}
 ENGINE, BASE, THE_RECORD, DEPOT, TABLES, HOUSE, OFFICERS = range(7)
 COMPOSITION_ROOTS = {"casino_ops.urls", "casino_ops.celery"}
 #: What the officers' side (and the house books) may import of an app below it: its
 #: selectors to read, its services (and their forms) to act.
 READ_WRITE_FACES = ("selectors", "services", "forms")
 #: The command that composes every app's demo data (it stands above them all).
-DEMO_COMPOSER = "audit.management.commands.seed_demo"
+DEMO_COMPOSER = "inspection.management.commands.seed_demo"
 #: Imports against the design, each named with why it stays for now; the test below
 #: fails once one is gone, so the list only shrinks.
 KNOWN_EXCEPTIONS = {}
@@ -52,11 +42,13 @@ def layer(module: str) -> int:
         return ENGINE
     if top == "casino_ops":
         return BASE
-    if top == "audit":
-        # a package of the record (audit.chain) holds its sub-modules in the record too
-        in_record = module in RECORD or module.rsplit(".", 1)[0] in RECORD - {"audit"}
-        return THE_RECORD if in_record else OFFICERS
-    return {"cards_registry": DEPOT, "tables": TABLES, "house_books": HOUSE}[top]
+    return {
+        "audit": THE_RECORD,
+        "cards_registry": DEPOT,
+        "tables": TABLES,
+        "house_books": HOUSE,
+        "inspection": OFFICERS,
+    }[top]
 
 
 def module_name(path: Path) -> str:
@@ -101,13 +93,15 @@ def _refusal(importer: str, target: str) -> str | None:
         return None
     if importer == DEMO_COMPOSER and target.endswith(".demo"):
         return None
-    if target.split(".")[0] == importer.split(".")[0] and importer.split(".")[0] != "audit":
+    if target.split(".")[0] == importer.split(".")[0]:
         if layer(importer) == ENGINE and layer(target) != ENGINE:
             return "the engine imports nothing of the project"
         return None
     mine, theirs = layer(importer), layer(target)
     if theirs > mine:
         return "imports a module above it"
+    if mine == THE_RECORD and theirs != BASE:
+        return "the record imports nothing of the project but casino_ops"
     if (
         mine in (HOUSE, OFFICERS)
         and theirs in (DEPOT, TABLES)
@@ -160,19 +154,42 @@ def violations() -> list[str]:
 
 def test_every_project_module_is_scanned():
     scanned = {module_name(p) for p in project_files()}
-    assert {"audit.chain", "casino_ops.urls", "tables.blackjack.replay", "house_books.selectors"} <= scanned
+    assert {
+        "audit.chain",
+        "casino_ops.urls",
+        "tables.blackjack.replay",
+        "house_books.selectors",
+        "inspection.portal.views.pages",
+        "inspection.tasks",
+    } <= scanned
     assert not any(".migrations" in m or m.startswith("tests") for m in scanned)
 
 
 def test_the_checker_refuses_what_the_design_forbids():
     assert _refusal("cards_registry.services.cabinet", "tables.models") == "imports a module above it"
     assert _refusal("casino_ops.services", "audit.chain") == "imports a module above it"
-    assert _refusal("audit.chain", "audit.portal.labels") == "imports a module above it"
+    assert _refusal("audit.chain", "inspection.portal.labels") == "imports a module above it"
+    assert _refusal("audit.proofs", "tables.selectors") == "imports a module above it"
+    assert _refusal("audit.proofs", "tables.blackjack.replay") == (
+        "the record imports nothing of the project but casino_ops"
+    )
+    assert _refusal("audit.chain", "casino_ops.regulations") is None
     assert _refusal("tables.blackjack.replay", "tables.models") == "the engine imports nothing of the project"
-    assert _refusal("audit.portal.sources", "cards_registry.models").startswith("reads an app")
-    assert _refusal("audit.portal.sources", "cards_registry.selectors") is None
+    assert _refusal("inspection.portal.sources", "cards_registry.models").startswith("reads an app")
+    assert _refusal("inspection.portal.sources", "cards_registry.selectors") is None
+    assert _refusal("inspection.registers.render", "audit.chain") is None
+    assert _refusal("inspection.portal.replay", "tables.blackjack.steps") is None
     assert _refusal("tables.services.shoes", "cards_registry.rules") is None
-    assert _refusal("casino_ops.urls", "audit.portal.urls") is None
+    # nothing below the officers' side imports it, but the composition root
+    for below in (
+        "casino_ops.access",
+        "audit.models",
+        "cards_registry.services",
+        "tables.selectors",
+        "house_books.selectors",
+    ):
+        assert _refusal(below, "inspection.portal.labels") == "imports a module above it"
+    assert _refusal("casino_ops.urls", "inspection.portal.urls") is None
 
 
 def test_each_known_exception_is_still_there():

@@ -11,9 +11,9 @@ from django.db import transaction
 
 import audit
 from audit.actions import DEPOT_STAMPED, Action
-from audit.admin import ACTION_LABELS, _action_label
 from audit.models import AuditEvent
-from audit.portal import labels
+from inspection.admin import ACTION_LABELS, _action_label
+from inspection.portal import labels
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ from audit.actions import Action
 from audit.chain import GENESIS, event_bytes, event_hash, event_mac, format_time, verify_chain
 from audit.checkpoints import check_export, export, make_checkpoint
 from audit.models import AuditEvent, Checkpoint
-from audit.tasks import make_checkpoint as checkpoint_task
+from audit.record_tasks import make_checkpoint as checkpoint_task
 
 from .test_chain import _as_superuser_without_guard
 

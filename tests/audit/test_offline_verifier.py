@@ -1,5 +1,5 @@
 """The officers' offline verifier never says OK on a rewritten record, and runs as the README
-says (``python audit/verifier.py …``) from the repository root and from any other folder."""
+says (``python inspection/verifier.py …``) from the repository root and from any other folder."""
 
 from __future__ import annotations
 
@@ -23,8 +23,10 @@ from .test_checkpoints import (
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _verifier(*args: str, cwd: Path, script: str = "audit/verifier.py") -> subprocess.CompletedProcess[str]:
-    """``python audit/verifier.py …`` as written in the README (no -I: the folder of the script is
+def _verifier(
+    *args: str, cwd: Path, script: str = "inspection/verifier.py"
+) -> subprocess.CompletedProcess[str]:
+    """``python inspection/verifier.py …`` as written in the README (no -I: the folder of the script is
     on sys.path, as when an officer runs it)."""
     return subprocess.run(
         [sys.executable, script, *args], cwd=cwd, capture_output=True, text=True, timeout=60
@@ -130,7 +132,10 @@ def test_the_readme_command_runs_from_the_repository_root_and_from_another_folde
     ca = str(signing_configured.ca_pem)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    for cwd, script in ((ROOT, "audit/verifier.py"), (elsewhere, str(ROOT / "audit" / "verifier.py"))):
+    for cwd, script in (
+        (ROOT, "inspection/verifier.py"),
+        (elsewhere, str(ROOT / "inspection" / "verifier.py")),
+    ):
         done = _verifier("inclusion", str(proof), "--ca", ca, cwd=cwd, script=script)
         assert done.returncode == 0, (cwd, done.stdout + done.stderr)
         assert "OK: event 2" in done.stdout
@@ -139,8 +144,8 @@ def test_the_readme_command_runs_from_the_repository_root_and_from_another_folde
 
 
 def test_no_module_of_the_verifiers_folder_shadows_the_standard_library() -> None:
-    """``python audit/verifier.py`` puts ``audit/`` first on sys.path: a module there named like
+    """``python inspection/verifier.py`` puts ``inspection/`` first on sys.path: a module there named like
     one of the standard library (``selectors``, ``signal``…) would be imported in its place."""
-    folder = ROOT / "audit"
+    folder = ROOT / "inspection"
     names = {p.stem for p in folder.glob("*.py")} | {p.name for p in folder.iterdir() if p.is_dir()}
     assert not names & set(sys.stdlib_module_names), sorted(names & set(sys.stdlib_module_names))

@@ -17,7 +17,7 @@ from audit.checkpoints import make_checkpoint
 from casino_ops import roles
 from tests.portal.conftest import clients, devices  # noqa: F401
 
-VERIFIER = Path(__file__).resolve().parents[2] / "audit" / "verifier.py"
+VERIFIER = Path(__file__).resolve().parents[2] / "inspection" / "verifier.py"
 
 
 def _record(n: int) -> None:

@@ -15,10 +15,10 @@ from django.core.management import call_command
 from django.db import connection, transaction
 
 import audit
-from audit import verifier
 from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from audit.merkle import Tree, TreeBuilder, leaf_hash, root_of
+from inspection import verifier
 
 from .test_checkpoints import (
     _checkpoints_as_superuser_without_guard,

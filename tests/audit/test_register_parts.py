@@ -17,11 +17,11 @@ from django.core.files.storage import default_storage
 from django.utils import timezone
 
 from audit.models import RegisterPart, Report, ReportPart
-from audit.registers import get_register, register_names
-from audit.registers.base import Request
-from audit.registers.parts import progress_of
-from audit.registers.render import print_register
-from audit.registers.reports import produce_report, request_report
+from inspection.registers import get_register, register_names
+from inspection.registers.base import Request
+from inspection.registers.parts import progress_of
+from inspection.registers.render import print_register
+from inspection.registers.reports import produce_report, request_report
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
 
@@ -128,7 +128,7 @@ def test_a_print_is_made_of_monthly_parts_reused_until_a_correction_touches_thei
         approval="Approuvé, le directeur responsable",
     )
     second = request_report(actor=None, register="receipt-book", date_from=START, date_to=END, enqueue=False)
-    from audit.registers.parts import likely_changed_first, plan
+    from inspection.registers.parts import likely_changed_first, plan
 
     order = likely_changed_first(second, [rp for rp in plan(second) if rp.part_id is None])
     assert [rp.date_from.month for rp in order] == [2, 1, 3]  # the corrected month is made first
@@ -218,7 +218,7 @@ def check_whole_and_reused_parts(name: str, ca_pem: Any, nss_db: str, tmp_path: 
         enqueue=False,
     )
     produce_report(first.pk, inline_parts=True)  # stores the parts
-    from audit.registers.render import finish, merge
+    from inspection.registers.render import finish, merge
 
     # a second, new print that takes every part as stored
     report = Report.objects.create(

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from audit.registers import get_register
-from audit.registers.base import Request, place_corrections
-from audit.registers.render import print_register
 from casino_ops.regulations import RegulationError
+from inspection.registers import get_register
+from inspection.registers.base import Request, place_corrections
+from inspection.registers.render import print_register
 
 from .conftest import pdf_text, red_pixels, render_page
 
@@ -40,7 +40,7 @@ def test_corrections_come_right_after_what_they_correct() -> None:
 def test_a_correction_is_printed_in_red_beside_what_it_corrects(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    from audit.registers.receipt_book import ReceiptBook
+    from inspection.registers.receipt_book import ReceiptBook
 
     at = timezone.now()
     base = {
@@ -93,7 +93,7 @@ def test_a_bad_request_is_refused_with_the_field(signing_configured: Any) -> Non
 def test_prefixes_are_printed_once():
     """A delivery note typed with its "BL" or a serial carrying its maker's code is not
     prefixed twice ("BL BL 202612-01", "CDF CDF2612-16")."""
-    from audit.registers import fmt
+    from inspection.registers import fmt
 
     assert fmt.prefixed("BL", "BL 202612-01") == "BL 202612-01"
     assert fmt.prefixed("BL", "bl202612-01") == "bl202612-01"

@@ -11,7 +11,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.chain import head
-from audit.registers import get_register, register_names
+from inspection.registers import get_register, register_names
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
 

@@ -17,12 +17,12 @@ from django.core.files.storage import default_storage
 from pypdf import PdfReader
 
 from audit.models import RegisterPart
-from audit.registers import get_register
-from audit.registers.base import Request
-from audit.registers.render import print_register, read_chunk
-from audit.registers.reports import produce_report, request_report
 from casino_ops import roles
 from house_books.services.casino import update_casino_settings
+from inspection.registers import get_register
+from inspection.registers.base import Request
+from inspection.registers.render import print_register, read_chunk
+from inspection.registers.reports import produce_report, request_report
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.models import Checkpoint, RegisterPart, Report, ReportPart
-from audit.registers.parts import progress_of
+from inspection.registers.parts import progress_of
 
 
 def _period() -> dict[str, str]:

@@ -21,7 +21,7 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.models import Report
-from audit.registers.reports import _LOCK_CLASS, recover_stale, request_report
+from inspection.registers.reports import _LOCK_CLASS, recover_stale, request_report
 
 STALE = dt.timedelta(minutes=16)
 

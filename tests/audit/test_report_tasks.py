@@ -20,10 +20,10 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.models import RegisterPart, Report, ReportPart
-from audit.registers.parts import progress_of
-from audit.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
-from audit.tasks import make_report
 from casino_ops.regulations import RegulationError
+from inspection.registers.parts import progress_of
+from inspection.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
+from inspection.tasks import make_report
 
 TODAY = dt.date(2026, 11, 30)
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from audit.registers import get_register
-from audit.registers.base import Request
-from audit.registers.render import print_register
 from casino_ops import roles
+from inspection.registers import get_register
+from inspection.registers.base import Request
+from inspection.registers.render import print_register
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy

@@ -14,9 +14,9 @@ from django.core.management.base import CommandError
 
 from audit import signing
 from audit.devcert import make_dev_certificate
-from audit.registers import get_register
-from audit.registers.base import Request
-from audit.registers.render import print_register
+from inspection.registers import get_register
+from inspection.registers.base import Request
+from inspection.registers.render import print_register
 
 from .conftest import assert_signed_and_tamper_evident
 

@@ -156,7 +156,7 @@ def test_deck_states_against_the_books(capsys: Any, director: Any, decks: list[D
 
 
 def test_the_nightly_task_records_its_result(director: Any, decks: list[Deck]) -> None:
-    from audit.tasks import inspect_books
+    from inspection.tasks import inspect_books
 
     Deck.objects.filter(pk=decks[0].pk).update(status=DeckStatus.IN_PLAY)
     assert inspect_books() == 1

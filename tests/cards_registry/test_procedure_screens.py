@@ -12,8 +12,6 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.registers.base import Request
-from audit.registers.incidents import Incidents
 from cards_registry import services
 from cards_registry.models import (
     CabinetDemand,
@@ -24,6 +22,8 @@ from cards_registry.models import (
     IncidentReport,
     OutOfUseDeclaration,
 )
+from inspection.registers.base import Request
+from inspection.registers.incidents import Incidents
 
 pytestmark = pytest.mark.django_db
 

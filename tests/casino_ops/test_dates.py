@@ -51,7 +51,7 @@ def test_django_formats_follow_the_same_format(language: str, expected: str) -> 
 
 
 def test_the_registers_amount_is_the_french_one_whatever_the_language() -> None:
-    from audit.registers import fmt
+    from inspection.registers import fmt
 
     with translation.override("en"):
         on_screen = fmt.amount(Decimal("30000"))

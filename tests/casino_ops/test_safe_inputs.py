@@ -18,7 +18,7 @@ from casino_ops.validation import SafeSerializerMixin
 from tables.admin.act_forms import AuthorisedMinimumForm, DelegationForm
 from tables.models import AuthorisedMinimum, Delegation
 
-PROJECT_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+PROJECT_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 SKIPPED = (".migrations", ".management", ".settings", ".wsgi", ".celery")
 
 

@@ -13,14 +13,14 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.registers import get_register
-from audit.registers.base import Request
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import ClosingDown, DeviceState, ShoeDevice, TableNotice
 from house_books.services.closing import record_closing, stamp_closing
 from house_books.services.devices import assign_device, register_device
 from house_books.services.notices import post_table_notice
+from inspection.registers import get_register
+from inspection.registers.base import Request
 from tests.audit.conftest import (  # noqa: F401  (fixtures)
     assert_signed_and_tamper_evident,
     dev_cert,

@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.registers import get_register
-from audit.registers.base import Request
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import DeviceAssignment, ShoeDevice
 from house_books.services.devices import assign_device, register_device, return_device
+from inspection.registers import get_register
+from inspection.registers.base import Request
 
 pytestmark = pytest.mark.django_db
 

@@ -12,12 +12,12 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.registers import get_register
-from audit.registers.base import Request
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import Exclusion
+from inspection.registers import get_register
+from inspection.registers.base import Request
 
 pytestmark = pytest.mark.django_db
 

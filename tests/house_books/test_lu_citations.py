@@ -9,15 +9,15 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from audit.registers import REGISTERS, get_register
-from audit.registers.base import Request
-from audit.registers.render import footer_lines, header_of
 from casino_ops import access
 from casino_ops.access import ACTS, RoleRequired
 from casino_ops.regulations import ARTICLES, RegulationError, cite
 from house_books import services
 from house_books.models import BankFailure, TipsCount
 from house_books.services.bank import record_bank_failure
+from inspection.registers import REGISTERS, get_register
+from inspection.registers.base import Request
+from inspection.registers.render import footer_lines, header_of
 
 TODAY = timezone.localdate()
 D = TODAY - dt.timedelta(days=3)

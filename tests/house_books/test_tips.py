@@ -11,14 +11,14 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.registers import get_register
-from audit.registers.base import Request
 from casino_ops import roles
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import TipsCount
 from house_books.selectors import tips_account
+from inspection.registers import get_register
+from inspection.registers.base import Request
 
 pytestmark = pytest.mark.django_db
 

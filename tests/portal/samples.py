@@ -130,7 +130,7 @@ def signing(settings: Any, dev_cert: Any, tmp_path: Path) -> Any:
 
 def signed_report(director: Any, register: str = "receipt-book") -> Any:
     """The register of November 2026 as a signed PDF, made now."""
-    from audit.registers.reports import produce_report, request_report
+    from inspection.registers.reports import produce_report, request_report
 
     report = request_report(
         actor=director, register=register, date_from=DAY.replace(day=1), date_to=DAY, enqueue=False

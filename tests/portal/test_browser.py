@@ -275,7 +275,7 @@ HOUSE_REGISTERS = ("orphans", "tips", "approvals", "hours", "bank-failures", "sh
 
 
 def _portal_pages(samples: Any) -> list[tuple[str, str]]:
-    from audit.portal.views.registers import available
+    from inspection.portal.views.registers import available
 
     period = "date_from=2026-11-01&date_to=2026-11-30"
     pages = [

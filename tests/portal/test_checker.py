@@ -13,7 +13,7 @@ from pyhanko.sign import signers
 
 from audit import devcert
 from audit import signing as casino_signing
-from audit.portal.checker import check_pdf
+from inspection.portal.checker import check_pdf
 
 URL = "/inspection/signatures/"
 

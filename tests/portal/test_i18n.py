@@ -69,7 +69,7 @@ def test_cached_replay_is_wholly_in_each_language(officer_client, samples, first
 
 @pytest.mark.django_db
 def test_cache_is_keyed_on_the_time_zone(officer_client, samples, settings) -> None:
-    from audit.portal import selectors
+    from inspection.portal import selectors
 
     class Officer:
         is_authenticated = False

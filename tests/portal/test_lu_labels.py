@@ -12,10 +12,10 @@ from django.test import Client
 from django.urls import reverse
 
 from audit import signing
-from audit.registers import get_register
-from audit.registers.base import Request
-from audit.registers.render import read_chunk, render_html
 from casino_ops import roles
+from inspection.registers import get_register
+from inspection.registers.base import Request
+from inspection.registers.render import read_chunk, render_html
 
 pytestmark = pytest.mark.django_db
 

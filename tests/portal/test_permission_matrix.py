@@ -17,11 +17,11 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
 from audit.models import Report
-from audit.portal import access
-from audit.portal.views.registers import available
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
 from casino_ops.access import Act
+from inspection.portal import access
+from inspection.portal.views.registers import available
 from tests.builders import gaming_day
 
 from .samples import Samples, per_test_samples
@@ -113,7 +113,7 @@ class Write:
     kwargs: Callable[[Samples], dict[str, Any]]
     data: Callable[[Samples], dict[str, Any]]
     done: Callable[[Samples], bool]
-    action: str = ""  # the portal action (audit.portal.access) the view requires
+    action: str = ""  # the portal action (inspection.portal.access) the view requires
 
 
 @dataclass

@@ -19,8 +19,8 @@ def test_the_order_book_prints_the_plural_after_a_quantity(officer_client, sampl
 
 
 def test_one_deck_one_sixain_several_sixains() -> None:
-    from audit.registers.order_book import quantity_of
     from cards_registry.models import Unit
+    from inspection.registers.order_book import quantity_of
 
     with translation.override("fr"):
         assert quantity_of(1, Unit.DECK) == "1 jeu"

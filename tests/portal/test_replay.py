@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from audit.portal.replay import card, round_steps, round_summaries
+from inspection.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
 from tests import builders
 

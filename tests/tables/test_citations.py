@@ -39,7 +39,7 @@ SEED_ARTICLES = {
 INTERNAL_RULE = "règlement intérieur du casino"
 ARTICLE = re.compile(r"^(FR|LU) art\. (\d+(?:-\d+)?)(?: .*)?$")
 CITE_CALL = re.compile(r"""cite\(\s*["']([^"']+)["']""")
-SOURCES = ("casino_ops", "cards_registry", "tables", "audit")
+SOURCES = ("casino_ops", "cards_registry", "tables", "audit", "inspection")
 
 
 def _cited_rules() -> dict[str, list[str]]:

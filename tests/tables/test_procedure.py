@@ -228,7 +228,7 @@ def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, ta
     report = selectors.session_report(session.pk)
     assert report["delegation"]["approval_reference"] == "Agrément MJ 2026-14"
     # the advance book (register) shows the delegation act beside the opening
-    from audit.registers.advance_book import session_section
+    from inspection.registers.advance_book import session_section
 
     printed = str(session_section(selectors.advance_book(table.number, DAY, DAY)["sessions"][0]))
     assert "Agrément MJ 2026-14" in printed

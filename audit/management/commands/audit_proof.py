@@ -16,7 +16,7 @@ class Command(RegulatedCommand):
     help = (
         "Print (JSON) the inclusion proof of event SEQ in the Merkle tree a signed checkpoint heads "
         "(--checkpoint N, default the last), or with --consistency N M the proof that checkpoint M "
-        "extends checkpoint N. Check it offline: python audit/verifier.py inclusion|consistency FILE --ca ca.pem"
+        "extends checkpoint N. Check it offline: python inspection/verifier.py inclusion|consistency FILE --ca ca.pem"
     )
 
     def add_arguments(self, parser: Any) -> None:

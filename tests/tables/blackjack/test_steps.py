@@ -129,7 +129,7 @@ def test_the_engine_and_its_steps_import_no_django() -> None:
     code = (
         "import sys; import tables.blackjack, tables.blackjack.steps, tables.blackjack.simulator;"
         " bad = sorted(m for m in sys.modules if m.split('.')[0] in"
-        " ('django', 'casino_ops', 'audit', 'cards_registry', 'rest_framework')"
+        " ('django', 'casino_ops', 'audit', 'cards_registry', 'inspection', 'rest_framework')"
         " or (m.startswith('tables.') and not m.startswith('tables.blackjack')));"
         " print(bad); sys.exit(1 if bad else 0)"
     )

@@ -2,8 +2,8 @@
 
 Each register is a small module of this package: it reads its rows through
 the apps' selectors and names its template (``audit/templates/registers/``).
-:mod:`audit.registers.render` turns any of them into a signed PDF;
-:mod:`audit.registers.reports` makes them as report rows, through Celery or
+:mod:`inspection.registers.render` turns any of them into a signed PDF;
+:mod:`inspection.registers.reports` makes them as report rows, through Celery or
 the ``register`` command. This package reads the apps; the audit record
 (:mod:`audit.chain`) never imports it.
 """
@@ -40,7 +40,7 @@ if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _mo
     MODULES.values()
 ):
     raise ImportError(
-        f"audit.registers: the registers {sorted(REGISTERS)} are not those named {sorted(MODULES)}"
+        f"inspection.registers: the registers {sorted(REGISTERS)} are not those named {sorted(MODULES)}"
     )
 
 __all__ = ["REGISTERS", "Register", "get_register", "register_names"]

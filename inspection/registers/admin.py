@@ -168,7 +168,7 @@ class ReportAdmin(_ReportAdmin):
 
     @admin.display(description=_("parties faites"))
     def parts_progress(self, obj: Report) -> str:
-        """Parts of the print made / parts (each a period printed once, see audit.registers.parts)."""
+        """Parts of the print made / parts (each a period printed once, see inspection.registers.parts)."""
         total = obj.period_parts.count()
         return f"{obj.period_parts.done()} / {total}" if total else "—"
 

@@ -13,10 +13,10 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 
-from audit.registers import register_names
-from audit.registers.reports import parts_of, produce_report, request_report
 from casino_ops.commands import RegulatedCommand
 from casino_ops.validators import validate_date_window
+from inspection.registers import register_names
+from inspection.registers.reports import parts_of, produce_report, request_report
 
 
 def _date(text: str) -> dt.date:

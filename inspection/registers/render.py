@@ -6,7 +6,7 @@ days for the daily books), each starting on a new page with its own header
 hash of the books' content it shows). The pages are the same whether the
 register is printed whole (one WeasyPrint pass over every period,
 :func:`print_register`) or assembled from parts printed once and reused
-(:mod:`audit.registers.parts`), because what depends on the moment of
+(:mod:`inspection.registers.parts`), because what depends on the moment of
 printing is not laid out by WeasyPrint but stamped on every page afterwards
 (:func:`stamp`): "page X / Y" over the whole document, the period asked for,
 the time of printing and the audit chain's head (sequence and hash) at that

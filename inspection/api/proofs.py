@@ -26,9 +26,9 @@ from rest_framework.views import APIView
 
 from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
-from audit.portal import access
 from audit.proofs import consistency_proof, inclusion_proof
 from casino_ops.validation import SafeSerializerMixin
+from inspection.portal import access
 
 MAX_NUMBER = 2**62
 VERIFIER = Path(__file__).resolve().parent.parent / "verifier.py"

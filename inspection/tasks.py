@@ -1,4 +1,4 @@
-"""Celery tasks of the audit app: sealing, registers, checkpoints.
+"""Celery tasks of the officers' side: registers, the self-inspection.
 
 Tasks take ids and are idempotent: late acknowledgement delivers a task again
 when its worker dies, and a second delivery finds the work done or in hand.
@@ -9,22 +9,14 @@ from typing import Any
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from audit import record
+from audit.actions import Action
+from audit.models import ReportPart
 from casino_ops.inspection import inspect
 
-from . import record
-from .actions import Action
-from .chain import seal_pending
-from .checkpoints import make_checkpoint as make
-from .models import ReportPart
 from .registers.parts import all_done, assemble, make_part
 from .registers.reports import fail, produce_report, recover_stale
 from .templatetags.inspection_panel import store
-
-
-@shared_task(name="audit.tasks.seal_chain", acks_late=True, ignore_result=True)  # type: ignore[untyped-decorator]  # celery has no types
-def seal_chain() -> int:
-    """Safety net for the sealer: seal whatever is still waiting (idempotent)."""
-    return seal_pending()
 
 
 @shared_task(
@@ -37,7 +29,7 @@ def seal_chain() -> int:
     bind=True,
 )  # type: ignore[untyped-decorator]  # celery has no types
 def make_report(self: Any, report_id: int) -> str:
-    """Make one register's signed PDF (see audit.registers.reports); its parts go to the same queue."""
+    """Make one register's signed PDF (see inspection.registers.reports); its parts go to the same queue."""
     queue = (self.request.delivery_info or {}).get("routing_key") or None
     return produce_report(report_id, queue=queue).state
 
@@ -51,7 +43,7 @@ def make_report(self: Any, report_id: int) -> str:
     max_retries=5,
 )  # type: ignore[untyped-decorator]  # celery has no types
 def make_report_part(report_part_id: int) -> bool:
-    """Make one period of a print (see audit.registers.parts); the last one assembles the whole.
+    """Make one period of a print (see inspection.registers.parts); the last one assembles the whole.
 
     Idempotent: a part made is left as it is, a part in hand elsewhere is left
     to that worker (its message comes back if it dies).
@@ -67,13 +59,6 @@ def make_report_part(report_part_id: int) -> bool:
         fail(report_id, error)
         raise
     return made
-
-
-@shared_task(name="audit.tasks.make_checkpoint", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
-def make_checkpoint() -> int | None:
-    """Sign the audit chain's head (beat; a checkpoint already made for that head is kept)."""
-    checkpoint = make()
-    return checkpoint.seq if checkpoint else None
 
 
 @shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
@@ -102,7 +87,7 @@ def inspect_books(day: str | None = None) -> int:
 @shared_task(name="audit.tasks.recover_stale_reports", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
 def recover_stale_reports(queue: str | None = None) -> dict[str, list[int]]:
     """Beat, every minute: a report left running by a worker that died whole is resumed, or failed
-    with its reason after its last attempt (see audit.registers.reports.recover_stale)."""
+    with its reason after its last attempt (see inspection.registers.reports.recover_stale)."""
     import datetime as dt
 
     from django.conf import settings

@@ -10,7 +10,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_
 from rest_framework.decorators import action
 
 from audit.models import AuditEvent
-from audit.portal import selectors
+from inspection.portal import selectors
 
 from .base import OfficerReadOnlyViewSet, SeqCursorPagination
 from .serializers import (

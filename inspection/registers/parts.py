@@ -1,7 +1,7 @@
 """Registers printed once per period: parts made once, stored, reused, merged, signed.
 
 A print (a :class:`~audit.models.Report`) is planned as the register's
-periods (:func:`~audit.registers.render.part_periods`: months, or days for
+periods (:func:`~inspection.registers.render.part_periods`: months, or days for
 the daily books), one :class:`~audit.models.ReportPart` row each. A period is
 printed as a :class:`~audit.models.RegisterPart`: its own signed PDF, stored
 with the SHA-256 of everything its pages show (``content_hash``: the books'
@@ -57,7 +57,7 @@ from .base import Request, get_register
 from .render import finish, merge, part_periods, read_chunk, render_part
 
 PART_LOCK_CLASS = 0x5245_4701  # advisory lock class of print parts
-REPORT_LOCK_CLASS = 0x5245_4700  # the report makers' (audit.registers.reports)
+REPORT_LOCK_CLASS = 0x5245_4700  # the report makers' (inspection.registers.reports)
 
 
 @cache

@@ -6,7 +6,7 @@ acknowledgement, a worker killed mid-way) makes one file: the maker holds a
 PostgreSQL advisory lock on the report while it works (released by the
 database if its process dies) and writes the result only if the report is not
 already made. A report is assembled from parts printed once per period and
-reused while their period is unchanged (:mod:`audit.registers.parts`); the
+reused while their period is unchanged (:mod:`inspection.registers.parts`); the
 parts still to make fan out over the workers, one task per part, and each
 worker holds one period's pages at a time (WeasyPrint holds the whole
 document it lays out), so a worker's memory stays bounded.
@@ -46,7 +46,7 @@ def report_key(
     version: str = "",
 ) -> str:
     """What a report prints: register, period, table, and the version of the books
-    (:func:`audit.registers.parts.books_version`), so that a request repeated while
+    (:func:`inspection.registers.parts.books_version`), so that a request repeated while
     nothing changed returns the same report, and one made after a change prints anew
     (taking the stored parts of the periods the change left alone)."""
     text = f"{register}|{date_from.isoformat()}|{date_to.isoformat()}|{'' if table is None else table}"
@@ -58,7 +58,7 @@ def report_key(
 
 
 def _enqueue(report_id: int) -> None:
-    from audit.tasks import make_report  # cycle: the tasks run the reports
+    from inspection.tasks import make_report  # cycle: the tasks run the reports
 
     transaction.on_commit(lambda: make_report.delay(report_id))
 
@@ -136,14 +136,14 @@ def _maker_lock(report_id: int) -> Iterator[bool]:
 def _enqueue_parts(report_part_ids: list[int], queue: str | None) -> None:
     """One task per part, as a group, on the queue the report's task came from.
 
-    The part rows are committed already (:func:`audit.registers.parts.plan`).
+    The part rows are committed already (:func:`inspection.registers.parts.plan`).
     """
     if not report_part_ids:
         return
     from celery import group
 
     options = {"queue": queue} if queue else {}
-    from audit.tasks import make_report_part  # cycle: the tasks run the reports
+    from inspection.tasks import make_report_part  # cycle: the tasks run the reports
 
     group(make_report_part.s(rp_id).set(**options) for rp_id in report_part_ids).apply_async()
 
@@ -272,6 +272,6 @@ def recover_stale(*, stale_after: dt.timedelta, queue: str | None = None) -> dic
 
 
 def _enqueue_to(report_id: int, queue: str | None) -> None:
-    from audit.tasks import make_report  # cycle: the tasks run the reports
+    from inspection.tasks import make_report  # cycle: the tasks run the reports
 
     make_report.apply_async(args=[report_id], **({"queue": queue} if queue else {}))

@@ -1,4 +1,4 @@
-"""The replay's words in the active language (the view side of :mod:`audit.portal.replay`).
+"""The replay's words in the active language (the view side of :mod:`inspection.portal.replay`).
 
 The steps are built in French by the pure round-steps code; this module says
 them again in the officer's language, from French msgids, without changing the

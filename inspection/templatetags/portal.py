@@ -18,9 +18,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit.books import book_for
-from audit.portal import labels
 from casino_ops import dates
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
+from inspection.portal import labels
 
 register = template.Library()
 

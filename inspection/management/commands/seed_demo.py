@@ -11,13 +11,13 @@ import cards_registry.demo
 import casino_ops.demo
 import house_books.demo
 import tables.demo
-from audit import demo as audit_demo
 from casino_ops.commands import RegulatedCommand
+from inspection import demo as audit_demo
 
 #: Each app's demo data, in the order they build on each other: the users, the casino's
 #: settings (their act is recorded, so it stands with the house books),
 #: its tables, the depot (which issues them decks), the tables' books, the house books,
-#: then the record's own (the officers' devices). The audit app stands above every app,
+#: then the officers' own (their devices). The officers' side stands above every app,
 #: so the command that composes them lives here. Under LU the house books write the month
 #: before yesterday with their shoes, through the tables' writer of an older gaming day.
 DEMO_STEPS = (

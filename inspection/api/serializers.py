@@ -8,10 +8,10 @@ from typing import Any
 from rest_framework import serializers
 
 from audit.models import AuditEvent
-from audit.portal.selectors import hand_log_report
 from cards_registry.selectors import deck_history
 from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_date_window
+from inspection.portal.selectors import hand_log_report
 from tables.selectors import session_report
 
 

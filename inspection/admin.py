@@ -7,11 +7,11 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from casino_ops.admin_display import hash_text, kv_list, labelled_code, model_label
 from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .actions import Action
-from .models import AuditEvent
 from .portal import labels
 from .registers import admin as _registers_admin  # noqa: F401  (reports and checkpoints)
 

@@ -14,8 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
-from audit.portal import labels
 from casino_ops.admin_display import house_rule_labels
+from inspection.portal import labels
 from tables import selectors as tables
 
 from . import fmt

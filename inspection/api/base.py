@@ -1,4 +1,4 @@
-"""The base of every officers' endpoint: read-only, access from audit.portal.access."""
+"""The base of every officers' endpoint: read-only, access from inspection.portal.access."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 from rest_framework import viewsets
 from rest_framework.pagination import BasePagination, CursorPagination, LimitOffsetPagination
 
-from audit.portal import access
+from inspection.portal import access
 
 
 class OfficerPagination(LimitOffsetPagination):

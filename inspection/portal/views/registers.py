@@ -1,7 +1,7 @@
 """Every register on screen, with filters, and its signed PDF.
 
 The screen shows exactly what the signed PDF prints: both come from the
-register's own module (``audit.registers``), reading the apps' selectors.
+register's own module (``inspection.registers``), reading the apps' selectors.
 Asking for the PDF makes a print request (a Report row), not a change to any
 book; the PDF is made, signed and stored by the register pipeline.
 """
@@ -21,9 +21,9 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext as _
 
 from audit.models import Report
-from audit.registers.base import MODULES, REGISTERS, Request
-from audit.registers.reports import request_report
 from casino_ops.regulations import RegulationError
+from inspection.registers.base import MODULES, REGISTERS, Request
+from inspection.registers.reports import request_report
 
 from .. import access, selectors
 from ..forms import RegisterFilterForm
