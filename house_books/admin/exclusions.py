@@ -218,8 +218,8 @@ class RefusedEntryForm(ActForm):
     class Meta(ActForm.Meta):
         model = RefusedEntry
 
-    def act(self, data: dict[str, Any]) -> RefusedEntry:
-        return services.record_refused_entry(actor=self.user, **data)
+    def act(self, actor: Any, data: dict[str, Any]) -> RefusedEntry:
+        return services.record_refused_entry(actor=actor, **data)
 
 
 @admin.register(RefusedEntry)

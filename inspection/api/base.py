@@ -7,6 +7,7 @@ from typing import Any
 from rest_framework import viewsets
 from rest_framework.pagination import BasePagination, CursorPagination, LimitOffsetPagination
 
+from casino_ops.api import ActPermission
 from inspection.portal import access
 
 
@@ -27,7 +28,10 @@ class OfficerReadOnlyViewSet(viewsets.ReadOnlyModelViewSet[Any]):
     validated ``filter_serializer_class`` data when there is one).
     """
 
-    permission_classes = [access.OfficerReadOnly]
+    # reads for officers (Act.READ), 404 for the others, nothing written
+    permission_classes = [ActPermission]
+    read_permission = access.READ
+    hidden = True
     pagination_class: type[BasePagination] | None = OfficerPagination
     filter_serializer_class: Any = None
 

@@ -27,6 +27,7 @@ from rest_framework.views import APIView
 from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
 from audit.proofs import consistency_proof, inclusion_proof
+from casino_ops.api import ActPermission
 from casino_ops.validation import SafeSerializerMixin
 from inspection.portal import access
 
@@ -55,7 +56,10 @@ class CheckpointQuerySerializer(SafeSerializerMixin, serializers.Serializer[Any]
 
 
 class _ProofView(APIView):
-    permission_classes = [access.OfficerReadOnly]
+    # reads for officers (Act.READ), 404 for the others, nothing written
+    permission_classes = [ActPermission]
+    read_permission = access.READ
+    hidden = True
     query_serializer: type[serializers.Serializer[Any]]
 
     def query(self, request: Any) -> dict[str, Any]:
@@ -130,7 +134,10 @@ class CheckpointFileView(_ProofView):
 class VerifierView(APIView):
     """The offline verifier: one Python file (needs only the ``cryptography`` package)."""
 
-    permission_classes = [access.OfficerReadOnly]
+    # reads for officers (Act.READ), 404 for the others, nothing written
+    permission_classes = [ActPermission]
+    read_permission = access.READ
+    hidden = True
 
     @extend_schema(responses={(200, "text/x-python"): OpenApiTypes.BINARY})
     def get(self, request: Any) -> Any:

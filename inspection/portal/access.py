@@ -19,8 +19,6 @@ from django.http import Http404, HttpRequest, HttpResponseNotAllowed
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
-from rest_framework.exceptions import NotFound
-from rest_framework.permissions import SAFE_METHODS, BasePermission
 
 from casino_ops import access, roles
 from casino_ops.access import Act
@@ -97,14 +95,3 @@ def officer_required(
         return wrapped
 
     return decorator
-
-
-class OfficerReadOnly(BasePermission):
-    """DRF permission of the officers' API: reads for officers, 404 for the others."""
-
-    def has_permission(self, request: Any, view: Any) -> bool:
-        if not request.user or not request.user.is_authenticated:
-            return False  # 401/403: authenticate first
-        if not may(request.user, READ):
-            raise NotFound
-        return request.method in SAFE_METHODS

@@ -15,12 +15,12 @@ from casino_ops import roles
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
 
 ROOT = Path(__file__).resolve().parents[2]
-PROJECT_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+PROJECT_APPS = ("casino_ops", "audit", "inspection", "cards_registry", "tables", "house_books")
 # Where a refusal is caught for what is not an act (no acting user): a register's title, and
 # the signed file of checkpoints handed to an officer (a download).
 NOT_ACTS = {
-    ("audit/registers/admin.py", "register_title"),
-    ("audit/registers/admin.py", "export_checkpoints"),
+    ("inspection/registers/admin.py", "register_title"),
+    ("inspection/registers/admin.py", "export_checkpoints"),
 }
 REFUSALS = {"RegulationError", "PermissionDenied", "RoleRequired"}
 
@@ -81,7 +81,7 @@ def _breaches(path: Path, root: Path = ROOT) -> list[str]:
 def test_the_admin_modules_are_found():
     names = {p.relative_to(ROOT).as_posix() for p in admin_modules()}
     assert {"cards_registry/admin/decks.py", "tables/admin/sessions.py", "house_books/admin/tips.py"} <= names
-    assert "audit/registers/admin.py" in names and "casino_ops/admin_acts.py" not in names
+    assert "inspection/registers/admin.py" in names and "casino_ops/admin_acts.py" not in names
 
 
 def test_no_admin_screen_performs_an_act_but_through_an_act_form():

@@ -12,8 +12,8 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from audit.registers import get_register
-from audit.registers.base import Request
+from inspection.registers import get_register
+from inspection.registers.base import Request
 from house_books import services
 from house_books.models import Exclusion, RefusedEntry
 from tests.builders import assert_refused
