@@ -12,10 +12,10 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from inspection.registers import get_register
-from inspection.registers.base import Request
 from house_books import services
 from house_books.models import Exclusion, RefusedEntry
+from inspection.registers import get_register
+from inspection.registers.base import Request
 from tests.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
