@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import connection, transaction
 
 from audit.books import BookNotVouched, amend_book, amend_operations, book_for
@@ -24,9 +23,8 @@ TABLE = "tables_session"
 
 
 @pytest.fixture
-def month_of_acts(capsys: Any) -> list[tuple[str, str, str]]:
+def month_of_acts(lu_demo: Any, capsys: Any) -> list[tuple[str, str, str]]:
     """The LU demo (a month of séances), verified clean; the séances' book as declared now."""
-    call_command("seed_demo", "--profile", "LU", verbosity=0)
     code, _out, err = _verify(capsys)
     assert code == 0, err
     assert Session.objects.count() > 30

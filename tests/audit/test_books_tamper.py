@@ -604,16 +604,14 @@ def _every_book_tampered(capsys: Any, expected: set[str]) -> None:
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_every_book_the_fr_casino_keeps_tampered_with_is_named(capsys):
-    call_command("seed_demo", verbosity=0)
+def test_every_book_the_fr_casino_keeps_tampered_with_is_named(demo, capsys):
     _the_acts_the_fr_demo_leaves_out()
     _every_book_tampered(capsys, {b.table for b in books()} - LU_ONLY)
 
 
 @pytest.mark.slow
 @pytest.mark.django_db
-def test_every_book_only_the_lu_casino_keeps_tampered_with_is_named(capsys):
-    call_command("seed_demo", "--profile", "LU", verbosity=0)
+def test_every_book_only_the_lu_casino_keeps_tampered_with_is_named(lu_demo, capsys):
     assert LU_ONLY <= {b.table for b in books()}
     _every_book_tampered(capsys, LU_ONLY - {"house_books_closingdown"})
 

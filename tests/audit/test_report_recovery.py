@@ -58,11 +58,10 @@ def test_the_visibility_timeout_outlasts_the_longest_print_and_the_recovery_runs
 
 @pytest.mark.django_db
 def test_a_lost_report_after_its_last_attempt_is_failed_with_its_reason_and_shown(
-    client, users, signing_configured
+    demo, client, users, signing_configured
 ):
     from casino_ops import roles
 
-    call_command("seed_demo", verbosity=0)
     report = _lost(attempts=3)
     assert recover_stale(stale_after=STALE) == {"resumed": [], "failed": [report.pk]}
     report.refresh_from_db()
