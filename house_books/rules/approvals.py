@@ -14,7 +14,7 @@ from ..models import Approval, ApprovalEnd, ApprovalFunction
 
 
 def check_approved(
-    user: Any, day: dt.date, approved: bool, revoked: Approval | None, article: str, *, field: str = "actor"
+    user: Any, day: dt.date, approved: bool, revoked: Any, article: str, *, field: str = "actor"
 ) -> None:
     """Refuse an act signed, counted or witnessed on ``day`` by ``user`` without an approval
     in force that day (``approved`` false): missing, not yet given, revoked (``revoked``, the

@@ -63,17 +63,17 @@ def disposal_successor(disposal: str, successor: Any, article: str) -> str:
             article,
             field="disposal",
         )
-    successor = str(successor or "").strip()
+    name = str(successor or "").strip()
     if disposal == Disposal.SUCCESSOR:
-        successor = required_text(successor, "successor", _("le successeur"), article)
-    elif successor:
+        name = required_text(name, "successor", _("le successeur"), article)
+    elif name:
         raise RegulationError(
             "SUCCESSOR_NOT_EXPECTED",
             _("Un successeur n'est nommé que si les cartes et les sabots lui sont remis."),
             article,
             field="successor",
         )
-    return successor
+    return name
 
 
 def check_not_recorded(recorded: bool, article: str) -> None:

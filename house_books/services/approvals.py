@@ -128,8 +128,8 @@ def end_approval(
     reference = required_text(reference, "reference", what, article)
     if kind != ApprovalEnd.REVOKED:
         rules.check_minister_notified(minister_notified_on, article)
-        past_date(minister_notified_on, "minister_notified_on", article)
-        rules.check_notified_after_end(minister_notified_on, day, article)
+        notified = past_date(minister_notified_on, "minister_notified_on", article)
+        rules.check_notified_after_end(notified, day, article)
     Approval.objects.filter(pk=approval.pk).update(
         ended_on=day,
         end_kind=kind,
