@@ -19,13 +19,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from casino_ops import act_checks, roles
 from casino_ops.act_checks import Act
-from casino_ops.regulations import RegulationError, cite
 
 from . import selectors
+from .rules import seances as rules
 from .services.approvals import check_approved
 
 
@@ -50,33 +49,8 @@ def seance_hours(
     if hours is None:
         return
     start, close = selectors.seance_window(hours, day)
-    article = cite("house.hours", profile)
-    if act == Act.SESSION_OPEN and at < start:
-        raise RegulationError(
-            "SESSION_BEFORE_START_HOUR",
-            _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
-            % {"day": day.strftime("%d/%m/%Y"), "start": timezone.localtime(start).strftime("%H:%M")},
-            article,
-            field="table",
-        )
-    if act == Act.SESSION_OPEN and at >= close:
-        raise RegulationError(
-            "SESSION_AFTER_CLOSING_HOUR",
-            _("L'heure de fermeture (%(close)s) est passée.")
-            % {"close": timezone.localtime(close).strftime("%H:%M")},
-            article,
-            field="table",
-        )
-    if act == Act.SESSION_CLOSE and at < close and not selectors.early_stop_of(subject):
-        raise RegulationError(
-            "EARLY_STOP_WITHOUT_REASON",
-            _(
-                "La séance ne s'arrête avant l'heure de fermeture (%(close)s) que si les joueurs se sont retirés ou après trois coups de suite sans mise : inscrivez d'abord ce motif."
-            )
-            % {"close": timezone.localtime(close).strftime("%H:%M")},
-            article,
-            field="session",
-        )
+    stopped = act == Act.SESSION_CLOSE and at < close and bool(selectors.early_stop_of(subject))
+    rules.check_seance_hours(act, day, profile, at, start, close, stopped)
 
 
 def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
@@ -84,59 +58,20 @@ def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignore
     séance opens, and no further advance feeds an open one, until a new authorisation."""
     if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE):
         return
-    failure = selectors.pending_bank_failure(at or timezone.now())
-    if failure is None:
-        return
-    when = {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")}
-    if act == Act.SESSION_ADVANCE:
-        raise RegulationError(
-            "BANK_FAILURE_NO_AUTHORISATION",
-            _(
-                "Depuis la défaillance de la contrepartie du %(at)s, aucune avance n'est versée avant l'inscription d'une nouvelle autorisation."
-            )
-            % when,
-            cite("house.bank", profile),
-            field="session",
-        )
-    raise RegulationError(
-        "BANK_FAILURE_NO_AUTHORISATION",
-        _(
-            "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
-        )
-        % when,
-        cite("house.bank", profile),
-        field="table",
-    )
+    rules.check_bank_authorised(act, profile, selectors.pending_bank_failure(at or timezone.now()))
 
 
 def shoe_device_assigned(*, act: Act, day: dt.date, profile: str, subject: Any, **_ignored: Any) -> None:
     if act != Act.SESSION_OPEN or profile != "LU" or subject is None:
         return
     # compelled under LU, kept or not: a séance without its assigned shoe is refused
-    if not selectors.device_assigned(subject.number, day):
-        raise RegulationError(
-            "SESSION_WITHOUT_DEVICE",
-            _(
-                "Aucun sabot n'est affecté à la table %(t)s pour la séance du %(day)s : le directeur affecte d'abord un sabot numéroté de l'armoire."
-            )
-            % {"t": subject.number, "day": day.strftime("%d/%m/%Y")},
-            cite("house.devices", profile),
-            field="table",
-        )
+    rules.check_device_assigned(subject.number, day, profile, selectors.device_assigned(subject.number, day))
 
 
 def not_closed_down(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
     if act != Act.SESSION_OPEN or at is None:
         return
-    closing = selectors.closed_at_or_before(at)
-    if closing is not None:
-        raise RegulationError(
-            "CASINO_CLOSED_DOWN",
-            _("L'exploitation a cessé le %(at)s : aucune séance n'ouvre plus.")
-            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
-            cite("house.closing", profile),
-            field="table",
-        )
+    rules.check_not_closed_down(profile, selectors.closed_at_or_before(at))
 
 
 def register_all() -> None:

@@ -6,7 +6,12 @@ raises :class:`~casino_ops.regulations.RegulationError` with the article of the 
 profile and the field at fault. :mod:`.common`: amounts, texts, dates and moments every book
 checks; :mod:`.exclusions`: the fichier des exclus and the entries refused at the door;
 :mod:`.tips`: the count of the tips box; :mod:`.devices`: the shoe devices; :mod:`.orphans`:
-a sum found and its amounts.
+a sum found, its repayment and the exercise's transfer; :mod:`.approvals`: the ministers'
+approvals; :mod:`.bank`: the bank's failure and the new authorisation; :mod:`.closing`: the
+closing down; :mod:`.hours`: the séance hours and an early stop; :mod:`.notices`: the table
+notice; :mod:`.casino`: the casino's settings; :mod:`.seances`: what the books add to a
+séance's opening, advance and closing. Where a check needs the database, the service (or
+the act hook) runs the query and passes its plain result in.
 """
 
 from .common import money, past_date, past_moment, required_text

@@ -40,3 +40,15 @@ def check_not_returned(assignment: DeviceAssignment, article: str) -> None:
         raise RegulationError(
             "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
         )
+
+
+def check_table_in_service(table_number: int, in_service: bool, article: str) -> None:
+    """A shoe is assigned only to a table in service (``in_service``)."""
+    if not in_service:
+        raise RegulationError(
+            "TABLE_NOT_IN_SERVICE",
+            _("La table n° %(t)s n'existe pas ou n'est pas en service : aucun sabot ne lui est affecté.")
+            % {"t": table_number},
+            article,
+            field="table_number",
+        )

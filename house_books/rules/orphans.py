@@ -7,6 +7,7 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino_ops.regulations import RegulationError
@@ -95,3 +96,99 @@ def amounts(
         stake_value = winnings_value = None
         total = money(amount, "amount", article)
     return stake_value, winnings_value, total
+
+
+def check_exercise_open(exercise: int, transferred: bool, article: str, field: str) -> None:
+    """An exercise whose balance was paid to the bureau de bienfaisance (``transferred``) is
+    closed."""
+    if transferred:
+        raise RegulationError(
+            "ORPHANS_EXERCISE_CLOSED",
+            _(
+                "L'exercice %(year)s des orphelins est soldé : son solde a été versé au bureau de bienfaisance."
+            )
+            % {"year": exercise},
+            article,
+            field=field,
+        )
+
+
+def check_repaid_on(repaid_on: Any, found_at: dt.datetime, number: int, article: str) -> None:
+    """Not before the original entry (number ``number``, found at ``found_at``), not later than today."""
+    if not isinstance(repaid_on, dt.date) or repaid_on < timezone.localtime(found_at).date():
+        raise RegulationError(
+            "ORPHAN_REPAID_BEFORE_FOUND",
+            _("Le remboursement ne peut pas précéder l'inscription primitive (n° %(n)s).") % {"n": number},
+            article,
+            field="repaid_on",
+        )
+    if repaid_on > timezone.localdate():
+        raise RegulationError(
+            "ORPHAN_REPAID_IN_FUTURE",
+            _("La date du remboursement est dans le futur."),
+            article,
+            field="repaid_on",
+        )
+
+
+def check_repay_within(value: Decimal, left: Decimal, number: int, article: str) -> None:
+    """No more than what is left of the entry."""
+    if value > left:
+        raise RegulationError(
+            "ORPHAN_REPAY_TOO_MUCH",
+            _("On ne peut rembourser plus que l'inscription n° %(n)s : il en reste %(left)s.")
+            % {"n": number, "left": left},
+            article,
+            field="amount",
+        )
+
+
+def exercise_year(exercise: Any, article: str) -> int:
+    try:
+        year = int(exercise)
+    except (TypeError, ValueError):
+        year = 0
+    if not 2000 <= year <= 2999:
+        raise RegulationError("FIELD_INVALID", _("Indiquez l'exercice (l'année)."), article, field="exercise")
+    return year
+
+
+def check_transfer_days(exercise: int, transferred_on: Any, minister_notified_on: Any, article: str) -> None:
+    """Paid after the exercise's end, not later than today; the minister told the same day or after."""
+    if not isinstance(transferred_on, dt.date) or transferred_on <= dt.date(exercise, 12, 31):
+        raise RegulationError(
+            "ORPHANS_TRANSFER_BEFORE_END",
+            _("Le versement se fait en fin d'exercice : après le 31/12/%(year)s.") % {"year": exercise},
+            article,
+            field="transferred_on",
+        )
+    if transferred_on > timezone.localdate():
+        raise RegulationError(
+            "ORPHANS_TRANSFER_IN_FUTURE",
+            _("La date du versement est dans le futur."),
+            article,
+            field="transferred_on",
+        )
+    if not isinstance(minister_notified_on, dt.date) or minister_notified_on < transferred_on:
+        raise RegulationError(
+            "ORPHANS_MINISTER_NOT_NOTIFIED",
+            _(
+                "L'avis au Ministre des Finances suit le versement : indiquez sa date (le jour même ou après)."
+            ),
+            article,
+            field="minister_notified_on",
+        )
+
+
+def check_whole_balance(value: Decimal, balance: Decimal, exercise: int, article: str) -> None:
+    """The whole balance is paid: the account is left at zero."""
+    if value != balance:
+        raise RegulationError(
+            "ORPHANS_BALANCE_NOT_ZERO",
+            _(
+                "Le versement de %(amount)s laisserait le compte « orphelins » %(year)s à %(left)s : versez tout le solde (%(balance)s)."
+            )
+            % {"amount": value, "year": exercise, "left": balance - value, "balance": balance},
+            article,
+            field="amount",
+        )

@@ -13,17 +13,17 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
-from ..rules.common import required_text
+from ..rules import approvals as rules
+from ..rules.common import past_date, required_text
 from ..selectors import approved_on, revocation_of
 from ._shared import create, profile
 
@@ -37,20 +37,9 @@ _FUNCTION_RULE = {
 def check_approved(user: Any, day: dt.date, profile: str, *, field: str = "actor") -> None:
     """Refuse an act signed, counted or witnessed on ``day`` by ``user`` without an approval
     in force that day (missing, not yet given, revoked or ended): LU art. 51, 54, 63."""
-    if user is not None and approved_on(user, day):
-        return
-    name = user.get_username() if user is not None else "?"
-    revoked = revocation_of(user, day) if user is not None else None
-    if revoked is not None:
-        # LU art. 51 IV: the revocation makes any act of the function impossible
-        message = _(
-            "%(name)s a été révoqué le %(ended)s (%(ref)s) : il ne peut plus accomplir aucun acte de sa fonction, ni signer, ni compter, ni être témoin."
-        ) % {"name": name, "ended": revoked.ended_on.strftime("%d/%m/%Y"), "ref": revoked.end_reference}
-    else:
-        message = _(
-            "%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin."
-        ) % {"name": name, "day": day.strftime("%d/%m/%Y")}
-    raise RegulationError("NOT_APPROVED", message, cite("house.approvals", profile), field=field)
+    approved = user is not None and approved_on(user, day)
+    revoked = revocation_of(user, day) if user is not None and not approved else None
+    rules.check_approved(user, day, approved, revoked, cite("house.approvals", profile), field=field)
 
 
 def _lock_person(person: Any) -> None:
@@ -67,14 +56,6 @@ def _require_director(actor: User, article: str) -> None:
     access.require(actor, Act.APPROVALS, article=article)
 
 
-def _date(value: Any, field: str, article: str) -> dt.date:
-    if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field=field)
-    if value > timezone.localdate():
-        raise RegulationError("DATE_IN_FUTURE", _("Cette date est dans le futur."), article, field=field)
-    return value
-
-
 @transaction.atomic
 def record_approval(
     *,
@@ -87,34 +68,17 @@ def record_approval(
 ) -> Approval:
     """The approval of ``person`` by the Minister of Justice, with its date and reference."""
     current = profile()
-    if function not in ApprovalFunction.values:
-        raise RegulationError(
-            "APPROVAL_FUNCTION_UNKNOWN",
-            _("Fonction inconnue « %(f)s ».") % {"f": function},
-            cite("house.approvals", current),
-            field="function",
-        )
+    rules.check_function(function, cite("house.approvals", current))
     article = cite(_FUNCTION_RULE[ApprovalFunction(function)], current)
     _require_director(actor, article)
-    if person is None or not getattr(person, "pk", None):
-        raise RegulationError("FIELD_REQUIRED", _("Indiquez la personne agréée."), article, field="person")
-    day = _date(approved_on, "approved_on", article)
+    rules.check_person(person, article)
+    day = past_date(approved_on, "approved_on", article)
     reference = required_text(reference, "reference", _("la référence de l'agrément"), article)
     job = str(job or "").strip()
-    if function == ApprovalFunction.STAFF and not job:
-        raise RegulationError(
-            "APPROVAL_JOB_REQUIRED", _("Indiquez l'emploi précisé au contrat."), article, field="job"
-        )
+    rules.check_job(function, job, article)
     _lock_person(person)
     overlapping = Approval.objects.filter(person=person, function=function, ended_on__isnull=True).first()
-    if overlapping is not None:
-        raise RegulationError(
-            "APPROVAL_ALREADY_IN_FORCE",
-            _("%(name)s a déjà un agrément en vigueur pour cette fonction (%(ref)s).")
-            % {"name": person.get_username(), "ref": overlapping.reference},
-            article,
-            field="person",
-        )
+    rules.check_none_in_force(person, overlapping, article)
     approval = create(
         Approval,
         article,
@@ -156,46 +120,16 @@ def end_approval(
     approval = Approval.objects.select_for_update().get(pk=approval.pk)
     article = cite(_FUNCTION_RULE[ApprovalFunction(approval.function)], current)
     _require_director(actor, article)
-    if kind not in ApprovalEnd.values:
-        raise RegulationError(
-            "APPROVAL_END_UNKNOWN", _("Fin inconnue « %(k)s ».") % {"k": kind}, article, field="kind"
-        )
-    if approval.ended_on is not None:
-        raise RegulationError(
-            "APPROVAL_ALREADY_ENDED",
-            _("Cet agrément a déjà pris fin le %(day)s.") % {"day": approval.ended_on.strftime("%d/%m/%Y")},
-            article,
-            field="approval",
-        )
-    day = _date(ended_on, "ended_on", article)
-    if day < approval.approved_on:
-        raise RegulationError(
-            "APPROVAL_END_BEFORE_START",
-            _("La fin ne peut précéder l'agrément (%(day)s).")
-            % {"day": approval.approved_on.strftime("%d/%m/%Y")},
-            article,
-            field="ended_on",
-        )
+    rules.check_end_kind(kind, article)
+    rules.check_not_ended(approval, article)
+    day = past_date(ended_on, "ended_on", article)
+    rules.check_end_day(approval, day, article)
     what = _("la référence de la décision du ministre") if kind == ApprovalEnd.REVOKED else _("les motifs")
     reference = required_text(reference, "reference", what, article)
     if kind != ApprovalEnd.REVOKED:
-        if minister_notified_on is None:
-            raise RegulationError(
-                "APPROVAL_END_NOT_NOTIFIED",
-                _(
-                    "Une démission ou un renvoi est notifié au Ministre de la Justice : indiquez la date de l'avis."
-                ),
-                article,
-                field="minister_notified_on",
-            )
-        _date(minister_notified_on, "minister_notified_on", article)
-        if minister_notified_on < day:
-            raise RegulationError(
-                "APPROVAL_NOTIFIED_BEFORE_END",
-                _("L'avis au ministre suit la démission ou le renvoi."),
-                article,
-                field="minister_notified_on",
-            )
+        rules.check_minister_notified(minister_notified_on, article)
+        notified = past_date(minister_notified_on, "minister_notified_on", article)
+        rules.check_notified_after_end(notified, day, article)
     Approval.objects.filter(pk=approval.pk).update(
         ended_on=day,
         end_kind=kind,

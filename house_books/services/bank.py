@@ -20,23 +20,16 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 from tables import selectors as tables
 from tables.services import interrupt_session
 
 from ..models import BankFailure, NewAuthorisation
-from ..rules.common import money, required_text
+from ..rules import bank as rules
+from ..rules.common import required_text
 from ._shared import create, profile, require_management
 
 RULE = "house.bank"
-
-
-def _moment(value: Any, field: str, article: str) -> dt.datetime:
-    if not isinstance(value, dt.datetime) or timezone.is_naive(value):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date et une heure."), article, field=field)
-    if value > timezone.now():
-        raise RegulationError("DATE_IN_FUTURE", _("Ce moment est dans le futur."), article, field=field)
-    return value
 
 
 def _lock_book() -> None:
@@ -64,28 +57,19 @@ def record_bank_failure(
     current = profile()
     article = cite(RULE, current)
     require_management(actor, article)
-    occurred_at = _moment(occurred_at, "occurred_at", article)
+    occurred_at = rules.moment(occurred_at, "occurred_at", article)
     description = required_text(description, "description", _("les circonstances"), article)
     officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
-    officer_told_at = _moment(officer_told_at, "officer_told_at", article)
-    minister_told_at = _moment(minister_told_at, "minister_told_at", article)
-    for field, told in (("officer_told_at", officer_told_at), ("minister_told_at", minister_told_at)):
-        if told < occurred_at:
-            raise RegulationError(
-                "NOTICE_BEFORE_FAILURE",
-                _("L'avis suit la défaillance."),
-                article,
-                field=field,
-            )
+    officer_told_at = rules.moment(officer_told_at, "officer_told_at", article)
+    minister_told_at = rules.moment(minister_told_at, "minister_told_at", article)
+    rules.check_notices_after(
+        occurred_at, (("officer_told_at", officer_told_at), ("minister_told_at", minister_told_at)), article
+    )
     _lock_book()
     stopping = _counts_of_open_seances(counts or {}, current)
-    if BankFailure.objects.filter(new_authorisation__isnull=True).exists():
-        raise RegulationError(
-            "BANK_FAILURE_PENDING",
-            _("Une défaillance est déjà inscrite sans nouvelle autorisation."),
-            article,
-            field="occurred_at",
-        )
+    rules.check_no_failure_pending(
+        BankFailure.objects.filter(new_authorisation__isnull=True).exists(), article
+    )
     failure = create(
         BankFailure,
         article,
@@ -135,30 +119,7 @@ def _counts_of_open_seances(counts: Mapping[int, Any], current: str) -> list[tup
     cash is counted and written as at the end of play (LU art. 23)."""
     article = cite("session.interruption", current)
     open_now = list(tables.open_sessions().filter(status="open"))  # an interrupted one stopped already
-    numbers = {session.table.number for session in open_now}
-    for number in counts:
-        if number not in numbers:
-            raise RegulationError(
-                "BANK_FAILURE_NO_SEANCE",
-                _("Aucune séance n'est ouverte à la table %(t)s.") % {"t": number},
-                article,
-                field="counts",
-            )
-    found = []
-    for session in open_now:
-        number = session.table.number
-        if counts.get(number) in (None, ""):
-            raise RegulationError(
-                "BANK_FAILURE_COUNT_MISSING",
-                _(
-                    "Toutes les tables s'arrêtent : indiquez l'encaisse comptée à la table %(t)s, inscrite comme en fin de partie."
-                )
-                % {"t": number},
-                article,
-                field="counts",
-            )
-        found.append((session, money(counts[number], "counts", article, allow_zero=True)))
-    return found
+    return rules.counts_of_open_seances(counts, open_now, article)
 
 
 @transaction.atomic
@@ -170,22 +131,8 @@ def record_new_authorisation(
     article = cite(RULE, current)
     require_management(actor, article)
     failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
-    if NewAuthorisation.objects.filter(failure=failure).exists():
-        raise RegulationError(
-            "AUTHORISATION_RECORDED",
-            _("La nouvelle autorisation est déjà inscrite."),
-            article,
-            field="failure",
-        )
-    if not isinstance(granted_on, dt.date) or isinstance(granted_on, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field="granted_on")
-    if granted_on > timezone.localdate() or granted_on < timezone.localtime(failure.occurred_at).date():
-        raise RegulationError(
-            "AUTHORISATION_DATE",
-            _("La nouvelle autorisation est accordée après la défaillance, au plus tard aujourd'hui."),
-            article,
-            field="granted_on",
-        )
+    rules.check_authorisation_not_recorded(NewAuthorisation.objects.filter(failure=failure).exists(), article)
+    rules.check_granted_on(granted_on, failure.occurred_at, article)
     reference = required_text(reference, "reference", _("la référence de l'autorisation"), article)
     authorisation = create(
         NewAuthorisation,

@@ -13,7 +13,6 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.forms.models import model_to_dict
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
@@ -21,10 +20,11 @@ from cards_registry import selectors as depot
 from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.models import BEGINNING, CalendarRule, CasinoSettings
-from casino_ops.regulations import RegulationError, cite
 from casino_ops.rules import check_casino_settings
 from casino_ops.services import CALENDAR_FIELDS, EDITABLE_FIELDS
 from tables import selectors as tables
+
+from ..rules import casino as rules
 
 
 @transaction.atomic
@@ -46,19 +46,9 @@ def update_casino_settings(*, actor: User, **changes: Any) -> CasinoSettings:
     before = model_to_dict(casino, fields=EDITABLE_FIELDS)
     after = {**before, **changes}
     check_casino_settings(after)
-    if casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists():
-        if str(before.get("authorised_min_stake")) != str(after["authorised_min_stake"]):
-            # FR art. 55-5, LU art. 26, 33: fixed by the decree; changed only by an act citing it
-            raise RegulationError(
-                "AUTHORISED_MINIMUM_BY_DECREE",
-                _(
-                    "La mise minimale autorisée est celle de l'arrêté d'autorisation : elle ne change que "
-                    "par un acte citant l'arrêté (référence, date d'entrée en vigueur), visé par un "
-                    "fonctionnaire."
-                ),
-                cite("limits.minimum_maximum", after["profile"]),
-                field="authorised_min_stake",
-            )
+    rules.check_authorised_minimum(
+        before, after, bool(casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists())
+    )
     calendar_changed = any(str(before.get(key)) != str(after[key]) for key in CALENDAR_FIELDS)
     rule = None
     if calendar_changed and casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists():

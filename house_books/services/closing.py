@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable
-from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
@@ -24,9 +23,10 @@ from audit.actions import Action
 from cards_registry import selectors as depot
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
-from ..models import ClosingDown, DeviceState, Disposal, DocumentsLeftAt, Exclusion, ShoeDevice
+from ..models import ClosingDown, DeviceState, Exclusion, ShoeDevice
+from ..rules import closing as rules
 from ..rules.common import required_text
 from ._shared import create, profile
 
@@ -37,24 +37,6 @@ def _lock_book() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.closing'))")
-
-
-def _documents(value: Any, article: str) -> str:
-    if isinstance(value, str):
-        lines = value.splitlines()
-    elif isinstance(value, Iterable):
-        lines = [str(item) for item in value]
-    else:
-        lines = []
-    lines = [line.strip() for line in lines if line.strip()]
-    if not lines:
-        raise RegulationError(
-            "FIELD_REQUIRED",
-            _("Indiquez les documents laissés aux agents (un par ligne)."),
-            article,
-            field="documents",
-        )
-    return "\n".join(lines)
 
 
 @transaction.atomic
@@ -73,62 +55,18 @@ def record_closing(
     ``officer_name``. The devices leave the cabinet's book (state ``disposed``)."""
     article = cite(RULE, profile())
     access.require(actor, Act.CLOSE_DOWN, article=article)
-    if not isinstance(closed_at, dt.datetime) or timezone.is_naive(closed_at):
-        raise RegulationError(
-            "FIELD_INVALID", _("Indiquez une date et une heure."), article, field="closed_at"
-        )
-    if closed_at > timezone.now():
-        raise RegulationError("DATE_IN_FUTURE", _("Ce moment est dans le futur."), article, field="closed_at")
-    if documents_left_at not in DocumentsLeftAt.values:
-        raise RegulationError(
-            "FIELD_INVALID",
-            _("Les documents sont laissés au siège de l'établissement ou au service des agents."),
-            article,
-            field="documents_left_at",
-        )
-    documents_text = _documents(documents, article)
-    if disposal not in Disposal.values:
-        raise RegulationError(
-            "FIELD_INVALID",
-            _("Les cartes, les sabots et le fichier des exclus sont détruits ou remis au successeur."),
-            article,
-            field="disposal",
-        )
-    successor = str(successor or "").strip()
-    if disposal == Disposal.SUCCESSOR:
-        successor = required_text(successor, "successor", _("le successeur"), article)
-    elif successor:
-        raise RegulationError(
-            "SUCCESSOR_NOT_EXPECTED",
-            _("Un successeur n'est nommé que si les cartes et les sabots lui sont remis."),
-            article,
-            field="successor",
-        )
+    rules.check_closed_at(closed_at, article)
+    rules.check_documents_left_at(documents_left_at, article)
+    documents_text = rules.documents(documents, article)
+    successor = rules.disposal_successor(disposal, successor, article)
     officer_name = required_text(
         officer_name, "officer_name", _("le fonctionnaire de la Gendarmerie présent"), article
     )
     _lock_book()
-    if ClosingDown.objects.exists():
-        raise RegulationError(
-            "CLOSING_RECORDED", _("La cessation de l'exploitation est déjà inscrite."), article
-        )
-    if depot.decks_out().exists():
-        raise RegulationError(
-            "DECKS_AT_TABLES",
-            _("Des jeux de cartes sont encore aux tables : rentrez-les au dépôt avant la cessation."),
-            article,
-            field="disposal",
-        )
+    rules.check_not_recorded(ClosingDown.objects.exists(), article)
+    rules.check_no_decks_out(depot.decks_out().exists(), article)
     devices = list(ShoeDevice.objects.select_for_update().exclude(state=DeviceState.DISPOSED))
-    at_tables = [d.number for d in devices if d.state == DeviceState.ASSIGNED]
-    if at_tables:
-        raise RegulationError(
-            "DEVICES_AT_TABLES",
-            _("Des sabots sont encore affectés à une table (n° %(numbers)s) : rentrez-les à l'armoire.")
-            % {"numbers": ", ".join(str(n) for n in at_tables)},
-            article,
-            field="disposal",
-        )
+    rules.check_no_devices_at_tables([d.number for d in devices if d.state == DeviceState.ASSIGNED], article)
     decks = [
         {"manufacturer": deck.manufacturer.code, "serial": deck.serial}
         for deck in depot.decks_in_cabinet_per_books()
@@ -181,8 +119,7 @@ def stamp_closing(*, actor: User, closing: ClosingDown, remark: str = "") -> Clo
         field="officer",
     )
     closing = ClosingDown.objects.select_for_update().get(pk=closing.pk)
-    if closing.visa_by_id is not None:
-        raise RegulationError("ALREADY_STAMPED", _("La cessation est déjà visée."), article)
+    rules.check_not_stamped(closing, article)
     remark = str(remark or "").strip()
     closing.visa_by = actor
     closing.visa_at = timezone.now()

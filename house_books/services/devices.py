@@ -19,7 +19,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
@@ -78,14 +78,7 @@ def assign_device(*, actor: User, device: ShoeDevice, table_number: int, day: dt
     device = ShoeDevice.objects.select_for_update().get(pk=device.pk)
     rules.check_assignable(device, DeviceAssignment.objects.filter(device=device, day=day).exists(), article)
     rules.check_table_number(table_number, article)
-    if not tables.table_in_service(table_number):
-        raise RegulationError(
-            "TABLE_NOT_IN_SERVICE",
-            _("La table n° %(t)s n'existe pas ou n'est pas en service : aucun sabot ne lui est affecté.")
-            % {"t": table_number},
-            article,
-            field="table_number",
-        )
+    rules.check_table_in_service(table_number, tables.table_in_service(table_number), article)
     assignment = create(
         DeviceAssignment,
         article,

@@ -15,33 +15,20 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from .. import selectors
 from ..models import BankFailure, EarlyStop, EarlyStopReason, SeanceHours
+from ..rules import hours as rules
 from ..rules.common import required_text
 from ._shared import create, profile, require_management
 
 RULE = "house.hours"
-NOTICE = dt.timedelta(hours=24)
-
-
-def _time(value: Any, field: str, article: str) -> dt.time:
-    if not isinstance(value, dt.time):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une heure."), article, field=field)
-    return value
-
-
-def _moment(value: Any, field: str, article: str) -> dt.datetime:
-    if not isinstance(value, dt.datetime) or timezone.is_naive(value):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date et une heure."), article, field=field)
-    return value
 
 
 def _lock_book() -> None:
@@ -67,54 +54,17 @@ def notify_seance_hours(
     current = profile()
     article = cite(RULE, current)
     require_management(actor, article)
-    weekday_start = _time(weekday_start, "weekday_start", article)
-    holiday_start = _time(holiday_start, "holiday_start", article)
-    closing = _time(closing, "closing", article)
-    effective_from = _moment(effective_from, "effective_from", article)
-    notified_at = _moment(notified_at, "notified_at", article)
+    weekday_start = rules.time(weekday_start, "weekday_start", article)
+    holiday_start = rules.time(holiday_start, "holiday_start", article)
+    closing = rules.time(closing, "closing", article)
+    effective_from = rules.moment(effective_from, "effective_from", article)
+    notified_at = rules.moment(notified_at, "notified_at", article)
     reference = required_text(reference, "reference", _("la référence de l'avis aux ministres"), article)
-    if notified_at > timezone.now():
-        raise RegulationError(
-            "DATE_IN_FUTURE", _("L'avis aux ministres est dans le futur."), article, field="notified_at"
-        )
-    # Written when the notice is given: never back-dated to make a change look notified in time,
-    # nor taking effect before it is written (LU art. 71: hours already past cannot be changed).
-    now = tables.acts_now()
-    if timezone.localtime(notified_at).date() < timezone.localtime(now).date():
-        raise RegulationError(
-            "HOURS_NOTICE_BACKDATED",
-            _("L'avis aux ministres s'inscrit le jour où il est donné : le %(at)s est passé.")
-            % {"at": timezone.localtime(notified_at).strftime("%d/%m/%Y")},
-            article,
-            field="notified_at",
-        )
-    if effective_from < now:
-        raise RegulationError(
-            "HOURS_BACKDATED",
-            _("Les heures notifiées valent pour l'avenir : le %(at)s est passé.")
-            % {"at": timezone.localtime(effective_from).strftime("%d/%m/%Y %H:%M")},
-            article,
-            field="effective_from",
-        )
+    rules.check_notice_moments(notified_at, effective_from, tables.acts_now(), article)
     _lock_book()
     earlier = SeanceHours.objects.exists()
-    if effective_from < notified_at or (earlier and effective_from - notified_at < NOTICE):
-        raise RegulationError(
-            "HOURS_NOTICE_TOO_SHORT",
-            _(
-                "Un changement des heures d'ouverture est notifié aux ministres au moins vingt-quatre heures à l'avance (avis du %(at)s)."
-            )
-            % {"at": timezone.localtime(notified_at).strftime("%d/%m/%Y %H:%M")},
-            article,
-            field="effective_from",
-        )
-    if closing in (weekday_start, holiday_start):
-        raise RegulationError(
-            "HOURS_EMPTY",
-            _("L'heure de fermeture ne peut être l'heure d'ouverture."),
-            article,
-            field="closing",
-        )
+    rules.check_notice_period(notified_at, effective_from, earlier, article)
+    rules.check_not_empty(weekday_start, holiday_start, closing, article)
     hours = create(
         SeanceHours,
         article,
@@ -152,56 +102,22 @@ def record_early_stop(
     current = profile()
     article = cite(RULE, current)
     require_management(actor, article)
-    if reason not in EarlyStopReason.values:
-        raise RegulationError(
-            "EARLY_STOP_REASON",
-            _(
-                "Une séance ne s'arrête avant l'heure de fermeture que si les joueurs se sont retirés ou après trois coups de suite sans mise."
-            ),
-            article,
-            field="reason",
-        )
+    rules.check_stop_reason(reason, article)
     session = tables.open_sessions().select_for_update(of=("self",)).filter(pk=session.pk).first()
-    if session is None:
-        raise RegulationError(
-            "SESSION_ALREADY_CLOSED",
-            _("La séance est déjà clôturée : le motif s'inscrit avant la clôture."),
-            article,
-            field="session",
-        )
+    rules.check_session_open(session, article)
     moment = stopped_at or tables.acts_now()
-    moment = _moment(moment, "stopped_at", article)
-    if moment > timezone.now() or moment < session.opened_at:
-        raise RegulationError(
-            "EARLY_STOP_TIME",
-            _("L'arrêt se situe pendant la séance, au plus tard maintenant."),
-            article,
-            field="stopped_at",
-        )
-    if (
-        reason == EarlyStopReason.BANK_FAILURE
-        and not BankFailure.objects.filter(
-            occurred_at__gte=session.opened_at, occurred_at__lte=moment
-        ).exists()
-    ):
-        raise RegulationError(
-            "EARLY_STOP_NO_BANK_FAILURE",
-            _("Aucune défaillance de la contrepartie n'est inscrite pendant cette séance, avant l'arrêt."),
+    moment = rules.moment(moment, "stopped_at", article)
+    rules.check_stop_time(moment, session.opened_at, article)
+    if reason == EarlyStopReason.BANK_FAILURE:
+        rules.check_bank_failure(
+            BankFailure.objects.filter(occurred_at__gte=session.opened_at, occurred_at__lte=moment).exists(),
             cite("house.bank", current),
-            field="reason",
         )
-    if EarlyStop.objects.filter(session=session).exists():
-        raise RegulationError(
-            "EARLY_STOP_RECORDED", _("L'arrêt de cette séance est déjà inscrit."), article, field="session"
-        )
+    rules.check_not_stopped(EarlyStop.objects.filter(session=session).exists(), article)
     hours = selectors.hours_in_force(session.opened_at)
-    if hours is not None and moment >= selectors.seance_window(hours, session.day)[1]:
-        raise RegulationError(
-            "EARLY_STOP_NOT_EARLY",
-            _("L'heure de fermeture est atteinte : aucun motif n'est à inscrire."),
-            article,
-            field="stopped_at",
-        )
+    rules.check_early(
+        moment, selectors.seance_window(hours, session.day)[1] if hours is not None else None, article
+    )
     stop = create(
         EarlyStop,
         article,

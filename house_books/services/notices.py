@@ -13,29 +13,17 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from ..models import TableNotice
+from ..rules import notices as rules
 from ._shared import create, profile, require_management
 
 RULE = "house.table_notice"
-
-
-def _table_number(table: Any, article: str) -> int:
-    number = getattr(table, "number", table)
-    try:
-        number = int(number)
-    except (TypeError, ValueError):
-        number = 0
-    if number <= 0:
-        raise RegulationError("FIELD_INVALID", _("Indiquez le numéro de la table."), article, field="table")
-    return number
 
 
 @transaction.atomic
@@ -44,30 +32,11 @@ def post_table_notice(*, actor: User, table: Any, day: dt.date) -> TableNotice:
     advance, its minimum and its maximum in force."""
     article = cite(RULE, profile())
     require_management(actor, article)
-    number = _table_number(table, article)
-    if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field="day")
-    if day > timezone.localdate():
-        raise RegulationError("DATE_IN_FUTURE", _("Cette journée est dans le futur."), article, field="day")
+    number = rules.table_number(table, article)
+    rules.check_day(day, article)
     rows = tables.limits_in_force(number)
-    if not rows:
-        raise RegulationError(
-            "TABLE_NOT_IN_SERVICE",
-            _("La table n° %(n)s n'existe pas ou n'est pas en service.") % {"n": number},
-            article,
-            field="table",
-        )
+    rules.check_limits(number, rows, article)
     limits = rows[0]
-    if limits["minimum"] is None:
-        raise RegulationError(
-            "TABLE_WITHOUT_LIMITS",
-            _(
-                "La table n° %(n)s n'a encore tenu aucune séance : ses limites et son avance ne sont pas fixées."
-            )
-            % {"n": number},
-            article,
-            field="table",
-        )
     notice = create(
         TableNotice,
         article,

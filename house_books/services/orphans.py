@@ -22,7 +22,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from ..models import OrphanEntry, OrphanRepayment, OrphanTransfer
@@ -43,16 +43,9 @@ def _lock() -> None:
 
 
 def _refuse_closed(exercise: int, article: str, field: str) -> None:
-    if OrphanTransfer.objects.filter(exercise=exercise).exists():
-        raise RegulationError(
-            "ORPHANS_EXERCISE_CLOSED",
-            _(
-                "L'exercice %(year)s des orphelins est soldé : son solde a été versé au bureau de bienfaisance."
-            )
-            % {"year": exercise},
-            article,
-            field=field,
-        )
+    rules.check_exercise_open(
+        exercise, OrphanTransfer.objects.filter(exercise=exercise).exists(), article, field
+    )
 
 
 @transaction.atomic
@@ -142,31 +135,10 @@ def repay_orphan(
     owner_name = required_text(owner_name, "owner_name", _("le nom du propriétaire"), article)
     owner_address = required_text(owner_address, "owner_address", _("l'adresse du propriétaire"), article)
     proof = required_text(proof, "proof", _("les justifications produites"), article)
-    if not isinstance(repaid_on, dt.date) or repaid_on < timezone.localtime(entry.found_at).date():
-        raise RegulationError(
-            "ORPHAN_REPAID_BEFORE_FOUND",
-            _("Le remboursement ne peut pas précéder l'inscription primitive (n° %(n)s).")
-            % {"n": entry.number},
-            article,
-            field="repaid_on",
-        )
-    if repaid_on > timezone.localdate():
-        raise RegulationError(
-            "ORPHAN_REPAID_IN_FUTURE",
-            _("La date du remboursement est dans le futur."),
-            article,
-            field="repaid_on",
-        )
+    rules.check_repaid_on(repaid_on, entry.found_at, entry.number, article)
     _refuse_closed(entry.exercise, article, "entry")
     left = orphan_entry_balance(entry)
-    if value > left:
-        raise RegulationError(
-            "ORPHAN_REPAY_TOO_MUCH",
-            _("On ne peut rembourser plus que l'inscription n° %(n)s : il en reste %(left)s.")
-            % {"n": entry.number, "left": left},
-            article,
-            field="amount",
-        )
+    rules.check_repay_within(value, left, entry.number, article)
     total_before = orphan_balance(entry.exercise)
     repayment = create(
         OrphanRepayment,
@@ -217,51 +189,15 @@ def transfer_orphans(
     article = cite(RULE, profile())
 
     access.require(actor, Act.TRANSFER_ORPHANS, article=article)
-    try:
-        exercise = int(exercise)
-    except (TypeError, ValueError):
-        exercise = 0
-    if not 2000 <= exercise <= 2999:
-        raise RegulationError("FIELD_INVALID", _("Indiquez l'exercice (l'année)."), article, field="exercise")
+    exercise = rules.exercise_year(exercise, article)
     value = money(amount, "amount", article, allow_zero=True)
     commune = required_text(commune, "commune", _("la commune, siège du casino"), article)
     receipt = required_text(receipt, "receipt", _("la quittance du receveur communal"), article)
-    if not isinstance(transferred_on, dt.date) or transferred_on <= dt.date(exercise, 12, 31):
-        raise RegulationError(
-            "ORPHANS_TRANSFER_BEFORE_END",
-            _("Le versement se fait en fin d'exercice : après le 31/12/%(year)s.") % {"year": exercise},
-            article,
-            field="transferred_on",
-        )
-    if transferred_on > timezone.localdate():
-        raise RegulationError(
-            "ORPHANS_TRANSFER_IN_FUTURE",
-            _("La date du versement est dans le futur."),
-            article,
-            field="transferred_on",
-        )
-    if not isinstance(minister_notified_on, dt.date) or minister_notified_on < transferred_on:
-        raise RegulationError(
-            "ORPHANS_MINISTER_NOT_NOTIFIED",
-            _(
-                "L'avis au Ministre des Finances suit le versement : indiquez sa date (le jour même ou après)."
-            ),
-            article,
-            field="minister_notified_on",
-        )
+    rules.check_transfer_days(exercise, transferred_on, minister_notified_on, article)
     _lock()
     _refuse_closed(exercise, article, "exercise")
     balance = orphan_balance(exercise)
-    if value != balance:
-        raise RegulationError(
-            "ORPHANS_BALANCE_NOT_ZERO",
-            _(
-                "Le versement de %(amount)s laisserait le compte « orphelins » %(year)s à %(left)s : versez tout le solde (%(balance)s)."
-            )
-            % {"amount": value, "year": exercise, "left": balance - value, "balance": balance},
-            article,
-            field="amount",
-        )
+    rules.check_whole_balance(value, balance, exercise, article)
     transfer = create(
         OrphanTransfer,
         article,

@@ -16,4 +16,4 @@ def test_the_table_reads_the_article_each_refusal_cites() -> None:
     assert ("ADVANCE_TOO_SMALL", "FR art. 49", "LU art. 21") in found
     assert ("SESSION_WITHOUT_DEVICE", "règlement intérieur du casino", "LU art. 32, 40, 52") in found
     # a code raised with an article name assigned in its function
-    assert any(code == "BANK_FAILURE_PENDING" and lu == "LU art. 11" for code, _fr, lu in found)
+    assert ("REASON_REQUIRED", "FR art. 39", "LU art. 6") in found

@@ -1,0 +1,120 @@
+"""The checks of the approvals by the Minister of Justice (LU art. 51 IV-V, 54, 63; under FR,
+internal rule): pure, no query."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from casino_ops.regulations import RegulationError
+
+from ..models import Approval, ApprovalEnd, ApprovalFunction
+
+
+def check_approved(
+    user: Any, day: dt.date, approved: bool, revoked: Any, article: str, *, field: str = "actor"
+) -> None:
+    """Refuse an act signed, counted or witnessed on ``day`` by ``user`` without an approval
+    in force that day (``approved`` false): missing, not yet given, revoked (``revoked``, the
+    revocation in force that day) or ended."""
+    if user is not None and approved:
+        return
+    name = user.get_username() if user is not None else "?"
+    if revoked is not None:
+        # LU art. 51 IV: the revocation makes any act of the function impossible
+        message = _(
+            "%(name)s a été révoqué le %(ended)s (%(ref)s) : il ne peut plus accomplir aucun acte de sa fonction, ni signer, ni compter, ni être témoin."
+        ) % {"name": name, "ended": revoked.ended_on.strftime("%d/%m/%Y"), "ref": revoked.end_reference}
+    else:
+        message = _(
+            "%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin."
+        ) % {"name": name, "day": day.strftime("%d/%m/%Y")}
+    raise RegulationError("NOT_APPROVED", message, article, field=field)
+
+
+def check_function(function: str, article: str) -> None:
+    if function not in ApprovalFunction.values:
+        raise RegulationError(
+            "APPROVAL_FUNCTION_UNKNOWN",
+            _("Fonction inconnue « %(f)s ».") % {"f": function},
+            article,
+            field="function",
+        )
+
+
+def check_person(person: Any, article: str) -> None:
+    if person is None or not getattr(person, "pk", None):
+        raise RegulationError("FIELD_REQUIRED", _("Indiquez la personne agréée."), article, field="person")
+
+
+def check_job(function: str, job: str, article: str) -> None:
+    """A person employed in the gaming rooms is approved for the job his contract names."""
+    if function == ApprovalFunction.STAFF and not job:
+        raise RegulationError(
+            "APPROVAL_JOB_REQUIRED", _("Indiquez l'emploi précisé au contrat."), article, field="job"
+        )
+
+
+def check_none_in_force(person: Any, overlapping: Approval | None, article: str) -> None:
+    """One approval in force per person and function (``overlapping``: the one in force)."""
+    if overlapping is not None:
+        raise RegulationError(
+            "APPROVAL_ALREADY_IN_FORCE",
+            _("%(name)s a déjà un agrément en vigueur pour cette fonction (%(ref)s).")
+            % {"name": person.get_username(), "ref": overlapping.reference},
+            article,
+            field="person",
+        )
+
+
+def check_end_kind(kind: str, article: str) -> None:
+    if kind not in ApprovalEnd.values:
+        raise RegulationError(
+            "APPROVAL_END_UNKNOWN", _("Fin inconnue « %(k)s ».") % {"k": kind}, article, field="kind"
+        )
+
+
+def check_not_ended(approval: Approval, article: str) -> None:
+    if approval.ended_on is not None:
+        raise RegulationError(
+            "APPROVAL_ALREADY_ENDED",
+            _("Cet agrément a déjà pris fin le %(day)s.") % {"day": approval.ended_on.strftime("%d/%m/%Y")},
+            article,
+            field="approval",
+        )
+
+
+def check_end_day(approval: Approval, day: dt.date, article: str) -> None:
+    if day < approval.approved_on:
+        raise RegulationError(
+            "APPROVAL_END_BEFORE_START",
+            _("La fin ne peut précéder l'agrément (%(day)s).")
+            % {"day": approval.approved_on.strftime("%d/%m/%Y")},
+            article,
+            field="ended_on",
+        )
+
+
+def check_minister_notified(minister_notified_on: Any, article: str) -> None:
+    """A resignation or a dismissal is notified to the Minister of Justice: the notice's date."""
+    if minister_notified_on is None:
+        raise RegulationError(
+            "APPROVAL_END_NOT_NOTIFIED",
+            _(
+                "Une démission ou un renvoi est notifié au Ministre de la Justice : indiquez la date de l'avis."
+            ),
+            article,
+            field="minister_notified_on",
+        )
+
+
+def check_notified_after_end(minister_notified_on: dt.date, day: dt.date, article: str) -> None:
+    if minister_notified_on < day:
+        raise RegulationError(
+            "APPROVAL_NOTIFIED_BEFORE_END",
+            _("L'avis au ministre suit la démission ou le renvoi."),
+            article,
+            field="minister_notified_on",
+        )
