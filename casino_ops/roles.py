@@ -105,20 +105,29 @@ def sync_role_permissions(verbosity: int = 0) -> None:
     """Make each role's group hold exactly its permissions (idempotent).
 
     Permissions that do not exist yet (an app not migrated) are skipped; the
-    post-migrate signal calls this once every app is done.
+    post-migrate signal calls this once every app is done. The rows are written in one
+    order, the roles' then the permissions' keys, so that every database migrated from the
+    same code holds the same rows under the same keys, whatever the process.
     """
     from django.contrib.auth.models import Group, Permission
 
+    through = Group.permissions.through
     for role in ALL_ROLES:
         group, _created = Group.objects.get_or_create(name=role)
-        wanted = ROLE_PERMISSIONS[role]
         by_app: dict[str, list[str]] = {}
-        for perm in wanted:
+        for perm in sorted(ROLE_PERMISSIONS[role]):
             app_label, codename = perm.split(".", 1)
             by_app.setdefault(app_label, []).append(codename)
-        perms: list[Permission] = []
+        wanted: set[int] = set()
         for app_label, codenames in by_app.items():
-            perms.extend(Permission.objects.filter(content_type__app_label=app_label, codename__in=codenames))
-        group.permissions.set(perms)
+            wanted.update(
+                Permission.objects.filter(
+                    content_type__app_label=app_label, codename__in=codenames
+                ).values_list("pk", flat=True)
+            )
+        held = set(group.permissions.values_list("pk", flat=True))
+        if held - wanted:
+            group.permissions.remove(*sorted(held - wanted))
+        through.objects.bulk_create([through(group=group, permission_id=pk) for pk in sorted(wanted - held)])
         if verbosity > 1:
-            print(f"role {role}: {len(perms)} permissions")
+            print(f"role {role}: {len(wanted)} permissions")

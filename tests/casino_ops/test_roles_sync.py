@@ -23,3 +23,20 @@ def test_the_roles_are_synchronised_once_per_migrate_with_every_permission() -> 
         f"{p.content_type.app_label}.{p.codename}" for p in officer.permissions.select_related("content_type")
     }
     assert held == set(roles.ROLE_PERMISSIONS[roles.OFFICER])
+
+
+def test_the_roles_rows_are_written_in_one_order_whatever_the_hash_seed() -> None:
+    """The roles' groups in the order of the roles, each group's permissions by key: a database
+    migrated by one process holds the same rows, keys included, as one migrated by another
+    (a set's order changes with the interpreter's hash seed)."""
+    Group.objects.all().delete()
+    roles.sync_role_permissions()
+    through = Group.permissions.through
+    rows = list(through.objects.order_by("pk").values_list("group__name", "permission_id"))
+    expected = [
+        (group.name, pk)
+        for group in Group.objects.order_by("pk")
+        for pk in sorted(group.permissions.values_list("pk", flat=True))
+    ]
+    assert [group.name for group in Group.objects.order_by("pk")] == list(roles.ALL_ROLES)
+    assert rows == expected
