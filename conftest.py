@@ -12,6 +12,15 @@ import pytest
 pytest_plugins = ["tests.scheduling"]
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--screenshots",
+        action="store_true",
+        default=False,
+        help="keep a full-page screenshot of every page the browser tests check, under test-output/",
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Under pytest-xdist each worker has its own database (pytest-django names it
     ``test_<name>_gw<n>``) and its own Redis database: TEST_REDIS_URL's number plus the
@@ -43,40 +52,107 @@ def _transactional(item: pytest.Item) -> bool:
     return bool({"transactional_db", "live_server"} & set(getattr(item, "fixturenames", ())))
 
 
+# The rows migrate leaves (content types, permissions, the roles' groups), kept as they were in a
+# schema of their own, out of Django's sight (not on the search path).
+MIGRATED = "migrated_rows"
+_migrated: dict[str, list[str]] = {}  # table: the statements that write its rows back
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+    """pytest-django's test database, and a copy of the rows migrate left in it: after a
+    transactional test, the flush puts these very rows back (see ``pytest_runtest_teardown``)."""
+    from django.db import connection
+
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        tables = connection.introspection.django_table_names(only_existing=True, include_views=False)
+        cursor.execute(f"DROP SCHEMA IF EXISTS {MIGRATED} CASCADE")
+        cursor.execute(f"CREATE SCHEMA {MIGRATED}")
+        _migrated.clear()
+        for table in sorted(tables):
+            cursor.execute(f'SELECT EXISTS (SELECT FROM "{table}")')
+            if not cursor.fetchone()[0]:
+                continue
+            cursor.execute(f'CREATE TABLE {MIGRATED}."{table}" AS SELECT * FROM "{table}"')
+            statements = [f'INSERT INTO "{table}" SELECT * FROM {MIGRATED}."{table}"']
+            # the sequence of its key, where migrate left it
+            cursor.execute(
+                "SELECT pg_get_serial_sequence(%s, a.attname) FROM pg_index i"
+                " JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey)"
+                " WHERE i.indrelid = %s::regclass AND i.indisprimary",
+                [f'"{table}"', f'"{table}"'],
+            )
+            for (sequence,) in cursor.fetchall():
+                if sequence:
+                    cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
+                    value, called = cursor.fetchone()
+                    statements.append(f"SELECT setval('{sequence}', {int(value)}, {bool(called)})")
+            _migrated[table] = statements
+
+
+def _rows_put_back(tables: Any) -> list[str]:
+    """The statements that write back, after the TRUNCATE, the rows migrate left (same keys,
+    each sequence where migrate left it)."""
+    return [
+        statement for table, statements in _migrated.items() if table in tables for statement in statements
+    ]
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
-    """After a transactional test, Django's flush empties the tables with TRUNCATE, which the
-    guards of the audit record and of the books refuse. For that flush only (this test's
-    teardown), the test suite (a superuser, who may always disable a trigger) lifts the
-    TRUNCATE guards, then restores them ENABLE ALWAYS. Nothing else is changed: the guards
-    against DELETE and UPDATE stay, and every other test, and every other moment of this one,
-    runs with the database and Django as production has them. (The PostgreSQL operations'
-    class, not one connection's: a browser test's event loop may hand the flush another
-    connection object of this thread.)"""
+    """After a transactional test, Django's flush empties the tables with TRUNCATE, then the
+    post_migrate signal makes the content types, permissions and roles again. For that flush
+    only (this test's teardown), two statements are added around Django's:
+
+    - the guards of the audit record and of the books refuse TRUNCATE: the test suite (a
+      superuser, who may always disable a trigger) lifts them for the flush, then restores them
+      ENABLE ALWAYS. The guards against DELETE and UPDATE stay;
+    - the rows migrate left are written back as they were, keys included: post_migrate then
+      finds them all and writes nothing, and the next test starts from the database as migrate
+      left it. (Made again by post_migrate, they would take other keys, in another order, and
+      the demo seeded on the first ones, ``tests/demo_rows.py``, would have to be seeded again.)
+
+    Nothing else is changed: every other test, and every other moment of this one, runs with
+    the database and Django as production has them. (The PostgreSQL operations' class, not one
+    connection's: a browser test's event loop may hand the flush another connection object of
+    this thread.)"""
     if not _transactional(item):
         return (yield)
     from django.db.backends.postgresql.operations import DatabaseOperations
 
     flush = DatabaseOperations.sql_flush
 
-    def sql_flush_lifting_truncate_guards(
+    def sql_flush_of_the_test_suite(
         self: DatabaseOperations, style: Any, tables: Any, **kwargs: Any
     ) -> list[str]:
         statements = flush(self, style, tables, **kwargs)
-        guarded = [table for table in _guarded() if table in tables]
-        if not (statements and guarded):
+        if not statements:
             return statements
+        guarded = [table for table in _guarded() if table in tables]
         return [
             *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
             *statements,
             *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
+            *_rows_put_back(tables),
         ]
 
-    DatabaseOperations.sql_flush = sql_flush_lifting_truncate_guards  # type: ignore[method-assign]
+    DatabaseOperations.sql_flush = sql_flush_of_the_test_suite  # type: ignore[method-assign]
     try:
         return (yield)
     finally:
         DatabaseOperations.sql_flush = flush  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _demo_shared_by_the_workers(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Under pytest-xdist, the workers of a run share the demo seeded by the first that needs it
+    (``tests/demo_rows.py``), in the run's temporary directory (each worker's is inside it)."""
+    if hasattr(request.config, "workerinput"):
+        from tests import demo_rows
+
+        demo_rows.SHARED = tmp_path_factory.getbasetemp().parent / "demo-rows"
 
 
 @pytest.fixture(autouse=True)

@@ -14,17 +14,28 @@ rows the demo was seeded on changed, and seeds it again.
 
 The audit record's events are written as the chain writes them: inserted unsealed, then
 sealed by the one update its guard lets through; no guard is lifted.
+
+Under pytest-xdist the workers share what was seeded: the first worker to want a profile seeds
+it and leaves it in the run's temporary directory (:data:`SHARED`); the others, waiting on its
+lock meanwhile, read it there, and use it when the rows it was seeded on are their database's
+too (each worker's database is migrated from the same code, so they are); else they seed it
+themselves.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import io
+import os
+import pickle
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 EVENTS = "audit_event"
+MIGRATIONS = "django_migrations"
 SEAL = ("seq", "prev_hash", "hash", "sealed_at")
 
 
@@ -120,7 +131,8 @@ def _seed_here(profile: str) -> Demo:
                 new = [line for line in lines if line not in old]
                 if new:
                     made.append(Table(table, _columns(cursor, table), _key(cursor, table), b"".join(new)))
-        base_tables = tuple(table for table in tables if before[table])
+        # the rows the demo's may point at; not migrate's log, whose times differ per database
+        base_tables = tuple(table for table in tables if before[table] and table != MIGRATIONS)
         base = _digest(connection, base_tables)  # before the rollback: the same rows as before
         transaction.set_rollback(True)
     return Demo(
@@ -191,6 +203,28 @@ def load(demo: Demo) -> None:
 
 
 _seeded: dict[str, Demo] = {}
+# The directory the workers of one run share (set by the root conftest under pytest-xdist).
+SHARED: Path | None = None
+
+
+def _shared_or_seeded(profile: str) -> Demo:
+    """The demo another worker of this run seeded, when it was seeded on the rows this
+    database holds; else seeded here, and left for the others."""
+    if SHARED is None:
+        return seed(profile)
+    SHARED.mkdir(parents=True, exist_ok=True)
+    kept = SHARED / f"{profile}.pickle"
+    with (SHARED / f"{profile}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # another worker seeding it: wait for its rows
+        if kept.exists():
+            demo = pickle.loads(kept.read_bytes())
+            if current(demo):
+                return demo
+        demo = seed(profile)
+        partial = kept.with_suffix(f".{os.getpid()}")
+        partial.write_bytes(pickle.dumps(demo))
+        partial.replace(kept)
+        return demo
 
 
 def loaded(profile: str) -> Demo:
@@ -199,6 +233,6 @@ def loaded(profile: str) -> Demo:
     :func:`tests.builders.kept_for_module`."""
     demo = _seeded.get(profile)
     if demo is None or not current(demo):
-        demo = _seeded[profile] = seed(profile)
+        demo = _seeded[profile] = _shared_or_seeded(profile)
     load(demo)
     return demo

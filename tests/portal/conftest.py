@@ -14,6 +14,14 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 from casino_ops import roles
 
 
+@pytest.fixture(scope="session")
+def screenshots(pytestconfig: pytest.Config) -> bool:
+    """Whether the browser tests keep a full-page screenshot of each page they check
+    (``--screenshots``), for people to look at. No check reads them; taking them costs a tenth
+    to half a second a page, over a minute for the hundreds of pages of the tour and the admin."""
+    return bool(pytestconfig.getoption("--screenshots"))
+
+
 @pytest.fixture(autouse=True)
 def two_factor_required(settings: Any) -> None:
     """The production default: directors and officers need a TOTP code."""

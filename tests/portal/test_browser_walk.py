@@ -41,11 +41,12 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 class Walk:
-    """The director's and the officer's pages, a screenshot after each step."""
+    """The director's and the officer's pages; with ``--screenshots``, a screenshot after each step."""
 
-    def __init__(self, browser: Any, base: str, folder: Path) -> None:
+    def __init__(self, browser: Any, base: str, folder: Path, screenshots: bool) -> None:
         self.base = base
         self.folder = folder
+        self.screenshots = screenshots
         self.shots: list[Path] = []
         self.director = self._page(browser)
         self.officer = self._page(browser)
@@ -58,6 +59,8 @@ class Walk:
         return page
 
     def shot(self, page: Any, name: str) -> None:
+        if not self.screenshots:
+            return
         path = self.folder / f"walk-{len(self.shots) + 1:02d}-{name}.png"
         page.screenshot(path=str(path), full_page=True)
         self.shots.append(path)
@@ -121,6 +124,7 @@ def test_one_deck_from_order_to_destruction(
     users: dict[str, Any],
     casino: Any,
     devices: dict[str, Any],
+    screenshots: bool,
     tmp_path: Path,
 ) -> None:
     from cards_registry.models import Deck, DeckStatus
@@ -129,7 +133,7 @@ def test_one_deck_from_order_to_destruction(
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     tables.create_table(actor=director, number=3, code="BJ03")  # the floor, set up at installation
     today = timezone.localdate()
-    walk = Walk(browser, live_server.url, tmp_path)
+    walk = Walk(browser, live_server.url, tmp_path, screenshots)
     _login_director(walk.director, live_server.url, director, devices[roles.DIRECTOR])
     _login_officer(walk.officer, live_server.url, officer, devices[roles.OFFICER])
     try:
@@ -242,6 +246,7 @@ def test_one_deck_from_order_to_destruction(
         assert len(lines) >= len(steps)
         assert all(re.match(r"\s+#\d+\s", line) for line in lines), lines
     finally:
-        (OUTPUT / "walk").mkdir(parents=True, exist_ok=True)
+        if walk.shots:
+            (OUTPUT / "walk").mkdir(parents=True, exist_ok=True)
         for path in walk.shots:
             shutil.copy(path, OUTPUT / "walk" / path.name)
