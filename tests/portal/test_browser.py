@@ -338,6 +338,16 @@ class Tour:
         self.shots: list[Path] = []
         folder.mkdir(parents=True, exist_ok=True)
 
+    def at_each_size(self, page: Any, label: str, *, raw_text: bool = True) -> None:
+        """The page as loaded, checked on the desktop, then on the phone (``{size}`` in the
+        label): the portal's and the admin's layouts follow the window through CSS alone (no
+        script reads its size), so the page is laid out again for the phone without loading it
+        again."""
+        for size, viewport in VIEWPORTS.items():
+            page.set_viewport_size(viewport)
+            self.check(page, label.format(size=size), raw_text=raw_text)
+        page.set_viewport_size(VIEWPORTS["desktop"])
+
     def check(self, page: Any, label: str, *, raw_text: bool = True) -> None:
         width = page.evaluate("() => document.documentElement.scrollWidth")
         viewport = page.viewport_size["width"]
@@ -390,29 +400,23 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
             context.add_init_script(path=str(axe))
             page = context.new_page()
             page.set_default_timeout(15000)
-            for size, viewport in VIEWPORTS.items():
-                page.set_viewport_size(viewport)
-                for name, url in pages:
-                    response = page.goto(f"{base}{url}")
-                    assert response is not None and response.status == 200, (
-                        url,
-                        response and response.status,
-                    )
-                    # The admin is polished by its own issue: here, its accessibility only.
-                    tour.check(page, f"{language}-{size}-{name}", raw_text=who == "officer")
-                if who == "officer":
-                    page.goto(f"{base}/inspection/signatures/")
-                    page.set_input_files("#id_pdf", report_path)
-                    page.click("main button[type=submit]")
-                    page.wait_for_selector(".verdict")
-                    # the verdict takes the focus: a screen reader reads it at once
-                    assert page.evaluate("() => document.activeElement.id") == "verdict-card"
-                    tour.check(page, f"{language}-{size}-checker-result")
-                    page.goto(f"{base}/inspection/audit/")
-                    page.evaluate(
-                        "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
-                    )
-                    tour.check(page, f"{language}-{size}-audit-trail-payloads")
+
+            for name, url in pages:
+                response = page.goto(f"{base}{url}")
+                assert response is not None and response.status == 200, (url, response and response.status)
+                # The admin is polished by its own issue: here, its accessibility only.
+                tour.at_each_size(page, f"{language}-{{size}}-{name}", raw_text=who == "officer")
+            if who == "officer":
+                page.goto(f"{base}/inspection/signatures/")
+                page.set_input_files("#id_pdf", report_path)
+                page.click("main button[type=submit]")
+                page.wait_for_selector(".verdict")
+                # the verdict takes the focus: a screen reader reads it at once
+                assert page.evaluate("() => document.activeElement.id") == "verdict-card"
+                tour.at_each_size(page, f"{language}-{{size}}-checker-result")
+                page.goto(f"{base}/inspection/audit/")
+                page.evaluate("() => document.querySelectorAll('details').forEach(d => { d.open = true; })")
+                tour.at_each_size(page, f"{language}-{{size}}-audit-trail-payloads")
             context.close()
 
     if tour.shots:
