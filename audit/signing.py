@@ -56,6 +56,22 @@ class SigningNotConfigured(RegulationError):
     """No usable signing certificate: nothing is signed, so nothing is issued."""
 
 
+def preload() -> None:
+    """Import pyHanko now: a Celery worker does it before it forks its children (they sign)."""
+    import importlib
+
+    for module in (
+        "pyhanko.pdf_utils.incremental_writer",
+        "pyhanko.sign",
+        "pyhanko.sign.fields",
+        "pyhanko.sign.timestamps",
+        "pyhanko.sign.validation",
+        "pyhanko.sign.validation.generic_cms",
+        "pyhanko_certvalidator",
+    ):
+        importlib.import_module(module)
+
+
 def _config() -> tuple[str, str]:
     path = getattr(settings, "SIGNING_PKCS12", "") or ""
     password = getattr(settings, "SIGNING_PKCS12_PASSWORD", "") or ""
