@@ -22,21 +22,23 @@ import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from asn1crypto import cms, x509
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils.translation import gettext as _
-from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
-from pyhanko.sign import signers, timestamps
-from pyhanko.sign.fields import SigSeedSubFilter
-from pyhanko.sign.validation import async_validate_detached_cms
-from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
-from pyhanko_certvalidator import ValidationContext
 
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
+
+if TYPE_CHECKING:
+    from pyhanko.sign import signers, timestamps
+    from pyhanko_certvalidator import ValidationContext
+
+# pyHanko (with aiohttp, for time stamps) is imported where a signature is made or checked,
+# not with this module: every process that starts Django imports it through the apps, and
+# most (a management command, a sealer) never sign; it costs about a second to import.
 
 # pyHanko logs a warning with a whole traceback each time it cannot build a path
 # to a trusted root; here trust is decided by comparing certificates (see
@@ -52,6 +54,22 @@ _cache: dict[str, Any] = {}  # "signer" -> (key, signer); "tsa" -> (url, stamper
 
 class SigningNotConfigured(RegulationError):
     """No usable signing certificate: nothing is signed, so nothing is issued."""
+
+
+def preload() -> None:
+    """Import pyHanko now: a Celery worker does it before it forks its children (they sign)."""
+    import importlib
+
+    for module in (
+        "pyhanko.pdf_utils.incremental_writer",
+        "pyhanko.sign",
+        "pyhanko.sign.fields",
+        "pyhanko.sign.timestamps",
+        "pyhanko.sign.validation",
+        "pyhanko.sign.validation.generic_cms",
+        "pyhanko_certvalidator",
+    ):
+        importlib.import_module(module)
 
 
 def _config() -> tuple[str, str]:
@@ -103,6 +121,8 @@ def get_signer() -> signers.SimpleSigner:
         cached_key, cached = _cache.get("signer", (None, None))
         signer: signers.SimpleSigner | None = cached if cached_key == key else None
         if signer is None:
+            from pyhanko.sign import signers
+
             signer = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
                 pfx_file=str(file), passphrase=password.encode() if password else None
             )
@@ -123,6 +143,8 @@ def get_timestamper() -> timestamps.TimeStamper | None:
         cached_url, cached = _cache.get("tsa", (None, None))
         stamper: timestamps.TimeStamper | None = cached if cached_url == url else None
         if stamper is None:
+            from pyhanko.sign import timestamps
+
             stamper = timestamps.HTTPTimeStamper(url, timeout=getattr(settings, "TIMESTAMP_TIMEOUT", 10))
             _cache["tsa"] = (url, stamper)
     return stamper
@@ -139,6 +161,10 @@ def signer_subject() -> str:
 
 def sign_pdf(pdf: bytes) -> bytes:
     """Sign a PDF for the casino: PAdES baseline, invisible field, time stamp if configured."""
+    from pyhanko.pdf_utils.incremental_writer import IncrementalPdfFileWriter
+    from pyhanko.sign import signers
+    from pyhanko.sign.fields import SigSeedSubFilter
+
     signer = get_signer()
     meta = signers.PdfSignatureMetadata(
         field_name=FIELD_NAME,
@@ -184,6 +210,9 @@ def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
     Checks integrity (the digest) and the signature with the certificate it
     carries; whether that certificate is the casino's is the caller's concern.
     """
+    from pyhanko.sign.validation import async_validate_detached_cms
+    from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
+
     try:
         info = cms.ContentInfo.load(signature)
         signed_data = info["content"]
@@ -217,6 +246,8 @@ def verify_data(signature: bytes, data: bytes | None = None) -> CmsCheck:
 def _integrity_only() -> ValidationContext:
     # The digest and the signature are checked; trust in the certificate is
     # decided by comparing it with the casino's (no system trust store).
+    from pyhanko_certvalidator import ValidationContext
+
     return ValidationContext(trust_roots=[])
 
 

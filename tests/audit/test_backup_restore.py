@@ -98,7 +98,8 @@ def test_a_dump_of_the_demo_restores_clean_and_an_older_one_is_caught_by_the_wit
     for command in ("verify_audit", "inspect_books"):
         done = _manage(url, command)
         assert done.returncode == 0, f"{command}: {done.stdout}{done.stderr}"
-    assert "OK:" in _manage(url, "verify_audit").stdout
+        if command == "verify_audit":
+            assert "OK:" in done.stdout
 
     url = _restore(older, f"{base}_older_{os.getpid()}", restored_names)
     done = _manage(url, "verify_audit")

@@ -145,7 +145,7 @@ def test_a_report_left_running_by_a_dead_worker_is_resumed_by_the_beat_task(
             report.refresh_from_db()
             if report.state in (Report.State.DONE, Report.State.FAILED):
                 break
-            time.sleep(0.3)
+            time.sleep(0.05)
         assert report.state == Report.State.DONE, (tmp_path / "worker.log").read_text()[-3000:]
         assert report.attempts == 2 and report.sha256
     finally:

@@ -252,7 +252,7 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
             report.refresh_from_db()
             if report.state == Report.State.DONE:
                 break
-            time.sleep(0.2)
+            time.sleep(0.05)
         log_text = (tmp_path / "worker.log").read_text()
         assert report.state == Report.State.DONE, log_text[-3000:]
         assert report.attempts == 2  # the redelivery made it

@@ -84,15 +84,17 @@ def test_a_missing_file_or_a_wrong_password_is_said_clearly(settings: Any, dev_c
 
 
 def test_the_signer_is_loaded_once_per_process(signing_configured: Any, monkeypatch: Any) -> None:
+    from pyhanko.sign import signers  # imported by audit.signing when it first signs
+
     signing._cache.clear()
     calls = []
-    original = signing.signers.SimpleSigner.load_pkcs12
+    original = signers.SimpleSigner.load_pkcs12
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         calls.append(1)
         return original(*args, **kwargs)
 
-    monkeypatch.setattr(signing.signers.SimpleSigner, "load_pkcs12", counting)
+    monkeypatch.setattr(signers.SimpleSigner, "load_pkcs12", counting)
     first = signing.get_signer()
     assert signing.get_signer() is first
     signing.sign_data(b"one")

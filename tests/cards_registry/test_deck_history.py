@@ -47,8 +47,9 @@ def test_unknown_serial_says_so_and_exits_1(demo: Any) -> None:
         call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", "ZZZ", stdout=StringIO())
 
 
-@pytest.mark.django_db(transaction=True)
 def test_exit_status_through_manage_py(django_db_setup: Any) -> None:
+    """The command in a process of its own on the test database (created by ``django_db_setup``):
+    this test reads and writes nothing itself, so it has no transaction to flush."""
     env = {
         "DJANGO_SETTINGS_MODULE": "tests.settings",
         "DATABASE_URL": _test_db_url(),
