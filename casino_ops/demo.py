@@ -9,9 +9,11 @@ running it again changes nothing. ``context`` carries what earlier apps made
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import BasePasswordHasher, get_hasher, make_password
 from django.contrib.auth.models import Group
 
 from . import roles
@@ -27,20 +29,43 @@ DEMO_USERS = {
 }
 
 
+#: The work factor of the demo users' hashes (PBKDF2's default is over a million rounds).
+DEMO_HASH_ITERATIONS = 1000
+
+
+def _demo_hasher() -> BasePasswordHasher:
+    """The site's own hasher, with few rounds when it counts them (PBKDF2).
+
+    The demo passwords are printed by ``seed_demo`` and written here: slowing their
+    guessing protects nothing, and each full-strength hash costs half a second. The hash
+    names its rounds, so the site's hasher checks it as any other; at the user's first
+    sign-in Django hashes the password again with the site's full rounds (the hasher's
+    ``must_update``). Every other user's password is hashed by the site's hasher as set.
+    """
+    hasher = copy.copy(get_hasher())
+    if isinstance(getattr(hasher, "iterations", None), int):
+        hasher.iterations = min(hasher.iterations, DEMO_HASH_ITERATIONS)
+    return hasher
+
+
 def seed(context: dict[str, Any]) -> None:
     User = get_user_model()
     users = {}
+    hasher = _demo_hasher()
     for role, (username, first, last, password) in DEMO_USERS.items():
         user = User.objects.filter(username=username).first()
         if user is None:
             user = User.objects.create_user(
                 username=username,
-                password=password,
+                password=None,  # hashed below, with the demo's rounds
                 first_name=first,
                 last_name=last,
                 email=f"{username}@casino-demo.example",
                 is_staff=role not in (roles.OFFICER, roles.MACHINE),
             )
+            if password:
+                user.password = make_password(password, hasher=hasher)
+                user.save(update_fields=["password"])
             user.groups.add(Group.objects.get(name=role))
             context["created"].append(f"user {username}")
         users[role] = user

@@ -148,12 +148,14 @@ class CasinoSettings(models.Model):
     # row (a casino that never changed them), the fields above are the rule.
 
     def calendar_rules(self) -> list[CalendarRule]:
-        cached: list[CalendarRule] | None = self.__dict__.get("_calendar_rules")
-        if cached is not None:
-            return cached
-        rules = list(CalendarRule.objects.order_by("effective_from", "pk")) if self.pk else []
+        rules: list[CalendarRule] | None = self.__dict__.get("_calendar_rules")
+        if rules is None:
+            rules = list(CalendarRule.objects.order_by("effective_from", "pk")) if self.pk else []
+            if self.pk:
+                # read once per instance, none found included (a casino that never changed
+                # them reads the fields below, as they stand now): forget_calendar() reads again
+                self.__dict__["_calendar_rules"] = rules
         if rules:
-            self.__dict__["_calendar_rules"] = rules
             return rules
         return [
             CalendarRule(

@@ -31,12 +31,17 @@ from .services.approvals import check_approved
 def approved_people(
     *, act: Act, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
 ) -> None:
-    if not selectors.approvals_book_kept():
+    present = [(field, person) for field, person in people.items() if person is not None]
+    if not present:
+        return  # no one signs, counts or witnesses: nothing to check, kept book or not
+    # whether the book is kept and who is approved that day: one query for the act's people
+    kept, approved = selectors.approvals_in_force([person for _field, person in present], day)
+    if not kept:
         return
-    for field, person in people.items():
-        if person is None or roles.is_officer(person):
+    for field, person in present:
+        if roles.is_officer(person):
             continue  # an officer of the State is not the casino's to approve
-        check_approved(person, day, profile, field=field)
+        check_approved(person, day, profile, field=field, approved=person.pk in approved)
 
 
 def seance_hours(

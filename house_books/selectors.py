@@ -9,7 +9,8 @@ from decimal import Decimal
 from typing import Any
 
 import holidays
-from django.db.models import F, Q, Sum
+from django.contrib.auth import get_user_model
+from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from cards_registry import selectors as depot
@@ -123,6 +124,27 @@ def approved_on(user: Any, day: dt.date) -> bool:
         .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
         .exists()
     )
+
+
+def approvals_in_force(people: list[Any], day: dt.date) -> tuple[bool, set[Any]]:
+    """Whether the book of approvals is kept, and which of ``people`` hold an approval in
+    force on ``day`` (their keys), in one query: :func:`approvals_book_kept` and
+    :func:`approved_on` for each person, as an act that names several people reads them."""
+    ids = list(dict.fromkeys(p.pk for p in people if p is not None and getattr(p, "pk", None)))
+    if not ids:
+        return approvals_book_kept(), set()
+    in_force = Approval.objects.filter(person=OuterRef("pk"), approved_on__lte=day).filter(
+        Q(ended_on__isnull=True) | Q(ended_on__gt=day)
+    )
+    people_model = get_user_model()  # the approvals' persons (Approval.person)
+    rows = list(
+        people_model._default_manager.filter(pk__in=ids)
+        .annotate(kept=Exists(Approval.objects.all()), approved=Exists(in_force))
+        .values_list("pk", "kept", "approved")
+    )
+    if not rows:
+        return approvals_book_kept(), set()
+    return bool(rows[0][1]), {pk for pk, _kept, approved in rows if approved}
 
 
 def revocation_of(user: Any, day: dt.date) -> Any:

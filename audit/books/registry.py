@@ -8,7 +8,7 @@ from typing import Any
 
 from casino_ops.bookrows import BookManager, BookQuerySet, set_collector
 
-from .rows import read_rows
+from .rows import read_books
 
 __all__ = ["BookManager", "BookQuerySet"]  # declared at the bottom layer, re-exported for the apps
 
@@ -199,8 +199,9 @@ def drain(connection: Any) -> list[list[Any]]:
             wanted.setdefault(mark.book, {}).update(dict.fromkeys(mark.pks))
     marks.clear()
     rows: list[list[Any]] = []
-    for book in sorted(wanted, key=lambda b: b.table):
-        for pk, values in read_rows(book, list(wanted[book]), using=using):
+    ordered = [(book, list(wanted[book])) for book in sorted(wanted, key=lambda b: b.table)]
+    for (book, _pks), found in zip(ordered, read_books(ordered, using=using), strict=True):
+        for pk, values in found:
             rows.append([book.table, pk, values])
     rows.sort(key=lambda r: (r[0], r[1]))
     return rows

@@ -34,10 +34,17 @@ _FUNCTION_RULE = {
 }
 
 
-def check_approved(user: Any, day: dt.date, profile: str, *, field: str = "actor") -> None:
+def check_approved(
+    user: Any, day: dt.date, profile: str, *, field: str = "actor", approved: bool | None = None
+) -> None:
     """Refuse an act signed, counted or witnessed on ``day`` by ``user`` without an approval
-    in force that day (missing, not yet given, revoked or ended): LU art. 51, 54, 63."""
-    approved = user is not None and approved_on(user, day)
+    in force that day (missing, not yet given, revoked or ended): LU art. 51, 54, 63.
+    ``approved``: whether it is in force, when the caller already read it
+    (:func:`~house_books.selectors.approvals_in_force`)."""
+    if approved is None:
+        approved = user is not None and approved_on(user, day)
+    else:
+        approved = user is not None and approved
     revoked = revocation_of(user, day) if user is not None and not approved else None
     rules.check_approved(user, day, approved, revoked, cite("house.approvals", profile), field=field)
 

@@ -58,3 +58,35 @@ def test_update_and_bulk_create_of_a_book_are_captured_in_an_act(casino, directo
         Group.objects.filter(name="nobody").update(name="still nobody")
         assert drain(connections["default"]) == []
         transaction.set_rollback(True)
+
+
+@pytest.mark.django_db
+def test_an_update_of_a_book_returns_its_keys_in_one_statement(
+    casino, director, officer, django_assert_num_queries
+) -> None:
+    """PostgreSQL: the UPDATE returns the keys of the rows it wrote (no SELECT of them
+    first), across a join too; a filter no row can match sends nothing, as Django's."""
+    from tests import builders
+
+    depot = builders.depot_with_decks(director, officer)
+    first, second = depot.decks[0], depot.decks[1]
+    with transaction.atomic():
+        drain(connections["default"])
+        with django_assert_num_queries(1):
+            done = Deck.objects.filter(pk__in=[first.pk, second.pk], status=first.status).update(
+                status="destroyed"
+            )
+        assert done == 2
+        with django_assert_num_queries(1):
+            # a filter across a join: Django's own pk__in subquery
+            assert (
+                Deck.objects.filter(pk=first.pk, reception=depot.reception).update(status="out_of_use") == 1
+            )
+        with django_assert_num_queries(0):
+            assert Deck.objects.filter(pk__in=[]).update(status="destroyed") == 0
+        rows = drain(connections["default"])
+        transaction.set_rollback(True)
+    assert [(table, pk, values["status"]) for table, pk, values in rows] == [
+        ("cards_registry_deck", first.pk, "out_of_use"),
+        ("cards_registry_deck", second.pk, "destroyed"),
+    ]
