@@ -26,6 +26,10 @@ from pathlib import Path
 from typing import Any, cast
 
 from asn1crypto import cms, x509
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ec import ECDSA, EllipticCurvePrivateKey
+from cryptography.hazmat.primitives.asymmetric.padding import PKCS1v15
+from cryptography.hazmat.primitives.asymmetric.rsa import RSAPrivateKey
 from django.conf import settings
 from django.db import DatabaseError
 from django.utils.translation import gettext as _
@@ -35,6 +39,7 @@ from pyhanko.sign.fields import SigSeedSubFilter
 from pyhanko.sign.validation import async_validate_detached_cms
 from pyhanko.sign.validation.generic_cms import async_validate_cms_signature
 from pyhanko_certvalidator import ValidationContext
+from pyhanko_certvalidator.util import get_pyca_cryptography_hash
 
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -92,6 +97,39 @@ def is_configured() -> bool:
     return bool(path) and Path(path).is_file()
 
 
+class KeptKeySigner(signers.SimpleSigner):
+    """pyHanko's signer from a PKCS#12 file, its private key read once rather than for every
+    signature: pyHanko's ``SimpleSigner`` parses the key again for each one, and parsing an RSA
+    key checks it (about a quarter of a second of CPU). Signs exactly as pyHanko does (PKCS#1
+    v1.5 and ECDSA here; any other mechanism by pyHanko itself)."""
+
+    def __init__(self, loaded: signers.SimpleSigner) -> None:
+        super().__init__(
+            signing_cert=cast(x509.Certificate, loaded.signing_cert),
+            signing_key=loaded.signing_key,
+            cert_registry=loaded.cert_registry,
+            signature_mechanism=loaded.signature_mechanism,
+            prefer_pss=loaded.prefer_pss,
+            embed_roots=loaded.embed_roots,
+        )
+        self._private_key: Any = None
+
+    def sign_raw(self, data: bytes, digest_algorithm: str) -> bytes:
+        mechanism = self.get_signature_mechanism_for_digest(digest_algorithm)
+        try:
+            algorithm = mechanism.signature_algo
+        except ValueError:
+            algorithm = mechanism["algorithm"].native
+        if self._private_key is None:
+            self._private_key = serialization.load_der_private_key(self.signing_key.dump(), password=None)
+        key = self._private_key
+        if algorithm == "rsassa_pkcs1v15" and isinstance(key, RSAPrivateKey):
+            return key.sign(data, PKCS1v15(), get_pyca_cryptography_hash(digest_algorithm))
+        if algorithm == "ecdsa" and isinstance(key, EllipticCurvePrivateKey):
+            return key.sign(data, signature_algorithm=ECDSA(get_pyca_cryptography_hash(digest_algorithm)))
+        return super().sign_raw(data, digest_algorithm)
+
+
 def _signer_key() -> tuple[Path, str, str]:
     """The PKCS#12 file, its password, and a key that changes with either (or the file's content)."""
     path, password = _config()
@@ -111,13 +149,14 @@ def get_signer() -> signers.SimpleSigner:
         cached_key, cached = _cache.get("signer", (None, None))
         signer: signers.SimpleSigner | None = cached if cached_key == key else None
         if signer is None:
-            signer = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
+            loaded = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
                 pfx_file=str(file), passphrase=password.encode() if password else None
             )
-            if signer is None:
+            if loaded is None:
                 raise _not_configured(
                     _("le fichier %(path)s ne s'ouvre pas avec ce mot de passe.") % {"path": path}
                 )
+            signer = KeptKeySigner(loaded)
             _cache["signer"] = (key, signer)
     return signer
 

@@ -145,6 +145,34 @@ def test_the_room_for_a_signature_is_estimated_once_per_signer(
     assert len(calls) == 2
 
 
+def test_the_private_key_is_read_once_and_signs_as_pyhanko_does(
+    signing_configured: Any, monkeypatch: Any
+) -> None:
+    """pyHanko's signer parses its private key again for every signature (an RSA key is checked
+    as it is parsed: a quarter of a second each); the casino's signer reads it once, and its
+    signatures are those pyHanko's own signer makes (PKCS#1 v1.5: the same bytes)."""
+    from cryptography.hazmat.primitives import serialization
+
+    signing._cache.clear()
+    signer = signing.get_signer()
+    own = signing.signers.SimpleSigner.load_pkcs12(
+        pfx_file=str(signing_configured.pkcs12), passphrase=signing_configured.password.encode()
+    )
+    assert own.sign_raw(b"data", "sha256") == signer.sign_raw(b"data", "sha256")
+    calls = []
+    original = serialization.load_der_private_key
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(serialization, "load_der_private_key", counting)
+    signing.sign_pdf(_blank_pdf())
+    signing.sign_data(b"one")
+    signing.sign_pdf(_blank_pdf())
+    assert calls == []
+
+
 def test_cms_signature_detached_and_attached(signing_configured: Any) -> None:
     signature = signing.sign_data(b"seq 12 hash abc")
     assert signing.verify_data(signature, b"seq 12 hash abc").ok
