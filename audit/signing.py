@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path

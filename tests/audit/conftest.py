@@ -4,16 +4,19 @@ and poppler's pdfsig with an NSS database that trusts the demo CA)."""
 
 from __future__ import annotations
 
+import atexit
+import json
+import select
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from audit import devcert
-
 
 
 @pytest.fixture(scope="session")
@@ -98,11 +101,6 @@ _pyhanko_server: list[subprocess.Popen[str]] = []
 
 def _pyhanko(args: list[str], timeout: float = 120) -> tuple[int, str]:
     """``pyhanko *args``: exit code, and its standard output then its standard error."""
-    import atexit
-    import json
-    import select
-    import tempfile
-
     if not _pyhanko_server or _pyhanko_server[0].poll() is not None:
         server = subprocess.Popen(
             [sys.executable, "-c", _PYHANKO_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
