@@ -99,6 +99,17 @@ for line in sys.stdin:
 _pyhanko_server: list[subprocess.Popen[str]] = []
 
 
+def _stop_pyhanko_server(server: subprocess.Popen[str]) -> None:
+    """Its input closed, the runner ends; waited for, so that no process outlives the tests."""
+    if server.stdin:
+        server.stdin.close()
+    try:
+        server.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+
+
 def _pyhanko(args: list[str], timeout: float = 120) -> tuple[int, str]:
     """``pyhanko *args``: exit code, and its standard output then its standard error."""
     if not _pyhanko_server or _pyhanko_server[0].poll() is not None:
@@ -106,7 +117,7 @@ def _pyhanko(args: list[str], timeout: float = 120) -> tuple[int, str]:
             [sys.executable, "-c", _PYHANKO_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
         )
         _pyhanko_server[:] = [server]
-        atexit.register(lambda: server.stdin and server.stdin.close())
+        atexit.register(_stop_pyhanko_server, server)
     server = _pyhanko_server[0]
     assert server.stdin and server.stdout
     with tempfile.TemporaryDirectory() as directory:
