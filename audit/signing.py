@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,8 @@ FIELD_NAME = "Signature1"
 DIGEST = "sha256"
 
 _lock = threading.Lock()
-_cache: dict[str, Any] = {}  # "signer" -> (key, signer); "tsa" -> (url, stamper)
+_cache: dict[str, Any] = {}  # "signer" -> (key, signer); "tsa" -> (url, stamper); "reserved" -> (key, size)
+_BYTE_RANGE = re.compile(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]")
 
 
 class SigningNotConfigured(RegulationError):
@@ -108,28 +110,37 @@ def is_configured() -> bool:
     return bool(path) and Path(path).is_file()
 
 
-def get_signer() -> signers.SimpleSigner:
-    """The casino's signer, loaded once per process (reloaded if the settings change)."""
+def _signer_key() -> tuple[Path, str, str]:
+    """The PKCS#12 file, its password, and a key that changes with either (or the file's content)."""
     path, password = _config()
     if not path:
         raise _not_configured(_("SIGNING_PKCS12 n'est pas défini."))
     file = Path(path)
     if not file.is_file():
         raise _not_configured(_("le fichier %(path)s n'existe pas.") % {"path": path})
-    key = f"{path}:{file.stat().st_mtime_ns}:{password}"
+    return file, password, f"{path}:{file.stat().st_mtime_ns}:{password}"
+
+
+def get_signer() -> signers.SimpleSigner:
+    """The casino's signer, loaded once per process (reloaded if the settings change)."""
+    file, password, key = _signer_key()
+    path = str(file)
     with _lock:
         cached_key, cached = _cache.get("signer", (None, None))
         signer: signers.SimpleSigner | None = cached if cached_key == key else None
         if signer is None:
             from pyhanko.sign import signers
 
-            signer = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
+            from .kept_key import KeptKeySigner
+
+            loaded = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
                 pfx_file=str(file), passphrase=password.encode() if password else None
             )
-            if signer is None:
+            if loaded is None:
                 raise _not_configured(
                     _("le fichier %(path)s ne s'ouvre pas avec ce mot de passe.") % {"path": path}
                 )
+            signer = KeptKeySigner(loaded)
             _cache["signer"] = (key, signer)
     return signer
 
@@ -173,13 +184,30 @@ def sign_pdf(pdf: bytes) -> bytes:
         reason=_("Registre validé par signature électronique (%(article)s)")
         % {"article": no_erasure_article()},
     )
+    # pyHanko reserves room for the signature by making a whole dry-run signature first (as much
+    # work again as the signature itself), its size depending only on the certificate and the
+    # time stamper: reserved once per signer and stamper, the same room as pyHanko's own estimate
+    room_key = f"{_signer_key()[2]}|{getattr(settings, 'TIMESTAMP_URL', '') or ''}"
+    cached_key, reserved = _cache.get("reserved", (None, None))
     out: io.BytesIO = signers.sign_pdf(
         IncrementalPdfFileWriter(io.BytesIO(pdf), strict=False),
         meta,
         signer=signer,
         timestamper=get_timestamper(),
+        bytes_reserved=reserved if cached_key == room_key else None,
     )
-    return out.getvalue()
+    signed = out.getvalue()
+    if cached_key != room_key:
+        _cache["reserved"] = (room_key, reserved_room(signed))
+    return signed
+
+
+def reserved_room(pdf: bytes) -> int:
+    """The room (hexadecimal digits) the last signature of ``pdf`` was given: the gap of its
+    /ByteRange, less the two angle brackets of its /Contents string."""
+    found = _BYTE_RANGE.findall(pdf)
+    _start, first_length, second_start, _second_length = (int(n) for n in found[-1])
+    return second_start - first_length - 2
 
 
 def sign_data(data: bytes, *, detached: bool = True) -> bytes:

@@ -18,7 +18,7 @@ from inspection.registers import get_register
 from inspection.registers.base import Request
 from inspection.registers.render import print_register
 
-from .conftest import assert_signed_and_tamper_evident
+from .conftest import assert_signed_and_tamper_evident, pyhanko_validate
 
 
 @pytest.mark.django_db
@@ -100,6 +100,80 @@ def test_the_signer_is_loaded_once_per_process(signing_configured: Any, monkeypa
     signing.sign_data(b"one")
     signing.sign_data(b"two")
     assert len(calls) == 1
+
+
+def _blank_pdf() -> bytes:
+    import io
+
+    from pypdf import PdfWriter
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=595, height=842)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def test_the_room_for_a_signature_is_estimated_once_per_signer(
+    signing_configured: Any, monkeypatch: Any, settings: Any, dev_cert: Any, tmp_path: Path
+) -> None:
+    """pyHanko estimates the room a signature needs by making a dry-run signature (as much work
+    again as the signature): its size depends only on the certificate and the time stamper, so
+    it is made once per process and signer, and every PDF gets the room the first one got."""
+    from pyhanko.sign.signers.pdf_signer import PdfSigningSession
+
+    signing._cache.clear()
+    calls = []
+    original = PdfSigningSession.estimate_signature_container_size
+
+    async def counting(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return await original(self, *args, **kwargs)
+
+    monkeypatch.setattr(PdfSigningSession, "estimate_signature_container_size", counting)
+    first, second = signing.sign_pdf(_blank_pdf()), signing.sign_pdf(_blank_pdf())
+    assert len(calls) == 1
+    assert signing.reserved_room(first) == signing.reserved_room(second) > 0
+    assert len(first) == len(second)
+    for n, data in enumerate((first, second)):
+        pdf = tmp_path / f"{n}.pdf"
+        pdf.write_bytes(data)
+        code, text = pyhanko_validate(pdf, dev_cert.ca_pem)
+        assert code == 0 and ":VALID" in text, text
+    # another certificate: estimated again, for its own size
+    other = make_dev_certificate(tmp_path / "other", casino="Autre casino", password="pw")
+    settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = str(other.pkcs12), other.password
+    signing.sign_pdf(_blank_pdf())
+    assert len(calls) == 2
+
+
+def test_the_private_key_is_read_once_and_signs_as_pyhanko_does(
+    signing_configured: Any, monkeypatch: Any
+) -> None:
+    """pyHanko's signer parses its private key again for every signature (an RSA key is checked
+    as it is parsed: a quarter of a second each); the casino's signer reads it once, and its
+    signatures are those pyHanko's own signer makes (PKCS#1 v1.5: the same bytes)."""
+    from cryptography.hazmat.primitives import serialization
+    from pyhanko.sign import signers
+
+    signing._cache.clear()
+    signer = signing.get_signer()
+    own = signers.SimpleSigner.load_pkcs12(
+        pfx_file=str(signing_configured.pkcs12), passphrase=signing_configured.password.encode()
+    )
+    assert own.sign_raw(b"data", "sha256") == signer.sign_raw(b"data", "sha256")
+    calls = []
+    original = serialization.load_der_private_key
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(serialization, "load_der_private_key", counting)
+    signing.sign_pdf(_blank_pdf())
+    signing.sign_data(b"one")
+    signing.sign_pdf(_blank_pdf())
+    assert calls == []
 
 
 def test_cms_signature_detached_and_attached(signing_configured: Any) -> None:
