@@ -60,18 +60,13 @@ class SigningNotConfigured(RegulationError):
 
 def preload() -> None:
     """Import pyHanko now: a Celery worker does it before it forks its children (they sign)."""
-    import importlib
+    import pyhanko.pdf_utils.incremental_writer
+    import pyhanko.sign.fields
+    import pyhanko.sign.timestamps
+    import pyhanko.sign.validation
+    import pyhanko.sign.validation.generic_cms  # noqa: F401
 
-    for module in (
-        "pyhanko.pdf_utils.incremental_writer",
-        "pyhanko.sign",
-        "pyhanko.sign.fields",
-        "pyhanko.sign.timestamps",
-        "pyhanko.sign.validation",
-        "pyhanko.sign.validation.generic_cms",
-        "pyhanko_certvalidator",
-    ):
-        importlib.import_module(module)
+    from . import kept_key  # noqa: F401  # deferred: it imports pyHanko
 
 
 def _config() -> tuple[str, str]:
@@ -131,7 +126,7 @@ def get_signer() -> signers.SimpleSigner:
         if signer is None:
             from pyhanko.sign import signers
 
-            from .kept_key import KeptKeySigner
+            from .kept_key import KeptKeySigner  # deferred: it imports pyHanko
 
             loaded = signers.SimpleSigner.load_pkcs12(  # type: ignore[no-untyped-call]  # unannotated in pyhanko
                 pfx_file=str(file), passphrase=password.encode() if password else None

@@ -24,6 +24,6 @@ def _preload_signing(**kwargs: Any) -> None:
     """The worker's parent imports pyHanko once (Django's start-up leaves it to the first
     signature): every child it forks, and each one that replaces a recycled or lost child,
     finds it imported."""
-    from audit import signing
+    from audit import signing  # cycle: audit.signing reads the models, not loaded when this app is made
 
     signing.preload()

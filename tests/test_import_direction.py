@@ -10,9 +10,11 @@ module imports nothing that stands above it, so nothing imports ``inspection`` b
 ``casino_ops/urls.py``, the composition root, which may import every app (the settings
 name its middleware and backends by their dotted paths).
 
-An import inside a function is kept only to break a real import cycle and says so
-with a ``# cycle: ...`` comment on its line (imports in an ``AppConfig.ready()`` run
-once the app registry is ready, and need none). No project module is imported by name
+An import inside a function is kept only to break a real import cycle, or to keep a
+costly library out of the start-up of every process that never uses it (pyHanko, about a
+second, for the processes that never sign), and says so with a ``# cycle: ...`` or a
+``# deferred: ...`` comment on its line (imports in an ``AppConfig.ready()`` run once the
+app registry is ready, and need none). No project module is imported by name
 at run time (``importlib``, ``import_string``): a missing module fails loudly at import.
 """
 
@@ -137,8 +139,10 @@ def file_violations(path: Path) -> list[str]:
             in_function = any(isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef) for n in stack)
             if targets and in_function and not _in_ready(stack, module):
                 span = lines[node.lineno - 1 : (node.end_lineno or node.lineno)]
-                if not any("# cycle:" in line for line in span):
-                    found.append(f"{where}:{node.lineno} function-level import without '# cycle:'")
+                if not any("# cycle:" in line or "# deferred:" in line for line in span):
+                    found.append(
+                        f"{where}:{node.lineno} function-level import without '# cycle:' or '# deferred:'"
+                    )
         if isinstance(node, ast.Call):
             func = node.func
             name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
