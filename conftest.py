@@ -102,7 +102,7 @@ def _rows_put_back(tables: Any) -> list[str]:
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Generator[None, Any, Any]:
     """After a transactional test, Django's flush empties the tables with TRUNCATE, then the
     post_migrate signal makes the content types, permissions and roles again. For that flush
-    only (this test's teardown), two statements are added around Django's:
+    only (this test's teardown), the test suite adds its own statements to Django's:
 
     - the guards of the audit record and of the books refuse TRUNCATE: the test suite (a
       superuser, who may always disable a trigger) lifts them for the flush, then restores them
