@@ -114,16 +114,19 @@ def orphans_entered_late(first: dt.date, last: dt.date) -> list[Any]:
 # -- Approvals ----------------------------------------------------------------------------------
 
 
+def _in_force_on(day: dt.date) -> Any:
+    """The approvals in force on ``day``: given on or before it, not ended, revoked, resigned
+    or dismissed on or before it."""
+    return Approval.objects.filter(approved_on__lte=day).filter(
+        Q(ended_on__isnull=True) | Q(ended_on__gt=day)
+    )
+
+
 def approved_on(user: Any, day: dt.date) -> bool:
-    """Whether ``user`` holds an approval in force on ``day`` (given on or before it, not
-    ended, revoked, resigned or dismissed on or before it)."""
+    """Whether ``user`` holds an approval in force on ``day``."""
     if user is None or not getattr(user, "pk", None):
         return False
-    return (
-        Approval.objects.filter(person=user, approved_on__lte=day)
-        .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
-        .exists()
-    )
+    return bool(_in_force_on(day).filter(person=user).exists())
 
 
 def approvals_in_force(people: list[Any], day: dt.date) -> tuple[bool, set[Any]]:
@@ -133,9 +136,7 @@ def approvals_in_force(people: list[Any], day: dt.date) -> tuple[bool, set[Any]]
     ids = list(dict.fromkeys(p.pk for p in people if p is not None and getattr(p, "pk", None)))
     if not ids:
         return approvals_book_kept(), set()
-    in_force = Approval.objects.filter(person=OuterRef("pk"), approved_on__lte=day).filter(
-        Q(ended_on__isnull=True) | Q(ended_on__gt=day)
-    )
+    in_force = _in_force_on(day).filter(person=OuterRef("pk"))
     people_model = get_user_model()  # the approvals' persons (Approval.person)
     rows = list(
         people_model._default_manager.filter(pk__in=ids)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # the registry reads rows back through this module
@@ -72,6 +72,27 @@ def _fix_json(values: list[Any], json_at: list[int]) -> None:
             values[i] = _canonical(json.loads(values[i]))
 
 
+def _json_fixed(row: tuple[Any, ...], json_at: list[int]) -> tuple[Any, ...]:
+    """``row`` (its key first) with its JSON columns, at ``json_at``, as the chain writes them."""
+    if not json_at:
+        return row
+    values = list(row)
+    _fix_json(values, json_at)
+    return tuple(values)
+
+
+def _json_columns(book: Book) -> list[int]:
+    """Where the book's JSON values stand in a row that starts with its key."""
+    return [i + 1 for i, k in enumerate(book.kinds) if k == "json"]
+
+
+def _keyed(book: Book, rows: Iterable[tuple[Any, ...]]) -> list[tuple[Any, dict[str, Any]]]:
+    """``(pk, {field: value})`` for each row, by key."""
+    found = [(row[0], dict(zip(book.fields, row[1:], strict=True))) for row in rows]
+    found.sort(key=lambda r: r[0])
+    return found
+
+
 def iter_rows(
     book: Book, *, using: str = "default", pks: list[Any] | None = None
 ) -> Iterator[tuple[Any, ...]]:
@@ -80,7 +101,7 @@ def iter_rows(
     from django.db import connections
 
     connection = connections[using]
-    json_at = [i for i, k in enumerate(book.kinds) if k == "json"]
+    json_at = _json_columns(book)
     if connection.vendor == "postgresql":
         sql = select_sql(book)
         params: list[Any] = []
@@ -99,20 +120,12 @@ def iter_rows(
                 cursor.itersize = 20000
                 cursor.execute(sql)
                 for row in cursor:
-                    if json_at:
-                        values = list(row)
-                        _fix_json(values, [i + 1 for i in json_at])
-                        row = tuple(values)
-                    yield row
+                    yield _json_fixed(row, json_at)
             return
         with connection.cursor() as cursor:
             cursor.execute(sql, params)
             for row in cursor.fetchall():
-                if json_at:
-                    values = list(row)
-                    _fix_json(values, [i + 1 for i in json_at])
-                    row = tuple(values)
-                yield row
+                yield _json_fixed(row, json_at)
         return
     manager = book.model._base_manager.using(using)
     query = manager.all() if pks is None else manager.filter(pk__in=pks)
@@ -122,11 +135,7 @@ def iter_rows(
 
 
 def read_rows(book: Book, pks: list[Any], *, using: str = "default") -> list[tuple[Any, dict[str, Any]]]:
-    found = []
-    for row in iter_rows(book, using=using, pks=pks):
-        found.append((row[0], dict(zip(book.fields, row[1:], strict=True))))
-    found.sort(key=lambda r: r[0])
-    return found
+    return _keyed(book, iter_rows(book, using=using, pks=pks))
 
 
 def read_books(
@@ -144,16 +153,7 @@ def read_books(
     fetched = connection.batch(
         [(f'{select_sql(book)} WHERE "{book.pk}" = ANY(%s)', [list(pks)], None) for book, pks in wanted]
     )
-    results = []
-    for (book, _pks), rows in zip(wanted, fetched, strict=True):
-        json_at = [i + 1 for i, k in enumerate(book.kinds) if k == "json"]
-        found = []
-        for row in rows:
-            if json_at:
-                values = list(row)
-                _fix_json(values, json_at)
-                row = tuple(values)
-            found.append((row[0], dict(zip(book.fields, row[1:], strict=True))))
-        found.sort(key=lambda r: r[0])
-        results.append(found)
-    return results
+    return [
+        _keyed(book, (_json_fixed(row, _json_columns(book)) for row in rows))
+        for (book, _pks), rows in zip(wanted, fetched, strict=True)
+    ]
