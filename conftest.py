@@ -156,6 +156,18 @@ def _demo_shared_by_the_workers(
 
 
 @pytest.fixture(autouse=True)
+def _language_of_the_site() -> Generator[None, Any, Any]:
+    """Each test starts, and leaves, in the site's language (LANGUAGE_CODE): a request made in
+    English activates English in the thread and nothing puts it back (LocaleMiddleware does
+    not), so the next test in the same worker would read English messages."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _caches_emptied() -> None:
     """Each test starts with empty caches: a page fragment another test cached in the same
     worker (the replay's steps, keyed by a log's id that a later test's log may reuse) would
