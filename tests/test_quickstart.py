@@ -1,6 +1,9 @@
 """README command 1 on a fresh copy: a new virtual environment, SQLite, the demo
 casino, the admin served on 127.0.0.1, and the demo director logs in (password,
-then the one-time code from the secret the command printed)."""
+then the one-time code from the secret the command printed).
+
+The SQLite database it made keeps every guard: a migration that rebuilds a table (SQLite's
+way to alter one) loses its triggers, and `migrate` puts them back (audit.apps)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import time
 import urllib.parse
@@ -19,6 +23,9 @@ from pathlib import Path
 
 import pytest
 from django_otp.oath import TOTP
+
+from audit.books.guard import sqlite_guard_statements
+from audit.books.registry import books
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -123,3 +130,24 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
         log.close()
+    assert "Applying audit.0001_initial... OK" in output  # the migrations ran here
+    _holds_every_guard(workdir / "var" / "casino.sqlite3")
+
+
+def _holds_every_guard(database: Path) -> None:
+    """Every book's trigger is there, and the record refuses to be changed or emptied."""
+    expected = {name for name, _statement in sqlite_guard_statements(books())}
+    assert len(books()) >= 40
+    with sqlite3.connect(database) as connection:
+        present = {
+            row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+        }
+        assert sorted(expected - present) == []
+        assert connection.execute("SELECT count(*) FROM audit_event").fetchone()[0] > 0  # the demo's acts
+        for sql in (
+            "UPDATE audit_event SET payload = '{\"x\":1}'",
+            "DELETE FROM audit_event",
+            "UPDATE audit_event SET seq = 1, prev_hash = 'p', hash = 'h', sealed_at = '2026-12-01', payload = 'x'",
+        ):
+            with pytest.raises(sqlite3.DatabaseError, match="refused"):
+                connection.execute(sql)

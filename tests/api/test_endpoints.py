@@ -2,28 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
-from tests.portal.samples import Samples, per_test_samples
-
-
-@pytest.fixture
-def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
-    """The samples made once for this module (every test here uses them)."""
-    return per_test_samples(shared_samples)
-
-
-@pytest.fixture
-def users(samples: Samples) -> dict[str, Any]:
-    return samples.users
-
-
-@pytest.fixture
-def casino(samples: Samples) -> Any:
-    return samples.casino
-
+from tests.portal.samples import module_casino, module_samples, module_users  # noqa: F401 - made once for the module
 
 BASE = "/api/inspection"
 

@@ -8,6 +8,8 @@ from django.urls import reverse
 from audit.models import Report
 from cards_registry.models import IncidentClosure, Visa
 
+from .samples import module_casino, module_samples, module_users  # noqa: F401 - made once for the module
+
 BAD_QUERIES = [
     "/inspection/jeux/?serie=%00",
     "/inspection/jeux/?serie=A1%01",

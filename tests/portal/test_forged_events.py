@@ -9,6 +9,8 @@ from django.db import connection
 from audit.chain import FORGED_ACTION, seal_pending
 from audit.models import AuditEvent
 
+from .samples import module_casino, module_samples, module_users  # noqa: F401 - made once for the module
+
 
 def _forge_by_sql() -> int:
     """Anyone with INSERT on the event table adds an unsealed event without the key."""

@@ -4,7 +4,6 @@ his name and time), and a bounded number of queries per page."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 import pytest
 from django.urls import reverse
@@ -12,23 +11,7 @@ from django.urls import reverse
 from audit.models import AuditEvent
 from cards_registry.models import Deck, IncidentClosure, Visa
 
-from .samples import Samples, per_test_samples
-
-
-@pytest.fixture
-def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
-    """The samples made once for this module (every test here uses them)."""
-    return per_test_samples(shared_samples)
-
-
-@pytest.fixture
-def users(samples: Samples) -> dict[str, Any]:
-    return samples.users
-
-
-@pytest.fixture
-def casino(samples: Samples) -> Any:
-    return samples.casino
+from .samples import module_casino, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 @pytest.mark.django_db

@@ -24,24 +24,7 @@ from inspection.portal import access
 from inspection.portal.views.registers import available
 from tests.builders import gaming_day
 
-from .samples import Samples, per_test_samples
-
-
-@pytest.fixture
-def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
-    """The samples made once for this module (every test here uses them)."""
-    return per_test_samples(shared_samples)
-
-
-@pytest.fixture
-def users(samples: Samples) -> dict[str, Any]:
-    return samples.users
-
-
-@pytest.fixture
-def casino(samples: Samples) -> Any:
-    return samples.casino
-
+from .samples import Samples, module_casino, module_samples, module_users  # noqa: F401 - made once for the module
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
 # the roles with staff accounts (the admin's users); the officer and the machine have none

@@ -14,22 +14,7 @@ from django.utils import translation
 
 from casino_ops import dates
 
-from .samples import Samples, per_test_samples
-
-
-@pytest.fixture
-def samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
-    return per_test_samples(shared_samples)
-
-
-@pytest.fixture
-def users(samples: Samples) -> dict[str, Any]:
-    return samples.users
-
-
-@pytest.fixture
-def casino(samples: Samples) -> Any:
-    return samples.casino
+from .samples import Samples, module_casino, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 def _main(client: Any, url: str, language: str) -> str:
