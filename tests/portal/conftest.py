@@ -34,12 +34,17 @@ def totp_code(device: TOTPDevice) -> str:
     return f"{totp.token():0{device.digits}d}"
 
 
-@pytest.fixture
-def devices(users: dict[str, Any]) -> dict[str, TOTPDevice]:
+def make_devices(users: dict[str, Any]) -> dict[str, TOTPDevice]:
+    """A confirmed authenticator app for each role that needs a one-time code."""
     return {
         role: TOTPDevice.objects.create(user=users[role], name="app", confirmed=True)
         for role in roles.TWO_FACTOR
     }
+
+
+@pytest.fixture
+def devices(users: dict[str, Any]) -> dict[str, TOTPDevice]:
+    return make_devices(users)
 
 
 def signed_in(user: Any, device: TOTPDevice | None = None) -> Client:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +38,9 @@ class Samples:
     _report: Any = None
     _checkpoint: Any = None
     _media: Path | None = None  # the module's files (its signed register), copied into each test's
+    # with the module's samples: each role's TOTP device and signed-in session (see module_clients)
+    devices: dict[str, Any] = field(default_factory=dict)
+    sessions: dict[str, str] = field(default_factory=dict)
 
     @property
     def checkpoint(self) -> Any:
@@ -165,6 +168,7 @@ def shared_samples(
         ):
             made.report  # noqa: B018 - the signed register, made once for the module
         made._media = media
+        _sign_in_every_role(made)
         return made
 
     yield from builders.kept_for_module(django_db_blocker, build)
@@ -187,6 +191,36 @@ def module_users(samples: Samples) -> dict[str, Any]:
 @pytest.fixture(name="casino")
 def module_casino(samples: Samples) -> Any:
     return samples.casino
+
+
+def _sign_in_every_role(made: Samples) -> None:
+    """Each role's TOTP device and a session signed in with it (the officer's also signed in with
+    a password only), kept with the module's samples: a test then has only to show the cookie."""
+    from .conftest import make_devices, signed_in
+
+    made.devices = make_devices(made.users)
+    for role, user in made.users.items():
+        made.sessions[role] = signed_in(user, made.devices.get(role)).session.session_key
+    made.sessions["officer_password_only"] = signed_in(made.users[roles.OFFICER]).session.session_key
+
+
+@pytest.fixture(name="devices")
+def module_devices(samples: Samples) -> dict[str, Any]:
+    return samples.devices
+
+
+@pytest.fixture(name="clients")
+def module_clients(samples: Samples) -> dict[str, Any]:
+    """The ``clients`` of tests/portal/conftest.py, on the sessions signed in once for the module."""
+    from django.conf import settings
+    from django.test import Client
+
+    made = {}
+    for who, session_key in samples.sessions.items():
+        made[who] = client = Client()
+        client.cookies[settings.SESSION_COOKIE_NAME] = session_key
+    made["anonymous"] = Client()
+    return made
 
 
 def per_test_samples(shared: Samples) -> Samples:

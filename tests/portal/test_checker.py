@@ -15,7 +15,7 @@ from audit import devcert
 from audit import signing as casino_signing
 from inspection.portal.checker import check_pdf
 
-from .samples import module_casino, module_samples, module_users  # noqa: F401 - made once for the module
+from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 URL = "/inspection/signatures/"
 
