@@ -11,6 +11,7 @@ file no longer matches the code.
 from __future__ import annotations
 
 import ast
+import functools
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -210,7 +211,10 @@ def _refusals_in(tree: ast.Module, module: str, callers: _Callers | None = None)
                     yield Refusal(first.value, cited_fr, cited_lu, module, _message(second))
 
 
-def refusals() -> list[Refusal]:
+@functools.cache
+def refusals() -> tuple[Refusal, ...]:
+    """Every refusal the apps' source raises, read once per process (the source does not change
+    under a running process; the command and the docs' check both read it)."""
     # in the order of the source (a dict, not a set): a code's first message is the same every run
     trees: dict[str, ast.Module] = {}
     for app in APPS:
@@ -223,7 +227,7 @@ def refusals() -> list[Refusal]:
     found: set[Refusal] = set()
     for module, tree in trees.items():
         found.update(_refusals_in(tree, module, callers))
-    return sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module, r.message))
+    return tuple(sorted(found, key=lambda r: (r.code, r.fr, r.lu, r.module, r.message)))
 
 
 def _cell(text: str, limit: int = 160) -> str:
