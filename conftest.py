@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import pytest
@@ -59,9 +59,26 @@ _migrated: dict[str, list[str]] = {}  # table: the statements that write its row
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> None:
+def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
     """pytest-django's test database, and a copy of the rows migrate left in it: after a
-    transactional test, the flush puts these very rows back (see ``pytest_runtest_teardown``)."""
+    transactional test, the flush puts these very rows back (see ``pytest_runtest_teardown``).
+
+    At the end, a session some process the tests killed left on the test database (a Celery
+    worker's child outliving it) is ended, so that the database is dropped at once: PostgreSQL
+    would wait five seconds, then refuse with a warning and leave the database behind."""
+    from django.db import connection
+
+    _copy_migrated_rows(django_db_blocker)
+    yield
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    connection.close()
+
+
+def _copy_migrated_rows(django_db_blocker: Any) -> None:
     from django.db import connection
 
     with django_db_blocker.unblock(), connection.cursor() as cursor:

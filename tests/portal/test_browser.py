@@ -377,9 +377,18 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
     base = live_server.url
     axe = axe_script()
     tour = Tour(tmp_path / "tour", screenshots)
+
     # Sign the register outside Playwright's event loop (pyHanko runs its own).
+    def signed_register() -> str:
+        from django.db import connections
+
+        try:
+            return str(samples.report.file.path)
+        finally:
+            connections.close_all()  # the thread's own: none left open on the test database
+
     with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        report_path = pool.submit(lambda: samples.report.file.path).result()
+        report_path = pool.submit(signed_register).result()
 
     contexts = {}
     first = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
