@@ -4,8 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PYTHON=${PYTHON:-python3}
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 scripts/install.sh requirements.txt
 scripts/system-deps.sh runtime || echo "warning: could not install the PDF libraries; registers will not render" >&2
 

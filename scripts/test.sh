@@ -9,10 +9,12 @@ cd "$(dirname "$0")/.."
 STARTED=$SECONDS
 report_time() { echo "scripts/test.sh: wall time $(( (SECONDS - STARTED) / 60 )) min $(( (SECONDS - STARTED) % 60 )) s"; }
 trap report_time EXIT
+# The suite starts many Python processes (manage.py commands, Celery workers, the quick
+# start's fresh install): each compiles again every module it imports unless Python may keep
+# the compiled bytecode beside the source, which an environment may forbid.
+unset PYTHONDONTWRITEBYTECODE
 
-PYTHON=${PYTHON:-python3}
 scripts/system-deps.sh test
-[ -x .venv/bin/python ] || "$PYTHON" -m venv .venv
 scripts/install.sh requirements-dev.txt
 
 # Services: PostgreSQL on 127.0.0.1:5432, Redis on 127.0.0.1:6379.
@@ -27,10 +29,6 @@ if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
   for _ in $(seq 30); do redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1 && break; sleep 1; done
 fi
 
-# The suite starts many Python processes (manage.py commands, Celery workers, the quick
-# start's fresh install): each compiles again every module it imports unless Python may keep
-# the compiled bytecode beside the source, which an environment may forbid.
-unset PYTHONDONTWRITEBYTECODE
 export DJANGO_SETTINGS_MODULE=tests.settings
 export DATABASE_URL="${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/test}"
 export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
