@@ -115,8 +115,11 @@ def test_the_directors_admin_fits_1366_pixels(
         "audit": "/admin/audit/auditevent/",
         "table": f"/admin/tables/table/{session.table_id}/change/",
         "advance_entries": "/admin/tables/advanceentry/",
-        **every_admin_page(),
     }
+    # every list and change page, each visited once (the ones named above are among them)
+    for name, url in every_admin_page().items():
+        if url not in pages.values():
+            pages[name] = url
     shots: list[Path] = []
     problems: list[str] = []
     checked: list[str] = []
