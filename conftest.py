@@ -63,8 +63,8 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
     """pytest-django's test database, and a copy of the rows migrate left in it: after a
     transactional test, the flush puts these very rows back (see ``pytest_runtest_teardown``).
 
-    At the end, a session some process the tests killed left on the test database (a Celery
-    worker's child outliving it) is ended, so that the database is dropped at once: PostgreSQL
+    At the end, a session still open on the test database (a thread or a process the tests
+    ended without closing it) is ended, so that the database is dropped at once: PostgreSQL
     would wait five seconds, then refuse with a warning and leave the database behind."""
     from django.db import connection
 

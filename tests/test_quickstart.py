@@ -8,6 +8,7 @@ way to alter one) loses its triggers, and `migrate` puts them back (audit.apps).
 from __future__ import annotations
 
 import base64
+import contextlib
 import os
 import re
 import shutil
@@ -138,7 +139,7 @@ def _holds_every_guard(database: Path) -> None:
     """Every book's trigger is there, and the record refuses to be changed or emptied."""
     expected = {name for name, _statement in sqlite_guard_statements(books())}
     assert len(books()) >= 40
-    with sqlite3.connect(database) as connection:
+    with contextlib.closing(sqlite3.connect(database)) as connection:
         present = {
             row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
         }

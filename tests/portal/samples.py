@@ -151,8 +151,8 @@ def shared_samples(
     django_db_setup: None, django_db_blocker: Any, dev_cert: Any, tmp_path_factory: pytest.TempPathFactory
 ) -> Any:
     """The samples (and the users, the casino, the signed register) made once for a module (they
-    take seconds). A module opts in by overriding ``samples``, ``users`` and ``casino`` with
-    :func:`per_test_samples`; all its tests then see them."""
+    take seconds). A module opts in by importing the ``module_*`` fixtures below; all its tests
+    then see them."""
     from django.test import override_settings
 
     media = tmp_path_factory.mktemp("samples-media")
@@ -177,9 +177,10 @@ def shared_samples(
 @pytest.fixture(name="samples")
 def module_samples(db: None, shared_samples: Samples, signing: Any) -> Samples:
     """A test's copy of the samples made once for its module. A module whose tests all read the
-    samples takes them so, with the users and the casino they were made with, by importing
-    ``module_samples, module_users, module_casino`` from here (they override ``samples``,
-    ``users`` and ``casino``): a build per test takes a second, a copy a millisecond."""
+    samples takes them so, with the users, the casino, the devices and the signed-in clients they
+    were made with, by importing ``module_samples, module_users, module_casino, module_devices,
+    module_clients`` from here (they override ``samples``, ``users``, ``casino``, ``devices`` and
+    ``clients``): a build per test takes a second, a copy a millisecond."""
     return per_test_samples(shared_samples)
 
 
