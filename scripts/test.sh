@@ -35,9 +35,25 @@ export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379/0}"
 
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
+# mypy and the migrations check (a dozen seconds on one core) run beside the tests; what they
+# print is shown after them, and either failing fails the run.
+checks=$(mktemp -d)
+trap 'rm -rf "$checks"; report_time' EXIT
+run_check() {
+  local name=$1
+  shift
+  ( "$@" > "$checks/$name.out" 2>&1 && echo 0 > "$checks/$name.status" || echo 1 > "$checks/$name.status" ) &
+}
 # mypy keeps its cache with the user's caches, as uv does, not in the checkout: a new clone
 # checks again only the modules whose source differs from what the cache recorded.
-MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/casino-compliance/mypy}" .venv/bin/mypy
-.venv/bin/python manage.py makemigrations --check --dry-run
+run_check mypy env MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/casino-compliance/mypy}" .venv/bin/mypy
+run_check migrations .venv/bin/python manage.py makemigrations --check --dry-run
+status=0
 # Each file whole to one worker, the longest files first (tests/scheduling.py).
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@"
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
+wait
+for name in mypy migrations; do
+  cat "$checks/$name.out"
+  [ "$(cat "$checks/$name.status")" = 0 ] || { echo "scripts/test.sh: $name failed" >&2; status=1; }
+done
+exit "$status"
