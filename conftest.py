@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
 from collections.abc import Generator, Iterator
 from typing import Any
@@ -58,16 +59,105 @@ MIGRATED = "migrated_rows"
 _migrated: dict[str, list[str]] = {}  # table: the statements that write its rows back
 
 
+# -- one migrate per run ------------------------------------------------------------------------
+
+# Under pytest-xdist the first worker to need a database migrates its own, then copies it
+# (CREATE DATABASE … TEMPLATE) under this name, <test database>_migrated; the other workers'
+# databases are copies of that one. The controller drops it at the end of the run.
+MIGRATED_COPY = "migrated-database"  # the file, in the run's temporary directory, naming it
+_migrating: list[int] = []  # the lock's descriptor, held by the worker that migrates
+_copied: list[str] = []  # this worker's database, when it is a copy (this worker drops it)
+
+
+def _quoted(name: str) -> str:
+    return '"' + name.replace('"', '""') + '"'
+
+
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+def django_db_keepdb(
+    request: pytest.FixtureRequest,
+    django_db_modify_db_settings: None,
+    tmp_path_factory: pytest.TempPathFactory,
+    django_db_blocker: Any,
+) -> bool:
+    """``--reuse-db`` as pytest-django has it; and, under pytest-xdist on PostgreSQL, true for a
+    worker whose database is a copy of the one another worker migrated in this run: the copy is
+    kept as made (migrate finds nothing to apply), and this worker drops it at its end.
+
+    The first worker here takes a lock in the run's temporary directory and holds it while it
+    migrates (``django_db_setup`` below copies its database, then lets go); a worker that finds
+    no copy once it has the lock (the first died) migrates its own."""
+    from django.db import connection
+
+    reuse = bool(request.config.getvalue("reuse_db"))
+    if reuse or not hasattr(request.config, "workerinput") or connection.vendor != "postgresql":
+        return reuse
+    shared = tmp_path_factory.getbasetemp().parent
+    lock = os.open(shared / f"{MIGRATED_COPY}.lock", os.O_CREAT | os.O_RDWR)
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    named = shared / MIGRATED_COPY
+    if not named.exists():
+        _migrating.append(lock)
+        return False
+    try:
+        own = connection.creation._get_test_db_name()
+        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(own)}")
+            cursor.execute(f"CREATE DATABASE {_quoted(own)} TEMPLATE {_quoted(named.read_text())}")
+        _copied.append(own)
+    finally:
+        os.close(lock)
+    return True
+
+
+def _leave_a_copy(django_db_blocker: Any, shared: Any) -> None:
+    """The worker that migrated copies its database for the others, then lets them go on."""
+    from django.db import connection
+
+    lock = _migrating.pop()
+    try:
+        own = connection.settings_dict["NAME"]
+        copy = f"{own.rpartition('_')[0] or own}_migrated"
+        connection.close()  # the source of a copy has no session on it
+        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(copy)}")
+            cursor.execute(f"CREATE DATABASE {_quoted(copy)} TEMPLATE {_quoted(own)}")
+        (shared / MIGRATED_COPY).write_text(copy)
+    finally:
+        os.close(lock)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The controller of a pytest-xdist run drops the migrated database the workers copied."""
+    config = session.config
+    if hasattr(config, "workerinput") or not hasattr(config, "_tmp_path_factory"):
+        return
+    named = config._tmp_path_factory.getbasetemp() / MIGRATED_COPY
+    if not named.exists():
+        return
+    from django.db import connection
+    from pytest_django.plugin import blocking_manager_key
+
+    with config.stash[blocking_manager_key].unblock(), connection._nodb_cursor() as cursor:
+        cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(named.read_text())}")
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(
+    django_db_setup: None, django_db_blocker: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
     """pytest-django's test database, and a copy of the rows migrate left in it: after a
     transactional test, the flush puts these very rows back (see ``pytest_runtest_teardown``).
+    Under pytest-xdist, the worker that migrated leaves a copy of its database for the others
+    (``django_db_keepdb``).
 
     At the end, a session still open on the test database (a thread or a process the tests
     ended without closing it) is ended, so that the database is dropped at once: PostgreSQL
     would wait five seconds, then refuse with a warning and leave the database behind."""
     from django.db import connection
 
+    if _migrating:
+        _leave_a_copy(django_db_blocker, tmp_path_factory.getbasetemp().parent)
     _copy_migrated_rows(django_db_blocker)
     yield
     with django_db_blocker.unblock(), connection.cursor() as cursor:
@@ -76,6 +166,9 @@ def django_db_setup(django_db_setup: None, django_db_blocker: Any) -> Iterator[N
             " WHERE datname = current_database() AND pid <> pg_backend_pid()"
         )
     connection.close()
+    if _copied:  # kept by pytest-django (django_db_keepdb): this worker drops its copy
+        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(_copied.pop())}")
 
 
 def _copy_migrated_rows(django_db_blocker: Any) -> None:

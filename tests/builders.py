@@ -68,20 +68,32 @@ def assert_refused(
 
 def users_by_role() -> dict[str, Any]:
     """One user per role, keyed by role name (``u_<role>``, password ``pw-<role>``; staff but
-    for the officer and the machine)."""
+    for the officer and the machine). Written in three statements: a test makes them often."""
     from django.contrib.auth import get_user_model
+    from django.contrib.auth.hashers import make_password
     from django.contrib.auth.models import Group
 
     from casino_ops import roles
 
     User = get_user_model()
-    made = {}
-    for role in roles.ALL_ROLES:
-        user = User.objects.create_user(
-            username=f"u_{role}", password="pw-" + role, is_staff=role not in (roles.OFFICER, roles.MACHINE)
+    groups = {group.name: group for group in Group.objects.filter(name__in=roles.ALL_ROLES)}
+    made = dict(
+        zip(
+            roles.ALL_ROLES,
+            User.objects.bulk_create(
+                User(
+                    username=f"u_{role}",
+                    password=make_password("pw-" + role),
+                    is_staff=role not in (roles.OFFICER, roles.MACHINE),
+                )
+                for role in roles.ALL_ROLES
+            ),
+            strict=True,
         )
-        user.groups.add(Group.objects.get(name=role))
-        made[role] = user
+    )
+    User.groups.through.objects.bulk_create(
+        User.groups.through(user_id=user.pk, group_id=groups[role].pk) for role, user in made.items()
+    )
     return made
 
 
