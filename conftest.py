@@ -127,6 +127,18 @@ def _leave_a_copy(django_db_blocker: Any, shared: Any) -> None:
         os.close(lock)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef: pytest.FixtureDef[Any], request: pytest.FixtureRequest) -> Any:
+    """A worker whose migrate fails lets the others go on at once (each then migrates its own)
+    instead of holding them until it ends."""
+    try:
+        return (yield)
+    except BaseException:
+        if fixturedef.argname == "django_db_setup" and _migrating:
+            os.close(_migrating.pop())
+        raise
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
     """The controller of a pytest-xdist run drops the migrated database the workers copied."""
     config = session.config
