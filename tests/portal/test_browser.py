@@ -39,6 +39,20 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # Chromium (156) loads the omnibox's popup, a page of its own, with every window, that is
+    # with every browser context: a renderer's work the tests never use. Only the last
+    # --disable-features counts, so Playwright's own list (1.65.2) is repeated here first.
+    "--disable-features="
+    + ",".join(
+        (
+            "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades",
+            "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding",
+            "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin",
+            "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch",
+            "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion",
+            "WebUIOmniboxPopup",
+        )
+    ),
 ]
 ROOT = Path(__file__).resolve().parents[2]
 OUTPUT = ROOT / "test-output" / "browser"
