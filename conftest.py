@@ -86,7 +86,7 @@ def django_db_keepdb(
 
     The first worker here takes a lock in the run's temporary directory and holds it while it
     migrates (``django_db_setup`` below copies its database, then lets go); a worker that finds
-    no copy once it has the lock (the first died) migrates its own."""
+    no copy once it has the lock (the first one's migrate failed, or it died) migrates its own."""
     from django.db import connection
 
     reuse = bool(request.config.getvalue("reuse_db"))
