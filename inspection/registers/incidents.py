@@ -69,7 +69,7 @@ class Incidents(Register):
                         else i.get_kind_display(),
                         decks,
                         i.circumstances,
-                        fmt.person(i.reported_by),
+                        fmt.person(i.reported_by) or _("le système"),
                         told,
                         closed,
                     ],

@@ -21,8 +21,16 @@ from audit.books import book_for
 from casino_ops import dates
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 from inspection.portal import labels
+from inspection.registers import fmt
 
 register = template.Library()
+
+
+@register.filter
+def person(user: Any) -> str:
+    """A person as the books name him: full name, else user name; empty for nobody (a row the
+    system wrote, e.g. an incident the replay of a hand log opened)."""
+    return fmt.person(user)
 
 
 @register.filter

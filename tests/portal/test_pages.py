@@ -70,6 +70,41 @@ def test_closing_an_incident(officer_client, samples) -> None:
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_an_incident_the_replay_opened_is_listed_and_closed(officer_client, samples, language) -> None:
+    """The replay task opens an incident with no reporter (FR art. 40, LU art. 7): the page says who
+    found it (the replay of the hand log), in either language, and the officer closes it."""
+    from cards_registry.services import report_incident_from_replay
+
+    deck = Deck.objects.get(serial="A1-2")
+    incident = report_incident_from_replay(
+        code="INVALID_CARD",
+        table_number=3,
+        day=samples.session.day,
+        shoe_reference="S-1",
+        decks=[deck],
+        detail="carte 1S inconnue du sabot",
+    )
+    assert incident is not None and incident.reported_by is None
+    response = officer_client.get(reverse("portal:incidents"), HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert f'id="incident-{incident.pk}"' in page
+    assert (
+        "le système (rejeu d&#x27;un journal de donnes)"
+        if language == "fr"
+        else "the system (replay of a hand log)"
+    ) in page
+    prefix = f"incident-{incident.pk}"
+    officer_client.post(
+        reverse("portal:close_incident", args=[incident.pk]),
+        {f"{prefix}-finding": "Carte étrangère au sabot, écartée.", f"{prefix}-decks_fit": [deck.pk]},
+    )
+    assert IncidentClosure.objects.filter(incident=incident).exists()
+    assert Deck.objects.get(pk=deck.pk).status == "in_cabinet"
+
+
+@pytest.mark.django_db
 def test_a_decks_life_by_serial(officer_client, samples) -> None:
     search = officer_client.get("/inspection/jeux/?serie=A1-1").content.decode()
     assert f'href="/inspection/jeux/{samples.deck.pk}/"' in search
