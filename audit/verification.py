@@ -27,7 +27,7 @@ from typing import Any
 from django.db import connections, transaction
 
 from .books import ROWS_KEY, BookCheck, books, iter_rows, select_sql
-from .books.check import _event, _loads
+from .books.check import _event, _loads, row_digest
 from .books.rows import _fix_json
 from .chain import Verification, verify_chain
 
@@ -130,9 +130,9 @@ class _Found:
 def _compare(conn: Any) -> _Found:
     """On a psycopg connection (its transaction open): every sealed event's rows, the last
     one of each row winning, compared with every book (the rows as the chain writes them)."""
-    # table -> pk -> (seq, hash of the row's values): BookCheck.add_payload, inlined (one call
+    # table -> pk -> (seq, digest of the row's values): BookCheck.add_payload, inlined (one call
     # per event is a good part of the time at a million events).
-    expected: dict[str, dict[Any, tuple[int, int]]] = {}
+    expected: dict[str, dict[Any, tuple[int, bytes]]] = {}
     with conn.cursor(name="audit_books_events") as cursor:
         cursor.execute(
             "SELECT seq, payload FROM audit_event WHERE seq IS NOT NULL AND strpos(payload, %s) > 0 "
@@ -151,7 +151,7 @@ def _compare(conn: Any) -> _Found:
                     per_table = expected.get(table)
                     if per_table is None:
                         per_table = expected[table] = {}
-                    per_table[pk] = (seq, hash(tuple(values.values())))
+                    per_table[pk] = (seq, row_digest(tuple(values.values())))
     found = _Found(problems={}, rows={})
     for book in books():
         wanted = expected.get(book.table, {})
@@ -170,7 +170,7 @@ def _compare(conn: Any) -> _Found:
                     said = wanted.pop(row[0], None)
                     if said is None:
                         problems.append((row[0], None, "unbound"))
-                    elif said[1] != hash(row[1:]):
+                    elif said[1] != row_digest(row[1:]):
                         problems.append((row[0], said[0], "differ"))
         problems.extend((pk, seq, "gone") for pk, (seq, _digest) in wanted.items())
         found.rows[book.table] = count
@@ -199,7 +199,7 @@ def _merge(found: _Found, pending: BookCheck, using: str) -> tuple[list[str], in
                 else:
                     gone.append((seq, pk))
         if waiting:
-            now = {row[0]: hash(row[1:]) for row in iter_rows(book, using=using, pks=list(waiting))}
+            now = {row[0]: row_digest(row[1:]) for row in iter_rows(book, using=using, pks=list(waiting))}
             for pk, (event, digest) in waiting.items():
                 if pk not in now:
                     gone.append((event, pk))

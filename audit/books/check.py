@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,15 @@ except ImportError:  # pragma: no cover
 # --- Verification: the books against the chain ---------------------------------------
 
 
+def row_digest(values: tuple[Any, ...]) -> bytes:
+    """The SHA-256 of a row's values in an exact encoding (``repr``: a value's type and all its
+    digits, a text's every character escaped or itself), to compare a row with the chain.
+
+    Not Python's ``hash()``: ``hash(n) == hash(n + 2**61 - 1)`` and ``hash(-1) == hash(-2)``,
+    so a key moved by either would compare equal."""
+    return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).digest()
+
+
 _MARKER = b'"' + ROWS_KEY.encode() + b'":[['
 
 
@@ -31,8 +41,8 @@ class BookCheck:
     """Receives each event's payload (sealed, in seq order; then the waiting ones) and
     compares the books with what the chain says they hold."""
 
-    # table -> pk -> (seq or -id of a waiting event, hash of the row's values)
-    expected: dict[str, dict[Any, tuple[int, int]]] = field(default_factory=dict)
+    # table -> pk -> (seq or -id of a waiting event, digest of the row's values: row_digest)
+    expected: dict[str, dict[Any, tuple[int, bytes]]] = field(default_factory=dict)
     rows_bound: int = 0
     rows_checked: int = 0
     problems: list[str] = field(default_factory=list)
@@ -61,7 +71,7 @@ class BookCheck:
             per_table = expected.get(table)
             if per_table is None:
                 per_table = expected[table] = {}
-            per_table[pk] = (seq, hash(tuple(values.values())))
+            per_table[pk] = (seq, row_digest(tuple(values.values())))
             self.rows_bound += 1
 
     def check(self, using: str = "default") -> list[str]:
@@ -77,7 +87,7 @@ class BookCheck:
                 said = wanted.pop(pk, None)
                 if said is None:
                     unbound.append(pk)
-                elif said[1] != hash(row[1:]):
+                elif said[1] != row_digest(row[1:]):
                     differ[pk] = said[0]
             if differ:
                 problems.extend(self._details(book, differ, using))
