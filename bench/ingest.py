@@ -33,13 +33,16 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DB_NAME = "bench_ingest"
+from bench.checks import database_name, expect_equal, finish, load  # noqa: E402
+
+DB_NAME = database_name("bench_ingest")
 
 
 def parse_args() -> argparse.Namespace:
@@ -62,6 +65,9 @@ def parse_args() -> argparse.Namespace:
         help="AUDIT_SEALING: inline (each act seals its event) or sealer (an audit_sealer process seals after commit)",
     )
     p.add_argument("--keep-db", action="store_true", help="keep the bench database afterwards")
+    p.add_argument(
+        "--timeout", type=float, default=600, help="seconds to wait for the replays and the sealing"
+    )
     return p.parse_args()
 
 
@@ -128,7 +134,6 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    import datetime as dt
     from decimal import Decimal
 
     from django.contrib.auth import get_user_model
@@ -147,12 +152,16 @@ def main() -> None:
     director.groups.add(Group.objects.get(name=roles.DIRECTOR))
     croupier = User.objects.create_user("bench_croupier", is_staff=True)
     croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
+    officer = User.objects.create_user("bench_officer", is_staff=True)
+    officer.groups.add(Group.objects.get(name=roles.OFFICER))
     update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
-    day = dt.date(2026, 11, 30)
+    day = builders.gaming_day()
     sessions = {}
     for n in range(1, args.tables + 1):
         table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
         sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
+        # a shoe of the depot's decks at each table: no hand log is taken without one (FR art. 40)
+        builders.shoe(sessions[table.code], croupier=croupier, prefix=f"T{n:02d}")
     t_sim = time.perf_counter()
     logs = simulate_day(list(sessions), args.hours * args.rate)
     # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
@@ -162,6 +171,7 @@ def main() -> None:
     )
     jobs = [(session_id, body) for _i, session_id, body in ordered]
     total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
+    wanted = _engine_figures(body for _sid, body in jobs)  # what the workers must store
     print(
         f"setup   : {args.tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
         f"simulated in {time.perf_counter() - t_sim:.1f} s"
@@ -216,13 +226,15 @@ def main() -> None:
             proc.join()
         t_api = time.perf_counter() - t0
         stored = HandLog.objects.count()
-        while Replay.objects.count() < stored:
+        deadline = time.monotonic() + args.timeout
+        while Replay.objects.count() < stored and time.monotonic() < deadline:
             if worker.poll() is not None:
-                raise SystemExit("the worker stopped")
+                raise SystemExit("bench FAILED: the worker stopped")
             time.sleep(0.1)
         from audit.models import AuditEvent
 
-        while AuditEvent.objects.filter(seq__isnull=True).exists():  # every act sealed in the chain
+        # every act sealed in the chain
+        while AuditEvent.objects.filter(seq__isnull=True).exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         t_all = time.perf_counter() - t0
     finally:
@@ -231,7 +243,7 @@ def main() -> None:
         if sealer is not None:
             sealer.terminate()
             sealer.wait(timeout=30)
-    latencies.sort()
+    latencies.sort() if latencies else latencies.append(float("nan"))
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
     print(
         f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
@@ -241,6 +253,9 @@ def main() -> None:
         f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
         f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
     )
+    for err in errors[:3]:
+        print(f"refused : {err}")
+    _check_work(len(jobs), errors, wanted)
     print(
         f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
         f"{Discrepancy.objects.count()} discrepancy rows"
@@ -249,11 +264,47 @@ def main() -> None:
         f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
         f"(API + queue + {args.workers} worker processes, max tasks per child "
         f"{args.max_tasks_per_child or 'default'}, discrepancy rows stored, "
-        f"audit sealing {args.sealing})"
+        f"audit sealing {args.sealing}; load average {load()})"
     )
     connection.close()
     if not args.keep_db:
         drop_database(server)
+    finish()
+
+
+def _engine_figures(bodies: Iterable[bytes]) -> dict[str, int]:
+    """What replaying the logs must store, by the engine itself: the rounds replayed in full
+    and the discrepancies found in rounds (the session's own differences come on top)."""
+    from tables.blackjack import replay
+
+    rounds = found = 0
+    for body in bodies:
+        report = replay(json.loads(body))
+        rounds += sum(1 for r in report["rounds"] if r["replayed"])
+        found += sum(1 for d in report["discrepancies"] if d["round"] is not None)
+    return {"rounds": rounds, "discrepancies": found}
+
+
+def _check_work(posted: int, errors: list[str], wanted: dict[str, int]) -> None:
+    """Every log sent was stored, replayed by a worker, its discrepancies stored, and every
+    act sealed in the chain: otherwise the throughput above counts work not done."""
+    from django.db.models import Sum
+
+    from audit.actions import Action
+    from audit.models import AuditEvent
+    from tables.models import Discrepancy, HandLog, Replay
+
+    expect_equal(len(errors), 0, "hand logs refused by the API")
+    expect_equal(HandLog.objects.count(), posted, "hand logs stored")
+    expect_equal(Replay.objects.count(), posted, "replays stored")
+    replayed = Replay.objects.aggregate(n=Sum("rounds_replayed"))["n"] or 0
+    expect_equal(replayed, wanted["rounds"], "rounds replayed in full (the engine's count)")
+    in_rounds = Discrepancy.objects.filter(round__isnull=False).count()
+    expect_equal(in_rounds, wanted["discrepancies"], "discrepancy rows of rounds (the engine's count)")
+    expect_equal(
+        AuditEvent.objects.filter(action=Action.HAND_LOG_REPLAYED).count(), posted, "replays in the chain"
+    )
+    expect_equal(AuditEvent.objects.filter(seq__isnull=True).count(), 0, "events left unsealed")
 
 
 def client_loop(user_id: int, jobs: list[tuple[int, bytes]], results: multiprocessing.Queue) -> None:

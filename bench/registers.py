@@ -42,14 +42,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.checks import database_name, expect, expect_equal, finish  # noqa: E402
+
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-DB_NAME = os.environ.get("BENCH_REGISTERS_DB", "bench_registers")
+DB_NAME = os.environ.get("BENCH_REGISTERS_DB") or database_name("bench_registers")
 REDIS_URL = (
     os.environ.get("CELERY_BROKER_URL") or os.environ.get("TEST_REDIS_URL") or "redis://127.0.0.1:6379/0"
 )
 START, END = dt.date(2025, 1, 1), dt.date(2025, 12, 31)
 QUEUE = "bench-registers"
+WANTED_ROWS = [0]  # the receptions the register must list at least (set once filled)
 
 
 def _database() -> None:
@@ -148,17 +151,18 @@ def _wait(report_id: int, worker: subprocess.Popen, peaks: dict[int, float]) -> 
             peaks[child] = max(peaks.get(child, 0.0), _vm_hwm_mb(child))
         state, error = Report.objects.filter(pk=report_id).values_list("state", "error").get()
         if state == Report.State.FAILED:
-            raise SystemExit(f"failed: {error}")
+            raise SystemExit(f"bench FAILED: the register failed: {error}")
         if state == Report.State.DONE:
             return time.perf_counter() - started
         if time.monotonic() > deadline:
-            raise SystemExit("not done after 30 minutes")
+            raise SystemExit("bench FAILED: the register not done after 30 minutes")
         time.sleep(0.05)
 
 
 def _one_print(
     label: str, worker: subprocess.Popen, peaks: dict[int, float], workers: int, *, new: bool
-) -> None:
+) -> tuple[int, int]:
+    """One print, timed; returns the parts it made and the parts it has."""
     from audit.models import Report, ReportPart
     from inspection.registers.parts import books_version
     from inspection.registers.reports import _enqueue, report_key, request_report
@@ -181,6 +185,10 @@ def _one_print(
         f"{label}: {elapsed:.1f} s wall, {report.pages} pages, {report.rows} rows, "
         f"{len(rps)} parts ({len(made)} made, {len(rps) - len(made)} reused)"
     )
+    expect(
+        bool(report.file) and len(report.sha256) == 64 and (report.rows or 0) >= WANTED_ROWS[0],
+        f"{label}: a signed PDF stored, {report.rows} rows (at least the {WANTED_ROWS[0]} receptions filled)",
+    )
     if made:
         print(
             f"  parts made: {pages_made} pages in {render:.1f} s of worker time "
@@ -189,6 +197,7 @@ def _one_print(
             f"{100 * render / workers / elapsed:.0f} % of the wall time; "
             f"slowest part {max(p.seconds for p in made):.1f} s"
         )
+    return len(made), len(rps)
 
 
 def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = False) -> None:
@@ -220,6 +229,7 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
         stdout=subprocess.DEVNULL,
     )
     peaks: dict[int, float] = {}
+    WANTED_ROWS[0] = Reception.objects.filter(received_on__range=(START, END)).count()
     try:
         time.sleep(4)  # let the worker start
         if again:  # the stored parts of the earlier run, checked against the books (read, compared)
@@ -231,11 +241,15 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
                 new=False,
             )
         else:
-            _one_print("first print", worker, peaks, workers, new=True)
-        _one_print("second print, nothing changed", worker, peaks, workers, new=False)
+            made, parts = _one_print("first print", worker, peaks, workers, new=True)
+            expect_equal(made, parts, "first print: parts made")
+        made, parts = _one_print("second print, nothing changed", worker, peaks, workers, new=False)
+        expect_equal(made, 0, "second print, nothing changed: parts made again")
         director = get_user_model().objects.get(username="directeur")
         june = (
-            Reception.objects.filter(received_on__year=2025, received_on__month=6).order_by("number").first()
+            Reception.objects.filter(received_on__year=2025, received_on__month=min(6, END.month))
+            .order_by("number")
+            .first()
         )
         record_correction(
             actor=director,
@@ -245,7 +259,8 @@ def pipeline(env: dict[str, str], rows: int, workers: int, *, again: bool = Fals
             reason="bench",
             approval="Approuvé, le directeur",
         )
-        _one_print("print after one correction in June", worker, peaks, workers, new=True)
+        made, parts = _one_print("print after one correction in June", worker, peaks, workers, new=True)
+        expect_equal(made, 1, "print after one correction in June: parts made again (June's)")
     finally:
         worker.send_signal(signal.SIGTERM)
         worker.wait(timeout=60)
@@ -276,6 +291,9 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=10_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
+        "--months", type=int, default=12, help="the register's months of 2025, from January (its parts)"
+    )
+    parser.add_argument(
         "--again",
         metavar="DIR",
         help="the database and the directory of an earlier run: its stored parts, without the first print",
@@ -284,6 +302,9 @@ def main() -> None:
     parser.add_argument("--child-single", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
+    global END
+    if args.months < 12:  # a shorter register, of fewer parts (the benches' test runs one of two)
+        END = dt.date(2025, args.months + 1, 1) - dt.timedelta(days=1)
 
     if args.child_single:
         _setup({})
@@ -326,6 +347,7 @@ def main() -> None:
             env={**os.environ, **env},
             check=True,
         )
+    finish()
 
 
 if __name__ == "__main__":

@@ -38,6 +38,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.checks import expect, expect_equal, finish, load  # noqa: E402
 from tables.blackjack import replay  # noqa: E402
 from tables.blackjack.simulator import simulate_shoe  # noqa: E402
 
@@ -76,19 +77,23 @@ def bench_engine(logs: list[dict[str, Any]], repeat: int = 15) -> None:
     parsed = [json.loads(json.dumps(log)) for log in logs]
     walls = []
     cpus = []
+    replayed = 0
     for _ in range(repeat):
         t0 = time.perf_counter()
         c0 = time.process_time()
+        replayed = 0
         for log in parsed:
-            replay(log)
+            report = replay(log)
+            replayed += sum(1 for r in report["rounds"] if r["replayed"])
         cpus.append(time.process_time() - c0)
         walls.append(time.perf_counter() - t0)
+    expect_equal(replayed, rounds, "rounds replayed by the engine in a pass")
     best = min(walls)
     median = sorted(walls)[len(walls) // 2]
     print(
         f"engine  : {len(logs)} shoes, {rounds} rounds, best of {repeat} passes: {best:.3f} s"
         f" -> {rounds / best:,.0f} rounds/s (median pass {rounds / median:,.0f} rounds/s;"
-        f" validation + replay + report dicts, one core, JSON encoding excluded)"
+        f" validation + replay + report dicts, one core, JSON encoding excluded; load average {load()})"
     )
     print(
         f"engine  : by CPU time of the one core used, best of {repeat} passes:"
@@ -108,14 +113,17 @@ def command_argv(path: str) -> list[str]:
 _MEASURE = (
     "import resource, subprocess, sys, time\n"
     "t = time.perf_counter()\n"
-    "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)\n"
+    "p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)\n"
+    "n = sum(1 for line in p.stdout if line.strip())\n"
+    "p.wait()\n"
     "dt = time.perf_counter() - t\n"
-    "print(p.returncode, dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+    "print(p.returncode, dt, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, n)\n"
 )
 
 
-def run_command(path: str) -> tuple[int, float, int]:
-    """(exit status, seconds, peak RSS in KiB) of the command on one file."""
+def run_command(path: str, count: int) -> tuple[int, float, int]:
+    """(exit status, seconds, peak RSS in KiB) of the command on one file of ``count`` logs; its
+    exit status and one report printed per log are checked."""
     env = {**os.environ, "DEBUG": os.environ.get("DEBUG", "1")}
     out = subprocess.run(
         [sys.executable, "-c", _MEASURE, *command_argv(path)],
@@ -125,6 +133,8 @@ def run_command(path: str) -> tuple[int, float, int]:
         env=env,
         check=True,
     ).stdout.split()
+    expect_equal(int(out[0]), 0, f"the command's exit status on {count} logs")
+    expect_equal(int(out[3]), count, "reports printed by the command")
     return int(out[0]), float(out[1]), int(out[2])
 
 
@@ -144,7 +154,7 @@ def write_jsonl(path: Path, logs: list[dict[str, Any]], count: int) -> int:
 def bench_command(logs: list[dict[str, Any]], tmp: Path, repeat: int = 3) -> None:
     path = tmp / "shoes.jsonl"
     rounds = write_jsonl(path, logs, len(logs))
-    runs = [run_command(str(path)) for _ in range(repeat)]
+    runs = [run_command(str(path), len(logs)) for _ in range(repeat)]
     status, secs, rss = min(runs, key=lambda r: r[1])
     print(
         f"command : {' '.join(command_argv('FILE')[1:])}: {len(logs)} shoes, {rounds} rounds"
@@ -153,11 +163,13 @@ def bench_command(logs: list[dict[str, Any]], tmp: Path, repeat: int = 3) -> Non
     )
 
 
-def bench_memory(logs: list[dict[str, Any]], tmp: Path) -> None:
-    for count in (100, 1_000, 10_000):
+def bench_memory(
+    logs: list[dict[str, Any]], tmp: Path, sizes: tuple[int, ...] = (100, 1_000, 10_000)
+) -> None:
+    for count in sizes:
         path = tmp / f"shoes-{count}.jsonl"
         rounds = write_jsonl(path, logs, count)
-        status, secs, rss = run_command(str(path))
+        status, secs, rss = run_command(str(path), count)
         print(
             f"memory  : {count:>6} shoes ({rounds:>7} rounds, {path.stat().st_size / 2**20:6.1f}"
             f" MiB file): peak RSS {rss / 1024:6.1f} MiB, {secs:6.2f} s,"
@@ -172,6 +184,10 @@ def main() -> None:
     parser.add_argument("n", nargs="?", type=int, default=200, help="simulated shoes")
     parser.add_argument("--mode", choices=("all", "engine", "command", "memory"), default="all")
     parser.add_argument("--repeat", type=int, default=15, help="engine passes, the best is reported")
+    parser.add_argument(
+        "--memory-sizes", default="100,1000,10000", help="shoes in each file of the memory measure"
+    )
+    parser.add_argument("--command-runs", type=int, default=3, help="command runs, the best is reported")
     args = parser.parse_args()
     t0 = time.perf_counter()
     logs = make_shoes(args.n)
@@ -185,9 +201,11 @@ def main() -> None:
         bench_engine(logs, max(1, args.repeat))
     with tempfile.TemporaryDirectory() as d:
         if args.mode in ("all", "command"):
-            bench_command(logs, Path(d))
+            bench_command(logs, Path(d), max(1, args.command_runs))
         if args.mode in ("all", "memory"):
-            bench_memory(logs[:100], Path(d))
+            bench_memory(logs[:100], Path(d), tuple(int(n) for n in args.memory_sizes.split(",")))
+    expect(True, "every report made")  # reached only when no pass raised
+    finish()
 
 
 if __name__ == "__main__":
