@@ -123,6 +123,10 @@ class RegulationError(Exception):
     the API (HTTP 400) and commands show it as it is, never as a traceback.
     """
 
+    #: what the refusal set off that the rollback does not undo (an incident opened, its decks
+    #: quarantined: FR art. 40, LU art. 7), said with the refusal wherever it is shown
+    consequence: str = ""
+
     def __init__(self, code: str, message: str, article: str = "", *, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
@@ -131,12 +135,16 @@ class RegulationError(Exception):
         self.field = field
 
     def __str__(self) -> str:
-        return f"{self.message} ({self.article})" if self.article else self.message
+        text = f"{self.message} ({self.article})" if self.article else self.message
+        return f"{text} {self.consequence}" if self.consequence else text
 
     def as_dict(self) -> dict[str, str | None]:
-        return {
+        refusal: dict[str, str | None] = {
             "code": self.code,
             "message": self.message,
             "article": self.article,
             "field": self.field,
         }
+        if self.consequence:
+            refusal["consequence"] = self.consequence
+        return refusal

@@ -60,19 +60,8 @@ def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
     opened = selectors.incidents_of_return(deck_return)
     if not opened:
         return messages.SUCCESS, str(_("Jeux rendus, comptés et examinés."))
-    numbers = sorted({incident.number for incident in opened.values()})
-    serials = sorted(
-        line.issue_line.deck.serial
-        for line in deck_return.lines.select_related("issue_line__deck")
-        if line.issue_line.deck_id in opened
-    )
-    return messages.WARNING, str(
-        _(
-            "Incident n° %(numbers)s ouvert : jeu(x) %(serials)s consigné(s) au dépôt, hors du jeu "
-            "jusqu'à la clôture par l'officier. Signalez-le sur-le-champ à l'officier."
-        )
-        % {"numbers": ", ".join(str(n) for n in numbers), "serials": ", ".join(serials)}
-    )
+    incidents = {incident.pk: incident for incident in opened.values()}
+    return messages.WARNING, selectors.incident_notice(sorted(incidents.values(), key=lambda i: i.number))
 
 
 class _SelectedDecksForm(ActPageForm):

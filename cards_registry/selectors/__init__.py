@@ -17,9 +17,11 @@ from .depot import (
     decks_out,
     depot_settings,
     held_sixains,
+    incident_notice,
     incidents_of_return,
     last_issue_day,
     late_or_unreported_incidents,
+    open_incidents_at,
 )
 from .officers import (
     all_incidents,
@@ -45,6 +47,8 @@ __all__ = [
     "depot_settings",
     "late_or_unreported_incidents",
     "incidents_of_return",
+    "incident_notice",
+    "open_incidents_at",
     "resolve_decks",
     "find_deck",
     "deck_history",

@@ -3,9 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.db.models import Max, Model, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from casino_ops.regulations import cite
+from casino_ops.services import get_casino
 
 from ..models import (
     Correction,
@@ -154,6 +160,38 @@ def incidents_of_return(deck_return: Any) -> dict[int, Incident]:
         for deck in incident.decks.all():
             found.setdefault(deck.pk, incident)
     return found
+
+
+def incident_notice(incidents: Iterable[Incident]) -> str:
+    """What an act that opened ``incidents`` says on the page it returns (FR art. 40 §5, LU art.
+    7 §5): each incident's number, the decks it quarantined, the article, and what to do next."""
+    article = cite("depot.incident", get_casino().profile)
+    said = []
+    for incident in incidents:
+        serials = sorted(deck.serial for deck in incident.decks.all())
+        said.append(
+            ngettext(
+                "Incident n° %(number)s ouvert : jeu %(serials)s consigné au dépôt, hors du jeu "
+                "jusqu'à la clôture de l'incident par l'officier (%(article)s).",
+                "Incident n° %(number)s ouvert : jeux %(serials)s consignés au dépôt, hors du jeu "
+                "jusqu'à la clôture de l'incident par l'officier (%(article)s).",
+                len(serials),
+            )
+            % {"number": incident.number, "serials": ", ".join(serials), "article": article}
+        )
+    if not said:
+        return ""
+    return " ".join([*said, _("Signalez-le sur-le-champ à l'officier.")])
+
+
+def open_incidents_at(*, table_number: int, day: dt.date) -> list[Incident]:
+    """The incidents still open that were found at a table on a gaming day (a check at the
+    table, a shoe refused for its composition, the replay of its hand logs, a return)."""
+    return list(
+        Incident.objects.filter(table_number=table_number, day=day, closure__isnull=True)
+        .prefetch_related("decks")
+        .order_by("number")
+    )
 
 
 def last_issue_day() -> dt.date | None:

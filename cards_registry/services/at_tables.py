@@ -42,6 +42,7 @@ from ..rules import (
     return_findings,
     table_check_finding,
 )
+from ..selectors import incident_notice
 from ._shared import (
     _create,
     _lock_decks,
@@ -154,7 +155,7 @@ def check_at_table(
             video_reference=video_reference,
         )
     except _FailedCheck as failed:
-        _incident_at_check(
+        incident = _incident_at_check(
             actor=actor,
             deck=deck,
             table_number=table_number,
@@ -162,19 +163,21 @@ def check_at_table(
             kind=failed.kind,
             circumstances=failed.circumstances,
         )
+        if incident is not None:  # said with the refusal: no act changes a deck's state silently
+            failed.error.consequence = incident_notice([incident])
         raise failed.error from None
 
 
 @transaction.atomic
 def _incident_at_check(
     *, actor: User, deck: Deck, table_number: int, day: dt.date, kind: str, circumstances: str
-) -> None:
+) -> Incident | None:
     """The incident a failed check at the table opens, its deck quarantined (out of play)."""
     profile = _profile()
     [locked] = _lock_decks([deck])
     if locked.status in (DeckStatus.QUARANTINED, DeckStatus.DESTROYED):
-        return  # already under an incident (or gone): nothing more to quarantine
-    _open_incident(
+        return None  # already under an incident (or gone): nothing more to quarantine
+    return _open_incident(
         actor=actor,
         kind=kind,
         route=IncidentRoute.TABLE_CHECK,

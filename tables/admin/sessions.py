@@ -14,6 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.selectors import incident_notice, open_incidents_at
 from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import act_page
@@ -231,8 +232,23 @@ class SessionAdmin(ReadOnlyAdmin):
         extra = {
             "session_acts": session_acts_for(request.user),
             "session_pk": object_id,
+            "incident_notice": self._incident_notice(object_id),
         }
         return super().change_view(request, object_id, form_url, {**(extra_context or {}), **extra})
+
+    @staticmethod
+    def _incident_notice(object_id: str) -> str:
+        """The incidents still open at the séance's table that day (a shoe refused for its
+        composition, a failed check, a card the replay of its logs found): no act changes a
+        deck's state without a word on the page it returns to (FR art. 40, LU art. 7)."""
+        session = (
+            Session.objects.select_related("table").filter(pk=object_id).first()
+            if object_id.isdigit()
+            else None
+        )
+        if session is None:
+            return ""
+        return incident_notice(open_incidents_at(table_number=session.table.number, day=session.day))
 
     def dealer_errors_view(self, request: HttpRequest) -> HttpResponse:
         if not request.user.has_perm("tables.view_discrepancy"):

@@ -15,7 +15,7 @@ import audit
 from audit.actions import Action
 from cards_registry.models import Deck
 from cards_registry.rules import check_blackjack_sixain, check_decks_playable
-from cards_registry.selectors import decks_checked_for_play, decks_issued_to
+from cards_registry.selectors import decks_checked_for_play, decks_issued_to, incident_notice
 from cards_registry.services import incident_at_shoe
 from casino_ops.regulations import RegulationError, cite
 
@@ -74,7 +74,7 @@ def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: 
     except _WrongComposition as wrong:
         colours = Counter(str(d.back_colour).strip().lower() for d in wrong.decks)
         described = ", ".join(f"{n} × {colour}" for colour, n in sorted(colours.items()))
-        incident_at_shoe(
+        incident = incident_at_shoe(
             actor=actor,
             decks=wrong.decks,
             table_number=session.table.number,
@@ -82,6 +82,8 @@ def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: 
             circumstances=f"{', '.join(d.serial for d in wrong.decks)} : composition du sabot"
             f" ({described}) — remplissage d'un sabot à la table {session.table.code}",
         )
+        if incident is not None:  # said with the refusal: no act changes a deck's state silently
+            wrong.error.consequence = incident_notice([incident])
         raise wrong.error from None
 
 

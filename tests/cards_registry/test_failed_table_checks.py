@@ -117,6 +117,10 @@ def test_the_admin_refuses_a_short_deck_on_its_field_and_the_incident_stays(
     incident = Incident.objects.get()
     assert (incident.kind, incident.table_number) == ("missing", 3)
     assert status(decks[0]) == DeckStatus.QUARANTINED
+    # the page says what the refusal opened, as a return short of a card does
+    text = html.unescape(response.content.decode())
+    assert f"Incident n° {incident.number} ouvert" in text and decks[0].serial in text
+    assert "FR art. 40" in text and "Signalez-le sur-le-champ à l'officier" in text
 
 
 def test_the_admin_form_presumes_no_count(director: Any) -> None:

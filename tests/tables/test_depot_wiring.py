@@ -143,3 +143,46 @@ def test_the_tables_admin_puts_a_table_out_of_service_by_an_action(client, staff
     assert response.status_code == 302
     table.refresh_from_db()
     assert not table.in_service
+
+
+@pytest.mark.django_db
+def test_the_admin_says_the_incident_a_hand_log_with_an_unknown_card_opened(
+    client, staff, depot_decks, today_session, django_capture_on_commit_callbacks
+):
+    """No silent act: a log whose replay finds a card that is no card (FR art. 40) opens an
+    incident and quarantines the shoe's six decks; the séance's page the upload returns to says
+    so (the incident's number, the decks, the article, what to do next), whether the replay ran
+    before the page was drawn or after."""
+    import html
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+    from django.urls import reverse
+
+    from cards_registry.models import Incident
+    from tables.blackjack.simulator import simulate_shoe
+
+    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
+    issue_and_check(
+        director=staff["director"],
+        croupier=staff["croupier"],
+        table_number=today_session.table.number,
+        day=today_session.day,
+        decks=a1,
+    )
+    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
+    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
+    log["rounds"][0]["cards"][0] = "ZZ"
+    client.force_login(staff["croupier"])
+    upload = SimpleUploadedFile("shoe.json", json.dumps(log).encode(), content_type="application/json")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            reverse("admin:tables_session_act", args=[today_session.pk, "handlog"]), {"file": upload}
+        )
+    assert response.status_code == 302
+    incident = Incident.objects.get()
+    text = html.unescape(client.get(response["Location"]).content.decode())
+    assert f"Incident n° {incident.number} ouvert" in text
+    assert all(d.serial in text for d in a1)
+    assert "consignés au dépôt" in text and "FR art. 40" in text
+    assert "Signalez-le sur-le-champ à l'officier" in text

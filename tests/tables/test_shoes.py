@@ -253,3 +253,9 @@ def test_the_admin_refuses_a_wrong_composition_and_says_the_incident(staff, depo
     assert not Shoe.objects.exists()
     incident = Incident.objects.get()
     assert incident.kind == IncidentKind.FOREIGN and incident.decks.count() == 6
+    # no silent act: the page says the incident it opened, the decks quarantined, the article
+    # and what to do next (as a return short of a card does)
+    assert f"Incident n° {incident.number} ouvert" in text
+    assert all(d.serial in text for d in blue + red)
+    assert "consignés au dépôt" in text and "FR art. 40" in text
+    assert "Signalez-le sur-le-champ à l'officier" in text
