@@ -23,6 +23,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
+from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from . import access
@@ -163,7 +164,21 @@ class ActAdmin(ReadOnlyAdmin):
         return super().get_form(request, obj, change=change, **kwargs)
 
     def save_form(self, request: HttpRequest, form: Any, change: bool) -> Any:
+        request._act_outcome = form.done(form.result)  # type: ignore[attr-defined]
         return form.result
+
+    def response_add(
+        self, request: HttpRequest, obj: Any, post_url_continue: str | None = None
+    ) -> HttpResponse:
+        """The form's own message once done (what the act opened, as an incident), else Django's."""
+        outcome = getattr(request, "_act_outcome", None)
+        if outcome is None:
+            return super().response_add(request, obj, post_url_continue)
+        self.message_user(request, outcome[1], outcome[0])
+        opts = obj._meta
+        return HttpResponseRedirect(
+            reverse(f"admin:{opts.app_label}_{opts.model_name}_change", args=[obj.pk])
+        )
 
     def save_model(self, request: HttpRequest, obj: Any, form: Any, change: bool) -> None:
         pass  # saved by the service

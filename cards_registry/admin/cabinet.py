@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +15,7 @@ from casino_ops.access import Act
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
 from casino_ops.admin_utils import ReadOnlyAdmin
 
-from .. import services
+from .. import selectors, services
 from ..models import CabinetDemand, CabinetInventory, CabinetOpening, KeyHandover
 
 
@@ -93,6 +93,12 @@ class InventoryForm(ActForm):
 
     def act(self, actor: Any, data: dict[str, Any]) -> CabinetInventory:
         return services.record_inventory(actor=actor, opening=data["opening"], found=data["found"].split())
+
+    def done(self, result: CabinetInventory) -> tuple[int, str] | None:
+        """A deck missing opened an incident, its decks quarantined: said, never silent."""
+        if result.incident is None:
+            return None
+        return messages.WARNING, selectors.incident_notice([result.incident])
 
 
 @admin.register(CabinetInventory)

@@ -4,7 +4,7 @@ Three answers, each shown to the officer:
 
 1. the PDF signature (pyHanko): intact (the signed bytes are unchanged), valid
    (the signature matches the signer's key), trusted (the signer's certificate
-   chains to the casino's certificate authority), and whether anything was
+   chains to the casino's certificate authority, or is the casino's own), and whether anything was
    added after signing;
 2. who signed it, and when the signature says it was made;
 3. whether the file's SHA-256 is one the system issued (a Report row) — and
@@ -98,13 +98,16 @@ def check_pdf(data: bytes) -> CheckResult:
             continue
         check.intact = bool(status.intact)
         check.valid = bool(status.valid)
-        check.trusted = bool(status.trusted)
         check.covers_whole_file = status.coverage is not None and status.coverage.name == "ENTIRE_FILE"
         if status.signing_cert is not None:
             check.signer = status.signing_cert.subject.human_friendly
             check.is_casino_certificate = (
                 casino_cert is not None and status.signing_cert.dump() == casino_cert
             )
+        # The casino's own signing certificate is trusted as such (pyHanko reads no chain once
+        # a changed byte breaks the signature): the certificate is then never "not recognised"
+        # beside "the casino's certificate"; the verdict falls on the content and the key.
+        check.trusted = bool(status.trusted) or check.is_casino_certificate
         check.signed_at = (
             status.timestamp_validity.timestamp
             if status.timestamp_validity is not None

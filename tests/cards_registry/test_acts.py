@@ -233,3 +233,27 @@ def test_approval_is_checked_again_at_delivery(director: Any, officer: Any, casi
     order = make_sent_order(director, officer, maker)
     with assert_refused("MANUFACTURER_NOT_APPROVED", article="FR art. 39"):
         services.receive(actor=director, order=order, received_on=TODAY() + dt.timedelta(days=2), sixains=[sixain_data("E1")])  # fmt: skip
+
+
+def test_the_admin_says_the_incident_an_inventory_opened(
+    director: Any, officer: Any, decks: list[Deck]
+) -> None:
+    """No silent act: a deck missing at the inventory opens an incident and quarantines it; the
+    page the inventory returns to says the incident's number, the deck, the article and whom to tell."""
+    import html
+
+    from django.test import Client
+    from django.urls import reverse
+
+    opening = services.open_for_inspection(actor=director, demanded_by=officer)
+    client = Client()
+    client.force_login(director)
+    response = client.post(
+        reverse("admin:cards_registry_cabinetinventory_add"),
+        {"opening": opening.pk, "found": " ".join(d.serial for d in decks[1:])},
+        follow=True,
+    )
+    incident = Incident.objects.get(route=IncidentRoute.INSPECTION)
+    text = html.unescape(response.content.decode())
+    assert f"Incident n° {incident.number} ouvert" in text and decks[0].serial in text
+    assert "FR art. 40" in text and "Signalez-le sur-le-champ à l'officier" in text

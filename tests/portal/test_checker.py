@@ -104,3 +104,28 @@ def test_a_tampered_pdf_never_reads_signature_valid(officer_client, samples, tmp
     assert "non valide" in rows["Signature"] and '"ok">valide' not in rows["Signature"]
     good = _upload(officer_client, samples.report.file.open("rb").read()).content.decode()
     assert '<dt>Signature</dt><dd><span class="ok">valide</span>' in good
+
+
+@pytest.mark.django_db
+def test_the_casino_certificate_is_never_said_unrecognised(officer_client, samples) -> None:
+    """One word on the certificate per file: a register signed with the casino's own
+    certificate is never shown "certificat non reconnu" beside "certificat du casino", even
+    when a changed byte breaks the signature (the content is what the verdict then rejects)."""
+    import re
+
+    pdf = bytearray(samples.report.file.read())
+    index = pdf.index(b"obj") + 10
+    pdf[index] = (pdf[index] + 1) % 256
+    for data in (bytes(pdf), samples.report.file.open("rb").read()):
+        page = _upload(officer_client, data).content.decode()
+        rows = dict(re.findall(r"<dt>([^<]+)</dt><dd>(.*?)</dd>", page))
+        assert "certificat du casino" in rows["Signataire"]
+        assert "certificat non reconnu" not in page, rows
+    assert (
+        "non valide"
+        in dict(
+            re.findall(
+                r"<dt>([^<]+)</dt><dd>(.*?)</dd>", _upload(officer_client, bytes(pdf)).content.decode()
+            )
+        )["Signature"]
+    )
