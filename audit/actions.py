@@ -80,6 +80,9 @@ class Action(StrEnum):
     HOUSE_CLOSING_RECORDED = "house.closing_recorded"
     HOUSE_CLOSING_STAMPED = "house.closing_stamped"
     HOUSE_TABLE_NOTICE_POSTED = "house.table_notice_posted"
+    HOUSE_ROLE_GRANTED = "house.role_granted"
+    HOUSE_ROLE_WITHDRAWN = "house.role_withdrawn"
+    HOUSE_PERSON_RENAMED = "house.person_renamed"
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"

@@ -72,6 +72,7 @@ class Act(StrEnum):
     ASSIGN_DEVICE = "house.assign_device"
     CLOSE_DOWN = "house.close_down"
     REFUSE_ENTRY = "house.refuse_entry"
+    GRANT_ROLES = "house.grant_roles"
     # Registers (PDF) asked from the admin
     REQUEST_REGISTER = "registers.request"
     # The officers' portal and API (inspection.portal.access): their values are the portal's
@@ -283,6 +284,12 @@ ACTS: dict[Act, Rule] = {
         "ROLE_REQUIRED",
         gettext_lazy("Les entrées refusées aux exclus sont inscrites par la direction."),
         "house.exclusions.entrance",
+    ),
+    Act.GRANT_ROLES: Rule(
+        _D,
+        "ROLES_BY_DIRECTOR",
+        gettext_lazy("Seul le directeur responsable attribue ou retire les rôles et inscrit les noms."),
+        "people.roles",
     ),
     Act.REQUEST_REGISTER: Rule(
         _M, "ROLE_REQUIRED", gettext_lazy("Les registres sont demandés par la direction ou un officier.")

@@ -1,5 +1,6 @@
-"""Demo data of the casino itself: one user per role (its settings are set by their act,
-in ``house_books.demo.seed_casino``, the act being recorded in the chain).
+"""Demo data of the casino itself: one user per role (their roles are given by the director's
+act, in ``house_books.demo.seed_roles``, and the casino's settings by theirs, in
+``house_books.demo.seed_casino``, both acts being recorded in the chain).
 
 ``manage.py seed_demo`` (in the audit app, which stands above every app) calls each
 app's ``demo`` module in order (see its ``DEMO_STEPS``). Each must be idempotent:
@@ -66,8 +67,11 @@ def seed(context: dict[str, Any]) -> None:
             if password:
                 user.password = make_password(password, hasher=hasher)
                 user.save(update_fields=["password"])
-            user.groups.add(Group.objects.get(name=role))
+            if role == roles.OFFICER:
+                # the authority's enrolment of the officer (no act of the casino gives the role)
+                user.groups.add(Group.objects.get(name=role))
             context["created"].append(f"user {username}")
         users[role] = user
     context["users"] = users
+    context["roles"] = {user: role for role, user in users.items()}
     context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}

@@ -87,6 +87,15 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.exclusions.entrance": {"FR": "règlement intérieur du casino", "LU": "LU art. 67, 75"},
     "house.closing": {"FR": "règlement intérieur du casino", "LU": "LU art. 52"},
     "house.table_notice": {"FR": "règlement intérieur du casino", "LU": "LU art. 74"},
+    # Who may act: the roles are given and taken back by the director's recorded act, the
+    # books naming who counted, signed or kept them (FR art. 68, 69; LU art. 10, 51, 54)
+    "people.roles": {"FR": "FR art. 68, 69", "LU": "LU art. 10, 51, 54"},
+    # the officer who stamps the books is the authority's, never the casino's (FR art. 39;
+    # LU art. 6): his role comes from the authority's enrolment alone
+    "people.officer": {"FR": "FR art. 39", "LU": "LU art. 6"},
+    # who counts never signs: the croupier counts, the director or a committee member signs
+    # (FR art. 69; LU art. 10), and the committee members are not gaming employees (LU art. 51)
+    "people.incompatible": {"FR": "FR art. 69", "LU": "LU art. 10, 51"},
 }
 
 # The game: its articles are written once, in the rules engine (the subjects of

@@ -72,3 +72,20 @@ def check_approval_in_words(approval: str, profile: str, rule: str = "books.no_e
             cite(rule, profile),
             field="approval",
         )
+
+
+def check_counter_not_signer(counter: Any, signer: Any, profile: str, *, field: str) -> None:
+    """The same person never both counts and signs one advance, refill or closing (FR art. 69;
+    LU art. 10: the croupier counts, the director or a committee member signs)."""
+    if counter is None or signer is None:
+        return
+    if getattr(counter, "pk", counter) == getattr(signer, "pk", signer):
+        raise RegulationError(
+            "COUNTER_IS_SIGNER",
+            _(
+                "Celui qui compte ne signe pas : le croupier compte, le directeur ou un membre du "
+                "comité de direction signe."
+            ),
+            cite("people.incompatible", profile),
+            field=field,
+        )

@@ -11,13 +11,18 @@ import datetime as dt
 from typing import Any
 
 from django.utils import timezone
-from rest_framework import generics, serializers
+from rest_framework import generics, serializers, status
+from rest_framework.request import Request
+from rest_framework.response import Response
 
-from casino_ops.api import ActMixin, BookListing, Computed, PeriodFilter
+from casino_ops import roles
+from casino_ops.access import Act
+from casino_ops.api import ActMixin, ActView, BookListing, Computed, PeriodFilter
+from casino_ops.regulations import RegulationError
 from casino_ops.validation import SafeSerializerMixin
 
 from . import models as m
-from . import selectors
+from . import selectors, services
 from .books import book_fields
 
 
@@ -81,6 +86,9 @@ LISTINGS: dict[str, BookListing] = {
         shown={"device": serializers.IntegerField(source="device.number", read_only=True)},
         filter_class=PeriodFilter,
     ),
+    # the book of roles: every role given or taken back, every name written, by whom and why
+    # (FR art. 68, 69; LU art. 10, 51, 54)
+    "role-list": _listing(m.RoleEntry, selectors.role_entries, filter_class=PeriodFilter),
 }
 
 
@@ -109,3 +117,52 @@ class TipsAccount(ActMixin, generics.ListAPIView[Any]):
         return selectors.tips_account(
             period.get("date_from") or dt.date(today.year, 1, 1), period.get("date_to") or today
         )
+
+
+class RoleActInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=m.RoleEntryKind.choices)
+    person = serializers.CharField(max_length=150, help_text="username of the person")
+    role = serializers.ChoiceField(
+        choices=[r for r in roles.ALL_ROLES], required=False, allow_blank=True, default=""
+    )
+    first_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    last_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    reason = serializers.CharField(max_length=500)
+
+
+class RoleActs(ActView):
+    """POST ``{"kind": "grant"|"withdrawal"|"name", "person", "role", "first_name", "last_name",
+    "reason"}``: the director gives or takes back a role, or writes a person's new name (FR art. 68,
+    69; LU art. 10, 51, 54). GET: the book of roles, as ``roles/`` lists it."""
+
+    read_permission = "house_books.view_roleentry"
+    act = Act.GRANT_ROLES
+    serializer_class = RoleActInSerializer
+    rule = "people.roles"
+
+    def get(self, request: Request) -> Response:
+        return Response(
+            [
+                {"kind": e.kind, "person": e.person_name, "role": e.role, "recorded_at": e.recorded_at}
+                for e in selectors.role_entries()
+            ]
+        )
+
+    def post(self, request: Request) -> Response:
+        data = self.validated()
+        person = self.user_named(data.pop("person"), "person")
+        if person is None:  # the serializer asks for a username: an empty one is refused there
+            raise RegulationError("UNKNOWN_USER", "person", self.article(), field="person")
+        kind = data.pop("kind")
+        if kind == m.RoleEntryKind.NAME:
+            entry = services.rename_person(
+                actor=self.actor(),
+                person=person,
+                first_name=data["first_name"],
+                last_name=data["last_name"],
+                reason=data["reason"],
+            )
+        else:
+            act = services.grant_role if kind == m.RoleEntryKind.GRANT else services.withdraw_role
+            entry = act(actor=self.actor(), person=person, role=data["role"], reason=data["reason"])
+        return Response({"id": entry.pk}, status=status.HTTP_201_CREATED)

@@ -29,6 +29,7 @@ _MODELS = (
     "closingdown",
     "tablenotice",
     "devicereturnentry",
+    "roleentry",
 )
 
 

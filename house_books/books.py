@@ -176,6 +176,7 @@ BOOKS = {
         ("table_number", "table_code", "day", "advance", "minimum", "maximum", "posted_by", "posted_at"),
         (),
     ),
+    m.RoleEntry: (("kind", "person", "role", "person_name", "reason", "recorded_by", "recorded_at"), ()),
 }
 
 

@@ -12,7 +12,6 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from audit.actions import Action
@@ -42,6 +41,23 @@ from .services.hours import notify_seance_hours, record_early_stop
 
 def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
     return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
+
+
+def seed_roles(context: dict[str, Any]) -> None:
+    """Each demo user's role, by the book of roles: the first director named at the installation,
+    then every other role given by the director's act (the officer's is the authority's)."""
+    users = context["users"]
+    director = users[roles.DIRECTOR]
+    if not selectors.roles_book_kept():
+        services.appoint_first_director(person=director, reason="Installation du casino de démonstration")
+        context["created"].append("book of roles")
+    given = selectors.roles_by_act()
+    for role, user in users.items():
+        if role in (roles.DIRECTOR, roles.OFFICER) or role in given.get(user.pk, set()):
+            continue
+        services.grant_role(
+            actor=director, person=user, role=role, reason=f"Engagement ({roles.LABELS[role]}), démonstration"
+        )
 
 
 def seed_casino(context: dict[str, Any]) -> None:
@@ -540,7 +556,10 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
             username=username,
             defaults={"first_name": first, "last_name": last, "is_staff": True},
         )
-        member.groups.add(Group.objects.get(name=roles.COMMITTEE))
+        if roles.COMMITTEE not in selectors.roles_by_act(member).get(member.pk, set()):
+            services.grant_role(
+                actor=director, person=member, role=roles.COMMITTEE, reason="Membre du comité (LU art. 51 I)"
+            )
         services.record_approval(
             actor=director, person=member, function="committee", job="", approved_on=since, reference=ref
         )

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops import roles
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -340,4 +341,64 @@ def device_before_inventory(day: dt.date | None) -> Iterator[Breach]:
                 "day": assignment.day.strftime("%d/%m/%Y"),
                 "at": timezone.localtime(assignment.device.recorded_at).strftime("%d/%m/%Y"),
             },
+        )
+
+
+@check("people.role_without_act", _("Rôles détenus ou perdus sans acte du livre des rôles"))
+def role_without_act(day: dt.date | None) -> Iterator[Breach]:
+    """FR art. 68, 69; LU art. 10, 51, 54: a role is given and taken back only by the director's
+    act in the book of roles; a role held that no act gave (a group changed in the admin or in
+    SQL), or given and gone with no act taking it back, is named. The officer's role is the
+    authority's enrolment, not this book's."""
+    found = selectors.roles_not_by_act()
+    if not found:
+        return
+    article = cite("people.roles", _profile())
+    for user, role, held in found:
+        yield Breach(
+            "people.role_without_act",
+            article,
+            selectors.person_name(user),
+            (
+                _("détient le rôle « %(r)s » qu'aucun acte du livre des rôles ne lui a attribué")
+                if held
+                else _("a perdu le rôle « %(r)s » sans acte de retrait au livre des rôles")
+            )
+            % {"r": roles.LABELS.get(role, role)},
+        )
+
+
+@check("people.name_changed", _("Noms de personnes changés sans acte"))
+def name_changed(day: dt.date | None) -> Iterator[Breach]:
+    """FR art. 68; LU art. 10: the books name people as the book of roles wrote them; a name
+    changed since without the director's act is named."""
+    found = selectors.names_changed()
+    if not found:
+        return
+    article = cite("people.roles", _profile())
+    for _user, recorded, now in found:
+        yield Breach(
+            "people.name_changed",
+            article,
+            recorded,
+            _("nommé « %(now)s » sans acte au livre des rôles (inscrit « %(was)s »)")
+            % {"now": now, "was": recorded},
+        )
+
+
+@check("people.incompatible_roles", _("Personnes détenant des rôles incompatibles"))
+def incompatible_roles(day: dt.date | None) -> Iterator[Breach]:
+    """FR art. 39, 69; LU art. 6, 10, 51: an officer is never casino staff; whoever signs for the
+    direction never counts as croupier or cashier; the hand-log machine is no person."""
+    found = selectors.incompatible_roles()
+    if not found:
+        return
+    for user, held in found:
+        officer = roles.OFFICER in held
+        yield Breach(
+            "people.incompatible_roles",
+            cite("people.officer" if officer else "people.incompatible", _profile()),
+            selectors.person_name(user),
+            _("détient ensemble les rôles %(roles)s")
+            % {"roles": ", ".join(f"« {roles.LABELS[r]} »" for r in held)},
         )

@@ -14,6 +14,7 @@ from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
 from cards_registry import selectors as depot
+from casino_ops import roles
 from casino_ops.services import get_casino
 from tables import selectors as tables
 
@@ -33,11 +34,14 @@ from .models import (
     OrphanRepayment,
     OrphanTransfer,
     RefusedEntry,
+    RoleEntry,
+    RoleEntryKind,
     SeanceHours,
     ShoeDevice,
     TableNotice,
     TipsCount,
 )
+from .rules.people import INCOMPATIBLE
 
 ZERO = Decimal("0.00")
 
@@ -537,3 +541,98 @@ def days_played_without_approvals_book(first: dt.date, last: dt.date) -> list[dt
     if approvals_book_kept():
         return []
     return sorted(set(tables.sessions().filter(day__gte=first, day__lte=last).values_list("day", flat=True)))
+
+
+# -- The book of roles (FR art. 68, 69; LU art. 10, 51, 54) -------------------------------------
+
+
+def person_name(user: Any) -> str:
+    """A person as the book of roles writes them: the username, then the full name."""
+    full = user.get_full_name().strip()
+    return f"{user.get_username()} ({full})" if full else user.get_username()
+
+
+def role_entries(date_from: dt.date | None = None, date_to: dt.date | None = None) -> Any:
+    rows = RoleEntry.objects.select_related("person", "recorded_by").order_by("recorded_at", "pk")
+    if date_from:
+        rows = rows.filter(recorded_at__date__gte=date_from)
+    if date_to:
+        rows = rows.filter(recorded_at__date__lte=date_to)
+    return rows
+
+
+def roles_book_kept() -> bool:
+    return RoleEntry.objects.exists()
+
+
+def roles_by_act(person: Any = None) -> dict[int, set[str]]:
+    """The roles each person holds by the book of roles (the grants not taken back), by user id."""
+    rows = RoleEntry.objects.exclude(kind=RoleEntryKind.NAME).order_by("recorded_at", "pk")
+    if person is not None:
+        rows = rows.filter(person=person)
+    held: dict[int, set[str]] = defaultdict(set)
+    for person_id, kind, role in rows.values_list("person_id", "kind", "role"):
+        if kind == RoleEntryKind.GRANT:
+            held[person_id].add(role)
+        else:
+            held[person_id].discard(role)
+    return dict(held)
+
+
+def names_by_act() -> dict[int, str]:
+    """Each person's name as the last entry of the book of roles left it, by user id."""
+    names: dict[int, str] = {}
+    for person_id, name in RoleEntry.objects.order_by("recorded_at", "pk").values_list(
+        "person_id", "person_name"
+    ):
+        names[person_id] = name
+    return names
+
+
+def roles_not_by_act() -> list[tuple[Any, str, bool]]:
+    """``(user, role, held)``: a role a user holds that no act gave (``held``), or one an act gave
+    that the user no longer holds, taken back by no act. The officer's role is the authority's
+    (its enrolment), not the casino's book: it is left out."""
+    User = get_user_model()
+    by_act = roles_by_act()
+    held: dict[int, set[str]] = defaultdict(set)
+    for user_id, role in User.groups.through.objects.filter(group__name__in=roles.ALL_ROLES).values_list(
+        "user_id", "group__name"
+    ):
+        held[user_id].add(role)
+    found = []
+    people = {u.pk: u for u in User.objects.filter(pk__in=set(held) | set(by_act))}
+    for user_id in sorted(people):
+        given = by_act.get(user_id, set())
+        now = held.get(user_id, set())
+        for role in sorted((now - given) - {roles.OFFICER}):
+            found.append((people[user_id], role, True))
+        for role in sorted(given - now):
+            found.append((people[user_id], role, False))
+    return found
+
+
+def names_changed() -> list[tuple[Any, str, str]]:
+    """``(user, name in the book, name now)`` for every person whose name changed since the book
+    of roles last wrote it, without an act."""
+    recorded = names_by_act()
+    people = get_user_model().objects.filter(pk__in=recorded).order_by("pk")
+    return [(u, recorded[u.pk], person_name(u)) for u in people if person_name(u) != recorded[u.pk]]
+
+
+def incompatible_roles() -> list[tuple[Any, list[str]]]:
+    """``(user, roles)`` for every user holding two roles no person holds together (an officer
+    who is also casino staff; a signer who is also a croupier or cashier)."""
+    User = get_user_model()
+    held: dict[int, set[str]] = defaultdict(set)
+    for user_id, role in User.groups.through.objects.filter(group__name__in=roles.ALL_ROLES).values_list(
+        "user_id", "group__name"
+    ):
+        held[user_id].add(role)
+    clashing = {
+        user_id: [r for r in roles.ALL_ROLES if r in rs]
+        for user_id, rs in held.items()
+        if any(frozenset({a, b}) in INCOMPATIBLE for a in rs for b in rs if a != b)
+    }
+    people = User.objects.filter(pk__in=clashing).order_by("pk")
+    return [(u, clashing[u.pk]) for u in people]

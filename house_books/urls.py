@@ -22,9 +22,11 @@ _PATHS = {
     "table-notice-list": "table-notices/",
     "device-list": "devices/",
     "device-assignment-list": "devices/assignments/",
+    "role-list": "roles/",
 }
 
 urlpatterns = [
     path("tips/", api.TipsAccount.as_view(), name="tips-account"),
+    path("roles/acts/", api.RoleActs.as_view(), name="role-acts"),
     *(path(route, BookList.as_view(listing=api.LISTINGS[name]), name=name) for name, route in _PATHS.items()),
 ]

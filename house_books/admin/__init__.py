@@ -53,9 +53,11 @@ from .orphans import (
     OrphanTransferAdmin,
     OrphanTransferForm,
 )
+from .roles import AccountAdmin, RoleEntryAdmin, RoleEntryForm
 from .tips import TipsCountAdmin, TipsCountForm
 
 __all__ = [
+    "AccountAdmin",
     "ActAdmin",
     "ActForm",
     "ApprovalAdmin",
@@ -92,6 +94,8 @@ __all__ = [
     "OwnExclusionForm",
     "RefusedEntryAdmin",
     "RefusedEntryForm",
+    "RoleEntryAdmin",
+    "RoleEntryForm",
     "SeanceHoursAdmin",
     "SeanceHoursForm",
     "TableNoticeAdmin",

@@ -40,6 +40,7 @@ from .exclusions import (
     OwnExclusionEntry,
     RefusedEntry,
 )
+from .people import RoleEntry, RoleEntryKind
 from .seances import (
     BankFailure,
     EarlyStop,
@@ -80,4 +81,6 @@ __all__ = [
     "ClosingDown",
     "TableNotice",
     "DeviceReturnEntry",
+    "RoleEntry",
+    "RoleEntryKind",
 ]

@@ -12,9 +12,14 @@ from .exclusions import (
 )
 from .notices import post_table_notice
 from .orphans import record_orphan, repay_orphan, transfer_orphans
+from .people import appoint_first_director, grant_role, rename_person, withdraw_role
 from .tips import count_tips
 
 __all__ = [
+    "appoint_first_director",
+    "grant_role",
+    "rename_person",
+    "withdraw_role",
     "check_approved",
     "count_tips",
     "end_approval",

@@ -85,6 +85,9 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_CLOSING_RECORDED: _("Cessation de l'exploitation inscrite"),
     Action.HOUSE_CLOSING_STAMPED: _("Cessation de l'exploitation visée par le fonctionnaire"),
     Action.HOUSE_TABLE_NOTICE_POSTED: _("Avis de table apposé"),
+    Action.HOUSE_ROLE_GRANTED: _("Rôle attribué"),
+    Action.HOUSE_ROLE_WITHDRAWN: _("Rôle retiré"),
+    Action.HOUSE_PERSON_RENAMED: _("Nom d'une personne changé"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
 }

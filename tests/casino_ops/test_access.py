@@ -47,6 +47,7 @@ EXPECTED: dict[Act, str] = {
     Act.ASSIGN_DEVICE: "D",
     Act.CLOSE_DOWN: "D",
     Act.REFUSE_ENTRY: "DC",
+    Act.GRANT_ROLES: "D",
     Act.REQUEST_REGISTER: "DC",
     Act.READ: "O",
     Act.VISA: "O",

@@ -130,6 +130,7 @@ HOUSE_LIST_FIELDS = {
     "table-notice-list": "table_number table_code day advance minimum maximum posted_by posted_at",
     "device-list": "number approved_model approval_reference state recorded_by recorded_at",
     "device-assignment-list": "day table_number device assigned_by assigned_at returned_at",
+    "role-list": "kind person role person_name reason recorded_by recorded_at",
 }
 
 

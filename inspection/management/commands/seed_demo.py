@@ -14,7 +14,8 @@ import tables.demo
 from casino_ops.commands import RegulatedCommand
 from inspection import demo as audit_demo
 
-#: Each app's demo data, in the order they build on each other: the users, the casino's
+#: Each app's demo data, in the order they build on each other: the users, their roles (given
+#: by the director's act, recorded), the casino's
 #: settings (their act is recorded, so it stands with the house books),
 #: its tables, the depot (which issues them decks), the tables' books, the house books,
 #: then the officers' own (their devices). The officers' side stands above every app,
@@ -22,6 +23,7 @@ from inspection import demo as audit_demo
 #: before yesterday with their shoes, through the tables' writer of an older gaming day.
 DEMO_STEPS = (
     casino_ops.demo.seed,
+    house_books.demo.seed_roles,
     house_books.demo.seed_casino,
     tables.demo.seed_tables,
     cards_registry.demo.seed,
