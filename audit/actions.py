@@ -80,6 +80,9 @@ class Action(StrEnum):
     HOUSE_CLOSING_RECORDED = "house.closing_recorded"
     HOUSE_CLOSING_STAMPED = "house.closing_stamped"
     HOUSE_TABLE_NOTICE_POSTED = "house.table_notice_posted"
+    # officers: the authority's enrolments and revocations, recorded by the casino
+    OFFICER_ENROLLED = "officer.enrolled"
+    OFFICER_REVOKED = "officer.revoked"
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"

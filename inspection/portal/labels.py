@@ -85,6 +85,8 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_CLOSING_RECORDED: _("Cessation de l'exploitation inscrite"),
     Action.HOUSE_CLOSING_STAMPED: _("Cessation de l'exploitation visée par le fonctionnaire"),
     Action.HOUSE_TABLE_NOTICE_POSTED: _("Avis de table apposé"),
+    Action.OFFICER_ENROLLED: _("Habilitation d'un officier par l'autorité enregistrée"),
+    Action.OFFICER_REVOKED: _("Révocation d'un officier par l'autorité enregistrée"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
 }
