@@ -83,6 +83,9 @@ class Action(StrEnum):
     HOUSE_ROLE_GRANTED = "house.role_granted"
     HOUSE_ROLE_WITHDRAWN = "house.role_withdrawn"
     HOUSE_PERSON_RENAMED = "house.person_renamed"
+    # officers: the authority's enrolments and revocations, recorded by the casino
+    OFFICER_ENROLLED = "officer.enrolled"
+    OFFICER_REVOKED = "officer.revoked"
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"

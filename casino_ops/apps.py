@@ -25,3 +25,9 @@ class CasinoOpsConfig(AppConfig):
     def ready(self) -> None:
         # After every migrate, once all permissions exist: roles get exactly theirs.
         post_migrate.connect(_sync_roles, dispatch_uid="casino_ops.sync_roles")
+        # check --deploy: the authority's certificate configured, no demo key (casino_ops.officers)
+        from django.core import checks
+
+        from .officers import check_officers_configured
+
+        checks.register(check_officers_configured, checks.Tags.security, deploy=True)

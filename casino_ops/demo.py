@@ -11,13 +11,18 @@ running it again changes nothing. ``context`` carries what earlier apps made
 from __future__ import annotations
 
 import copy
+import datetime as dt
+import secrets
+from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import BasePasswordHasher, get_hasher, make_password
 from django.contrib.auth.models import Group
+from django.core.exceptions import ImproperlyConfigured
 
-from . import roles
+from . import authority, officers, passkeys, roles
 
 DEMO_USERS = {
     roles.DIRECTOR: ("directeur", "Jeanne", "Marchal", "demo-directeur"),
@@ -75,3 +80,38 @@ def seed(context: dict[str, Any]) -> None:
     context["users"] = users
     context["roles"] = {user: role for role, user in users.items()}
     context["passwords"] = {username: pw for (username, _f, _l, pw) in DEMO_USERS.values() if pw}
+
+
+def demo_enrolment(
+    username: str,
+    name: str,
+    *,
+    valid_from: dt.datetime | None = None,
+    valid_to: dt.datetime | None = None,
+    serial: str = "",
+) -> dict[str, Any]:
+    """DEMO ONLY: an enrolment of the demo software passkey for ``username``, signed with the
+    demo authority's key (``OFFICER_AUTHORITY_DEMO_KEY``) as ``manage.py enrol_officer
+    --demo-passkey`` signs it on the authority's side."""
+    path = getattr(settings, "OFFICER_AUTHORITY_DEMO_KEY", "")
+    if not path:
+        raise ImproperlyConfigured(
+            "The demo enrols its officer with a demo authority: run `manage.py make_dev_authority "
+            "--out var/dev-authority` and set the two lines it prints (scripts/start.sh does)."
+        )
+    software = passkeys.SoftwarePasskey.demo()
+    now = dt.datetime.now(dt.UTC)
+    valid_from = valid_from or now - dt.timedelta(days=3 * 365)
+    document = authority.enrolment(
+        username=username,
+        name=name,
+        casino=officers.casino_id(),
+        valid_from=valid_from,
+        valid_to=valid_to or now + dt.timedelta(days=365),
+        rp_id=officers.rp_id(),
+        credential_id=software.credential_id,
+        public_key=software.public_key,
+        serial=serial or f"demo-{username}-{secrets.token_hex(4)}",
+        issued_at=now,
+    )
+    return authority.sign(document, authority.load_key(Path(path)))

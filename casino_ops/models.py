@@ -10,6 +10,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django_otp.models import Device
 
 from casino_ops.bookrows import BookManager
 from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, HOUSE_RULE_PROFILES, INTEGER_RULE_MINIMUM
@@ -258,3 +259,43 @@ class CalendarRule(models.Model):
 
     def __str__(self) -> str:
         return f"{self.effective_from:%d/%m/%Y} {self.gaming_day_rollover:%H:%M}"
+
+
+class OfficerEnrolment(Device, models.Model):  # type: ignore[misc,django-manager-missing]  # django-otp has no types
+    """An officer's enrolment, as the supervising authority signed it (``document``): who, for
+    which casino, from when to when, and his passkey (a django-otp device: signing in with it
+    verifies the session). The columns repeat the document for the queries; every check reads
+    the document and its signature (:mod:`casino_ops.officers`), never the columns alone."""
+
+    serial = models.CharField(_("numéro d'habilitation"), max_length=64, unique=True)
+    casino = models.CharField(_("casino"), max_length=64)
+    valid_from = models.DateTimeField(_("habilité du"))
+    valid_to = models.DateTimeField(_("habilité jusqu'au"))
+    rp_id = models.CharField(_("site de la clé d'accès"), max_length=253)
+    credential_id = models.CharField(_("identifiant de la clé d'accès"), max_length=1400)
+    document = models.TextField(_("habilitation signée par l'autorité"))
+    imported_at = models.DateTimeField(_("enregistrée le"))
+    revoked_at = models.DateTimeField(_("révoquée le"), null=True, blank=True)
+    revocation = models.TextField(_("révocation signée par l'autorité"), blank=True)
+
+    class Meta:
+        verbose_name = _("habilitation d'officier")
+        verbose_name_plural = _("habilitations d'officiers")
+        ordering = ("valid_from", "pk")
+
+    def __str__(self) -> str:
+        return _("Habilitation %(serial)s de %(user)s") % {"serial": self.serial, "user": self.user}
+
+
+class OfficerChallenge(models.Model):
+    """A challenge an officer's passkey has signed: each is accepted once (no replay)."""
+
+    digest = models.CharField(max_length=64, unique=True)
+    at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = _("défi signé par un officier")
+        verbose_name_plural = _("défis signés par les officiers")
+
+    def __str__(self) -> str:
+        return self.digest

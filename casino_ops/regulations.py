@@ -61,6 +61,9 @@ ARTICLES: dict[str, dict[str, str]] = {
     "session.no_money_between": {"FR": "FR art. 69", "LU": "LU art. 10"},
     "control_register": {"FR": "FR art. 72", "LU": "LU art. 10"},
     "books.no_erasure": {"FR": "FR art. 68", "LU": "LU art. 10"},
+    # An officer's act signed with his own key (FR art. 68: the electronic signature of the
+    # books; LU art. 10: the books visés by the officers), he being enrolled by the authority.
+    "officers.signature": {"FR": "FR art. 68", "LU": "LU art. 10"},
     # the depot's books (orders, receptions, issues, returns…) corrected by a new entry: under
     # LU the books the depot keeps are those of art. 6, not the advance book of art. 10
     "depot.correction": {"FR": "FR art. 68", "LU": "LU art. 6"},

@@ -78,12 +78,19 @@ def extend_role_permissions(extra: dict[str, set[str] | list[str]]) -> None:
 
 
 def roles_of(user: AbstractBaseUser | AnonymousUser | None) -> set[str]:
-    """The role names of ``user`` (cached on the instance for the request)."""
+    """The role names of ``user`` (cached on the instance for the request). The officers'
+    group counts only with an enrolment of the authority in force (casino_ops.officers)."""
     if user is None or not user.is_authenticated:
         return set()
     cached = getattr(user, "_casino_roles", None)
     if cached is None:
         cached = set(user.groups.values_list("name", flat=True))  # type: ignore[attr-defined]
+        if OFFICER in cached:
+            # The group alone makes no officer: only an enrolment the authority signed, in force.
+            from .officers import enrolment_in_force  # cycle: officers reads the models, which read roles
+
+            if enrolment_in_force(user) is None:
+                cached.discard(OFFICER)
         user._casino_roles = cached  # type: ignore[attr-defined]  # a per-request cache on the instance
     return cached
 

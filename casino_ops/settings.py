@@ -297,6 +297,24 @@ SIGNING_PKCS12 = env.str("SIGNING_PKCS12", default="")
 SIGNING_PKCS12_PASSWORD = env.str("SIGNING_PKCS12_PASSWORD", default="")
 TIMESTAMP_URL = env.str("TIMESTAMP_URL", default="")  # RFC 3161 server, optional
 
+# --- Officers: enrolled by the authority, signing with their passkeys --------
+# The supervising authority's certificate (PEM): it verifies the officers' enrolments
+# (docs/officers.md). Required outside DEBUG (check --deploy). Demo: `manage.py
+# make_dev_authority --out var/dev-authority`.
+OFFICER_AUTHORITY_CERTIFICATE = env.str("OFFICER_AUTHORITY_CERTIFICATE", default="")
+# This casino's identifier at the authority: an enrolment names it.
+OFFICER_CASINO_ID = env.str("OFFICER_CASINO_ID", default="casino-demo" if DEBUG else "")
+# The WebAuthn RP ID: the host name officers sign in on (their passkeys are made for it).
+OFFICER_RP_ID = env.str("OFFICER_RP_ID", default="localhost")
+# The origins (scheme://host[:port]) an officer's assertion may come from; empty: any origin
+# of the RP ID's site (the browser itself asserts only for those).
+OFFICER_WEBAUTHN_ORIGINS = env.list("OFFICER_WEBAUTHN_ORIGINS", default=[])
+# DEMO ONLY, refused by check --deploy: the demo authority's key, with which seed_demo enrols
+# the demo officer, and the demo's software passkey signing on the server for an officer
+# enrolled with it (people trying the demo without an authenticator).
+OFFICER_AUTHORITY_DEMO_KEY = env.str("OFFICER_AUTHORITY_DEMO_KEY", default="")
+OFFICER_DEMO_PASSKEY = env.bool("OFFICER_DEMO_PASSKEY", default=False)
+
 # --- Production hardening ---------------------------------------------------
 if not DEBUG:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

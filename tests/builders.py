@@ -94,7 +94,22 @@ def users_by_role() -> dict[str, Any]:
     User.groups.through.objects.bulk_create(
         User.groups.through(user_id=user.pk, group_id=groups[role].pk) for role, user in made.items()
     )
+    enrol_officer(made[roles.OFFICER])
     return made
+
+
+def enrol_officer(user: Any, **kwargs: Any) -> Any:
+    """Enrol ``user`` as officer with the demo software passkey, the enrolment signed by the
+    tests' demo authority (``kwargs``: ``valid_from``, ``valid_to``, ``serial``)."""
+    from casino_ops import officers
+    from casino_ops.demo import demo_enrolment
+
+    row, _outcome = officers.import_document(
+        demo_enrolment(user.get_username(), user.get_full_name(), **kwargs)
+    )
+    for cached in ("_casino_roles",):
+        user.__dict__.pop(cached, None)
+    return row
 
 
 def casino_settings(director: Any) -> Any:

@@ -17,6 +17,26 @@ os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
 # production has its test (tests/casino_ops/test_static_files.py).
 os.environ.setdefault("STATIC_MANIFEST", "0")
 
+# The officers' authority: a demo one per test run, made by the first process and named in the
+# environment, so that the processes it starts (commands, Celery workers) trust the same one.
+# The tests' officers are enrolled with the demo software passkey, which signs their acts
+# on the server (OFFICER_DEMO_PASSKEY); the officers' tests turn it off and sign as a browser.
+if not os.environ.get("OFFICER_AUTHORITY_CERTIFICATE"):
+    import atexit
+    import shutil
+    import tempfile
+    from pathlib import Path
+
+    from casino_ops.authority import make_dev_authority
+
+    _authority_dir = tempfile.mkdtemp(prefix="officer-authority-")
+    atexit.register(shutil.rmtree, _authority_dir, ignore_errors=True)
+    _authority = make_dev_authority(Path(_authority_dir))
+    os.environ["OFFICER_AUTHORITY_CERTIFICATE"] = str(_authority.certificate)
+    os.environ["OFFICER_AUTHORITY_DEMO_KEY"] = str(_authority.key)
+os.environ.setdefault("OFFICER_CASINO_ID", "casino-demo")
+os.environ.setdefault("OFFICER_DEMO_PASSKEY", "1")
+
 from casino_ops.settings import *  # noqa: F403
 
 # The tests seal each event in its act's transaction, so that every test sees the

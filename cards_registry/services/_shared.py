@@ -19,8 +19,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import DEPOT_STAMPED
-from casino_ops import access, clock
+from casino_ops import access, clock, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -161,13 +162,15 @@ def _stamp(
     rule: str,
     already: str,
     witness_only: bool = False,
+    signature: OfficerSignature | None = None,
 ) -> Visa:
     """The officer's visa on a book entry: an order, a reception or a destruction.
 
     Only an officer stamps (``what`` names the act in the refusal); an entry is stamped
     once (``already`` is the refusal); a destruction is stamped by the officer who
-    witnessed it (``witness_only``). The visa and its audit event
-    (``depot.<entry>_stamped``) are written in the caller's transaction.
+    witnessed it (``witness_only``); the officer's passkey signs it (``signature``, checked by
+    :func:`casino_ops.officers.seal`). The visa and its audit event
+    (``depot.<entry>_stamped``, with the signature) are written in the caller's transaction.
     """
     profile = _profile()
     article = cite(rule, profile)
@@ -184,11 +187,24 @@ def _stamp(
         )
     if Visa.objects.filter(**{key: entry}).exists():
         raise RegulationError("ALREADY_STAMPED", already, article)
+    sealed = officers.seal(
+        officer=actor,
+        act=DEPOT_STAMPED[key],
+        target=entry,
+        fields={"remark": remark},
+        signature=signature,
+        profile=profile,
+    )
     visa = _create(Visa, article, **{key: entry}, officer=actor, at=timezone.now(), remark=remark)
     audit.record(
         actor=actor,
         action=DEPOT_STAMPED[key],
         obj=entry,
-        payload={"number": entry.number, "officer": actor.get_username(), "remark": remark},
+        payload={
+            "number": entry.number,
+            "officer": actor.get_username(),
+            "remark": remark,
+            officers.SIGNATURE_KEY: sealed,
+        },
     )
     return visa

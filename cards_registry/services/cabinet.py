@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, act_checks
+from casino_ops import access, act_checks, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
@@ -92,7 +93,9 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
 
 
 @transaction.atomic
-def demand_opening(*, actor: User, reason: str = "") -> CabinetDemand:
+def demand_opening(
+    *, actor: User, reason: str = "", signature: OfficerSignature | None = None
+) -> CabinetDemand:
     """The officer demands the cabinet be opened, which he may do at any time (FR art. 39, LU art. 6);
     he records the demand himself, from the portal."""
     profile = _profile()
@@ -100,12 +103,20 @@ def demand_opening(*, actor: User, reason: str = "") -> CabinetDemand:
     _require_officer(
         actor, "INSPECTION_BY_OFFICER", _("demander l'ouverture du dépôt"), "depot.cabinet_key", profile
     )
+    sealed = officers.seal(
+        officer=actor,
+        act=Action.DEPOT_OPENING_DEMANDED,
+        target=None,
+        fields={"reason": reason.strip()},
+        signature=signature,
+        profile=profile,
+    )
     demand = _create(CabinetDemand, article, officer=actor, at=timezone.now(), reason=reason.strip())
     audit.record(
         actor=actor,
         action=Action.DEPOT_OPENING_DEMANDED,
         obj=demand,
-        payload={"officer": actor.get_username(), "reason": demand.reason},
+        payload={"officer": actor.get_username(), "reason": demand.reason, officers.SIGNATURE_KEY: sealed},
     )
     return demand
 

@@ -14,6 +14,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, act_checks
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -177,11 +178,14 @@ def _known_marked(decks: Sequence[Deck]) -> set[int]:
 
 
 @transaction.atomic
-def stamp_destruction(*, actor: User, destruction: Destruction, remark: str = "") -> Visa:
+def stamp_destruction(
+    *, actor: User, destruction: Destruction, remark: str = "", signature: OfficerSignature | None = None
+) -> Visa:
     """The witnessing officer's visa on the destruction record."""
     return _stamp(
         actor=actor,
         entry=destruction,
+        signature=signature,
         remark=remark,
         what=_("viser une destruction"),
         rule="depot.destruction",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -22,8 +23,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import (
@@ -305,9 +307,20 @@ def report_incident_from_replay(
     )
 
 
+def closure_fields(finding: str, fit: Sequence[str], out_of_use: Sequence[str]) -> dict[str, Any]:
+    """What the officer signs when he closes an incident: his finding, the decks fit (serials)
+    and those out of use."""
+    return {"finding": finding, "fit": sorted(fit), "out_of_use": sorted(out_of_use)}
+
+
 @transaction.atomic
 def close_incident(
-    *, actor: User, incident: Incident, finding: str, decks_fit: Sequence[Deck | int] = ()
+    *,
+    actor: User,
+    incident: Incident,
+    finding: str,
+    decks_fit: Sequence[Deck | int] = (),
+    signature: OfficerSignature | None = None,
 ) -> IncidentClosure:
     """The officer closes the incident: the decks he finds fit go back to the cabinet, the others out of use."""
     profile = _profile()
@@ -326,6 +339,16 @@ def close_incident(
     for deck in decks:
         target = DeckStatus.IN_CABINET if deck.pk in fit_ids else DeckStatus.OUT_OF_USE
         check_transition(deck, target, "close_incident", profile)
+    fit = sorted(d.serial for d in decks if d.pk in fit_ids)
+    out_of_use = sorted(d.serial for d in decks if d.pk not in fit_ids)
+    sealed = officers.seal(
+        officer=actor,
+        act=Action.DEPOT_INCIDENT_CLOSED,
+        target=incident,
+        fields=closure_fields(finding, fit, out_of_use),
+        signature=signature,
+        profile=profile,
+    )
     closure = _create(
         IncidentClosure, article, incident=incident, officer=actor, at=timezone.now(), finding=finding
     )
@@ -343,8 +366,9 @@ def close_incident(
         payload={
             "number": incident.number,
             "finding": finding,
-            "fit": sorted(d.serial for d in decks if d.pk in fit_ids),
-            "out_of_use": sorted(d.serial for d in decks if d.pk not in fit_ids),
+            "fit": fit,
+            "out_of_use": out_of_use,
+            officers.SIGNATURE_KEY: sealed,
         },
     )
     return closure

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
@@ -93,11 +94,14 @@ def create_order(
 
 
 @transaction.atomic
-def stamp_order(*, actor: User, order: Order, remark: str = "") -> Visa:
+def stamp_order(
+    *, actor: User, order: Order, remark: str = "", signature: OfficerSignature | None = None
+) -> Visa:
     """The officer's visa on a purchase order (FR art. 39, LU art. 6)."""
     return _stamp(
         actor=actor,
         entry=order,
+        signature=signature,
         remark=remark,
         what=_("viser un bon de commande"),
         rule="depot.order_book",

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops import act_checks, clock
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -221,11 +222,14 @@ def _create_rows(
 
 
 @transaction.atomic
-def stamp_reception(*, actor: User, reception: Reception, remark: str = "") -> Visa:
+def stamp_reception(
+    *, actor: User, reception: Reception, remark: str = "", signature: OfficerSignature | None = None
+) -> Visa:
     """The officer's visa on a receipt-book entry (FR art. 39, LU art. 6)."""
     return _stamp(
         actor=actor,
         entry=reception,
+        signature=signature,
         remark=remark,
         what=_("viser le carnet de prise en charge"),
         rule="depot.receipt_book",

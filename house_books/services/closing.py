@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from cards_registry import selectors as depot
-from casino_ops import access
+from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import cite
 
 from ..models import ClosingDown, DeviceState, Exclusion, ShoeDevice
@@ -107,7 +108,9 @@ def record_closing(
 
 
 @transaction.atomic
-def stamp_closing(*, actor: User, closing: ClosingDown, remark: str = "") -> ClosingDown:
+def stamp_closing(
+    *, actor: User, closing: ClosingDown, remark: str = "", signature: OfficerSignature | None = None
+) -> ClosingDown:
     """The officer who attended the closing down sets his visa on it."""
     article = cite(RULE, profile())
     access.require(
@@ -121,6 +124,13 @@ def stamp_closing(*, actor: User, closing: ClosingDown, remark: str = "") -> Clo
     closing = ClosingDown.objects.select_for_update().get(pk=closing.pk)
     rules.check_not_stamped(closing, article)
     remark = str(remark or "").strip()
+    sealed = officers.seal(
+        officer=actor,
+        act=Action.HOUSE_CLOSING_STAMPED,
+        target=closing,
+        fields={"remark": remark},
+        signature=signature,
+    )
     closing.visa_by = actor
     closing.visa_at = timezone.now()
     closing.visa_remark = remark
@@ -130,6 +140,6 @@ def stamp_closing(*, actor: User, closing: ClosingDown, remark: str = "") -> Clo
         actor=actor,
         action=Action.HOUSE_CLOSING_STAMPED,
         obj=closing,
-        payload={"officer": actor.get_username(), "remark": remark},
+        payload={"officer": actor.get_username(), "remark": remark, officers.SIGNATURE_KEY: sealed},
     )
     return closing

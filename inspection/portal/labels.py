@@ -88,6 +88,8 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_ROLE_GRANTED: _("Rôle attribué"),
     Action.HOUSE_ROLE_WITHDRAWN: _("Rôle retiré"),
     Action.HOUSE_PERSON_RENAMED: _("Nom d'une personne changé"),
+    Action.OFFICER_ENROLLED: _("Habilitation d'un officier par l'autorité enregistrée"),
+    Action.OFFICER_REVOKED: _("Révocation d'un officier par l'autorité enregistrée"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
 }

@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import access
+from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validators import earliest_date
@@ -111,7 +112,9 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
 
 
 @transaction.atomic
-def stamp_control_day(*, actor: User, control_day: ControlDay, remark: str = "") -> ControlDay:
+def stamp_control_day(
+    *, actor: User, control_day: ControlDay, remark: str = "", signature: OfficerSignature | None = None
+) -> ControlDay:
     """The officer stamps (vise) a day closed in the control register (FR art. 72: the register
     is totalled, closed and stamped at the day's end)."""
     profile = get_casino().profile
@@ -134,6 +137,14 @@ def stamp_control_day(*, actor: User, control_day: ControlDay, remark: str = "")
             field="control_day",
         )
     remark = (remark or "").strip()
+    sealed = officers.seal(
+        officer=actor,
+        act=Action.CONTROL_REGISTER_DAY_STAMPED,
+        target=control_day,
+        fields={"remark": remark},
+        signature=signature,
+        profile=profile,
+    )
     control_day.stamped_by = actor
     control_day.stamped_at = clock.now()
     control_day.stamp_remark = remark
@@ -142,7 +153,12 @@ def stamp_control_day(*, actor: User, control_day: ControlDay, remark: str = "")
         actor=actor,
         action=Action.CONTROL_REGISTER_DAY_STAMPED,
         obj=control_day,
-        payload={"day": control_day.day, "total": control_day.total, "remark": remark},
+        payload={
+            "day": control_day.day,
+            "total": control_day.total,
+            "remark": remark,
+            officers.SIGNATURE_KEY: sealed,
+        },
     )
     return control_day
 

@@ -11,8 +11,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -232,7 +233,9 @@ def record_authorised_minimum(
 
 
 @transaction.atomic
-def stamp_authorised_minimum(*, actor: User, act: AuthorisedMinimum) -> AuthorisedMinimum:
+def stamp_authorised_minimum(
+    *, actor: User, act: AuthorisedMinimum, signature: OfficerSignature | None = None
+) -> AuthorisedMinimum:
     """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
@@ -240,6 +243,14 @@ def stamp_authorised_minimum(*, actor: User, act: AuthorisedMinimum) -> Authoris
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
         raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
+    sealed = officers.seal(
+        officer=actor,
+        act=Action.AUTHORISED_MINIMUM_STAMPED,
+        target=act,
+        fields={},
+        signature=signature,
+        profile=profile,
+    )
     act.stamped_by = actor
     act.stamped_at = clock.now()
     _save(act, article, update_fields=["stamped_by", "stamped_at"])
@@ -247,6 +258,10 @@ def stamp_authorised_minimum(*, actor: User, act: AuthorisedMinimum) -> Authoris
         actor=actor,
         action=Action.AUTHORISED_MINIMUM_STAMPED,
         obj=act,
-        payload={"minimum": act.minimum, "decree_reference": act.decree_reference},
+        payload={
+            "minimum": act.minimum,
+            "decree_reference": act.decree_reference,
+            officers.SIGNATURE_KEY: sealed,
+        },
     )
     return act

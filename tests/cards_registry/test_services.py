@@ -628,8 +628,11 @@ def test_only_the_witness_stamps_the_destruction(director: Any, officer: Any, de
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
+    from tests.builders import enrol_officer
+
     other = get_user_model().objects.create_user(username="officier2")
     other.groups.add(Group.objects.get(name="officier"))
+    enrol_officer(other)
     out_of_use(director, decks[:1])
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]

@@ -11,6 +11,7 @@ import cards_registry.demo
 import casino_ops.demo
 import house_books.demo
 import tables.demo
+from casino_ops import officers
 from casino_ops.commands import RegulatedCommand
 from inspection import demo as audit_demo
 
@@ -25,6 +26,7 @@ DEMO_STEPS = (
     casino_ops.demo.seed,
     house_books.demo.seed_roles,
     house_books.demo.seed_casino,
+    audit_demo.enrol_officers,
     tables.demo.seed_tables,
     cards_registry.demo.seed,
     # LU: the shoes, the month before yesterday (its séances' decks from the depot), the shoes
@@ -50,7 +52,8 @@ class Command(RegulatedCommand):
 
     def act(self, *args: Any, **options: Any) -> None:
         context: dict[str, Any] = {"created": [], "profile": options.get("profile") or "FR"}
-        with transaction.atomic():
+        # The demo officer's acts are signed by the demo's software passkey (DEMO ONLY).
+        with transaction.atomic(), officers.demo_signing():
             for step in DEMO_STEPS:
                 step(context)
         if context["created"]:

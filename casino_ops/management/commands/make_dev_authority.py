@@ -1,0 +1,29 @@
+"""Create a demo supervising authority (its key and certificate) for the officers' enrolments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from django.core.management.base import BaseCommand
+
+from casino_ops.authority import fingerprint, load_certificate, make_dev_authority
+
+
+class Command(BaseCommand):
+    requires_system_checks: list[str] = []  # usable before the database is set up
+    help = (
+        "DEMO: create DIR/authority-key.pem (the authority's key: a real one never sits on the "
+        "casino's server) and DIR/authority.pem (its certificate), and print the settings lines."
+    )
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument("--out", required=True, type=Path, help="directory to write into")
+        parser.add_argument("--name", default="Autorité de démonstration", help="the authority's name")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        made = make_dev_authority(options["out"], name=options["name"])
+        certificate = load_certificate(made.certificate.read_bytes())
+        self.stderr.write(f"authority certificate SHA-256: {fingerprint(certificate)}")
+        self.stdout.write(f"OFFICER_AUTHORITY_CERTIFICATE={made.certificate.resolve()}")
+        self.stdout.write(f"OFFICER_AUTHORITY_DEMO_KEY={made.key.resolve()}")
