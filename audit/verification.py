@@ -14,7 +14,9 @@ transaction in progress, as in a test). On SQLite, event by event through
 :class:`audit.books.BookCheck`. Events waiting to be sealed are applied on top (they are
 few). The problems are the same sentences, in the same order, whichever way. A payload
 is trusted only once the chain holds: the books' findings are used only when every hash
-and MAC holds.
+and MAC holds. Then the numbered books' series, in the same snapshot
+(:func:`audit.books.check_numbering`: a gap, a number given twice or out of order, a counter
+out of step), named among the books' problems.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from typing import Any
 
 from django.db import connections, transaction
 
-from .books import ROWS_KEY, BookCheck, books, iter_rows, select_sql
+from .books import ROWS_KEY, BookCheck, books, check_numbering, iter_rows, select_sql
 from .books.check import _event, _loads, row_digest
 from .books.rows import _fix_json
 from .chain import Verification, verify_chain
@@ -56,7 +58,7 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
     if connection.vendor != "postgresql":
         check = BookCheck()
         chain = verify_chain(using=using, merkle=merkle, books=check)
-        problems = check.check(using=using) if chain.chain_ok else []
+        problems = check.check(using=using) + check_numbering(using) if chain.chain_ok else []
         return Outcome(chain=chain, book_problems=problems, rows_checked=check.rows_checked)
     pending = BookCheck(sealed_in_database=True)  # only the events waiting to be sealed
     if not parallel or connection.in_atomic_block or multiprocessing.current_process().daemon:
@@ -69,6 +71,7 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
             if not chain.chain_ok:
                 return Outcome(chain=chain)
             found = _compare(connection.connection)
+            numbering = check_numbering(using)
     else:
         with transaction.atomic(using=using):
             with connection.cursor() as cursor:
@@ -90,12 +93,13 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
             finally:
                 receiver.close()
                 child.join()
+            numbering = check_numbering(using) if chain.chain_ok else []
         if status != "ok":
             raise RuntimeError(f"the books check failed: {found}")
         if not chain.chain_ok:
             return Outcome(chain=chain)
     problems, rows_checked = _merge(found, pending, using)
-    return Outcome(chain=chain, book_problems=problems, rows_checked=rows_checked)
+    return Outcome(chain=chain, book_problems=problems + numbering, rows_checked=rows_checked)
 
 
 def _in_child(params: dict[str, Any], snapshot: str, sender: Any) -> None:

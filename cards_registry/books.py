@@ -8,7 +8,7 @@ order's ``sent_at`` (set once when it is sent). Nothing is ever deleted.
 
 from __future__ import annotations
 
-from audit.books import register_book
+from audit.books import register_book, register_numbering
 
 from . import models as m
 
@@ -146,6 +146,20 @@ BOOKS.update(
 )
 
 
+#: The numbered books: each entry numbered within its book from n° 1, without a gap, the book's
+#: row keeping the last number given (FR art. 39; LU art. 6); the books themselves numbered
+#: within their kind.
+NUMBERED = {
+    m.Order: m.BookKind.ORDER,
+    m.Reception: m.BookKind.RECEIPT,
+    m.Incident: m.BookKind.INCIDENT,
+    m.Destruction: m.BookKind.DESTRUCTION,
+}
+
+
 def register() -> None:
     for model, (fields, mutable) in BOOKS.items():
         register_book(model, fields, mutable=mutable)
+    for model, kind in NUMBERED.items():
+        register_numbering(model, within=("book",), counter="last_number", counter_filter={"kind": str(kind)})
+    register_numbering(m.Book, within=("kind",))

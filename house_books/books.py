@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.db.models import Model
 
-from audit.books import register_book
+from audit.books import register_book, register_numbering
 from casino_ops.models import CalendarRule, CasinoSettings
 from casino_ops.services import EDITABLE_FIELDS
 
@@ -206,6 +206,9 @@ def register() -> None:
     declared: dict[type[Model], tuple[tuple[str, ...], tuple[str, ...]]] = {**BOOKS, **CASINO_BOOKS}
     for model, (fields, mutable) in declared.items():
         register_book(model, fields, mutable=mutable)
+    # the carnet des orphelins (LU art. 8) and the casino's shoes, numbered from n° 1
+    register_numbering(m.OrphanEntry)
+    register_numbering(m.ShoeDevice)
 
 
 def book_fields(model: type[Model]) -> list[str]:

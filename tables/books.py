@@ -9,7 +9,7 @@ A hand log's raw text is carried by its SHA-256. Nothing is ever deleted.
 
 from __future__ import annotations
 
-from audit.books import register_book
+from audit.books import register_book, register_numbering
 
 from . import models as m
 
@@ -166,3 +166,7 @@ BOOKS = {
 def register() -> None:
     for model, (fields, mutable, digest) in BOOKS.items():
         register_book(model, fields, mutable=mutable, digest=digest)
+    # the advance book's lines, numbered within their table (FR model n° 10), and the shoes of
+    # a séance, numbered within it
+    register_numbering(m.AdvanceEntry, number="line", within=("table",))
+    register_numbering(m.Shoe, within=("session",))

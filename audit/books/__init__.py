@@ -25,7 +25,8 @@ which of their fields are regulated (what the registers print or the rules read)
 
 The package, by concern: :mod:`.registry` (the registry and the capture),
 :mod:`.rows` (the normal form a row is read in), :mod:`.check`, :mod:`.guard` and
-:mod:`.amend` (a book's declaration changed by a migration: its rows checked, then bound anew).
+:mod:`.amend` (a book's declaration changed by a migration: its rows checked, then bound anew),
+:mod:`.numbering` (the numbered books' series: no gap, no number twice, none out of order).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from __future__ import annotations
 from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
+from .numbering import check_numbering, numberings, register_numbering
 from .registry import ROWS_KEY, Book, BookManager, BookQuerySet, book_for, books, drain, register_book
 from .rows import iter_rows, read_rows, select_sql
 
@@ -47,6 +49,9 @@ __all__ = [
     "ROWS_KEY",
     "book_for",
     "books",
+    "check_numbering",
+    "numberings",
+    "register_numbering",
     "drain",
     "guard_operations",
     "guard_sql",

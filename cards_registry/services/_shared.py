@@ -3,7 +3,9 @@ numbered books, deck locking and moves, and the officers' visas.
 
 Numbered books: the next number is taken from the book's row locked ``FOR UPDATE``
 (:func:`_take_number`), so concurrent receptions or orders queue on that row and
-neither share nor skip a number; a rolled-back act gives its number back.
+neither share nor skip a number; a rolled-back act gives its number back. The counter
+must say the last number written in the book: one moved behind the application's back
+is refused (BOOK_COUNTER_OUT_OF_STEP), no number is given.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any, TypeVar
 
 from django.contrib.auth.models import User
-from django.db.models import Model
+from django.db.models import Max, Model
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -28,9 +30,11 @@ from casino_ops.validation import validate_fields
 
 from ..models import (
     Book,
+    BookKind,
     CabinetOpening,
     Deck,
     Destruction,
+    Incident,
     Order,
     Reception,
     Visa,
@@ -120,9 +124,32 @@ def _current_book(kind: str) -> Book:
     return book
 
 
+#: Each numbered book: its entries and the article keeping it.
+_NUMBERED: dict[str, tuple[type[Model], str]] = {
+    BookKind.ORDER: (Order, "depot.order_book"),
+    BookKind.RECEIPT: (Reception, "depot.receipt_book"),
+    BookKind.INCIDENT: (Incident, "depot.incident"),
+    BookKind.DESTRUCTION: (Destruction, "depot.destruction"),
+}
+
+
 def _take_number(kind: str) -> tuple[Book, int]:
-    """The next number of the open book of ``kind``: no gap, no repeat (the row stays locked)."""
+    """The next number of the open book of ``kind``: no gap, no repeat (the row stays locked).
+    The counter must say the last number of the book's entries: else nothing is given."""
     book = _current_book(kind)
+    entries, rule = _NUMBERED[kind]
+    written = entries._base_manager.filter(book=book).aggregate(last=Max("number"))["last"] or 0
+    if book.last_number != written:
+        raise RegulationError(
+            "BOOK_COUNTER_OUT_OF_STEP",
+            _(
+                "Le compteur du %(book)s ne suit plus ses entrées : il indique le n° %(counter)s, "
+                "la dernière entrée écrite porte le n° %(written)s. Aucun numéro n'est attribué : "
+                "la numérotation du carnet doit être vérifiée (verify_audit)."
+            )
+            % {"book": book, "counter": book.last_number, "written": written},
+            cite(rule, _profile()),
+        )
     book.last_number += 1
     book.save(update_fields=["last_number"])
     return book, book.last_number
