@@ -24,7 +24,9 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-APPS = ("tables", "casino_ops", "audit", "cards_registry", "house_books", "inspection")
+APPS = ("tables", "casino_ops", "audit", "cards_registry", "house_books", "inspection", "tlog", "witness")
+#: Outside the casino's layers: the shared formats, and the authority's witness.
+LIBRARY, AUTHORITY = "tlog", "witness"
 SKIP_DIRS = {"migrations", "tests", "bench", ".venv", "node_modules"}
 ENGINE, BASE, THE_RECORD, DEPOT, TABLES, HOUSE, OFFICERS = range(7)
 COMPOSITION_ROOTS = {"casino_ops.urls", "casino_ops.celery"}
@@ -92,6 +94,15 @@ def known(name: str) -> bool:
 
 def _refusal(importer: str, target: str) -> str | None:
     if importer in COMPOSITION_ROOTS or target == importer or not known(target):
+        return None
+    mine_top, their_top = importer.split(".")[0], target.split(".")[0]
+    if mine_top == AUTHORITY and their_top not in (AUTHORITY, LIBRARY):
+        return "the authority's witness imports nothing of the casino's apps"
+    if mine_top == LIBRARY and their_top != LIBRARY:
+        return "tlog imports nothing of the project"
+    if their_top == AUTHORITY and mine_top != AUTHORITY:
+        return "the casino imports nothing of the authority's witness"
+    if their_top == LIBRARY or mine_top in (AUTHORITY, LIBRARY):
         return None
     if importer == DEMO_COMPOSER and target.endswith(".demo"):
         return None
@@ -194,6 +205,21 @@ def test_the_checker_refuses_what_the_design_forbids():
     ):
         assert _refusal(below, "inspection.portal.labels") == "imports a module above it"
     assert _refusal("casino_ops.urls", "inspection.portal.urls") is None
+    # the authority's witness stands apart: only the shared formats between it and the casino
+    assert (
+        _refusal("witness.service", "audit.models")
+        == "the authority's witness imports nothing of the casino's apps"
+    )
+    assert _refusal("witness.settings", "casino_ops.settings") == (
+        "the authority's witness imports nothing of the casino's apps"
+    )
+    assert _refusal("witness.service", "tlog.note") is None
+    assert _refusal("audit.witnesses", "tlog.note") is None
+    assert (
+        _refusal("audit.witnesses", "witness.service")
+        == "the casino imports nothing of the authority's witness"
+    )
+    assert _refusal("tlog.note", "casino_ops.settings") == "tlog imports nothing of the project"
 
 
 def test_each_known_exception_is_still_there():
