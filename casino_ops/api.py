@@ -13,6 +13,7 @@
 - **Refusals** (:func:`exception_handler`): a :class:`RegulationError` is an HTTP 400 with
   its article; a missing role (:class:`casino_ops.access.RoleRequired`) is a 403 with the
   same JSON.
+- **Output** (:mod:`casino_ops.renderers`): every amount a string with two decimals.
 - **Books' lists** (:class:`BookList` and :class:`BookListing`): a read list of a
   regulated book, its fields those the app declares for the audit chain (``<app>/books.py``).
 """

@@ -181,6 +181,11 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "casino_ops.api.exception_handler",
+    # amounts as strings with two decimals everywhere (DRF's own JSON writes a decimal as a float)
+    "DEFAULT_RENDERER_CLASSES": [
+        "casino_ops.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
 }
 SPECTACULAR_SETTINGS = {

@@ -9,6 +9,7 @@ from rest_framework import serializers
 
 from audit.models import AuditEvent
 from cards_registry.selectors import deck_history
+from casino_ops.renderers import MoneyJSONEncoder
 from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_date_window
 from inspection.portal.selectors import hand_log_report
@@ -109,9 +110,7 @@ class OfficerSessionDetailSerializer(SafeSerializerMixin, serializers.Serializer
     """The whole session report (advance book lines, shoes, hand logs, discrepancies)."""
 
     def to_representation(self, session: Any) -> dict[str, Any]:
-        from rest_framework.utils.encoders import JSONEncoder
-
-        report: dict[str, Any] = json.loads(json.dumps(session_report(session.pk), cls=JSONEncoder))
+        report: dict[str, Any] = json.loads(json.dumps(session_report(session.pk), cls=MoneyJSONEncoder))
         return report
 
 

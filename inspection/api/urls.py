@@ -2,7 +2,11 @@
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
+from rest_framework import routers
 from rest_framework.routers import SimpleRouter
+
+from casino_ops.api import ActPermission
+from inspection.portal import access
 
 from . import proofs, views
 
@@ -17,8 +21,31 @@ router.register("inspection/discrepancies", views.DiscrepancyViewSet, basename="
 
 app_name = "officers_api"
 
+
+class OfficersAPIRoot(routers.APIRootView):
+    """The officers' read-only API: its endpoints (see docs/officers.md)."""
+
+    permission_classes = [ActPermission]
+    read_permission = access.READ
+    hidden = True  # as every officers' endpoint: a 404 for whoever may not read
+    schema = None
+
+
+_ROOT = {
+    prefix.removeprefix("inspection/"): f"{basename}-list" for prefix, _view, basename in router.registry
+}
+_ROOT.update(
+    {
+        "proofs/inclusion": "proof-inclusion",
+        "proofs/consistency": "proof-consistency",
+        "proofs/checkpoint": "proof-checkpoint",
+        "proofs/verifier": "proof-verifier",
+    }
+)
+
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("inspection/", OfficersAPIRoot.as_view(api_root_dict=_ROOT), name="root"),
     path("inspection/proofs/inclusion/", proofs.InclusionProofView.as_view(), name="proof-inclusion"),
     path("inspection/proofs/consistency/", proofs.ConsistencyProofView.as_view(), name="proof-consistency"),
     path("inspection/proofs/checkpoint/", proofs.CheckpointFileView.as_view(), name="proof-checkpoint"),

@@ -1,6 +1,6 @@
 """Regulation profiles, house rules and the articles each check cites.
 
-hand-log.md §4 (profiles and house rules) and regulations.md:
+docs/hand-log.md §4 (profiles and house rules) and §6 ("Articles"):
 
 * FR — arrêté du 14 mai 2007, art. 55-4 (game) and 55-5 (limits), art. 40
   (extra or foreign card);

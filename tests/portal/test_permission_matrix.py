@@ -176,6 +176,7 @@ EXPECTATIONS: dict[str, Any] = {
     "portal:hand_log": Read(kwargs=lambda s: {"log_id": s.hand_log.pk}),
     "portal:replay": Read(kwargs=lambda s: {"log_id": s.hand_log.pk, "position": 1}),
     "officers_api:schema": Open(),
+    "officers_api:root": Read(api=True),
     "officers_api:audit-event-list": Read(api=True),
     "officers_api:audit-event-detail": Read(api=True, kwargs=lambda s: {"seq": s.event.seq}),
     "officers_api:report-list": Read(api=True, query="?register=receipt-book"),

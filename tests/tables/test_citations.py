@@ -20,7 +20,7 @@ from .conftest import DAY, at_day
 
 D = Decimal
 
-# The articles the regulations map (spec/regulations.md) names, as data: FR arrêté du
+# The articles of the two regulations the tables apply (docs/refusals.md), as data: FR arrêté du
 # 14 mai 2007, LU règlement grand-ducal du 12 février 1979.
 MAP_ARTICLES = {
     "FR": {"39", "40", "42", "49", "53", "55-4", "55-5", "68", "69", "72"},
