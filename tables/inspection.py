@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from collections.abc import Iterator
+from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
@@ -21,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops.dates import amount
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -39,6 +41,7 @@ from .models import (
     ShoeDeck,
 )
 from .rules import LU_MINISTRY_NOTICE_DAYS
+from .selectors import visa_moments
 from .services._shared import _authorised_minimum
 from .services.shoes import last_shoe_ids
 
@@ -303,6 +306,57 @@ def days_not_stamped(day: dt.date | None) -> Iterator[Breach]:
             _day_name(row.day),
             _("arrêtée le %(at)s, sans visa du fonctionnaire après %(n)s jours")
             % {"at": timezone.localtime(row.closed_at).strftime("%d/%m/%Y %H:%M"), "n": waited},
+            _register_url(row.day),
+        )
+
+
+@check("tables.day_visa_voided", _("Journées rectifiées après le visa du fonctionnaire"))
+def days_visa_voided(day: dt.date | None) -> Iterator[Breach]:
+    """A day the officer stamped, then corrected: the correction voided the visa, and the day
+    is named at once until the officer stamps it again (FR art. 68, 72)."""
+    query = ControlDay.objects.filter(closed_at__isnull=False, stamped_at__isnull=True)
+    if day is not None:
+        query = query.filter(day=day)
+    days = list(query.order_by("day"))
+    visas = visa_moments([row.pk for row in days])
+    profile = get_casino().profile
+    for row in days:
+        if row.pk not in visas:
+            continue
+        yield Breach(
+            "tables.day_visa_voided",
+            cite("control_register", profile),
+            _day_name(row.day),
+            _(
+                "rectifiée après le visa du %(at)s : la correction annule ce visa, la journée attend un nouveau visa"
+            )
+            % {"at": timezone.localtime(visas[row.pk][-1]).strftime("%d/%m/%Y %H:%M")},
+            _register_url(row.day),
+        )
+
+
+@check("tables.day_total_differs", _("Totaux arrêtés différents des lignes de la journée"))
+def day_totals_differ(day: dt.date | None) -> Iterator[Breach]:
+    """A closed day whose total, as written, is not the sum of its lines as they stand
+    (corrections applied): the total written at the closing always equals the day's lines
+    (FR art. 68, 72)."""
+    query = ControlDay.objects.filter(closed_at__isnull=False).prefetch_related("lines")
+    if day is not None:
+        query = query.filter(day=day)
+    profile = get_casino().profile
+    for row in query.order_by("day"):
+        latest: dict[int, Any] = {}
+        for line in sorted(row.lines.all(), key=lambda line: line.pk):
+            latest[line.corrects_id or line.pk] = line
+        lines = sum((line.result for line in latest.values()), Decimal("0.00"))
+        if row.total == lines:
+            continue
+        yield Breach(
+            "tables.day_total_differs",
+            cite("control_register", profile),
+            _day_name(row.day),
+            _("total arrêté %(t)s, total des lignes de la journée %(l)s")
+            % {"t": amount(row.total) if row.total is not None else "—", "l": amount(lines)},
             _register_url(row.day),
         )
 

@@ -37,6 +37,8 @@ def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
         note = ""
         if line["is_correction"]:
             note = f"{line['approval']} — {line['reason']}"
+            if line.get("after_visa"):
+                note += " — " + _("rectifiée après visa")
         elif line["superseded"]:
             note = "rectifiée ci-dessous"
         rows.append(

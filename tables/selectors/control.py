@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from decimal import Decimal
 from typing import Any
 
@@ -10,6 +11,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from audit.actions import Action
+from audit.models import AuditEvent
 from audit.reads import audit_numbers
 
 from ..models import (
@@ -34,7 +36,10 @@ def control_register(day: dt.date) -> dict[str, Any]:
              "closing_cash", "result", "at", "by",
              "corrects": id of the line it corrects (None for an original line),
              "is_correction": bool, "approval", "reason",
-             "superseded": bool (a later correction replaces it), "audit_seq"}],
+             "superseded": bool (a later correction replaces it),
+             "after_visa": bool (a correction written after an officer's visa of the day), "audit_seq"}],
+         "stamped": bool (the officer's visa holds),
+         "visa_voided": bool (stamped once, the visa voided by a later correction, not stamped again),
          "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
 
     A fixed number of queries whatever the number of lines.
@@ -48,6 +53,8 @@ def control_register(day: dt.date) -> dict[str, Any]:
             "closed_by": None,
             "total_at_closing": None,
             "total": Decimal("0.00"),
+            "stamped": False,
+            "visa_voided": False,
             "lines": [],
             "tables": [],
         }
@@ -58,6 +65,7 @@ def control_register(day: dt.date) -> dict[str, Any]:
     for line in lines:
         latest[line.corrects_id or line.pk] = line.pk
     effective = set(latest.values())
+    visas = visa_moments([control_day.pk]).get(control_day.pk, [])
     corrected = audit_numbers(lines, Action.CONTROL_REGISTER_CORRECTED)
     closed = audit_numbers(("tables.session", [line.session_id for line in lines]), Action.SESSION_CLOSED)
     rows = []
@@ -84,6 +92,8 @@ def control_register(day: dt.date) -> dict[str, Any]:
                 "approval": line.approval,
                 "reason": line.reason,
                 "superseded": line.pk not in effective,
+                # a correction written after an officer's visa of the day voided it (FR art. 72)
+                "after_visa": line.corrects_id is not None and any(v < line.at for v in visas),
                 "audit_seq": seq,
             }
         )
@@ -101,9 +111,27 @@ def control_register(day: dt.date) -> dict[str, Any]:
         "closed_by": _name(control_day.closed_by),
         "total_at_closing": control_day.total,
         "total": total,
+        "stamped": control_day.is_stamped,
+        "visa_voided": bool(visas) and not control_day.is_stamped,
         "lines": rows,
         "tables": [per_table[k] for k in sorted(per_table)],
     }
+
+
+def visa_moments(control_day_ids: list[int]) -> dict[int, list[dt.datetime]]:
+    """``{control day id: [the moment of each officer's visa of the day]}``, read from the
+    visas' audited acts (a visa voided by a later correction stays in the record). One query."""
+    found: dict[int, list[dt.datetime]] = {}
+    events = AuditEvent.objects.filter(
+        action=Action.CONTROL_REGISTER_DAY_STAMPED,
+        object_type=ControlDay._meta.label_lower,
+        object_id__in=[str(pk) for pk in control_day_ids],
+    ).order_by("id")
+    for object_id, payload, recorded_at in events.values_list("object_id", "payload", "recorded_at"):
+        stamped = json.loads(payload).get("stamped_at")
+        moment = dt.datetime.fromisoformat(stamped) if isinstance(stamped, str) else recorded_at
+        found.setdefault(int(object_id), []).append(moment)
+    return found
 
 
 def effective_control_lines(control_day: Any) -> list[Any]:

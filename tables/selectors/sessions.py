@@ -15,6 +15,7 @@ from ..models import (
     AdvanceEntry,
     ControlLine,
     Discrepancy,
+    EntryKind,
     HandLog,
     MaximumChange,
     Session,
@@ -458,3 +459,49 @@ def limits_in_force(table_number: int | None = None) -> list[dict[str, Any]]:
             }
         )
     return result
+
+
+def effective_advances(session: Session) -> list[tuple[int, Decimal]]:
+    """The séance's advances as they stand, each corrected by its latest correction (FR art. 68):
+    ``[(line, amount)]``, the initial advance first, then the further ones in line order. One query."""
+    rows = list(
+        AdvanceEntry.objects.filter(session_id=session.pk)
+        .filter(kind__in=[EntryKind.INITIAL_ADVANCE, EntryKind.FURTHER_ADVANCE, EntryKind.CORRECTION])
+        .order_by("line")
+        .values("pk", "line", "kind", "amount", "corrects_id")
+    )
+    amounts: dict[int, Any] = {}  # an advance always carries its amount
+    lines: dict[int, tuple[str, int]] = {}
+    for row in rows:
+        if row["kind"] == EntryKind.CORRECTION:
+            if row["corrects_id"] in amounts:
+                amounts[row["corrects_id"]] = row["amount"]
+        else:
+            amounts[row["pk"]] = row["amount"]
+            lines[row["pk"]] = (row["kind"], row["line"])
+    ordered = sorted(lines, key=lambda pk: (lines[pk][0] != EntryKind.INITIAL_ADVANCE, lines[pk][1]))
+    return [(lines[pk][1], amounts[pk]) for pk in ordered]
+
+
+def effective_session_advances(query: QuerySet[Session]) -> list[dict[str, Any]]:
+    """The séances of ``query`` in the order opened, each with its initial advance as it stands
+    (corrected by its latest correction, FR art. 68): ``[{"id", "day", "minimum",
+    "advance_amount"}]``. Two queries."""
+    found: list[dict[str, Any]] = [
+        dict(s)
+        for s in query.order_by("day", "opened_at", "pk").values("id", "day", "minimum", "advance_amount")
+    ]
+    corrected: dict[int, Any] = {}
+    for session_id, amount in (
+        AdvanceEntry.objects.filter(
+            session_id__in=[s["id"] for s in found],
+            kind=EntryKind.CORRECTION,
+            corrects__kind=EntryKind.INITIAL_ADVANCE,
+        )
+        .order_by("line")
+        .values_list("session_id", "amount")
+    ):
+        corrected[session_id] = amount
+    for s in found:
+        s["advance_amount"] = corrected.get(s["id"], s["advance_amount"])
+    return found

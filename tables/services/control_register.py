@@ -158,6 +158,7 @@ def stamp_control_day(
             "total": control_day.total,
             "remark": remark,
             officers.SIGNATURE_KEY: sealed,
+            "stamped_at": control_day.stamped_at,
         },
     )
     return control_day
@@ -191,6 +192,7 @@ def correct_control_line(
         reason=reason,
         profile=profile,
     )
+    after = _after_correction(line.control_day_id, profile=profile)
     audit.record(
         actor=actor,
         action=Action.CONTROL_REGISTER_CORRECTED,
@@ -201,6 +203,7 @@ def correct_control_line(
             "result": result,
             "approval": approval,
             "reason": reason,
+            **after,
         },
     )
     return correction
@@ -230,6 +233,8 @@ def correct_advance_entry(
     rules.check_amount(amount, "amount", "books.no_erasure", profile, allow_zero=True)
     previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
     previous = entry.amount if previous is None else previous
+    if entry.kind in ADVANCE_KINDS:
+        _check_corrected_advance(session, entry, amount, profile)
     correction = _entry(
         session,
         EntryKind.CORRECTION,
@@ -265,6 +270,8 @@ def correct_advance_entry(
     _save(
         session, cite("books.no_erasure", profile), update_fields=["advances_total", "closing_cash", "result"]
     )
+    control_day_id = ControlDay.objects.filter(day=session.day).values_list("pk", flat=True).first()
+    after = _after_correction(control_day_id, profile=profile) if control_day_id is not None else {}
     audit.record(
         actor=actor,
         action=Action.ADVANCE_BOOK_CORRECTED,
@@ -278,9 +285,99 @@ def correct_advance_entry(
             "approval": approval,
             "reason": reason,
             "control_correction": control_correction.pk if control_correction else None,
+            **after,
         },
     )
     return correction
+
+
+def _check_corrected_advance(session: Session, entry: AdvanceEntry, amount: Decimal, profile: str) -> None:
+    """A corrected advance obeys the rules of the advance it corrects (FR art. 42, 49, 53; LU art.
+    9, 21, 22): each further advance equals the initial one; the initial advance is at least
+    3,000 times the minimum (FR), the same all day at the table and fixed for the exercise, and
+    (LU) within the guarantee fund the séance showed. The refusal names the corrected amount."""
+    advances = selectors.effective_advances(session)
+    if entry.kind == EntryKind.FURTHER_ADVANCE:
+        initial = advances[0][1] if advances else session.advance_amount
+        if amount != initial:
+            raise RegulationError(
+                "ADVANCE_NOT_EQUAL",
+                _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": f"{initial:.2f}"},
+                cite("advance.book", profile),
+                field="amount",
+            )
+        return
+    others = [(line, value) for line, value in advances[1:] if value != amount]
+    if others:
+        raise RegulationError(
+            "ADVANCE_NOT_EQUAL",
+            _(
+                "Les avances complémentaires de la séance (lignes %(l)s) sont de %(a)s : chaque avance "
+                "est égale à l'avance initiale, qui ne se corrige pas à un autre montant."
+            )
+            % {"l": ", ".join(str(line) for line, _value in others), "a": f"{others[0][1]:.2f}"},
+            cite("advance.book", profile),
+            field="amount",
+        )
+    earlier = [
+        s
+        for s in selectors.effective_session_advances(
+            Session.objects.filter(table_id=session.table_id, fiscal_year=session.fiscal_year).exclude(
+                pk=session.pk
+            )
+        )
+    ]
+    same_day = [s for s in earlier if s["day"] == session.day]
+    first = earlier[0] if earlier else None
+    try:
+        rules.check_advance(
+            profile=profile,
+            minimum=session.minimum,
+            advance=amount,
+            same_day_advance=same_day[-1]["advance_amount"] if same_day else None,
+            year_minimum=first["minimum"] if first else None,
+            year_advance=first["advance_amount"] if first else None,
+            same_day_minimum=same_day[-1]["minimum"] if same_day else None,
+        )
+        if profile == "LU":
+            year = selectors.effective_session_advances(
+                Session.objects.filter(fiscal_year=session.fiscal_year).exclude(pk=session.pk)
+            )
+            largest = max([amount, *(s["advance_amount"] for s in year)])
+            rules.check_guarantee_fund(profile=profile, fund=session.guarantee_fund, largest_advance=largest)
+    except RegulationError as refusal:
+        refusal.field = "amount"
+        raise
+
+
+def _after_correction(control_day_id: int, *, profile: str) -> dict[str, object]:
+    """What a correction does to its day of the control register: a closed day's total is
+    written again from its lines (the total written at the closing always equals the day's
+    lines, FR art. 72), and a visa given before the correction no longer holds: the day awaits
+    a new visa (FR art. 72). Returns what the correction's event records of it."""
+    control_day = ControlDay.objects.select_for_update(no_key=True).get(pk=control_day_id)
+    done: dict[str, object] = {}
+    fields = []
+    if control_day.is_closed:
+        total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
+        done["day_total"] = total
+        if total != control_day.total:
+            done["day_total_before"] = control_day.total
+            control_day.total = total
+            fields.append("total")
+    if control_day.is_stamped:
+        done["visa_voided"] = {
+            "stamped_at": control_day.stamped_at,
+            "stamped_by": control_day.stamped_by_id,
+            "remark": control_day.stamp_remark,
+        }
+        control_day.stamped_at = None
+        control_day.stamped_by = None
+        control_day.stamp_remark = ""
+        fields += ["stamped_at", "stamped_by", "stamp_remark"]
+    if fields:
+        _save(control_day, cite("control_register", profile), update_fields=fields)
+    return done
 
 
 # -- shoes -------------------------------------------------------------------------------

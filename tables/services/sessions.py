@@ -18,7 +18,7 @@ from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
-from .. import clock, rules
+from .. import clock, rules, selectors
 from ..models import (
     AdvanceEntry,
     ControlDay,
@@ -103,11 +103,17 @@ def open_session(
     authorised = _authorised_minimum(casino, day)
     rules.check_limits(minimum, maximum, authorised, profile)
     year = casino.exercise_of(day)
-    earlier = list(
-        Session.objects.filter(table=table, fiscal_year=year)
-        .order_by("day", "opened_at")
-        .values("day", "minimum", "maximum", "advance_amount")
-    )
+    # each earlier advance as it stands, corrections applied (FR art. 68)
+    advances = {
+        s["id"]: s["advance_amount"]
+        for s in selectors.effective_session_advances(Session.objects.filter(table=table, fiscal_year=year))
+    }
+    earlier = [
+        {**s, "advance_amount": advances[s["id"]]}
+        for s in Session.objects.filter(table=table, fiscal_year=year)
+        .order_by("day", "opened_at", "pk")
+        .values("id", "day", "minimum", "maximum", "advance_amount")
+    ]
     same_day = [s for s in earlier if s["day"] == day]
     first = earlier[0] if earlier else None
     latest = earlier[-1] if earlier else None
@@ -148,7 +154,10 @@ def open_session(
         largest = max(
             [
                 advance_amount,
-                *Session.objects.filter(fiscal_year=year).values_list("advance_amount", flat=True),
+                *(
+                    s["advance_amount"]
+                    for s in selectors.effective_session_advances(Session.objects.filter(fiscal_year=year))
+                ),
             ]
         )
         rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
@@ -244,11 +253,11 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
         subject=session,
     )
     rules.check_amount(amount, "amount", "advance.book", profile)
-    if amount != session.advance_amount:
+    initial = selectors.effective_advances(session)[0][1]  # as corrected, if it was (FR art. 68)
+    if amount != initial:
         raise RegulationError(
             "ADVANCE_NOT_EQUAL",
-            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.")
-            % {"a": f"{session.advance_amount:.2f}"},
+            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": f"{initial:.2f}"},
             cite("advance.book", profile),
             field="amount",
         )

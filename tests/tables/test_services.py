@@ -404,7 +404,7 @@ def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_sess
     assert len(lines) == 2 and lines[1].corrects == lines[0] and lines[1].result == D("1500.00")
     assert lines[0].result == D("1000.00")
     day.refresh_from_db()
-    assert day.total == D("1000.00")  # the total written at closing stays; the register shows the correction
+    assert day.total == D("1500.00")  # the total written at closing follows the corrections (FR art. 72)
     direct = services.correct_control_line(
         actor=staff["director"],
         line=lines[1],
