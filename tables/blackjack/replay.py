@@ -181,14 +181,65 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
     return report  # type: ignore[return-value]
 
 
-def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:  # noqa: C901 - the fast path is inlined on purpose (locals only, no call per card: the replay's speed)
-    """The replay; None when, counts checked at the end only, a card went over ``decks``."""
-    arts = rules.articles
+def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
+    """The replay; None when, counts checked at the end only, a card went over ``decks``.
+
+    Each round is tried on the fast path (:func:`_fast_round`); at its first doubt it raises,
+    and the round is checked (:func:`check_round`) and replayed by :func:`_round_general`.
+    """
+    disc = _shoe_checks(doc, rules.articles)
+    decks: int = doc["decks"]
+    cut: int = doc["cut_card_after"]
+    min_c, max_c = _limits(doc["limits"])
+    # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
+    counts: dict[str, int] = {}
+    exceeded: set[str] = set()
+    out: int = doc["burned"]
+    per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
+    reports: list[dict[str, Any]] = []
+    reports_append = reports.append
+    count = _count_elements
+    shoe = _fast_shoe(rules, min_c, max_c)
+    for pos, rd in enumerate(doc["rounds"], 1):
+        try:
+            report, p = _fast_round(rd, pos, out, cut, shoe)
+        except Exception:
+            check_round(pos - 1, rd)  # raises Rejected on a malformed round
+            out = _round_general(
+                pos,
+                rd,
+                rules,
+                min_c,
+                max_c,
+                out,
+                cut,
+                decks,
+                counts,
+                exceeded,
+                per_player,
+                disc,
+                reports,
+                each_round,
+            )
+            continue
+        # the round is replayed: cards out, counts over the shoe, report
+        out += p
+        cards = rd["cards"]
+        count(counts, cards)
+        if each_round and max(counts.values()) > decks:
+            _card_counts(pos, cards, counts, exceeded, decks, rules.articles, disc)
+        reports_append(report)
+    if not each_round and counts and max(counts.values()) > decks:
+        return None
+    return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+
+
+def _shoe_checks(doc: dict[str, Any], arts: dict[str, str]) -> list[dict[str, Any]]:
+    """The shoe-wide discrepancies (FR art. 55-4 / LU art. 32 (shoe)): decks, burned cards, cut card."""
     disc: list[dict[str, Any]] = []
     decks: int = doc["decks"]
     burned: int = doc["burned"]
     cut: int = doc["cut_card_after"]
-    # shoe-wide checks (FR art. 55-4 / LU art. 32 (shoe))
     if decks != STANDARD_DECKS:
         disc.append(
             _d(
@@ -228,414 +279,503 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
                 cards_behind=decks * CARDS_PER_DECK - cut,
             )
         )
-    limits = doc["limits"]
+    return disc
+
+
+def _limits(limits: dict[str, Any]) -> tuple[int, int]:
+    """The table's minimum and maximum stake in cents (the header is valid: both are amounts)."""
     min_c = cents(limits["min"])
     max_c = cents(limits["max"])
     assert min_c is not None and max_c is not None
-    # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
-    counts: dict[str, int] = {}
-    exceeded: set[str] = set()
-    out = burned
-    per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
-    reports: list[dict[str, Any]] = []
-    reports_append = reports.append
-    # the fast path's tables and rules, as locals
-    val = _VAL52
-    box_key = BOX_KEY
-    fget = _FMT.get
-    fmt = _fmt
-    players = _PLAYERS
-    count = _count_elements
-    hit21 = rules.hit_on_21_forbidden
-    das = rules.double_after_split
-    dtotals = rules.double_totals
-    identical = rules.split_identical_only
-    maxh = rules.max_hands_after_split
-    resplit = rules.resplit_aces
-    offered = rules.surrender
+    return min_c, max_c
+
+
+# ---- the fast path -------------------------------------------------------------------------------
+#
+# It reads a round once, with locals, in four steps: the round (:func:`_fast_round`: its
+# fields, the dealer, the report), its boxes (:func:`_fast_boxes`: stakes and first deal), each
+# box's play (:func:`_fast_box`: hits and stands inline, the rarer decisions in
+# :func:`_fast_decision`), and the settlement rows (:func:`_fast_settle`). Any step raises
+# (``_Bail`` or any error a malformed value gives) before the shoe's state changes.
+
+#: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
+#: surrender
+_PlayRules = tuple[bool, Any, bool, Any, bool, bool]
+#: the shoe's tables for the fast path: card values, stake cents (and their cache), the limits,
+#: hit_on_21_forbidden, the rest of the house rules, the rules, whether boxes per player count
+_FastShoe = tuple[dict[str, int], dict[str, int], int, int, bool, _PlayRules, Rules, bool]
+
+#: results of a decision on the fast path besides the hand's states: draw a card as for a hit,
+#: or play the hand again from its first decision point (split aces)
+_HIT, _AGAIN = -1, -2
+
+
+def _fast_shoe(rules: Rules, min_c: int, max_c: int) -> _FastShoe:
+    """The fast path's tables for one shoe (the card values read now: a test empties them)."""
     # stake amount -> cents, for the amounts within these limits and in units of 0.10
     stake_cents = _STAKES.get((min_c, max_c))
     if stake_cents is None:
         if len(_STAKES) > 64:
             _STAKES.clear()
         stake_cents = _STAKES[(min_c, max_c)] = {}
+    play: _PlayRules = (
+        rules.double_after_split,
+        rules.double_totals,
+        rules.split_identical_only,
+        rules.max_hands_after_split,
+        rules.resplit_aces,
+        rules.surrender,
+    )
+    per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
+    return (_VAL52, stake_cents, min_c, max_c, rules.hit_on_21_forbidden, play, rules, per_player)
+
+
+def _fast_round(rd: Any, pos: int, out: int, cut: int, shoe: _FastShoe) -> tuple[dict[str, Any], int]:
+    """Fast path: the report of round ``rd`` and the cards it took out, or it raises.
+
+    Shape checks are only those that JSON values would pass otherwise: a list where a dict is
+    expected fails at the first ["key"], a bool is told from an int by identity (small ints are
+    shared objects, so `x is box` holds only for the int itself).
+    """
+    if type(rd) is not dict:
+        raise _Bail
+    number = rd["number"]
+    boxes = rd["boxes"]
+    cards = rd["cards"]
+    insurance = rd["insurance"]
+    actions = rd["actions"]
+    rows = rd["settlements"]
+    if number is not pos or out >= cut or type(insurance) is not list:
+        raise _Bail
+    val = shoe[0]
+    dc = cards[len(boxes)]
+    d_hard = val[dc]
+    d_ace = d_hard == 1
+    res, p, live, no_key = _fast_boxes(boxes, cards, actions, shoe)
+    if shoe[7] and _per_player_fault(shoe[6], boxes):
+        raise _Bail
+    legal: Any = ()
+    if insurance:  # checked once the deal is complete (3.2)
+        legal = _fast_insurance(insurance, d_ace, boxes)
+        live = True
+    # the dealer (3.5), if a hand is on the layout or an insurance bet open
+    d_cards = [dc]
+    if live:
+        while True:
+            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
+            if t >= 17:
+                break
+            c = cards[p]
+            p += 1
+            v = val[c]
+            d_cards.append(c)
+            d_hard += v
+            if v == 1:
+                d_ace = True
+    if p != len(cards) or len(actions) != len(boxes) - no_key:  # actions for no box, or not a box
+        raise _Bail
+    d_soft = d_ace and d_hard <= 11
+    dt = d_hard + 10 if d_soft else d_hard
+    d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
+    # settlement (3.6): each computed net against the recorded row, in report order
+    rows_left = iter(rows)
+    next_row = rows_left.__next__  # fewer rows than settlements: StopIteration
+    hands = _fast_settle(res, next_row, d_bj, dt)
+    ins_out = _fast_insurance_settled(legal, next_row, val[d_cards[1]] == 10) if legal else []
+    if next(rows_left, _END) is not _END:  # more rows than settlements
+        raise _Bail
+    dealer = {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj}
+    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}, p
+
+
+def _fast_boxes(
+    boxes: list[Any], cards: list[str], actions: Any, shoe: _FastShoe
+) -> tuple[list[_HandRow], int, bool, int]:
+    """Fast path: each box's stakes within the limits, its two cards and its play (3.1, 3.3).
+
+    With every listed box holding stakes (otherwise the general path), box j has cards[j] and
+    cards[k + 1 + j], the dealer cards[k]. Returns the hands played in report order, the cards
+    out, whether a hand is still on the layout, and the boxes without an actions key (a
+    blackjack needs none).
+    """
+    val, stake_cents, min_c, max_c, hit21, play = shoe[:6]
     sc_get = stake_cents.get
-    for pos, rd in enumerate(doc["rounds"], 1):
-        # ---- fast path. Shape checks are only those that JSON values would
-        # pass otherwise: a list where a dict is expected fails at the first
-        # ["key"], a bool is told from an int by identity (small ints are
-        # shared objects, so `x is box` holds only for the int itself).
-        try:
-            if type(rd) is not dict:
+    players = _PLAYERS
+    k1 = len(boxes) + 1
+    p = dealt = k1 + k1 - 1  # cards out once the first deal is done
+    res: list[_HandRow] = []
+    live = False
+    no_key = 0
+    actions_get = actions.get
+    prev = 0
+    j = 0
+    for b in boxes:
+        box = b["box"]
+        stakes = b["stakes"]
+        # boxes 1 to 7 listed once each, in increasing order
+        if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
+            raise _Bail
+        prev = box
+        if len(stakes) == 1:
+            s = stakes[0]
+            pl = s["player"]
+            c = sc_get(s["amount"])
+            if c is None:
+                c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
+            if pl not in players:
+                _player(pl)
+            st = [(pl, c)]
+        else:
+            st = _fast_stakes(stakes, min_c, max_c, stake_cents)
+        # the box's decisions: reading acts[ai] fails on anything but a list
+        # (a missing key gives NO_ACTS, which has no decision to read)
+        acts = actions_get(BOX_KEY[box], NO_ACTS)
+        c1 = cards[j]
+        c2 = cards[k1 + j]
+        j += 1
+        v1 = val[c1]
+        v2 = val[c2]
+        if v1 + v2 == 11 and (v1 == 1 or v2 == 1):  # blackjack: no decision is read
+            if acts is NO_ACTS:
+                no_key += 1
+            elif type(acts) is not list or acts:
                 raise _Bail
-            number = rd["number"]
-            boxes = rd["boxes"]
-            cards = rd["cards"]
-            insurance = rd["insurance"]
-            actions = rd["actions"]
-            rows = rd["settlements"]
-            if number is not pos or out >= cut or type(insurance) is not list:
-                raise _Bail
-            # deal (3.1): with every listed box holding stakes (otherwise the
-            # general path), box j has cards[j] and cards[k + 1 + j], the dealer cards[k]
-            k = len(boxes)
-            k1 = k + 1
-            dc = cards[k]
-            d_hard = val[dc]
-            d_ace = d_hard == 1
-            p = dealt = k1 + k  # cards out once the first deal is done
-            live = False  # a hand still on the layout, or an insurance bet (3.5)
-            # each box: its stakes within the limits, then its play (3.3), hands kept
-            # as (box, num, cards, hard, ace, state, doubled, stakes)
-            res: list[_HandRow] = []
-            res_append = res.append
-            stack: list[tuple[Any, ...]] = []  # split hands waiting for their second card
-            created = fv = 0
-            no_key = 0  # boxes without an actions key (a blackjack needs none)
-            actions_get = actions.get
-            prev = 0
-            j = 0
-            for b in boxes:
-                box = b["box"]
-                stakes = b["stakes"]
-                # boxes 1 to 7 listed once each, in increasing order
-                if box <= prev or type(box) is not int:  # over 7: box_key[box] fails
-                    raise _Bail
-                prev = box
-                if len(stakes) == 1:
-                    s = stakes[0]
-                    pl = s["player"]
-                    c = sc_get(s["amount"])
-                    if c is None:
-                        c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
-                    if pl not in players:
-                        _player(pl)
-                    st = [(pl, c)]
-                else:
-                    st = []
-                    total = 0
-                    for s in stakes:
-                        pl = s["player"]
-                        c = sc_get(s["amount"])
-                        if c is None:
-                            c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
-                        if pl not in players:
-                            _player(pl)
-                        total += c
-                        st.append((pl, c))
-                    # no stakes (the general path), over the maximum, a player twice
-                    if not st or total > max_c or len(dict(st)) != len(st):
-                        raise _Bail
-                # the box's decisions: reading acts[ai] fails on anything but a list
-                # (a missing key gives NO_ACTS, which has no decision to read)
-                acts = actions_get(box_key[box], NO_ACTS)
-                c1 = cards[j]
-                c2 = cards[k1 + j]
-                j += 1
-                v1 = val[c1]
-                v2 = val[c2]
-                hc = [c1, c2]
-                hard = v1 + v2
-                ace = 1 in (v1, v2)
-                if hard == 11 and ace:  # blackjack: no decision is read
-                    if acts is NO_ACTS:
-                        no_key += 1
-                    elif type(acts) is not list or acts:
-                        raise _Bail
-                    res_append((box, 0, hc, 11, True, BLACKJACK, False, st))
-                    live = True
-                    continue
-                ai = 0
-                num = 0
-                split = False  # once the box has split: `created` hands, `fv` its first card's value
-                doubled = False
-                while True:  # the box's hands, each to its end
-                    if split and fv == 1:
-                        # split aces take one card; with resplit_aces an ace may split again
-                        if resplit and val[hc[1]] == 1:
-                            a = acts[ai]
-                            ai += 1
-                            declined = None
-                            if type(a) is not str:
-                                a, declined = _act(a)
-                            if a == "split":
-                                if maxh is not None and created >= maxh:
-                                    raise _Bail
-                                stack.append((created, hc[1], 1, _split_stakes(st, declined)))
-                                created += 1
-                                c = cards[p]
-                                p += 1
-                                hc = [hc[0], c]
-                                hard = 1 + val[c]
-                                continue
-                            if a != "stand":
-                                raise _Bail
-                        state = STAND
-                    else:
-                        while True:  # the hand's decisions
-                            a = acts[ai]
-                            ai += 1
-                            if a == "hit":
-                                if hit21 and (hard == 21 or (hard == 11 and ace)):
-                                    raise _Bail
-                                c = cards[p]
-                                p += 1
-                                v = val[c]
-                                hc.append(c)
-                                hard += v
-                                if hard > 21:
-                                    state = BUST
-                                    break
-                                if v == 1:
-                                    ace = True
-                                continue
-                            if a == "stand":
-                                state = STAND
-                                break
-                            declined = None
-                            if type(a) is not str:
-                                a, declined = _act(a)
-                                if a == "hit":  # as above
-                                    if hit21 and (hard == 21 or (hard == 11 and ace)):
-                                        raise _Bail
-                                    c = cards[p]
-                                    p += 1
-                                    v = val[c]
-                                    hc.append(c)
-                                    hard += v
-                                    if hard > 21:
-                                        state = BUST
-                                        break
-                                    if v == 1:
-                                        ace = True
-                                    continue
-                                if a == "stand":
-                                    state = STAND
-                                    break
-                            if a == "double":
-                                if (
-                                    len(hc) != 2
-                                    or (split and not das)
-                                    or (dtotals is not None and (ace or hard not in dtotals))
-                                ):
-                                    raise _Bail
-                                if len(st) == 1:
-                                    st = [(st[0][0], 2 * st[0][1])]
-                                else:
-                                    st = _double_stakes(st, declined)
-                                doubled = True
-                                c = cards[p]
-                                p += 1
-                                v = val[c]
-                                hc.append(c)
-                                hard += v
-                                if v == 1:
-                                    ace = True
-                                state = BUST if hard > 21 else STAND
-                                break
-                            if a == "split":
-                                if len(hc) != 2:
-                                    raise _Bail
-                                c0, c1 = hc
-                                v0 = val[c0]
-                                if not split:
-                                    split = True
-                                    created = 1
-                                    start = len(res)
-                                if (
-                                    v0 != val[c1]
-                                    or (identical and CARD_RANK[c0] != CARD_RANK[c1])
-                                    or (maxh is not None and created >= maxh)
-                                ):
-                                    raise _Bail
-                                stack.append((created, c1, v0, _split_stakes(st, declined)))
-                                created += 1
-                                fv = v0
-                                # the first hand receives its second card and is played to its end
-                                c = cards[p]
-                                p += 1
-                                v = val[c]
-                                hc = [c0, c]
-                                hard = v0 + v
-                                ace = v0 == 1 or v == 1
-                                if v0 == 1:
-                                    state = OPEN  # split aces: see above
-                                    break
-                                continue
-                            if a == "surrender":
-                                # offered, on an unsplit two-card hand, before any draw at the table
-                                if not offered or split or len(hc) != 2 or p != dealt:
-                                    raise _Bail
-                                state = SURRENDER
-                                break
-                            raise _Bail
+            res.append((box, 0, [c1, c2], 11, True, BLACKJACK, False, st))
+            live = True
+            continue
+        p, on_layout = _fast_box(
+            box, acts, [c1, c2], v1 + v2, v1 == 1 or v2 == 1, st, cards, p, dealt, res, val, hit21, play
+        )
+        if on_layout:
+            live = True
+    return res, p, live, no_key
+
+
+def _fast_stakes(stakes: list[Any], min_c: int, max_c: int, known: dict[str, int]) -> list[tuple[str, int]]:
+    """Fast path: the stakes of a box with players behind (or with none, or a malformed list)."""
+    st = []
+    total = 0
+    sc_get = known.get
+    players = _PLAYERS
+    for s in stakes:
+        pl = s["player"]
+        c = sc_get(s["amount"])
+        if c is None:
+            c = _stake_cents(s["amount"], min_c, max_c, known)
+        if pl not in players:
+            _player(pl)
+        total += c
+        st.append((pl, c))
+    # no stakes (the general path), over the maximum, a player twice
+    if not st or total > max_c or len(dict(st)) != len(st):
+        raise _Bail
+    return st
+
+
+class _Splits:
+    """Fast path: the hands a box's splits made: how many, those waiting for their second card
+    (number, first card, its value, stakes), and the first card's value of the hand in play."""
+
+    __slots__ = ("created", "stack", "fv")
+
+    def __init__(self) -> None:
+        self.created = 1
+        self.stack: list[tuple[int, str, int, Any]] = []
+        self.fv = 0
+
+    def next_hand(
+        self, cards: list[str], p: int, val: dict[str, int]
+    ) -> tuple[int, list[str], int, bool, Any]:
+        """The next split hand receives its second card: its number, cards, hard total, ace, stakes."""
+        num, c0, fv, st = self.stack.pop()
+        self.fv = fv
+        c = cards[p]
+        v = val[c]
+        return num, [c0, c], fv + v, fv == 1 or v == 1, st
+
+
+def _fast_box(
+    box: int,
+    acts: Any,
+    hc: list[str],
+    hard: int,
+    ace: bool,
+    st: Any,
+    cards: list[str],
+    p: int,
+    dealt: int,
+    res: list[_HandRow],
+    val: dict[str, int],
+    hit21: bool,
+    play: _PlayRules,
+) -> tuple[int, bool]:
+    """Fast path: play a box from its first two cards ``hc`` to the end of its last hand (3.3).
+
+    Its hands are appended to ``res`` (in number order); returns the cards out after it and
+    whether one of them is still on the layout.
+    """
+    start = len(res)
+    ai = 0
+    num = 0
+    sp: _Splits | None = None  # once the box has split
+    doubled = False
+    on_layout = False
+    while True:  # the box's hands, each to its end
+        if sp is not None and sp.fv == 1:
+            state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
+        else:
+            while True:  # the hand's decisions
+                a = acts[ai]
+                ai += 1
+                if a == "stand":
+                    state = STAND
+                    break
+                if a != "hit":
+                    state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
+                        a, hc, hard, ace, st, sp, cards, p, dealt, val, play
+                    )
+                    if state != _HIT:
                         if state == OPEN:
                             continue
-                    res_append((box, num, hc, hard, ace, state, doubled, st))
-                    if state <= BLACKJACK:
-                        live = True
-                    if not split or not stack:
                         break
-                    # the next split hand receives its second card
-                    num, c0, fv, st = stack.pop()
-                    c = cards[p]
-                    p += 1
-                    v = val[c]
-                    hc = [c0, c]
-                    hard = fv + v
-                    ace = fv == 1 or v == 1
-                    doubled = False
-                if ai != len(acts):
+                if hit21 and (hard == 21 or (hard == 11 and ace)):
                     raise _Bail
-                if split:
-                    res[start:] = sorted(res[start:], key=_num_of_row)
-            if per_player and _per_player_fault(rules, boxes):
-                raise _Bail
-            legal: Any = ()
-            if insurance:  # checked once the deal is complete (3.2)
-                legal = _fast_insurance(insurance, d_ace, boxes)
-                live = True
-            # the dealer (3.5)
-            d_cards = [dc]
-            if live:
-                while True:
-                    t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
-                    if t >= 17:
-                        break
-                    c = cards[p]
-                    p += 1
-                    v = val[c]
-                    d_cards.append(c)
-                    d_hard += v
-                    if v == 1:
-                        d_ace = True
-            if p != len(cards) or len(actions) != k - no_key:  # actions for no box, or not a box
-                raise _Bail
-            d_soft = d_ace and d_hard <= 11
-            dt = d_hard + 10 if d_soft else d_hard
-            d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
-            # settlement (3.6): each computed net against the recorded row, in report order
-            rows_left = iter(rows)
-            next_row = rows_left.__next__  # fewer rows than settlements: StopIteration
-            hands = []
-            for box, num, hc, hard, ace, state, doubled, st in res:
-                soft = ace and hard <= 11
-                total = hard + 10 if soft else hard
-                # the net is stake * num2 / 2 (3:2 and surrender included): every
-                # stake here is a multiple of 0.10, so the halves are whole cents
-                if state == STAND:
-                    if d_bj:
-                        outcome, num2 = "lose", -2
-                    elif dt > 21 or total > dt:
-                        outcome, num2 = "win", 2
-                    elif total == dt:
-                        outcome, num2 = "push", 0
-                    else:
-                        outcome, num2 = "lose", -2
-                elif state == BUST:
-                    outcome, num2 = "bust", -2
-                elif state == BLACKJACK:
-                    outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
-                else:
-                    outcome, num2 = "surrender", -1
-                if len(st) == 1:
-                    pl, c = st[0]
-                    net = c * num2 >> 1
-                    ns = fget(net) or fmt(net)
-                    row = next_row()
-                    rn = row["net"]
-                    if (
-                        row["box"] is not box
-                        or row["hand"] is not num
-                        or row["player"] != pl
-                        or len(row) != 4
-                        or (rn != ns and cents(rn) != net)
-                    ):
-                        raise _Bail
-                    st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
-                else:
-                    st_out = []
-                    for pl, c in st:
-                        net = c * num2 >> 1
-                        ns = fget(net) or fmt(net)
-                        row = next_row()
-                        rn = row["net"]
-                        if (
-                            row["box"] is not box
-                            or row["hand"] is not num
-                            or row["player"] != pl
-                            or len(row) != 4
-                            or (rn != ns and cents(rn) != net)
-                        ):
-                            raise _Bail
-                        st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
-                hands.append(
-                    {
-                        "box": box,
-                        "hand": num,
-                        "cards": hc,
-                        "total": total,
-                        "soft": soft,
-                        "blackjack": state == BLACKJACK,
-                        "doubled": doubled,
-                        "outcome": outcome,
-                        "stakes": st_out,
-                    }
-                )
-            ins_out = []
-            if legal:
-                ten = val[d_cards[1]] == 10
-                for b, pl, a in legal:
-                    net = 2 * a if ten else -a
-                    ns = fmt(net)
-                    row = next_row()
-                    rn = row["insurance_net"]
-                    if (
-                        row["box"] is not b
-                        or row["player"] != pl
-                        or len(row) != 3
-                        or (rn != ns and cents(rn) != net)
-                    ):
-                        raise _Bail
-                    ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": ns})
-            if next(rows_left, _END) is not _END:  # more rows than settlements
-                raise _Bail
-            report = {
-                "number": number,
-                "replayed": True,
-                "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
-                "hands": hands,
-                "insurance": ins_out,
-            }
-        except Exception:
-            # ---- general path: check the round (raises Rejected), then replay it
-            check_round(pos - 1, rd)
-            out = _round_general(
-                pos,
-                rd,
-                rules,
-                min_c,
-                max_c,
-                out,
-                cut,
-                decks,
-                counts,
-                exceeded,
-                per_player,
-                disc,
-                reports,
-                each_round,
-            )
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                if hard > 21:
+                    state = BUST
+                    break
+                if v == 1:
+                    ace = True
+        if state == _AGAIN:
             continue
-        # the round is replayed: cards out, counts over the shoe, report
-        out += p
-        count(counts, cards)
-        if each_round and max(counts.values()) > decks:
-            _card_counts(number, cards, counts, exceeded, decks, arts, disc)
-        reports_append(report)
-    if not each_round and counts and max(counts.values()) > decks:
-        return None
-    return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
+        res.append((box, num, hc, hard, ace, state, doubled, st))
+        on_layout = on_layout or state <= BLACKJACK
+        if sp is None or not sp.stack:
+            break
+        num, hc, hard, ace, st = sp.next_hand(cards, p, val)
+        p += 1
+        doubled = False
+    if ai != len(acts):
+        raise _Bail
+    if sp is not None:
+        res[start:] = sorted(res[start:], key=_num_of_row)
+    return p, on_layout
+
+
+#: what a decision leaves of a hand on the fast path: its state (or _HIT, _AGAIN), cards, hard
+#: total, ace, stakes, doubled, the cards out, the box's splits
+_Decided = tuple[int, list[str], int, bool, Any, bool, int, _Splits | None]
+
+
+def _fast_decision(
+    a: Any,
+    hc: list[str],
+    hard: int,
+    ace: bool,
+    st: Any,
+    sp: _Splits | None,
+    cards: list[str],
+    p: int,
+    dealt: int,
+    val: dict[str, int],
+    play: _PlayRules,
+) -> _Decided:
+    """Fast path: a decision other than a plain "hit" or "stand" (an action object, a double, a
+    split, a surrender); raises unless it is legal."""
+    declined = None
+    if type(a) is not str:
+        a, declined = _act(a)
+        if a == "hit":
+            return _HIT, hc, hard, ace, st, False, p, sp
+        if a == "stand":
+            return STAND, hc, hard, ace, st, False, p, sp
+    if a == "double":
+        das, dtotals = play[0], play[1]
+        if (
+            len(hc) != 2
+            or (sp is not None and not das)
+            or (dtotals is not None and (ace or hard not in dtotals))
+        ):
+            raise _Bail
+        st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, declined)
+        c = cards[p]
+        v = val[c]
+        hc.append(c)
+        hard += v
+        return (BUST if hard > 21 else STAND), hc, hard, ace or v == 1, st, True, p + 1, sp
+    if a == "split":
+        return _fast_split(hc, st, declined, sp, cards, p, val, play)
+    # a surrender: offered, on an unsplit two-card hand, before any draw at the table
+    if a != "surrender" or not play[5] or sp is not None or len(hc) != 2 or p != dealt:
+        raise _Bail
+    return SURRENDER, hc, hard, ace, st, False, p, sp
+
+
+def _fast_split(
+    hc: list[str],
+    st: Any,
+    declined: Any,
+    sp: _Splits | None,
+    cards: list[str],
+    p: int,
+    val: dict[str, int],
+    play: _PlayRules,
+) -> _Decided:
+    """Fast path: a legal split; the first hand receives its second card (played on, or again
+    from the start when it is a split ace)."""
+    if len(hc) != 2:
+        raise _Bail
+    c0, c1 = hc
+    v0 = val[c0]
+    if sp is None:
+        sp = _Splits()
+    identical, maxh = play[2], play[3]
+    if (
+        v0 != val[c1]
+        or (identical and CARD_RANK[c0] != CARD_RANK[c1])
+        or (maxh is not None and sp.created >= maxh)
+    ):
+        raise _Bail
+    sp.stack.append((sp.created, c1, v0, _split_stakes(st, declined)))
+    sp.created += 1
+    sp.fv = v0
+    c = cards[p]
+    v = val[c]
+    return (_AGAIN if v0 == 1 else OPEN), [c0, c], v0 + v, v0 == 1 or v == 1, st, False, p + 1, sp
+
+
+def _fast_split_ace(
+    acts: Any,
+    ai: int,
+    hc: list[str],
+    hard: int,
+    st: Any,
+    sp: _Splits,
+    cards: list[str],
+    p: int,
+    val: dict[str, int],
+    play: _PlayRules,
+) -> tuple[int, list[str], int, int, int]:
+    """Fast path: a split ace takes one card (a stand); with resplit_aces an ace may split again
+    (_AGAIN: the ace's new hand is played again). Returns state, cards, hard total, the next
+    decision, the cards out."""
+    if not (play[4] and val[hc[1]] == 1):
+        return STAND, hc, hard, ai, p
+    a = acts[ai]
+    ai += 1
+    declined = None
+    if type(a) is not str:
+        a, declined = _act(a)
+    if a == "stand":
+        return STAND, hc, hard, ai, p
+    maxh = play[3]
+    if a != "split" or (maxh is not None and sp.created >= maxh):
+        raise _Bail
+    sp.stack.append((sp.created, hc[1], 1, _split_stakes(st, declined)))
+    sp.created += 1
+    c = cards[p]
+    return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1
+
+
+def _fast_settle(res: list[_HandRow], next_row: Any, d_bj: bool, dt: int) -> list[dict[str, Any]]:
+    """Fast path: each hand's outcome and net against the next recorded row (3.6), or it raises.
+
+    The net is stake * num2 / 2 (3:2 and surrender included): every stake here is a multiple
+    of 0.10, so the halves are whole cents.
+    """
+    fget = _FMT.get
+    fmt = _fmt
+    hands = []
+    for box, num, hc, hard, ace, state, doubled, st in res:
+        soft = ace and hard <= 11
+        total = hard + 10 if soft else hard
+        if state == STAND:
+            if d_bj:
+                outcome, num2 = "lose", -2
+            elif dt > 21 or total > dt:
+                outcome, num2 = "win", 2
+            elif total == dt:
+                outcome, num2 = "push", 0
+            else:
+                outcome, num2 = "lose", -2
+        elif state == BUST:
+            outcome, num2 = "bust", -2
+        elif state == BLACKJACK:
+            outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
+        else:
+            outcome, num2 = "surrender", -1
+        if len(st) == 1:
+            pl, c = st[0]
+            net = c * num2 >> 1
+            ns = fget(net) or fmt(net)
+            row = next_row()
+            rn = row["net"]
+            if (
+                row["box"] is not box
+                or row["hand"] is not num
+                or row["player"] != pl
+                or len(row) != 4
+                or (rn != ns and cents(rn) != net)
+            ):
+                raise _Bail
+            st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
+        else:
+            st_out = _fast_stakes_settled(box, num, st, num2, next_row)
+        hands.append(
+            {
+                "box": box,
+                "hand": num,
+                "cards": hc,
+                "total": total,
+                "soft": soft,
+                "blackjack": state == BLACKJACK,
+                "doubled": doubled,
+                "outcome": outcome,
+                "stakes": st_out,
+            }
+        )
+    return hands
+
+
+def _fast_stakes_settled(box: int, num: int, st: Any, num2: int, next_row: Any) -> list[dict[str, Any]]:
+    """Fast path: the nets of a hand with players behind, each against the next recorded row."""
+    fget = _FMT.get
+    fmt = _fmt
+    st_out = []
+    for pl, c in st:
+        net = c * num2 >> 1
+        ns = fget(net) or fmt(net)
+        row = next_row()
+        rn = row["net"]
+        if (
+            row["box"] is not box
+            or row["hand"] is not num
+            or row["player"] != pl
+            or len(row) != 4
+            or (rn != ns and cents(rn) != net)
+        ):
+            raise _Bail
+        st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
+    return st_out
+
+
+def _fast_insurance_settled(legal: Any, next_row: Any, ten: bool) -> list[dict[str, Any]]:
+    """Fast path: each insurance bet's net (2:1 when the dealer's second card is a ten) against
+    the next recorded row."""
+    ins_out = []
+    for b, pl, a in legal:
+        net = 2 * a if ten else -a
+        ns = _fmt(net)
+        row = next_row()
+        rn = row["insurance_net"]
+        if row["box"] is not b or row["player"] != pl or len(row) != 3 or (rn != ns and cents(rn) != net):
+            raise _Bail
+        ins_out.append({"box": b, "player": pl, "amount": _fmt(a), "net": ns})
+    return ins_out
 
 
 def _amount(a: Any) -> int:
@@ -772,8 +912,27 @@ def _round_general(
 ) -> int:
     """Replay one well-formed round with every check; return the cards out after it."""
     arts = rules.articles
-    pos = number_pos
     number = rd["number"]
+    _round_place(number, number_pos, out, cut, arts, disc)
+    cards: list[str] = rd["cards"]
+    playing = _stakes(rd["boxes"], number, min_c, max_c, arts, disc)
+    if per_player:
+        _boxes_per_player(rules, number, playing, disc)
+    # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
+    vals = _card_values(number, cards, counts, arts, disc)
+    if each_round and max(counts.values(), default=0) > decks:
+        _card_counts(number, cards, counts, exceeded, decks, arts, disc)
+    if vals is None:
+        reports.append({"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []})
+    else:
+        reports.append(_play(rd, number, rules, disc, cards, vals, playing))
+    return out + len(cards)
+
+
+def _round_place(
+    number: int, pos: int, out: int, cut: int, arts: dict[str, str], disc: list[dict[str, Any]]
+) -> None:
+    """The round's place in the shoe: its number (ROUND_NUMBERING), dealt before the cut card."""
     if number != pos:
         disc.append(_d("ROUND_NUMBERING", number, None, None, None, arts["ROUND_NUMBERING"], expected=pos))
     if out >= cut:
@@ -789,11 +948,20 @@ def _round_general(
                 cut_card_after=cut,
             )
         )
-    cards: list[str] = rd["cards"]
-    out += len(cards)
-    # stakes (FR art. 55-5 / LU art. 33), in increasing box number
+
+
+def _stakes(
+    boxes: list[dict[str, Any]],
+    number: int,
+    min_c: int,
+    max_c: int,
+    arts: dict[str, str],
+    disc: list[dict[str, Any]],
+) -> list[tuple[int, list[list[Any]]]]:
+    """Stakes against the limits (FR art. 55-5 / LU art. 33): the boxes holding stakes, in
+    increasing box number, each with its ``[player, cents]`` stakes."""
     playing: list[tuple[int, list[list[Any]]]] = []
-    for b in rd["boxes"]:
+    for b in boxes:
         stakes = b["stakes"]
         if not stakes:
             continue
@@ -836,42 +1004,32 @@ def _round_general(
         playing.append((box, sl))
     if len(playing) > 1:
         playing.sort(key=_box_of)
-    if per_player:
-        _boxes_per_player(rules, number, playing, disc)
-    # cards: foreign codes, and counts over the shoe (FR art. 40 / LU art. 7)
+    return playing
+
+
+def _card_values(
+    number: int, cards: list[str], counts: dict[str, int], arts: dict[str, str], disc: list[dict[str, Any]]
+) -> list[int] | None:
+    """The round's cards counted over the shoe, and their values; None when a code is no card
+    (INVALID_CARD for each: the round is not replayed)."""
+    canon = _CANON
     try:
         vals = [CARD_VALUE[c] for c in cards]
-        invalid = False
     except KeyError:
-        vals, invalid = _invalid_cards(number, cards, arts, disc)
-    canon = _CANON
-    if invalid:
+        _invalid_cards(number, cards, arts, disc)
         _count_elements(counts, [canon[c] for c in cards if c in canon])
-    else:
-        _count_elements(counts, [canon[c] for c in cards])
-    if each_round and max(counts.values(), default=0) > decks:
-        _card_counts(number, cards, counts, exceeded, decks, arts, disc)
-    if invalid:
-        reports.append({"number": number, "replayed": False, "dealer": None, "hands": [], "insurance": []})
-    else:
-        reports.append(_play(rd, number, rules, disc, cards, vals, playing))
-    return out
+        return None
+    _count_elements(counts, [canon[c] for c in cards])
+    return vals
 
 
-def _invalid_cards(
-    number: int, cards: list[str], arts: dict[str, str], disc: list[dict[str, Any]]
-) -> tuple[list[int], bool]:
-    """INVALID_CARD for each code that is not a card (its round is not replayed)."""
-    vals = []
+def _invalid_cards(number: int, cards: list[str], arts: dict[str, str], disc: list[dict[str, Any]]) -> None:
+    """INVALID_CARD for each code that is not a card."""
     for i, code in enumerate(cards):
-        v = CARD_VALUE.get(code)
-        if v is None:
+        if code not in CARD_VALUE:
             disc.append(
                 _d("INVALID_CARD", number, None, None, None, arts["INVALID_CARD"], card=code, index=i)
             )
-            v = 0
-        vals.append(v)
-    return vals, True
 
 
 def _card_counts(
@@ -1496,7 +1654,32 @@ def _settle(
     d_soft = d_ace and d_hard <= 11
     dt = d_hard + 10 if d_soft else d_hard
     d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
-    # computed settlements in report order, as flat (box, hand, player, net) runs
+    hands, flat = _settled_hands(boxes, d_bj, dt)
+    ins_out: list[dict[str, Any]] = []
+    ins_computed: dict[tuple[int, str], int] = {}
+    if legal:
+        ten = CARD_VALUE[d_cards[1]] == 10
+        for b, pl, a in legal:
+            net = 2 * a if ten else -a
+            ins_computed[(b, pl)] = net
+            ins_out.append({"box": b, "player": pl, "amount": _fmt(a), "net": _fmt(net)})
+    # recorded rows against computed ones: first the common case of rows in
+    # report order that all agree, without building any lookup table
+    rows = rd["settlements"]
+    if len(rows) * 4 != len(flat) + 4 * len(legal) or not _in_order(rows, flat, ins_computed):
+        _check_rows(rows, number, flat, ins_computed, arts["SETTLEMENT_MISMATCH"], texts["insurance"], disc)
+    return {
+        "number": number,
+        "replayed": True,
+        "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
+        "hands": hands,
+        "insurance": ins_out,
+    }
+
+
+def _settled_hands(boxes: list[list[Hand]], d_bj: bool, dt: int) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Each hand's outcome and each stake's net, in report order; and the computed settlements
+    as flat (box, hand, player, net) runs."""
     flat: list[Any] = []
     push = flat.append
     hands = []
@@ -1535,32 +1718,26 @@ def _settle(
                     "stakes": st_out,
                 }
             )
-    ins_out = []
-    ins_computed: dict[tuple[int, str], int] = {}
-    if legal:
-        ten = CARD_VALUE[d_cards[1]] == 10
-        for b, pl, a in legal:
-            net = 2 * a if ten else -a
-            ins_computed[(b, pl)] = net
-            ins_out.append({"box": b, "player": pl, "amount": fmt(a), "net": fmt(net)})
-    # recorded rows against computed ones: first the common case of rows in
-    # report order that all agree, without building any lookup table
-    rows = rd["settlements"]
-    if len(rows) * 4 == len(flat) + 4 * len(legal) and _in_order(rows, flat, ins_computed):
-        return {
-            "number": number,
-            "replayed": True,
-            "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
-            "hands": hands,
-            "insurance": ins_out,
-        }
+    return hands, flat
+
+
+def _check_rows(
+    rows: list[dict[str, Any]],
+    number: int,
+    flat: list[Any],
+    ins_computed: dict[tuple[int, str], int],
+    play_art: str,
+    ins_art: str,
+    disc: list[dict[str, Any]],
+) -> None:
+    """Each recorded row against the settlement the rules owe (SETTLEMENT_UNKNOWN,
+    SETTLEMENT_MISMATCH), then the settlements no row records (SETTLEMENT_MISSING)."""
     computed: dict[tuple[int, int, str], int] = {}
     for i in range(0, len(flat), 4):
         computed[(flat[i], flat[i + 1], flat[i + 2])] = flat[i + 3]
     seen: set[Any] = set()
-    play_art = arts["SETTLEMENT_MISMATCH"]
-    ins_art = texts["insurance"]
-    for row in rd["settlements"]:
+    fmt = _fmt
+    for row in rows:
         box = row["box"]
         player = row["player"]
         if "net" in row:
@@ -1583,30 +1760,23 @@ def _settle(
             if exp is not None:
                 extra["duplicate"] = True
             disc.append(_d("SETTLEMENT_UNKNOWN", number, box, hand, player, play_art, **extra))
-        else:
-            seen.add(key)
-            if exp != rec:
-                disc.append(
-                    _d(
-                        "SETTLEMENT_MISMATCH",
-                        number,
-                        box,
-                        hand,
-                        player,
-                        art,
-                        expected=fmt(exp),
-                        recorded=fmt(rec),
-                    )
+            continue
+        seen.add(key)
+        if exp != rec:
+            disc.append(
+                _d(
+                    "SETTLEMENT_MISMATCH",
+                    number,
+                    box,
+                    hand,
+                    player,
+                    art,
+                    expected=fmt(exp),
+                    recorded=fmt(rec),
                 )
+            )
     if len(seen) != len(computed) + len(ins_computed):
         _missing_rows(number, computed, ins_computed, seen, disc, play_art, ins_art)
-    return {
-        "number": number,
-        "replayed": True,
-        "dealer": {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj},
-        "hands": hands,
-        "insurance": ins_out,
-    }
 
 
 def _missing_rows(

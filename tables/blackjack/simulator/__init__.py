@@ -113,6 +113,39 @@ def simulate(
     rng = random.Random(seed)
     hr = _house_rules_for(faults, profile, house_rules)
     rules = Rules(profile, hr)
+    _draw_forms(rng, rules, faults, forms, max_boxes)
+    decks = 8 if "DECK_COUNT" in faults else 6
+    burned = 4 if "BURN_COUNT" in faults else 5
+    shoe, cut = _shuffled_shoe(rng, decks, burned, "CUT_CARD_TOO_DEEP" in faults)
+    min_c = cents(limits[0])
+    max_c = cents(limits[1])
+    if min_c is None or max_c is None:
+        raise ValueError("limits must be amount strings")
+    sim = _Sim(rng, rules, shoe, min_c, max_c, max_boxes, forms)
+    injected: list[dict[str, Any]] = []
+    rounds, metas, x_card = _deal_rounds(sim, shoe, faults, decks, burned, cut, injected)
+    log = {
+        "format": "casino-hand-log/1",
+        "shoe_id": shoe_id or f"{table}-SIM-{seed}",
+        "table": table,
+        "profile": profile,
+        "house_rules": hr,
+        "limits": {"min": limits[0], "max": limits[1]},
+        "decks": decks,
+        "burned": burned,
+        "cut_card_after": cut,
+        "rounds": rounds,
+    }
+    injected.extend(_inj(f, None) for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP") if f in faults)
+    _post_hoc(rng, [f for f in POST_HOC if f in faults], rounds, metas, x_card, injected)
+    return Simulation(log, injected)
+
+
+def _draw_forms(
+    rng: random.Random, rules: Rules, faults: list[str], forms: dict[str, str], max_boxes: int
+) -> None:
+    """The forms of TOO_MANY_BOXES and ILLEGAL_SURRENDER not named in ``forms``, drawn among those
+    the shoe can carry (ValueError when none)."""
     if "TOO_MANY_BOXES" in faults:
         # one player on max + 1 boxes, and another player on a box of his own or behind
         mx = rules.max_boxes_per_player or 1
@@ -123,10 +156,13 @@ def simulate(
         forms["TOO_MANY_BOXES"] = form
     if "ILLEGAL_SURRENDER" in faults and "ILLEGAL_SURRENDER" not in forms:
         forms["ILLEGAL_SURRENDER"] = rng.choice(FAULT_FORMS["ILLEGAL_SURRENDER"][: 2 if max_boxes > 1 else 1])
-    decks = 8 if "DECK_COUNT" in faults else 6
-    burned = 4 if "BURN_COUNT" in faults else 5
+
+
+def _shuffled_shoe(rng: random.Random, decks: int, burned: int, too_deep: bool) -> tuple[_Shoe, int]:
+    """The shuffled shoe with its burned cards drawn, and where the cut card goes (at least one
+    deck behind it, unless ``too_deep``)."""
     size = decks * 52
-    if "CUT_CARD_TOO_DEEP" in faults:
+    if too_deep:
         cut = size - rng.randint(36, 46)
     else:
         cut = size - rng.randint(60, 100)
@@ -135,12 +171,20 @@ def simulate(
     shoe = _Shoe(cards)
     for _ in range(burned):
         shoe.draw()
-    min_c = cents(limits[0])
-    max_c = cents(limits[1])
-    if min_c is None or max_c is None:
-        raise ValueError("limits must be amount strings")
-    sim = _Sim(rng, rules, shoe, min_c, max_c, max_boxes, forms)
-    injected: list[dict[str, Any]] = []
+    return shoe, cut
+
+
+def _deal_rounds(
+    sim: _Sim,
+    shoe: _Shoe,
+    faults: list[str],
+    decks: int,
+    burned: int,
+    cut: int,
+    injected: list[dict[str, Any]],
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], str | None]:
+    """Rounds until the cut card appears (and past it for CUT_CARD_OVERRUN), the faults played
+    in them injected: the rounds, what each one met, and the card dealt one time too many."""
     pre = [f for f in PRE_PLAY if f in faults]
     count_fault = "CARD_COUNT_EXCEEDED" in faults
     count_after = burned + (cut - burned) * 3 // 5
@@ -176,18 +220,4 @@ def simulate(
         raise ValueError("shoe too short to inject CARD_COUNT_EXCEEDED")
     if pre:
         raise ValueError(f"not enough rounds to inject {pre}")
-    log = {
-        "format": "casino-hand-log/1",
-        "shoe_id": shoe_id or f"{table}-SIM-{seed}",
-        "table": table,
-        "profile": profile,
-        "house_rules": hr,
-        "limits": {"min": limits[0], "max": limits[1]},
-        "decks": decks,
-        "burned": burned,
-        "cut_card_after": cut,
-        "rounds": rounds,
-    }
-    injected.extend(_inj(f, None) for f in ("DECK_COUNT", "BURN_COUNT", "CUT_CARD_TOO_DEEP") if f in faults)
-    _post_hoc(rng, [f for f in POST_HOC if f in faults], rounds, metas, x_card, injected)
-    return Simulation(log, injected)
+    return rounds, metas, x_card
