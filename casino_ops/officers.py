@@ -156,9 +156,15 @@ def enrolment_in_force(user: Any, at: dt.datetime | None = None) -> Any:
         return None
     at = at or timezone.now()
     certificate = authority.configured_certificate()
-    rows = OfficerEnrolment.objects.filter(
-        user_id=user.pk, valid_from__lte=at, valid_to__gt=at, revoked_at__isnull=True
-    ).order_by("-valid_from", "-pk")
+    # The session's device (django-otp's middleware loaded it) is the enrolment he signed in
+    # under: checked as any other, without a query.
+    device = getattr(user, "otp_device", None)
+    if isinstance(device, OfficerEnrolment) and device.user_id == user.pk and device.revoked_at is None:
+        rows: Any = [device]
+    else:
+        rows = OfficerEnrolment.objects.filter(
+            user_id=user.pk, valid_from__lte=at, valid_to__gt=at, revoked_at__isnull=True
+        ).order_by("-valid_from", "-pk")
     for row in rows:
         try:
             enrolment = read_enrolment(row.document, certificate)

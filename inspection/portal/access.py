@@ -24,6 +24,7 @@ from casino_ops import access, roles
 from casino_ops.access import Act
 
 from .auth import needs_second_factor
+from .passkey import second_factor_given
 
 # The portal's actions are acts of casino_ops.access (their values are the names the
 # views and the permission matrix use); who may do each is decided there.
@@ -52,7 +53,7 @@ def may(user: Any, action: str = READ) -> bool:
     """May ``user`` do ``action`` in the portal or the officers' API?"""
     if user is None or not user.is_authenticated or not user.is_active:
         return False
-    if needs_second_factor(user) and hasattr(user, "is_verified") and not user.is_verified():
+    if needs_second_factor(user) and not second_factor_given(user):
         return False
     return access.may(user, action)
 

@@ -9,6 +9,7 @@ from django.contrib.auth import authenticate
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import roles
 from casino_ops.forms import SafeForm
 
 from . import access
@@ -28,7 +29,13 @@ class OfficerLoginForm(SafeForm):
 
     username = forms.CharField(label=_("Identifiant"), max_length=150)
     password = forms.CharField(label=_("Mot de passe"), strip=False, widget=forms.PasswordInput)
-    code = forms.CharField(label=_("Code à usage unique"), max_length=12, widget=_CODE_WIDGET)
+    code = forms.CharField(
+        label=_("Code à usage unique"),
+        max_length=12,
+        widget=_CODE_WIDGET,
+        required=False,
+        help_text=_("Direction : le code de votre application. Un officier donne ensuite sa clé d'accès."),
+    )
 
     error_messages = {
         "invalid": _("Identifiant ou mot de passe incorrect."),
@@ -55,8 +62,12 @@ class OfficerLoginForm(SafeForm):
             raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
         if not access.may_log_in(user):
             raise forms.ValidationError(self.error_messages["not_officer"], code="not_officer")
-        if not needs_second_factor(user):
+        if not needs_second_factor(user) or roles.has_role(user, roles.OFFICER):
+            # an officer gives his passkey at the next step (the session is not verified before)
             self.user = user
+            return data
+        if not data.get("code"):
+            self.add_error("code", forms.ValidationError(self.error_messages["code"], code="code"))
             return data
         device = check_code(self.request, user, data.get("code", ""))
         if device is None:

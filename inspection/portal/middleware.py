@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect, JsonRes
 from django.urls import reverse
 
 from .auth import needs_second_factor
+from .passkey import second_factor_given
 
 _FREE_PREFIXES = ("/static/", "/health/", "/i18n/")
 
@@ -27,8 +28,8 @@ class TwoFactorMiddleware:
         if (
             user is not None
             and user.is_authenticated
-            and not user.is_verified()
             and needs_second_factor(user)
+            and not second_factor_given(user)
             and not self._free(request.path)
         ):
             if request.path.startswith("/api/"):

@@ -34,12 +34,40 @@ def totp_code(device: TOTPDevice) -> str:
     return f"{totp.token():0{device.digits}d}"
 
 
-def make_devices(users: dict[str, Any]) -> dict[str, TOTPDevice]:
-    """A confirmed authenticator app for each role that needs a one-time code."""
+def make_devices(users: dict[str, Any]) -> dict[str, Any]:
+    """A confirmed authenticator app for each role that needs a one-time code; the officer's
+    second factor is his passkey, the device of his enrolment (tests.builders.enrol_officer)."""
+    from casino_ops import officers
+
     return {
-        role: TOTPDevice.objects.create(user=users[role], name="app", confirmed=True)
+        role: officers.enrolment_in_force(users[role])
+        if role == roles.OFFICER
+        else TOTPDevice.objects.create(user=users[role], name="app", confirmed=True)
         for role in roles.TWO_FACTOR
     }
+
+
+def passkey_login(
+    client: Client, username: str = "u_officier", password: str = "pw-officier", *, key: Any = None
+) -> Any:
+    """An officer's sign-in: password, then the passkey (``key``: a SoftwarePasskey, the demo's
+    by default) signing the challenge of the page, as his browser would. The last response."""
+    import html
+    import json
+    import re
+
+    from casino_ops.passkeys import SoftwarePasskey, unb64url
+
+    first = client.post("/inspection/connexion/", {"username": username, "password": password})
+    if first.status_code != 302 or "/verification/" not in first["Location"]:
+        return first
+    page = client.get(first["Location"])
+    options = json.loads(
+        html.unescape(re.search(r'data-passkey-options="([^"]*)"', page.content.decode())[1])
+    )
+    key = key or SoftwarePasskey.demo()
+    assertion = key.assert_(unb64url(options["challenge"]), rp_id=options["rpId"], origin="http://localhost")
+    return client.post(first["Location"], {"assertion": json.dumps(assertion)})
 
 
 @pytest.fixture

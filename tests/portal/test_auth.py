@@ -16,7 +16,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops import roles
 
-from .conftest import totp_code
+from .conftest import passkey_login, signed_in, totp_code
 
 LOGIN = "/inspection/connexion/"
 
@@ -26,9 +26,13 @@ def _login(client: Client, username: str, password: str, code: str) -> Any:
 
 
 @pytest.mark.django_db
-def test_officer_logs_in_with_password_and_totp_code(users, devices) -> None:
+def test_officer_logs_in_with_password_and_passkey(users, devices) -> None:
     client = Client()
-    response = _login(client, "u_officier", "pw-officier", totp_code(devices[roles.OFFICER]))
+    password_only = _login(client, "u_officier", "pw-officier", "")
+    assert password_only.status_code == 302 and "/inspection/verification/" in password_only["Location"]
+    assert client.get("/inspection/").status_code == 302  # not before his passkey
+    client = Client()
+    response = passkey_login(client)
     assert response.status_code == 302 and response["Location"] == "/inspection/"
     page = client.get("/inspection/")
     assert page.status_code == 200
@@ -36,19 +40,44 @@ def test_officer_logs_in_with_password_and_totp_code(users, devices) -> None:
 
 
 @pytest.mark.django_db
-def test_wrong_code_is_refused_and_says_which_field(users, devices) -> None:
+def test_another_key_is_refused_and_counts_as_a_failure(users, devices) -> None:
+    from axes.models import AccessAttempt
+
+    from casino_ops.passkeys import SoftwarePasskey
+    from tests.casino_ops.test_officers import _other_key
+
     client = Client()
-    response = _login(client, "u_officier", "pw-officier", "000000")
+    response = passkey_login(client, key=SoftwarePasskey.from_pem(_other_key()))
     assert response.status_code == 400
-    assert "Code à usage unique incorrect" in response.content.decode()
+    assert "n&#x27;a pas été reconnue" in response.content.decode()
     assert client.get("/inspection/").status_code == 302
+    assert AccessAttempt.objects.get().failures_since_start == 1
+
+
+@pytest.mark.django_db
+def test_a_totp_device_does_not_verify_an_officer(users, devices) -> None:
+    app = TOTPDevice.objects.create(user=users[roles.OFFICER], name="app", confirmed=True)
+    client = signed_in(users[roles.OFFICER], app)
+    assert client.get("/inspection/").status_code == 302
+
+
+@pytest.mark.django_db
+def test_a_revoked_officer_is_out_at_once(users, devices) -> None:
+    from django.utils import timezone
+
+    from casino_ops.models import OfficerEnrolment
+
+    client = signed_in(users[roles.OFFICER], devices[roles.OFFICER])
+    assert client.get("/inspection/").status_code == 200
+    OfficerEnrolment.objects.update(revoked_at=timezone.now())
+    assert client.get("/inspection/").status_code in (302, 404)
 
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("role", [r for r in roles.ALL_ROLES if r != roles.OFFICER])
 def test_portal_login_is_for_officers_only(role, users, devices) -> None:
     device = devices.get(role) or TOTPDevice.objects.create(user=users[role], name="app")
-    response = _login(Client(), f"u_{role}", f"pw-{role}", totp_code(device))
+    response = _login(Client(), f"u_{role}", f"pw-{role}", totp_code(device))  # a director's own app
     assert response.status_code == 400
     assert "réservé aux officiers" in response.content.decode()
 
@@ -60,21 +89,32 @@ def test_login_is_throttled_after_five_failures(users, devices) -> None:
         assert _login(client, "u_officier", "wrong", "123456").status_code == 400
     # The fifth failure locks the username from this address.
     assert _login(client, "u_officier", "wrong", "123456").status_code == 429
-    # Even the right password and code are refused now.
-    response = _login(client, "u_officier", "pw-officier", totp_code(devices[roles.OFFICER]))
+    # Even the right password is refused now.
+    response = _login(client, "u_officier", "pw-officier", "")
     assert response.status_code == 429
     assert "bloquée" in response.content.decode()
     assert client.get("/inspection/").status_code == 302
 
 
 @pytest.mark.django_db
-def test_wrong_codes_count_as_failures(users, devices) -> None:
+def test_wrong_passkeys_count_as_failures(users, devices) -> None:
+    import json
+
+    from casino_ops.passkeys import SoftwarePasskey
+    from tests.casino_ops.test_officers import _other_key
+
+    other = SoftwarePasskey.from_pem(_other_key())
     client = Client(REMOTE_ADDR="10.1.2.4")
-    for _ in range(4):
-        assert _login(client, "u_officier", "pw-officier", "000000").status_code == 400
-    assert _login(client, "u_officier", "pw-officier", "000000").status_code == 429
-    response = _login(client, "u_officier", "pw-officier", totp_code(devices[roles.OFFICER]))
+    assert passkey_login(client, key=other).status_code == 400  # the first failure
+    for _ in range(3):
+        client.get("/inspection/verification/")
+        wrong = other.assert_(b"x" * 32, rp_id="localhost", origin="http://localhost")
+        assert client.post("/inspection/verification/", {"assertion": json.dumps(wrong)}).status_code == 400
+    client.get("/inspection/verification/")
+    response = client.post("/inspection/verification/", {"assertion": "{}"})
     assert response.status_code == 429
+    assert client.get("/inspection/verification/").status_code == 429
+    assert client.get("/inspection/").status_code == 302
 
 
 @pytest.mark.django_db
@@ -140,8 +180,11 @@ def test_check_deploy_is_clean_in_production_settings(tmp_path: Path) -> None:
         "SECRET_KEY": "k" * 20 + "-production-secret-key-long-and-random-9f8e7d6c5b4a",
         "ALLOWED_HOSTS": "casino.example",
         "AUDIT_WITNESS_DIR": str(tmp_path / "witness"),  # required with DEBUG off (audit.E001)
+        "OFFICER_CASINO_ID": "casino-exemple",  # required with DEBUG off, as the authority's certificate
     }
     env.pop("SECURE_SSL_REDIRECT", None)
+    env.pop("OFFICER_AUTHORITY_DEMO_KEY", None)  # demo only (casino_ops.E104)
+    env.pop("OFFICER_DEMO_PASSKEY", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=Path(__file__).resolve().parents[2],

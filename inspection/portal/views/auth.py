@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import io
+import json
+from urllib.parse import urlencode
 
 import qrcode
 import qrcode.image.svg
@@ -12,6 +14,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_protect
 from django.views.decorators.debug import sensitive_post_parameters
@@ -19,8 +22,11 @@ from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from casino_ops import officers, roles
+
 from ..auth import has_device, is_locked_out, lockout_response, needs_second_factor, new_totp_device
 from ..forms import CodeForm, EnrolForm, OfficerLoginForm
+from ..passkey import check_login, demo_path, login_options, second_factor_given
 
 
 def _next(request: HttpRequest, default: str) -> str:
@@ -41,7 +47,11 @@ def login_view(request: HttpRequest) -> HttpResponse:
         login(request, form.user)
         if form.device is not None:
             otp_login(request, form.device)
-        return HttpResponseRedirect(_next(request, reverse("portal:dashboard")))
+        target = _next(request, reverse("portal:dashboard"))
+        if needs_second_factor(form.user) and form.device is None:
+            # an officer: his passkey, at the next step
+            return HttpResponseRedirect(f"{reverse('portal:verify')}?{urlencode({'next': target})}")
+        return HttpResponseRedirect(target)
     return render(
         request,
         "portal/login.html",
@@ -59,10 +69,12 @@ def verify_view(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return HttpResponseRedirect(reverse("portal:login"))
     default = reverse("portal:dashboard") if not request.user.is_staff else reverse("admin:index")
-    if not needs_second_factor(request.user) or request.user.is_verified():  # type: ignore[attr-defined]  # set by django-otp's middleware
+    if not needs_second_factor(request.user) or second_factor_given(request.user):
         return HttpResponseRedirect(_next(request, default))
     if is_locked_out(request, request.user):
         return lockout_response(request, credentials={"username": request.user.get_username()})
+    if roles.has_role(request.user, roles.OFFICER):
+        return _passkey_step(request)
     if has_device(request.user):
         form: CodeForm | EnrolForm = CodeForm(request, data=request.POST or None)
         if request.method == "POST" and form.is_valid():
@@ -89,6 +101,27 @@ def verify_view(request: HttpRequest) -> HttpResponse:
         "qr_svg": base64.b64encode(buffer.getvalue()).decode(),
     }
     return render(request, "portal/enrol.html", context)
+
+
+def _passkey_step(request: HttpRequest) -> HttpResponse:
+    """An officer's second factor: his passkey, under his enrolment in force."""
+    enrolment = officers.enrolment_in_force(request.user)
+    error = ""
+    if request.method == "POST":
+        demo = request.POST.get("demo") == "1"
+        if check_login(request, enrolment, request.POST.get("assertion", ""), demo=demo):
+            otp_login(request, enrolment)
+            return HttpResponseRedirect(_next(request, reverse("portal:dashboard")))
+        if is_locked_out(request, request.user):
+            return lockout_response(request, credentials={"username": request.user.get_username()})
+        error = _("Votre clé d'accès n'a pas été reconnue : réessayez.")
+    context = {
+        "options_json": json.dumps(login_options(request, enrolment)),
+        "next": _next(request, ""),
+        "error": error,
+        "demo": demo_path(enrolment),
+    }
+    return render(request, "portal/passkey.html", context, status=400 if error else 200)
 
 
 @require_POST

@@ -10,6 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from audit.actions import Action
 from cards_registry import selectors as depot
 from cards_registry.services import demand_opening as demand
 from cards_registry.services import record_incident_report
@@ -17,7 +18,7 @@ from casino_ops import dates
 from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 
-from .. import access
+from .. import access, passkey
 
 
 @access.officer_required()
@@ -30,8 +31,14 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
     reason = request.POST.get("reason", "")[:300]
+    if passkey.is_prepare(request):
+        return passkey.prepare_response(
+            request, act=Action.DEPOT_OPENING_DEMANDED, target=None, fields={"reason": reason.strip()}
+        )
     try:
-        recorded = demand(actor=acting_user(request), reason=reason)
+        recorded = demand(
+            actor=acting_user(request), reason=reason, signature=passkey.signature_from(request)
+        )
     except RegulationError as error:
         messages.error(request, str(error))
     else:

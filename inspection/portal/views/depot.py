@@ -13,10 +13,12 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from audit.actions import DEPOT_STAMPED, Action
 from cards_registry import services
 from cards_registry.forms import IncidentClosureForm, VisaForm
 from cards_registry.selectors import all_incidents, deck_history, entries_to_stamp
 from cards_registry.services import close_incident as close
+from cards_registry.services.incidents import closure_fields
 from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 from casino_ops.validators import first_forbidden_character
@@ -25,7 +27,7 @@ from house_books.services import stamp_closing
 from tables.selectors import authorised_minimum_acts, control_days_to_stamp
 from tables.services import stamp_authorised_minimum, stamp_control_day
 
-from .. import access, selectors, sources
+from .. import access, passkey, selectors, sources
 
 
 @access.officer_required()
@@ -76,8 +78,12 @@ def _back(request: HttpRequest) -> str:
 
 def _stamp_minimum(request: HttpRequest, act_id: int) -> HttpResponse:
     act = access.get_visible_or_404(request.user, authorised_minimum_acts(), access.VISA, pk=act_id)
+    if passkey.is_prepare(request):
+        return passkey.prepare_response(request, act=Action.AUTHORISED_MINIMUM_STAMPED, target=act, fields={})
     try:
-        stamp_authorised_minimum(actor=acting_user(request), act=act)
+        stamp_authorised_minimum(
+            actor=acting_user(request), act=act, signature=passkey.signature_from(request)
+        )
     except RegulationError as error:
         messages.error(request, str(error))
     else:
@@ -97,8 +103,20 @@ def _stamp_closing(request: HttpRequest, closing_id: int) -> HttpResponse:
             _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
         )
         return HttpResponseRedirect(_back(request))
+    if passkey.is_prepare(request):
+        return passkey.prepare_response(
+            request,
+            act=Action.HOUSE_CLOSING_STAMPED,
+            target=closing,
+            fields={"remark": form.cleaned_data["remark"]},
+        )
     try:
-        stamp_closing(actor=acting_user(request), closing=closing, remark=form.cleaned_data["remark"])
+        stamp_closing(
+            actor=acting_user(request),
+            closing=closing,
+            remark=form.cleaned_data["remark"],
+            signature=passkey.signature_from(request),
+        )
     except RegulationError as error:
         messages.error(request, str(error))
     else:
@@ -115,9 +133,19 @@ def _stamp_control_day(request: HttpRequest, day_id: int) -> HttpResponse:
             _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
         )
         return HttpResponseRedirect(_back(request))
+    if passkey.is_prepare(request):
+        return passkey.prepare_response(
+            request,
+            act=Action.CONTROL_REGISTER_DAY_STAMPED,
+            target=control_day,
+            fields={"remark": form.cleaned_data["remark"].strip()},
+        )
     try:
         stamp_control_day(
-            actor=acting_user(request), control_day=control_day, remark=form.cleaned_data["remark"]
+            actor=acting_user(request),
+            control_day=control_day,
+            remark=form.cleaned_data["remark"],
+            signature=passkey.signature_from(request),
         )
     except RegulationError as error:
         messages.error(request, str(error))
@@ -150,9 +178,16 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
             _("Observations : %(errors)s") % {"errors": " ".join(map(str, form.errors.get("remark", [])))},
         )
         return HttpResponseRedirect(back)
+    if passkey.is_prepare(request):
+        return passkey.prepare_response(
+            request, act=DEPOT_STAMPED[argument], target=entry, fields={"remark": form.cleaned_data["remark"]}
+        )
     try:
         getattr(services, service_name)(
-            actor=request.user, **{argument: entry}, remark=form.cleaned_data["remark"]
+            actor=request.user,
+            **{argument: entry},
+            remark=form.cleaned_data["remark"],
+            signature=passkey.signature_from(request),
         )
     except RegulationError as error:
         messages.error(request, str(error))
@@ -173,12 +208,24 @@ def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     incident = access.get_visible_or_404(request.user, all_incidents(), access.CLOSE_INCIDENT, pk=incident_id)
     form = IncidentClosureForm(incident, request.POST)
     if form.is_valid():
+        fit = {deck.pk for deck in form.cleaned_data["decks_fit"]}
+        if passkey.is_prepare(request):
+            decks = list(incident.decks.all())
+            fields = closure_fields(
+                form.cleaned_data["finding"],
+                [d.serial for d in decks if d.pk in fit],
+                [d.serial for d in decks if d.pk not in fit],
+            )
+            return passkey.prepare_response(
+                request, act=Action.DEPOT_INCIDENT_CLOSED, target=incident, fields=fields
+            )
         try:
             close(
                 actor=acting_user(request),
                 incident=incident,
                 finding=form.cleaned_data["finding"],
                 decks_fit=list(form.cleaned_data["decks_fit"]),
+                signature=passkey.signature_from(request),
             )
         except RegulationError as error:
             messages.error(request, str(error))
