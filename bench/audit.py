@@ -34,10 +34,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.actions import Action
+from bench.checks import database_name, expect, expect_equal, finish, load
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-DB_NAME = os.environ.get("BENCH_AUDIT_DB", "bench_audit")
+DB_NAME = os.environ.get("BENCH_AUDIT_DB") or database_name("bench_audit")
 
 
 def _recreate_database() -> None:
@@ -87,10 +88,11 @@ def main() -> None:
 
         connections.close_all()
         _drop_database()
-    if args.peers:  # pghistory, simple-history and auditlog in the same run
+    if args.peers:  # pghistory, simple-history and auditlog in the same run (it checks its own work)
         from bench.peers import run_after_audit
 
         run_after_audit(args)
+    finish()
 
 
 def run(args: argparse.Namespace, settings) -> None:
@@ -100,16 +102,16 @@ def run(args: argparse.Namespace, settings) -> None:
     import audit
     from audit.chain import seal_pending, verify_chain
 
-    def next_name() -> str:
-        return f"g{uuid.uuid4().hex}"
+    def next_name(prefix: str) -> str:  # audited saves' names begin with "a", plain ones' with "p"
+        return f"{prefix}{uuid.uuid4().hex}"
 
     def plain_save() -> None:
         with transaction.atomic():
-            Group.objects.create(name=next_name())
+            Group.objects.create(name=next_name("p"))
 
     def audited_save() -> None:
         with transaction.atomic():
-            group = Group.objects.create(name=next_name())
+            group = Group.objects.create(name=next_name("a"))
             audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": group.name})
 
     from bench.peers import _one_writer
@@ -150,6 +152,7 @@ def run(args: argparse.Namespace, settings) -> None:
     )
     for problem in [*result.forged, *result.checkpoint_problems]:
         print(f"   PROBLEM: {problem}")
+    _check_saves(result)
 
     print(f"\n3. verify_audit over {args.events:,} events")
     _fill_chain(args.events, deck_rows=True)
@@ -158,7 +161,11 @@ def run(args: argparse.Namespace, settings) -> None:
     elapsed = time.perf_counter() - started
     print(
         f"   {result.events:,} events verified in {elapsed:.2f} s: {result.events / elapsed:,.0f} events/s "
-        f"(unbroken={result.chain_ok})"
+        f"(unbroken={result.chain_ok}; load average {load()})"
+    )
+    expect(
+        result.events == args.events and result.chain_ok and not result.forged,
+        f"{result.events:,} events verified, unbroken (of {args.events:,} appended)",
     )
     from django.core.management import call_command
 
@@ -172,6 +179,21 @@ def run(args: argparse.Namespace, settings) -> None:
     )
     print(f"   ({out.getvalue().strip().splitlines()[-1][:60]}…)")
     _proofs(args.events)
+
+
+def _check_saves(result) -> None:
+    """Every audited save has its event, every event is sealed, the chain is unbroken."""
+    from django.contrib.auth.models import Group
+
+    from audit.models import AuditEvent
+
+    audited = Group.objects.filter(name__startswith="a").count()
+    events = AuditEvent.objects.filter(action=Action.TABLE_CREATED).count()
+    expect_equal(events, audited, "events of the audited saves (one per save)")
+    expect(
+        result.chain_ok and result.pending == 0 and not result.forged and not result.checkpoint_problems,
+        f"chain after the runs unbroken, {result.pending} unsealed, {len(result.forged)} forged",
+    )
 
 
 def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, float]:
@@ -259,15 +281,17 @@ def _proofs(total: int) -> None:
         )
         random.seed(11)
         timings = []
+        held = 0
         for seq in [1, first.seq, *random.sample(range(1, first.seq + 1), 200)]:
             started = time.perf_counter()
             proof = inclusion_proof(seq)
             timings.append(time.perf_counter() - started)
-            assert proof["holds"], seq
+            held += bool(proof["holds"])
         print(
             f"   inclusion proof of one event: median {statistics.median(timings) * 1e3:.1f} ms, "
             f"max {max(timings) * 1e3:.1f} ms over {len(timings)} events ({len(proof['path'])} hashes)"
         )
+        expect_equal(held, len(timings), "inclusion proofs that hold")
         _fill_chain(total + 12_345)
         second = make_checkpoint()
         started = time.perf_counter()
@@ -276,6 +300,16 @@ def _proofs(total: int) -> None:
             f"   consistency proof {first.seq:,} -> {second.seq:,} events: "
             f"{(time.perf_counter() - started) * 1e3:.1f} ms ({len(proof['path'])} hashes)"
         )
+        from inspection.verifier import verify_consistency  # the officers' offline check
+
+        holds = verify_consistency(
+            proof["first_size"],
+            proof["second_size"],
+            bytes.fromhex(proof["first_root"]),
+            bytes.fromhex(proof["second_root"]),
+            [bytes.fromhex(h) for h in proof["path"]],
+        )
+        expect(holds, "the consistency proof holds (the officers' verifier)")
 
 
 def _book_rows() -> int:

@@ -32,7 +32,9 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DB_NAME = "bench_page_weight"
+from bench.checks import database_name, expect, finish  # noqa: E402
+
+DB_NAME = database_name("bench_page_weight")
 PLAIN = "django.contrib.staticfiles.storage.StaticFilesStorage"
 MANIFEST = "whitenoise.storage.CompressedManifestStaticFilesStorage"
 WHITENOISE = "whitenoise.middleware.WhiteNoiseMiddleware"
@@ -180,6 +182,10 @@ def main() -> None:
         f"{'total':28} {kb(totals[0]):>9} | {kb(totals[1]):>14} {kb(totals[2]):>9} | "
         f"{kb(totals[3]):>16} {kb(totals[4]):>8}"
     )
+    # every page was served (HTTP 200, checked above) and links the static files it is weighed with
+    for name in pages:
+        expect(before[name][1] > 0 and after[name][1] > 0, f"{name}: its static files fetched")
+    finish()
 
 
 if __name__ == "__main__":

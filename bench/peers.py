@@ -45,10 +45,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from audit.actions import Action  # noqa: E402  (the project, once on the path)
+from bench.checks import database_name, expect, expect_equal, finish  # noqa: E402
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-DB_NAME = os.environ.get("BENCH_AUDIT_DB", "bench_audit") + "_peers"
+DB_NAME = (os.environ.get("BENCH_AUDIT_DB") or database_name("bench_audit")) + "_peers"
 SETTINGS = "bench.peer_models.settings"
 SEALER: dict[str, float] = {}  # run_sealer's options (--sealer-interval)
 
@@ -124,6 +125,7 @@ def main() -> None:
 
         connections.close_all()
         _database(create=False)
+    finish()
 
 
 def _contenders() -> dict[str, Callable[[], None]]:
@@ -362,6 +364,10 @@ def run(args: argparse.Namespace) -> None:
     )
     for problem in [*result.forged, *result.checkpoint_problems]:
         print(f"   PROBLEM: {problem}")
+    expect(
+        result.chain_ok and result.pending == 0 and not result.forged,
+        "the chain unbroken, every event sealed",
+    )
 
 
 def _check_records(single: dict, rates: dict) -> None:
@@ -377,6 +383,17 @@ def _check_records(single: dict, rates: dict) -> None:
         f"   records with the acting user: pghistory {pgh:,} of {PghThing.objects.count():,} saves, "
         f"simple-history {simple:,} of {SimpleThing.objects.count():,}, "
         f"auditlog {log:,} of {AuditlogThing.objects.count():,}"
+    )
+    from audit.models import AuditEvent
+    from bench.peer_models.models import AuditedThing
+
+    expect_equal(pgh, PghThing.objects.count(), "pghistory: records with the acting user")
+    expect_equal(simple, SimpleThing.objects.count(), "simple-history: records with the acting user")
+    expect_equal(log, AuditlogThing.objects.count(), "auditlog: records with the acting user")
+    expect_equal(
+        AuditEvent.objects.filter(action=Action.TABLE_CREATED, seq__isnull=False).count(),
+        AuditedThing.objects.count(),
+        "this project: sealed events of the audited saves",
     )
 
 

@@ -42,7 +42,9 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-DB_NAME = "bench_portal"
+from bench.checks import database_name, expect, expect_equal, finish  # noqa: E402
+
+DB_NAME = database_name("bench_portal")
 HOST = "127.0.0.1"
 
 
@@ -98,8 +100,14 @@ def fill(extra_shoes: int) -> dict[str, str]:
     croupier = get_user_model().objects.get(groups__name=roles.CROUPIER)
     sessions = list(Session.objects.filter(status="open").select_related("table").order_by("table__number"))
     faults = (("SETTLEMENT_MISMATCH",), ("ILLEGAL_DOUBLE",), ("BET_BELOW_MIN",), ("SETTLEMENT_MISSING",))
+    from tests import builders
+
     for i in range(extra_shoes):
         session = sessions[i % len(sessions)]
+        if (
+            not session.shoes.exists()
+        ):  # no hand log is taken without a shoe of the depot's decks (FR art. 40)
+            builders.shoe(session, croupier=croupier)
         doc = simulate_shoe(
             50_000 + i,
             session.profile,
@@ -113,6 +121,14 @@ def fill(extra_shoes: int) -> dict[str, str]:
             actor=croupier, session=session, raw=json.dumps(doc).encode(), source="command"
         )
         services.replay_hand_log(hand_log_id=log.pk)
+    from tables.models import HandLog, Replay
+
+    expect_equal(
+        HandLog.objects.filter(shoe_label__contains="-BENCH-").count(), extra_shoes, "hand logs added"
+    )
+    expect_equal(
+        Replay.objects.filter(hand_log__shoe_label__contains="-BENCH-").count(), extra_shoes, "replays"
+    )
 
     disc = Discrepancy.objects.filter(round__isnull=False).select_related("hand_log").order_by("-id").first()
     position = round_positions(disc.hand_log_id)[disc.round]
@@ -314,6 +330,9 @@ def main() -> None:
         for name, url in pages.items():
             load(args.port, url, cookie, args.clients, args.warmup)
             latencies, errors, elapsed = load(args.port, url, cookie, args.clients, args.seconds)
+            expect(
+                bool(latencies) and errors == 0, f"{name}: {len(latencies)} requests, {errors} not HTTP 200"
+            )
             print(
                 f"{name:<36} {len(latencies) / elapsed:7.1f} {statistics.median(latencies) * 1000:6.0f} ms"
                 f" {p95(latencies) * 1000:5.0f} ms {max(latencies) * 1000:5.0f} ms {errors:6d} {counts[name]:>7}"
@@ -327,6 +346,7 @@ def main() -> None:
         gunicorn.wait(timeout=30)
         if not args.keep_db:
             drop_database(server)
+    finish()
 
 
 if __name__ == "__main__":

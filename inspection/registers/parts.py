@@ -8,7 +8,10 @@ with the SHA-256 of everything its pages show (``content_hash``: the books'
 rows and totals for that period, the header, the layout). A later print of a
 period whose content hash is unchanged takes the stored part as it is; a
 correction or a late entry changes that period's content, so that period
-alone is printed again (the others keep their hash).
+alone is printed again (the others keep their hash). A period without any entry is
+left out of the print: it is read and stored as empty, and no PDF is laid out for it
+(unless a print has no entry at all and shows its headers once from it), so that a
+register asked for years with few rows costs about the time of its rows.
 
 Knowing a part's content hash means reading its period. To spare that on a
 print where nothing changed, a part records the version of the books at
@@ -53,7 +56,7 @@ from django.utils import timezone
 from audit.models import AuditEvent, RegisterPart, Report, ReportPart
 from casino_ops.models import CasinoSettings
 
-from .base import Request, get_register
+from .base import Register, Request, get_register
 from .render import finish, merge, part_periods, read_chunk, render_part
 
 PART_LOCK_CLASS = 0x5245_4701  # advisory lock class of print parts
@@ -193,11 +196,13 @@ def make_part(report_part_id: int) -> bool:
         part = RegisterPart.objects.filter(key=key).first()
         reused = part is not None
         if part is None:
+            # A period without any entry is left out of the print (assemble): it is stored as
+            # empty, without laying out a PDF nobody reads (a long period costs its rows, not
+            # its months); the headers of a print with no entry at all are made when needed.
             started = time.perf_counter()
-            pdf, pages = render_part(reg, chunk)
+            pdf, pages = render_part(reg, chunk) if not chunk.empty else (b"", 0)
             seconds = time.perf_counter() - started
-            name = f"registers/parts/{report.register}/{key[:32]}-{uuid.uuid4().hex[:8]}.pdf"
-            saved = default_storage.save(name, ContentFile(pdf))
+            saved = _save_pdf(report.register, key, pdf) if pdf else ""
             try:
                 with transaction.atomic():
                     part = RegisterPart.objects.create(
@@ -209,14 +214,15 @@ def make_part(report_part_id: int) -> bool:
                         content_hash=chunk.content_hash,
                         checked_version=version,
                         file=saved,
-                        sha256=hashlib.sha256(pdf).hexdigest(),
+                        sha256=hashlib.sha256(pdf).hexdigest() if pdf else "",
                         pages=pages,
                         rows=chunk.rows,
                         empty=chunk.empty,
                         seconds=seconds,
                     )
             except IntegrityError:  # made meanwhile by another print of the same period
-                default_storage.delete(saved)
+                if saved:
+                    default_storage.delete(saved)
                 part = RegisterPart.objects.get(key=key)
                 reused = True
         if reused:
@@ -224,6 +230,31 @@ def make_part(report_part_id: int) -> bool:
         ReportPart.objects.filter(pk=rp.pk, part__isnull=True).update(part=part, reused=reused)
     _set_progress(rp.report_id)
     return True
+
+
+def _save_pdf(register: str, key: str, pdf: bytes) -> str:
+    name = f"registers/parts/{register}/{key[:32]}-{uuid.uuid4().hex[:8]}.pdf"
+    return default_storage.save(name, ContentFile(pdf))
+
+
+def _with_pdf(part: RegisterPart, reg: Register, request: Request) -> RegisterPart:
+    """``part`` with its PDF: an empty period stored without one (:func:`make_part`) is laid
+    out now, when a print with no entry at all shows its headers from it."""
+    if part.file:
+        return part
+    chunk = read_chunk(reg, Request(part.date_from, part.date_to, request.table))
+    if chunk.content_hash != part.content_hash:  # the books moved since: the key says which content
+        raise RuntimeError(f"register part {part.pk} no longer matches its period's content")
+    started = time.perf_counter()
+    pdf, pages = render_part(reg, chunk)
+    saved = _save_pdf(part.register, part.key, pdf)
+    updated = RegisterPart.objects.filter(pk=part.pk, file="").update(
+        file=saved, sha256=hashlib.sha256(pdf).hexdigest(), pages=pages, seconds=time.perf_counter() - started
+    )
+    if not updated:  # laid out meanwhile by another print
+        default_storage.delete(saved)
+    part.refresh_from_db()
+    return part
 
 
 def all_done(report_id: int) -> bool:
@@ -268,6 +299,7 @@ def assemble(report_id: int) -> Report:
                 make_part(whole.pk)
                 whole.refresh_from_db()
                 parts = [_made(whole)]
+            parts = [_with_pdf(parts[0], reg, request)]
         pdfs = []
         for part in parts:
             with default_storage.open(part.file.name, "rb") as f:

@@ -367,3 +367,35 @@ def _page_words(pdf: Path, page: int) -> list[str]:
         return [w[4] for w in _words(pdf, page)[2]]
     except subprocess.CalledProcessError:
         return []
+
+
+@pytest.mark.django_db
+def test_a_long_period_with_few_rows_costs_its_rows_not_its_months(
+    book: list[Any], signing_configured: Any, tmp_path: Path
+) -> None:
+    """Six years asked for, rows in three months: only those three parts are rendered (an empty
+    month is read, stored as empty and left out, never laid out as a PDF), and the print is the
+    same pages as the three months' alone."""
+    short = _print()
+    long = _print(start=dt.date(2020, 1, 1), end=dt.date(2025, 12, 31))
+    assert long.state == Report.State.DONE and long.rows == short.rows == 18
+    links = list(ReportPart.objects.filter(report=long).select_related("part"))
+    assert len(links) == 72
+    rendered = [link.part for link in links if link.part.file]
+    assert sorted(p.date_from.month for p in rendered) == [1, 2, 3]
+    assert all(not link.part.file and link.part.pages == 0 for link in links if link.part.empty)
+    assert long.pages == short.pages
+    assert len(_page_texts(_read(long))) == long.pages
+    assert "Du 01/01/2020 au 31/12/2025" in _page_texts(_read(long))[0]
+
+
+@pytest.mark.django_db
+def test_a_period_without_rows_prints_its_headers_once_even_from_stored_empty_months(
+    book: list[Any], signing_configured: Any
+) -> None:
+    """Empty months stored without a PDF; a print of one of them alone (its only part, found
+    stored) still prints the headers once."""
+    _print(start=dt.date(2024, 1, 1), end=dt.date(2024, 12, 31))
+    alone = _print(start=dt.date(2024, 6, 1), end=dt.date(2024, 6, 30))
+    assert alone.state == Report.State.DONE and alone.rows == 0 and alone.pages >= 1
+    assert len(_page_texts(_read(alone))) == alone.pages

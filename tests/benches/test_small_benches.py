@@ -1,0 +1,23 @@
+"""bench/depot.py and bench/replay.py at a tiny size (tests/benches/runner.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.benches.runner import run_bench
+
+pytestmark = pytest.mark.slow
+
+
+def test_the_depot_bench_receives_every_deck() -> None:
+    out = run_bench("depot.py", "--decks", "24", "--per-reception", "12")
+    assert "check   : ok: decks in the cabinet: 24" in out
+    assert "check   : ok: decks read in the whole year's book: 24" in out
+
+
+def test_the_replay_bench_replays_every_round() -> None:
+    out = run_bench(
+        "replay.py", "3", "--repeat", "1", "--command-runs", "1", "--memory-sizes", "2", BENCH_NO_DJANGO="1"
+    )
+    assert "check   : ok: reports printed by the command: 3" in out
+    assert "check   : ok: reports printed by the command: 2" in out
