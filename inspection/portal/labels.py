@@ -87,6 +87,9 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_TABLE_NOTICE_POSTED: _("Avis de table apposé"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
+    Action.WITNESS_REFUSED: _("Point de contrôle refusé par un témoin de l'autorité"),
+    Action.WITNESS_UNREACHABLE: _("Témoin de l'autorité injoignable"),
+    Action.WITNESS_RETIRED: _("Témoin de l'autorité retiré (il a perdu son état)"),
 }
 
 #: Every discrepancy code of the replay and of a log against its session (the tables' own).
