@@ -301,6 +301,9 @@ if not AUDIT_NOTE_KEY and env.str("AUDIT_NOTE_KEY_FILE", default=""):
 AUDIT_WITNESS_POLICY = env.str("AUDIT_WITNESS_POLICY", default="")
 AUDIT_WITNESS_ALARM_AFTER = env.float("AUDIT_WITNESS_ALARM_AFTER", default=600.0)
 AUDIT_WITNESS_TIMEOUT = env.float("AUDIT_WITNESS_TIMEOUT", default=10.0)
+# verify_audit names an event dated after the first cosignature covering it, or before the last
+# one that did not, by more than this many seconds (the sealing delay, the clocks' drift).
+AUDIT_WITNESS_TIME_TOLERANCE = env.float("AUDIT_WITNESS_TIME_TOLERANCE", default=120.0)
 CELERY_BEAT_SCHEDULE["push-to-witnesses"] = {"task": "audit.tasks.push_to_witnesses", "schedule": 60.0}
 
 # --- Signed registers and checkpoints (FR art. 68) --------------------------

@@ -49,8 +49,11 @@ def _checkpoint(django_capture_on_commit_callbacks: Any, n: int = 3) -> Checkpoi
 
 @pytest.fixture
 def casino_log(
-    witness_server: WitnessServer, settings: Any, signing_configured: Any, tmp_path: Path
-) -> WitnessServer:  # noqa: F811
+    witness_server: WitnessServer,  # noqa: F811  # the fixture imported above
+    settings: Any,
+    signing_configured: Any,
+    tmp_path: Path,
+) -> WitnessServer:
     """The casino's log added to the witness (a fresh origin each test: the witness outlives
     the test's database), and the casino's policy naming the witness."""
     key = notes.Signer.generate(f"casino-{tmp_path.name[-20:].replace('_', '-')}.example/audit")
@@ -208,3 +211,52 @@ def test_a_witness_restored_from_an_older_backup_is_retired(
     _checkpoint(django_capture_on_commit_callbacks, 1)
     assert witnesses.push_all()[0].retired  # never pushed to again
     assert WitnessState.objects.get(witness="A").retired_at is not None
+
+
+def _verify(capsys: Any) -> tuple[int, str, str]:
+    from django.core.management import call_command
+
+    capsys.readouterr()
+    try:
+        call_command("verify_audit")
+        code = 0
+    except SystemExit as exit_info:
+        code = int(exit_info.code or 0)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_clock_set_back_three_hours_is_named(
+    casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, capsys: Any
+) -> None:
+    """The independent audit's probe: the server's clock set back 3 hours, the séance written
+    with the earlier time: the events are dated before the witness's cosignature of a
+    checkpoint that came before them, and verify_audit names them."""
+    import time_machine
+
+    _checkpoint(django_capture_on_commit_callbacks, 3)
+    assert witnesses.push_all()[0].cosigned == [3]
+    code, out, err = _verify(capsys)
+    assert code == 0, err
+    assert "1 checkpoint(s) cosigned per the policy, every event's time within the witnesses'" in out
+    with time_machine.travel(timezone.now() - dt.timedelta(hours=3), tick=True):
+        _record(2)  # events 4 and 5, dated three hours back
+    code, out, err = _verify(capsys)
+    assert code == 1
+    assert "TIME: event #4 is dated" in err and "TIME: event #5 is dated" in err
+    assert "the server's clock was set back" in err and "event #3" not in err
+
+
+def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
+    casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, capsys: Any
+) -> None:
+    import time_machine
+
+    _checkpoint(django_capture_on_commit_callbacks, 2)
+    with time_machine.travel(timezone.now() + dt.timedelta(hours=3), tick=True):
+        _record(1)  # event 3, dated three hours ahead
+    _checkpoint(django_capture_on_commit_callbacks, 1)
+    assert witnesses.push_all()[0].cosigned == [2, 4]
+    code, _out, err = _verify(capsys)
+    assert code == 1
+    assert "TIME: event #3 is dated" in err and "the server's clock ran ahead" in err and "event #4" not in err
