@@ -259,4 +259,6 @@ def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
     assert witnesses.push_all()[0].cosigned == [2, 4]
     code, _out, err = _verify(capsys)
     assert code == 1
-    assert "TIME: event #3 is dated" in err and "the server's clock ran ahead" in err and "event #4" not in err
+    assert (
+        "TIME: event #3 is dated" in err and "the server's clock ran ahead" in err and "event #4" not in err
+    )
