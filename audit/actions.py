@@ -89,6 +89,10 @@ class Action(StrEnum):
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"
+    # the authority's witnesses (audit.witnesses): a refusal, a witness out of reach, one retired
+    WITNESS_REFUSED = "audit.witness_refused"
+    WITNESS_UNREACHABLE = "audit.witness_unreachable"
+    WITNESS_RETIRED = "audit.witness_retired"
 
 
 #: The officer's visa on each depot book entry, by the entry's model name.

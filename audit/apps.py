@@ -31,7 +31,7 @@ class AuditConfig(AppConfig):
 
         checks.register(check_witness_configured, checks.Tags.security, deploy=True)
         # the record's Celery tasks, known in every process (a command queues a checkpoint)
-        from . import record_tasks  # noqa: F401
+        from . import record_tasks, witness_tasks  # noqa: F401
 
         # SQLite loses a table's triggers when a migration rebuilds it: put the guards back.
         from .books.guard import restore_sqlite_guards

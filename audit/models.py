@@ -276,3 +276,77 @@ class ReportPart(models.Model):
 
     def __str__(self) -> str:
         return f"{self.report_id}/{self.number} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
+
+
+class CheckpointNote(models.Model):
+    """A checkpoint in the standard form (C2SP tlog-checkpoint v1.0.0): a note of three lines
+    (the casino's origin, the tree size, the base64 Merkle root) signed with the casino's
+    Ed25519 note key, which the authority's witnesses cosign (audit.witnesses)."""
+
+    checkpoint = models.OneToOneField(
+        Checkpoint,
+        verbose_name=_("point de contrôle signé"),
+        on_delete=models.PROTECT,
+        related_name="tlog_note",
+    )
+    origin = models.CharField(_("origine"), max_length=255, editable=False)
+    size = models.BigIntegerField(_("taille de l'arbre"), unique=True, editable=False)
+    root = models.CharField(_("racine (hex)"), max_length=64, editable=False)
+    note = models.TextField(_("note signée (C2SP)"), editable=False)
+    made_at = models.DateTimeField(_("faite le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("point de contrôle C2SP")
+        verbose_name_plural = _("points de contrôle C2SP")
+        ordering = ["-size"]
+
+    def __str__(self) -> str:
+        return f"{self.origin} {self.size}"
+
+
+class Cosignature(models.Model):
+    """A witness's cosignature of a checkpoint (C2SP tlog-cosignature, cosignature/v1): its
+    signature line and the witness's time in it (``timestamp``, seconds since the Epoch)."""
+
+    note = models.ForeignKey(
+        CheckpointNote,
+        verbose_name=_("point de contrôle"),
+        on_delete=models.PROTECT,
+        related_name="cosignatures",
+    )
+    witness = models.CharField(_("témoin"), max_length=200)
+    timestamp = models.BigIntegerField(_("heure du témoin (secondes POSIX)"))
+    line = models.TextField(_("ligne de cosignature"))
+    received_at = models.DateTimeField(_("reçue le"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("cosignature")
+        verbose_name_plural = _("cosignatures")
+        ordering = ["note", "witness"]
+        constraints = [models.UniqueConstraint(fields=["note", "witness"], name="audit_cosignature_once")]
+
+    def __str__(self) -> str:
+        return f"{self.witness} {self.note.size} {self.timestamp}"
+
+
+class WitnessState(models.Model):
+    """What the casino knows of one witness of its policy: the size it last cosigned, since when
+    it fails, whether the alarm of that failure is sealed, and whether it is retired (a witness
+    that lost its state is retired, not rewound)."""
+
+    witness = models.CharField(_("témoin"), max_length=200, unique=True)
+    size = models.BigIntegerField(_("taille cosignée"), default=0)
+    cosigned_at = models.DateTimeField(_("cosigné le"), null=True, blank=True)
+    failing_since = models.DateTimeField(_("en échec depuis"), null=True, blank=True)
+    last_error = models.TextField(_("dernière erreur"), blank=True)
+    alarmed = models.BooleanField(_("alarme scellée"), default=False)
+    retired_at = models.DateTimeField(_("retiré le"), null=True, blank=True)
+    retired_reason = models.TextField(_("motif du retrait"), blank=True)
+
+    class Meta:
+        verbose_name = _("témoin de l'autorité")
+        verbose_name_plural = _("témoins de l'autorité")
+        ordering = ["witness"]
+
+    def __str__(self) -> str:
+        return self.witness

@@ -5,7 +5,8 @@ when its worker dies, and a second delivery finds the work done or in hand.
 Their names are those the beat schedule and queued messages carry.
 """
 
-from celery import shared_task
+from celery import current_app, shared_task
+from django.conf import settings
 
 from .chain import seal_pending
 from .checkpoints import make_checkpoint as make
@@ -21,4 +22,7 @@ def seal_chain() -> int:
 def make_checkpoint() -> int | None:
     """Sign the audit chain's head (beat; a checkpoint already made for that head is kept)."""
     checkpoint = make()
+    if checkpoint is not None and settings.AUDIT_WITNESS_POLICY:
+        # its note to the authority's witnesses at once (audit.witness_tasks)
+        current_app.tasks["audit.tasks.push_to_witnesses"].delay(make=False)
     return checkpoint.seq if checkpoint else None

@@ -294,6 +294,23 @@ if AUDIT_WITNESS_STORAGE_BACKEND:
     }
     AUDIT_WITNESS_STORAGE = AUDIT_WITNESS_STORAGE or "audit_witness"
 
+# --- The authority's witnesses (C2SP tlog-witness) ---------------------------
+# The casino's note key signs each checkpoint as a C2SP signed note (PRIVATE+KEY+<origin>+…,
+# made by `manage.py audit_note_key ORIGIN`); AUDIT_WITNESS_POLICY names a tlog-policy file:
+# the witnesses (vkey and URL) each checkpoint is pushed to, and the quorum of their
+# cosignatures officers require. A witness failing longer than AUDIT_WITNESS_ALARM_AFTER
+# seconds has its alarm sealed in the record.
+AUDIT_NOTE_KEY = env.str("AUDIT_NOTE_KEY", default="")
+if not AUDIT_NOTE_KEY and env.str("AUDIT_NOTE_KEY_FILE", default=""):
+    AUDIT_NOTE_KEY = Path(env.str("AUDIT_NOTE_KEY_FILE")).read_text(encoding="utf-8").strip()
+AUDIT_WITNESS_POLICY = env.str("AUDIT_WITNESS_POLICY", default="")
+AUDIT_WITNESS_ALARM_AFTER = env.float("AUDIT_WITNESS_ALARM_AFTER", default=600.0)
+AUDIT_WITNESS_TIMEOUT = env.float("AUDIT_WITNESS_TIMEOUT", default=10.0)
+# verify_audit names an event dated after the first cosignature covering it, or before the last
+# one that did not, by more than this many seconds (the sealing delay, the clocks' drift).
+AUDIT_WITNESS_TIME_TOLERANCE = env.float("AUDIT_WITNESS_TIME_TOLERANCE", default=120.0)
+CELERY_BEAT_SCHEDULE["push-to-witnesses"] = {"task": "audit.tasks.push_to_witnesses", "schedule": 60.0}
+
 # --- Signed registers and checkpoints (FR art. 68) --------------------------
 # The casino's PKCS#12 (key and certificate) signs the PDF registers and the
 # audit checkpoints; no default: without it nothing is issued, and making a

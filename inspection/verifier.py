@@ -27,6 +27,15 @@ system (no Django, no database, no network). It checks:
     recorded one (given, or read from a report record of the officers' API or
     from an inclusion proof's event, which is then checked too).
 
+``python verifier.py tlog-proof EVENT.tlog-proof --policy POLICY``
+    that the event a C2SP tlog proof carries (its ``extra`` line: the event's bytes) is at its
+    index in a checkpoint the casino's note key signed and the authority's witnesses cosigned
+    as the policy requires (C2SP ``tlog-policy``: the casino's log key, the witnesses' keys, the
+    quorum); prints each witness's time. The policy comes from the authority, not the casino.
+
+``python verifier.py pdf REGISTER.pdf --record EVENT.tlog-proof --policy POLICY``
+    a register against the SHA-256 its issuing event recorded, that event proven as above.
+
 Exit status: 0 when everything holds, 1 when something does not (each failure
 on a line starting with FAILED), 2 for unusable input.
 
@@ -527,6 +536,14 @@ def cmd_pdf(args: argparse.Namespace) -> list[str]:
     failures: list[str] = []
     if args.sha256:
         recorded = args.sha256.strip().lower()
+    elif Path(args.record).suffix == ".tlog-proof":
+        if not args.policy:
+            raise Unusable("a tlog proof is checked under the authority's policy: give --policy")
+        data = check_tlog_proof(args.record, args.policy, failures)
+        try:
+            recorded = str(json.loads(data.decode("utf-8").split(US)[5])["sha256"]).lower()
+        except (IndexError, KeyError, ValueError, TypeError):
+            raise Unusable("the proof's event records no sha256") from None
     else:
         record = _load_json(args.record)
         if "event" in record and "path" in record:  # an inclusion proof: its event records the hash
@@ -545,6 +562,178 @@ def cmd_pdf(args: argparse.Namespace) -> list[str]:
         )
     else:
         print(f"OK: {args.file} has the recorded SHA-256 {digest}")
+    return failures
+
+
+# --- C2SP signed notes, tlog policies and tlog proofs ------------------------------------------
+# signed-note v1.0.0, tlog-checkpoint v1.0.0, tlog-cosignature v1.0.1 (Ed25519 cosignature/v1),
+# tlog-policy, tlog-proof (c2sp.org/tlog-proof@v1); the same rules as the project's tlog package.
+
+TLOG_PROOF = "c2sp.org/tlog-proof@v1"
+
+
+def _b64(text: str, what: str) -> bytes:
+    try:
+        return base64.b64decode(text.encode("ascii"), validate=True)
+    except (ValueError, UnicodeEncodeError):
+        raise Unusable(f"{what}: not base64") from None
+
+
+def _vkey(text: str) -> tuple[str, int, int, bytes]:
+    """A verifier key: (name, key ID, type, Ed25519 public key), its ID checked."""
+    name, _, rest = text.partition("+")
+    hex_id, _, encoded = rest.partition("+")
+    key = _b64(encoded, f"vkey {text}")
+    if not name or "+" in name or any(c.isspace() for c in name) or len(hex_id) != 8 or len(key) != 33:
+        raise Unusable(f"vkey {text}: malformed")
+    if key[0] not in (1, 4) or int(hex_id, 16) != int.from_bytes(
+        hashlib.sha256(name.encode() + b"\n" + key).digest()[:4], "big"
+    ):
+        raise Unusable(f"vkey {text}: its key ID or type is wrong")
+    return name, int(hex_id, 16), key[0], key[1:]
+
+
+def _open_note(
+    message: str, keys: list[tuple[str, int, int, bytes]]
+) -> tuple[str, dict[tuple[str, int], int]]:
+    """The note's text and the known keys whose signature verified (with a cosignature's
+    time, 0 for a note signature). A known key's failing signature fails the whole note."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    at = message.rfind("\n\n")
+    if at < 0 or not message.endswith("\n") or any(ord(c) < 0x20 and c != "\n" for c in message):
+        raise Unusable("the checkpoint is not a signed note")
+    text, block = message[: at + 1], message[at + 2 :]
+    known = {(name, key_id): (kind, public) for name, key_id, kind, public in keys}
+    verified: dict[tuple[str, int], int] = {}
+    for line in block[:-1].split("\n"):
+        if not line.startswith("\u2014 "):
+            raise Unusable("the checkpoint is not a signed note")
+        name, _, encoded = line[2:].partition(" ")
+        raw = _b64(encoded, "a signature")
+        if len(raw) < 5:
+            raise Unusable("the checkpoint is not a signed note")
+        ident = (name, int.from_bytes(raw[:4], "big"))
+        if ident not in known or ident in verified:
+            continue
+        kind, public = known[ident]
+        stamp, signed = 0, text.encode("utf-8")
+        signature = raw[4:]
+        if kind == 4:
+            if len(signature) != 72:
+                raise Unusable(f"the cosignature of {name} is malformed")
+            stamp, signature = int.from_bytes(signature[:8], "big"), signature[8:]
+            signed = f"cosignature/v1\ntime {stamp}\n".encode() + signed
+        try:
+            Ed25519PublicKey.from_public_bytes(public).verify(signature, signed)
+        except InvalidSignature:
+            raise Unusable(f"the signature of {name} does not verify: the checkpoint was altered") from None
+        verified[ident] = stamp
+    return text, verified
+
+
+def _policy(path: str) -> dict[str, Any]:
+    """A tlog-policy file: its logs, witnesses, groups and quorum."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        raise Unusable(f"{path}: {error}") from error
+    policy: dict[str, Any] = {"logs": [], "witnesses": {}, "groups": {}, "quorum": ""}
+    for number, line in enumerate(lines, 1):
+        words = line.replace("\t", " ").split()
+        if not words or words[0].startswith("#"):
+            continue
+        kind, args = words[0], words[1:]
+        defined = {**policy["witnesses"], **policy["groups"]}
+        if kind == "log" and len(args) in (1, 2):
+            policy["logs"].append(_vkey(args[0]))
+        elif kind == "witness" and len(args) in (2, 3) and args[0] not in defined:
+            policy["witnesses"][args[0]] = _vkey(args[1])
+        elif kind == "group" and len(args) >= 3 and all(m in defined for m in args[2:]):
+            n = len(args) - 2
+            k = {"all": n, "any": 1}.get(args[1]) or (int(args[1]) if args[1].isdigit() else 0)
+            if not 1 <= k <= n or len(set(args[2:])) != n:
+                raise Unusable(f"{path}:{number}: a bad group")
+            policy["groups"][args[0]] = (k, args[2:])
+        elif (
+            kind == "quorum"
+            and len(args) == 1
+            and not policy["quorum"]
+            and (args[0] == "none" or args[0] in defined)
+        ):
+            policy["quorum"] = args[0]
+        else:
+            raise Unusable(f"{path}:{number}: not a policy line: {line.strip()}")
+    if not policy["quorum"] or not policy["logs"]:
+        raise Unusable(f"{path}: a policy names the casino's log and a quorum")
+    return policy
+
+
+def _satisfied(policy: dict[str, Any], cosigned: set[str], name: str) -> bool:
+    if name == "none":
+        return True
+    if name in policy["witnesses"]:
+        return name in cosigned
+    k, members = policy["groups"][name]
+    return bool(sum(_satisfied(policy, cosigned, m) for m in members) >= k)
+
+
+def check_tlog_proof(path: str, policy_path: str, failures: list[str]) -> bytes:
+    """Check a tlog proof under a policy; the event's bytes it carries."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise Unusable(f"{path}: {error}") from error
+    policy = _policy(policy_path)
+    head, _, checkpoint = text.partition("\n\n")
+    lines = head.split("\n")
+    if (
+        lines[0] != TLOG_PROOF
+        or len(lines) < 3
+        or not lines[1].startswith("extra ")
+        or not lines[2].startswith("index ")
+    ):
+        raise Unusable(f"{path}: not a tlog proof of an event ({TLOG_PROOF}, extra, index)")
+    data = _b64(lines[1][6:], "the extra line")
+    index = int(lines[2][6:]) if lines[2][6:].isdigit() else -1
+    path_hashes = [_b64(line, "a proof line") for line in lines[3:]]
+    keys = policy["logs"] + list(policy["witnesses"].values())
+    note_text, verified = _open_note(checkpoint, keys)
+    if not any((name, key_id) in verified for name, key_id, _k, _p in policy["logs"]):
+        failures.append("the checkpoint is not signed by the casino's log key of the policy")
+        return data
+    body = note_text.split("\n")
+    if (
+        len(body) < 4
+        or body[0] != policy["logs"][0][0]
+        and not any(body[0] == log[0] for log in policy["logs"])
+    ):
+        raise Unusable("the checkpoint's text is not a checkpoint of the policy's log")
+    size, root = int(body[1]), _b64(body[2], "the root")
+    cosigned = {w for w, (name, key_id, _k, _p) in policy["witnesses"].items() if (name, key_id) in verified}
+    for w in sorted(cosigned):
+        name, key_id, _k, _p = policy["witnesses"][w]
+        stamp = dt.datetime.fromtimestamp(verified[(name, key_id)], dt.UTC)
+        print(f"cosigned by {w} ({name}) at {stamp:%Y-%m-%d %H:%M:%S} UTC")
+    if not _satisfied(policy, cosigned, policy["quorum"]):
+        failures.append(
+            f"the checkpoint of size {size} is cosigned by {', '.join(sorted(cosigned)) or 'no witness'}: "
+            f"short of the policy's quorum {policy['quorum']}"
+        )
+    if not verify_inclusion(index, size, leaf_hash(data), path_hashes, root):
+        failures.append(f"the event is not at index {index} of the checkpointed tree of {size} events")
+    elif not failures:
+        print(f"OK: event #{index + 1} is in the casino's record of {size} events, cosigned per the policy")
+    return data
+
+
+def cmd_tlog_proof(args: argparse.Namespace) -> list[str]:
+    failures: list[str] = []
+    data = check_tlog_proof(args.file, args.policy, failures)
+    fields = data.decode("utf-8", "replace").split(US)
+    if len(fields) == 6:
+        print(f"event: {fields[2]} {fields[3]}:{fields[4]} by {fields[1] or '(system)'} at {fields[0]}")
     return failures
 
 
@@ -575,9 +764,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     group = p.add_mutually_exclusive_group(required=True)
     group.add_argument("--sha256")
-    group.add_argument("--record", help="a report record (JSON with sha256) or an inclusion proof")
+    group.add_argument(
+        "--record",
+        help="a report record (JSON with sha256), an inclusion proof, or a .tlog-proof of its event",
+    )
     p.add_argument("--ca")
+    p.add_argument("--policy", help="with a .tlog-proof: the authority's tlog-policy file")
     p.set_defaults(run=cmd_pdf)
+    p = commands.add_parser("tlog-proof", help="check a C2SP tlog proof of an event under a tlog-policy")
+    p.add_argument("file")
+    p.add_argument("--policy", required=True, help="the authority's tlog-policy file")
+    p.set_defaults(run=cmd_tlog_proof)
     args = parser.parse_args(argv)
     try:
         failures = args.run(args)

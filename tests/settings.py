@@ -55,3 +55,9 @@ if not os.environ.get("AUDIT_WITNESS_DIR") and not os.environ.get("AUDIT_WITNESS
     atexit.register(shutil.rmtree, AUDIT_WITNESS_DIR, ignore_errors=True)
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# The casino's checkpoints as C2SP signed notes: a key for the tests only (never in production).
+AUDIT_NOTE_KEY = os.environ.get(
+    "AUDIT_NOTE_KEY",
+    "PRIVATE+KEY+casino-de-test.example/audit+aa69a76b+AY+DSBRZi1CTdBtUgoTtU3bNB3YSSWDXADaHYk2REaYo",
+)

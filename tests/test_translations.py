@@ -147,7 +147,16 @@ def test_committed_mo_matches_the_po(po_entries: list[dict]) -> None:
 
 
 #: What ``makemessages`` reads: the apps, the templates (the command of docs/development.md, run from the root).
-SOURCES = ("audit", "cards_registry", "casino_ops", "house_books", "inspection", "tables", "templates")
+SOURCES = (
+    "audit",
+    "cards_registry",
+    "casino_ops",
+    "house_books",
+    "inspection",
+    "tables",
+    "templates",
+    "tlog",
+)
 MAKEMESSAGES = ["makemessages", "-l", "en", "--ignore=.venv/*", "--ignore=tests/*", "--ignore=bench/*"]
 
 

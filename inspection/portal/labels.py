@@ -92,6 +92,9 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.OFFICER_REVOKED: _("Révocation d'un officier par l'autorité enregistrée"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
+    Action.WITNESS_REFUSED: _("Point de contrôle refusé par un témoin de l'autorité"),
+    Action.WITNESS_UNREACHABLE: _("Témoin de l'autorité injoignable"),
+    Action.WITNESS_RETIRED: _("Témoin de l'autorité retiré (il a perdu son état)"),
 }
 
 #: Every discrepancy code of the replay and of a log against its session (the tables' own).

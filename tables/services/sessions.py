@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from audit.checkpoints import checkpoint_on_commit
 from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
@@ -520,6 +521,7 @@ def close_session(
             "control_line": line.pk,
         },
     )
+    checkpoint_on_commit()  # a signed checkpoint at every séance close, cosigned by the witnesses
     return entry
 
 

@@ -18,6 +18,7 @@ from django.core.management.base import BaseCommand, CommandError
 from audit.chain.verify import id_gaps
 from audit.checkpoints import check_export
 from audit.verification import verify
+from audit.witness_times import check as check_times
 from casino_ops.regulations import RegulationError
 
 
@@ -67,6 +68,9 @@ class Command(BaseCommand):
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         for problem in book_problems:
             self.stderr.write(f"BOOK: {problem}")
+        times = check_times()
+        for problem in times.problems:
+            self.stderr.write(f"TIME: {problem}")
         for gap in id_gaps():
             self.stdout.write(f"ID GAP: {gap}")
         if result.witness and result.chain_ok:
@@ -79,15 +83,14 @@ class Command(BaseCommand):
                 "configure the witness, or give --no-witness to check against the database alone"
             )
         elapsed = time.perf_counter() - started
-        if result.ok and not exported_problems and not book_problems and not no_witness:
-            checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
-            if result.witness:
-                checked += f", {result.witnessed} witnessed in {result.witness}"
-            else:
-                checked += ", no witness (--no-witness): checkpoints checked against the database only"
-            if result.tree_checked:
-                checked += ", Merkle tree heads and stored subtrees hold"
-            checked += f", {outcome.rows_checked} rows of the books match the chain"
+        if (
+            result.ok
+            and not exported_problems
+            and not book_problems
+            and not no_witness
+            and not times.problems
+        ):
+            checked = _checked(result, outcome.rows_checked, times)
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
@@ -99,6 +102,24 @@ class Command(BaseCommand):
                 f"({result.events} events verified before it)"
             )
         raise SystemExit(1)
+
+
+def _checked(result: Any, rows_checked: int, times: Any) -> str:
+    """What the OK line says was checked beside the chain."""
+    checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
+    if result.witness:
+        checked += f", {result.witnessed} witnessed in {result.witness}"
+    else:
+        checked += ", no witness (--no-witness): checkpoints checked against the database only"
+    if result.tree_checked:
+        checked += ", Merkle tree heads and stored subtrees hold"
+    checked += f", {rows_checked} rows of the books match the chain"
+    if times.last is not None:
+        checked += (
+            f", {times.cosigned} checkpoint(s) cosigned per the policy, every event's time within the "
+            f"witnesses' (the last cosigned: size {times.last[0]} at {times.last[1]:%Y-%m-%d %H:%M:%S} UTC)"
+        )
+    return checked
 
 
 def _window(result: Any) -> str:
