@@ -44,6 +44,7 @@ from .serializers import (
     OpenSessionInSerializer,
     SessionFilterSerializer,
     SessionSerializer,
+    TableInSerializer,
 )
 
 
@@ -214,6 +215,32 @@ class AcknowledgeDiscrepancies(ActView):
             )
         done = services.acknowledge_discrepancies(actor=self.actor(), discrepancies=rows, note=data["note"])
         return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
+
+
+def _table_dict(table: Table) -> dict[str, Any]:
+    return {
+        "id": table.pk,
+        "number": table.number,
+        "code": table.code,
+        "boxes": table.boxes,
+        "in_service": table.in_service,
+    }
+
+
+class Tables(ActView):
+    """GET: the tables. POST: put a table on the floor (the director or a committee member)."""
+
+    read_permission = "tables.view_table"
+    act = Act.PUT_ON_FLOOR
+    serializer_class = TableInSerializer
+    rule = "table.layout"
+
+    def get(self, request: Request) -> Response:
+        return Response([_table_dict(t) for t in Table.objects.order_by("number")])
+
+    def post(self, request: Request) -> Response:
+        table = services.create_table(actor=self.actor(), **self.validated())
+        return Response(_table_dict(table), status=status.HTTP_201_CREATED)
 
 
 class OpenSession(ActView):

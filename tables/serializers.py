@@ -149,6 +149,18 @@ def _money(**kw: object) -> serializers.DecimalField:
     return serializers.DecimalField(max_digits=14, decimal_places=2, **kw)  # type: ignore[arg-type]
 
 
+class TableInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    number = serializers.IntegerField(
+        min_value=1, max_value=32767, help_text="the table's number (its cash box's)"
+    )
+    code = serializers.CharField(
+        max_length=16,
+        help_text="the code its hand logs name, e.g. BJ03",
+        validators=[validate_no_control_characters],
+    )
+    boxes = serializers.IntegerField(min_value=1, max_value=7, default=7, help_text="boxes on its layout")
+
+
 class OpenSessionInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     table = serializers.IntegerField(min_value=1, max_value=32767, help_text="table number")
     day = serializers.DateField(required=False, allow_null=True)

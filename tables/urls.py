@@ -7,6 +7,7 @@ from . import api
 app_name = "tables"
 
 urlpatterns = [
+    path("tables/", api.Tables.as_view(), name="tables"),
     path("sessions/", api.SessionList.as_view(), name="session-list"),
     path("sessions/<int:pk>/", api.SessionDetail.as_view(), name="session-detail"),
     path("sessions/open/", api.OpenSession.as_view(), name="session-open"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -13,17 +14,46 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
 from casino_ops.access import Act
-from casino_ops.admin_acts import act_action, act_page
-from casino_ops.admin_utils import ModelAdmin, ReadOnlyAdmin
+from casino_ops.admin_acts import ActAdmin, ActForm, act_action, act_page
+from casino_ops.admin_utils import ReadOnlyAdmin
+from casino_ops.validators import validate_no_control_characters
 
+from .. import services
 from ..models import AuthorisedMinimum, Delegation, Table
 from .act_forms import AuthorisedMinimumForm, DelegationForm, StampMinimumForm, TableServiceForm
 
 
+class TableForm(ActForm):
+    """A table put on the floor (the director or a committee member): its number, that of its
+    cash box and advance book (FR art. 42, LU art. 9), the code its hand logs name, its boxes."""
+
+    number = forms.IntegerField(label=_("numéro"), min_value=1, max_value=32767)
+    code = forms.CharField(
+        label=_("code"),
+        max_length=16,
+        help_text=_("Identifiant dans les journaux de mains, ex. BJ03."),
+        validators=[validate_no_control_characters],
+    )
+    boxes = forms.IntegerField(label=_("nombre de cases"), initial=7, min_value=1, max_value=7)
+
+    class Meta(ActForm.Meta):
+        model = Table
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Table:
+        return services.create_table(
+            actor=actor, number=data["number"], code=data["code"], boxes=data["boxes"]
+        )
+
+
 @admin.register(Table)
-class TableAdmin(ModelAdmin):
+class TableAdmin(ActAdmin):
+    """The tables: "Ajouter" puts one on the floor (``create_table``); out of service and back
+    by the list's actions."""
+
+    add_form = TableForm
+    act = Act.PUT_ON_FLOOR
     list_display = ("number", "code", "game", "boxes", "in_service")
-    readonly_fields = ("number", "code", "game", "boxes", "in_service")
+    detail_fields = ("number", "code", "game", "boxes", "in_service")
     actions = ["put_out_of_service", "put_in_service"]
 
     def _set_service(self, request: HttpRequest, queryset: Any, in_service: bool) -> None:
@@ -37,17 +67,6 @@ class TableAdmin(ModelAdmin):
     @admin.action(description=_("Remettre en service les tables sélectionnées"), permissions=["view"])
     def put_in_service(self, request: HttpRequest, queryset: Any) -> None:
         self._set_service(request, queryset, True)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        # every field is read-only (tables are created by their service): a page to read,
-        # with no "Save" button
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
 
 
 @admin.register(Delegation)

@@ -234,6 +234,7 @@ EXPECTATIONS: dict[str, Any] = {
         "tables.view_session", write="tables.add_maximumchange", kwargs=lambda s: {"pk": s.session.pk}
     ),
     "tables:delegations": ByPermission("tables.view_delegation", write="tables.add_delegation"),
+    "tables:tables": ByPermission("tables.view_table", write_roles=MANAGEMENT),
     # the other books' read API (house_books): read by their model permissions, never written
     "house_books:orphan-list": ByPermission("house_books.view_orphanentry"),
     "house_books:orphan-repayment-list": ByPermission("house_books.view_orphanrepayment"),
@@ -464,7 +465,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:cards_registry_cabinetdemand_add": NOBODY,  # the officer's, in the portal
     "admin:cards_registry_deckreturn_add": "DC",
     "admin:cards_registry_tablecheck_add": "DCT",  # unsealed at the table (FR art. 40, LU art. 7)
-    "admin:tables_table_add": NOBODY,
+    "admin:tables_table_add": "DC",  # put on the floor by management
     "admin:tables_session_add": "DC",  # the advance signed (FR art. 69, LU art. 10)
     "admin:tables_session_act/advance": "DC",  # signed by management (FR art. 69)
     "admin:tables_session_act/maximum": "DC",  # director, or a committee delegate (FR 55-5, LU 51 V)
