@@ -83,6 +83,7 @@ class Action(StrEnum):
     HOUSE_ROLE_GRANTED = "house.role_granted"
     HOUSE_ROLE_WITHDRAWN = "house.role_withdrawn"
     HOUSE_PERSON_RENAMED = "house.person_renamed"
+    HOUSE_SUPERUSER_CREATED = "house.superuser_created"
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"

@@ -88,6 +88,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_ROLE_GRANTED: _("Rôle attribué"),
     Action.HOUSE_ROLE_WITHDRAWN: _("Rôle retiré"),
     Action.HOUSE_PERSON_RENAMED: _("Nom d'une personne changé"),
+    Action.HOUSE_SUPERUSER_CREATED: _("Superutilisateur créé sur une base en service"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
 }
