@@ -86,6 +86,7 @@ class Action(StrEnum):
     # officers: the authority's enrolments and revocations, recorded by the casino
     OFFICER_ENROLLED = "officer.enrolled"
     OFFICER_REVOKED = "officer.revoked"
+    HOUSE_SUPERUSER_CREATED = "house.superuser_created"
     # the record itself
     INSPECTION_RUN = "inspection.run"
     FORGED_EVENT = "audit.forged_event"

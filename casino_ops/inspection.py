@@ -41,19 +41,23 @@ class Check:
     name: str
     label: str
     run: CheckFunction
+    # a check that reads the whole record (the chain and every book): run by the command and the
+    # nightly task, not by a page that inspects as it is shown
+    whole_record: bool = False
 
 
 _CHECKS: dict[str, Check] = {}
 
 
-def check(name: str, label: str) -> Callable[[CheckFunction], CheckFunction]:
-    """Register ``function`` as the check ``name`` (unique across apps)."""
+def check(name: str, label: str, *, whole_record: bool = False) -> Callable[[CheckFunction], CheckFunction]:
+    """Register ``function`` as the check ``name`` (unique across apps). ``whole_record``: it reads
+    the whole audit record, so a page inspecting as it is shown leaves it out."""
 
     def register(function: CheckFunction) -> CheckFunction:
         existing = _CHECKS.get(name)
         if existing is not None and existing.run is not function:
             raise ValueError(f"inspection check {name!r} declared twice")
-        _CHECKS[name] = Check(name, label, function)
+        _CHECKS[name] = Check(name, label, function, whole_record)
         return function
 
     return register
@@ -76,9 +80,10 @@ class Inspection:
         return {"checks": self.checks, "breaches": [b.as_dict() for b in self.breaches]}
 
 
-def inspect(day: dt.date | None = None) -> Inspection:
-    """Run every check; the breaches in the order of the checks' names."""
-    ran = checks()
+def inspect(day: dt.date | None = None, *, whole_record: bool = True) -> Inspection:
+    """Run every check (``whole_record=False``: but those reading the whole audit record); the
+    breaches in the order of the checks' names."""
+    ran = [c for c in checks() if whole_record or not c.whole_record]
     breaches: list[Breach] = []
     for item in ran:
         breaches.extend(item.run(day))

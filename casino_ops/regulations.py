@@ -90,6 +90,8 @@ ARTICLES: dict[str, dict[str, str]] = {
     "house.exclusions.entrance": {"FR": "règlement intérieur du casino", "LU": "LU art. 67, 75"},
     "house.closing": {"FR": "règlement intérieur du casino", "LU": "LU art. 52"},
     "house.table_notice": {"FR": "règlement intérieur du casino", "LU": "LU art. 74"},
+    # The regulation the books are kept under: fixed from the first act inscribed in them
+    "casino.profile": {"FR": "FR art. 68", "LU": "LU art. 10"},
     # Who may act: the roles are given and taken back by the director's recorded act, the
     # books naming who counted, signed or kept them (FR art. 68, 69; LU art. 10, 51, 54)
     "people.roles": {"FR": "FR art. 68, 69", "LU": "LU art. 10, 51, 54"},

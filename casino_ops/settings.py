@@ -275,6 +275,9 @@ if not AUDIT_EVENT_KEY:
 # to a directory (AUDIT_WITNESS_DIR) or to a storage of STORAGES named by
 # AUDIT_WITNESS_STORAGE (for example an S3-compatible bucket through
 # django-storages). verify_audit checks the chain against it.
+# An event recorded earlier than one sealed before it, by more than these seconds (two writers a
+# moment apart are sealed in either order), is named by verify_audit: the clock ran backwards.
+AUDIT_CLOCK_TOLERANCE = env.int("AUDIT_CLOCK_TOLERANCE", default=60)
 AUDIT_WITNESS_DIR = env.str("AUDIT_WITNESS_DIR", default=str(BASE_DIR / "var" / "witness") if DEBUG else "")
 AUDIT_WITNESS_STORAGE = env.str("AUDIT_WITNESS_STORAGE", default="")
 # The sealer writes the chain's head to the witness every that many seconds: the newest acts

@@ -60,3 +60,15 @@ class HouseBooksConfig(AppConfig):
         books.register()  # the regulated books, bound to the audit chain (audit.books)
 
         register_all()  # the tables' and the depot's acts obey approvals, hours and the bank
+
+        # the server's administrator is no way around the procedure (house_books.superusers)
+        from django.contrib.auth import get_user_model
+        from django.core import checks
+        from django.db.models.signals import post_save, pre_save
+
+        from . import superusers
+
+        user = get_user_model()
+        pre_save.connect(superusers.refuse_in_service, sender=user, dispatch_uid="house_books.superusers")
+        post_save.connect(superusers.record_in_service, sender=user, dispatch_uid="house_books.superusers")
+        checks.register(superusers.check_superusers, checks.Tags.security, deploy=True)

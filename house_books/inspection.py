@@ -402,3 +402,22 @@ def incompatible_roles(day: dt.date | None) -> Iterator[Breach]:
             _("détient ensemble les rôles %(roles)s")
             % {"roles": ", ".join(f"« {roles.LABELS[r]} »" for r in held)},
         )
+
+
+@check("people.superuser_unrecorded", _("Superutilisateurs créés sur une base en service sans être inscrits"))
+def superuser_unrecorded(day: dt.date | None) -> Iterator[Breach]:
+    """FR art. 68; LU art. 10: a superuser made once the books held acts is recorded (DEBUG) or
+    refused; one that joined after the first act with no event saying so was made behind the
+    acts' back (SQL, a loaded fixture)."""
+    found = selectors.superusers_unrecorded()
+    if not found:
+        return
+    article = cite("people.roles", _profile())
+    for user in found:
+        yield Breach(
+            "people.superuser_unrecorded",
+            article,
+            selectors.person_name(user),
+            _("superutilisateur apparu le %(at)s, base en service, sans acte qui l'inscrive")
+            % {"at": timezone.localtime(user.date_joined).strftime("%d/%m/%Y %H:%M")},
+        )

@@ -13,6 +13,8 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, Q, Sum
 from django.utils import timezone
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from cards_registry import selectors as depot
 from casino_ops import roles
 from casino_ops.services import get_casino
@@ -636,3 +638,15 @@ def incompatible_roles() -> list[tuple[Any, list[str]]]:
     }
     people = User.objects.filter(pk__in=clashing).order_by("pk")
     return [(u, clashing[u.pk]) for u in people]
+
+
+def superusers_unrecorded() -> list[Any]:
+    """The superusers who joined once the database held acts, with no event recording them."""
+    first = AuditEvent.objects.order_by("id").values_list("recorded_at", flat=True).first()
+    if first is None:
+        return []
+    recorded = set(
+        AuditEvent.objects.filter(action=Action.HOUSE_SUPERUSER_CREATED).values_list("object_id", flat=True)
+    )
+    late = get_user_model().objects.filter(is_superuser=True, date_joined__gt=first).order_by("pk")
+    return [u for u in late if str(u.pk) not in recorded]

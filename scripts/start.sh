@@ -29,6 +29,6 @@ if [ -z "${AUDIT_EVENT_KEY:-}" ]; then
   set -a; . var/audit-key.env; set +a
 fi
 .venv/bin/python manage.py migrate --noinput
-.venv/bin/python manage.py seed_demo
+.venv/bin/python manage.py seed_demo --if-empty
 echo "Serving the admin on http://$HOST:$PORT/admin/ and the officers' portal on http://$HOST:$PORT/inspection/ (Ctrl-C to stop)"
 exec .venv/bin/python manage.py runserver "$HOST:$PORT"

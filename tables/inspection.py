@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -110,6 +110,26 @@ def entries_unsigned(day: dt.date | None) -> Iterator[Breach]:
             cite("advance.count_and_sign", entry.session.profile),
             _name(entry.session),
             _("ligne %(l)s (%(k)s) : comptage, signature ou caissier manquant")
+            % {"l": entry.line, "k": EntryKind(entry.kind).label},
+            _url(entry.session),
+        )
+
+
+@check("tables.counter_is_signer", _("Avances et encaisses comptées et signées par la même personne"))
+def counter_is_signer(day: dt.date | None) -> Iterator[Breach]:
+    """FR art. 69; LU art. 10: the croupier counts, the director or a committee member signs; a
+    line counted and signed by one person (written before the rule, or behind the acts' back)."""
+    query = AdvanceEntry.objects.select_related("session__table").filter(
+        counted_by__isnull=False, counted_by=F("signed_by")
+    )
+    if day is not None:
+        query = query.filter(session__day=day)
+    for entry in query.order_by("session__table__number", "session__day", "line"):
+        yield Breach(
+            "tables.counter_is_signer",
+            cite("people.incompatible", entry.session.profile),
+            _name(entry.session),
+            _("ligne %(l)s (%(k)s) : comptée et signée par la même personne")
             % {"l": entry.line, "k": EntryKind(entry.kind).label},
             _url(entry.session),
         )

@@ -453,3 +453,15 @@ def hand_log(
     if replay:
         tables.replay_hand_log(hand_log_id=log.pk)
     return log
+
+
+def books_read_under(profile: str) -> Any:
+    """Tests only: the casino's books, kept so far under the other regulation, read from now on
+    under ``profile``. No act does this (the regulation is fixed from the books' first act,
+    ``PROFILE_FIXED``); a test that sets up the depot under FR to check a refusal under LU uses it.
+    The row is written through its book's queryset: the next act binds it to the chain."""
+    from casino_ops.models import CasinoSettings
+    from casino_ops.services import get_casino
+
+    CasinoSettings.objects.filter(pk=1).update(profile=profile)
+    return get_casino()

@@ -7,6 +7,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connections
 
 from ..merkle import TreeBuilder
@@ -39,6 +40,9 @@ class Verification:
     # when: the events after it could be removed whole unseen (the window).
     witnessed_seq: int | None = None
     witnessed_at: str = ""
+    # Events recorded earlier than a sealed event before them, beyond the tolerance
+    # (AUDIT_CLOCK_TOLERANCE): the server's clock ran backwards (FR art. 68).
+    clock_problems: list[str] = field(default_factory=list)
 
     @property
     def chain_ok(self) -> bool:
@@ -46,15 +50,40 @@ class Verification:
 
     @property
     def ok(self) -> bool:
-        return self.broken_at is None and not self.checkpoint_problems and not self.forged
+        return (
+            self.broken_at is None
+            and not self.checkpoint_problems
+            and not self.forged
+            and not self.clock_problems
+        )
 
     def describe(self) -> str:
         if self.broken_at is not None:
             return f"event {self.broken_at}: {self.reason}"
-        return "; ".join(self.checkpoint_problems + self.forged)
+        return "; ".join(self.checkpoint_problems + self.forged + self.clock_problems)
 
 
 _LINE = 128  # each line: hash (64), mac (64), then the hashed message
+_STAMP = 27  # an event's moment, first in its content: YYYY-MM-DDTHH:MM:SS.ffffffZ
+
+
+def _moment(stamp: bytes) -> dt.datetime:
+    return dt.datetime.strptime(stamp.decode(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+
+
+def _in_time(result: Verification, seq: int, stamp: bytes, latest: bytes, tolerance: dt.timedelta) -> bytes:
+    """The latest moment so far, after the event ``seq`` recorded at ``stamp``. An event earlier
+    than one sealed before it: two writers a moment apart may be sealed in the other order
+    (within ``tolerance``); beyond it, the server's clock ran backwards."""
+    if stamp >= latest:
+        return stamp
+    behind = _moment(latest) - _moment(stamp)
+    if behind > tolerance:
+        result.clock_problems.append(
+            f"event {seq} recorded at {stamp.decode()}, {behind} before an event sealed ahead of it "
+            f"({latest.decode()}): the clock ran backwards"
+        )
+    return latest
 
 
 def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
@@ -112,6 +141,8 @@ def verify_chain(
     prev = GENESIS.encode()
     result = Verification(events=0, head_seq=0, head_hash=GENESIS)
     broken = False
+    latest = b""  # the latest moment of the events so far (fixed-width UTC stamps sort as text)
+    tolerance = dt.timedelta(seconds=getattr(settings, "AUDIT_CLOCK_TOLERANCE", 60))
     for lines in rows:
         for line in lines:
             # One prefix test checks both the link to the previous hash and the number.
@@ -135,6 +166,7 @@ def verify_chain(
                 )
                 broken = True
                 break
+            latest = _in_time(result, expected, content[:_STAMP], latest, tolerance)
             if add_leaf is not None:
                 add_leaf(sha256(b"\x00" + content).digest())
             if add_rows is not None:

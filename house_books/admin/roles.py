@@ -69,9 +69,10 @@ admin.site.unregister(User)
 
 @admin.register(User)
 class AccountAdmin(UserAdmin):  # type: ignore[type-arg]
-    """A user's account (username, password, e-mail, active): the server's administrator keeps
-    it. The roles (groups), the rights, the superuser's flag and the names are not edited here:
-    the roles and names by the director's act in the book of roles, the rest not at all."""
+    """A user's account (password, e-mail, active): the server's administrator keeps it. The roles
+    (groups), the rights, the superuser's flag and the names (the username once made) are not
+    edited here: the roles and names by the director's act in the book of roles, the rest not at
+    all."""
 
     fieldsets = (
         (None, {"fields": ("username", "password")}),
@@ -89,5 +90,5 @@ class AccountAdmin(UserAdmin):  # type: ignore[type-arg]
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
         fixed = ["groups", "last_login", "date_joined"]
         if obj is not None:
-            fixed += ["first_name", "last_name"]
+            fixed += ["username", "first_name", "last_name"]
         return fixed

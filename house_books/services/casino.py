@@ -16,6 +16,7 @@ from django.utils import timezone
 
 import audit
 from audit.actions import Action
+from audit.models import AuditEvent
 from cards_registry import selectors as depot
 from casino_ops import access
 from casino_ops.access import Act
@@ -46,12 +47,16 @@ def update_casino_settings(*, actor: User, **changes: Any) -> CasinoSettings:
     before = model_to_dict(casino, fields=EDITABLE_FIELDS)
     after = {**before, **changes}
     check_casino_settings(after)
+    rules.check_profile_fixed(before, after, books_opened())
     rules.check_authorised_minimum(
         before, after, bool(casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists())
     )
     calendar_changed = any(str(before.get(key)) != str(after[key]) for key in CALENDAR_FIELDS)
     rule = None
     if calendar_changed and casino.pk and CasinoSettings.objects.filter(pk=casino.pk).exists():
+        rules.check_rollover_change(
+            casino.calendar_rules()[-1].gaming_day_rollover, after["gaming_day_rollover"], after["profile"]
+        )
         rule = _calendar_change(casino, after)
     for key, value in changes.items():
         setattr(casino, key, value)
@@ -71,6 +76,22 @@ def update_casino_settings(*, actor: User, **changes: Any) -> CasinoSettings:
         }
     audit.record(actor=actor, action=Action.CASINO_SETTINGS_CHANGED, obj=casino, payload=payload)
     return casino
+
+
+#: The acts that open no book: the casino's settings themselves, who may act, the record's own.
+_BEFORE_THE_BOOKS = (
+    Action.CASINO_SETTINGS_CHANGED,
+    Action.HOUSE_ROLE_GRANTED,
+    Action.HOUSE_ROLE_WITHDRAWN,
+    Action.HOUSE_PERSON_RENAMED,
+    Action.HOUSE_SUPERUSER_CREATED,
+    Action.INSPECTION_RUN,
+)
+
+
+def books_opened() -> bool:
+    """The casino has recorded an act in its books (any but its settings and its roles)."""
+    return AuditEvent.objects.exclude(action__in=[a.value for a in _BEFORE_THE_BOOKS]).exists()
 
 
 def _last_opened_day(casino: CasinoSettings, now: dt.datetime) -> dt.date:

@@ -39,8 +39,11 @@ def two_factor_required() -> bool:
 
 
 def needs_second_factor(user: Any) -> bool:
-    """True for a director or an officer when two-factor login is required."""
-    return two_factor_required() and roles.has_role(user, *roles.TWO_FACTOR)
+    """True for a director, an officer or a superuser (the server's administrator is no way
+    around the login's second factor) when two-factor login is required."""
+    return two_factor_required() and (
+        bool(getattr(user, "is_superuser", False)) or roles.has_role(user, *roles.TWO_FACTOR)
+    )
 
 
 def is_locked_out(request: HttpRequest, user: Any) -> bool:

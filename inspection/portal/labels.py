@@ -90,6 +90,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_PERSON_RENAMED: _("Nom d'une personne changé"),
     Action.OFFICER_ENROLLED: _("Habilitation d'un officier par l'autorité enregistrée"),
     Action.OFFICER_REVOKED: _("Révocation d'un officier par l'autorité enregistrée"),
+    Action.HOUSE_SUPERUSER_CREATED: _("Superutilisateur créé sur une base en service"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
     Action.WITNESS_REFUSED: _("Point de contrôle refusé par un témoin de l'autorité"),

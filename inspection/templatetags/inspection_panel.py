@@ -2,8 +2,8 @@
 ``{"inspection": the result, "at": when it ran, "officer": whether the reader is an officer}``
 (``None`` for other roles).
 
-``live``: run every check now (the admin's index, the portal's inspection page, which
-stores the result); otherwise the last result stored (by the nightly task, the command's
+``live``: run every check now but the whole record's (the admin's index, the portal's
+inspection page, which stores the result); otherwise the last result stored (by the nightly task, the command's
 page or the admin), read from the cache without a database query: the officers'
 dashboard keeps its query budget and links to the live page.
 """
@@ -38,7 +38,9 @@ def books_inspection(context: dict[str, Any], live: bool = False) -> dict[str, A
     user = getattr(request, "user", None) or context.get("user")
     if not (roles.is_officer(user) or roles.is_management(user)):
         return None
-    stored: dict[str, Any] | None = store(inspect()) if live else cache.get(CACHE_KEY)
+    # a page inspects without the whole record's check (the chain and every book against it:
+    # the command's and the nightly task's)
+    stored: dict[str, Any] | None = store(inspect(whole_record=False)) if live else cache.get(CACHE_KEY)
     data = stored["inspection"] if stored else None
     return {
         "inspection": data,

@@ -17,6 +17,7 @@ from audit.checkpoints import checkpoint_on_commit
 from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
+from casino_ops.rules import check_counter_not_signer
 from casino_ops.services import get_casino
 
 from .. import clock, rules, selectors
@@ -74,6 +75,7 @@ def open_session(
     rules.check_gaming_day(profile=profile, day=day, current=today)
     delegation = _require_maximum_fixer(actor, profile, day)
     _require_table_staff(croupier, profile, field="croupier")
+    check_counter_not_signer(croupier, actor, profile, field="croupier")
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if not table.in_service:
         raise RegulationError(
@@ -244,6 +246,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     profile = session.profile
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
+    check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     _require_status(session, SessionStatus.OPEN)
     act_checks.run(
         act_checks.Act.SESSION_ADVANCE,
@@ -302,6 +305,7 @@ def interrupt_session(
     _require_status(session, SessionStatus.OPEN)
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
+        check_counter_not_signer(actor, signed_by, profile, field="signed_by")
         if not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
             raise RegulationError(
                 "CASHIER_ABSENT",
@@ -437,6 +441,7 @@ def close_session(
     profile = session.profile
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
+    check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     _require_status(session, SessionStatus.OPEN)
     if not certified_exact:
         raise RegulationError(

@@ -19,8 +19,7 @@ from cards_registry.models import (
     IncidentRoute,
     Sixain,
 )
-from house_books.services.casino import update_casino_settings
-from tests.builders import assert_refused
+from tests.builders import assert_refused, books_read_under
 
 from .conftest import make_sent_order, sixain_data
 
@@ -194,7 +193,7 @@ def test_lu_sixain_cap_counts_every_sixain_held_and_loose_decks(
         actor=director, officer=officer, checks=[{"deck": deck, "complete": True, "unmarked": True}]
     )
     assert selectors.held_sixains() == 2  # the sixain with five decks left is still held
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     services.set_max_sixains(actor=director, max_sixains=2)
     order = make_sent_order(director, officer, maker)
     with assert_refused("MAX_SIXAINS", article="LU art. 6"):
@@ -202,7 +201,7 @@ def test_lu_sixain_cap_counts_every_sixain_held_and_loose_decks(
 
 
 def test_lu_receives_only_sixains(director: Any, officer: Any, maker: Any, key: Any) -> None:
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     order = make_sent_order(director, officer, maker)
     with assert_refused("SIXAINS_ONLY", article="LU art. 6") as refusal:
         services.receive(
@@ -219,7 +218,7 @@ def test_the_ministry_is_the_profile_s(director: Any, casino: Any) -> None:
         services.register_manufacturer(code="X1", ministry="Ministère des Finances", **common)
     err = refusal.value
     assert err.field == "ministry"
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     with assert_refused("MINISTRY_PROFILE", article="LU art. 6"):
         services.register_manufacturer(code="X2", ministry="Ministère de l'Intérieur", **common)
     services.register_manufacturer(code="X3", ministry="Ministère des Finances", **common)

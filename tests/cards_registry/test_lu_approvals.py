@@ -16,8 +16,7 @@ from cards_registry import services
 from cards_registry.models import Deck, DeckReturn, DeckStatus, KeyHandover, Reception
 from house_books import services as house
 from house_books.models import Approval
-from house_books.services.casino import update_casino_settings
-from tests.builders import assert_refused, gaming_day
+from tests.builders import assert_refused, books_read_under, gaming_day
 
 from .conftest import make_sent_order, sixain_data
 
@@ -32,9 +31,7 @@ def approved(
 ) -> Any:
     """The depot's decks in the cabinet; then the casino under LU with its book of approvals
     kept: the director, a committee member and the croupier approved two months ago."""
-    update_casino_settings(
-        actor=director, name=casino.name, profile="LU", authorised_min_stake=casino.authorised_min_stake
-    )
+    books_read_under("LU")
     since = gaming_day() - dt.timedelta(days=60)
     for person, function, job in (
         (director, "director", ""),

@@ -13,6 +13,7 @@ from django.utils import timezone
 from cards_registry import rules, selectors, services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
 from casino_ops.regulations import RegulationError
+from tests.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 
@@ -244,9 +245,8 @@ def test_fr_no_officer_present_the_police_judiciaire_head_is_named(director: Any
 
 
 def test_lu_knows_only_the_officer(director: Any, decks: list[Deck]) -> None:
-    from house_books.services.casino import update_casino_settings
 
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     now = timezone.now()
     with pytest.raises(RegulationError) as info:
         services.report_incident(

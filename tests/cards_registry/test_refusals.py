@@ -11,6 +11,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from cards_registry import services
 from casino_ops.regulations import RegulationError
+from tests.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 
@@ -264,9 +265,8 @@ def test_destruction_stamped_twice_is_refused(director: Any, officer: Any, decks
 
 
 def test_lu_articles_follow_the_profile(director: Any, officer: Any, decks: list[Any]) -> None:
-    from house_books.services.casino import update_casino_settings
 
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     with pytest.raises(RegulationError) as info:
         services.report_incident(
             **_incident({"director": director, "officer": officer, "decks": decks}, officer_informed=None)

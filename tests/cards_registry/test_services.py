@@ -25,8 +25,7 @@ from cards_registry.models import (
 )
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
-from house_books.services.casino import update_casino_settings
-from tests.builders import assert_refused
+from tests.builders import assert_refused, books_read_under
 
 from .conftest import make_sent_order, sixain_data
 
@@ -40,7 +39,7 @@ def last_event(action: str) -> AuditEvent:
 
 
 def to_lu(director: Any) -> None:
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
 
 
 # -- manufacturers and orders -----------------------------------------------------------

@@ -14,8 +14,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DepotSettings, Order, Reception, Sixain
-from house_books.services.casino import update_casino_settings
-from tests.builders import assert_refused
+from tests.builders import assert_refused, books_read_under
 
 from .conftest import sixain_data
 
@@ -133,6 +132,6 @@ def test_table_and_incident_texts_are_refused_naming_their_field(
 
 
 def test_lu_articles_in_validation_refusals(director: Any, sent_order: Order, key: Any) -> None:
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     with assert_refused("FIELD_INVALID", article="LU art. 6", field="max_sixains", nothing_recorded=True):
         services.set_max_sixains(actor=director, max_sixains=-1)

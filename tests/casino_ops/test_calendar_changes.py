@@ -68,17 +68,21 @@ def test_an_earlier_roll_over_moves_no_seance_and_governs_the_next_day(users, ni
     assert '"effective_from":"2026-12-03"' in event.payload.replace(" ", "")
 
 
-def test_a_later_roll_over_takes_effect_only_on_a_day_not_yet_opened(users, night_seance):
-    # 23:00 on 1 December: the evening's gaming day is open; a roll-over at 23:30 would, if
-    # applied at once, start 2 December in half an hour: it waits for a day not yet opened.
+def test_a_later_roll_over_is_refused_a_day_never_lasts_over_24_hours(users, night_seance):
+    # 23:00 on 1 December: a roll-over moved from 06:00 to 23:30 would make the day before the
+    # new hour governs last from 06:00 to 23:30 the next day, 41 h 30 (FR art. 69, LU art. 10)
     evening = timezone.make_aware(dt.datetime.combine(EVENING, dt.time(23, 0)))
     with time_machine.travel(evening, tick=False):
-        update_casino_settings(actor=users[roles.DIRECTOR], gaming_day_rollover=dt.time(23, 30))
-        casino = get_casino()
-        assert casino.gaming_day(timezone.now() + dt.timedelta(hours=1)) == EVENING
-    # 2 December has not begun (under the new hour it begins at 23:30 on the 2nd)
-    assert CalendarRule.objects.latest("pk").effective_from == EVENING + dt.timedelta(days=1)
-    assert _moved(casino) == []
+        with builders.assert_refused(
+            "GAMING_DAY_OVER_24_HOURS",
+            article="FR art. 69",
+            field="gaming_day_rollover",
+            nothing_recorded=True,
+        ) as refusal:
+            update_casino_settings(actor=users[roles.DIRECTOR], gaming_day_rollover=dt.time(23, 30))
+        assert "41 h 30" in refusal.value.message
+    assert not CalendarRule.objects.filter(gaming_day_rollover=dt.time(23, 30)).exists()
+    assert _moved(get_casino()) == []
 
 
 def test_a_new_exercise_start_waits_for_the_next_exercise(users, casino):

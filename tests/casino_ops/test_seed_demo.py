@@ -21,12 +21,22 @@ def _snapshot():
 
 
 @pytest.mark.django_db
-def test_seed_demo_twice_gives_the_same_data(demo, capsys):
+def test_seed_demo_refuses_a_database_holding_acts(demo, capsys):
+    """A second seeding (a live copy two days later) writes nothing, creates no user and prints
+    no secret: the database holds acts (FR art. 68)."""
+    from django.core.management import CommandError
+
     first = _snapshot()
     assert "demo-directeur" in demo.output
-    call_command("seed_demo")
+    with pytest.raises(CommandError) as refused:
+        call_command("seed_demo")
+    assert "SEED_DATABASE_IN_SERVICE" in str(refused.value) and "FR art. 68" in str(refused.value)
     assert _snapshot() == first
-    assert "nothing changed" in capsys.readouterr().out
+    assert "secret" not in capsys.readouterr().out
+    call_command("seed_demo", "--if-empty")  # the quick start's restart: nothing done, exit 0
+    out = capsys.readouterr().out
+    assert "nothing seeded" in out and "secret" not in out and "demo-" not in out
+    assert _snapshot() == first
     assert CasinoSettings.objects.get().profile == "FR"
     assert Table.objects.count() == 4
     User = get_user_model()

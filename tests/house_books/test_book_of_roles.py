@@ -137,15 +137,19 @@ def test_a_role_taken_away_in_sql_is_named(director: Any, casino: Any, newcomer:
     assert len(found) == 1 and "sans acte de retrait" in found[0].detail
 
 
-def test_the_users_admin_page_no_longer_changes_roles(client: Any, newcomer: Any, casino: Any) -> None:
+def test_the_users_admin_page_no_longer_changes_roles(
+    client: Any, newcomer: Any, casino: Any, settings: Any
+) -> None:
     """A superuser posting the user's page with the officer's group changes no role."""
+    settings.DEBUG = True  # a superuser made on a database in service: recorded (refused otherwise)
+    settings.TWO_FACTOR_REQUIRED = False  # his second factor is tested below
     admin = get_user_model().objects.create_superuser("root", "root@example.org", "pw-root-123456")
     client.force_login(admin)
     officer_group = Group.objects.get(name=roles.OFFICER)
     response = client.post(
         f"/admin/auth/user/{newcomer.pk}/change/",
         {
-            "username": "nouveau",
+            "username": "chef",
             "first_name": "Autre",
             "last_name": "Nom",
             "email": "",
@@ -158,7 +162,12 @@ def test_the_users_admin_page_no_longer_changes_roles(client: Any, newcomer: Any
     assert response.status_code in (200, 302)
     newcomer = get_user_model().objects.get(pk=newcomer.pk)
     assert not newcomer.groups.exists()
-    assert (newcomer.first_name, newcomer.last_name, newcomer.is_superuser) == ("Anne", "Kremer", False)
+    assert (newcomer.username, newcomer.first_name, newcomer.last_name, newcomer.is_superuser) == (
+        "nouveau",
+        "Anne",
+        "Kremer",
+        False,
+    )
     assert client.get("/admin/auth/group/").status_code == 404
 
 
@@ -195,3 +204,22 @@ def test_the_api_gives_a_role_and_the_officer_reads_the_book(
     assert [(r["kind"], r["person"], r["role"], r["recorded_by"]) for r in rows] == [
         ("grant", "nouveau", roles.CROUPIER, director.username)
     ]
+
+
+def test_who_counts_never_signs(users: dict[str, Any], casino: Any) -> None:
+    """FR art. 69, LU art. 10: the director who opens a séance naming himself as the croupier
+    who counted, or signs an advance he counted himself, is refused."""
+    from tables import services as tables
+    from tests import builders
+
+    director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
+    table = tables.create_table(actor=director, number=3, code="BJ03")
+    day = builders.gaming_day()
+    with assert_refused("COUNTER_IS_SIGNER", article="FR art. 69", field="croupier", nothing_recorded=True):
+        builders.open_session(table, director=director, croupier=director, day=day)
+    session = builders.open_session(table, director=director, croupier=croupier, day=day)
+    with assert_refused("COUNTER_IS_SIGNER", article="FR art. 69", field="counted_by", nothing_recorded=True):
+        with builders.at_day(day):
+            tables.add_advance(
+                actor=director, session=session, amount=session.advance_amount, counted_by=director
+            )

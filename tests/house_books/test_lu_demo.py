@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from casino_ops.models import CasinoSettings
@@ -74,8 +74,8 @@ def test_the_lu_demo_is_luxembourg_and_inspects_clean(
     assert code == 0, out
     code, out = _exit_code(capsys, "verify_audit")
     assert code == 0, out
-    call_command("seed_demo", "--profile", "LU")
-    assert "nothing changed" in capsys.readouterr().out
+    with pytest.raises(CommandError, match="SEED_DATABASE_IN_SERVICE"):
+        call_command("seed_demo", "--profile", "LU")
 
 
 def _assert_what_an_inspector_checks(failure: object, stopped: object) -> None:

@@ -41,14 +41,9 @@ def _register(name: str, session: Any) -> str:
 def test_lu_portal_and_registers_show_no_french_model_nor_article(
     samples: Any, officer_client: Client
 ) -> None:
-    from house_books.services.casino import update_casino_settings
+    from tests.builders import books_read_under
 
-    update_casino_settings(
-        actor=samples.users[roles.DIRECTOR],
-        name="Casino LU",
-        profile="LU",
-        authorised_min_stake=Decimal("5.00"),
-    )
+    books_read_under("LU")  # the samples' books were kept under FR
     session = samples.session
     shown = (
         _pages(officer_client, session)

@@ -16,7 +16,7 @@ from casino_ops.regulations import RegulationError
 from tables import selectors, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import HandLog, Shoe
-from tests.builders import assert_refused
+from tests.builders import assert_refused, books_read_under
 from tests.depot_helpers import issue_and_check
 from tests.tables.conftest import at_day
 
@@ -185,11 +185,10 @@ def test_under_lu_a_wrong_composition_is_refused_and_opens_its_incident(staff, t
     with the séance's shoe device assigned (art. 32 §3, 40) and a maker approved by Finance."""
     from decimal import Decimal
 
-    from house_books.services.casino import update_casino_settings
     from tests import builders
 
     director, croupier = staff["director"], staff["croupier"]
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     day = builders.gaming_day()
     builders.shoe_for(table, day, director)
     with builders.at_day(day):

@@ -44,6 +44,11 @@ class Command(BaseCommand):
             help="also check the chain against an exported checkpoints file kept outside the casino",
         )
 
+    def _problems(self, *kinds: tuple[str, list[str]]) -> None:
+        for label, problems in kinds:
+            for problem in problems:
+                self.stderr.write(f"{label}: {problem}")
+
     def handle(self, *args: Any, **options: Any) -> None:
         started = time.perf_counter()
         outcome = verify(merkle=True if options.get("merkle") else None, parallel=True)
@@ -62,15 +67,13 @@ class Command(BaseCommand):
                 f"{result.pending} event(s) waiting to be sealed, the oldest recorded at "
                 f"{result.oldest_pending:%Y-%m-%d %H:%M:%S %Z}"
             )
-        for problem in result.forged:
-            self.stderr.write(f"FORGED: {problem}")
-        for problem in result.checkpoint_problems + exported_problems:
-            self.stderr.write(f"CHECKPOINT FAILED: {problem}")
-        for problem in book_problems:
-            self.stderr.write(f"BOOK: {problem}")
-        times = check_times()
-        for problem in times.problems:
-            self.stderr.write(f"TIME: {problem}")
+        self._problems(
+            ("FORGED", result.forged),
+            ("CHECKPOINT FAILED", result.checkpoint_problems + exported_problems),
+            ("BOOK", book_problems),
+            ("CLOCK", result.clock_problems),
+            ("TIME", (times := check_times()).problems),
+        )
         for gap in id_gaps():
             self.stdout.write(f"ID GAP: {gap}")
         if result.witness and result.chain_ok:

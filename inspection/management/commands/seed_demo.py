@@ -1,4 +1,4 @@
-"""Fill the database with a realistic demo casino (idempotent)."""
+"""Fill an empty database with a realistic demo casino (a database holding any act is refused)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,17 @@ import functools
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 import cards_registry.demo
 import casino_ops.demo
 import house_books.demo
 import tables.demo
+from audit.models import AuditEvent
 from casino_ops import officers
 from casino_ops.commands import RegulatedCommand
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 from inspection import demo as audit_demo
 
 #: Each app's demo data, in the order they build on each other: the users, their roles (given
@@ -39,7 +43,10 @@ DEMO_STEPS = (
 
 
 class Command(RegulatedCommand):
-    help = "Create the demo casino (FR, four blackjack tables, one user per role). Run it twice: nothing changes."
+    help = (
+        "Create the demo casino (FR, four blackjack tables, one user per role) on a database that "
+        "holds no act; a database holding any act is refused (--if-empty: nothing is done, exit 0)."
+    )
 
     def add_arguments(self, parser: Any) -> None:
         super().add_arguments(parser)
@@ -49,8 +56,32 @@ class Command(RegulatedCommand):
             default="FR",
             help="The regulation of the demo casino on a fresh database (FR by default).",
         )
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="On a database that already holds acts, do nothing and exit 0 (the quick start).",
+        )
 
     def act(self, *args: Any, **options: Any) -> None:
+        # A demo written into a database holding acts would back-date whole gaming days into its
+        # books, create users and print their secrets (FR art. 68; LU art. 10): refused.
+        held = AuditEvent.objects.count()
+        if held:
+            if options.get("if_empty"):
+                self.stdout.write(
+                    f"The database already holds {held} act(s): nothing seeded (seed_demo writes only "
+                    "into a database without any act)."
+                )
+                return
+            raise RegulationError(
+                "SEED_DATABASE_IN_SERVICE",
+                _(
+                    "La base tient déjà %(n)s acte(s) : les données de démonstration ne s'écrivent que "
+                    "dans une base vide, jamais dans des registres en service."
+                )
+                % {"n": held},
+                cite("books.no_erasure", get_casino().profile),
+            )
         context: dict[str, Any] = {"created": [], "profile": options.get("profile") or "FR"}
         # The demo officer's acts are signed by the demo's software passkey (DEMO ONLY).
         with transaction.atomic(), officers.demo_signing():
