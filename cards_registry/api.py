@@ -52,6 +52,7 @@ def _incident_row(incident: Incident) -> dict[str, Any]:
         "decks": [d.serial for d in incident.decks.all()],
         "told_whom": incident.told_whom,
         "told_at": incident.told_at,
+        "declared_told_at": incident.declared_told_at,
         "closed": hasattr(incident, "closure"),
     }
 

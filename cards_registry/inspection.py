@@ -93,7 +93,9 @@ def incidents_not_reported(day: dt.date | None) -> Iterator[Breach]:
         if why == "late":
             detail = (
                 f"signalé à {incident.told_whom} {_delay(incident.report_delay)} après le constat "
-                f"(délai fixé : {minutes} min)"
+                f"(délai fixé : {minutes} min) : signalement enregistré le "
+                f"{timezone.localtime(incident.told_at):%d/%m/%Y %H:%M}, "
+                f"déclaré avisé le {timezone.localtime(incident.declared_told_at):%d/%m/%Y %H:%M}"
             )
         else:
             detail = f"constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y %H:%M}, jamais signalé"

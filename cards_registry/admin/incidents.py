@@ -4,6 +4,7 @@ whom an incident found by a return, a destruction or a replay was reported."""
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 from django import forms
@@ -137,11 +138,18 @@ class IncidentAdmin(ActAdmin):
         told_at = obj.told_at
         if told_at is None:
             return str(_("pas encore signalé"))
+        allowed = selectors.depot_settings().incident_report_minutes
         minutes = max(0, int((told_at - obj.occurred_at).total_seconds() // 60))
-        late = minutes > selectors.depot_settings().incident_report_minutes
-        return f"{obj.told_whom}, {timezone.localtime(told_at):%d/%m/%Y %H:%M} (+{minutes} min)" + (
-            f" — {_('EN RETARD')}" if late else ""
+        declared = obj.declared_told_at
+        late = minutes > allowed or (
+            declared is not None and told_at - declared > dt.timedelta(minutes=allowed)
         )
+        shown = f"{obj.told_whom}, {timezone.localtime(told_at):%d/%m/%Y %H:%M} (+{minutes} min)"
+        if declared is not None and declared != told_at:
+            shown += " — " + _("déclaré avisé le %(at)s") % {
+                "at": f"{timezone.localtime(declared):%d/%m/%Y %H:%M}"
+            }
+        return shown + (f" — {_('EN RETARD')}" if late else "")
 
 
 class IncidentToldForm(ActForm):

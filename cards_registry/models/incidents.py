@@ -9,6 +9,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from audit.books import BookManager
+from casino_ops import clock
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from .decks import Deck
@@ -85,7 +86,7 @@ class Incident(models.Model):
         related_name="+",
         help_text=_("Vide : relevé par le rejeu d'un journal de donnes."),
     )
-    recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
+    recorded_at = models.DateTimeField(_("enregistré le"), default=clock.now, editable=False)
 
     objects = BookManager()
 
@@ -110,11 +111,28 @@ class Incident(models.Model):
 
     @property
     def told_at(self) -> dt.datetime | None:
-        """When the officer (or the police judiciaire) was told; ``None`` while not yet told."""
+        """When the officer (or the police judiciaire) was told, as the system knows it: the
+        recording of the report (with the incident when told on the spot, or the later report,
+        the officer's own acknowledgement included), never a moment typed (FR art. 40 §5, LU
+        art. 7 §5); ``None`` while not yet told. The typed moment is :attr:`declared_told_at`."""
+        if self.officer_informed_at is not None:
+            return self.recorded_at
+        report = self.report
+        return report.recorded_at if report else None
+
+    @property
+    def declared_told_at(self) -> dt.datetime | None:
+        """The moment the report declares the officer was told (kept beside :attr:`told_at`)."""
         if self.officer_informed_at is not None:
             return self.officer_informed_at
         report = self.report
         return report.informed_at if report else None
+
+    @property
+    def declared_gap(self) -> dt.timedelta | None:
+        """How long after the moment it declares the report was recorded (``None`` while not told)."""
+        told, declared = self.told_at, self.declared_told_at
+        return None if told is None or declared is None else told - declared
 
     @property
     def told_whom(self) -> str:
@@ -154,7 +172,7 @@ class IncidentReport(models.Model):
     recorded_by = models.ForeignKey(
         USER, verbose_name=_("enregistré par"), on_delete=models.PROTECT, related_name="+"
     )
-    recorded_at = models.DateTimeField(_("enregistré le"), auto_now_add=True)
+    recorded_at = models.DateTimeField(_("enregistré le"), default=clock.now, editable=False)
 
     objects = BookManager()
 

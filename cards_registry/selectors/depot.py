@@ -129,7 +129,9 @@ def depot_settings() -> Any:
 
 def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:
     """Open or closed incidents not yet reported to the officer, or reported late:
-    ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5)."""
+    ``(incident, "unreported"|"late")`` (FR art. 40 §5, LU art. 7 §5). The report's moment is its
+    recording (:attr:`Incident.told_at`); a report recorded more than the delay after the moment
+    it declares is late too, whatever that moment."""
     minutes = depot_settings().incident_report_minutes
     found: list[tuple[Incident, str]] = []
     for incident in Incident.objects.select_related("later_report", "officer_informed").order_by("number"):
@@ -137,7 +139,7 @@ def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]
         if delay is None:
             if now - incident.occurred_at > dt.timedelta(minutes=minutes):
                 found.append((incident, "unreported"))
-        elif report_is_late(delay, minutes):
+        elif report_is_late(delay, minutes) or report_is_late(incident.declared_gap, minutes):
             found.append((incident, "late"))
     return found
 

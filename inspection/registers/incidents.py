@@ -95,4 +95,9 @@ def _told(incident: Any, late_after: int | None) -> str:
     whom = incident.told_whom if hasattr(incident, "told_whom") else fmt.person(incident.officer_informed)
     minutes = max(0, int((told_at - incident.occurred_at).total_seconds() // 60))
     late = late_after is not None and minutes > late_after
-    return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{' — EN RETARD' if late else ''})"
+    declared = getattr(incident, "declared_told_at", None)
+    said = ""
+    if declared is not None and declared != told_at:
+        said = f" — déclaré avisé le {fmt.moment(declared)}"
+        late = late or (late_after is not None and (told_at - declared).total_seconds() > late_after * 60)
+    return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{' — EN RETARD' if late else ''}){said}"

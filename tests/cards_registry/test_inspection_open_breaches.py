@@ -71,7 +71,9 @@ def test_an_incident_never_closed(capsys: Any, director: Any, officer: Any, deck
     assert named(capsys) == (0, [])  # the officer has time to close it
     with behind_the_guard(Incident):
         Incident.objects.filter(pk=incident.pk).update(
-            occurred_at=now - dt.timedelta(days=10), officer_informed_at=now - dt.timedelta(days=10)
+            occurred_at=now - dt.timedelta(days=10),
+            officer_informed_at=now - dt.timedelta(days=10),
+            recorded_at=now - dt.timedelta(days=10),  # told at once, as recorded then
         )
     code, found = named(capsys)
     assert (code, found) == (1, [("depot.incidents_open", "FR art. 40", f"incident n° {incident.number}")])

@@ -241,7 +241,9 @@ def test_fr_no_officer_present_the_police_judiciaire_head_is_named(director: Any
         officer_informed_at=now,
         circumstances="Dame de trèfle manquante",
     )
-    assert incident.told_whom.startswith("Commissaire") and incident.report_delay == dt.timedelta(minutes=5)
+    # told at the recording (the moment typed is kept beside it)
+    assert incident.told_whom.startswith("Commissaire") and incident.declared_told_at == now
+    assert dt.timedelta(minutes=5) <= incident.report_delay < dt.timedelta(minutes=6)
 
 
 def test_lu_knows_only_the_officer(director: Any, decks: list[Deck]) -> None:
@@ -288,7 +290,7 @@ def test_the_delay_is_measured_and_a_late_report_flagged(
     report = services.record_incident_report(
         actor=officer, incident=returned, officer_informed=officer, informed_at=timezone.now()
     )
-    assert Incident.objects.get(pk=returned.pk).told_at == report.informed_at
+    assert Incident.objects.get(pk=returned.pk).told_at == report.recorded_at
     with pytest.raises(RegulationError) as info:
         services.record_incident_report(
             actor=officer, incident=returned, officer_informed=officer, informed_at=timezone.now()

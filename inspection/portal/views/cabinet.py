@@ -51,21 +51,13 @@ def demand_opening(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.VISA)
 def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
-    """The officer records when he was told of an incident found by a return, a destruction or a
-    replay (FR art. 40 §5, LU art. 7 §5); the delay is measured from the finding."""
-    import datetime as dt
-
+    """The officer acknowledges an incident found by a return, a destruction or a replay (FR art.
+    40 §5, LU art. 7 §5): he was told at the moment he acknowledges it, no moment is typed; the
+    delay is measured from the finding."""
     from django.utils import timezone
 
     incident = access.get_visible_or_404(request.user, depot.all_incidents(), access.VISA, pk=incident_id)
-    raw = request.POST.get("informed_at", "")
-    try:
-        informed_at = dt.datetime.fromisoformat(raw) if raw else timezone.now()
-        if timezone.is_naive(informed_at):
-            informed_at = timezone.make_aware(informed_at)
-    except ValueError:
-        messages.error(request, _("Date et heure invalides : %(value)s.") % {"value": raw})
-        return HttpResponseRedirect(reverse("portal:books_inspection"))
+    informed_at = timezone.now()
     try:
         record_incident_report(
             actor=acting_user(request),
