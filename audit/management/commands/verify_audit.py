@@ -67,6 +67,8 @@ class Command(BaseCommand):
             self.stderr.write(f"CHECKPOINT FAILED: {problem}")
         for problem in book_problems:
             self.stderr.write(f"BOOK: {problem}")
+        for problem in outcome.officer_problems:
+            self.stderr.write(f"OFFICER: {problem}")
         for gap in id_gaps():
             self.stdout.write(f"ID GAP: {gap}")
         if result.witness and result.chain_ok:
@@ -79,15 +81,8 @@ class Command(BaseCommand):
                 "configure the witness, or give --no-witness to check against the database alone"
             )
         elapsed = time.perf_counter() - started
-        if result.ok and not exported_problems and not book_problems and not no_witness:
-            checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
-            if result.witness:
-                checked += f", {result.witnessed} witnessed in {result.witness}"
-            else:
-                checked += ", no witness (--no-witness): checkpoints checked against the database only"
-            if result.tree_checked:
-                checked += ", Merkle tree heads and stored subtrees hold"
-            checked += f", {outcome.rows_checked} rows of the books match the chain"
+        if outcome.ok and not exported_problems and not no_witness:
+            checked = _summary(result, outcome)
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
@@ -99,6 +94,21 @@ class Command(BaseCommand):
                 f"({result.events} events verified before it)"
             )
         raise SystemExit(1)
+
+
+def _summary(result: Any, outcome: Any) -> str:
+    """What held, after "OK: N events, head …"."""
+    checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
+    if result.witness:
+        checked += f", {result.witnessed} witnessed in {result.witness}"
+    else:
+        checked += ", no witness (--no-witness): checkpoints checked against the database only"
+    if result.tree_checked:
+        checked += ", Merkle tree heads and stored subtrees hold"
+    checked += f", {outcome.rows_checked} rows of the books match the chain"
+    if outcome.officer_acts is not None:
+        checked += f", {outcome.officer_acts.checked} officers' acts signed by their enrolled passkeys"
+    return checked
 
 
 def _window(result: Any) -> str:
