@@ -68,7 +68,8 @@ def check_officer_acts(using: str = "default") -> OfficerActs:
         .order_by("seq")
         .values_list("seq", "action", "object_type", "object_id", "actor_name", "payload")
     )
-    for seq, action, object_type, object_id, actor_name, payload_text in events.iterator():
+    for sealed_seq, action, object_type, object_id, actor_name, payload_text in events.iterator():
+        seq = int(sealed_seq or 0)  # sealed: never None here
         outcome.checked += 1
         payload = json.loads(payload_text)
         signature = payload.get(officers.SIGNATURE_KEY)
