@@ -8,7 +8,6 @@ import base64
 import pytest
 from django.core.management import call_command
 from django.test import Client
-from django_otp.oath import TOTP
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops.models import OfficerEnrolment
