@@ -10,7 +10,7 @@ from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from audit.actions import Action
-from audit.reads import audit_numbers
+from audit.reads import audit_numbers, officer_fingerprints
 
 from ..models import (
     AuthorisedMinimum,
@@ -35,11 +35,12 @@ def control_register(day: dt.date) -> dict[str, Any]:
              "corrects": id of the line it corrects (None for an original line),
              "is_correction": bool, "approval", "reason",
              "superseded": bool (a later correction replaces it), "audit_seq"}],
-         "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
+         "tables": [{"table_number", "table_code", "result"}],  # effective results per table
+         "stamp": {"by", "at", "remark", "fingerprint"} | None}  # the officer's visa, signed
 
     A fixed number of queries whatever the number of lines.
     """
-    control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
+    control_day = ControlDay.objects.select_related("closed_by", "stamped_by").filter(day=day).first()
     if control_day is None:
         return {
             "day": day,
@@ -50,6 +51,7 @@ def control_register(day: dt.date) -> dict[str, Any]:
             "total": Decimal("0.00"),
             "lines": [],
             "tables": [],
+            "stamp": None,
         }
     lines = list(
         ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id")
@@ -103,6 +105,20 @@ def control_register(day: dt.date) -> dict[str, Any]:
         "total": total,
         "lines": rows,
         "tables": [per_table[k] for k in sorted(per_table)],
+        "stamp": _stamp(control_day),
+    }
+
+
+def _stamp(control_day: ControlDay) -> dict[str, Any] | None:
+    """The officer's visa of the day: who, when, his remark and his signature's fingerprint."""
+    if control_day.stamped_at is None:
+        return None
+    fingerprints = officer_fingerprints([control_day], Action.CONTROL_REGISTER_DAY_STAMPED)
+    return {
+        "by": _name(control_day.stamped_by),
+        "at": control_day.stamped_at,
+        "remark": control_day.stamp_remark,
+        "fingerprint": fingerprints.get(str(control_day.pk), ""),
     }
 
 
