@@ -32,6 +32,7 @@ from .books import ROWS_KEY, BookCheck, books, check_numbering, iter_rows, selec
 from .books.check import _event, _loads, row_digest
 from .books.rows import _fix_json
 from .chain import Verification, verify_chain
+from .officer_acts import OfficerActs, check_officer_acts
 
 _BATCH = 20000
 _SNAPSHOT = re.compile(r"[0-9A-F]+-[0-9A-F]+(-[0-9]+)?")
@@ -42,10 +43,15 @@ class Outcome:
     chain: Verification
     book_problems: list[str] = field(default_factory=list)
     rows_checked: int = 0
+    officer_acts: OfficerActs | None = None
+
+    @property
+    def officer_problems(self) -> list[str]:
+        return self.officer_acts.problems if self.officer_acts else []
 
     @property
     def ok(self) -> bool:
-        return self.chain.ok and not self.book_problems
+        return self.chain.ok and not self.book_problems and not self.officer_problems
 
 
 def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False) -> Outcome:
@@ -59,7 +65,10 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
         check = BookCheck()
         chain = verify_chain(using=using, merkle=merkle, books=check)
         problems = check.check(using=using) + check_numbering(using) if chain.chain_ok else []
-        return Outcome(chain=chain, book_problems=problems, rows_checked=check.rows_checked)
+        acts = check_officer_acts(using) if chain.chain_ok else None
+        return Outcome(
+            chain=chain, book_problems=problems, rows_checked=check.rows_checked, officer_acts=acts
+        )
     pending = BookCheck(sealed_in_database=True)  # only the events waiting to be sealed
     if not parallel or connection.in_atomic_block or multiprocessing.current_process().daemon:
         outermost = not connection.in_atomic_block
@@ -99,7 +108,12 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
         if not chain.chain_ok:
             return Outcome(chain=chain)
     problems, rows_checked = _merge(found, pending, using)
-    return Outcome(chain=chain, book_problems=problems + numbering, rows_checked=rows_checked)
+    return Outcome(
+        chain=chain,
+        book_problems=problems + numbering,
+        rows_checked=rows_checked,
+        officer_acts=check_officer_acts(using),
+    )
 
 
 def _in_child(params: dict[str, Any], snapshot: str, sender: Any) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
@@ -13,4 +14,8 @@ from .services import get_casino
 
 
 def casino(request: HttpRequest) -> dict[str, Any]:
-    return {"casino_profile": SimpleLazyObject(lambda: get_casino().profile)}
+    return {
+        "casino_profile": SimpleLazyObject(lambda: get_casino().profile),
+        # DEMO ONLY: the demo's software passkey may sign for its officer (casino_ops.officers)
+        "demo_passkey": bool(settings.DEBUG and getattr(settings, "OFFICER_DEMO_PASSKEY", False)),
+    }

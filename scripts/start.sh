@@ -28,6 +28,17 @@ if [ -z "${AUDIT_EVENT_KEY:-}" ]; then
   fi
   set -a; . var/audit-key.env; set +a
 fi
+# Officers are enrolled by their authority: the demo makes a demo authority under
+# var/dev-authority/ (its key is demo only: a real authority keeps it on its own machine and
+# gives the casino its certificate), which enrols the demo officer with the published demo
+# software passkey; OFFICER_DEMO_PASSKEY lets him sign with it from the browser (docs/officers.md).
+if [ -z "${OFFICER_AUTHORITY_CERTIFICATE:-}" ]; then
+  if [ ! -f var/authority.env ]; then
+    .venv/bin/python manage.py make_dev_authority --out var/dev-authority > var/authority.env
+  fi
+  set -a; . var/authority.env; set +a
+fi
+export OFFICER_DEMO_PASSKEY="${OFFICER_DEMO_PASSKEY:-1}"
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py seed_demo --if-empty
 echo "Serving the admin on http://$HOST:$PORT/admin/ and the officers' portal on http://$HOST:$PORT/inspection/ (Ctrl-C to stop)"

@@ -69,11 +69,19 @@ def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
             if data["closed"]
             else _("journée non close"),
         ),
-        (_("Visa de l'officier"), data.get("stamp") or ""),
+        (_("Visa de l'officier"), _stamp_text(data.get("stamp"))),
     ]
     return fmt.section(
         COLUMNS, rows, title=_("Journée du %(d)s") % {"d": fmt.day(day)}, totals=totals, closing=closing
     )
+
+
+def _stamp_text(stamp: dict[str, Any] | None) -> str:
+    """The officer's visa of the day as printed (room left blank while there is none)."""
+    if not stamp:
+        return ""
+    text = fmt.visa(stamp["by"], stamp["at"], stamp["fingerprint"])
+    return f"{text} — {stamp['remark']}" if stamp["remark"] else text
 
 
 @register

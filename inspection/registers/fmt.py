@@ -8,6 +8,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 # the registers write days, moments and amounts as every screen does (re-exported)
 from casino_ops.dates import amount as amount
 from casino_ops.dates import day as day
@@ -23,10 +25,14 @@ def person(user: Any) -> str:
     return full or user.get_username()
 
 
-def visa(who: Any, at: dt.datetime | None) -> str:
-    """A recorded visa as printed: who, when; empty when there is none (room left for it)."""
+def visa(who: Any, at: dt.datetime | None, fingerprint: str = "") -> str:
+    """A recorded visa as printed: who, when, and the short fingerprint of the officer's passkey
+    signature (verify_audit checks it); empty when there is none (room left for it)."""
     name = person(who)
-    return f"{name} — {moment(at)}" if name else ""
+    if not name:
+        return ""
+    signed = " — " + str(_("signature %(f)s") % {"f": fingerprint}) if fingerprint else ""
+    return f"{name} — {moment(at)}{signed}"
 
 
 def visa_of(obj: Any, attr: str = "visa") -> str:

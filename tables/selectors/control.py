@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from audit.reads import audit_numbers
+from audit.reads import audit_numbers, officer_fingerprints
 
 from ..models import (
     AuthorisedMinimum,
@@ -40,11 +40,12 @@ def control_register(day: dt.date) -> dict[str, Any]:
              "after_visa": bool (a correction written after an officer's visa of the day), "audit_seq"}],
          "stamped": bool (the officer's visa holds),
          "visa_voided": bool (stamped once, the visa voided by a later correction, not stamped again),
-         "tables": [{"table_number", "table_code", "result"}]}  # effective results per table
+         "tables": [{"table_number", "table_code", "result"}],  # effective results per table
+         "stamp": {"by", "at", "remark", "fingerprint"} | None}  # the officer's visa, signed
 
     A fixed number of queries whatever the number of lines.
     """
-    control_day = ControlDay.objects.select_related("closed_by").filter(day=day).first()
+    control_day = ControlDay.objects.select_related("closed_by", "stamped_by").filter(day=day).first()
     if control_day is None:
         return {
             "day": day,
@@ -57,6 +58,7 @@ def control_register(day: dt.date) -> dict[str, Any]:
             "visa_voided": False,
             "lines": [],
             "tables": [],
+            "stamp": None,
         }
     lines = list(
         ControlLine.objects.filter(control_day=control_day).select_related("table", "by").order_by("id")
@@ -115,6 +117,20 @@ def control_register(day: dt.date) -> dict[str, Any]:
         "visa_voided": bool(visas) and not control_day.is_stamped,
         "lines": rows,
         "tables": [per_table[k] for k in sorted(per_table)],
+        "stamp": _stamp(control_day),
+    }
+
+
+def _stamp(control_day: ControlDay) -> dict[str, Any] | None:
+    """The officer's visa of the day: who, when, his remark and his signature's fingerprint."""
+    if control_day.stamped_at is None:
+        return None
+    fingerprints = officer_fingerprints([control_day], Action.CONTROL_REGISTER_DAY_STAMPED)
+    return {
+        "by": _name(control_day.stamped_by),
+        "at": control_day.stamped_at,
+        "remark": control_day.stamp_remark,
+        "fingerprint": fingerprints.get(str(control_day.pk), ""),
     }
 
 

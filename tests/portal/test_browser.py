@@ -100,14 +100,17 @@ def test_officer_session_in_a_browser(page, live_server, samples, devices, tmp_p
     pdf_path = samples.report.file.path
     base = live_server.url
 
-    # Login with password and the authenticator's code.
+    # Login with password, then the passkey (Chromium's virtual authenticator).
+    add_passkey(page)
     page.goto(f"{base}/inspection/")
     assert "/inspection/connexion/" in page.url
     page.fill("#id_username", officer.username)
     page.fill("#id_password", "pw-officier")
-    page.fill("#id_code", totp_code(devices[roles.OFFICER]))
     shot("login")
     page.click("main button[type=submit]")
+    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
+    shot("passkey")
+    page.click("main button.primary")
     page.wait_for_url(f"{base}/inspection/")
     assert page.locator("h1").inner_text() == "Tableau de bord"
     shot("dashboard")
@@ -266,12 +269,56 @@ def chromium() -> Any:
         os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
 
 
-def _login_officer(page: Any, base: str, officer: Any, device: Any) -> None:
+def add_passkey(page: Any, rp_id: str = "localhost") -> str:
+    """The officer's authenticator: Chromium's virtual authenticator (Chrome DevTools Protocol
+    ``WebAuthn.addVirtualAuthenticator``) holding the demo software passkey the tests' officer
+    is enrolled with, user verification given at each touch. Returns the authenticator's id."""
+    import base64
+
+    from casino_ops.passkeys import SoftwarePasskey, unb64url
+
+    passkey = SoftwarePasskey.demo()
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable", {"enableUI": False})
+    made = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    cdp.send(
+        "WebAuthn.addCredential",
+        {
+            "authenticatorId": made["authenticatorId"],
+            "credential": {
+                "credentialId": base64.b64encode(unb64url(passkey.credential_id)).decode(),
+                "isResidentCredential": False,
+                "rpId": rp_id,
+                "privateKey": passkey.pkcs8(),
+                "signCount": 0,
+            },
+        },
+    )
+    page._officer_cdp = cdp  # kept alive with the page
+    return str(made["authenticatorId"])
+
+
+def _login_officer(page: Any, base: str, officer: Any, device: Any = None) -> None:
+    """Password, then the passkey (the virtual authenticator signs)."""
+    add_passkey(page)
     page.goto(f"{base}/inspection/connexion/")
     page.fill("#id_username", officer.username)
     page.fill("#id_password", "pw-officier")
-    page.fill("#id_code", totp_code(device))
     page.click("main button[type=submit]")
+    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
+    page.click("main button.primary")
     page.wait_for_url(f"{base}/inspection/")
 
 
@@ -488,6 +535,7 @@ def test_keyboard_only_login_register_and_replay(chromium, live_server, samples,
     context = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
     page = context.new_page()
     page.set_default_timeout(15000)
+    add_passkey(page)
 
     # Login: the first Tab reaches the skip link, then the fields, in order.
     page.goto(f"{base}/inspection/")
@@ -498,19 +546,12 @@ def test_keyboard_only_login_register_and_replay(chromium, live_server, samples,
     page.keyboard.press("Tab")
     page.keyboard.type("pw-officier")
     page.keyboard.press("Tab")
-    assert _focused(page)["id"] == "id_code"
-    page.keyboard.type("000000")  # a wrong code first: its error is described on the field
+    assert _focused(page)["id"] == "id_code"  # the director's code: an officer leaves it empty
     page.keyboard.press("Enter")
-    page.wait_for_selector("#id_code_error")
-    assert _focused(page)["id"] == "login-refused"  # the refusal takes the focus (role=alert)
-    described = page.get_attribute("#id_code", "aria-describedby") or ""
-    assert described and all(page.locator(f"#{i}").count() == 1 for i in described.split())
-    page.wait_for_timeout(2100)  # django-otp throttles the next try after a wrong code
-    page.focus("#id_password")
-    page.keyboard.type("pw-officier")
-    page.focus("#id_code")
-    page.keyboard.press("Control+A")
-    page.keyboard.type(totp_code(devices[roles.OFFICER]))
+    # then his passkey: its one button, by keyboard
+    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
+    focused = _tab_to(page, lambda f: f["tag"] == "button" and "clé d'accès" in f["text"])
+    assert focused
     page.keyboard.press("Enter")
     page.wait_for_url(f"{base}/inspection/")
 

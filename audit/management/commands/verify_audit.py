@@ -72,6 +72,7 @@ class Command(BaseCommand):
             ("CHECKPOINT FAILED", result.checkpoint_problems + exported_problems),
             ("BOOK", book_problems),
             ("CLOCK", result.clock_problems),
+            ("OFFICER", outcome.officer_problems),
             ("TIME", (times := check_times()).problems),
         )
         for gap in id_gaps():
@@ -86,14 +87,8 @@ class Command(BaseCommand):
                 "configure the witness, or give --no-witness to check against the database alone"
             )
         elapsed = time.perf_counter() - started
-        if (
-            result.ok
-            and not exported_problems
-            and not book_problems
-            and not no_witness
-            and not times.problems
-        ):
-            checked = _checked(result, outcome.rows_checked, times)
+        if outcome.ok and not exported_problems and not no_witness and not times.problems:
+            checked = _summary(result, outcome, times)
             self.stdout.write(
                 f"OK: {result.events} events, head #{result.head_seq} {result.head_hash}{checked} "
                 f"({elapsed:.2f} s)"
@@ -107,8 +102,8 @@ class Command(BaseCommand):
         raise SystemExit(1)
 
 
-def _checked(result: Any, rows_checked: int, times: Any) -> str:
-    """What the OK line says was checked beside the chain."""
+def _summary(result: Any, outcome: Any, times: Any) -> str:
+    """What held, after "OK: N events, head …"."""
     checked = f", {result.checkpoints} signed checkpoint(s) hold" if result.checkpoints else ""
     if result.witness:
         checked += f", {result.witnessed} witnessed in {result.witness}"
@@ -116,7 +111,9 @@ def _checked(result: Any, rows_checked: int, times: Any) -> str:
         checked += ", no witness (--no-witness): checkpoints checked against the database only"
     if result.tree_checked:
         checked += ", Merkle tree heads and stored subtrees hold"
-    checked += f", {rows_checked} rows of the books match the chain"
+    checked += f", {outcome.rows_checked} rows of the books match the chain"
+    if outcome.officer_acts is not None:
+        checked += f", {outcome.officer_acts.checked} officers' acts signed by their enrolled passkeys"
     if times.last is not None:
         checked += (
             f", {times.cosigned} checkpoint(s) cosigned per the policy, every event's time within the "

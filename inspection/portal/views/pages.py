@@ -71,8 +71,9 @@ def chain_check(request: HttpRequest) -> HttpResponse:
         "portal/chain_check.html",
         {
             "verification": verification,
-            "book_problems": book_problems,
-            "all_ok": verification.ok and not book_problems,
+            "book_problems": book_problems + outcome.officer_problems,
+            "all_ok": outcome.ok,
+            "officer_acts": outcome.officer_acts,
             "chain": selectors.chain_status(),
         },
     )
