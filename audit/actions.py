@@ -82,6 +82,7 @@ class Action(StrEnum):
     HOUSE_TABLE_NOTICE_POSTED = "house.table_notice_posted"
     # the record itself
     INSPECTION_RUN = "inspection.run"
+    REGISTER_PRINTED = "register.printed"
     FORGED_EVENT = "audit.forged_event"
 
 

@@ -86,6 +86,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.HOUSE_CLOSING_STAMPED: _("Cessation de l'exploitation visée par le fonctionnaire"),
     Action.HOUSE_TABLE_NOTICE_POSTED: _("Avis de table apposé"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
+    Action.REGISTER_PRINTED: _("Registre imprimé et signé"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
 }
 
