@@ -16,7 +16,9 @@ few). The problems are the same sentences, in the same order, whichever way. A p
 is trusted only once the chain holds: the books' findings are used only when every hash
 and MAC holds. Then the numbered books' series, in the same snapshot
 (:func:`audit.books.check_numbering`: a gap, a number given twice or out of order, a counter
-out of step), named among the books' problems.
+out of step) and the printed registers (:func:`audit.printed.printed_problems`: a row that
+differs from the event recording its print, or that no event records), named among the books'
+problems.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from .books.check import _event, _loads, row_digest
 from .books.rows import _fix_json
 from .chain import Verification, verify_chain
 from .officer_acts import OfficerActs, check_officer_acts
+from .printed import printed_problems
 
 _BATCH = 20000
 _SNAPSHOT = re.compile(r"[0-9A-F]+-[0-9A-F]+(-[0-9]+)?")
@@ -64,7 +67,7 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
     if connection.vendor != "postgresql":
         check = BookCheck()
         chain = verify_chain(using=using, merkle=merkle, books=check)
-        problems = check.check(using=using) + check_numbering(using) if chain.chain_ok else []
+        problems = check.check(using=using) + _beside(using) if chain.chain_ok else []
         acts = check_officer_acts(using) if chain.chain_ok else None
         return Outcome(
             chain=chain, book_problems=problems, rows_checked=check.rows_checked, officer_acts=acts
@@ -80,7 +83,7 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
             if not chain.chain_ok:
                 return Outcome(chain=chain)
             found = _compare(connection.connection)
-            numbering = check_numbering(using)
+            beside = _beside(using)
     else:
         with transaction.atomic(using=using):
             with connection.cursor() as cursor:
@@ -102,7 +105,7 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
             finally:
                 receiver.close()
                 child.join()
-            numbering = check_numbering(using) if chain.chain_ok else []
+            beside = _beside(using) if chain.chain_ok else []
         if status != "ok":
             raise RuntimeError(f"the books check failed: {found}")
         if not chain.chain_ok:
@@ -110,10 +113,16 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
     problems, rows_checked = _merge(found, pending, using)
     return Outcome(
         chain=chain,
-        book_problems=problems + numbering,
+        book_problems=problems + beside,
         rows_checked=rows_checked,
         officer_acts=check_officer_acts(using),
     )
+
+
+def _beside(using: str) -> list[str]:
+    """What is checked beside the books, in the same snapshot: the numbered books' series and
+    the printed registers against the events recording their prints (audit.printed)."""
+    return check_numbering(using) + printed_problems(using)
 
 
 def _in_child(params: dict[str, Any], snapshot: str, sender: Any) -> None:

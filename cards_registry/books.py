@@ -161,5 +161,11 @@ def register() -> None:
     for model, (fields, mutable) in BOOKS.items():
         register_book(model, fields, mutable=mutable)
     for model, kind in NUMBERED.items():
-        register_numbering(model, within=("book",), counter="last_number", counter_filter={"kind": str(kind)})
-    register_numbering(m.Book, within=("kind",))
+        register_numbering(
+            model,
+            within=("book",),
+            counter="last_number",
+            counter_filter={"kind": str(kind)},
+            at="at" if model is m.Destruction else "recorded_at",
+        )
+    register_numbering(m.Book, within=("kind",), at="opened_at")

@@ -15,6 +15,7 @@ from django.db.models import Count, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
+from audit.books import check_numbering
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -313,3 +314,14 @@ def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
             + (" : " + ", ".join(f"{c} +{n}" for c, n in sorted(over.items())) if over else ""),
             _url("visas"),
         )
+
+
+@check("books.numbering", "Registres numérotés : lacunes, numéros en double ou dans le désordre")
+def numbering_broken(day: dt.date | None) -> Iterator[Breach]:
+    """Every numbered book of the casino (the depot's, the advance book, the shoes, the house
+    books: audit.books.numbering) numbered from n° 1 without a gap, a number given twice or out
+    of order, and the depot's counters saying their last entry (FR art. 39, 68; LU art. 6, 10)."""
+    article = cite("books.no_erasure", _profile())
+    for problem in check_numbering():
+        where, _sep, what = problem.partition(": ")
+        yield Breach("books.numbering", article, where, what)

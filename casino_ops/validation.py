@@ -20,6 +20,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.validators import MaxLengthValidator
 from django.db.models import Field, Model
+from django.utils.dateparse import parse_datetime
 from django.utils.text import capfirst
 from rest_framework import serializers
 
@@ -131,9 +132,26 @@ class SafeSerializerMixin:
                             | serializers.DateTimeField,
                         ):
                             validate_ascii_number(item)
+                        if isinstance(field, serializers.DateTimeField):
+                            _moment_in_window(field, item)
                     except ValidationError as error:
                         errors.setdefault(name, []).extend(str(m) for m in error.messages)
                         break
             if errors:
                 raise serializers.ValidationError(errors)
         return super().to_internal_value(data)  # type: ignore[misc]
+
+
+def _moment_in_window(field: Any, text: str) -> None:
+    """A date and time checked against the field's window on its own day, before DRF gives it a
+    time zone: a naive moment at the calendar's ends (year 1, year 9999) has none to take (DRF's
+    conversion overflows), so it is refused here like any other day out of the window."""
+    try:
+        parsed = parse_datetime(text)
+    except ValueError:
+        return  # not a moment: the field says so
+    if parsed is None:
+        return
+    for validator in field.validators:
+        if isinstance(validator, DateWindowValidator):
+            validator(parsed.date())

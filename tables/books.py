@@ -168,5 +168,7 @@ def register() -> None:
         register_book(model, fields, mutable=mutable, digest=digest)
     # the advance book's lines, numbered within their table (FR model n° 10), and the shoes of
     # a séance, numbered within it
-    register_numbering(m.AdvanceEntry, number="line", within=("table",))
-    register_numbering(m.Shoe, within=("session",))
+    register_numbering(
+        m.AdvanceEntry, number="line", within=("table",), at="at", corrects="corrects", explanation="note"
+    )
+    register_numbering(m.Shoe, within=("session",), at="filled_at")

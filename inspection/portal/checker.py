@@ -27,6 +27,7 @@ from pyhanko_certvalidator import ValidationContext
 
 from audit import signing
 from audit.models import Report
+from audit.printed import recorded
 
 
 @dataclass
@@ -76,8 +77,12 @@ def casino_trust() -> tuple[list[x509.Certificate], bytes | None]:
 def check_pdf(data: bytes) -> CheckResult:
     digest = hashlib.sha256(data).hexdigest()
     result = CheckResult(sha256=digest, size=len(data))
-    result.reports = list(
-        Report.objects.filter(sha256=digest).select_related("parent", "requested_by").order_by("requested_at")
+    # issued by the casino: a print the chain records with this SHA-256, not a row alone
+    result.reports = recorded(
+        Report.objects.filter(sha256=digest)
+        .select_related("parent", "requested_by")
+        .order_by("requested_at"),
+        digest,
     )
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)

@@ -20,6 +20,7 @@ from . import (
     exclusions,
     hours,
     incidents,
+    numbering,
     order_book,
     orphans,
     receipt_book,
@@ -33,8 +34,8 @@ from .base import MODULES, REGISTERS, Register, get_register, register_names
 # every register's module registers it on import: a missing one is an error, not a gap
 _modules = (
     advance_book, approvals, authorised_minimums, bank_failures, closing, control_register, depot_log,
-    destructions, exclusions, hours, incidents, order_book, orphans, receipt_book, session_report,
-    shoe_devices, table_notice, tips,
+    destructions, exclusions, hours, incidents, numbering, order_book, orphans, receipt_book,
+    session_report, shoe_devices, table_notice, tips,
 )  # fmt: skip
 if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(
     MODULES.values()

@@ -31,6 +31,7 @@ MODULES = {
     "closing": "closing",
     "table-notice": "table_notice",
     "authorised-minimums": "authorised_minimums",
+    "numbering": "numbering",
 }
 
 REGISTERS: dict[str, Register] = {}

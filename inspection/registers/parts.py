@@ -53,7 +53,10 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+import audit
+from audit.actions import Action
 from audit.models import AuditEvent, RegisterPart, Report, ReportPart
+from audit.printed import print_payload
 from casino_ops.models import CasinoSettings
 
 from .base import Register, Request, get_register
@@ -74,9 +77,11 @@ def _code_version() -> str:
 
 
 def books_version() -> str:
-    """A version of everything the registers print; it moves with every audited act."""
-    top = AuditEvent.objects.aggregate(last_id=Max("id"), head_seq=Max("seq"))
-    pending = AuditEvent.objects.filter(seq__isnull=True).count()
+    """A version of everything the registers print; it moves with every audited act but the
+    prints themselves (a print changes no book: asked again, the same report is found)."""
+    events = AuditEvent.objects.exclude(action=Action.REGISTER_PRINTED)
+    top = events.aggregate(last_id=Max("id"), head_seq=Max("seq"))
+    pending = events.filter(seq__isnull=True).count()
     casino: Mapping[str, object] = CasinoSettings.objects.filter(pk=1).values().first() or {}
     settings_hash = hashlib.sha256(json.dumps(casino, default=str, sort_keys=True).encode()).hexdigest()
     return f"{top['last_id'] or 0}.{top['head_seq'] or 0}.{pending}.{settings_hash[:12]}.{_code_version()}"
@@ -327,6 +332,14 @@ def assemble(report_id: int) -> Report:
                 head_hash=digest,
                 error="",
                 finished_at=timezone.now(),
+            )
+            locked.refresh_from_db()
+            # the print in the chain: what the portal's "issued by this casino" rests on
+            audit.record(
+                actor=locked.requested_by,
+                action=Action.REGISTER_PRINTED,
+                obj=locked,
+                payload=print_payload(locked),
             )
     report.refresh_from_db()
     return report

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from decimal import Decimal
 from itertools import accumulate
 from typing import Any, cast
@@ -200,6 +200,83 @@ def _check_integer_ranges(doc: dict[str, Any], profile: str) -> None:
                     )
 
 
+#: The least each shoe count may be at the door: a shoe holds at least one deck; nothing is
+#: burned or cut before the first card (the engine takes any integer, hand-log.md §6).
+SHOE_MINIMUMS = {"decks": 1, "burned": 0, "cut_card_after": 0}
+
+#: A bidirectional control (override, embedding, isolate, mark) in a player's id would print it
+#: as another; so would digits other than 0-9 (Arabic-Indic, Devanagari, full-width…).
+_MISLEADING_ID = re.compile(r"[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]|(?![0-9])\d")
+
+
+def _refused_value(field: str, reason: str, profile: str) -> RegulationError:
+    """A value out of range: its article is the shoe's (its counts), the limits' (a limit, a
+    stake, an insurance) or the game's (a player)."""
+    rule = (
+        "game.shoe" if field in SHOE_MINIMUMS else "game.play" if field.endswith("player") else "game.limits"
+    )
+    if field.startswith("rounds") and "declined" in field:
+        rule = "game.play"
+    return RegulationError(
+        "HAND_LOG_REJECTED",
+        _("Journal refusé : %(f)s : %(r)s.") % {"f": field, "r": reason},
+        cite(rule, profile),
+        field=field,
+    )
+
+
+def _check_shoe_in_range(doc: dict[str, Any], profile: str) -> None:
+    """What no shoe can hold, refused at the door with the field's path: ``decks`` under 1, a
+    negative ``burned`` or ``cut_card_after``, a negative limit, stake or insurance, a player id
+    with a bidirectional control or digits other than 0-9."""
+    for name, least in SHOE_MINIMUMS.items():
+        if doc[name] < least:
+            raise _refused_value(
+                name, _("%(v)s, au moins %(m)s attendu") % {"v": doc[name], "m": least}, profile
+            )
+    for bound in ("min", "max"):
+        if (cents(doc["limits"][bound]) or 0) < 0:
+            raise _refused_value(f"limits.{bound}", _("montant négatif"), profile)
+    players: dict[str, str] = {}  # a player id -> the path it is first read at
+    for i, rd in enumerate(doc["rounds"]):
+        for j, box in enumerate(rd["boxes"]):
+            for k, stake in enumerate(box["stakes"]):
+                if (cents(stake["amount"]) or 0) < 0:
+                    raise _refused_value(
+                        f"rounds[{i}].boxes[{j}].stakes[{k}].amount", _("mise négative"), profile
+                    )
+                _note(players, stake["player"], f"rounds[{i}].boxes[{j}].stakes[{k}].player")
+        for k, bet in enumerate(rd["insurance"]):
+            if (cents(bet.get("amount")) or 0) < 0:
+                raise _refused_value(f"rounds[{i}].insurance[{k}].amount", _("assurance négative"), profile)
+            _note(players, bet.get("player"), f"rounds[{i}].insurance[{k}].player")
+        for k, row in enumerate(rd["settlements"]):
+            _note(players, row.get("player"), f"rounds[{i}].settlements[{k}].player")
+        for path, name in _declined(i, rd["actions"]):
+            _note(players, name, path)
+    for name, path in players.items():
+        if _MISLEADING_ID.search(name):
+            raise _refused_value(
+                path,
+                _("identifiant de joueur avec un caractère bidirectionnel ou des chiffres autres que 0-9"),
+                profile,
+            )
+
+
+def _note(players: dict[str, str], name: Any, path: str) -> None:
+    if type(name) is str and name not in players:
+        players[name] = path
+
+
+def _declined(i: int, actions: dict[str, Any]) -> Iterator[tuple[str, Any]]:
+    """``(path, player)`` of every player named as declining in round ``i``'s actions."""
+    for key, acts in actions.items():
+        for m, act in enumerate(acts if type(acts) is list else []):
+            if type(act) is dict:
+                for n, name in enumerate(act.get("declined") or []):
+                    yield f"rounds[{i}].actions.{key}[{m}].declined[{n}]", name
+
+
 def _check_amounts_fit(doc: dict[str, Any], rules: Rules, profile: str) -> None:
     """What the replay makes of the log's amounts (a box's total, a payout, a difference, the
     totals) fits the amounts' columns. A bound is computed first: any figure the replay stores is
@@ -280,6 +357,7 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     # validate() refused anything but a JSON object
     doc = cast("dict[str, Any]", doc)
     _check_integer_ranges(doc, profile)
+    _check_shoe_in_range(doc, profile)
     _check_amounts_fit(doc, rules, profile)
     return doc
 

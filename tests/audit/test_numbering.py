@@ -140,3 +140,59 @@ def test_every_numbered_book_is_checked_and_an_advance_line_gap_is_named(
         "house_books_orphanentry",
         "house_books_shoedevice",
     }
+
+
+@pytest.mark.django_db
+def test_the_monthly_numbering_exception_report_is_a_signed_register(
+    users, casino, signing_configured, tmp_path, django_capture_on_commit_callbacks
+):
+    """Its numbers given, each gap with its explanation, each entry replaced by a correction with
+    the correction's explanation; printed and signed like every register."""
+    import datetime as dt
+    from decimal import Decimal
+
+    from inspection.registers import get_register
+    from inspection.registers.base import Request
+    from tables import services as floor
+    from tables.models import EntryKind
+    from tests.audit.conftest import pdf_text
+
+    found = _scenario(users, django_capture_on_commit_callbacks)
+    closing = found["session"].entries.get(kind=EntryKind.CLOSING)
+    correction = floor.correct_advance_entry(
+        actor=users[roles.DIRECTOR],
+        entry=closing,
+        amount=Decimal("61500.00"),
+        approval="Approuvé : soixante et un mille cinq cents euros",
+        reason="plaque de 500 oubliée au comptage",
+    )
+    order = Order.objects.get()
+    with behind_the_guard(Order), connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_registry_order SET number = 3 WHERE id = %s", [order.pk])
+    today = timezone.localdate()
+    request = Request(today - dt.timedelta(days=31), today + dt.timedelta(days=1))
+    sections = get_register("numbering").context(request)["sections"]
+    given, exceptions, replaced = ([[c[0] for c in r["cells"]] for r in s["rows"]] for s in sections)
+    assert any(str(row[0]).startswith("carnets d'avances") or "avance" in str(row[0]) for row in given), given
+    assert [str(e[1]) for e in exceptions] == [
+        "n° 1 to 2 missing",
+        f"cards_registry_book pk {order.book_id}: its counter last_number says n° 1, "
+        "the last entry of cards_registry_order in it is n° 3",
+    ]
+    assert all("à justifier" in str(e[2]) for e in exceptions)
+    assert [(r[1], r[2]) for r in replaced] == [(closing.line, correction.line)]
+    assert "oubliée" in str(replaced[0][3]) or replaced[0][3]
+    pdf = tmp_path / "numbering.pdf"
+    call_command(
+        "register",
+        "numbering",
+        "--from",
+        request.date_from.isoformat(),
+        "--to",
+        request.date_to.isoformat(),
+        "--output",
+        str(pdf),
+        verbosity=0,
+    )
+    text = " ".join(pdf_text(pdf).split())
+    assert "EXCEPTIONS DE NUMÉROTATION" in text.upper() and "n° 1 to 2 missing" in text

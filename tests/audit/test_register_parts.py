@@ -209,7 +209,6 @@ def check_whole_and_reused_parts(name: str, ca_pem: Any, nss_db: str, tmp_path: 
     pyHanko and pdfsig. Returns how many parts had entries."""
     request = _whole_and_parts_request(name)
     at = timezone.now()
-    whole = print_register(get_register(name), request, printed_at=at)
     first = request_report(
         actor=None,
         register=name,
@@ -244,6 +243,9 @@ def check_whole_and_reused_parts(name: str, ca_pem: Any, nss_db: str, tmp_path: 
     for link in used:
         with default_storage.open(link.part.file.name, "rb") as f:
             pdfs.append(f.read())
+    # the whole book printed at once, at the same head of the chain (each print moves it: its
+    # register.printed event)
+    whole = print_register(get_register(name), request, printed_at=at)
     merged, _seq, _hash = finish(merge(pdfs), get_register(name), request, printed_at=at, sign=False)
     whole_pages = _page_texts(whole.pdf)
     parts_pages = _page_texts(merged)

@@ -150,6 +150,17 @@ def test_the_inspection_through_the_api(api: Client, decks: list[Deck]) -> None:
             "decks",
             "FR art. 39",
         ),
+        # naive moments at the ends of the calendar: no time zone can hold them (was a 500)
+        *(
+            (
+                "/api/depot/incidents/",
+                {"kind": "marked", "occurred_at": moment, "day": "2026-11-30", "decks": ["A1-1"]},
+                "FIELD_INVALID",
+                "occurred_at",
+                "FR art. 40",
+            )
+            for moment in ("0001-01-01T00:00:00", "0001-01-01T00:30", "9999-12-31T23:59:59")
+        ),
     ],
 )
 def test_a_bad_input_is_refused_naming_its_field_and_article(

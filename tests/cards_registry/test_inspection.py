@@ -167,3 +167,22 @@ def test_the_nightly_task_records_its_result(director: Any, decks: list[Deck]) -
 def test_the_beat_runs_it_nightly(settings: Any) -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["inspect-books-nightly"]
     assert entry["task"] == "audit.tasks.inspect_books"
+
+
+def test_an_order_book_counter_moved_forward_is_a_numbering_breach(
+    capsys: Any, director: Any, decks: list[Deck]
+) -> None:
+    from django.db import connection
+
+    assert breaches(capsys) == (0, [])
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_registry_book SET last_number = last_number + 5 WHERE kind = 'order'")
+    code, found = breaches(capsys)
+    assert code == 1
+    [breach] = found
+    assert (breach["check"], breach["article"]) == ("books.numbering", "FR art. 68")
+    assert breach["object"].startswith("cards_registry_book pk ")
+    assert (
+        "its counter last_number says n° 6, the last entry of cards_registry_order in it is n° 1"
+        in (breach["detail"])
+    )
