@@ -39,6 +39,7 @@ from bench.checks import database_name, expect, expect_equal, finish, load
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
 DB_NAME = os.environ.get("BENCH_AUDIT_DB") or database_name("bench_audit")
+SEALER: dict[str, float] = {}  # run_sealer's options (--sealer-interval)
 
 
 def _recreate_database() -> None:
@@ -64,10 +65,16 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000, help="events for the verification")
     parser.add_argument("--writers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=5.0, help="duration of each concurrent run")
+    parser.add_argument("--rounds", type=int, default=5, help="alternated rounds of the concurrent runs")
+    parser.add_argument(
+        "--sealer-interval", type=float, help="the sealer's interval (default: the command's)"
+    )
     parser.add_argument(
         "--peers", action=argparse.BooleanOptionalAction, default=True, help="then the peers (bench/peers.py)"
     )
     args = parser.parse_args()
+    if args.sealer_interval is not None:
+        SEALER["interval"] = args.sealer_interval
 
     _recreate_database()
     os.environ["DATABASE_URL"] = f"{SERVER_URL}/{DB_NAME}"
@@ -134,17 +141,38 @@ def run(args: argparse.Namespace, settings) -> None:
             + ("   (the default on PostgreSQL)" if mode == "sealer" else "")
         )
 
-    print(f"\n2. {args.writers} concurrent writers for {args.seconds:.0f} s each")
-
-    plain_tps, _ = _concurrent(args, plain_save, sealer=False)
-    print(f"   plain                           {plain_tps:8.0f} saves/s")
-    for mode in ("inline", "sealer"):
-        settings.AUDIT_SEALING = mode
-        tps, waited = _concurrent(args, audited_save, sealer=mode == "sealer")
-        extra = f"   longest wait before sealing {waited * 1e3:.0f} ms" if mode == "sealer" else ""
-        print(
-            f"   audited, sealing {mode:<7}        {tps:8.0f} saves/s   {tps / plain_tps:4.2f} of plain{extra}"
+    print(
+        f"\n2. {args.writers} concurrent writers for {args.seconds:.0f} s each, {args.rounds} alternated rounds "
+        f"(load average {load()}); CPU per save: the writers' processes (client) and their PostgreSQL "
+        "backends (server), the sealer's process and backend counted with the audited saves"
+    )
+    modes = ["plain", "inline", "sealer"]
+    figures: dict[str, list[dict]] = {mode: [] for mode in modes}
+    for r in range(args.rounds):
+        for mode in modes[r % 3 :] + modes[: r % 3]:
+            settings.AUDIT_SEALING = "sealer" if mode == "plain" else mode
+            fn = plain_save if mode == "plain" else audited_save
+            figures[mode].append(_concurrent(args, fn, sealer=mode == "sealer"))
+    plain_rates = [f["rate"] for f in figures["plain"]]
+    for mode in modes:
+        runs = figures[mode]
+        shares = [f["rate"] / p for f, p in zip(runs, plain_rates, strict=True)]
+        client = statistics.median(f["client"] for f in runs)
+        server = statistics.median(f["server"] for f in runs)
+        line = (
+            f"   {mode:<7} {statistics.median(f['rate'] for f in runs):8.0f} saves/s   "
+            f"{statistics.median(shares):4.2f} of plain ({min(shares):.2f}–{max(shares):.2f})   "
+            f"CPU per save: client {client * 1e6:,.0f} µs + server {server * 1e6:,.0f} µs"
         )
+        if mode == "sealer":
+            waits = sorted(w for f in runs for w in f["waits"])
+            line += (
+                f"\n           wait before sealing over {len(waits):,} events: median "
+                f"{_pct(waits, 50) * 1e3:.0f} ms, p99 {_pct(waits, 99) * 1e3:.0f} ms, "
+                f"max {waits[-1] * 1e3 if waits else 0:.0f} ms (the sealing left when the writers stop "
+                "is counted in the run's time)"
+            )
+        print(line)
     seal_pending()
     result = verify_chain()
     print(
@@ -196,32 +224,66 @@ def _check_saves(result) -> None:
     )
 
 
-def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, float]:
-    """Writers in separate processes (as gunicorn workers are), for args.seconds."""
+def _pct(values: list[float], pct: float) -> float:
+    return values[min(len(values) - 1, int(len(values) * pct / 100))] if values else 0.0
+
+
+def _cpu_of(pid: int) -> float:
+    """Seconds of CPU of process ``pid`` (user + system), from /proc: the PostgreSQL backends
+    are on this machine."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _backend_pid() -> int:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        return int(cursor.fetchone()[0])
+
+
+def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> dict:
+    """Writers in separate processes (as gunicorn workers are), for args.seconds.
+
+    Returns the rate (saves per second, the time to seal what is left when the writers
+    stop added), the CPU per save of the writers and of their backends (the sealer's
+    counted in), and, with the sealer, each event's wait from its record to its seal."""
     from django.db import connections
 
-    from audit.chain import run_sealer
+    from audit.chain import run_sealer, seal_pending
     from audit.models import AuditEvent
 
     ctx = multiprocessing.get_context("fork")
     stop = ctx.Event()
     counts = ctx.Array("l", args.writers)
+    client = ctx.Array("d", args.writers + 1)
+    server = ctx.Array("d", args.writers + 1)
     start_line = ctx.Barrier(args.writers + 1)
 
     def writer(i: int) -> None:
+        fn()  # connected before the start
+        pid = _backend_pid()
+        c0, s0 = time.process_time(), _cpu_of(pid)
         start_line.wait()
         n = 0
         while not stop.is_set():
             fn()
             n += 1
         counts[i] = n
+        client[i], server[i] = time.process_time() - c0, _cpu_of(pid) - s0
         connections.close_all()
 
     def sealing() -> None:
-        run_sealer(stop.is_set)  # as the audit_sealer command runs it
+        pid = _backend_pid()
+        c0, s0 = time.process_time(), _cpu_of(pid)
+        run_sealer(stop.is_set, **SEALER)  # as the audit_sealer command runs it
+        client[args.writers], server[args.writers] = time.process_time() - c0, _cpu_of(pid) - s0
         connections.close_all()
 
-    started_seq = AuditEvent.objects.filter(seq__isnull=False).count()
+    started_seq = (
+        AuditEvent.objects.filter(seq__isnull=False).order_by("-seq").values_list("seq", flat=True).first()
+    )
     connections.close_all()  # never share a connection across fork
     procs = [ctx.Process(target=writer, args=(i,)) for i in range(args.writers)]
     sealer_process = ctx.Process(target=sealing) if sealer else None
@@ -236,25 +298,27 @@ def _concurrent(args: argparse.Namespace, fn, sealer: bool) -> tuple[float, floa
     if sealer_process is not None:
         # What the sealer had not sealed yet when the writers stopped is sealed at
         # once, its time added to the run's: the rate is a sustained one.
-        from audit.chain import seal_pending
-
         started = time.perf_counter()
+        sealer_process.join()
         seal_pending()
         elapsed += time.perf_counter() - started
-        sealer_process.join()
-    waited = 0.0
+    else:
+        seal_pending()  # inline: nothing left; plain: nothing recorded
+    saves = sum(counts)
+    waits: list[float] = []
     if sealer:
-        from django.db.models import ExpressionWrapper, F, Max, fields
-
-        longest = (
-            AuditEvent.objects.filter(seq__gt=started_seq)
-            .annotate(
-                w=ExpressionWrapper(F("sealed_at") - F("recorded_at"), output_field=fields.DurationField())
+        waits = [
+            (sealed - recorded).total_seconds()
+            for recorded, sealed in AuditEvent.objects.filter(seq__gt=started_seq or 0).values_list(
+                "recorded_at", "sealed_at"
             )
-            .aggregate(m=Max("w"))["m"]
-        )
-        waited = longest.total_seconds() if longest else 0.0
-    return sum(counts) / elapsed, waited
+        ]
+    return {
+        "rate": saves / elapsed,
+        "client": sum(client) / max(1, saves),
+        "server": sum(server) / max(1, saves),
+        "waits": waits,
+    }
 
 
 def _proofs(total: int) -> None:

@@ -73,6 +73,9 @@ def run_after_audit(args: argparse.Namespace) -> None:
     }
     command = [sys.executable, str(Path(__file__).resolve())]
     command += ["--saves", str(args.saves), "--writers", str(args.writers), "--seconds", str(args.seconds)]
+    command += ["--concurrent-rounds", str(args.rounds)]
+    if args.sealer_interval is not None:
+        command += ["--sealer-interval", str(args.sealer_interval)]
     sys.stdout.flush()
     subprocess.run(command, env=env, check=True, cwd=ROOT)
 

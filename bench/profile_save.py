@@ -143,6 +143,23 @@ def run(args: argparse.Namespace, settings) -> None:
     c, s, w = cpu_per_call(seal_pending, 1)
     line(f"the sealer's pass, per event ({pending} events)", (c / pending, s / pending, w / pending))
     expect_equal(AuditEvent.objects.filter(seq__isnull=True).count(), 0, "events left unsealed")
+    from audit.chain import run_sealer
+    from audit.chain.seal import SEALER_INTERVAL
+
+    until = time.monotonic() + 3.0
+    passes = [0]
+
+    def count_pass() -> None:
+        passes[0] += 1
+
+    pid = _backend_pid()
+    c0, s0 = time.process_time(), _backend_cpu(pid)
+    run_sealer(lambda: time.monotonic() > until, between_passes=count_pass)
+    c, s = time.process_time() - c0, _backend_cpu(pid) - s0
+    line(
+        f"the sealer idle, per pass ({passes[0]} passes in 3 s, interval {SEALER_INTERVAL} s)",
+        (c / passes[0], s / passes[0], 3.0 / passes[0]),
+    )
 
     def profile(label: str, fn, calls: int) -> None:
         profiler = cProfile.Profile()

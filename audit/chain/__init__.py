@@ -21,7 +21,7 @@ Where sealing runs (setting ``AUDIT_SEALING``):
   with the act's ``COMMIT`` in one round trip, or before the transaction's next
   statement, whichever comes first (a rollback drops it with the act). Writers
   never wait for each other. An event waits at most one polling interval
-  (``--interval``, 1 s by default) plus one sealing pass; the Celery beat task
+  (``--interval``, 0.1 s by default) plus one sealing pass; the Celery beat task
   ``audit.tasks.seal_chain`` seals every minute as a safety net. No committed
   event can be skipped: the database refuses the deletion of any event, sealed
   or not, and refuses every update but the one that seals an unsealed event;
