@@ -70,14 +70,14 @@ class WitnessServer:
     def vkey(self) -> str:
         return self.key.verifier.vkey
 
-    def manage(self, *args: str) -> subprocess.CompletedProcess[str]:
+    def manage(self, *args: str, check: bool = True, **env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, "-m", "witness", *args],
             cwd=ROOT,
-            env=self.env,
+            env={**self.env, **env},
             capture_output=True,
             text=True,
-            check=True,
+            check=check,
         )
 
     def create(self) -> None:

@@ -2,7 +2,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib import admin
 
-from .models import Cosigned, Log, Refusal
+from .models import Cosigned, Log, Refusal, SplitView
 
 # Generic for mypy only (django-stubs-ext's monkeypatch is a development tool).
 if TYPE_CHECKING:
@@ -34,6 +34,18 @@ class CosignedAdmin(_ModelAdmin):
 class RefusalAdmin(_ModelAdmin):
     list_display = ["received_at", "log", "status", "old_size", "size", "held_size", "reason"]
     list_filter = ["log", "status"]
+
+    def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
+        return False
+
+    def has_add_permission(self, request):  # type: ignore[no-untyped-def]
+        return False
+
+
+@admin.register(SplitView)
+class SplitViewAdmin(_ModelAdmin):
+    list_display = ["found_at", "log", "size", "peer"]
+    list_filter = ["log"]
 
     def has_change_permission(self, request, obj=None):  # type: ignore[no-untyped-def]
         return False

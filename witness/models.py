@@ -83,3 +83,31 @@ class Refusal(models.Model):
     def split_view(self) -> bool:
         """The same size as the one cosigned, another root: two views of one log."""
         return self.size == self.held_size and self.root != self.held_root and bool(self.held_root)
+
+
+class SplitView(models.Model):
+    """Two checkpoints of one log, of the same size with different roots, both signed by the
+    log's key: one cosigned here, the other served by a peer witness (the log showed each
+    witness its own view). The two signed checkpoints are the evidence."""
+
+    log = models.ForeignKey(Log, on_delete=models.PROTECT, related_name="split_views", verbose_name="journal")
+    size = models.BigIntegerField("taille")
+    root_here = models.CharField("racine cosignée ici (hex)", max_length=64)
+    root_there = models.CharField("racine chez l'autre témoin (hex)", max_length=64)
+    peer = models.CharField("autre témoin", max_length=300)
+    checkpoint_here = models.TextField("point de contrôle cosigné ici")
+    checkpoint_there = models.TextField("point de contrôle de l'autre témoin")
+    found_at = models.DateTimeField("constatée le", auto_now_add=True)
+
+    objects: models.Manager[SplitView] = models.Manager()
+
+    class Meta:
+        verbose_name = "vue divergente"
+        verbose_name_plural = "vues divergentes"
+        ordering = ["-found_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["log", "size", "root_there", "peer"], name="witness_split_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.log.origin} {self.size}"

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q
 from django.utils import timezone
 
-from .models import Log, Refusal
+from .models import Log, Refusal, SplitView
 
 
 @dataclass
@@ -19,6 +19,7 @@ class Row:
     refusals: list[Refusal] = field(default_factory=list)
     refused: int = 0
     split_views: list[Refusal] = field(default_factory=list)
+    peer_splits: list[SplitView] = field(default_factory=list)
 
 
 def overview(*, refusals_shown: int = 5) -> list[Row]:
@@ -32,6 +33,9 @@ def overview(*, refusals_shown: int = 5) -> list[Row]:
         : 50 * refusals_shown
     ]:
         recent.setdefault(refusal.log.pk, []).append(refusal)
+    splits: dict[int, list[SplitView]] = {}
+    for split in SplitView.objects.order_by("-found_at"):
+        splits.setdefault(split.log.pk, []).append(split)
     for log in logs:
         mine = recent.get(log.pk, [])
         rows.append(
@@ -41,6 +45,7 @@ def overview(*, refusals_shown: int = 5) -> list[Row]:
                 refusals=mine[:refusals_shown],
                 refused=getattr(log, "refused", 0),
                 split_views=[r for r in mine if r.split_view],
+                peer_splits=splits.get(log.pk, []),
             )
         )
     return rows

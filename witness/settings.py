@@ -25,6 +25,9 @@ WITNESS_KEY = env.str("WITNESS_KEY", default="")
 if not WITNESS_KEY and env.str("WITNESS_KEY_FILE", default=""):
     WITNESS_KEY = Path(env.str("WITNESS_KEY_FILE")).read_text(encoding="utf-8").strip()
 
+# Other witnesses' monitoring prefixes (comma-separated URLs), compared for split views.
+WITNESS_PEERS = env.list("WITNESS_PEERS", default=[])
+
 INSTALLED_APPS = [
     "django.contrib.admin",
     "django.contrib.auth",

@@ -19,6 +19,7 @@ from audit import witnesses
 from audit.actions import Action
 from audit.tlog_proofs import tlog_proof
 from inspection import verifier
+from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 
@@ -92,3 +93,44 @@ def test_a_register_verified_offline_with_the_authority_s_policy_alone(
     wrong = tmp_path / "wrong.txt"
     wrong.write_text(policy.read_text().replace(casino_log.vkey, impostor.verifier.vkey))
     assert verifier.main(["tlog-proof", str(proof), "--policy", str(wrong)]) == 1
+
+
+def test_officers_see_which_checkpoints_lack_the_policy_s_cosignatures(
+    casino_log: WitnessServer,  # noqa: F811
+    django_capture_on_commit_callbacks: Any,
+    clients: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    from audit import notes as casino_notes
+    from casino_ops import roles
+
+    _checkpoint(django_capture_on_commit_callbacks, 3)
+    casino_notes.make_notes()
+    client = clients[roles.OFFICER]
+    page = client.get("/inspection/preuves/").content.decode()
+    assert "sans les cosignatures exigées par la politique" in page
+    witnesses.push_all()
+    page = client.get("/inspection/preuves/").content.decode()
+    assert "cosigné selon la politique" in page and "sans les cosignatures exigées" not in page
+    download = client.get("/inspection/preuves/", {"proof": "tlog", "t-seq": "2"})
+    assert download.status_code == 200 and download["Content-Disposition"].endswith('event-2.tlog-proof"')
+    proof = tmp_path / "event-2.tlog-proof"
+    proof.write_bytes(download.content)
+    assert verifier.main(["tlog-proof", str(proof), "--policy", settings.AUDIT_WITNESS_POLICY]) == 0
+    refused = client.get("/inspection/preuves/", {"proof": "tlog", "t-seq": "99"})
+    assert refused.status_code == 400 and "Aucun événement scellé n° 99" in refused.content.decode()
+
+
+def test_the_casino_makes_its_note_key_with_a_command() -> None:
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = StringIO()
+    call_command("audit_note_key", "casinos.authority.example/FR-0123", stdout=out)
+    skey, vkey = (line.split("=", 1)[-1].split(": ", 1)[-1] for line in out.getvalue().splitlines())
+    signer = notes.Signer.from_skey(skey)
+    assert signer.verifier.vkey == vkey and signer.name == "casinos.authority.example/FR-0123"
+    with pytest.raises(CommandError, match="origin"):
+        call_command("audit_note_key", "casino de test")

@@ -3,6 +3,7 @@ proof of an event, a consistency proof, and the offline verifier that checks the
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -15,8 +16,10 @@ from django.utils.translation import gettext_lazy as _
 
 from audit import signing
 from audit.checkpoints import checkpoint_file
-from audit.models import Checkpoint
+from audit.models import Checkpoint, CheckpointNote
 from audit.proofs import consistency_proof, inclusion_proof
+from audit.tlog_proofs import tlog_proof
+from audit.witnesses import cosigned_by, policy
 from casino_ops.forms import SafeForm
 from casino_ops.regulations import RegulationError
 
@@ -31,6 +34,10 @@ class InclusionForm(SafeForm):
     checkpoint = forms.IntegerField(
         label=_("Point de contrôle n° (le dernier si vide)"), min_value=1, max_value=_MAX, required=False
     )
+
+
+class TlogProofForm(SafeForm):
+    seq = forms.IntegerField(label=_("Événement n°"), min_value=1, max_value=_MAX)
 
 
 class ConsistencyForm(SafeForm):
@@ -53,8 +60,14 @@ def proofs(request: HttpRequest) -> HttpResponse:
     kind = request.GET.get("proof")
     inclusion = InclusionForm(request.GET if kind == "inclusion" else None, prefix="i")
     consistency = ConsistencyForm(request.GET if kind == "consistency" else None, prefix="c")
+    tlog = TlogProofForm(request.GET if kind == "tlog" else None, prefix="t")
     error = None
     try:
+        if kind == "tlog" and tlog.is_valid():
+            seq = tlog.cleaned_data["seq"]
+            response = HttpResponse(tlog_proof(seq), content_type="text/plain; charset=utf-8")
+            response["Content-Disposition"] = f'attachment; filename="event-{seq}.tlog-proof"'
+            return response
         if kind == "inclusion" and inclusion.is_valid():
             q = inclusion.cleaned_data
             return _attachment(inclusion_proof(q["seq"], q["checkpoint"]), f"inclusion-{q['seq']}.json")
@@ -64,7 +77,7 @@ def proofs(request: HttpRequest) -> HttpResponse:
             return _attachment(proof, f"consistency-{proof['first_size']}-{proof['second_size']}.json")
     except RegulationError as refusal:
         error = refusal
-    status = 400 if kind in {"inclusion", "consistency"} else 200
+    status = 400 if kind in {"inclusion", "consistency", "tlog"} else 200
     return render(
         request,
         "portal/proofs.html",
@@ -72,11 +85,34 @@ def proofs(request: HttpRequest) -> HttpResponse:
             "inclusion": inclusion,
             "consistency": consistency,
             "error": error,
-            "checkpoints": Checkpoint.objects.order_by("-number")[:20],
+            "tlog": tlog,
+            "checkpoints": _with_cosignatures(list(Checkpoint.objects.order_by("-number")[:20])),
             "ca_available": bool(_authority_pem()),
         },
         status=status,
     )
+
+
+def _with_cosignatures(checkpoints: list[Checkpoint]) -> list[Checkpoint]:
+    """Each checkpoint with the witnesses that cosigned its note (``cosigned``: name and time)
+    and whether the policy's quorum is met (``quorum``: None without a policy or a note)."""
+    found = policy()
+    notes = {
+        n.checkpoint_id: n
+        for n in CheckpointNote.objects.filter(checkpoint__in=checkpoints).prefetch_related("cosignatures")
+    }
+    for checkpoint in checkpoints:
+        note = notes.get(checkpoint.pk)
+        checkpoint.cosigned = []  # type: ignore[attr-defined]
+        checkpoint.quorum = None  # type: ignore[attr-defined]
+        if note is not None and found is not None:
+            names, checkpoint.quorum = cosigned_by(note, found)  # type: ignore[attr-defined]
+            checkpoint.cosigned = [  # type: ignore[attr-defined]
+                (c.witness, dt.datetime.fromtimestamp(c.timestamp, dt.UTC))
+                for c in note.cosignatures.all()
+                if c.witness in names
+            ]
+    return checkpoints
 
 
 @access.officer_required()
