@@ -56,11 +56,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # compressed with Django's BREACH mitigation; the page showing a second-factor key is not
+    # (casino_ops/middleware.py says why)
+    "casino_ops.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino_ops.middleware.PrivateCacheMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "inspection.portal.middleware.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",

@@ -19,6 +19,8 @@ from django.views.decorators.http import require_POST
 from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
+from casino_ops.middleware import not_compressed
+
 from ..auth import has_device, is_locked_out, lockout_response, needs_second_factor, new_totp_device
 from ..forms import CodeForm, EnrolForm, OfficerLoginForm
 
@@ -88,7 +90,7 @@ def verify_view(request: HttpRequest) -> HttpResponse:
         "secret": base64.b32encode(device.bin_key).decode(),
         "qr_svg": base64.b64encode(buffer.getvalue()).decode(),
     }
-    return render(request, "portal/enrol.html", context)
+    return not_compressed(render(request, "portal/enrol.html", context))  # it shows the key
 
 
 @require_POST
