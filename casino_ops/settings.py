@@ -172,6 +172,10 @@ STORAGES = {
 }
 if STATIC_MANIFEST:  # right after the security middleware; without it, runserver serves them
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# The collected files only, as collected (the quick start, DEBUG=1, serves them as production does:
+# scripts/start.sh collects them and runs runserver --nostatic).
+WHITENOISE_AUTOREFRESH = False
+WHITENOISE_USE_FINDERS = False
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
 MEDIA_URL = "media/"
 
