@@ -149,8 +149,35 @@ class SafeFormMixin:
         harden_fields(self.fields, self.model or getattr(meta, "model", None))  # type: ignore[attr-defined]
 
 
+def describe_errors(form: forms.BaseForm) -> None:
+    """Tie each field's error to its field (WCAG 1.3.1, 3.3.1): ``aria-invalid`` and
+    ``aria-describedby`` naming the error shown as ``<auto_id>_error`` (and its help text); the
+    first field in error takes the focus when the page comes back."""
+    first = True
+    for name in form.errors:
+        if name not in form.fields or not form[name].auto_id:
+            continue
+        field, auto_id = form.fields[name], form[name].auto_id
+        ids = field.widget.attrs.get("aria-describedby", "").split()
+        if field.help_text:
+            ids.append(f"{auto_id}_helptext")
+        ids.append(f"{auto_id}_error")
+        field.widget.attrs.update({"aria-describedby": " ".join(dict.fromkeys(ids)), "aria-invalid": "true"})
+        if first:
+            field.widget.attrs["autofocus"] = True
+            first = False
+
+
 class SafeForm(SafeFormMixin, forms.Form):
-    pass
+    """A form of the portal: safe input, and each error tied to its field
+    (:func:`describe_errors`: its templates show a field's error as ``<auto_id>_error``)."""
+
+    describe_errors = True
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.describe_errors and self.is_bound:
+            describe_errors(self)
 
 
 def refuse_raw(value: Any, field: forms.Field | None = None) -> None:

@@ -56,11 +56,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # compressed with Django's BREACH mitigation; the page showing a second-factor key is not
+    # (casino_ops/middleware.py says why)
+    "casino_ops.middleware.CompressionMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "casino_ops.middleware.PrivateCacheMiddleware",
     "django_otp.middleware.OTPMiddleware",
     "inspection.portal.middleware.TwoFactorMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -168,6 +172,10 @@ STORAGES = {
 }
 if STATIC_MANIFEST:  # right after the security middleware; without it, runserver serves them
     MIDDLEWARE.insert(1, "whitenoise.middleware.WhiteNoiseMiddleware")
+# The collected files only, as collected (the quick start, DEBUG=1, serves them as production does:
+# scripts/start.sh collects them and runs runserver --nostatic).
+WHITENOISE_AUTOREFRESH = False
+WHITENOISE_USE_FINDERS = False
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=BASE_DIR / "var" / "media")
 MEDIA_URL = "media/"
 

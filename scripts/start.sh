@@ -8,6 +8,8 @@ scripts/install.sh requirements.txt
 scripts/system-deps.sh runtime || echo "warning: could not install the PDF libraries; registers will not render" >&2
 
 export DEBUG="${DEBUG:-1}"
+# Static files collected and served by WhiteNoise, compressed and cached, as in production.
+export STATIC_MANIFEST="${STATIC_MANIFEST:-1}"
 unset DATABASE_URL CELERY_BROKER_URL
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
@@ -41,5 +43,6 @@ fi
 export OFFICER_DEMO_PASSKEY="${OFFICER_DEMO_PASSKEY:-1}"
 .venv/bin/python manage.py migrate --noinput
 .venv/bin/python manage.py seed_demo --if-empty
+.venv/bin/python manage.py collectstatic --noinput --verbosity 0
 echo "Serving the admin on http://$HOST:$PORT/admin/ and the officers' portal on http://$HOST:$PORT/inspection/ (Ctrl-C to stop)"
-exec .venv/bin/python manage.py runserver "$HOST:$PORT"
+exec .venv/bin/python manage.py runserver --nostatic "$HOST:$PORT"

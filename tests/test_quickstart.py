@@ -109,6 +109,13 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
                 assert time.monotonic() < deadline, "the admin was not served in time"
                 time.sleep(0.1)  # the server answers as soon as it listens: ask again soon
         assert status == 200
+        # its static files as production serves them: hashed names, compressed, cached for a year
+        stylesheet = re.search(r'href="(/static/[^"]+\.[0-9a-f]{12}\.css)"', _page)
+        assert stylesheet, _page[:2000]
+        request = urllib.request.Request(base + stylesheet.group(1), headers={"Accept-Encoding": "gzip"})
+        with urllib.request.urlopen(request, timeout=30) as response:
+            assert response.headers["Content-Encoding"] == "gzip"
+            assert "immutable" in response.headers["Cache-Control"]
 
         output = (tmp_path / "start.log").read_text()
         assert "directeur" in output and "demo-directeur" in output

@@ -53,6 +53,8 @@ def _corrections(obj: Any) -> str:
 class DecksBySerial(SafeForm):
     """Decks named by serial (``A1-1`` or ``MAKER:A1-1``) and by sixain, never by database id."""
 
+    describe_errors = False  # its fields join the admin's forms, whose errors have no id
+
     serials = forms.CharField(
         label=_("jeux (numéros de série)"), required=False, widget=forms.Textarea(attrs={"rows": 2})
     )

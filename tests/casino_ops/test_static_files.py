@@ -89,3 +89,35 @@ def test_every_page_names_the_favicon(client: Any, users: dict[str, Any]) -> Non
         page = client.get(url).content.decode()
         assert f'<link rel="icon" href="{icon}" type="image/svg+xml">' in page, url
     assert (ROOT / "casino_ops" / "static" / "casino_ops" / "favicon.svg").read_text().startswith("<svg")
+
+
+def test_the_quick_start_serves_static_files_as_production_does() -> None:
+    """The quick start (``DEBUG=1``) collects the static files and serves them through WhiteNoise,
+    compressed and cached for a year, as production does (runserver's own static view sends
+    them whole and uncached)."""
+    script = (ROOT / "scripts" / "start.sh").read_text(encoding="utf-8")
+    assert 'export STATIC_MANIFEST="${STATIC_MANIFEST:-1}"' in script
+    assert "manage.py collectstatic --noinput" in script and "runserver --nostatic" in script
+    unset = {"SECRET_KEY", "DEBUG", "DJANGO_SETTINGS_MODULE", "STATIC_MANIFEST"}
+    env = {k: v for k, v in os.environ.items() if k not in unset}
+    env.update({"DEBUG": "1", "STATIC_MANIFEST": "1"})
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import casino_ops.settings as s; print(s.STORAGES['staticfiles']['BACKEND'], s.MIDDLEWARE[1],"
+            " s.WHITENOISE_AUTOREFRESH, s.WHITENOISE_USE_FINDERS)",
+        ],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [
+        "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        "whitenoise.middleware.WhiteNoiseMiddleware",
+        "False",
+        "False",
+    ]

@@ -23,6 +23,7 @@ from django_otp import login as otp_login
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops import officers, roles
+from casino_ops.middleware import not_compressed
 
 from ..auth import has_device, is_locked_out, lockout_response, needs_second_factor, new_totp_device
 from ..forms import CodeForm, EnrolForm, OfficerLoginForm
@@ -100,7 +101,7 @@ def verify_view(request: HttpRequest) -> HttpResponse:
         "secret": base64.b32encode(device.bin_key).decode(),
         "qr_svg": base64.b64encode(buffer.getvalue()).decode(),
     }
-    return render(request, "portal/enrol.html", context)
+    return not_compressed(render(request, "portal/enrol.html", context))  # it shows the key
 
 
 def _passkey_step(request: HttpRequest) -> HttpResponse:
