@@ -10,16 +10,13 @@ import pytest
 from cards_registry import services
 from cards_registry.models import Deck
 from house_books.models import ClosingDown
-from house_books.services.casino import update_casino_settings
-from tests.builders import assert_refused, closing_down, gaming_day
+from tests.builders import assert_refused, books_read_under, closing_down, gaming_day
 
 pytestmark = pytest.mark.django_db
 
 
 def test_decks_at_the_tables_refuse_the_closing_down(director: Any, decks: list[Deck], casino: Any) -> None:
-    update_casino_settings(
-        actor=director, name=casino.name, profile="LU", authorised_min_stake=casino.authorised_min_stake
-    )
+    books_read_under("LU")
     services.issue_decks(actor=director, table_number=2, day=gaming_day(), decks=decks[:2])
     with assert_refused("DECKS_AT_TABLES", article="LU art. 52", field="disposal", nothing_recorded=True):
         closing_down(director)

@@ -23,6 +23,8 @@ from cards_registry.models import (
     ReturnLine,
     TableIssue,
 )
+from casino_ops import roles
+from tests.builders import books_breaches
 from tests.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +47,7 @@ def breaches(capsys: Any, *args: str) -> tuple[int, list[dict[str, Any]]]:
         "depot.incomplete_returns",
         "depot.deck_states",
     } <= set(out["checks"])
-    return code, out["breaches"]
+    return books_breaches(code, out["breaches"])
 
 
 def test_books_kept_by_the_procedure_are_clean(capsys: Any, director: Any, decks: list[Deck]) -> None:
@@ -159,7 +161,10 @@ def test_the_nightly_task_records_its_result(director: Any, decks: list[Deck]) -
     from inspection.tasks import inspect_books
 
     Deck.objects.filter(pk=decks[0].pk).update(status=DeckStatus.IN_PLAY)
-    assert inspect_books() == 1
+    # the deck's state, the same row against the chain (audit.books_bound), and the users' roles
+    # held without an act of the book of roles (users_by_role: people.role_without_act, one per
+    # role but the officer's)
+    assert inspect_books() == 2 + len(roles.ALL_ROLES) - 1
     event = AuditEvent.objects.get(action="inspection.run")
     assert '"depot.deck_states"' in event.payload and '"FR art. 40"' in event.payload
 

@@ -83,11 +83,9 @@ def test_an_over_delivery_is_refused_through_the_admin(
 def test_under_lu_an_over_delivery_of_sixains_is_refused(
     director: Any, officer: Any, maker: Any, key: Any, casino: Any
 ) -> None:
-    from house_books.services.casino import update_casino_settings
+    from tests.builders import books_read_under
 
-    update_casino_settings(
-        actor=director, name=casino.name, profile="LU", authorised_min_stake=casino.authorised_min_stake
-    )
+    books_read_under("LU")
     order = make_sent_order(director, officer, maker, sixains=1)
     with assert_refused("OVER_DELIVERY", article="LU art. 6", field="sixains"):
         services.receive(

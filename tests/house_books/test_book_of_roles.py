@@ -223,3 +223,22 @@ def test_who_counts_never_signs(users: dict[str, Any], casino: Any) -> None:
             tables.add_advance(
                 actor=director, session=session, amount=session.advance_amount, counted_by=director
             )
+
+
+def test_the_director_gives_a_role_on_the_admins_page(
+    client: Any, director: Any, casino: Any, newcomer: Any
+) -> None:
+    client.force_login(director)
+    page = client.get("/admin/house_books/roleentry/add/").content.decode()
+    assert "nouveau" in page and 'value="officier"' not in page  # the officer's role is not offered
+    refused = client.post(
+        "/admin/house_books/roleentry/add/",
+        {"kind": "grant", "person": director.pk, "role": roles.CROUPIER, "reason": "moi-même"},
+    )
+    assert refused.status_code == 200 and "FR art. 68, 69" in refused.content.decode()
+    done = client.post(
+        "/admin/house_books/roleentry/add/",
+        {"kind": "grant", "person": newcomer.pk, "role": roles.CROUPIER, "reason": "Engagée"},
+    )
+    assert done.status_code == 302
+    assert RoleEntry.objects.get().role == roles.CROUPIER and roles.has_role(newcomer, roles.CROUPIER)

@@ -505,6 +505,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:house_books_shoedevice_add": "DC",  # LU art. 40
     "admin:house_books_deviceassignment_add": "D",  # LU art. 32 §3: by the director
     "admin:house_books_devicereturnentry_add": "DC",  # LU art. 40
+    "admin:house_books_roleentry_add": "D",  # FR art. 68, 69; LU art. 10, 51, 54: the book of roles
 }
 REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("T", Act.SIGN_ADVANCE),
