@@ -19,6 +19,7 @@ from .depot import (
     held_sixains,
     incidents_of_return,
     last_issue_day,
+    last_sixain_cap_act,
     late_or_unreported_incidents,
 )
 from .officers import (
@@ -43,6 +44,7 @@ __all__ = [
     "decks_checked_for_play",
     "decks_in_cabinet_per_books",
     "depot_settings",
+    "last_sixain_cap_act",
     "late_or_unreported_incidents",
     "incidents_of_return",
     "resolve_decks",
