@@ -86,6 +86,10 @@ def seed(context: dict[str, Any]) -> None:
         valid_from=dt.date(2023, 6, 1),
         valid_until=dt.date(today.year + 2, 12, 31),
     )
+    if context.get("profile") == "LU":  # the ministry's number, with its decision (LU art. 6)
+        services.set_max_sixains(
+            actor=director, max_sixains=500, reference="Ministère des Finances, décision MF/CARTES/2020-07"
+        )
     services.hand_over_key(actor=director, receiver=director, reason="Détenteur de la clé unique du dépôt")
 
     decks_per_colour = SIXAINS_PER_MONTH * 3

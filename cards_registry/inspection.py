@@ -29,10 +29,12 @@ from .models import (
     DestructionLine,
     Incident,
     IssueLine,
+    Manufacturer,
     Order,
     Reception,
     ReturnLine,
 )
+from .rules import MINISTRIES, is_placeholder, names_ministry
 
 
 def _profile() -> str:
@@ -149,16 +151,61 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
 @check("depot.sixain_cap", "Sixains détenus au-delà du nombre fixé par le ministère")
 def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 6: the depot holds no more sixains than the ministry allows."""
+    profile = _profile()
     limit = selectors.depot_settings().max_sixains
     held = selectors.held_sixains()
     if limit is not None and held > limit:
         yield Breach(
             "depot.sixain_cap",
-            cite("depot.max_sixains", _profile()),
+            cite("depot.max_sixains", profile),
             "dépôt des cartes",
             f"{held} sixains détenus pour {limit} autorisés",
             _url("decks"),
         )
+    if profile != "LU":
+        return
+    last = selectors.last_sixain_cap_act()
+    if last is None:  # never fixed: receptions are refused by nothing, and nothing to name yet
+        return
+    if limit is None:
+        yield Breach(
+            "depot.sixain_cap",
+            cite("depot.max_sixains", profile),
+            "dépôt des cartes",
+            f"aucun nombre de sixains fixé par le ministère : le nombre inscrit a été vidé ({held} sixains détenus)",
+            _url("decks"),
+        )
+        return
+    if is_placeholder(last["reference"]):
+        yield Breach(
+            "depot.sixain_cap",
+            cite("depot.max_sixains", profile),
+            "dépôt des cartes",
+            f"nombre de {limit} sixains inscrit le {timezone.localtime(last['at']):%d/%m/%Y %H:%M} "
+            "sans référence de la décision du ministère",
+            _url("decks"),
+        )
+
+
+@check("depot.maker_approval", "Fabricants agréés sans le ministère ou sans la référence de l'agrément")
+def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
+    """A maker's approval is the ministry's of the casino's profile, recorded with its reference
+    (FR art. 39: Interior; LU art. 6: Finance); one found without them is named."""
+    profile = _profile()
+    for maker in Manufacturer.objects.order_by("code"):
+        wrong = []
+        if not names_ministry(maker.ministry, profile):
+            wrong.append(f"agréé par « {maker.ministry} », non par le {MINISTRIES[profile]}")
+        if is_placeholder(maker.approval_reference):
+            wrong.append(f"référence de l'agrément « {maker.approval_reference} »")
+        if wrong:
+            yield Breach(
+                "depot.maker_approval",
+                cite("depot.approved_manufacturer", profile),
+                f"fabricant {maker.code} ({maker.name})",
+                " ; ".join(wrong),
+                "",
+            )
 
 
 @check("depot.incomplete_returns", "Jeux rendus ou détruits incomplets sans incident")

@@ -305,8 +305,9 @@ def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
 @check("house.orphan_entered_late", _("Orphelin inscrit après la journée où il a été trouvé"))
 def orphan_entered_late(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 8: a sum found is paid at once into the casino's cash and written in the carnet
-    des orphelins; an entry written after the gaming day it was found is named."""
-    found = selectors.orphans_entered_late(*_period(day))
+    des orphelins; an entry written after the gaming day it was found is named, whatever the
+    delay (``day``: on the day it was found and on the day it was written)."""
+    found = selectors.orphans_entered_late(day)
     if not found:
         return
     article = cite("house.orphans", _profile())

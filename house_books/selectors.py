@@ -106,15 +106,21 @@ def orphan_exercises_open(before: int) -> list[tuple[int, Decimal]]:
     return [(year, orphan_balance(year)) for year in years if year not in done]
 
 
-def orphans_entered_late(first: dt.date, last: dt.date) -> list[Any]:
-    """Entries of sums found on ``first``..``last`` written after the gaming day they were
-    found (LU art. 8: paid at once into the cash and written in the book)."""
+def orphans_entered_late(day: dt.date | None = None) -> list[Any]:
+    """Entries written after the gaming day their sum was found (LU art. 8: paid at once into
+    the cash and written in the book), whatever the delay: every one, or (``day``) those found
+    or written on that gaming day."""
     casino = get_casino()
-    return [
-        entry
-        for entry in orphan_entries(first, last)
-        if casino.gaming_day(entry.recorded_at) > casino.gaming_day(entry.found_at)
-    ]
+    query = orphan_entries()
+    if day is not None:  # found that day, or written that day (±1 for the roll-over)
+        near = (day - dt.timedelta(days=1), day + dt.timedelta(days=1))
+        query = query.filter(Q(found_at__date__range=near) | Q(recorded_at__date__range=near))
+    late = []
+    for entry in query:
+        found, written = casino.gaming_day(entry.found_at), casino.gaming_day(entry.recorded_at)
+        if written > found and (day is None or day in (found, written)):
+            late.append(entry)
+    return late
 
 
 # -- Approvals ----------------------------------------------------------------------------------

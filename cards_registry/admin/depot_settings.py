@@ -20,14 +20,22 @@ class DepotSettingsForm(ActForm):
         label=_("nombre maximal de sixains (LU)"),
         required=False,
         min_value=1,
-        help_text=_("Fixé par le ministère (LU art. 6). Vide : sans limite."),
+        help_text=_("Fixé par le ministère (LU art. 6). Vide : sans limite (FR seulement)."),
+    )
+    reference = forms.CharField(
+        label=_("référence de la décision du ministère"),
+        required=False,
+        max_length=200,
+        help_text=_("LU art. 6 : la lettre ou l'arrêté qui fixe ce nombre."),
     )
 
     class Meta(ActForm.Meta):
         model = DepotSettings
 
     def act(self, actor: Any, data: dict[str, Any]) -> DepotSettings:
-        return services.set_max_sixains(actor=actor, max_sixains=data["max_sixains"])
+        return services.set_max_sixains(
+            actor=actor, max_sixains=data["max_sixains"], reference=data.get("reference") or ""
+        )
 
 
 @admin.register(DepotSettings)

@@ -23,6 +23,8 @@ from .books import (
     check_reception_day,
     check_serials_new,
     check_sixains_only,
+    is_placeholder,
+    names_ministry,
     over_delivery,
     plan_reception,
 )
@@ -67,6 +69,8 @@ __all__ = [
     "check_issue",
     "check_manufacturer",
     "check_max_sixains",
+    "is_placeholder",
+    "names_ministry",
     "check_ministry",
     "check_officer_told",
     "check_order_lines",

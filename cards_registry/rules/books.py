@@ -36,6 +36,14 @@ def check_manufacturer(
         raise RegulationError(
             "FIELD_REQUIRED", _("Indiquez le ministère qui a délivré l'agrément."), article, field="ministry"
         )
+    if is_placeholder(approval_reference):
+        raise RegulationError(
+            "APPROVAL_REFERENCE_MISSING",
+            _("L'agrément se recopie avec la référence que le ministère lui a donnée, non « %(r)s ».")
+            % {"r": approval_reference.strip()},
+            article,
+            field="approval_reference",
+        )
     if valid_until is not None and valid_until < valid_from:
         raise RegulationError(
             "APPROVAL_DATES",
@@ -51,13 +59,29 @@ MINISTRIES = {"FR": "Ministère de l'Intérieur", "LU": "Ministère des Finances
 _MINISTRY_WORDS = {"FR": ("intérieur", "interieur"), "LU": ("finance",)}
 
 
-def check_ministry(ministry: str, profile: str) -> None:
-    """The approval is the ministry's of the casino's profile: naming the other one is refused."""
+# What is typed where an authority's reference should be, and is none (FR art. 39, LU art. 6).
+PLACEHOLDERS = frozenset(
+    {"néant", "neant", "aucun", "aucune", "sans", "rien", "none", "n/a", "na", "nc", "n.c", "inconnu",
+     "inconnue", "à venir", "a venir", "en cours", "-", "--", "—", "?", "x", "xx", "xxx", "0", "."}
+)  # fmt: skip
+
+
+def is_placeholder(reference: str) -> bool:
+    """``reference`` is empty, or a word standing for no reference ("néant", "-", "n/a"…)."""
+    text = " ".join(str(reference or "").split()).lower().strip(" .;:!")
+    return not text or text in PLACEHOLDERS
+
+
+def names_ministry(ministry: str, profile: str) -> bool:
+    """``ministry`` names the ministry that approves card makers under ``profile``."""
     text = ministry.strip().lower()
-    other = "LU" if profile == "FR" else "FR"
-    if any(word in text for word in _MINISTRY_WORDS[other]) and not any(
-        word in text for word in _MINISTRY_WORDS[profile]
-    ):
+    return any(word in text for word in _MINISTRY_WORDS[profile])
+
+
+def check_ministry(ministry: str, profile: str) -> None:
+    """The approval is the ministry's of the casino's profile (FR art. 39: Interior; LU art. 6:
+    Finance): naming the other one, or another body (a chamber of commerce…), is refused."""
+    if not names_ministry(ministry, profile):
         raise RegulationError(
             "MINISTRY_PROFILE",
             _("Les fabricants sont agréés par le %(ministry)s.") % {"ministry": MINISTRIES[profile]},

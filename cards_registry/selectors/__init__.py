@@ -20,6 +20,7 @@ from .depot import (
     incident_notice,
     incidents_of_return,
     last_issue_day,
+    last_sixain_cap_act,
     late_or_unreported_incidents,
     open_incidents_at,
 )
@@ -45,6 +46,7 @@ __all__ = [
     "decks_checked_for_play",
     "decks_in_cabinet_per_books",
     "depot_settings",
+    "last_sixain_cap_act",
     "late_or_unreported_incidents",
     "incidents_of_return",
     "incident_notice",

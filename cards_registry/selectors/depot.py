@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -10,6 +11,8 @@ from django.db.models import Max, Model, QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from audit.actions import Action
+from audit.models import AuditEvent
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
@@ -125,6 +128,21 @@ def decks_in_cabinet_per_books() -> QuerySet[Deck]:
 def depot_settings() -> Any:
     """The depot's settings (the defaults until the director saves them)."""
     return DepotSettings.objects.filter(pk=1).first() or DepotSettings(pk=1)
+
+
+def last_sixain_cap_act() -> dict[str, Any] | None:
+    """The last act that set the sixain cap (LU art. 6): ``{"at", "after", "reference"}`` (the
+    reference of the ministry's decision, "" when the act gave none); ``None`` if never set."""
+    for recorded_at, payload in (
+        AuditEvent.objects.filter(action=Action.DEPOT_SETTINGS_CHANGED)
+        .order_by("-id")
+        .values_list("recorded_at", "payload")
+    ):
+        said = json.loads(payload)
+        if "max_sixains" in said:
+            after = said["max_sixains"].get("after") if isinstance(said["max_sixains"], dict) else None
+            return {"at": recorded_at, "after": after, "reference": str(said.get("reference") or "")}
+    return None
 
 
 def late_or_unreported_incidents(now: dt.datetime) -> list[tuple[Incident, str]]:

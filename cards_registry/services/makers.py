@@ -19,7 +19,7 @@ from ..models import (
     DepotSettings,
     Manufacturer,
 )
-from ..rules import check_manufacturer
+from ..rules import check_manufacturer, is_placeholder
 from ._shared import (
     _create,
     _profile,
@@ -83,18 +83,39 @@ def register_manufacturer(
 
 
 @transaction.atomic
-def set_max_sixains(*, actor: User, max_sixains: int | None) -> DepotSettings:
-    """The most sixains the ministry allows the casino to hold (LU art. 6); the director only."""
+def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = "") -> DepotSettings:
+    """The most sixains the ministry allows the casino to hold (LU art. 6), recorded by the
+    director. Under LU it is the ministry's: recorded with the reference of its decision, and
+    never emptied. Under FR the casino's own limit (none: ``None``)."""
     access.require(actor, Act.DEPOT_SETTINGS)
+    profile = _profile()
+    article = cite("depot.max_sixains", profile)
+    reference = " ".join(str(reference or "").split())
+    if profile == "LU" and max_sixains is None:
+        raise RegulationError(
+            "SIXAIN_CAP_REQUIRED",
+            _(
+                "Le nombre de sixains que le casino peut détenir est fixé par le ministère : il ne se vide pas."
+            ),
+            article,
+            field="max_sixains",
+        )
+    if profile == "LU" and is_placeholder(reference):
+        raise RegulationError(
+            "SIXAIN_CAP_REFERENCE",
+            _("Le nombre de sixains fixé par le ministère s'inscrit avec la référence de sa décision."),
+            article,
+            field="reference",
+        )
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains
-    validate_fields(depot, cite("depot.max_sixains", _profile()))
+    validate_fields(depot, article)
     depot.save()
     audit.record(
         actor=actor,
         action=Action.DEPOT_SETTINGS_CHANGED,
         obj=depot,
-        payload={"max_sixains": {"before": before, "after": max_sixains}},
+        payload={"max_sixains": {"before": before, "after": max_sixains}, "reference": reference},
     )
     return depot

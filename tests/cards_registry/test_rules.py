@@ -205,7 +205,7 @@ def test_manufacturer_rules() -> None:
         code="G",
         name="N",
         approval_reference="R",
-        ministry="M",
+        ministry="Ministère de l'Intérieur",
         valid_from=dt.date(2024, 1, 1),
         valid_until=None,
         profile="FR",

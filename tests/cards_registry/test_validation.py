@@ -97,7 +97,7 @@ def test_long_free_texts_are_refused_naming_their_field(
 ) -> None:
     long = "x" * 301
     with assert_refused("FIELD_INVALID", article="FR art. 39", field="code", nothing_recorded=True):
-        services.register_manufacturer(actor=director, code="C" * 33, name="N", approval_reference="R", ministry="M", valid_from=dt.date(2024, 1, 1))  # fmt: skip
+        services.register_manufacturer(actor=director, code="C" * 33, name="N", approval_reference="R", ministry="Ministère de l'Intérieur", valid_from=dt.date(2024, 1, 1))  # fmt: skip
     with assert_refused("FIELD_INVALID", article="FR art. 39", field="note", nothing_recorded=True):
         services.create_order(actor=director, manufacturer=maker, ordered_on=TODAY(), note=long, lines=[{"quantity": 3, "unit": "deck", "back_colour": "bleu"}])  # fmt: skip
     with assert_refused("FIELD_INVALID", article="FR art. 39", field="delivery_note", nothing_recorded=True):
@@ -134,4 +134,4 @@ def test_table_and_incident_texts_are_refused_naming_their_field(
 def test_lu_articles_in_validation_refusals(director: Any, sent_order: Order, key: Any) -> None:
     books_read_under("LU")
     with assert_refused("FIELD_INVALID", article="LU art. 6", field="max_sixains", nothing_recorded=True):
-        services.set_max_sixains(actor=director, max_sixains=-1)
+        services.set_max_sixains(actor=director, max_sixains=-1, reference="MF/2026/1")

@@ -16,6 +16,7 @@ from house_books import services
 from house_books.models import OrphanEntry
 from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -48,7 +49,9 @@ def test_an_orphan_entered_after_its_gaming_day_is_named(
     found = _named("house.orphan_entered_late")
     assert len(found) == 1 and found[0].article == "LU art. 8"
     assert f"n° {late.number}" in found[0].object and D.strftime("%d/%m/%Y") in found[0].detail
-    assert _named("house.orphan_entered_late", D) and not _named("house.orphan_entered_late", TODAY)
+    # named on the day it was found and on the day it was written (LU art. 8)
+    assert _named("house.orphan_entered_late", D) and _named("house.orphan_entered_late", gaming_day())
+    assert not _named("house.orphan_entered_late", D - dt.timedelta(days=1))
     client.force_login(officer)
     body = json.loads(client.get("/api/house/orphans/").content)
     rows = body["results"] if isinstance(body, dict) else body
