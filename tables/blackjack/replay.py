@@ -204,7 +204,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     reports: list[dict[str, Any]] = []
     val = _VAL52  # read per shoe: a test empties it, and every round goes to the general path
     known = _stake_table(min_c, max_c)
-    limits = (known, min_c, max_c)
+    limits = (min_c, max_c, known)
     play = _play_rules(rules)
     for pos, rd in enumerate(doc["rounds"], 1):
         try:
@@ -314,13 +314,14 @@ def _limits(limits: dict[str, Any]) -> tuple[int, int]:
 
 # ---- the fast path -------------------------------------------------------------------------------
 #
-# It reads a round once, with locals, in two calls from :func:`_replay`: the boxes' stakes, deal
-# and play (:func:`_fast_play`: a lone stake already met, hits and stands read inline; other
-# stakes by :func:`_fast_stakes`, the rarer decisions by :func:`_fast_decision`), then the dealer
-# and the settlement rows (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a
-# malformed value gives) before the shoe's state changes. The steps take their tables as
-# arguments, not in an object: locals are the fastest reads, and each call costs (a call per
-# round is about 1 % of the replay's time; hence few steps, each as long as the limit allows).
+# It reads a round once, with locals, in two calls from :func:`_replay`: each box's stakes, first
+# two cards and play (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j
+# holding cards[j] and cards[k + 1 + j], the dealer cards[k]; stakes, hits and stands read inline,
+# the rarer decisions by :func:`_fast_decision`), then the dealer and the settlement rows
+# (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a malformed value gives) before
+# the shoe's state changes. The steps take their tables as arguments, not in an object: locals
+# are the fastest reads. Each call costs: few steps, each as long as the engine's limits allow
+# (80 lines, complexity 20), keep the fast path within 6 % of the single function it was.
 
 #: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
 #: surrender, hit_on_21_forbidden
@@ -364,26 +365,6 @@ def _play_rules(rules: Rules) -> _PlayRules:
     )
 
 
-def _fast_stakes(stakes: list[Any], known: dict[str, int], min_c: int, max_c: int) -> list[tuple[str, int]]:
-    """Fast path: a box's stakes, ``(player, cents)``, or it raises: some stakes (otherwise the
-    general path), each within the limits and in units of 0.10, their total at most the maximum,
-    no player twice. (A lone stake already met at the table is read by :func:`_fast_play`.)"""
-    st = []
-    total = 0
-    for s in stakes:
-        pl = s["player"]
-        c = known.get(s["amount"])
-        if c is None:
-            c = _stake_cents(s["amount"], min_c, max_c, known)
-        if pl not in _PLAYERS:
-            _player(pl)
-        total += c
-        st.append((pl, c))
-    if not st or total > max_c or len(dict(st)) != len(st):
-        raise _Bail
-    return st
-
-
 class _Splits:
     """Fast path: the hands a box's splits made: how many, those waiting for their second card
     (number, first card, its value, stakes), and the first card's value of the hand in play."""
@@ -405,34 +386,29 @@ class _Splits:
 
     def next_hand(
         self, cards: list[str], p: int, val: dict[str, int]
-    ) -> tuple[int, list[str], int, bool, Any]:
-        """The next split hand receives its second card: its number, cards, hard total, ace, stakes."""
+    ) -> tuple[int, list[str], int, bool, Any, int]:
+        """The next split hand receives its second card: its number, cards, hard total, ace, stakes,
+        and the cards out."""
         num, c0, fv, st = self.stack.pop()
         self.fv = fv
         c = cards[p]
         v = val[c]
-        return num, [c0, c], fv + v, fv == 1 or v == 1, st
+        return num, [c0, c], fv + v, fv == 1 or v == 1, st, p + 1
 
 
 def _fast_play(
     boxes: Any, cards: list[str], actions: Any, known: dict[str, int], limits: Any, val: Any, play: Any
 ) -> tuple[list[_HandRow], int, bool, int]:
-    """Fast path: each box (1 to 7, listed once each in increasing order): its stakes (a lone stake
-    of a player and an amount already met read here, else by :func:`_fast_stakes`), its first two
-    cards (box j has cards[j] and cards[k + 1 + j], the dealer cards[k]) and its play (3.1, 3.3),
-    hits and stands read here, any other decision by :func:`_fast_decision`. Returns the hands
+    """Fast path: each box's stakes, first two cards and play (3.1, 3.3); returns the hands
     (:data:`_HandRow`) in report order, cards out, a hand on the layout, boxes without actions."""
     sp: _Splits | None
     k1 = len(boxes) + 1
     p = dealt = k1 + k1 - 1  # cards out once the first deal is done
     res: list[_HandRow] = []
     res_append = res.append
-    live = False
-    actions_get = actions.get
-    sc_get = known.get
-    hit21 = play[6]
-    prev = no_key = 0
-    for j, b in enumerate(boxes):
+    actions_get, sc_get, hit21, live = actions.get, known.get, play[6], False
+    prev = no_key = j = 0
+    for b in boxes:
         box = b["box"]
         bets = b["stakes"]
         if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
@@ -440,20 +416,27 @@ def _fast_play(
         prev = box
         if len(bets) == 1 and (pl := (s := bets[0])["player"]) in _PLAYERS and (cs := sc_get(s["amount"])):
             st = [(pl, cs)]
-        else:
-            st = _fast_stakes(bets, *limits)
+        else:  # players behind, or a player or an amount not met yet: every check
+            st, total = [], 0
+            for s in bets:
+                cs = sc_get(s["amount"])
+                cs = cs if cs is not None else _stake_cents(s["amount"], *limits)
+                if (pl := s["player"]) not in _PLAYERS:
+                    _player(pl)
+                total += cs
+                st.append((pl, cs))
+            if not st or total > limits[1] or len(dict(st)) != len(st):  # no stakes: general path
+                raise _Bail
         acts = actions_get(BOX_KEY[box], NO_ACTS)
         hc = [cards[j], cards[k1 + j]]
-        v1 = val[hc[0]]
-        v2 = val[hc[1]]
-        hard = v1 + v2
+        j += 1
+        hard = (v1 := val[hc[0]]) + (v2 := val[hc[1]])
         ace = 1 in (v1, v2)
         if hard == 11 and ace:  # blackjack: no decision is read
             no_key += _fast_blackjack(acts, res, box, hc, st)
             live = True
             continue
-        ai = num = 0
-        sp, doubled = None, False  # sp: once the box has split
+        sp, doubled, ai, num = None, False, 0, 0  # sp: once the box has split
         while True:  # the box's hands, each to its end
             if sp is not None and sp.fv == 1:
                 state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
@@ -488,8 +471,7 @@ def _fast_play(
             live = live or state <= BLACKJACK
             if sp is None or sp.done(res):
                 break
-            num, hc, hard, ace, st = sp.next_hand(cards, p, val)
-            p += 1
+            num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
             doubled = False
         if ai != len(acts):
             raise _Bail
