@@ -321,7 +321,7 @@ def _limits(limits: dict[str, Any]) -> tuple[int, int]:
 # (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a malformed value gives) before
 # the shoe's state changes. The steps take their tables as arguments, not in an object: locals
 # are the fastest reads. Each call costs: few steps, each as long as the engine's limits allow
-# (80 lines, complexity 20), keep the fast path within 6 % of the single function it was.
+# (80 lines, complexity 20); docs/development.md has what the steps cost against one function.
 
 #: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
 #: surrender, hit_on_21_forbidden
