@@ -14,9 +14,10 @@ the report.
 Two paths replay a round (the replay must keep up with 50,000 rounds a second on one
 core). The general path (:func:`_round_general`, :func:`_play`,
 :func:`_settle`) checks the round's shape (:func:`check_round`) and finds every
-discrepancy. The fast path, inline in :func:`_replay`, reads a round once:
-shape checks, stakes, deal, play, dealer and the recorded settlement rows in
-report order, all with locals and no object per hand. It accepts a round only
+discrepancy. The fast path reads a round once, in named steps of few calls
+(the round's fields in :func:`_replay`, the boxes' stakes, deal and play in
+:func:`_fast_play`, the dealer and the recorded settlement rows in report order
+in :func:`_fast_finish`), with locals and no object per hand. It accepts a round only
 when the general path would report nothing for it and builds the same report;
 at anything else (a discrepancy to come, a row out of order, a ``10H`` card,
 an empty box, a malformed field) it raises before touching the shoe's state
@@ -184,27 +185,49 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
 def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
     """The replay; None when, counts checked at the end only, a card went over ``decks``.
 
-    Each round is tried on the fast path (:func:`_fast_round`); at its first doubt it raises,
-    and the round is checked (:func:`check_round`) and replayed by :func:`_round_general`.
+    Each round is first read on the fast path: its fields here, then its boxes' stakes, deal and
+    play (:func:`_fast_play`), the dealer and the settlement (:func:`_fast_finish`). At its first doubt the fast path raises, before any
+    state of the shoe changes, and the round is checked (:func:`check_round`, which raises
+    ``Rejected`` on a malformed round) and replayed by :func:`_round_general`. Its shape checks
+    are only those that JSON values would pass otherwise: a list where a dict is expected fails
+    at the first ["key"], a bool is told from an int by identity (small ints are shared objects,
+    so `x is pos` holds only for the int itself).
     """
     disc = _shoe_checks(doc, rules.articles)
     decks: int = doc["decks"]
     cut: int = doc["cut_card_after"]
     min_c, max_c = _limits(doc["limits"])
-    # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
-    counts: dict[str, int] = {}
+    counts: dict[str, int] = {}  # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
     exceeded: set[str] = set()
     out: int = doc["burned"]
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
     reports: list[dict[str, Any]] = []
-    reports_append = reports.append
-    count = _count_elements
-    shoe = _fast_shoe(rules, min_c, max_c)
+    val = _VAL52  # read per shoe: a test empties it, and every round goes to the general path
+    known = _stake_table(min_c, max_c)
+    limits = (min_c, max_c, known)
+    play = _play_rules(rules)
     for pos, rd in enumerate(doc["rounds"], 1):
         try:
-            report, p = _fast_round(rd, pos, out, cut, shoe)
+            if type(rd) is not dict:
+                raise _Bail
+            boxes = rd["boxes"]
+            cards = rd["cards"]
+            insurance = rd["insurance"]
+            actions = rd["actions"]
+            if rd["number"] is not pos or out >= cut or type(insurance) is not list:
+                raise _Bail
+            dc = cards[len(boxes)]
+            res, p, live, no_key = _fast_play(boxes, cards, actions, known, limits, val, play)
+            # actions for no box, or not a box; boxes per player
+            if len(actions) != len(boxes) - no_key or (per_player and _per_player_fault(rules, boxes)):
+                raise _Bail
+            legal: Any = ()
+            if insurance:  # checked once the deal is complete (3.2)
+                legal = _fast_insurance(insurance, val[dc] == 1, boxes)
+                live = True
+            report, p = _fast_finish(pos, res, dc, cards, p, live, val, rd["settlements"], legal)
         except Exception:
-            check_round(pos - 1, rd)  # raises Rejected on a malformed round
+            check_round(pos - 1, rd)
             out = _round_general(
                 pos,
                 rd,
@@ -224,11 +247,10 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             continue
         # the round is replayed: cards out, counts over the shoe, report
         out += p
-        cards = rd["cards"]
-        count(counts, cards)
+        _count_elements(counts, cards)
         if each_round and max(counts.values()) > decks:
             _card_counts(pos, cards, counts, exceeded, decks, rules.articles, disc)
-        reports_append(report)
+        reports.append(report)
     if not each_round and counts and max(counts.values()) > decks:
         return None
     return {"shoe_id": doc["shoe_id"], "ok": not disc, "rounds": reports, "discrepancies": disc}
@@ -292,184 +314,55 @@ def _limits(limits: dict[str, Any]) -> tuple[int, int]:
 
 # ---- the fast path -------------------------------------------------------------------------------
 #
-# It reads a round once, with locals, in four steps: the round (:func:`_fast_round`: its
-# fields, the dealer, the report), its boxes (:func:`_fast_boxes`: stakes and first deal), each
-# box's play (:func:`_fast_box`: hits and stands inline, the rarer decisions in
-# :func:`_fast_decision`), and the settlement rows (:func:`_fast_settle`). Any step raises
-# (``_Bail`` or any error a malformed value gives) before the shoe's state changes.
+# It reads a round once, with locals, in two calls from :func:`_replay`: each box's stakes, first
+# two cards and play (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j
+# holding cards[j] and cards[k + 1 + j], the dealer cards[k]; stakes, hits and stands read inline,
+# the rarer decisions by :func:`_fast_decision`), then the dealer and the settlement rows
+# (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a malformed value gives) before
+# the shoe's state changes. The steps take their tables as arguments, not in an object: locals
+# are the fastest reads. Each call costs: few steps, each as long as the engine's limits allow
+# (80 lines, complexity 20); docs/development.md has what the steps cost against one function.
 
 #: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
-#: surrender
-_PlayRules = tuple[bool, Any, bool, Any, bool, bool]
-#: the shoe's tables for the fast path: card values, stake cents (and their cache), the limits,
-#: hit_on_21_forbidden, the rest of the house rules, the rules, whether boxes per player count
-_FastShoe = tuple[dict[str, int], dict[str, int], int, int, bool, _PlayRules, Rules, bool]
+#: surrender, hit_on_21_forbidden
+_PlayRules = tuple[bool, Any, bool, Any, bool, bool, bool]
 
-#: results of a decision on the fast path besides the hand's states: draw a card as for a hit,
-#: or play the hand again from its first decision point (split aces)
-_HIT, _AGAIN = -1, -2
+#: a decision's result on the fast path besides the hand's states: the hand is played again from
+#: its first decision point (a split ace)
+_AGAIN = -2
+
+#: outcomes and the net per unit of stake as a fraction over 2 (3:2 and surrender included)
+_WIN, _LOSE, _PUSH, _BUST, _BLACKJACK, _SURRENDER = (
+    ("win", 2),
+    ("lose", -2),
+    ("push", 0),
+    ("bust", -2),
+    ("blackjack", 3),
+    ("surrender", -1),
+)
 
 
-def _fast_shoe(rules: Rules, min_c: int, max_c: int) -> _FastShoe:
-    """The fast path's tables for one shoe (the card values read now: a test empties them)."""
-    # stake amount -> cents, for the amounts within these limits and in units of 0.10
-    stake_cents = _STAKES.get((min_c, max_c))
-    if stake_cents is None:
+def _stake_table(min_c: int, max_c: int) -> dict[str, int]:
+    """The stake amounts already met at a table with these limits -> cents (those within the
+    limits and in units of 0.10)."""
+    known = _STAKES.get((min_c, max_c))
+    if known is None:
         if len(_STAKES) > 64:
             _STAKES.clear()
-        stake_cents = _STAKES[(min_c, max_c)] = {}
-    play: _PlayRules = (
+        known = _STAKES[(min_c, max_c)] = {}
+    return known
+
+
+def _play_rules(rules: Rules) -> _PlayRules:
+    return (
         rules.double_after_split,
         rules.double_totals,
         rules.split_identical_only,
         rules.max_hands_after_split,
         rules.resplit_aces,
         rules.surrender,
+        rules.hit_on_21_forbidden,
     )
-    per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
-    return (_VAL52, stake_cents, min_c, max_c, rules.hit_on_21_forbidden, play, rules, per_player)
-
-
-def _fast_round(rd: Any, pos: int, out: int, cut: int, shoe: _FastShoe) -> tuple[dict[str, Any], int]:
-    """Fast path: the report of round ``rd`` and the cards it took out, or it raises.
-
-    Shape checks are only those that JSON values would pass otherwise: a list where a dict is
-    expected fails at the first ["key"], a bool is told from an int by identity (small ints are
-    shared objects, so `x is box` holds only for the int itself).
-    """
-    if type(rd) is not dict:
-        raise _Bail
-    number = rd["number"]
-    boxes = rd["boxes"]
-    cards = rd["cards"]
-    insurance = rd["insurance"]
-    actions = rd["actions"]
-    rows = rd["settlements"]
-    if number is not pos or out >= cut or type(insurance) is not list:
-        raise _Bail
-    val = shoe[0]
-    dc = cards[len(boxes)]
-    d_hard = val[dc]
-    d_ace = d_hard == 1
-    res, p, live, no_key = _fast_boxes(boxes, cards, actions, shoe)
-    if shoe[7] and _per_player_fault(shoe[6], boxes):
-        raise _Bail
-    legal: Any = ()
-    if insurance:  # checked once the deal is complete (3.2)
-        legal = _fast_insurance(insurance, d_ace, boxes)
-        live = True
-    # the dealer (3.5), if a hand is on the layout or an insurance bet open
-    d_cards = [dc]
-    if live:
-        while True:
-            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
-            if t >= 17:
-                break
-            c = cards[p]
-            p += 1
-            v = val[c]
-            d_cards.append(c)
-            d_hard += v
-            if v == 1:
-                d_ace = True
-    if p != len(cards) or len(actions) != len(boxes) - no_key:  # actions for no box, or not a box
-        raise _Bail
-    d_soft = d_ace and d_hard <= 11
-    dt = d_hard + 10 if d_soft else d_hard
-    d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
-    # settlement (3.6): each computed net against the recorded row, in report order
-    rows_left = iter(rows)
-    next_row = rows_left.__next__  # fewer rows than settlements: StopIteration
-    hands = _fast_settle(res, next_row, d_bj, dt)
-    ins_out = _fast_insurance_settled(legal, next_row, val[d_cards[1]] == 10) if legal else []
-    if next(rows_left, _END) is not _END:  # more rows than settlements
-        raise _Bail
-    dealer = {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj}
-    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}, p
-
-
-def _fast_boxes(
-    boxes: list[Any], cards: list[str], actions: Any, shoe: _FastShoe
-) -> tuple[list[_HandRow], int, bool, int]:
-    """Fast path: each box's stakes within the limits, its two cards and its play (3.1, 3.3).
-
-    With every listed box holding stakes (otherwise the general path), box j has cards[j] and
-    cards[k + 1 + j], the dealer cards[k]. Returns the hands played in report order, the cards
-    out, whether a hand is still on the layout, and the boxes without an actions key (a
-    blackjack needs none).
-    """
-    val, stake_cents, min_c, max_c, hit21, play = shoe[:6]
-    sc_get = stake_cents.get
-    players = _PLAYERS
-    k1 = len(boxes) + 1
-    p = dealt = k1 + k1 - 1  # cards out once the first deal is done
-    res: list[_HandRow] = []
-    live = False
-    no_key = 0
-    actions_get = actions.get
-    prev = 0
-    j = 0
-    for b in boxes:
-        box = b["box"]
-        stakes = b["stakes"]
-        # boxes 1 to 7 listed once each, in increasing order
-        if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
-            raise _Bail
-        prev = box
-        if len(stakes) == 1:
-            s = stakes[0]
-            pl = s["player"]
-            c = sc_get(s["amount"])
-            if c is None:
-                c = _stake_cents(s["amount"], min_c, max_c, stake_cents)
-            if pl not in players:
-                _player(pl)
-            st = [(pl, c)]
-        else:
-            st = _fast_stakes(stakes, min_c, max_c, stake_cents)
-        # the box's decisions: reading acts[ai] fails on anything but a list
-        # (a missing key gives NO_ACTS, which has no decision to read)
-        acts = actions_get(BOX_KEY[box], NO_ACTS)
-        c1 = cards[j]
-        c2 = cards[k1 + j]
-        j += 1
-        v1 = val[c1]
-        v2 = val[c2]
-        if v1 + v2 == 11 and (v1 == 1 or v2 == 1):  # blackjack: no decision is read
-            if acts is NO_ACTS:
-                no_key += 1
-            elif type(acts) is not list or acts:
-                raise _Bail
-            res.append((box, 0, [c1, c2], 11, True, BLACKJACK, False, st))
-            live = True
-            continue
-        p, on_layout = _fast_box(
-            box, acts, [c1, c2], v1 + v2, v1 == 1 or v2 == 1, st, cards, p, dealt, res, val, hit21, play
-        )
-        if on_layout:
-            live = True
-    return res, p, live, no_key
-
-
-def _fast_stakes(stakes: list[Any], min_c: int, max_c: int, known: dict[str, int]) -> list[tuple[str, int]]:
-    """Fast path: the stakes of a box with players behind (or with none, or a malformed list)."""
-    st = []
-    total = 0
-    sc_get = known.get
-    players = _PLAYERS
-    for s in stakes:
-        pl = s["player"]
-        c = sc_get(s["amount"])
-        if c is None:
-            c = _stake_cents(s["amount"], min_c, max_c, known)
-        if pl not in players:
-            _player(pl)
-        total += c
-        st.append((pl, c))
-    # no stakes (the general path), over the maximum, a player twice
-    if not st or total > max_c or len(dict(st)) != len(st):
-        raise _Bail
-    return st
 
 
 class _Splits:
@@ -483,91 +376,119 @@ class _Splits:
         self.stack: list[tuple[int, str, int, Any]] = []
         self.fv = 0
 
+    def done(self, res: list[_HandRow]) -> bool:
+        """True once every hand of the box is played, its rows (the last ones) then in number order."""
+        if self.stack:
+            return False
+        n = self.created
+        res[-n:] = sorted(res[-n:], key=_num_of_row)
+        return True
+
     def next_hand(
         self, cards: list[str], p: int, val: dict[str, int]
-    ) -> tuple[int, list[str], int, bool, Any]:
-        """The next split hand receives its second card: its number, cards, hard total, ace, stakes."""
+    ) -> tuple[int, list[str], int, bool, Any, int]:
+        """The next split hand receives its second card: its number, cards, hard total, ace, stakes,
+        and the cards out."""
         num, c0, fv, st = self.stack.pop()
         self.fv = fv
         c = cards[p]
         v = val[c]
-        return num, [c0, c], fv + v, fv == 1 or v == 1, st
+        return num, [c0, c], fv + v, fv == 1 or v == 1, st, p + 1
 
 
-def _fast_box(
-    box: int,
-    acts: Any,
-    hc: list[str],
-    hard: int,
-    ace: bool,
-    st: Any,
-    cards: list[str],
-    p: int,
-    dealt: int,
-    res: list[_HandRow],
-    val: dict[str, int],
-    hit21: bool,
-    play: _PlayRules,
-) -> tuple[int, bool]:
-    """Fast path: play a box from its first two cards ``hc`` to the end of its last hand (3.3).
-
-    Its hands are appended to ``res`` (in number order); returns the cards out after it and
-    whether one of them is still on the layout.
-    """
-    start = len(res)
-    ai = 0
-    num = 0
-    sp: _Splits | None = None  # once the box has split
-    doubled = False
-    on_layout = False
-    while True:  # the box's hands, each to its end
-        if sp is not None and sp.fv == 1:
-            state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
-        else:
-            while True:  # the hand's decisions
-                a = acts[ai]
-                ai += 1
-                if a == "stand":
-                    state = STAND
-                    break
-                if a != "hit":
+def _fast_play(
+    boxes: Any, cards: list[str], actions: Any, known: dict[str, int], limits: Any, val: Any, play: Any
+) -> tuple[list[_HandRow], int, bool, int]:
+    """Fast path: each box's stakes, first two cards and play (3.1, 3.3); returns the hands
+    (:data:`_HandRow`) in report order, cards out, a hand on the layout, boxes without actions."""
+    sp: _Splits | None
+    k1 = len(boxes) + 1
+    p = dealt = k1 + k1 - 1  # cards out once the first deal is done
+    res: list[_HandRow] = []
+    res_append = res.append
+    actions_get, sc_get, hit21, live = actions.get, known.get, play[6], False
+    prev = no_key = j = 0
+    for b in boxes:
+        box = b["box"]
+        bets = b["stakes"]
+        if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
+            raise _Bail
+        prev = box
+        if len(bets) == 1 and (pl := (s := bets[0])["player"]) in _PLAYERS and (cs := sc_get(s["amount"])):
+            st = [(pl, cs)]
+        else:  # players behind, or a player or an amount not met yet: every check
+            st, total = [], 0
+            for s in bets:
+                cs = sc_get(s["amount"])
+                cs = cs if cs is not None else _stake_cents(s["amount"], *limits)
+                if (pl := s["player"]) not in _PLAYERS:
+                    _player(pl)
+                total += cs
+                st.append((pl, cs))
+            if not st or total > limits[1] or len(dict(st)) != len(st):  # no stakes: general path
+                raise _Bail
+        acts = actions_get(BOX_KEY[box], NO_ACTS)
+        hc = [cards[j], cards[k1 + j]]
+        j += 1
+        hard = (v1 := val[hc[0]]) + (v2 := val[hc[1]])
+        ace = 1 in (v1, v2)
+        if hard == 11 and ace:  # blackjack: no decision is read
+            no_key += _fast_blackjack(acts, res, box, hc, st)
+            live = True
+            continue
+        sp, doubled, ai, num = None, False, 0, 0  # sp: once the box has split
+        while True:  # the box's hands, each to its end
+            if sp is not None and sp.fv == 1:
+                state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
+            else:
+                while True:  # the hand's decisions
+                    a = acts[ai]
+                    ai += 1
+                    if a == "stand":
+                        state = STAND
+                        break
+                    if a == "hit":
+                        if hit21 and (hard == 21 or (hard == 11 and ace)):
+                            raise _Bail
+                        c = cards[p]
+                        p += 1
+                        v = val[c]
+                        hc.append(c)
+                        hard += v
+                        if hard > 21:
+                            state = BUST
+                            break
+                        ace = ace or v == 1
+                        continue
                     state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
                         a, hc, hard, ace, st, sp, cards, p, dealt, val, play
                     )
-                    if state != _HIT:
-                        if state == OPEN:
-                            continue
+                    if state != OPEN:
                         break
-                if hit21 and (hard == 21 or (hard == 11 and ace)):
-                    raise _Bail
-                c = cards[p]
-                p += 1
-                v = val[c]
-                hc.append(c)
-                hard += v
-                if hard > 21:
-                    state = BUST
-                    break
-                if v == 1:
-                    ace = True
-        if state == _AGAIN:
-            continue
-        res.append((box, num, hc, hard, ace, state, doubled, st))
-        on_layout = on_layout or state <= BLACKJACK
-        if sp is None or not sp.stack:
-            break
-        num, hc, hard, ace, st = sp.next_hand(cards, p, val)
-        p += 1
-        doubled = False
-    if ai != len(acts):
+            if state == _AGAIN:
+                continue
+            res_append((box, num, hc, hard, ace, state, doubled, st))
+            live = live or state <= BLACKJACK
+            if sp is None or sp.done(res):
+                break
+            num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
+            doubled = False
+        if ai != len(acts):
+            raise _Bail
+    return res, p, live, no_key
+
+
+def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st: Any) -> int:
+    """Fast path: a blackjack, which reads no decision: its hand is played; 1 when its box has no
+    actions key, else 0 (an empty list), or it raises."""
+    if acts is not NO_ACTS and (type(acts) is not list or acts):
         raise _Bail
-    if sp is not None:
-        res[start:] = sorted(res[start:], key=_num_of_row)
-    return p, on_layout
+    res.append((box, 0, hc, 11, True, BLACKJACK, False, st))
+    return 1 if acts is NO_ACTS else 0
 
 
-#: what a decision leaves of a hand on the fast path: its state (or _HIT, _AGAIN), cards, hard
-#: total, ace, stakes, doubled, the cards out, the box's splits
+#: what a decision leaves of a hand on the fast path: its state (OPEN: the hand goes on; _AGAIN:
+#: a split ace), cards, hard total, ace, stakes, doubled, the cards out, the box's splits
 _Decided = tuple[int, list[str], int, bool, Any, bool, int, _Splits | None]
 
 
@@ -590,7 +511,13 @@ def _fast_decision(
     if type(a) is not str:
         a, declined = _act(a)
         if a == "hit":
-            return _HIT, hc, hard, ace, st, False, p, sp
+            if play[6] and (hard == 21 or (hard == 11 and ace)):
+                raise _Bail
+            c = cards[p]
+            v = val[c]
+            hc.append(c)
+            hard += v
+            return (BUST if hard > 21 else OPEN), hc, hard, ace or v == 1, st, False, p + 1, sp
         if a == "stand":
             return STAND, hc, hard, ace, st, False, p, sp
     if a == "double":
@@ -681,50 +608,67 @@ def _fast_split_ace(
     return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1
 
 
-def _fast_settle(res: list[_HandRow], next_row: Any, d_bj: bool, dt: int) -> list[dict[str, Any]]:
-    """Fast path: each hand's outcome and net against the next recorded row (3.6), or it raises.
-
-    The net is stake * num2 / 2 (3:2 and surrender included): every stake here is a multiple
-    of 0.10, so the halves are whole cents.
-    """
-    fget = _FMT.get
-    fmt = _fmt
-    hands = []
+def _fast_finish(
+    number: int,
+    res: list[_HandRow],
+    dc: str,
+    cards: list[str],
+    p: int,
+    live: bool,
+    val: dict[str, int],
+    rows: Any,
+    legal: Any,
+) -> tuple[dict[str, Any], int]:
+    """Fast path: the dealer (first card ``dc``) draws to 17 if a hand is on the layout or an insurance
+    bet open (3.5), to the last card; each net (stake * num2 / 2, stakes in units of 0.10) is the next
+    recorded row's, in report order (3.6). Returns the report and the cards out."""
+    d_hard = val[dc]
+    d_ace = d_hard == 1
+    d_cards = [dc]
+    if live:
+        while True:
+            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
+            if t >= 17:
+                break
+            c = cards[p]
+            p += 1
+            v = val[c]
+            d_cards.append(c)
+            d_hard += v
+            if v == 1:
+                d_ace = True
+    if p != len(cards):
+        raise _Bail
+    d_soft = d_ace and d_hard <= 11
+    dt = d_hard + 10 if d_soft else d_hard
+    d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
+    rows_left = iter(rows)
+    next_row = rows_left.__next__  # fewer rows than settlements: StopIteration
+    fget, fmt, hands = _FMT.get, _fmt, []
     for box, num, hc, hard, ace, state, doubled, st in res:
         soft = ace and hard <= 11
         total = hard + 10 if soft else hard
         if state == STAND:
-            if d_bj:
-                outcome, num2 = "lose", -2
-            elif dt > 21 or total > dt:
-                outcome, num2 = "win", 2
-            elif total == dt:
-                outcome, num2 = "push", 0
-            else:
-                outcome, num2 = "lose", -2
+            outcome, num2 = (
+                _LOSE if d_bj else _WIN if dt > 21 or total > dt else _PUSH if total == dt else _LOSE
+            )
         elif state == BUST:
-            outcome, num2 = "bust", -2
+            outcome, num2 = _BUST
         elif state == BLACKJACK:
-            outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
+            outcome, num2 = _PUSH if d_bj else _BLACKJACK
         else:
-            outcome, num2 = "surrender", -1
-        if len(st) == 1:
-            pl, c = st[0]
+            outcome, num2 = _SURRENDER
+        st_out = []
+        for pl, c in st:
             net = c * num2 >> 1
             ns = fget(net) or fmt(net)
             row = next_row()
-            rn = row["net"]
-            if (
-                row["box"] is not box
-                or row["hand"] is not num
-                or row["player"] != pl
-                or len(row) != 4
-                or (rn != ns and cents(rn) != net)
-            ):
+            if row["box"] is not box or row["hand"] is not num or row["player"] != pl or len(row) != 4:
                 raise _Bail
-            st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
-        else:
-            st_out = _fast_stakes_settled(box, num, st, num2, next_row)
+            rn = row["net"]
+            if rn != ns and cents(rn) != net:
+                raise _Bail
+            st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
         hands.append(
             {
                 "box": box,
@@ -738,29 +682,11 @@ def _fast_settle(res: list[_HandRow], next_row: Any, d_bj: bool, dt: int) -> lis
                 "stakes": st_out,
             }
         )
-    return hands
-
-
-def _fast_stakes_settled(box: int, num: int, st: Any, num2: int, next_row: Any) -> list[dict[str, Any]]:
-    """Fast path: the nets of a hand with players behind, each against the next recorded row."""
-    fget = _FMT.get
-    fmt = _fmt
-    st_out = []
-    for pl, c in st:
-        net = c * num2 >> 1
-        ns = fget(net) or fmt(net)
-        row = next_row()
-        rn = row["net"]
-        if (
-            row["box"] is not box
-            or row["hand"] is not num
-            or row["player"] != pl
-            or len(row) != 4
-            or (rn != ns and cents(rn) != net)
-        ):
-            raise _Bail
-        st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
-    return st_out
+    ins_out = _fast_insurance_settled(legal, next_row, val[d_cards[1]] == 10) if legal else []
+    if next(rows_left, _END) is not _END:  # more rows than settlements
+        raise _Bail
+    dealer = {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj}
+    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}, p
 
 
 def _fast_insurance_settled(legal: Any, next_row: Any, ten: bool) -> list[dict[str, Any]]:
