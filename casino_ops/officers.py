@@ -229,7 +229,9 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
         return row, "revoked"
     try:
         enrolment = Enrolment.from_document(document)
-    except authority.DocumentInvalid as error:
+        if document.get("public_key_spki") != passkeys.spki_of(enrolment.public_key):
+            raise authority.DocumentInvalid("its two forms of the public key differ")
+    except (authority.DocumentInvalid, ValueError) as error:
         raise RegulationError(
             "ENROLMENT_NOT_SIGNED",
             _("Document : %(why)s") % {"why": error},
