@@ -28,6 +28,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from .passkeys import spki_of
+
 ENROLMENT = "enrolment"
 REVOCATION = "revocation"
 VERSION = 1
@@ -124,6 +126,8 @@ def enrolment(
         "rp_id": rp_id,
         "credential_id": credential_id,
         "public_key": public_key,
+        # the same key as a SubjectPublicKeyInfo: the offline verifier reads it without CBOR
+        "public_key_spki": spki_of(public_key),
         "issued_at": issued_at.isoformat(),
     }
 

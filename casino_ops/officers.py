@@ -72,16 +72,8 @@ def rp_id() -> str:
     return str(getattr(settings, "OFFICER_RP_ID", "") or "localhost")
 
 
-def _article(profile: str | None) -> str:
-    if profile is None:
-        profile = get_casino().profile
-    return cite("officers.signature", profile)
-
-
-def _refuse(
-    code: str, message: str, profile: str | None = None, field: str = "officer_signature"
-) -> RegulationError:
-    return RegulationError(code, message, _article(profile), field=field)
+def _profile(profile: str | None) -> str:
+    return profile if profile is not None else get_casino().profile
 
 
 # -- enrolments ---------------------------------------------------------------------------------
@@ -189,27 +181,27 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
     user who is casino staff or superuser is refused (no one is two of these)."""
     certificate = authority.configured_certificate()
     if certificate is None:
-        raise _refuse(
+        raise RegulationError(
             "AUTHORITY_NOT_CONFIGURED",
             _("Le certificat de l'autorité (OFFICER_AUTHORITY_CERTIFICATE) n'est pas configuré."),
-            profile,
+            cite("officers.signature", _profile(profile)),
             field="document",
         )
     try:
         authority.verify(document, certificate)
     except authority.DocumentInvalid as error:
-        raise _refuse(
+        raise RegulationError(
             "ENROLMENT_NOT_SIGNED",
             _("Document : la signature de l'autorité ne le vérifie pas (%(why)s).") % {"why": error},
-            profile,
+            cite("officers.signature", _profile(profile)),
             field="document",
         ) from error
     if document.get("casino") != casino_id():
-        raise _refuse(
+        raise RegulationError(
             "ENROLMENT_OTHER_CASINO",
             _("Document : il vaut pour le casino « %(other)s », non pour celui-ci (« %(this)s »).")
             % {"other": document.get("casino"), "this": casino_id()},
-            profile,
+            cite("officers.signature", _profile(profile)),
             field="document",
         )
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
@@ -217,11 +209,11 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
     if document["kind"] == authority.REVOCATION:
         row = OfficerEnrolment.objects.select_for_update().filter(serial=str(document.get("serial"))).first()
         if row is None:
-            raise _refuse(
+            raise RegulationError(
                 "ENROLMENT_UNKNOWN",
                 _("Document : aucune habilitation n° %(serial)s n'est enregistrée.")
                 % {"serial": document.get("serial")},
-                profile,
+                cite("officers.signature", _profile(profile)),
                 field="document",
             )
         if row.revoked_at is not None:
@@ -237,9 +229,14 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
         return row, "revoked"
     try:
         enrolment = Enrolment.from_document(document)
-    except authority.DocumentInvalid as error:
-        raise _refuse(
-            "ENROLMENT_NOT_SIGNED", _("Document : %(why)s") % {"why": error}, profile, "document"
+        if document.get("public_key_spki") != passkeys.spki_of(enrolment.public_key):
+            raise authority.DocumentInvalid("its two forms of the public key differ")
+    except (authority.DocumentInvalid, ValueError) as error:
+        raise RegulationError(
+            "ENROLMENT_NOT_SIGNED",
+            _("Document : %(why)s") % {"why": error},
+            cite("officers.signature", _profile(profile)),
+            field="document",
         ) from error
     existing = OfficerEnrolment.objects.filter(serial=enrolment.serial).first()
     if existing is not None:
@@ -247,11 +244,11 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
     User = get_user_model()
     user, _created = User.objects.get_or_create(username=enrolment.username)
     if user.is_superuser or user.is_staff or roles.roles_of(user) - {roles.OFFICER}:
-        raise _refuse(
+        raise RegulationError(
             "OFFICER_IS_STAFF",
             _("Document : %(user)s est du personnel du casino ; un officier ne l'est jamais.")
             % {"user": enrolment.username},
-            profile,
+            cite("officers.signature", _profile(profile)),
             field="document",
         )
     if _created:
@@ -333,8 +330,11 @@ def prepare(*, officer: Any, act: str, target: Any, fields: dict[str, Any]) -> d
     """The statement for the officer's page to have signed (refused without an enrolment in force)."""
     enrolment = enrolment_in_force(officer)
     if enrolment is None:
-        raise _refuse(
-            "OFFICER_NOT_ENROLLED", _("Aucune habilitation de l'autorité n'est en vigueur pour vous.")
+        raise RegulationError(
+            "OFFICER_NOT_ENROLLED",
+            _("Aucune habilitation de l'autorité n'est en vigueur pour vous."),
+            cite("officers.signature", _profile(None)),
+            field="officer_signature",
         )
     return statement(
         officer=officer, act=act, target=target_of(target), fields=fields, enrolment_serial=enrolment.serial
@@ -446,19 +446,21 @@ def seal(
     anything else, by another key, too old, or already used."""
     enrolment = enrolment_in_force(officer)
     if enrolment is None:
-        raise _refuse(
+        raise RegulationError(
             "OFFICER_NOT_ENROLLED",
             _("Aucune habilitation de l'autorité n'est en vigueur pour cet officier."),
-            profile,
+            cite("officers.signature", _profile(profile)),
+            field="officer_signature",
         )
     target_text = target_of(target)
     if signature is None:
         signature = _demo_signature(officer, enrolment, act, target_text, fields)
     if signature is None:
-        raise _refuse(
+        raise RegulationError(
             "OFFICER_SIGNATURE_REQUIRED",
             _("Signature de l'officier : l'acte se signe avec votre clé d'accès (passkey)."),
-            profile,
+            cite("officers.signature", _profile(profile)),
+            field="officer_signature",
         )
     payload = {key: _plain(value) for key, value in fields.items()}
     origins = list(getattr(settings, "OFFICER_WEBAUTHN_ORIGINS", []) or []) or None
@@ -478,19 +480,21 @@ def seal(
         if not (timezone.now() - STATEMENT_LIFETIME <= issued <= timezone.now() + dt.timedelta(minutes=1)):
             problem = "the statement is too old"
     if problem is not None:
-        raise _refuse(
+        raise RegulationError(
             "OFFICER_SIGNATURE_INVALID",
             _("Signature de l'officier : elle ne vaut pas pour cet acte (%(why)s).") % {"why": problem},
-            profile,
+            cite("officers.signature", _profile(profile)),
+            field="officer_signature",
         )
     try:
         with transaction.atomic():
             OfficerChallenge.objects.create(digest=challenge_of(signature.statement).hex(), at=timezone.now())
     except IntegrityError as error:
-        raise _refuse(
+        raise RegulationError(
             "OFFICER_SIGNATURE_REPLAYED",
             _("Signature de l'officier : elle a déjà servi pour un autre acte."),
-            profile,
+            cite("officers.signature", _profile(profile)),
+            field="officer_signature",
         ) from error
     return signature.as_payload()
 

@@ -26,7 +26,12 @@ import cbor2
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from webauthn import verify_authentication_response
-from webauthn.helpers import base64url_to_bytes, bytes_to_base64url
+from webauthn.helpers import (
+    base64url_to_bytes,
+    bytes_to_base64url,
+    decode_credential_public_key,
+    decoded_public_key_to_cryptography,
+)
 from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure
 
 # DEMO ONLY: the private key of the demo officer's software passkey, published with the
@@ -57,6 +62,17 @@ def cose_public_key(key: ec.EllipticCurvePublicKey) -> bytes:
     return cbor2.dumps(
         {1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")}
     )
+
+
+def spki_of(public_key: str) -> str:
+    """The COSE public key (base64url) as a SubjectPublicKeyInfo (DER, base64), decoded by
+    py_webauthn: what the offline verifier reads with ``cryptography`` alone."""
+    try:
+        key = decoded_public_key_to_cryptography(decode_credential_public_key(unb64url(public_key)))
+    except Exception as error:  # py_webauthn raises several kinds for a key it cannot read
+        raise ValueError(f"not a COSE public key: {error}") from error
+    der = key.public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    return base64.b64encode(der).decode()
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,13 @@ system (no Django, no database, no network). It checks:
 
 ``python verifier.py pdf REGISTER.pdf --record EVENT.tlog-proof --policy POLICY``
     a register against the SHA-256 its issuing event recorded, that event proven as above.
+``python verifier.py visa EVENT.json --enrolment ENROLMENT.json --authority authority.pem``
+    that an officer's act (a visa, a stamp, a closure, a demand) is his own: the event (an
+    inclusion proof's, or the event alone) carries his passkey's WebAuthn assertion over the
+    statement of exactly this act; the statement's SHA-256 is the assertion's challenge; the
+    signature over ``authenticatorData || SHA-256(clientDataJSON)`` holds with the public key
+    of his enrolment; the enrolment is signed by the authority's certificate and was in force
+    when he signed. Check the inclusion proof itself with ``inclusion``.
 
 Exit status: 0 when everything holds, 1 when something does not (each failure
 on a line starting with FAILED), 2 for unusable input.
@@ -734,6 +741,139 @@ def cmd_tlog_proof(args: argparse.Namespace) -> list[str]:
     fields = data.decode("utf-8", "replace").split(US)
     if len(fields) == 6:
         print(f"event: {fields[2]} {fields[3]}:{fields[4]} by {fields[1] or '(system)'} at {fields[0]}")
+
+
+# --- An officer's act (casino_ops.officers, casino_ops.authority) ----------------------------------
+
+# The inputs each officer's act signs besides its entry (casino_ops.officers.SIGNED_ACTS).
+SIGNED_ACTS = {
+    "depot.order_stamped": ("remark",),
+    "depot.reception_stamped": ("remark",),
+    "depot.destruction_stamped": ("remark",),
+    "depot.incident_closed": ("finding", "fit", "out_of_use"),
+    "depot.opening_demanded": ("reason",),
+    "control_register.day_stamped": ("remark",),
+    "authorised_minimum.stamped": (),
+    "house.closing_stamped": ("remark",),
+}
+
+
+def _canonical(document: dict[str, Any], *, without: str = "") -> bytes:
+    body = {key: value for key, value in document.items() if key != without}
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _unb64url(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _moment(text: Any) -> dt.datetime:
+    moment = dt.datetime.fromisoformat(str(text))
+    if moment.tzinfo is None:
+        raise ValueError(f"{text!r} has no time zone")
+    return moment
+
+
+def check_visa(event: dict[str, Any], enrolment: dict[str, Any], authority_pem: bytes) -> list[str]:
+    """Why ``event`` is not its officer's own act under ``enrolment`` (empty: it is)."""
+    from cryptography import x509
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    failures: list[str] = []
+    try:
+        certificate = x509.load_pem_x509_certificate(authority_pem)
+        authority_key = certificate.public_key()
+        assert isinstance(authority_key, ec.EllipticCurvePublicKey)
+        authority_key.verify(
+            base64.b64decode(enrolment["signature"]),
+            _canonical(enrolment, without="signature"),
+            ec.ECDSA(hashes.SHA256()),
+        )
+    except (InvalidSignature, AssertionError, KeyError, ValueError, TypeError):
+        return ["the enrolment is not signed by the authority's certificate"]
+    try:
+        payload = json.loads(event["payload"]) if isinstance(event["payload"], str) else event["payload"]
+        signed = payload["officer_signature"]
+        said, assertion = signed["statement"], signed["assertion"]
+        response = assertion["response"]
+        authenticator_data = _unb64url(response["authenticatorData"])
+        client_data_raw = _unb64url(response["clientDataJSON"])
+        client_data = json.loads(client_data_raw)
+        signature = _unb64url(response["signature"])
+    except (KeyError, ValueError, TypeError):
+        return ["the event carries no signature of the officer: a forged act"]
+    action, officer = event.get("action"), event.get("actor_name")
+    target = (
+        "" if action == "depot.opening_demanded" else f"{event.get('object_type')}:{event.get('object_id')}"
+    )
+    if said.get("act") != action or said.get("target", "") != target:
+        failures.append(
+            f"the officer signed {said.get('act')} on {said.get('target')!r}, not this act on {target!r}"
+        )
+    if said.get("officer") != officer or enrolment.get("officer", {}).get("username") != officer:
+        failures.append(
+            f"signed by {said.get('officer')!r} under the enrolment of another, not by {officer!r}"
+        )
+    if said.get("enrolment") != enrolment.get("serial"):
+        failures.append(
+            f"signed under the enrolment n° {said.get('enrolment')}, not n° {enrolment.get('serial')}"
+        )
+    wanted = SIGNED_ACTS.get(str(action))
+    fields = said.get("fields")
+    if wanted is None or not isinstance(fields, dict) or set(fields) != set(wanted):
+        failures.append("the signed fields are not the act's")
+    else:
+        failures.extend(
+            f"{key}: the act records {payload.get(key)!r}, the officer signed {fields[key]!r}"
+            for key in wanted
+            if payload.get(key) != fields[key]
+        )
+    try:
+        issued = _moment(said.get("issued_at"))
+        if not (_moment(enrolment["valid_from"]) <= issued < _moment(enrolment["valid_to"])):
+            failures.append(f"the enrolment was not in force at {issued.isoformat()}")
+    except (KeyError, ValueError):
+        failures.append("the statement's or the enrolment's times are unreadable")
+    challenge = hashlib.sha256(_canonical(said)).digest()
+    if (
+        client_data.get("type") != "webauthn.get"
+        or _unb64url(str(client_data.get("challenge", ""))) != challenge
+    ):
+        failures.append("the passkey did not sign this statement (its challenge differs)")
+    rp_id = str(enrolment.get("rp_id", ""))
+    if authenticator_data[:32] != hashlib.sha256(rp_id.encode()).digest():
+        failures.append(f"the passkey signed for another site than {rp_id}")
+    if len(authenticator_data) < 37 or authenticator_data[32] & 0x05 != 0x05:
+        failures.append("the officer was not present and verified by his authenticator")
+    try:
+        key = serialization.load_der_public_key(base64.b64decode(enrolment["public_key_spki"]))
+        assert isinstance(key, ec.EllipticCurvePublicKey)
+        key.verify(
+            signature,
+            authenticator_data + hashlib.sha256(client_data_raw).digest(),
+            ec.ECDSA(hashes.SHA256()),
+        )
+    except (InvalidSignature, AssertionError, KeyError, ValueError, TypeError):
+        failures.append("the signature does not verify with the enrolled passkey: a forged act")
+    return failures
+
+
+def cmd_visa(args: argparse.Namespace) -> list[str]:
+    record = _load_json(args.file)
+    event = record["event"] if isinstance(record.get("event"), dict) else record
+    enrolment = _load_json(args.enrolment)
+    try:
+        authority_pem = Path(args.authority).read_bytes()
+    except OSError as error:
+        raise Unusable(f"{args.authority}: {error}") from error
+    failures = check_visa(event, enrolment, authority_pem)
+    if not failures:
+        name = enrolment.get("officer", {}).get("name") or event.get("actor_name")
+        print(
+            f"OK: visa de l'officier {name} vérifié ({event.get('action')} {event.get('object_type')}:{event.get('object_id')})"
+        )
     return failures
 
 
@@ -775,6 +915,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("file")
     p.add_argument("--policy", required=True, help="the authority's tlog-policy file")
     p.set_defaults(run=cmd_tlog_proof)
+    p = commands.add_parser("visa", help="check an officer's act against his enrolment and the authority")
+    p.add_argument("file", help="an inclusion proof, or the event alone (JSON)")
+    p.add_argument("--enrolment", required=True, help="the officer's enrolment, as the authority signed it")
+    p.add_argument("--authority", required=True, help="the authority's certificate (PEM)")
+    p.set_defaults(run=cmd_visa)
     args = parser.parse_args(argv)
     try:
         failures = args.run(args)

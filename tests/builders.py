@@ -104,6 +104,9 @@ def enrol_officer(user: Any, **kwargs: Any) -> Any:
     from casino_ops import officers
     from casino_ops.demo import demo_enrolment
 
+    # wide enough for the tests that travel in time (2000 to 2100) unless told
+    kwargs.setdefault("valid_from", dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
+    kwargs.setdefault("valid_to", dt.datetime(2100, 1, 1, tzinfo=dt.UTC))
     row, _outcome = officers.import_document(
         demo_enrolment(user.get_username(), user.get_full_name(), **kwargs)
     )

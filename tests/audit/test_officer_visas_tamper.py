@@ -92,3 +92,47 @@ def test_a_visa_replayed_on_the_same_entry_is_named(two_orders: Any) -> None:
         audit.record(actor=officer, action=Action.DEPOT_ORDER_STAMPED, obj=first, payload=again)
     (problem,) = verify().officer_problems
     assert "replayed officer's signature" in problem
+
+
+def _offline(event: Any, tmp_path: Any, capsys: Any) -> tuple[int, str]:
+    """``verifier.py visa``: the event, the officer's enrolment and the authority's certificate."""
+    from django.conf import settings
+
+    from casino_ops.models import OfficerEnrolment
+    from inspection import verifier
+
+    fields = ("recorded_at", "actor_name", "action", "object_type", "object_id", "payload")
+    (tmp_path / "event.json").write_text(json.dumps({key: str(getattr(event, key)) for key in fields}))
+    (tmp_path / "enrolment.json").write_text(
+        OfficerEnrolment.objects.get(user__username="u_officier").document
+    )
+    code = verifier.main(
+        [
+            "visa",
+            str(tmp_path / "event.json"),
+            "--enrolment",
+            str(tmp_path / "enrolment.json"),
+            "--authority",
+            settings.OFFICER_AUTHORITY_CERTIFICATE,
+        ]
+    )
+    out = capsys.readouterr()
+    return code, out.out + out.err
+
+
+def test_the_offline_verifier_checks_a_visa(two_orders: Any, tmp_path: Any, capsys: Any) -> None:
+    officer, first, second = two_orders
+    genuine = AuditEvent.objects.get(action=Action.DEPOT_ORDER_STAMPED)
+    code, said = _offline(genuine, tmp_path, capsys)
+    assert code == 0 and "visa de l'officier" in said and "vérifié" in said
+    payload = json.loads(genuine.payload)
+    moved = {key: payload[key] for key in ("number", "officer", "remark", officers.SIGNATURE_KEY)}
+    _written_with_the_casinos_keys(officer, second, moved)
+    code, said = _offline(
+        AuditEvent.objects.filter(action=Action.DEPOT_ORDER_STAMPED).last(), tmp_path, capsys
+    )
+    assert code == 1 and "not this act" in said
+    forged = AuditEvent.objects.filter(action=Action.DEPOT_ORDER_STAMPED).last()
+    forged.payload = json.dumps({"number": second.number, "officer": "u_officier", "remark": ""})
+    code, said = _offline(forged, tmp_path, capsys)
+    assert code == 1 and "forged" in said

@@ -78,6 +78,10 @@ class Command(BaseCommand):
             )
             if valid_to <= valid_from:
                 raise CommandError("--to: the end comes after the start")
+            try:
+                passkeys.spki_of(public_key)
+            except ValueError as error:
+                raise CommandError(f"--public-key: {error}") from error
             document = authority.enrolment(
                 username=options["username"],
                 name=options["name"],
