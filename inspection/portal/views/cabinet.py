@@ -18,6 +18,7 @@ from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 
 from .. import access
+from ..forms import DemandOpeningForm
 
 
 @access.officer_required()
@@ -29,9 +30,15 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
-    reason = request.POST.get("reason", "")[:300]
+    form = DemandOpeningForm(request.POST)
+    if not form.is_valid():
+        for name, errors in form.errors.items():
+            label = form.fields[name].label if name in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label} : {error}" if label else error)
+        return HttpResponseRedirect(reverse("portal:books_inspection"))
     try:
-        recorded = demand(actor=acting_user(request), reason=reason)
+        recorded = demand(actor=acting_user(request), reason=form.cleaned_data["reason"])
     except RegulationError as error:
         messages.error(request, str(error))
     else:
