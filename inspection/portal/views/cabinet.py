@@ -35,7 +35,7 @@ def demand_opening(request: HttpRequest) -> HttpResponse:
         for name, errors in form.errors.items():
             label = form.fields[name].label if name in form.fields else ""
             for error in errors:
-                messages.error(request, f"{label} : {error}" if label else error)
+                messages.error(request, f"{label} : {error}" if label else str(error))
         return HttpResponseRedirect(reverse("portal:books_inspection"))
     try:
         recorded = demand(actor=acting_user(request), reason=form.cleaned_data["reason"])
