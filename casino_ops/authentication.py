@@ -3,7 +3,8 @@
 - an officer's token: the officers' read-only API (``/api/inspection/`` and its schema,
   GET/HEAD/OPTIONS);
 - the hand-log machine's token (role ``depot_machine``): the upload of a hand log
-  (``POST /api/tables/sessions/<id>/hand-logs/``), and nothing else.
+  (``POST /api/tables/sessions/<id>/hand-logs/``) and the schema that describes it, and
+  nothing else.
 
 Any other token (a director's, a croupier's…) is refused with 403
 ``TOKEN_NOT_ALLOWED``: people who act sign in with their password (and their code).
@@ -22,7 +23,8 @@ from rest_framework.request import Request
 
 from . import roles
 
-OFFICERS_API = ("/api/inspection/", "/api/schema/")
+OFFICERS_API = "/api/inspection/"
+SCHEMA = "/api/schema/"
 HAND_LOG_UPLOAD = re.compile(r"^/api/tables/sessions/\d+/hand-logs/$")
 
 
@@ -31,6 +33,8 @@ class TokenNotAllowed(exceptions.PermissionDenied):
 
 
 def token_allowed(user: Any, method: str, path: str) -> bool:
+    if path.startswith(SCHEMA):  # read by the roles whose tokens use the API, no other
+        return method in permissions.SAFE_METHODS and roles.has_role(user, roles.OFFICER, roles.MACHINE)
     if roles.has_role(user, roles.MACHINE):
         return method == "POST" and bool(HAND_LOG_UPLOAD.match(path))
     if method in permissions.SAFE_METHODS and path.startswith(OFFICERS_API):

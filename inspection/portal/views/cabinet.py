@@ -19,6 +19,7 @@ from casino_ops.access import acting_user
 from casino_ops.regulations import RegulationError
 
 from .. import access, passkey
+from ..forms import DemandOpeningForm
 
 
 @access.officer_required()
@@ -30,7 +31,14 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
-    reason = request.POST.get("reason", "")[:300]
+    form = DemandOpeningForm(request.POST)
+    if not form.is_valid():
+        for name, errors in form.errors.items():
+            label = form.fields[name].label if name in form.fields else ""
+            for error in errors:
+                messages.error(request, f"{label} : {error}" if label else str(error))
+        return HttpResponseRedirect(reverse("portal:books_inspection"))
+    reason = form.cleaned_data["reason"]
     if passkey.is_prepare(request):
         return passkey.prepare_response(
             request, act=Action.DEPOT_OPENING_DEMANDED, target=None, fields={"reason": reason.strip()}
