@@ -55,6 +55,10 @@ _PENDING_SQL = (
 # The sealer's look before a pass: one statement, no transaction, no lock (an idle pass
 # was four round trips: BEGIN, the lock, the read, COMMIT).
 _ANY_PENDING_SQL = f"SELECT EXISTS (SELECT 1 FROM {_TABLE} WHERE seq IS NULL)"
+_PENDING_AFTER_SQL = (
+    "SELECT id, recorded_at, actor_name, action, object_type, object_id, payload, mac "
+    f"FROM {_TABLE} WHERE seq IS NULL AND id > %s ORDER BY id LIMIT %s"
+)
 _HEAD_SQL = f"SELECT seq, hash FROM {_TABLE} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1"
 _SEAL_SQL = (
     f"UPDATE {_TABLE} SET seq = %s, prev_hash = %s, hash = %s, sealed_at = %s WHERE id = %s AND seq IS NULL"
@@ -199,6 +203,25 @@ def _seal_pass(using: str, *, limit: int | None, after_id: int = 0) -> tuple[lis
     """
     # No savepoint inside the act's transaction: a failure there fails the act anyway.
     with transaction.atomic(using=using, savepoint=False):
+        connection = connections[using]
+        if isinstance(connection, DatabaseWrapper):
+            # PostgreSQL: the chain's lock, the read of the pending events and of the head
+            # in one round trip (each statement sees what was committed before it started:
+            # the reads see every event sealed before the lock was granted), as
+            # insert_and_seal does; then the one UPDATE of the pass.
+            _, pending, top = connection.batch(
+                [
+                    (_LOCK_SQL, [_LOCK_KEY], None),
+                    (_PENDING_AFTER_SQL, [after_id, limit or 2**62], "audit_event_pending_after"),
+                    (_HEAD_SQL, [], "audit_event_head"),
+                ]
+            )
+            if not pending:
+                return [], 0, after_id
+            seals = _seal_events(using, cast(list[Pending], pending), top[0] if top else (0, GENESIS))
+            if seals:
+                _write_seals(using, seals)
+            return seals, len(pending), pending[-1][0]
         _lock_chain(using)
         query = (
             AuditEvent.objects.using(using)
