@@ -350,3 +350,25 @@ class WitnessState(models.Model):
 
     def __str__(self) -> str:
         return self.witness
+
+
+class NoteTimeStamp(models.Model):
+    """An RFC 3161 time-stamp over a checkpoint note (the time-stamp server of ``TIMESTAMP_URL``):
+    a second time from outside the casino, beside the witnesses' cosignatures."""
+
+    note = models.OneToOneField(
+        CheckpointNote,
+        verbose_name=_("point de contrôle"),
+        on_delete=models.PROTECT,
+        related_name="time_stamp",
+    )
+    response = models.BinaryField(_("réponse RFC 3161 (DER)"))
+    gen_time = models.DateTimeField(_("heure du serveur d'horodatage"))
+
+    class Meta:
+        verbose_name = _("horodatage RFC 3161")
+        verbose_name_plural = _("horodatages RFC 3161")
+        ordering = ["note"]
+
+    def __str__(self) -> str:
+        return f"{self.note.size} {self.gen_time:%Y-%m-%d %H:%M:%S}"

@@ -18,12 +18,14 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection
+from rfc3161_client import decode_timestamp_response
 
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 
+from . import note_timestamps as stamps
 from . import notes as casino_notes
-from .models import CheckpointNote
+from .models import CheckpointNote, NoteTimeStamp
 from .witnesses import policy
 
 SHOWN = 50  # events named at most (then how many more)
@@ -44,10 +46,13 @@ def check() -> TimeCheck:
     found = policy()
     key = casino_notes.verifier()
     result = TimeCheck()
-    if found is None or key is None:
+    if key is None:
+        return result
+    result.problems.extend(_time_stamps())
+    if found is None:
         return result
     # (size, first cosignature time, last cosignature time) of each note, cosignatures verified
-    times: list[tuple[int, int, int]] = []
+    times: list[tuple[int, int, int | None]] = []
     for note in (
         CheckpointNote.objects.select_related("checkpoint").prefetch_related("cosignatures").order_by("size")
     ):
@@ -89,9 +94,29 @@ def check() -> TimeCheck:
     return result
 
 
-def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
+def _time_stamps() -> list[str]:
+    """The RFC 3161 time-stamps of the notes checked, and their times as upper bounds."""
+    problems = []
+    times: list[tuple[int, int, int | None]] = []
+    for stamp in NoteTimeStamp.objects.select_related("note").order_by("note__size"):
+        try:
+            at = stamps.check(
+                decode_timestamp_response(bytes(stamp.response)), stamp.note.note.encode("utf-8")
+            )
+        except (ValueError, stamps.TimeStampError) as error:
+            problems.append(
+                f"the RFC 3161 time-stamp of the C2SP checkpoint of size {stamp.note.size}: {error}"
+            )
+            continue
+        times.append((stamp.note.size, int(at.timestamp()), None))
+    return problems + _events_out_of_bounds(times, source="the RFC 3161 time-stamp")
+
+
+def _events_out_of_bounds(
+    times: list[tuple[int, int, int | None]], source: str = "the first witness's cosignature"
+) -> list[str]:
     """Every event dated after the first cosignature covering it or before the last one that
-    did not, named with both times."""
+    did not, named with both times (a time-stamp: an upper bound only, ``last`` None)."""
     if not times:
         return []
     tolerance = dt.timedelta(seconds=float(getattr(settings, "AUDIT_WITNESS_TIME_TOLERANCE", 120.0)))
@@ -105,7 +130,10 @@ def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
     lo, before = 0, None
     for (size, _first, last), bound in zip(times, upper, strict=True):
         rows.append((lo, size, _utc(bound) + tolerance, _utc(before) - tolerance if before else None))
-        lo, before = size, last if before is None else max(before, last)
+        if last is not None:
+            lo, before = size, last if before is None else max(before, last)
+        else:
+            lo = size
     rows.append(
         (lo, None, None, _utc(before) - tolerance if before else None)
     )  # after the last cosigned size
@@ -124,8 +152,8 @@ def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
     for seq, recorded_at, upper_at, lower_at in found[:SHOWN]:
         if upper_at is not None and recorded_at > upper_at:
             problems.append(
-                f"event #{seq} is dated {recorded_at:%Y-%m-%d %H:%M:%S} UTC, after the first witness's "
-                f"cosignature covering it ({upper_at - tolerance:%Y-%m-%d %H:%M:%S} UTC): the server's clock ran ahead"
+                f"event #{seq} is dated {recorded_at:%Y-%m-%d %H:%M:%S} UTC, after {source} "
+                f"covering it ({upper_at - tolerance:%Y-%m-%d %H:%M:%S} UTC): the server's clock ran ahead"
             )
         else:
             problems.append(

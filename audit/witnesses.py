@@ -42,6 +42,7 @@ from . import notes as casino_notes
 from . import record
 from .actions import Action
 from .models import CheckpointNote, Cosignature, WitnessState
+from .note_timestamps import stamp_pending
 from .proofs import tree
 
 BATCH = 200  # notes pushed to one witness per run, at most
@@ -211,11 +212,15 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
 
 
 def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
-    """Make the notes of the checkpoints that lack one, then push to every witness of the policy."""
-    found = policy()
-    if found is None or casino_notes.signer() is None:
+    """Make the notes of the checkpoints that lack one (time-stamped when a time-stamp server is
+    configured), then push to every witness of the policy."""
+    if casino_notes.signer() is None:
         return []
     casino_notes.make_notes()
+    stamp_pending()
+    found = policy()
+    if found is None:
+        return []
     return [push(witness, now=now) for witness in found.witnesses.values() if witness.url]
 
 
