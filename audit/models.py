@@ -283,11 +283,14 @@ class CheckpointNote(models.Model):
     (the casino's origin, the tree size, the base64 Merkle root) signed with the casino's
     Ed25519 note key, which the authority's witnesses cosign (audit.witnesses)."""
 
+    # No constraint in the database: the record's own tables stay as they were (their guards,
+    # not this table, stop a truncation); a note whose checkpoint is gone is named by verify_audit.
     checkpoint = models.OneToOneField(
         Checkpoint,
         verbose_name=_("point de contrôle signé"),
         on_delete=models.PROTECT,
         related_name="tlog_note",
+        db_constraint=False,
     )
     origin = models.CharField(_("origine"), max_length=255, editable=False)
     size = models.BigIntegerField(_("taille de l'arbre"), unique=True, editable=False)

@@ -25,8 +25,8 @@ from tlog import note as notes
 
 from . import note_timestamps as stamps
 from . import notes as casino_notes
-from .models import CheckpointNote, NoteTimeStamp
-from .witnesses import policy
+from .models import Checkpoint, CheckpointNote, NoteTimeStamp
+from .witnesses import policy, policy_error
 
 SHOWN = 50  # events named at most (then how many more)
 
@@ -46,6 +46,8 @@ def check() -> TimeCheck:
     found = policy()
     key = casino_notes.verifier()
     result = TimeCheck()
+    if policy_error():
+        result.problems.append(policy_error())
     if key is None:
         return result
     result.problems.extend(_time_stamps())
@@ -53,19 +55,22 @@ def check() -> TimeCheck:
         return result
     # (size, first cosignature time, last cosignature time) of each note, cosignatures verified
     times: list[tuple[int, int, int | None]] = []
-    for note in (
-        CheckpointNote.objects.select_related("checkpoint").prefetch_related("cosignatures").order_by("size")
-    ):
+    stored = {c.pk: c for c in Checkpoint.objects.exclude(root_hash="")}
+    for note in CheckpointNote.objects.prefetch_related("cosignatures").order_by("size"):
         label = f"C2SP checkpoint of size {note.size}"
+        checkpoint = stored.get(note.checkpoint_id)
+        if checkpoint is None:
+            result.problems.append(f"{label}: the signed checkpoint it was made from is gone")
+            continue
         try:
             opened = notes.open_note(note.note, [key])
             head = checkpoints.parse(opened.text)
         except (notes.NoteError, checkpoints.CheckpointError) as error:
             result.problems.append(f"{label}: not signed by the casino's note key ({error})")
             continue
-        if (head.size, head.root.hex()) != (note.checkpoint.seq, note.checkpoint.root_hash):
+        if (head.size, head.root.hex()) != (checkpoint.seq, checkpoint.root_hash):
             result.problems.append(
-                f"{label}: its tree head is not the one of checkpoint n° {note.checkpoint.number}"
+                f"{label}: its tree head is not the one of checkpoint n° {checkpoint.number}"
             )
             continue
         stamps = []

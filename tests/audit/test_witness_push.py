@@ -301,3 +301,15 @@ def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
     assert (
         code == 1 and "TIME: event #3 is dated" in err and "after the RFC 3161 time-stamp covering it" in err
     )
+
+
+def test_a_policy_that_cannot_be_read_is_reported_never_a_traceback(
+    settings: Any, tmp_path: Path, capsys: Any, signing_configured: Any
+) -> None:
+    bad = tmp_path / "policy.txt"
+    bad.write_text("witness A not-a-vkey\nquorum A\n")
+    settings.AUDIT_WITNESS_POLICY = str(bad)
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
+    assert witnesses.policy() is None and witnesses.push_all() == []
+    code, _out, err = _verify(capsys)
+    assert code == 1 and f"TIME: AUDIT_WITNESS_POLICY {bad}: line 1 (witness A not-a-vkey): bad vkey" in err
