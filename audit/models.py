@@ -283,11 +283,14 @@ class CheckpointNote(models.Model):
     (the casino's origin, the tree size, the base64 Merkle root) signed with the casino's
     Ed25519 note key, which the authority's witnesses cosign (audit.witnesses)."""
 
+    # No constraint in the database: the record's own tables stay as they were (their guards,
+    # not this table, stop a truncation); a note whose checkpoint is gone is named by verify_audit.
     checkpoint = models.OneToOneField(
         Checkpoint,
         verbose_name=_("point de contrôle signé"),
         on_delete=models.PROTECT,
         related_name="tlog_note",
+        db_constraint=False,
     )
     origin = models.CharField(_("origine"), max_length=255, editable=False)
     size = models.BigIntegerField(_("taille de l'arbre"), unique=True, editable=False)
@@ -350,3 +353,25 @@ class WitnessState(models.Model):
 
     def __str__(self) -> str:
         return self.witness
+
+
+class NoteTimeStamp(models.Model):
+    """An RFC 3161 time-stamp over a checkpoint note (the time-stamp server of ``TIMESTAMP_URL``):
+    a second time from outside the casino, beside the witnesses' cosignatures."""
+
+    note = models.OneToOneField(
+        CheckpointNote,
+        verbose_name=_("point de contrôle"),
+        on_delete=models.PROTECT,
+        related_name="time_stamp",
+    )
+    response = models.BinaryField(_("réponse RFC 3161 (DER)"))
+    gen_time = models.DateTimeField(_("heure du serveur d'horodatage"))
+
+    class Meta:
+        verbose_name = _("horodatage RFC 3161")
+        verbose_name_plural = _("horodatages RFC 3161")
+        ordering = ["note"]
+
+    def __str__(self) -> str:
+        return f"{self.note.size} {self.gen_time:%Y-%m-%d %H:%M:%S}"

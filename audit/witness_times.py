@@ -18,13 +18,15 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import connection
+from rfc3161_client import decode_timestamp_response
 
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 
+from . import note_timestamps as stamps
 from . import notes as casino_notes
-from .models import CheckpointNote
-from .witnesses import policy
+from .models import Checkpoint, CheckpointNote, NoteTimeStamp
+from .witnesses import policy, policy_error
 
 SHOWN = 50  # events named at most (then how many more)
 
@@ -44,23 +46,31 @@ def check() -> TimeCheck:
     found = policy()
     key = casino_notes.verifier()
     result = TimeCheck()
-    if found is None or key is None:
+    if policy_error():
+        result.problems.append(policy_error())
+    if key is None:
+        return result
+    result.problems.extend(_time_stamps())
+    if found is None:
         return result
     # (size, first cosignature time, last cosignature time) of each note, cosignatures verified
-    times: list[tuple[int, int, int]] = []
-    for note in (
-        CheckpointNote.objects.select_related("checkpoint").prefetch_related("cosignatures").order_by("size")
-    ):
+    times: list[tuple[int, int, int | None]] = []
+    stored = {c.pk: c for c in Checkpoint.objects.exclude(root_hash="")}
+    for note in CheckpointNote.objects.prefetch_related("cosignatures").order_by("size"):
         label = f"C2SP checkpoint of size {note.size}"
+        checkpoint = stored.get(note.checkpoint_id)
+        if checkpoint is None:
+            result.problems.append(f"{label}: the signed checkpoint it was made from is gone")
+            continue
         try:
             opened = notes.open_note(note.note, [key])
             head = checkpoints.parse(opened.text)
         except (notes.NoteError, checkpoints.CheckpointError) as error:
             result.problems.append(f"{label}: not signed by the casino's note key ({error})")
             continue
-        if (head.size, head.root.hex()) != (note.checkpoint.seq, note.checkpoint.root_hash):
+        if (head.size, head.root.hex()) != (checkpoint.seq, checkpoint.root_hash):
             result.problems.append(
-                f"{label}: its tree head is not the one of checkpoint n° {note.checkpoint.number}"
+                f"{label}: its tree head is not the one of checkpoint n° {checkpoint.number}"
             )
             continue
         stamps = []
@@ -89,9 +99,29 @@ def check() -> TimeCheck:
     return result
 
 
-def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
+def _time_stamps() -> list[str]:
+    """The RFC 3161 time-stamps of the notes checked, and their times as upper bounds."""
+    problems = []
+    times: list[tuple[int, int, int | None]] = []
+    for stamp in NoteTimeStamp.objects.select_related("note").order_by("note__size"):
+        try:
+            at = stamps.check(
+                decode_timestamp_response(bytes(stamp.response)), stamp.note.note.encode("utf-8")
+            )
+        except (ValueError, stamps.TimeStampError) as error:
+            problems.append(
+                f"the RFC 3161 time-stamp of the C2SP checkpoint of size {stamp.note.size}: {error}"
+            )
+            continue
+        times.append((stamp.note.size, int(at.timestamp()), None))
+    return problems + _events_out_of_bounds(times, source="the RFC 3161 time-stamp")
+
+
+def _events_out_of_bounds(
+    times: list[tuple[int, int, int | None]], source: str = "the first witness's cosignature"
+) -> list[str]:
     """Every event dated after the first cosignature covering it or before the last one that
-    did not, named with both times."""
+    did not, named with both times (a time-stamp: an upper bound only, ``last`` None)."""
     if not times:
         return []
     tolerance = dt.timedelta(seconds=float(getattr(settings, "AUDIT_WITNESS_TIME_TOLERANCE", 120.0)))
@@ -105,7 +135,10 @@ def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
     lo, before = 0, None
     for (size, _first, last), bound in zip(times, upper, strict=True):
         rows.append((lo, size, _utc(bound) + tolerance, _utc(before) - tolerance if before else None))
-        lo, before = size, last if before is None else max(before, last)
+        if last is not None:
+            lo, before = size, last if before is None else max(before, last)
+        else:
+            lo = size
     rows.append(
         (lo, None, None, _utc(before) - tolerance if before else None)
     )  # after the last cosigned size
@@ -124,8 +157,8 @@ def _events_out_of_bounds(times: list[tuple[int, int, int]]) -> list[str]:
     for seq, recorded_at, upper_at, lower_at in found[:SHOWN]:
         if upper_at is not None and recorded_at > upper_at:
             problems.append(
-                f"event #{seq} is dated {recorded_at:%Y-%m-%d %H:%M:%S} UTC, after the first witness's "
-                f"cosignature covering it ({upper_at - tolerance:%Y-%m-%d %H:%M:%S} UTC): the server's clock ran ahead"
+                f"event #{seq} is dated {recorded_at:%Y-%m-%d %H:%M:%S} UTC, after {source} "
+                f"covering it ({upper_at - tolerance:%Y-%m-%d %H:%M:%S} UTC): the server's clock ran ahead"
             )
         else:
             problems.append(

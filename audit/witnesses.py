@@ -24,6 +24,7 @@ What a witness answers decides what the casino does:
 from __future__ import annotations
 
 import datetime as dt
+import logging
 import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
@@ -42,17 +43,36 @@ from . import notes as casino_notes
 from . import record
 from .actions import Action
 from .models import CheckpointNote, Cosignature, WitnessState
+from .note_timestamps import stamp_pending
 from .proofs import tree
 
 BATCH = 200  # notes pushed to one witness per run, at most
+log = logging.getLogger(__name__)
+
+
+def policy_error() -> str:
+    """Why the configured policy cannot be used ("" when it can, or when none is configured)."""
+    path = str(getattr(settings, "AUDIT_WITNESS_POLICY", "") or "")
+    if not path:
+        return ""
+    try:
+        policies.parse(Path(path).read_bytes())
+    except (OSError, policies.PolicyError) as error:
+        return f"AUDIT_WITNESS_POLICY {path}: {error}"
+    return ""
 
 
 def policy() -> policies.Policy | None:
-    """The casino's witness policy, or None when none is configured."""
+    """The casino's witness policy, or None when none is configured or it cannot be read
+    (``policy_error()`` says why; verify_audit reports it, the push logs it)."""
     path = str(getattr(settings, "AUDIT_WITNESS_POLICY", "") or "")
     if not path:
         return None
-    return policies.parse(Path(path).read_bytes())
+    try:
+        return policies.parse(Path(path).read_bytes())
+    except (OSError, policies.PolicyError) as error:
+        log.error("AUDIT_WITNESS_POLICY %s: %s", path, error)
+        return None
 
 
 @dataclass
@@ -211,11 +231,15 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
 
 
 def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
-    """Make the notes of the checkpoints that lack one, then push to every witness of the policy."""
-    found = policy()
-    if found is None or casino_notes.signer() is None:
+    """Make the notes of the checkpoints that lack one (time-stamped when a time-stamp server is
+    configured), then push to every witness of the policy."""
+    if casino_notes.signer() is None:
         return []
     casino_notes.make_notes()
+    stamp_pending()
+    found = policy()
+    if found is None:
+        return []
     return [push(witness, now=now) for witness in found.witnesses.values() if witness.url]
 
 

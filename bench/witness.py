@@ -74,9 +74,11 @@ class Log:
         self.leaves += [leaf_hash(f"{self.key.name} {i}".encode()) for i in range(start, start + grow)]
         size = len(self.leaves)
         tree = Tree(lambda keys: {}, lambda s, e: self.leaves[s:e], 4)
-        proof = tree.consistency_proof(self.cosigned, size) if self.cosigned else []
+        old = self.cosigned  # the size the previous request will have had cosigned
+        proof = tree.consistency_proof(old, size) if old else []
         head = checkpoints.Checkpoint(self.key.name, size, tree.mth(0, size))
-        return AddCheckpoint(self.cosigned, proof, notes.sign(head.text, self.key)).body, size
+        self.cosigned = size
+        return AddCheckpoint(old, proof, notes.sign(head.text, self.key)).body, size
 
 
 def _free_port() -> int:
@@ -156,7 +158,7 @@ def _measure(args: argparse.Namespace, logs: list[Log], port: int) -> None:
 
     def client(batch: list[tuple[Log, bytes, int]]) -> None:
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        for log, body, size in batch:
+        for _log, body, _size in batch:
             started = time.perf_counter()
             conn.request("POST", "/add-checkpoint", body=body, headers={"Content-Type": "text/plain"})
             answer = conn.getresponse()
@@ -164,13 +166,10 @@ def _measure(args: argparse.Namespace, logs: list[Log], port: int) -> None:
             with lock:
                 times.append(time.perf_counter() - started)
                 statuses[answer.status] = statuses.get(answer.status, 0) + 1
-            if answer.status == 200:
-                log.cosigned = size
         conn.close()
 
     started = time.perf_counter()
     for requests in rounds:  # each casino's checkpoints in order, the casinos spread over the clients
-        # a casino's next request was made from the size it will have had cosigned
         batches = [requests[i :: args.clients] for i in range(args.clients)]
         threads = [threading.Thread(target=client, args=(b,)) for b in batches]
         for t in threads:

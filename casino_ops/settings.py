@@ -320,6 +320,9 @@ AUDIT_WITNESS_TIMEOUT = env.float("AUDIT_WITNESS_TIMEOUT", default=10.0)
 # verify_audit names an event dated after the first cosignature covering it, or before the last
 # one that did not, by more than this many seconds (the sealing delay, the clocks' drift).
 AUDIT_WITNESS_TIME_TOLERANCE = env.float("AUDIT_WITNESS_TIME_TOLERANCE", default=120.0)
+# With TIMESTAMP_URL, each checkpoint note is also time-stamped (RFC 3161); the server's root
+# certificate (PEM) lets verify_audit check those time-stamps' signatures.
+AUDIT_TIMESTAMP_CA = env.str("AUDIT_TIMESTAMP_CA", default="")
 CELERY_BEAT_SCHEDULE["push-to-witnesses"] = {"task": "audit.tasks.push_to_witnesses", "schedule": 60.0}
 
 # --- Signed registers and checkpoints (FR art. 68) --------------------------

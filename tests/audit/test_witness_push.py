@@ -18,6 +18,7 @@ from audit import witnesses
 from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from audit.models import AuditEvent, CheckpointNote, Cosignature, WitnessState
+from tests.audit.test_signing import mock_tsa  # noqa: F401  # the mocked time-stamp server
 from tests.witness_process import WitnessServer, second_witness_server, witness_server  # noqa: F401
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
@@ -262,3 +263,53 @@ def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
     assert (
         "TIME: event #3 is dated" in err and "the server's clock ran ahead" in err and "event #4" not in err
     )
+
+
+def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
+    signing_configured: Any,
+    settings: Any,
+    mock_tsa: Any,  # noqa: F811  # the fixture imported above
+    tmp_path: Path,
+    django_capture_on_commit_callbacks: Any,
+    capsys: Any,
+) -> None:
+    """Without a witness, the time-stamp server's time (mocked: the one thing outside the
+    project) bounds the events a note covers: a clock run ahead is named."""
+    import time_machine
+    from rfc3161_client import decode_timestamp_response
+
+    from audit import note_timestamps
+    from audit.models import NoteTimeStamp
+
+    url, seen = mock_tsa
+    settings.TIMESTAMP_URL = url
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
+    note = _checkpoint(django_capture_on_commit_callbacks, 2)
+    assert witnesses.push_all() == [] and len(seen) >= 1  # no policy: no witness, but the time-stamp
+    stamp = NoteTimeStamp.objects.get(note=note)
+    response = decode_timestamp_response(bytes(stamp.response))
+    assert note_timestamps.check(response, note.note.encode()) == stamp.gen_time
+    with pytest.raises(note_timestamps.TimeStampError, match="not over this note"):
+        note_timestamps.check(response, b"another note")
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    with time_machine.travel(timezone.now() + dt.timedelta(hours=3), tick=True):
+        _record(1)  # event 3, dated three hours ahead
+    _checkpoint(django_capture_on_commit_callbacks, 1)
+    witnesses.push_all()
+    code, _out, err = _verify(capsys)
+    assert (
+        code == 1 and "TIME: event #3 is dated" in err and "after the RFC 3161 time-stamp covering it" in err
+    )
+
+
+def test_a_policy_that_cannot_be_read_is_reported_never_a_traceback(
+    settings: Any, tmp_path: Path, capsys: Any, signing_configured: Any
+) -> None:
+    bad = tmp_path / "policy.txt"
+    bad.write_text("witness A not-a-vkey\nquorum A\n")
+    settings.AUDIT_WITNESS_POLICY = str(bad)
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
+    assert witnesses.policy() is None and witnesses.push_all() == []
+    code, _out, err = _verify(capsys)
+    assert code == 1 and f"TIME: AUDIT_WITNESS_POLICY {bad}: line 1 (witness A not-a-vkey): bad vkey" in err
