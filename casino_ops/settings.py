@@ -165,7 +165,7 @@ STATIC_MANIFEST = env.bool("STATIC_MANIFEST", default=not DEBUG)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        "BACKEND": "casino_ops.storage.HashedStaticFilesStorage"
         if STATIC_MANIFEST
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },

@@ -84,6 +84,7 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
         "CELERY_BROKER_URL",
         "SIGNING_PKCS12",
         "SIGNING_PKCS12_PASSWORD",
+        "STATIC_MANIFEST",
     }
     env = {k: v for k, v in os.environ.items() if k not in test_only}
     env.update(PORT=str(port), HOST="127.0.0.1")

@@ -45,7 +45,7 @@ def _production_settings(**env: str) -> list[str]:
 
 def test_production_serves_static_files_through_whitenoise_with_a_manifest() -> None:
     backend, first, second = _production_settings()
-    assert backend == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    assert backend == "casino_ops.storage.HashedStaticFilesStorage"
     # right after the security middleware, before anything that reads the session
     assert (first, second) == (
         "django.middleware.security.SecurityMiddleware",
@@ -116,7 +116,7 @@ def test_the_quick_start_serves_static_files_as_production_does() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [
-        "whitenoise.storage.CompressedManifestStaticFilesStorage",
+        "casino_ops.storage.HashedStaticFilesStorage",
         "whitenoise.middleware.WhiteNoiseMiddleware",
         "False",
         "False",
