@@ -24,6 +24,7 @@ class Act(StrEnum):
     SESSION_OPEN = "session.open"
     SESSION_ADVANCE = "session.advance"
     SESSION_CLOSE = "session.close"
+    SESSION_PLAY = "session.play"  # rounds played: a hand log received (``at``: its shoe filled)
     DEPOT_KEY_HANDOVER = "depot.key_handover"
     DEPOT_RECEIVE = "depot.receive"
     DEPOT_ISSUE = "depot.issue"

@@ -5,8 +5,8 @@
   in force that day, once the casino keeps its book of approvals;
 - séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
   closing hour; a séance closed before the closing hour has its recorded reason;
-- a bank failure (LU art. 11): no séance opens, and no advance is added to one, until a new
-  authorisation is recorded;
+- a bank failure (LU art. 11): no séance opens, no advance is added to one, and no round is
+  played (a hand log of a shoe filled after the failure), until a new authorisation is recorded;
 - shoe devices (LU art. 32 §3, 40): under LU, no séance opens at a table without the shoe
   the director assigned to it for that day (the book is compelled, not kept at will);
 - closing down (LU art. 52): no séance opens after it.
@@ -60,8 +60,9 @@ def seance_hours(
 
 def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
     """LU art. 11: the counterpart games stop at the failure and the authorisation lapses: no
-    séance opens, and no further advance feeds an open one, until a new authorisation."""
-    if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE):
+    séance opens, no further advance feeds an open one, and no round is played (a hand log of a
+    shoe filled after the failure), until a new authorisation."""
+    if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE, Act.SESSION_PLAY):
         return
     rules.check_bank_authorised(act, profile, selectors.pending_bank_failure(at or timezone.now()))
 

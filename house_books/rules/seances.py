@@ -60,6 +60,16 @@ def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
     if failure is None:
         return
     when = {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")}
+    if act == Act.SESSION_PLAY:
+        raise RegulationError(
+            "BANK_FAILURE_NO_AUTHORISATION",
+            _(
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune manche n'est jouée avant l'inscription d'une nouvelle autorisation : journal d'un sabot garni après la défaillance refusé."
+            )
+            % when,
+            cite("house.bank", profile),
+            field="session",
+        )
     if act == Act.SESSION_ADVANCE:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",

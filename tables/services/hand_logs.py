@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from cards_registry.services import REPLAY_CODES, report_incident_from_replay
-from casino_ops import access
+from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -62,6 +62,17 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             field="table",
         )
     _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
+    # its rounds were played once its shoe was filled (the moment of the upload for a shoe the
+    # séance never filled): the rules of the books above bind them (LU art. 11)
+    filled = session.shoes.filter(label=doc["shoe_id"]).values_list("filled_at", flat=True).first()
+    act_checks.run(
+        act_checks.Act.SESSION_PLAY,
+        day=session.day,
+        profile=profile,
+        people={},
+        at=filled or clock.now(),
+        subject=session,
+    )
     digest = hashlib.sha256(raw).hexdigest()
     try:
         return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)
