@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
 
 from . import fmt
@@ -31,6 +33,7 @@ COLUMNS = [
 def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     decks = 0
+    signed = officer_fingerprints(records, Action.DEPOT_DESTRUCTION_STAMPED)
     for d in records:
         lines = list(d.lines.all())
         decks += len(lines)
@@ -48,7 +51,7 @@ def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any
                     checks,
                     d.method,
                     fmt.person(d.officer),
-                    fmt.visa_of(d),
+                    fmt.visa_of(d, fingerprints=signed),
                     remarks,
                 ],
                 "corrected" if corrections else "",

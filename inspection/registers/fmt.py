@@ -35,11 +35,14 @@ def visa(who: Any, at: dt.datetime | None, fingerprint: str = "") -> str:
     return f"{name} — {moment(at)}{signed}"
 
 
-def visa_of(obj: Any, attr: str = "visa") -> str:
+def visa_of(obj: Any, attr: str = "visa", fingerprints: dict[str, str] | None = None) -> str:
+    """``obj``'s visa; ``fingerprints``: the officers' signatures by the entry's key
+    (``audit.reads.officer_fingerprints``, read once for the register)."""
     stamp = getattr(obj, attr, None)
     if stamp is None:
         return ""
-    return visa(getattr(stamp, "officer", None), getattr(stamp, "at", None))
+    fingerprint = (fingerprints or {}).get(str(obj.pk), "")
+    return visa(getattr(stamp, "officer", None), getattr(stamp, "at", None), fingerprint)
 
 
 def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:

@@ -13,6 +13,8 @@ from typing import Any
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
 
 from . import fmt
@@ -51,6 +53,7 @@ class OrderBook(Register):
     def context(self, request: Request) -> dict[str, Any]:
         read = depot.order_book
         orders = list(read(request.date_from, request.date_to))
+        signed = officer_fingerprints(orders, Action.DEPOT_ORDER_STAMPED)
         rows: list[dict[str, Any]] = []
         decks = 0
         for o in orders:
@@ -72,7 +75,7 @@ class OrderBook(Register):
                         f"{maker.name} ({maker.approval_reference})",
                         what,
                         count,
-                        fmt.visa_of(o),
+                        fmt.visa_of(o, fingerprints=signed),
                         fmt.moment(o.sent_at),
                         receptions,
                         o.note,

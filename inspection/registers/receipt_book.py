@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
 
 from . import fmt
@@ -64,7 +66,7 @@ def entry_rows(entries: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dic
     return rows, {"received": received, "destroyed": destroyed, "kept": received - destroyed}
 
 
-def _entry(reception: Any) -> dict[str, Any]:
+def _entry(reception: Any, signed: dict[str, str]) -> dict[str, Any]:
     decks = list(reception.decks.all())
     sixains = [s.serial for s in reception.sixains.all()]
     serials = fmt.serial_ranges(d.serial for d in decks)
@@ -83,7 +85,7 @@ def _entry(reception: Any) -> dict[str, Any]:
         "serials": serials,
         "backs": ", ".join(str(b) for b in backs),
         "decks": len(decks),
-        "visa": fmt.visa_of(reception),
+        "visa": fmt.visa_of(reception, fingerprints=signed),
         "destroyed": sum(1 for d in decks if d.status == "destroyed"),
         "note": " ; ".join(n for n in notes if n),
         "corrections": fmt.corrections_of(reception, f"{reception.book.number}/{reception.number}"),
@@ -111,7 +113,9 @@ class ReceiptBook(Register):
 
     def context(self, request: Request) -> dict[str, Any]:
         read = depot.receipt_book
-        entries = [_entry(r) for r in read(request.date_from, request.date_to)]
+        receptions = list(read(request.date_from, request.date_to))
+        signed = officer_fingerprints(receptions, Action.DEPOT_RECEPTION_STAMPED)
+        entries = [_entry(r, signed) for r in receptions]
         context = self.context_from_entries(entries)
         destructions = depot.destructions
         context["sections"].append(

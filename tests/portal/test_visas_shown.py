@@ -41,3 +41,23 @@ def test_every_visa_of_the_demo_verifies(lu_demo: Any) -> None:
     assert outcome.ok, outcome.officer_problems[:3]
     assert outcome.officer_acts is not None and outcome.officer_acts.checked >= 23
     assert all(officer == "officier" for _seq, officer, _f in outcome.officer_acts.verified)
+
+
+@pytest.mark.django_db
+def test_the_depot_registers_print_each_visa_with_its_signature(lu_demo: Any) -> None:
+    import datetime as dt
+
+    from audit.actions import Action
+    from audit.reads import officer_fingerprints
+    from cards_registry.models import Order, Reception
+    from inspection.registers.base import Request
+    from inspection.registers.order_book import OrderBook
+    from inspection.registers.receipt_book import ReceiptBook
+
+    everything = Request(dt.date(2000, 1, 1), dt.date(2100, 1, 1))
+    order = Order.objects.filter(visa__isnull=False).first()
+    reception = Reception.objects.filter(visa__isnull=False).first()
+    order_print = officer_fingerprints([order], Action.DEPOT_ORDER_STAMPED)[str(order.pk)]
+    reception_print = officer_fingerprints([reception], Action.DEPOT_RECEPTION_STAMPED)[str(reception.pk)]
+    assert order_print in str(OrderBook().context(everything))
+    assert reception_print in str(ReceiptBook().context(everything))
