@@ -240,6 +240,7 @@ class HeadMark:
     hash: str
     time: str
     authentic: bool
+    last_id: int | None = None  # the highest event id given when it was written (None: older marks)
 
 
 def _head_mac(data: dict[str, Any]) -> str:
@@ -258,11 +259,36 @@ def witness_head(using: str = "default") -> HeadMark | None:
         return None
     now = timezone.now()
     name = f"{HEADS}/{now:%Y-%m-%d}/head-{seq:012d}.json"
-    data: dict[str, Any] = {"type": HEAD_TYPE, "seq": seq, "hash": digest, "time": format_time(now)}
+    data: dict[str, Any] = {
+        "type": HEAD_TYPE,
+        "seq": seq,
+        "hash": digest,
+        "time": format_time(now),
+        "last_id": last_event_id(using),
+    }
     data["mac"] = _head_mac(data)
     if not witness.exists(name):
         witness.write(name, (canonical_json(data) + "\n").encode("utf-8"))
     return read_head_mark(witness, name)
+
+
+def last_event_id(using: str = "default") -> int:
+    """The highest event id the database has given: its sequence's last value (PostgreSQL), the
+    highest id held elsewhere. A head mark keeps it, so that the sequence set back below it (the
+    newest acts removed, then ``setval`` to hide their ids) is named."""
+    from django.db import connections
+
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_get_serial_sequence('audit_event', 'id')")
+            sequence = cursor.fetchone()[0]
+            if sequence:
+                cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
+                last, called = cursor.fetchone()
+                return int(last) if called else int(last) - 1
+        cursor.execute("SELECT coalesce(max(id), 0) FROM audit_event")
+        return int(cursor.fetchone()[0])
 
 
 def read_head_mark(witness: DirectoryWitness | StorageWitness, name: str) -> HeadMark:
@@ -274,6 +300,7 @@ def read_head_mark(witness: DirectoryWitness | StorageWitness, name: str) -> Hea
             seq=int(data["seq"]),
             hash=str(data["hash"]),
             time=str(data.get("time", "")),
+            last_id=int(data["last_id"]) if data.get("last_id") is not None else None,
             authentic=data.get("type") == HEAD_TYPE
             and hmac.compare_digest(str(data.get("mac", "")), _head_mac(data)),
         )
