@@ -14,7 +14,7 @@ from .. import signing
 from ..chain import GENESIS, format_time
 from ..merkle import TreeBuilder
 from ..models import Checkpoint, MerkleNode
-from .witness import HeadMark, get_witness, latest_head_mark
+from .witness import HeadMark, get_witness, last_event_id, latest_head_mark
 
 
 def _casino_certificate() -> bytes | None:
@@ -155,6 +155,17 @@ class CheckContext:
                 _("%(mark)s : la chaîne s'arrête à %(end)s (des événements ont disparu)")
                 % {"mark": label, "end": verified_to}
             ]
+        if mark.last_id is not None:
+            now = last_event_id()
+            if now < mark.last_id:
+                return [
+                    _(
+                        "%(mark)s : la séquence des identifiants d'événements est revenue à %(now)s, alors "
+                        "que le témoin a vu l'identifiant %(id)s déjà donné (les derniers actes retirés, "
+                        "la séquence remise en arrière)"
+                    )
+                    % {"mark": label, "now": now, "id": mark.last_id}
+                ]
         return []
 
     def check(self, chain_hashes: dict[int, str], *, verified_to: int, broken: bool) -> tuple[int, list[str]]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import errno
 import hashlib
 import hmac
 import json
@@ -26,6 +27,16 @@ _WITNESS_NAME = re.compile(r"^checkpoint-(\d{10})\.json$")
 
 class WitnessConflict(Exception):
     """The witness already holds, under that number, a different checkpoint."""
+
+
+class WitnessUnwritable(Exception):
+    """The witness could not write a file (a full disk, a read-only share…): nothing is left
+    under its name; the message names the file and the system's reason."""
+
+    def __init__(self, target: Any, error: OSError) -> None:
+        reason = error.strerror or str(error)
+        super().__init__(f"the witness cannot write {target}: {reason}")
+        self.target, self.reason = str(target), reason
 
 
 class DirectoryWitness:
@@ -54,18 +65,31 @@ class DirectoryWitness:
         return (self.path / name).exists()
 
     def write(self, name: str, data: bytes) -> None:
+        """Write ``name`` once: the bytes go to a temporary file first, synced, then linked under
+        their name (which never existed before, nor is replaced). A full or read-only directory
+        leaves neither (:class:`WitnessUnwritable`, naming the file)."""
         target = self.path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
-        except FileExistsError:
+        if target.exists():
             if target.read_bytes() != data:
-                raise WitnessConflict(name) from None
+                raise WitnessConflict(name)
             return
-        with os.fdopen(fd, "wb") as out:
-            out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+        temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o444)
+            try:
+                with os.fdopen(fd, "wb") as out:
+                    out.write(data)
+                    out.flush()
+                    os.fsync(out.fileno())
+                _link(temporary, target)
+            finally:
+                temporary.unlink(missing_ok=True)
+        except FileExistsError:
+            if target.read_bytes() != data:  # written meanwhile by another process
+                raise WitnessConflict(name) from None
+        except OSError as error:
+            raise WitnessUnwritable(target, error) from error
 
 
 class StorageWitness:
@@ -110,6 +134,19 @@ class StorageWitness:
         saved = self.storage.save(name, ContentFile(data))
         if saved != name:
             raise WitnessConflict(name)
+
+
+def _link(temporary: Path, target: Path) -> None:
+    """``temporary`` under ``target``'s name, never replacing a file: a hard link, or on a share
+    without them (SMB…) a rename once the name is checked free."""
+    try:
+        os.link(temporary, target)
+    except OSError as error:
+        if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.ENOSYS, errno.EXDEV):
+            raise
+        if target.exists():
+            raise FileExistsError(errno.EEXIST, "exists", str(target)) from None
+        os.rename(temporary, target)
 
 
 def get_witness() -> DirectoryWitness | StorageWitness | None:
@@ -203,6 +240,7 @@ class HeadMark:
     hash: str
     time: str
     authentic: bool
+    last_id: int | None = None  # the highest event id given when it was written (None: older marks)
 
 
 def _head_mac(data: dict[str, Any]) -> str:
@@ -221,11 +259,36 @@ def witness_head(using: str = "default") -> HeadMark | None:
         return None
     now = timezone.now()
     name = f"{HEADS}/{now:%Y-%m-%d}/head-{seq:012d}.json"
-    data: dict[str, Any] = {"type": HEAD_TYPE, "seq": seq, "hash": digest, "time": format_time(now)}
+    data: dict[str, Any] = {
+        "type": HEAD_TYPE,
+        "seq": seq,
+        "hash": digest,
+        "time": format_time(now),
+        "last_id": last_event_id(using),
+    }
     data["mac"] = _head_mac(data)
     if not witness.exists(name):
         witness.write(name, (canonical_json(data) + "\n").encode("utf-8"))
     return read_head_mark(witness, name)
+
+
+def last_event_id(using: str = "default") -> int:
+    """The highest event id the database has given: its sequence's last value (PostgreSQL), the
+    highest id held elsewhere. A head mark keeps it, so that the sequence set back below it (the
+    newest acts removed, then ``setval`` to hide their ids) is named."""
+    from django.db import connections
+
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SELECT pg_get_serial_sequence('audit_event', 'id')")
+            sequence = cursor.fetchone()[0]
+            if sequence:
+                cursor.execute(f"SELECT last_value, is_called FROM {sequence}")
+                last, called = cursor.fetchone()
+                return int(last) if called else int(last) - 1
+        cursor.execute("SELECT coalesce(max(id), 0) FROM audit_event")
+        return int(cursor.fetchone()[0])
 
 
 def read_head_mark(witness: DirectoryWitness | StorageWitness, name: str) -> HeadMark:
@@ -237,6 +300,7 @@ def read_head_mark(witness: DirectoryWitness | StorageWitness, name: str) -> Hea
             seq=int(data["seq"]),
             hash=str(data["hash"]),
             time=str(data.get("time", "")),
+            last_id=int(data["last_id"]) if data.get("last_id") is not None else None,
             authentic=data.get("type") == HEAD_TYPE
             and hmac.compare_digest(str(data.get("mac", "")), _head_mac(data)),
         )

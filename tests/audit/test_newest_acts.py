@@ -90,3 +90,36 @@ def test_event_ids_are_checked_for_gaps(witness: Path, capsys: Any) -> None:
     _record(1)  # the next act: its id leaves those of the removed events missing
     code, out, err = _verify(capsys)
     assert "ID GAP: 2 event id(s) missing" in out + err
+
+
+@pytest.mark.django_db
+def test_the_event_id_sequence_set_back_after_the_newest_acts_removed_is_named(
+    witness: Path, capsys: Any, settings: Any
+) -> None:
+    """The newest acts, recorded (their ids given) but not yet sealed when the head was witnessed,
+    removed whole, and the id sequence set back so that no id is missing: the head mark kept the
+    highest id given, so the sequence set back below it is named (exit 1)."""
+    from django.db import connection
+
+    from audit.chain import seal_pending
+    from audit.models import AuditEvent
+
+    _record(3)
+    settings.AUDIT_SEALING = "sealer"
+    _record(2)  # ids given, waiting to be sealed
+    mark = witness_head()
+    assert mark is not None and mark.seq == 3
+    highest = AuditEvent.objects.order_by("-id").values_list("id", flat=True).first()
+    assert mark.last_id == highest
+    code, _out, err = _verify(capsys)
+    assert code == 0, err
+    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq IS NULL")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT setval(pg_get_serial_sequence('audit_event', 'id'), (SELECT max(id) FROM audit_event))"
+        )
+    seal_pending()
+    code, out, err = _verify(capsys)
+    assert "ID GAP" not in out + err  # the sequence set back hides the ids
+    assert code == 1
+    assert "séquence des identifiants d'événements est revenue" in err and str(highest) in err
