@@ -12,7 +12,18 @@ pytestmark = pytest.mark.slow
 
 def test_the_audit_bench_seals_every_save_and_its_proofs_hold() -> None:
     out = run_bench(
-        "audit.py", "--saves", "20", "--events", "1500", "--writers", "2", "--seconds", "0.5", "--no-peers"
+        "audit.py",
+        "--saves",
+        "20",
+        "--events",
+        "1500",
+        "--writers",
+        "2",
+        "--seconds",
+        "0.5",
+        "--rounds",
+        "1",
+        "--no-peers",
     )
     assert "check   : ok: events of the audited saves (one per save)" in out
     assert "check   : ok: the consistency proof holds" in out
