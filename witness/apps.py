@@ -1,15 +1,14 @@
 from typing import Any
 
 from django.apps import AppConfig
+from django.conf import settings
 from django.core import checks
+
+from tlog import note as notes
 
 
 def check_key(app_configs: Any = None, **kwargs: Any) -> list[checks.CheckMessage]:
     """The witness cosigns nothing without its key: said at ``check`` and ``migrate``."""
-    from django.conf import settings
-
-    from tlog import note as notes
-
     try:
         key = notes.Signer.from_skey(str(getattr(settings, "WITNESS_KEY", "") or ""))
     except notes.NoteError as error:
