@@ -6,7 +6,8 @@ import sys
 
 
 def main() -> None:
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "witness.settings")
+    # always the witness's own settings, never a casino's left in the environment
+    os.environ["DJANGO_SETTINGS_MODULE"] = "witness.settings"
     from django.core.management import execute_from_command_line
 
     execute_from_command_line([f"{sys.executable} -m witness", *sys.argv[1:]])

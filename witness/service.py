@@ -84,7 +84,10 @@ def add_checkpoint(body: bytes) -> Answer:
         return Answer(403, f"not signed by the log's key: {error}\n")
     if request.old_size > head.size:
         return Answer(400, f"old size {request.old_size} above the checkpoint's {head.size}\n")
-    witness = signer()
+    try:
+        witness = signer()
+    except notes.NoteError as error:
+        return Answer(503, f"the witness has no usable key (WITNESS_KEY): {error}\n")
     with transaction.atomic():
         log = Log.objects.select_for_update().get(pk=log.pk)
         if request.old_size != log.size:

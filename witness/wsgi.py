@@ -4,5 +4,6 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "witness.settings")
+# always the witness's own settings, never a casino's left in the environment
+os.environ["DJANGO_SETTINGS_MODULE"] = "witness.settings"
 application = get_wsgi_application()

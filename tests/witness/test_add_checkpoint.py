@@ -179,3 +179,9 @@ def test_the_authority_adds_a_casino_s_log_with_its_command(witness_server: Witn
         text=True,
     )
     assert refused.returncode == 1 and "type 0x01" in refused.stderr
+
+
+def test_a_witness_without_its_key_says_so(witness_server: WitnessServer) -> None:
+    refused = witness_server.manage("check", check=False, WITNESS_KEY="")
+    assert refused.returncode == 1 and "witness.E001" in refused.stderr and "witness_keygen" in refused.stderr
+    assert witness_server.manage("check").returncode == 0
