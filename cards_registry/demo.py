@@ -55,7 +55,7 @@ def _months(today: dt.date) -> list[dt.date]:
     return months[::-1]
 
 
-_TODAY = timezone.localdate()
+_TODAY = clock.gaming_date(timezone.now())
 _LAST_MONTH = _months(_TODAY)[-1]
 DESTROYED_DEMO_DECK = _serial(_LAST_MONTH, 1, 6)
 
@@ -66,7 +66,7 @@ def seed(context: dict[str, Any]) -> None:
     users = context["users"]
     director, committee = users[roles.DIRECTOR], users[roles.COMMITTEE]
     officer, croupier = users[roles.OFFICER], users[roles.CROUPIER]
-    today = timezone.localdate()
+    today = clock.demo_today()
     ministry = "Ministère des Finances" if context.get("profile") == "LU" else "Ministère de l'Intérieur"
 
     maker = services.register_manufacturer(

@@ -28,6 +28,22 @@ def today() -> dt.date:
     return timezone.localdate(now())
 
 
+def gaming_date(moment: dt.datetime, rollover: dt.time = dt.time(6, 0)) -> dt.date:
+    """The gaming day of ``moment`` under a roll-over hour: before it, the evening's day before."""
+    local = timezone.localtime(moment)
+    return local.date() - dt.timedelta(days=1) if local.time() < rollover else local.date()
+
+
+def demo_today() -> dt.date:
+    """Demo data only: the demo's "today", the gaming day now belongs to (the casino's roll-over
+    hour, 06:00 before the casino is set). Seeded between midnight and the roll-over, the demo's
+    day is the evening's, so that none of its acts is written in the future."""
+    from casino_ops.models import CasinoSettings  # cycle: the models read the clock
+
+    casino = CasinoSettings.objects.first()
+    return casino.gaming_day(now()) if casino is not None else gaming_date(now())
+
+
 @contextmanager
 def history_at(moment: dt.datetime) -> Iterator[None]:
     """Demo data and tests only: the acts inside are written as if done at ``moment``."""

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops import roles
+from casino_ops import clock, roles
 from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 from tables import services as tables_services
@@ -124,7 +124,7 @@ def _hours(director: Any) -> None:
     """The evening hours in force over the past month; those in force from this morning's
     change of gaming day (the demo's séances of today open whenever it is seeded, from then
     on); and a change notified for next week."""
-    today = timezone.localdate()
+    today = clock.demo_today()
     rollover = CasinoSettings.objects.get().gaming_day_rollover
     _notify(
         actor=director,
@@ -163,7 +163,7 @@ def _notify(**values: Any) -> None:
 
 def _bank_failure(director: Any) -> None:
     """Three weeks ago the bank could not be held; the new authorisation came a week later."""
-    today = timezone.localdate()
+    today = clock.demo_today()
     failure = record_bank_failure(
         actor=director,
         occurred_at=_at(today - dt.timedelta(days=21), 23, 10),
@@ -190,7 +190,7 @@ DEVICES_REGISTERED = 40
 
 def _register_devices(director: Any) -> list[ShoeDevice]:
     """Six shoes of an approved model, in the cabinet's book before any séance uses them."""
-    with tables.history_at(_at(timezone.localdate() - dt.timedelta(days=DEVICES_REGISTERED), 10)):
+    with tables.history_at(_at(clock.demo_today() - dt.timedelta(days=DEVICES_REGISTERED), 10)):
         return [
             register_device(
                 actor=director,
@@ -204,7 +204,7 @@ def _register_devices(director: Any) -> list[ShoeDevice]:
 def _assign_current(director: Any, devices: list[ShoeDevice]) -> None:
     """Each séance's table of yesterday and today gets a shoe, never in the same order (a shoe
     assigned for yesterday is in use until it is returned: today's come from the cabinet)."""
-    today = timezone.localdate()
+    today = clock.demo_today()
     for days, table, number in ASSIGNMENTS:
         day = today - dt.timedelta(days=days)
         # before the séance: yesterday's in the evening, today's now
@@ -225,7 +225,7 @@ def _month(context: dict[str, Any], devices: list[ShoeDevice], past_day: Callabl
     control register. The failure's evening stops early; no séance opens between the bank
     failure and its new authorisation (LU art. 11). Returns the days written."""
     director = context["users"][roles.DIRECTOR]
-    today = timezone.localdate()
+    today = clock.demo_today()
     failure = BankFailure.objects.select_related("new_authorisation").order_by("occurred_at").first()
     written = 0
     for days_ago in MONTH:
@@ -329,7 +329,7 @@ def _after_the_seances(context: dict[str, Any]) -> None:
     """Under LU: yesterday's shoes back in the cabinet; today's table 2 stops early, three
     coups without a stake (LU art. 71), before its closing count."""
     director = context["users"][roles.DIRECTOR]
-    today = timezone.localdate()
+    today = clock.demo_today()
     out = DeviceAssignment.objects.filter(day__lt=today, returned_at__isnull=True).order_by(
         "day", "table_number"
     )
@@ -380,14 +380,14 @@ def _table_notices(director: Any) -> None:
     """LU art. 74: the notice at each table, from the limits of its latest séance."""
     for row in tables.limits_in_force():
         if row["minimum"] is not None:
-            services.post_table_notice(actor=director, table=row["number"], day=timezone.localdate())
+            services.post_table_notice(actor=director, table=row["number"], day=clock.demo_today())
 
 
 def _exclusions(director: Any, committee: Any) -> None:
     """A month of the fichier des exclus: the minister's decisions notified to the director,
     the management's own measures notified to the minister at once, one radiation, one entry
     refused at the door."""
-    today = timezone.localdate()
+    today = clock.demo_today()
 
     def ago(days: int) -> dt.date:
         return today - dt.timedelta(days=days)
@@ -459,7 +459,7 @@ def _exclusions(director: Any, committee: Any) -> None:
 
 
 def _orphans(director: Any, committee: Any) -> None:
-    today = timezone.localdate()
+    today = clock.demo_today()
     last_year = today.year - 1
     # last exercise: two sums found, one given back, the balance paid to the commune
     first = _orphan(
@@ -529,7 +529,7 @@ def _orphan(**values: Any) -> Any:
 
 def _approvals(director: Any, users: dict[str, Any]) -> None:
     """The direction and the staff approved by the Minister of Justice; one dismissal."""
-    today = timezone.localdate()
+    today = clock.demo_today()
     # approved before the depot's first reception, a year of monthly deliveries (LU art. 51, 63)
     since = today - dt.timedelta(days=400)
     for role, function, job, ref in (
@@ -586,7 +586,7 @@ def _approvals(director: Any, users: dict[str, Any]) -> None:
 
 def _tips(users: dict[str, Any]) -> None:
     """The tips box counted for every day a séance was held, by the cashier before a committee member."""
-    today = timezone.localdate()
+    today = clock.demo_today()
     days = sorted({s.day for s in tables.sessions().filter(day__lte=today).only("day", "table")})
     for number, day in enumerate(days):
         services.count_tips(

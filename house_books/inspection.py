@@ -18,6 +18,12 @@ from . import selectors
 from .services.exclusions import NOTICE_DAYS, OWN_RULE
 
 
+def _gaming_today() -> dt.date:
+    """Today as the books count days: the gaming day now belongs to (between midnight and the
+    roll-over hour, the evening's day, whose séances and shoes are still out)."""
+    return get_casino().gaming_day(timezone.now())
+
+
 def _profile() -> str:
     return get_casino().profile
 
@@ -25,7 +31,7 @@ def _profile() -> str:
 @check("house.orphans_not_transferred", _("Orphelins non versés au bureau de bienfaisance en fin d'exercice"))
 def orphans_not_transferred(day: dt.date | None) -> Iterator[Breach]:
     """Every exercise ended before ``day`` with orphans whose balance was not paid over."""
-    today = day or timezone.localdate()
+    today = day or _gaming_today()
     open_years = selectors.orphan_exercises_open(before=today.year)
     if not open_years:
         return
@@ -46,7 +52,7 @@ def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
     if day is not None:
         first, last = day, day
     else:
-        last = timezone.localdate() - dt.timedelta(days=1)
+        last = _gaming_today() - dt.timedelta(days=1)
         first = last - dt.timedelta(days=30)
     played = sorted(
         {s.day for s in tables.sessions().filter(day__gte=first, day__lte=last).only("day", "table")}
@@ -68,7 +74,7 @@ def _period(day: dt.date | None) -> tuple[dt.date, dt.date]:
     """``day`` alone, or the 31 days up to today."""
     if day is not None:
         return day, day
-    today = timezone.localdate()
+    today = _gaming_today()
     return today - dt.timedelta(days=31), today
 
 
@@ -160,7 +166,7 @@ def devices_systematic(day: dt.date | None) -> Iterator[Breach]:
 @check("house.devices_missing", _("Sabots absents de l'armoire"))
 def devices_missing(day: dt.date | None) -> Iterator[Breach]:
     """A shoe assigned for a past séance and never put back in the cabinet."""
-    found = selectors.devices_out_of_cabinet(day or timezone.localdate())
+    found = selectors.devices_out_of_cabinet(day or _gaming_today())
     if not found:
         return
     article = cite("house.devices", _profile())
@@ -178,7 +184,7 @@ def devices_missing(day: dt.date | None) -> Iterator[Breach]:
 def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 69: an exclusion or refusal of admission by the casino, not notified at once
     (the day of the decision or the next) to the Minister of Justice, with its reasons."""
-    today = day or timezone.localdate()
+    today = day or _gaming_today()
     late = list(selectors.own_exclusions_not_notified(today, NOTICE_DAYS))
     if not late:
         return
@@ -285,7 +291,7 @@ def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
     by the Minister of Justice (checked once the casino keeps its book of approvals)."""
     if _profile() != "LU" or not selectors.approvals_book_kept():
         return
-    when = day or timezone.localdate()
+    when = day or _gaming_today()
     members = selectors.committee_in_force(when)
     if len(members) >= selectors.COMMITTEE_MINIMUM:
         return

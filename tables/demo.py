@@ -26,7 +26,7 @@ from django.utils import timezone
 from cards_registry import services as depot
 from cards_registry.models import Deck, DeckStatus
 from cards_registry.selectors import current_key_holder, decks_checked_for_play, decks_out
-from casino_ops import roles
+from casino_ops import clock, roles
 from casino_ops.services import get_casino
 
 from . import services
@@ -101,7 +101,7 @@ def seed_tables(context: dict[str, Any]) -> None:
 def seed(context: dict[str, Any]) -> None:
     tables = {t.number: t for t in context["tables"]}
     casino = get_casino()
-    today = timezone.localdate()
+    today = clock.demo_today()
     yesterday = today - dt.timedelta(days=1)
     # yesterday's books written as they were then, during yesterday's gaming day; under LU the
     # séances close at the closing hour the house books notified (midnight, until this morning)

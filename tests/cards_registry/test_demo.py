@@ -6,7 +6,7 @@ from io import StringIO
 from typing import Any
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from audit.models import AuditEvent
 from cards_registry import selectors
@@ -16,7 +16,7 @@ from tests.builders import gaming_day
 pytestmark = pytest.mark.django_db
 
 
-def test_demo_depot_has_every_state_and_runs_twice(demo: Any) -> None:
+def test_demo_depot_has_every_state_and_is_never_seeded_twice(demo: Any) -> None:
     counts = (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count())
     assert counts[1] == 12 and Visa.objects.filter(reception__isnull=False).count() == 12
     assert set(Deck.objects.values_list("status", flat=True)) == set(DeckStatus.values)
@@ -25,7 +25,10 @@ def test_demo_depot_has_every_state_and_runs_twice(demo: Any) -> None:
     today = gaming_day()
     assert len(selectors.decks_issued_to(table_number=1, day=today)) == 6
     assert len(selectors.decks_issued_to(table_number=2, day=today)) == 6
-    call_command("seed_demo", stdout=StringIO())
+    # a second seeding: nothing written into books in service (FR art. 68), --if-empty does nothing
+    with pytest.raises(CommandError, match="SEED_DATABASE_IN_SERVICE"):
+        call_command("seed_demo", stdout=StringIO())
+    call_command("seed_demo", "--if-empty", stdout=StringIO())
     assert (Deck.objects.count(), Reception.objects.count(), AuditEvent.objects.count()) == counts
 
 
