@@ -34,7 +34,7 @@ def _log(session: Session, label: str) -> bytes:
 
 
 def test_no_round_is_played_before_the_new_authorisation(
-    seances: list[Session],
+    seances: list[Session],  # noqa: F811
     director: Any,
     croupier: Any,
     cashier: Any,  # noqa: F811

@@ -133,7 +133,7 @@ def test_croupier_reads_the_session_but_cannot_sign(client, open_session, staff)
 
 
 @pytest.mark.django_db
-def test_the_control_day_total_is_the_registers_figure_with_the_correction_beside(
+def test_the_control_day_total_is_the_registers_figure_the_correction_included(
     director_client, open_session, staff
 ):
     from tables import services
@@ -155,7 +155,8 @@ def test_the_control_day_total_is_the_registers_figure_with_the_correction_besid
     )
     assert response.status_code == 302
     listing = director_client.get("/admin/tables/controlday/").content.decode()
-    assert "540,50" in listing and "arrêté à 440,50" in listing
+    # the total written at the closing follows the correction: it always equals the day's lines (FR art. 72)
+    assert "540,50" in listing and "440,50" not in listing
     day = ControlDay.objects.get()
     page = director_client.get(f"/admin/tables/controlday/{day.pk}/change/").content.decode()
     assert "540,50" in page
