@@ -104,6 +104,7 @@ def run(args: argparse.Namespace) -> None:
     director.groups.add(Group.objects.get(name=roles.DIRECTOR))
     officer = User.objects.create_user(username="officier")
     officer.groups.add(Group.objects.get(name=roles.OFFICER))
+    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
     update_casino_settings(actor=director, name="Casino (banc d'essai)", profile="FR")
     maker = builders.approved_maker(
         director,

@@ -12,6 +12,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from tables import selectors as tables
 
 from . import fmt
@@ -40,10 +42,13 @@ class AuthorisedMinimums(Register):
     def context(self, request: Request) -> dict[str, Any]:
         read = tables.authorised_minimum_book
         acts = read(request.date_from, request.date_to)
+        signed = officer_fingerprints(
+            ("tables.authorisedminimum", [a["id"] for a in acts]), Action.AUTHORISED_MINIMUM_STAMPED
+        )
         rows = []
         for a in acts:
             stamped = (
-                f"{a['stamped_by']} — {fmt.moment(a['stamped_at'])}"
+                fmt.visa(a["stamped_by"], a["stamped_at"], signed.get(str(a["id"]), ""))
                 if a["stamped_at"] is not None
                 else str(_("non visé : sans effet"))
             )

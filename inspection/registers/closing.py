@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from house_books import selectors
 
 from . import fmt
@@ -41,7 +43,8 @@ class Closing(Register):
             disposal = closing.get_disposal_display()
             if closing.successor:
                 disposal = f"{disposal} : {closing.successor}"
-            visa = fmt.visa(closing.visa_by, closing.visa_at)
+            signed = officer_fingerprints([closing], Action.HOUSE_CLOSING_STAMPED)
+            visa = fmt.visa(closing.visa_by, closing.visa_at, signed.get(str(closing.pk), ""))
             if visa and closing.visa_remark:
                 visa = f"{visa} — {closing.visa_remark}"
             head = fmt.row(

@@ -11,6 +11,8 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy as _
 
+from audit.actions import Action
+from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
 
 from . import fmt
@@ -40,6 +42,7 @@ class Incidents(Register):
     def context(self, request: Request) -> dict[str, Any]:
         read = depot.incidents
         records = list(read(request.date_from, request.date_to))
+        signed = officer_fingerprints(records, Action.DEPOT_INCIDENT_CLOSED)
         rows: list[dict[str, Any]] = []
         open_count = 0
         settings_of = depot.depot_settings
@@ -50,7 +53,8 @@ class Incidents(Register):
                 open_count += 1
                 closed = "en cours"
             else:
-                closed = f"{closure.finding} — {fmt.visa(closure.officer, closure.at)}"
+                visa = fmt.visa(closure.officer, closure.at, signed.get(str(i.pk), ""))
+                closed = f"{closure.finding} — {visa}"
             where = " / ".join(str(x) for x in (i.table_number, i.shoe_reference) if x)
             decks = ", ".join(fmt.deck_label(d) for d in i.decks.all())
             if getattr(i, "card", ""):
