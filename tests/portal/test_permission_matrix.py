@@ -250,6 +250,10 @@ EXPECTATIONS: dict[str, Any] = {
     "house_books:table-notice-list": ByPermission("house_books.view_tablenotice"),
     "house_books:device-list": ByPermission("house_books.view_shoedevice"),
     "house_books:device-assignment-list": ByPermission("house_books.view_deviceassignment"),
+    # the book of roles: read by its model permission; its acts are the director's alone
+    # (casino_ops.access: Act.GRANT_ROLES, FR art. 68, 69, LU art. 10)
+    "house_books:role-list": ByPermission("house_books.view_roleentry"),
+    "house_books:role-acts": ByPermission("house_books.view_roleentry", write_roles=(roles.DIRECTOR,)),
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
