@@ -122,7 +122,7 @@ class SendOrderForm(ActPageForm):
         return services.send_order(actor=actor, order=self.order)
 
     def done(self, result: Any) -> tuple[int, str]:
-        return messages.INFO, f"Bon n° {self.order.number} envoyé."
+        return messages.INFO, _("Bon n° %(number)s envoyé.") % {"number": self.order.number}
 
 
 @admin.register(Order)

@@ -109,8 +109,11 @@ def test_order_form_and_send_action(director_client: Any, officer: Any, maker: A
     assert "FR art. 39" in response.content.decode()  # not stamped yet
     assert Order.objects.get().sent_at is None
     services.stamp_order(actor=officer, order=order)
-    director_client.post(changelist, {"action": "send", "_selected_action": [order.pk]})
+    sent = director_client.post(
+        changelist, {"action": "send", "_selected_action": [order.pk]}, follow=True, HTTP_ACCEPT_LANGUAGE="en"
+    )
     assert Order.objects.get().sent_at is not None
+    assert f"Purchase order no. {order.number} sent." in sent.content.decode()  # said in the page's language
     old = director_client.post(
         reverse("admin:cards_registry_order_add"),
         {"manufacturer": maker.pk, "ordered_on": "2001-01-01", "lines": "1 jeux bleu"},
