@@ -123,10 +123,13 @@ def test_a_new_casino_is_put_in_service_from_the_docs(monkeypatch: pytest.Monkey
     response = client.post("/admin/tables/table/add/", {"number": "1", "code": "BJ01", "boxes": "7"})
     assert response.status_code == 302 and Table.objects.get().code == "BJ01"
     # 5. The staff, by their roles' French names.
-    assert 'add_staff lbernard --role "Chef de table / croupier"' in doc
+    assert (
+        'add_staff lbernard --role "Chef de table / croupier" --first-name Lucie --last-name Bernard --by jmarchal'
+        in doc
+    )
     call_command(
         "add_staff", "lbernard", "--role", "Chef de table / croupier", "--first-name", "Lucie",
-        "--last-name", "Bernard", "--password-env", "NEW_PASSWORD", stdout=StringIO(),
+        "--last-name", "Bernard", "--password-env", "NEW_PASSWORD", "--by", "jmarchal", stdout=StringIO(),
     )  # fmt: skip
     chief = get_user_model().objects.get(username="lbernard")
     assert chief.is_staff  # no "Statut équipe" box to tick: the command marks whoever works in the admin

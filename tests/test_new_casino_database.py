@@ -86,6 +86,8 @@ def test_the_application_runs_as_a_role_that_owns_nothing() -> None:
             "lbernard",
             "--role",
             "Chef de table / croupier",
+            "--by",
+            "jmarchal",
             "--password-env",
             "NEW_PASSWORD",
             url=app_url,

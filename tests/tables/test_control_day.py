@@ -8,6 +8,7 @@ import datetime as dt
 from decimal import Decimal
 
 import pytest
+import time_machine
 from django.utils import timezone
 
 from audit.actions import Action
@@ -71,6 +72,13 @@ def test_no_day_before_the_casino_opened(staff, casino, settings):
 
 @pytest.mark.django_db
 def test_the_current_day_is_not_closed_from_the_admin(client, staff, table):
+    # in the afternoon of the day's date: the day has not ended (from midnight it has, by design)
+    afternoon = timezone.make_aware(dt.datetime.combine(timezone.localdate(), dt.time(15, 0)))
+    with time_machine.travel(max(afternoon, timezone.now()), tick=False):
+        _the_current_day_is_not_closed(client, staff, table)
+
+
+def _the_current_day_is_not_closed(client, staff, table):
     session = builders.open_session(
         table, director=staff["director"], croupier=staff["croupier"], day=gaming_day()
     )

@@ -17,13 +17,14 @@ import os
 from typing import Any
 
 from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.utils import translation
 
 from casino_ops import roles
+from casino_ops.regulations import RegulationError
+from house_books.services.people import appoint_first_director, grant_role
 
 #: Who works in the admin: every role but the officers (the portal) and the machine (the API).
 ADMIN_ROLES = tuple(r for r in roles.ALL_ROLES if r not in (roles.OFFICER, roles.MACHINE))
@@ -51,6 +52,14 @@ class Command(BaseCommand):
             required=True,
             help='a role, by its French name ("Directeur responsable") or its code (directeur); repeatable',
         )
+        parser.add_argument(
+            "--by",
+            metavar="DIRECTOR",
+            help="the director who gives the roles (every role but the first director's)",
+        )
+        parser.add_argument(
+            "--reason", default="Entrée en fonction", help="the reason the book of roles records"
+        )
         parser.add_argument("--first-name", default="")
         parser.add_argument("--last-name", default="")
         parser.add_argument("--email", default="")
@@ -62,7 +71,17 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **options: Any) -> None:
         wanted = [role_named(name) for name in options["role"]]
+        if roles.OFFICER in wanted:
+            raise CommandError(
+                "OFFICER_BY_AUTHORITY_ONLY: --role: an officer is made by the authority's enrolment "
+                "(manage.py record_enrolment FILE), never by the casino (FR art. 39, LU art. 6)."
+            )
         User = get_user_model()
+        by = None
+        if options["by"]:
+            by = User.objects.filter(username=options["by"]).first()
+            if by is None:
+                raise CommandError(f"--by: no user named « {options['by']} ».")
         username = options["username"].strip()
         if not username:
             raise CommandError("USERNAME: empty.")
@@ -83,7 +102,21 @@ class Command(BaseCommand):
             user.is_staff = user.is_staff or any(role in ADMIN_ROLES for role in wanted)
             user.is_active = True
             user.save()
-            user.groups.add(*Group.objects.filter(name__in=wanted))
+            for role in wanted:
+                if role in set(user.groups.values_list("name", flat=True)):
+                    continue
+                try:
+                    if by is None:
+                        if role != roles.DIRECTOR:
+                            raise CommandError(
+                                "--by: the director who gives this role (the book of roles records who "
+                                "gave it); only the first director is named without one."
+                            )
+                        appoint_first_director(person=user, reason=options["reason"])
+                    else:
+                        grant_role(actor=by, person=user, role=role, reason=options["reason"])
+                except RegulationError as error:
+                    raise CommandError(f"{error.code}: {error}") from None
         with translation.override("fr"):
             named = ", ".join(str(roles.LABELS[r]) for r in wanted)
         self.stdout.write(f"{'Créé' if created else 'Mis à jour'} : {username} — {named}.")
