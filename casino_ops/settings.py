@@ -265,6 +265,10 @@ AUDIT_SEALING = env.str(
 )
 if AUDIT_SEALING not in {"inline", "sealer"}:
     raise ImproperlyConfigured("AUDIT_SEALING must be 'inline' or 'sealer'.")
+# /health/ answers 503 "sealing_late" once an event has waited longer than this many seconds
+# to be sealed (the sealer stopped, or cut from the database): the supervisor or the load
+# balancer's check sees it.
+AUDIT_SEALING_LATE_AFTER = env.int("AUDIT_SEALING_LATE_AFTER", default=60)
 
 # Every event carries an HMAC-SHA256 of its content keyed by AUDIT_EVENT_KEY,
 # a secret of the application never stored in the database: the sealer never
