@@ -43,7 +43,7 @@ def test_the_page_showing_a_second_factor_key_is_not_compressed(
 
     # a director signed in with his password only (an officer's second factor is his passkey)
     director = samples.users[roles.DIRECTOR]
-    client = signed_in(director)
+    client: Any = signed_in(director)
     TOTPDevice.objects.filter(user=director).delete()  # no app yet: the key is shown
     response = client.get("/inspection/verification/", **GZIP)
     assert response.status_code == 200 and 'class="secret"' in response.content.decode()
