@@ -39,8 +39,12 @@ def test_the_page_showing_a_second_factor_key_is_not_compressed(
 ) -> None:
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    client = clients["officer_password_only"]
-    TOTPDevice.objects.filter(user__username="u_officier").delete()  # no app yet: the key is shown
+    from tests.portal.conftest import signed_in
+
+    # a director signed in with his password only (an officer's second factor is his passkey)
+    director = samples.users[roles.DIRECTOR]
+    client: Any = signed_in(director)
+    TOTPDevice.objects.filter(user=director).delete()  # no app yet: the key is shown
     response = client.get("/inspection/verification/", **GZIP)
     assert response.status_code == 200 and 'class="secret"' in response.content.decode()
     assert response.get("Content-Encoding") is None

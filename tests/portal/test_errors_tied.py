@@ -11,8 +11,16 @@ import pytest
 
 
 @pytest.mark.django_db
-def test_a_wrong_code_is_tied_to_its_field_and_focused(clients: dict[str, Any]) -> None:
-    client = clients["officer_password_only"]
+def test_a_wrong_code_is_tied_to_its_field_and_focused(
+    users: dict[str, Any], devices: dict[str, Any]
+) -> None:
+    from casino_ops import roles
+    from tests.portal.conftest import signed_in
+
+    # a director signed in with his password only, who has an app (an officer's second factor
+    # is his passkey, not a code)
+    assert devices[roles.DIRECTOR]
+    client = signed_in(users[roles.DIRECTOR])
     page = client.post("/inspection/verification/", {"code": "000000"}).content.decode()
     field = re.search(r"<input[^>]*name=\"code\"[^>]*>", page)
     assert field, page
