@@ -34,7 +34,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from audit.actions import Action
-from bench.checks import database_name, expect, expect_equal, finish, load
+from bench.checks import create_database, database_name, expect, expect_equal, finish, load
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
@@ -47,7 +47,7 @@ def _recreate_database() -> None:
 
     with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        conn.execute(f"CREATE DATABASE {DB_NAME}")
+        create_database(conn, DB_NAME)
 
 
 def _drop_database() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 _FAILED: list[str] = []
 
@@ -49,6 +50,15 @@ def database_name(default: str) -> str:
     """The bench's own database: ``default``, or with ``BENCH_DB_SUFFIX`` appended (so that two
     runs on one server, such as the benches' test beside a real run, never drop each other's)."""
     return default + os.environ.get("BENCH_DB_SUFFIX", "")
+
+
+def create_database(conn: Any, name: str) -> None:
+    """Create the bench's database ``name`` (``conn``: a psycopg connection to the server, in
+    autocommit). With ``BENCH_DB_TEMPLATE`` (a database already migrated, as the benches' tests
+    make one per run), it is created as a copy of that one: the bench's ``migrate`` then finds
+    nothing (or only its own apps) to apply, instead of migrating an empty database."""
+    template = os.environ.get("BENCH_DB_TEMPLATE")
+    conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
 
 
 def load() -> str:

@@ -26,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
-from bench.checks import database_name, expect, expect_equal, finish, load  # noqa: E402
+from bench.checks import create_database, database_name, expect, expect_equal, finish, load  # noqa: E402
 
 DB_NAME = database_name("bench_depot")
 
@@ -37,7 +37,7 @@ def _database(drop_only: bool = False) -> None:
     with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
         if not drop_only:
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
+            create_database(conn, DB_NAME)
 
 
 def main() -> None:

@@ -41,7 +41,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.checks import database_name, expect_equal, finish, load  # noqa: E402
+from bench.checks import create_database, database_name, expect_equal, finish, load  # noqa: E402
 
 DB_NAME = database_name("bench_ingest")
 
@@ -80,7 +80,7 @@ def make_database(server_url: str) -> str:
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin.replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        create_database(conn, DB_NAME)
     return urlunsplit(parts._replace(path=f"/{DB_NAME}"))
 
 

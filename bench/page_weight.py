@@ -32,7 +32,7 @@ from urllib.parse import urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.checks import database_name, expect, finish  # noqa: E402
+from bench.checks import create_database, database_name, expect, finish  # noqa: E402
 
 DB_NAME = database_name("bench_page_weight")
 PLAIN = "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -52,7 +52,7 @@ def _database(server_url: str, *, drop_only: bool = False) -> str:
     with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
         if not drop_only:
-            conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+            create_database(conn, DB_NAME)
     return urlunsplit(urlsplit(server_url)._replace(path=f"/{DB_NAME}"))
 
 

@@ -45,7 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from audit.actions import Action  # noqa: E402  (the project, once on the path)
-from bench.checks import database_name, expect, expect_equal, finish  # noqa: E402
+from bench.checks import create_database, database_name, expect, expect_equal, finish  # noqa: E402
 
 BASE_URL = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 SERVER_URL = BASE_URL.rsplit("/", 1)[0]
@@ -86,7 +86,7 @@ def _database(create: bool) -> None:
     with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
         if create:
-            conn.execute(f"CREATE DATABASE {DB_NAME}")
+            create_database(conn, DB_NAME)
 
 
 def main() -> None:

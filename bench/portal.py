@@ -42,7 +42,7 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.checks import database_name, expect, expect_equal, finish  # noqa: E402
+from bench.checks import create_database, database_name, expect, expect_equal, finish  # noqa: E402
 
 DB_NAME = database_name("bench_portal")
 HOST = "127.0.0.1"
@@ -70,7 +70,7 @@ def make_database(server_url: str) -> str:
 
     with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{DB_NAME}"')
+        create_database(conn, DB_NAME)
     return urlunsplit(urlsplit(server_url)._replace(path=f"/{DB_NAME}"))
 
 

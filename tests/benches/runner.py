@@ -34,6 +34,48 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+_TEMPLATE: list[str] = []  # the migrated database this process's benches are copies of
+
+
+def template() -> str:
+    """A database migrated once per test process (named after its own, ``BENCH_DB_SUFFIX``):
+    each bench creates its own as a copy of it (``BENCH_DB_TEMPLATE``, bench/checks.py), so that
+    its ``migrate`` has nothing left to apply. Dropped at the session's end (conftest.py)."""
+    if not _TEMPLATE:
+        name = "bench_template" + suffix()
+        drop_database(name)
+        import psycopg
+
+        with psycopg.connect(
+            server_url().replace("postgres://", "postgresql://", 1), autocommit=True
+        ) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
+        env.update(
+            DATABASE_URL=server_url().rsplit("/", 1)[0] + "/" + name,
+            DJANGO_SETTINGS_MODULE="tests.settings",
+            PYTHONPATH=str(ROOT),
+        )
+        done = subprocess.run(
+            [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"],
+            cwd=ROOT,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        if done.returncode != 0:
+            drop_database(name)
+            raise AssertionError((done.stdout + done.stderr)[-4000:])
+        _TEMPLATE.append(name)
+    return _TEMPLATE[0]
+
+
+def drop_template() -> None:
+    while _TEMPLATE:
+        drop_database(_TEMPLATE.pop())
+
+
 def run_bench(script: str, *args: str, timeout: float = 600, **environ: str) -> str:
     """Run ``bench/<script>`` with ``args``; assert it exited 0 with its checks all ``ok``;
     return what it printed."""
@@ -42,6 +84,7 @@ def run_bench(script: str, *args: str, timeout: float = 600, **environ: str) -> 
     env.update(
         DATABASE_URL=server_url(),
         BENCH_DB_SUFFIX=suffix(),
+        BENCH_DB_TEMPLATE=template(),
         BENCH_REDIS_URL=redis,
         CELERY_BROKER_URL=redis,
         PYTHONPATH=str(ROOT),

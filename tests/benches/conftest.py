@@ -1,0 +1,15 @@
+"""The benches' migrated database (tests/benches/runner.py) is dropped at the session's end."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.benches.runner import drop_template
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _bench_template() -> Iterator[None]:
+    yield
+    drop_template()
