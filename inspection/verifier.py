@@ -741,6 +741,7 @@ def cmd_tlog_proof(args: argparse.Namespace) -> list[str]:
     fields = data.decode("utf-8", "replace").split(US)
     if len(fields) == 6:
         print(f"event: {fields[2]} {fields[3]}:{fields[4]} by {fields[1] or '(system)'} at {fields[0]}")
+    return failures
 
 
 # --- An officer's act (casino_ops.officers, casino_ops.authority) ----------------------------------
