@@ -23,9 +23,10 @@ def record_enrolment(*, document: dict[str, Any]) -> tuple[Any, str]:
     outcome ``"enrolled"``, ``"revoked"`` or ``"already"`` (nothing recorded again)."""
     row, outcome = officers.import_document(document)
     if outcome != "already":
+        action = Action.OFFICER_ENROLLED if outcome == "enrolled" else Action.OFFICER_REVOKED
         audit.record(
             actor=None,
-            action=Action.OFFICER_ENROLLED if outcome == "enrolled" else Action.OFFICER_REVOKED,
+            action=action,
             obj=row,
             payload={
                 "serial": row.serial,

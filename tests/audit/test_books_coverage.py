@@ -22,6 +22,25 @@ EXEMPT = {
     "audit.Report": "a print job's state; the register it produced is an act whose SHA-256 the chain carries",
     "audit.ReportPart": "a print job's progress; its parts' hashes are carried by the register's event",
     "audit.RegisterPart": "a cache of signed parts, each reused only while its content hash matches the books",
+    "audit.CheckpointNote": (
+        "a checkpoint's note signed with the casino's note key: verified by its signature and its "
+        "Merkle root recomputed from the chain; a note whose checkpoint is gone is named by verify_audit"
+    ),
+    "audit.Cosignature": "a witness's cosignature of a checkpoint note, verified by the witness's own key",
+    "audit.NoteTimeStamp": "an RFC 3161 time-stamp over a checkpoint note, verified by the server's signature",
+    "audit.WitnessState": (
+        "what the casino knows of a witness (the size it last cosigned, its failure): the witness keeps "
+        "its own state, and its alarm is sealed in the chain"
+    ),
+    "casino_ops.OfficerEnrolment": (
+        "the authority's signed enrolment and revocation, stored whole and verified against the "
+        "authority's certificate at every use (the columns only repeat the document); each enrolment "
+        "and revocation is an act the chain carries (OFFICER_ENROLLED, OFFICER_REVOKED)"
+    ),
+    "casino_ops.OfficerChallenge": (
+        "a challenge an officer's passkey signed, kept only so that it is not accepted twice; the act "
+        "it signed carries the assertion"
+    ),
     "cards_registry.Book": (
         "the numbering counter of the depot's carnets: each entry's number is bound with its entry, "
         "and the numbers' continuity is checked from the bound entries"

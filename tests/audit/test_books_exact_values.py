@@ -21,6 +21,7 @@ from audit.verification import verify
 from cards_registry.models import Visa
 from casino_ops import roles
 from tables.models import AdvanceEntry
+from tests import builders
 from tests.audit import test_books_tamper
 from tests.guards import behind_the_guard
 
@@ -37,6 +38,8 @@ def _event_by_event() -> list[str]:
 def _user(pk: int, role: str) -> Any:
     user = User.objects.create(id=pk, username=f"u_{pk}")
     user.groups.add(Group.objects.get(name=role))
+    if role == roles.OFFICER:  # an officer acts under the authority's enrolment
+        builders.enrol_officer(user)
     return user
 
 

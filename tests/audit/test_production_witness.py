@@ -26,6 +26,13 @@ def no_witness(settings: Any) -> None:
     settings.AUDIT_WITNESS_STORAGE = ""
 
 
+@pytest.fixture
+def no_demo_authority(settings: Any) -> None:
+    """As in production: no demo authority's key, no demo passkey on the server (casino_ops.E104)."""
+    settings.OFFICER_AUTHORITY_DEMO_KEY = ""
+    settings.OFFICER_DEMO_PASSKEY = False
+
+
 def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
     capsys.readouterr()
     try:
@@ -37,13 +44,19 @@ def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def test_check_deploy_fails_without_a_witness_when_debug_is_off(settings: Any, no_witness: None) -> None:
+@pytest.mark.django_db  # check --deploy names the superusers (house_books.W001)
+def test_check_deploy_fails_without_a_witness_when_debug_is_off(
+    settings: Any, no_witness: None, no_demo_authority: None
+) -> None:
     settings.DEBUG = False
     with pytest.raises(SystemCheckError, match=r"audit\.E001.*AUDIT_WITNESS_DIR"):
         call_command("check", deploy=True)
 
 
-def test_check_deploy_passes_with_a_witness_directory_or_storage(settings: Any, tmp_path: Path) -> None:
+@pytest.mark.django_db  # check --deploy names the superusers (house_books.W001)
+def test_check_deploy_passes_with_a_witness_directory_or_storage(
+    settings: Any, tmp_path: Path, no_demo_authority: None
+) -> None:
     settings.DEBUG = False
     settings.AUDIT_WITNESS_DIR = str(tmp_path / "witness")
     settings.AUDIT_WITNESS_STORAGE = ""
