@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asn1crypto import x509
+from django.utils import timezone
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation import async_validate_pdf_signature
 from pyhanko.sign.validation.errors import SignatureValidationError
@@ -36,6 +37,7 @@ from audit.models import AuditEvent, Report
 from audit.officer_acts import check_officer_acts
 from audit.printed import recorded
 from casino_ops import officers
+from casino_ops.passkeys import short_fingerprint
 
 #: The officers' acts each register prints (its book's visas, stamps, closures, demands).
 REGISTER_ACTS: dict[str, tuple[str, ...]] = {
@@ -163,10 +165,6 @@ def check_pdf(data: bytes) -> CheckResult:
 def officer_acts_of(reports: list[Report]) -> list[OfficerActCheck]:
     """The officers' acts of these registers' books, recorded within their periods (local days),
     each with the verdict of :func:`audit.officer_acts.check_officer_acts`."""
-    from django.utils import timezone
-
-    from casino_ops.passkeys import short_fingerprint
-
     wanted = [(REGISTER_ACTS.get(r.register, ()), r.date_from, r.date_to) for r in reports]
     actions = {action for acts, _, _ in wanted for action in acts}
     if not actions:
