@@ -166,6 +166,13 @@ def test_each_officers_visa_of_the_register_is_said_verified(officer_client: Any
     page = _upload(officer_client, report.file.open("rb").read()).content.decode()
     assert f"Visa de l'officier {name} vérifié" in page
     assert fingerprint in page
+    english = officer_client.post(
+        URL,
+        {"pdf": SimpleUploadedFile("register.pdf", report.file.open("rb").read())},
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert f"Officer {name}&#x27;s visa verified" in english or f"Officer {name}'s visa verified" in english
+    assert f"fingerprint {fingerprint}" in english
 
 
 @pytest.mark.django_db
