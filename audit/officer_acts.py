@@ -32,6 +32,8 @@ class OfficerActs:
     problems: list[str] = field(default_factory=list)
     # (seq, officer's name, short fingerprint of the signature) of each act found good
     verified: list[tuple[int, str, str]] = field(default_factory=list)
+    # seq -> the problem of that act (None when it holds), for a page naming some acts only
+    verdicts: dict[int, str | None] = field(default_factory=dict)
 
 
 def _enrolments(using: str) -> dict[str, tuple[str, str]]:
@@ -91,13 +93,15 @@ def check_officer_acts(using: str = "default") -> OfficerActs:
         name = f"{_event(seq)} ({action} {object_type}:{object_id}, by {actor_name})"
         if problem is not None:
             outcome.problems.append(f"{name}: forged officer's act: {problem}")
+            outcome.verdicts[seq] = f"forged officer's act: {problem}"
             continue
         digest = hashlib.sha256(officers.canonical(statement or {})).hexdigest()
         if digest in seen:
-            outcome.problems.append(
-                f"{name}: replayed officer's signature, already that of {_event(seen[digest])}"
-            )
+            replayed = f"replayed officer's signature, already that of {_event(seen[digest])}"
+            outcome.problems.append(f"{name}: {replayed}")
+            outcome.verdicts[seq] = replayed
             continue
         seen[digest] = seq
         outcome.verified.append((seq, actor_name, short_fingerprint(signature.get("assertion") or {})))
+        outcome.verdicts[seq] = None
     return outcome

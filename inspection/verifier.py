@@ -41,7 +41,9 @@ system (no Django, no database, no network). It checks:
     statement of exactly this act; the statement's SHA-256 is the assertion's challenge; the
     signature over ``authenticatorData || SHA-256(clientDataJSON)`` holds with the public key
     of his enrolment; the enrolment is signed by the authority's certificate and was in force
-    when he signed. Check the inclusion proof itself with ``inclusion``.
+    when he signed. It prints "visa de l'officier X vérifié" with the act, its time and the
+    fingerprint the registers print beside the visa. Check the inclusion proof itself with
+    ``inclusion``.
 
 Exit status: 0 when everything holds, 1 when something does not (each failure
 on a line starting with FAILED), 2 for unusable input.
@@ -872,10 +874,21 @@ def cmd_visa(args: argparse.Namespace) -> list[str]:
     failures = check_visa(event, enrolment, authority_pem)
     if not failures:
         name = enrolment.get("officer", {}).get("name") or event.get("actor_name")
+        act = f"{event.get('action')} {event.get('object_type')}:{event.get('object_id')}"
         print(
-            f"OK: visa de l'officier {name} vérifié ({event.get('action')} {event.get('object_type')}:{event.get('object_id')})"
+            f"OK: visa de l'officier {name} vérifié ({act}, {event.get('recorded_at')}, "
+            f"empreinte {_visa_fingerprint(event)})"
         )
     return failures
+
+
+def _visa_fingerprint(event: dict[str, Any]) -> str:
+    """The fingerprint the registers print beside a visa: the first 16 hex digits of the SHA-256
+    of the passkey's signature, in groups of four."""
+    payload = json.loads(event["payload"]) if isinstance(event["payload"], str) else event["payload"]
+    signature = _unb64url(payload["officer_signature"]["assertion"]["response"]["signature"])
+    digest = hashlib.sha256(signature).hexdigest()[:16]
+    return " ".join(digest[i : i + 4] for i in range(0, 16, 4))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,7 +8,11 @@ Three answers, each shown to the officer:
    added after signing;
 2. who signed it, and when the signature says it was made;
 3. whether the file's SHA-256 is one the system issued (a Report row) — and
-   for which register and period.
+   for which register and period;
+4. for an issued register, each officer's act (visa, stamp, closure, demand) the chain records
+   for that register's book within its period, checked as ``verify_audit`` checks it
+   (:func:`audit.officer_acts.check_officer_acts`): his passkey signature over exactly this act,
+   under an enrolment the authority signed.
 """
 
 from __future__ import annotations
@@ -16,18 +20,36 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import io
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from asn1crypto import x509
+from django.utils import timezone
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation import async_validate_pdf_signature
 from pyhanko.sign.validation.errors import SignatureValidationError
 from pyhanko_certvalidator import ValidationContext
 
 from audit import signing
-from audit.models import Report
+from audit.actions import Action
+from audit.models import AuditEvent, Report
+from audit.officer_acts import check_officer_acts
 from audit.printed import recorded
+from casino_ops import officers
+from casino_ops.passkeys import short_fingerprint
+
+#: The officers' acts each register prints (its book's visas, stamps, closures, demands).
+REGISTER_ACTS: dict[str, tuple[str, ...]] = {
+    "order-book": (Action.DEPOT_ORDER_STAMPED,),
+    "receipt-book": (Action.DEPOT_RECEPTION_STAMPED, Action.DEPOT_DESTRUCTION_STAMPED),
+    "destructions": (Action.DEPOT_DESTRUCTION_STAMPED,),
+    "incidents": (Action.DEPOT_INCIDENT_CLOSED,),
+    "depot-log": (Action.DEPOT_OPENING_DEMANDED,),
+    "control-register": (Action.CONTROL_REGISTER_DAY_STAMPED,),
+    "authorised-minimums": (Action.AUTHORISED_MINIMUM_STAMPED,),
+    "closing": (Action.HOUSE_CLOSING_STAMPED,),
+}
 
 
 @dataclass
@@ -48,6 +70,22 @@ class SignatureCheck:
 
 
 @dataclass
+class OfficerActCheck:
+    """One officer's act a register covers, and whether it is his own (``problem`` empty)."""
+
+    seq: int
+    action: str
+    officer: str
+    at: Any
+    fingerprint: str = ""
+    problem: str = ""
+
+    @property
+    def ok(self) -> bool:
+        return not self.problem
+
+
+@dataclass
 class CheckResult:
     sha256: str
     size: int
@@ -55,6 +93,7 @@ class CheckResult:
     error: str = ""
     signatures: list[SignatureCheck] = field(default_factory=list)
     reports: list[Report] = field(default_factory=list)
+    officer_acts: list[OfficerActCheck] = field(default_factory=list)
 
     @property
     def signed_ok(self) -> bool:
@@ -84,6 +123,7 @@ def check_pdf(data: bytes) -> CheckResult:
         .order_by("requested_at"),
         digest,
     )
+    result.officer_acts = officer_acts_of(result.reports)
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)
         embedded = list(reader.embedded_signatures)
@@ -120,3 +160,41 @@ def check_pdf(data: bytes) -> CheckResult:
         )
         result.signatures.append(check)
     return result
+
+
+def officer_acts_of(reports: list[Report]) -> list[OfficerActCheck]:
+    """The officers' acts of these registers' books, recorded within their periods (local days),
+    each with the verdict of :func:`audit.officer_acts.check_officer_acts`."""
+    wanted = [(REGISTER_ACTS.get(r.register, ()), r.date_from, r.date_to) for r in reports]
+    actions = {action for acts, _, _ in wanted for action in acts}
+    if not actions:
+        return []
+    events = (
+        AuditEvent.objects.filter(action__in=actions, seq__isnull=False)
+        .order_by("seq")
+        .values_list("seq", "action", "actor_name", "recorded_at", "payload")
+    )
+    chosen = []
+    for seq, action, actor_name, recorded_at, payload in events:
+        day = timezone.localdate(recorded_at)
+        if any(action in acts and start <= day <= end for acts, start, end in wanted):
+            chosen.append((int(seq or 0), action, actor_name, recorded_at, payload))
+    if not chosen:
+        return []
+    verdicts = check_officer_acts().verdicts
+    found = []
+    for seq, action, actor_name, recorded_at, payload in chosen:
+        signature = json.loads(payload).get(officers.SIGNATURE_KEY)
+        assertion = signature.get("assertion") if isinstance(signature, dict) else None
+        problem = verdicts.get(seq, "not checked")
+        found.append(
+            OfficerActCheck(
+                seq=seq,
+                action=action,
+                officer=actor_name,
+                at=recorded_at,
+                fingerprint=short_fingerprint(assertion) if problem is None and assertion else "",
+                problem=problem or "",
+            )
+        )
+    return found

@@ -20,6 +20,7 @@ from audit.verification import verify
 from cards_registry import services as depot
 from cards_registry.models import Visa
 from casino_ops import officers, roles
+from casino_ops.passkeys import short_fingerprint
 from tests import builders
 
 pytestmark = pytest.mark.django_db(transaction=False)
@@ -125,6 +126,13 @@ def test_the_offline_verifier_checks_a_visa(two_orders: Any, tmp_path: Any, caps
     genuine = AuditEvent.objects.get(action=Action.DEPOT_ORDER_STAMPED)
     code, said = _offline(genuine, tmp_path, capsys)
     assert code == 0 and "visa de l'officier" in said and "vérifié" in said
+    # the act, its time and the fingerprint the registers print beside the visa
+    signed = json.loads(genuine.payload)[officers.SIGNATURE_KEY]
+    fingerprint = short_fingerprint(signed["assertion"])
+    act = (
+        f"depot.order_stamped cards_registry.order:{first.pk}, {genuine.recorded_at}, empreinte {fingerprint}"
+    )
+    assert f"vérifié ({act})" in said, said
     payload = json.loads(genuine.payload)
     moved = {key: payload[key] for key in ("number", "officer", "remark", officers.SIGNATURE_KEY)}
     _written_with_the_casinos_keys(officer, second, moved)

@@ -129,3 +129,78 @@ def test_the_casino_certificate_is_never_said_unrecognised(officer_client, sampl
             )
         )["Signature"]
     )
+
+
+def _register_of_today(director: Any) -> Any:
+    """The receipt book of the days up to today, signed now (the officer's visa is today's)."""
+    from django.utils import timezone
+
+    from tests.portal.samples import DAY
+
+    today = timezone.localdate()
+    from inspection.registers.reports import produce_report, request_report
+
+    report = request_report(
+        actor=director, register="receipt-book", date_from=DAY.replace(day=1), date_to=today, enqueue=False
+    )
+    return produce_report(report.pk, inline_parts=True)
+
+
+@pytest.mark.django_db
+def test_each_officers_visa_of_the_register_is_said_verified(officer_client: Any, samples: Any) -> None:
+    """An issued register lists each officer's act of its book and period, verified as verify_audit
+    does: his name, the act, its time and the fingerprint of his passkey signature."""
+    from audit.officer_acts import check_officer_acts
+    from cards_registry import services as depot
+    from casino_ops import roles
+
+    officer = samples.users[roles.OFFICER]
+    depot.stamp_reception(actor=officer, reception=samples.reception, remark="vu")  # his passkey signs
+    report = _register_of_today(samples.users[roles.DIRECTOR])
+    result = check_pdf(report.file.read())
+    assert result.issued
+    (act,) = result.officer_acts
+    assert act.ok and act.action == "depot.reception_stamped" and act.officer == officer.username
+    assert (act.seq, act.officer, act.fingerprint) in check_officer_acts().verified
+    name, fingerprint = act.officer, act.fingerprint
+    page = _upload(officer_client, report.file.open("rb").read()).content.decode()
+    assert f"Visa de l'officier {name} vérifié" in page
+    assert fingerprint in page
+    english = officer_client.post(
+        URL,
+        {"pdf": SimpleUploadedFile("register.pdf", report.file.open("rb").read())},
+        HTTP_ACCEPT_LANGUAGE="en",
+    ).content.decode()
+    assert f"Officer {name}&#x27;s visa verified" in english or f"Officer {name}'s visa verified" in english
+    assert f"fingerprint {fingerprint}" in english
+
+
+@pytest.mark.django_db
+def test_a_visa_written_with_the_casinos_keys_is_said_not_verified(officer_client: Any, samples: Any) -> None:
+    """A visa event the casino's server wrote by itself (a valid MAC, no passkey signature) is named
+    under the register: not verified, and why."""
+    import audit
+    from audit.actions import Action
+    from casino_ops import roles
+
+    officer = samples.users[roles.OFFICER]
+    audit.record(
+        actor=officer, action=Action.DEPOT_RECEPTION_STAMPED, obj=samples.reception, payload={"remark": "vu"}
+    )
+    report = _register_of_today(samples.users[roles.DIRECTOR])
+    result = check_pdf(report.file.read())
+    (act,) = result.officer_acts
+    assert not act.ok and act.problem
+    page = _upload(officer_client, report.file.open("rb").read()).content.decode()
+    assert f"Visa de l'officier {officer.username} NON vérifié" in page
+
+
+@pytest.mark.django_db
+def test_a_register_of_another_book_lists_no_visa(samples: Any) -> None:
+    """The order book's visas are not the receipt book's: a register lists its own book's acts."""
+    from cards_registry import services as depot
+    from casino_ops import roles
+
+    depot.stamp_order(actor=samples.users[roles.OFFICER], order=samples.order, remark="vu")
+    report = _register_of_today(samples.users[roles.DIRECTOR])
+    assert check_pdf(report.file.read()).officer_acts == []
