@@ -176,9 +176,10 @@ def test_lu_minimum_still_not_changed_within_a_day(lu_casino, staff, table):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("profile", ["FR", "LU"])
-def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, table, profile):
+def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(casino, staff, profile):
     article = {"FR": "FR art. 55-5", "LU": "LU art. 33"}[profile]
-    update_casino_settings(actor=staff["director"], profile=profile)
+    update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
+    table = services.create_table(actor=staff["director"], number=3, code="BJ03")
     extra = _lu_fund(ministry_notified_on=DAY - dt.timedelta(days=9)) if profile == "LU" else {}
     advance = "20000.00" if profile == "LU" else "30000.00"
     with at_day(DAY):
