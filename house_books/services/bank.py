@@ -52,8 +52,8 @@ def record_bank_failure(
 ) -> BankFailure:
     """The casino can no longer hold the bank: the games stopped, the officer present and the
     Minister of Finances told (both notices with their times). Every open séance stops at once:
-    ``counts`` gives, per table number, the cash counted at its interruption (signed by
-    ``actor``, under LU before ``cashier``); the advance book's line says it is the failure."""
+    ``counts`` gives, per table number, the cash counted at its interruption (by the
+    séance's croupier, signed by ``actor``, under LU before ``cashier``); the advance book's line says it is the failure."""
     current = profile()
     article = cite(RULE, current)
     require_management(actor, article)
@@ -88,8 +88,10 @@ def record_bank_failure(
     }
     stopped = []
     for session, amount in stopping:
+        # each table's croupier counts its cash, the director who records the failure signs
+        # (who counts never signs: FR art. 69; LU art. 10, 51)
         entry = interrupt_session(
-            actor=actor,
+            actor=session.croupier,
             session=session,
             mode="counted",
             amount=amount,

@@ -20,6 +20,7 @@ from house_books import services
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import open_session
+from tests.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -118,10 +119,13 @@ def test_a_committee_of_fewer_than_four_is_named(
         member.groups.add(Group.objects.get(name="comite_direction"))
         others.append(_approve(director, member, "committee"))
     assert not _committee_breaches()
+    # revoked on the gaming day the inspection counts (between midnight and the roll-over hour,
+    # still the evening's day, not the calendar's date)
+    today = gaming_day()
     services.end_approval(
-        actor=director, approval=others[0], kind="revoked", ended_on=TODAY, reference="MJ/REV/1"
+        actor=director, approval=others[0], kind="revoked", ended_on=today, reference="MJ/REV/1"
     )
-    assert _committee_breaches() and not _committee_breaches(TODAY - dt.timedelta(days=1))
+    assert _committee_breaches() and not _committee_breaches(today - dt.timedelta(days=1))
 
 
 def test_under_fr_the_committee_size_is_not_checked(casino: Any, director: Any) -> None:

@@ -75,13 +75,12 @@ def test_the_same_device_at_the_same_table_all_week_is_systematic(
 
 
 @pytest.mark.parametrize("profile", ["LU", "FR"])
-def test_a_shoe_goes_only_to_a_table_in_service(
-    profile: str, casino: Any, director: Any, tables_in_service: Any
-) -> None:
+def test_a_shoe_goes_only_to_a_table_in_service(profile: str, casino: Any, director: Any) -> None:
     from house_books.services.casino import update_casino_settings
-    from tables.services import set_table_in_service
+    from tables.services import create_table, set_table_in_service
 
-    update_casino_settings(actor=director, profile=profile)
+    update_casino_settings(actor=director, profile=profile)  # before any act (PROFILE_FIXED)
+    tables_in_service = [create_table(actor=director, number=n, code=f"BJ{n:02d}") for n in (3, 4)]
     device = _device(director)
     article = "LU art. 32, 40, 52" if profile == "LU" else "règlement intérieur du casino"
     set_table_in_service(actor=director, table=tables_in_service[1], in_service=False, reason="travaux")

@@ -39,7 +39,9 @@ def table(casino: Any, director: Any) -> Any:
 
 
 @pytest.fixture
-def lu_casino(director: Any) -> Any:
+def lu_casino(casino: Any, director: Any) -> Any:
+    """The casino under the Luxembourg règlement, set before any act (the regulation is fixed from
+    the books' first act, ``PROFILE_FIXED``): a test asks for it before its ``table``."""
     from house_books.services.casino import update_casino_settings
 
     return update_casino_settings(

@@ -76,6 +76,14 @@ def test_every_article_names_an_article_of_the_map(rule):
             assert numbers, (rule, article)
             assert set(numbers.group(1).split(", ")) <= SEED_ARTICLES["LU"], (rule, article)
             continue
+        if rule.startswith("people."):
+            # who may act: the books naming who counted, signed or kept them cite each article of
+            # the profile they rest on (FR art. 68, 69; LU art. 10 and the seed's art. 51, 54)
+            numbers = re.fullmatch(rf"{profile} art\. (\d+(?:, \d+)*)", article)
+            assert numbers, (rule, article)
+            known = MAP_ARTICLES[profile] | SEED_ARTICLES[profile]
+            assert set(numbers.group(1).split(", ")) <= known, (rule, article)
+            continue
         match = ARTICLE.match(article)
         assert match, (rule, article)
         assert match.group(1) == profile, (rule, article)
@@ -96,8 +104,9 @@ def test_the_corrected_citations():
 @pytest.mark.parametrize(
     "profile,still_open,not_closed", [("FR", "FR art. 69", "FR art. 72"), ("LU", "LU art. 10", "LU art. 10")]
 )
-def test_refusals_cite_the_profiles_article(staff, table, profile, still_open, not_closed):
-    update_casino_settings(actor=staff["director"], profile=profile)
+def test_refusals_cite_the_profiles_article(casino, staff, profile, still_open, not_closed):
+    update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
+    table = services.create_table(actor=staff["director"], number=3, code="BJ03")
     extra = (
         {
             "guarantee_fund": D("100000.00"),

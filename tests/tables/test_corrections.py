@@ -104,7 +104,7 @@ def test_a_corrected_further_advance_equals_the_initial_one(staff, open_session)
 
 
 @pytest.mark.django_db
-def test_lu_a_corrected_advance_stays_within_the_guarantee_fund(staff, table, lu_casino):
+def test_lu_a_corrected_advance_stays_within_the_guarantee_fund(lu_casino, staff, table):
     builders.shoe_for(table, DAY, staff["director"])
     with at_day(DAY):
         session = services.open_session(
@@ -215,7 +215,7 @@ def test_a_direct_correction_of_the_register_after_the_visa_voids_it(staff, open
 
 
 @pytest.mark.django_db
-def test_lu_a_correction_after_the_visa_is_named(staff, table, lu_casino):
+def test_lu_a_correction_after_the_visa_is_named(lu_casino, staff, table):
     builders.shoe_for(table, DAY, staff["director"])
     with at_day(DAY):
         session = services.open_session(

@@ -138,7 +138,8 @@ def test_a_played_seance_closes_with_its_result(staff, open_session):
 @pytest.mark.django_db
 @pytest.mark.parametrize("profile,article", [("FR", "FR art. 40"), ("LU", "LU art. 7")])
 def test_seances_played_without_decks_are_named(staff, unplayed_session, profile, article):
-    update_casino_settings(actor=staff["director"], profile=profile)
+    # the séance was kept under FR, its books now read under ``profile`` (no act changes it)
+    builders.books_read_under(profile)
     with behind_the_guard(Session):
         Session.objects.filter(pk=unplayed_session.pk).update(profile=profile)
     assert "tables.session_without_decks" in inspect().checks

@@ -90,7 +90,7 @@ def test_advances_or_counts_unsigned(staff, open_session):
 
 
 @pytest.mark.django_db
-def test_lu_notice_missing(staff, table, lu_casino):
+def test_lu_notice_missing(lu_casino, staff, table):
     builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40
     with at_day(DAY):
         session = services.open_session(

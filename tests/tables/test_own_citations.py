@@ -33,8 +33,9 @@ def test_the_rules_have_their_own_keys():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("profile,article", [("FR", "FR art. 69"), ("LU", "LU art. 10")])
-def test_a_table_out_of_service_cites_its_rule(staff, table, profile, article, client):
-    update_casino_settings(actor=staff["director"], profile=profile)
+def test_a_table_out_of_service_cites_its_rule(casino, staff, profile, article, client):
+    update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
+    table = services.create_table(actor=staff["director"], number=3, code="BJ03")
     services.set_table_in_service(actor=staff["director"], table=table, in_service=False)
     with assert_refused("TABLE_OUT_OF_SERVICE", article=article, field="table", nothing_recorded=True):
         services.open_session(

@@ -72,7 +72,7 @@ def test_a_session_opens_only_for_the_current_gaming_day(staff, table, offset):
 
 
 @pytest.mark.django_db
-def test_lu_session_for_another_day_cites_lu_article_10(staff, table, lu_casino):
+def test_lu_session_for_another_day_cites_lu_article_10(lu_casino, staff, table):
     with at_day(DAY), assert_refused("SESSION_NOT_TODAY", article="LU art. 10", field="day"):
         _open(staff, table, day=DAY - dt.timedelta(days=20), **_lu_fund(ministry_notified_on=DAY))
 
@@ -151,7 +151,7 @@ def test_fr_minimum_changed_by_closing_and_reopening_the_same_day(staff, table):
 
 
 @pytest.mark.django_db
-def test_lu_minimum_still_not_changed_within_a_day(staff, table, lu_casino):
+def test_lu_minimum_still_not_changed_within_a_day(lu_casino, staff, table):
     with at_day(DAY):
         _close(
             staff,
@@ -176,9 +176,10 @@ def test_lu_minimum_still_not_changed_within_a_day(staff, table, lu_casino):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("profile", ["FR", "LU"])
-def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(staff, table, profile):
+def test_the_maximum_is_fixed_by_the_director_or_his_recorded_delegate(casino, staff, profile):
     article = {"FR": "FR art. 55-5", "LU": "LU art. 33"}[profile]
-    update_casino_settings(actor=staff["director"], profile=profile)
+    update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
+    table = services.create_table(actor=staff["director"], number=3, code="BJ03")
     extra = _lu_fund(ministry_notified_on=DAY - dt.timedelta(days=9)) if profile == "LU" else {}
     advance = "20000.00" if profile == "LU" else "30000.00"
     with at_day(DAY):
@@ -296,7 +297,7 @@ def test_a_decree_in_force_later_does_not_hold_before(staff, table):
 
 
 @pytest.mark.django_db
-def test_lu_interrupting_every_open_table_forces_the_count(staff, table, lu_casino, director):
+def test_lu_interrupting_every_open_table_forces_the_count(lu_casino, staff, table, director):
     other = services.create_table(actor=director, number=4, code="BJ04")
     notice = {"ministry_notified_on": DAY - dt.timedelta(days=9)}
     with at_day(DAY):
@@ -341,7 +342,7 @@ def test_lu_interrupting_every_open_table_forces_the_count(staff, table, lu_casi
 
 
 @pytest.mark.django_db
-def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(staff, table, lu_casino):
+def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(lu_casino, staff, table):
     with at_day(DAY):
         # the first séance of the exercise above the authorised minimum (5.00) needs the notice too
         with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):

@@ -144,7 +144,7 @@ def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="2000
 
 
 @pytest.mark.django_db
-def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
+def test_lu_maximum_never_changes_in_session(lu_casino, staff, table):
     session = _lu(staff, table)
     assert session.profile == "LU"
     with assert_refused("MAXIMUM_FIXED_FOR_SEASON", article="LU art. 33", field="maximum"):
@@ -154,7 +154,7 @@ def test_lu_maximum_never_changes_in_session(staff, table, lu_casino):
 
 
 @pytest.mark.django_db
-def test_lu_maximum_fixed_for_the_season(staff, table, lu_casino):
+def test_lu_maximum_fixed_for_the_season(lu_casino, staff, table):
     first = _lu(staff, table)
     _close(staff, first, cashier=staff["cashier"])
     with assert_refused("MAXIMUM_FIXED_FOR_SEASON", article="LU art. 33", field="maximum"):
@@ -163,7 +163,7 @@ def test_lu_maximum_fixed_for_the_season(staff, table, lu_casino):
 
 
 @pytest.mark.django_db
-def test_lu_limits_minimum_and_multiple(staff, table, lu_casino):
+def test_lu_limits_minimum_and_multiple(lu_casino, staff, table):
     with assert_refused("MINIMUM_BELOW_AUTHORISED", article="LU art. 33", field="minimum"):
         _lu(staff, table, minimum="4.00", maximum="400.00")
     with assert_refused("MAXIMUM_NOT_MULTIPLE", article="LU art. 33", field="maximum"):
@@ -171,7 +171,7 @@ def test_lu_limits_minimum_and_multiple(staff, table, lu_casino):
 
 
 @pytest.mark.django_db
-def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
+def test_lu_minimum_not_changed_within_a_day(lu_casino, staff, table):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     with assert_refused("MINIMUM_CHANGED_WITHIN_DAY", article="LU art. 26", field="minimum"):
         _lu(
@@ -187,7 +187,7 @@ def test_lu_minimum_not_changed_within_a_day(staff, table, lu_casino):
 
 
 @pytest.mark.django_db
-def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(staff, table, lu_casino):
+def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(lu_casino, staff, table):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     day2 = DAY + dt.timedelta(days=1)
     with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
@@ -233,14 +233,14 @@ def test_fr_advance_does_not_vary_within_the_day_nor_the_year(staff, table):
 
 
 @pytest.mark.django_db
-def test_lu_advance_fixed_for_the_year(staff, table, lu_casino):
+def test_lu_advance_fixed_for_the_year(lu_casino, staff, table):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     with assert_refused("ADVANCE_FIXED_FOR_YEAR", article="LU art. 9", field="advance_amount"):
         _lu(staff, table, day=DAY + dt.timedelta(days=1), advance="25000.00")
 
 
 @pytest.mark.django_db
-def test_lu_guarantee_fund_at_least_the_largest_advance(staff, table, lu_casino, director):
+def test_lu_guarantee_fund_at_least_the_largest_advance(lu_casino, staff, table, director):
     with assert_refused("GUARANTEE_FUND_MISSING", article="LU art. 22", field="guarantee_fund"):
         _open(staff, table, advance="20000.00")
     other = services.create_table(actor=director, number=4, code="BJ04")
@@ -311,7 +311,7 @@ def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
 
 
 @pytest.mark.django_db
-def test_lu_interruption_cites_lu_articles(staff, table, lu_casino):
+def test_lu_interruption_cites_lu_articles(lu_casino, staff, table):
     session = _lu(staff, table)
     with assert_refused("KEY_HOLDER", article="LU art. 23", field="key_holder"):
         services.interrupt_session(actor=staff["croupier"], session=session, mode="locked", key_holder=None)
@@ -343,7 +343,7 @@ def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_ses
 
 
 @pytest.mark.django_db
-def test_lu_closing_needs_a_cashier_present(staff, table, lu_casino):
+def test_lu_closing_needs_a_cashier_present(lu_casino, staff, table):
     session = _lu(staff, table)
     with assert_refused("CASHIER_ABSENT", article="LU art. 10", field="cashier"):
         _close(staff, session)
