@@ -153,8 +153,9 @@ def main() -> None:
     director.groups.add(Group.objects.get(name=roles.DIRECTOR))
     croupier = User.objects.create_user("bench_croupier", is_staff=True)
     croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
-    officer = User.objects.create_user("bench_officer", is_staff=True)
+    officer = User.objects.create_user("bench_officer")  # an officer is never the casino's staff
     officer.groups.add(Group.objects.get(name=roles.OFFICER))
+    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
     update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
     day = builders.gaming_day()
     sessions = {}

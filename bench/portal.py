@@ -9,7 +9,7 @@ with ``migrate``; the server of DATABASE_URL), fills it with the demo casino
 simulator at the demo's open sessions (some with faults), each replayed. It
 starts gunicorn (``--workers`` sync workers, production settings with DEBUG
 off) on loopback, signs in as the demo officer through the portal's login
-with a TOTP code, then for each page runs ``--clients`` concurrent clients
+with his passkey (the demo's), then for each page runs ``--clients`` concurrent clients
 (threads, one keep-alive connection each) for ``--seconds`` and prints:
 
 * requests per second, and the median, p95 and max time per request;
@@ -152,13 +152,14 @@ def query_counts(pages: dict[str, str]) -> tuple[dict[str, str], dict[str, float
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
     from django_otp import DEVICE_ID_SESSION_KEY
-    from django_otp.plugins.otp_totp.models import TOTPDevice
+
+    from casino_ops import officers
 
     officer = get_user_model().objects.get(username="officier")
     client = Client()
     client.force_login(officer)
     session = client.session
-    session[DEVICE_ID_SESSION_KEY] = TOTPDevice.objects.get(user=officer).persistent_id
+    session[DEVICE_ID_SESSION_KEY] = officers.enrolment_in_force(officer).persistent_id  # his passkey
     session.save()
     counts, alone = {}, {}
     for name, url in pages.items():
@@ -179,14 +180,6 @@ def query_counts(pages: dict[str, str]) -> tuple[dict[str, str], dict[str, float
     return counts, alone
 
 
-def totp_now() -> str:
-    from django_otp.oath import TOTP
-    from django_otp.plugins.otp_totp.models import TOTPDevice
-
-    device = TOTPDevice.objects.get(user__username="officier")
-    return f"{TOTP(device.bin_key, device.step, device.t0, device.digits, device.drift).token():06d}"
-
-
 def _cookies(response: http.client.HTTPResponse, jar: dict[str, str]) -> None:
     for header, value in response.getheaders():
         if header.lower() == "set-cookie":
@@ -194,27 +187,13 @@ def _cookies(response: http.client.HTTPResponse, jar: dict[str, str]) -> None:
             jar[name.strip()] = rest.split(";", 1)[0]
 
 
-def login(port: int) -> str:
-    """Sign in as the demo officer through the portal (password and TOTP code); the Cookie header."""
-    jar: dict[str, str] = {}
-    conn = http.client.HTTPConnection(HOST, port, timeout=30)
-    conn.request("GET", "/inspection/connexion/")
-    response = conn.getresponse()
-    body = response.read().decode()
-    _cookies(response, jar)
-    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
-    form = urlencode(
-        {
-            "csrfmiddlewaretoken": token,
-            "username": "officier",
-            "password": "demo-officier",
-            "code": totp_now(),
-        }
-    )
+def _post(
+    conn: http.client.HTTPConnection, url: str, fields: dict[str, str], jar: dict[str, str]
+) -> http.client.HTTPResponse:
     conn.request(
         "POST",
-        "/inspection/connexion/",
-        body=form,
+        url,
+        body=urlencode(fields),
         headers={
             "Content-Type": "application/x-www-form-urlencoded",
             "Cookie": "; ".join(f"{k}={v}" for k, v in jar.items()),
@@ -223,8 +202,43 @@ def login(port: int) -> str:
     response = conn.getresponse()
     response.read()
     _cookies(response, jar)
+    return response
+
+
+def _get(conn: http.client.HTTPConnection, url: str, jar: dict[str, str]) -> str:
+    conn.request("GET", url, headers={"Cookie": "; ".join(f"{k}={v}" for k, v in jar.items())})
+    response = conn.getresponse()
+    body = response.read().decode()
+    _cookies(response, jar)
+    return body
+
+
+def login(port: int) -> str:
+    """Sign in as the demo officer through the portal (password, then his passkey, the demo's,
+    signing the page's challenge as his browser would); the Cookie header."""
+    import html
+    import json
+
+    from casino_ops.passkeys import SoftwarePasskey, unb64url
+
+    jar: dict[str, str] = {}
+    conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    body = _get(conn, "/inspection/connexion/", jar)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    fields = {"csrfmiddlewaretoken": token, "username": "officier", "password": "demo-officier"}
+    response = _post(conn, "/inspection/connexion/", fields, jar)
+    where = response.getheader("Location") or ""
+    if response.status != 302 or "/verification/" not in where:
+        raise SystemExit(f"login failed (password): HTTP {response.status}")
+    body = _get(conn, where, jar)
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body).group(1)
+    options = json.loads(html.unescape(re.search(r'data-passkey-options="([^"]*)"', body)[1]))
+    assertion = SoftwarePasskey.demo().assert_(
+        unb64url(options["challenge"]), rp_id=options["rpId"], origin=f"http://{options['rpId']}:{port}"
+    )
+    response = _post(conn, where, {"csrfmiddlewaretoken": token, "assertion": json.dumps(assertion)}, jar)
     if response.status != 302 or "sessionid" not in jar:
-        raise SystemExit(f"login failed: HTTP {response.status}")
+        raise SystemExit(f"login failed (passkey): HTTP {response.status}")
     conn.close()
     return "; ".join(f"{k}={v}" for k, v in jar.items())
 
