@@ -52,12 +52,14 @@ def database_name(default: str) -> str:
     return default + os.environ.get("BENCH_DB_SUFFIX", "")
 
 
-def create_database(conn: Any, name: str) -> None:
+def create_database(conn: Any, name: str, *, seeded: bool = False) -> None:
     """Create the bench's database ``name`` (``conn``: a psycopg connection to the server, in
     autocommit). With ``BENCH_DB_TEMPLATE`` (a database already migrated, as the benches' tests
     make one per run), it is created as a copy of that one: the bench's ``migrate`` then finds
-    nothing (or only its own apps) to apply, instead of migrating an empty database."""
-    template = os.environ.get("BENCH_DB_TEMPLATE")
+    nothing (or only its own apps) to apply, instead of migrating an empty database. A bench
+    that then seeds the demo (``seed_demo --if-empty``, the test settings) says ``seeded``: with
+    ``BENCH_DB_TEMPLATE_SEEDED`` (the same, the demo seeded in it) its seeding finds it done."""
+    template = (seeded and os.environ.get("BENCH_DB_TEMPLATE_SEEDED")) or os.environ.get("BENCH_DB_TEMPLATE")
     conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
 
 

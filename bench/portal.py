@@ -70,7 +70,7 @@ def make_database(server_url: str) -> str:
 
     with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
-        create_database(conn, DB_NAME)
+        create_database(conn, DB_NAME, seeded=True)
     return urlunsplit(urlsplit(server_url)._replace(path=f"/{DB_NAME}"))
 
 
@@ -94,7 +94,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
     from tables.models import Discrepancy, Session
     from tables.selectors import round_positions
 
-    call_command("seed_demo", stdout=open(os.devnull, "w"))
+    call_command("seed_demo", "--if-empty", stdout=open(os.devnull, "w"))  # seeded: a copy
     from django.contrib.auth import get_user_model
 
     croupier = get_user_model().objects.get(groups__name=roles.CROUPIER)

@@ -60,7 +60,7 @@ def _database() -> None:
 
     with psycopg.connect(f"{SERVER_URL}/postgres", autocommit=True) as conn:
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME} WITH (FORCE)")
-        create_database(conn, DB_NAME)
+        create_database(conn, DB_NAME, seeded=True)
 
 
 def _setup(env: dict[str, str]) -> None:
@@ -80,7 +80,7 @@ def _fill(rows: int) -> None:
     from cards_registry.models import Book, BookKind, Deck, Manufacturer, Order, Reception, Sixain
 
     call_command("migrate", verbosity=0)
-    call_command("seed_demo", verbosity=0)
+    call_command("seed_demo", "--if-empty", verbosity=0)  # seeded: a copy of the demo
     director = get_user_model().objects.get(username="directeur")
     maker = Manufacturer.objects.order_by("code").first()
     now = timezone.now()

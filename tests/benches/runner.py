@@ -34,51 +34,65 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-_TEMPLATE: list[str] = []  # the migrated database this process's benches are copies of
+_TEMPLATE: dict[str, str] = {}  # the databases this process's benches are copies of
 
 
-def template() -> str:
+def _manage(database: str, *args: str) -> None:
+    env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
+    env.update(
+        DATABASE_URL=server_url().rsplit("/", 1)[0] + "/" + database,
+        DJANGO_SETTINGS_MODULE="tests.settings",
+        PYTHONPATH=str(ROOT),
+    )
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "manage.py"), *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    if done.returncode != 0:
+        drop_database(database)
+        raise AssertionError((done.stdout + done.stderr)[-4000:])
+
+
+def _create(name: str, template: str = "") -> None:
+    import psycopg
+
+    drop_database(name)
+    with psycopg.connect(server_url().replace("postgres://", "postgresql://", 1), autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"' + (f' TEMPLATE "{template}"' if template else ""))
+
+
+def template(seeded: bool = False) -> str:
     """A database migrated once per test process (named after its own, ``BENCH_DB_SUFFIX``):
     each bench creates its own as a copy of it (``BENCH_DB_TEMPLATE``, bench/checks.py), so that
-    its ``migrate`` has nothing left to apply. Dropped at the session's end (conftest.py)."""
-    if not _TEMPLATE:
+    its ``migrate`` has nothing left to apply; ``seeded``: a copy of it with the demo seeded
+    (``BENCH_DB_TEMPLATE_SEEDED``), for the benches that seed it first thing. Dropped at the
+    session's end (conftest.py)."""
+    if "migrated" not in _TEMPLATE:
         name = "bench_template" + suffix()
-        drop_database(name)
-        import psycopg
-
-        with psycopg.connect(
-            server_url().replace("postgres://", "postgresql://", 1), autocommit=True
-        ) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
-        env = {k: v for k, v in os.environ.items() if k != "CELERY_BROKER_URL"}
-        env.update(
-            DATABASE_URL=server_url().rsplit("/", 1)[0] + "/" + name,
-            DJANGO_SETTINGS_MODULE="tests.settings",
-            PYTHONPATH=str(ROOT),
-        )
-        done = subprocess.run(
-            [sys.executable, str(ROOT / "manage.py"), "migrate", "-v0"],
-            cwd=ROOT,
-            env=env,
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        if done.returncode != 0:
-            drop_database(name)
-            raise AssertionError((done.stdout + done.stderr)[-4000:])
-        _TEMPLATE.append(name)
-    return _TEMPLATE[0]
+        _create(name)
+        _manage(name, "migrate", "-v0")
+        _TEMPLATE["migrated"] = name
+    if seeded and "seeded" not in _TEMPLATE:
+        name = "bench_template_seeded" + suffix()
+        _create(name, _TEMPLATE["migrated"])
+        _manage(name, "seed_demo", "-v0")
+        _TEMPLATE["seeded"] = name
+    return _TEMPLATE["seeded" if seeded else "migrated"]
 
 
 def drop_template() -> None:
     while _TEMPLATE:
-        drop_database(_TEMPLATE.pop())
+        drop_database(_TEMPLATE.popitem()[1])
 
 
-def run_bench(script: str, *args: str, timeout: float = 600, **environ: str) -> str:
+def run_bench(script: str, *args: str, timeout: float = 600, seeded: bool = False, **environ: str) -> str:
     """Run ``bench/<script>`` with ``args``; assert it exited 0 with its checks all ``ok``;
-    return what it printed."""
+    return what it printed. ``seeded``: the bench seeds the demo first thing (the test settings),
+    its database may be a copy of one seeded (``template(seeded=True)``)."""
     redis = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL"}}
     env.update(
@@ -89,6 +103,8 @@ def run_bench(script: str, *args: str, timeout: float = 600, **environ: str) -> 
         CELERY_BROKER_URL=redis,
         PYTHONPATH=str(ROOT),
     )
+    if seeded:
+        env["BENCH_DB_TEMPLATE_SEEDED"] = template(seeded=True)
     env.update(environ)
     done = subprocess.run(
         [sys.executable, str(ROOT / "bench" / script), *args],

@@ -16,7 +16,7 @@ def test_the_audit_bench_seals_every_save_and_its_proofs_hold() -> None:
         "--saves",
         "20",
         "--events",
-        "1500",
+        "10000",
         "--writers",
         "2",
         "--seconds",

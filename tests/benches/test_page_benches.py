@@ -15,6 +15,7 @@ def test_the_portal_bench_serves_every_page() -> None:
         "portal.py",
         *("--clients", "2", "--seconds", "0.5", "--warmup", "0", "--workers", "1"),
         *("--extra-shoes", "2", "--port", str(free_port())),
+        seeded=True,
     )
     assert "check   : ok: hand logs added: 2" in out
 
@@ -27,7 +28,7 @@ def test_the_page_weight_bench_weighs_every_page() -> None:
 @pytest.mark.celery_worker
 def test_the_registers_bench_prints_signs_and_reuses_its_parts() -> None:
     try:
-        out = run_bench("registers.py", "--rows", "12", "--workers", "1", "--months", "6")
+        out = run_bench("registers.py", "--rows", "12", "--workers", "1", "--months", "6", seeded=True)
     finally:
         drop_database("bench_registers" + suffix())
     assert "check   : ok: second print, nothing changed: parts made again: 0" in out
