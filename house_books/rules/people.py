@@ -121,3 +121,16 @@ def check_withdrawal(*, role: str, held: Iterable[str], self_grant: bool, profil
             cite("people.roles", profile),
             field="role",
         )
+
+
+def check_first_director(*, book_kept: bool, profile: str) -> None:
+    """The installation names the first director only while the book of roles is empty and no
+    one holds a role the book gave: afterwards the director gives the roles (FR art. 68, 69;
+    LU art. 10, 51, 54)."""
+    if book_kept:
+        raise RegulationError(
+            "FIRST_DIRECTOR_ALREADY_NAMED",
+            _("Le premier directeur est déjà nommé : les rôles sont attribués par le directeur."),
+            cite("people.roles", profile),
+            field="person",
+        )

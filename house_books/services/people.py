@@ -19,7 +19,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, clock, roles
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
 from ..models import RoleEntry, RoleEntryKind
 from ..rules import people as rules
@@ -145,13 +145,7 @@ def appoint_first_director(*, person: User, reason: str) -> RoleEntry:
     article = cite("people.roles", p)
     reason = required_text(reason, "reason", _("le motif"), article)
     _lock_book()
-    if roles_book_kept() or roles_by_act():
-        raise RegulationError(
-            "FIRST_DIRECTOR_ALREADY_NAMED",
-            _("Le premier directeur est déjà nommé : les rôles sont attribués par le directeur."),
-            article,
-            field="person",
-        )
+    rules.check_first_director(book_kept=bool(roles_book_kept() or roles_by_act()), profile=p)
     held = _held(person)
     rules.check_grant(role=roles.DIRECTOR, held=held, self_grant=False, profile=p)
     person.groups.add(Group.objects.get(name=roles.DIRECTOR))

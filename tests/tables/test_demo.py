@@ -1,11 +1,12 @@
-"""The tables' demo data: sessions, advances, closings, a closed day, replayed hand logs with faults; idempotent."""
+"""The tables' demo data: sessions, advances, closings, a closed day, replayed hand logs with faults; a second seeding refused (--if-empty does nothing)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from audit.chain import verify_chain
 from tables import selectors
@@ -34,8 +35,11 @@ def _snapshot():
 @pytest.mark.django_db
 def test_demo_tables(demo, django_capture_on_commit_callbacks):
     first = _snapshot()
+    # a second seeding: nothing written into books in service (FR art. 68), --if-empty does nothing
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("seed_demo")
+        with pytest.raises(CommandError, match="SEED_DATABASE_IN_SERVICE"):
+            call_command("seed_demo", stdout=StringIO())
+        call_command("seed_demo", "--if-empty", stdout=StringIO())
     assert _snapshot() == first
     yesterday = gaming_day() - dt.timedelta(days=1)
     register = selectors.control_register(yesterday)
