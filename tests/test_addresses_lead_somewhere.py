@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from casino_ops import roles
+from tests.builders import enrol_officer
 
 
 @pytest.mark.django_db
@@ -33,6 +34,7 @@ def test_the_officers_api_has_a_root_listing_its_endpoints() -> None:
 
     officer = get_user_model().objects.create_user("off", password="x")
     officer.groups.add(Group.objects.get(name=roles.OFFICER))
+    enrol_officer(officer)
     client = Client()
     client.force_login(officer)
     response = client.get("/api/inspection/", HTTP_ACCEPT="application/json")

@@ -194,7 +194,7 @@ def test_lu_sixain_cap_counts_every_sixain_held_and_loose_decks(
     )
     assert selectors.held_sixains() == 2  # the sixain with five decks left is still held
     books_read_under("LU")
-    services.set_max_sixains(actor=director, max_sixains=2)
+    services.set_max_sixains(actor=director, max_sixains=2, reference="MF/2026/7")
     order = make_sent_order(director, officer, maker)
     with assert_refused("MAX_SIXAINS", article="LU art. 6"):
         services.receive(actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain("C1")])  # fmt: skip

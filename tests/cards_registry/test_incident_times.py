@@ -16,6 +16,7 @@ from cards_registry import selectors, services
 from cards_registry.models import Deck, Incident
 from casino_ops.inspection import inspect
 from tables.clock import history_at
+from tests.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 
@@ -123,9 +124,7 @@ def test_the_recording_follows_the_acts_clock(director: Any, officer: Any, decks
 
 
 def test_lu_a_late_recording_is_named_under_lu(director: Any, officer: Any, decks: list[Deck]) -> None:
-    from house_books.services.casino import update_casino_settings
-
-    update_casino_settings(actor=director, profile="LU")
+    books_read_under("LU")
     found = timezone.now() - dt.timedelta(days=3)
     services.report_incident(
         actor=director,

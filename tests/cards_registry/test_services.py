@@ -301,7 +301,7 @@ def test_reception_visa_officer_only(director: Any, officer: Any, reception: Rec
 def test_lu_sixain_serials_and_the_ministry_limit(director: Any, officer: Any, maker: Any, key: Any) -> None:
     to_lu(director)
     order = make_sent_order(director, officer, maker, sixains=5)
-    services.set_max_sixains(actor=director, max_sixains=2)
+    services.set_max_sixains(actor=director, max_sixains=2, reference="MF/2026/7")
     lu_sixain = {"serial": "LU-1", "decks": [{"back_colour": "bleu"}] * 3 + [{"back_colour": "rouge"}] * 3}
     reception = services.receive(actor=director, order=order, received_on=TODAY(), sixains=[lu_sixain])
     assert sorted(reception.decks.values_list("serial", flat=True)) == [f"LU-1-{i}" for i in range(1, 7)]
