@@ -115,7 +115,7 @@ def test_a_decks_life_by_serial(officer_client, samples) -> None:
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("name", "queries"),
-    [("receipt-book", 13), ("order-book", 12), ("incidents", 12), ("destructions", 9), ("depot-log", 10)],
+    [("receipt-book", 14), ("order-book", 13), ("incidents", 13), ("destructions", 9), ("depot-log", 10)],
 )
 def test_registers_on_screen(name, queries, officer_client, samples, django_assert_num_queries) -> None:
     url = reverse("portal:register", args=[name]) + "?date_from=2026-11-01&date_to=2026-11-30"
