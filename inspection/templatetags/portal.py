@@ -99,6 +99,7 @@ _KEYS = {
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
+_TARGET = re.compile(r"^([a-z_]+\.[a-z_]+):(\d+)$")  # an officer's act's object: app.model:pk
 
 
 def _model_field(model: Any, key: str) -> Field[Any, Any] | None:
@@ -139,6 +140,11 @@ def _scalar(value: str, field: Field[Any, Any] | None = None) -> SafeString | st
         return dates.moment(dt.datetime.fromisoformat(value.replace("Z", "+00:00")))
     if _AMOUNT.match(value):
         return dates.amount(value)
+    target = _TARGET.match(value)
+    if target is not None:
+        model = _object_model(target.group(1))
+        if model is not None:
+            return f"{model._meta.verbose_name} {target.group(2)}"
     return value
 
 
