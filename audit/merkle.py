@@ -17,19 +17,16 @@ Nothing here is trusted by the officer: the offline verifier
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
+
+# RFC 9162's hashing and inclusion check, one copy for the record and the authority's witness
+from tlog.checkpoint import leaf_hash as leaf_hash
+from tlog.checkpoint import node_hash as node_hash
+from tlog.checkpoint import verify_inclusion as verify_inclusion
 
 STORE_LEVEL = 8  # perfect subtrees of 256 leaves and more are stored
 BLOCK = 1 << STORE_LEVEL
 EMPTY_ROOT = hashlib.sha256(b"").digest()
-
-
-def leaf_hash(data: bytes) -> bytes:
-    return hashlib.sha256(b"\x00" + data).digest()
-
-
-def node_hash(left: bytes, right: bytes) -> bytes:
-    return hashlib.sha256(b"\x01" + left + right).digest()
 
 
 def _split(n: int) -> int:
@@ -240,24 +237,3 @@ class Tree:
 
     def consistency_proof(self, first: int, second: int) -> list[bytes]:
         return self.hashes(self.consistency_ranges(first, second))
-
-
-def verify_inclusion(index: int, size: int, leaf: bytes, path: Iterable[bytes], root: bytes) -> bool:
-    """RFC 9162 §2.1.3.2 (the offline verifier holds its own copy)."""
-    if index >= size:
-        return False
-    fn, sn, r = index, size - 1, leaf
-    for p in path:
-        if sn == 0:
-            return False
-        if fn & 1 or fn == sn:
-            r = node_hash(p, r)
-            if not fn & 1:
-                while fn & 1 == 0 and fn != 0:
-                    fn >>= 1
-                    sn >>= 1
-        else:
-            r = node_hash(r, p)
-        fn >>= 1
-        sn >>= 1
-    return sn == 0 and r == root

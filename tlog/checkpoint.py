@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 EMPTY_ROOT = hashlib.sha256(b"").digest()
@@ -59,7 +60,7 @@ def leaf_hash(data: bytes) -> bytes:
     return hashlib.sha256(b"\x00" + data).digest()
 
 
-def verify_inclusion(index: int, size: int, leaf: bytes, path: list[bytes], root: bytes) -> bool:
+def verify_inclusion(index: int, size: int, leaf: bytes, path: Iterable[bytes], root: bytes) -> bool:
     """RFC 9162 §2.1.3.2."""
     if not 0 <= index < size:
         return False
