@@ -95,6 +95,8 @@ class Action(StrEnum):
     WITNESS_REFUSED = "audit.witness_refused"
     WITNESS_UNREACHABLE = "audit.witness_unreachable"
     WITNESS_RETIRED = "audit.witness_retired"
+    # the sealer could not seal for longer than AUDIT_SEALING_LATE_AFTER (audit.chain.sealer)
+    SEALING_INTERRUPTED = "audit.sealing_interrupted"
 
 
 #: The officer's visa on each depot book entry, by the entry's model name.

@@ -77,7 +77,8 @@ from .hashing import (
     format_time,
 )
 from .recording import record
-from .seal import head, run_sealer, seal_pending
+from .seal import head, seal_pending
+from .sealer import run_sealer
 from .verify import Verification, verify_chain
 
 __all__ = [

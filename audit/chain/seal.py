@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import time
-from collections.abc import Callable
 from typing import Any, cast
 
 import psycopg
@@ -149,38 +147,6 @@ def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
         total += len(sealed)
         if fetched < limit:
             return total
-
-
-def run_sealer(
-    should_stop: Callable[[], bool],
-    *,
-    interval: float = SEALER_INTERVAL,
-    limit: int = 5000,
-    between_passes: Callable[[], None] | None = None,
-    using: str | None = None,
-) -> int:
-    """Seal continuously until ``should_stop()``, then once more; return how many.
-
-    One pass every ``interval`` seconds at most (a pass that found a full batch
-    goes on at once): an event waits for at most one interval plus one pass, and
-    under load each pass seals a batch, so the sealer's cost per event stays
-    small (one transaction, one statement to read, one to write, per pass rather
-    than per event). ``between_passes`` runs before each pass (the command closes
-    stale connections there).
-    """
-    total = 0
-    using = using or router.db_for_write(AuditEvent)
-    while not should_stop():
-        started = time.monotonic()
-        if between_passes is not None:
-            between_passes()
-        # nothing committed to seal: no pass (an event committed after this look is taken
-        # by the next pass, as by a pass that would have started now)
-        sealed = seal_pending(using=using, limit=limit) if _any_pending(using) else 0
-        total += sealed
-        if sealed < limit:
-            time.sleep(max(0.0, interval - (time.monotonic() - started)))
-    return total + seal_pending(using=using, limit=limit)  # what was committed before the stop
 
 
 def _any_pending(using: str) -> bool:

@@ -97,6 +97,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.WITNESS_REFUSED: _("Point de contrôle refusé par un témoin de l'autorité"),
     Action.WITNESS_UNREACHABLE: _("Témoin de l'autorité injoignable"),
     Action.WITNESS_RETIRED: _("Témoin de l'autorité retiré (il a perdu son état)"),
+    Action.SEALING_INTERRUPTED: _("Scellement du journal interrompu"),
 }
 
 #: Every discrepancy code of the replay and of a log against its session (the tables' own).

@@ -1,4 +1,8 @@
-"""Seal audit events into the chain just after their commit (AUDIT_SEALING=sealer)."""
+"""Seal audit events into the chain just after their commit (AUDIT_SEALING=sealer).
+
+The database lost (a restart, the connection cut), the sealer logs each attempt and tries again
+with a back-off, never exiting; an interruption longer than AUDIT_SEALING_LATE_AFTER is sealed as
+the alarm event ``audit.sealing_interrupted`` once it can write (audit.chain.sealer)."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from django.db import close_old_connections
 
 from audit.chain import head, run_sealer, seal_pending
 from audit.chain.seal import SEALER_INTERVAL
+from audit.chain.sealer import CONNECTION_ERRORS
 from audit.checkpoints import witness_head
 
 log = logging.getLogger(__name__)
@@ -37,6 +42,8 @@ def head_witnessing(every: float, *, close_connections: bool = True) -> Callable
                 witness_head()
                 last["seq"] = seq
             last["at"] = now
+        except CONNECTION_ERRORS:  # the database lost: run_sealer reconnects (and logs it)
+            raise
         except Exception:  # the witness unreachable: sealing goes on, retried next pass
             log.exception("the chain's head could not be written to the witness")
 
@@ -80,4 +87,9 @@ class Command(BaseCommand):
         run_sealer(
             lambda: stopping, interval=interval, between_passes=head_witnessing(options["witness_every"])
         )
-        witness_head()  # the head the last pass reached
+        try:
+            witness_head()  # the head the last pass reached
+        except CONNECTION_ERRORS as error:
+            log.warning(
+                "audit sealer: the last head not written to the witness, the database lost: %s", error
+            )
