@@ -1,26 +1,20 @@
 """URLs: the admin (directors, committee, table staff), the API, health."""
 
-from django.conf import settings
 from django.contrib import admin
-from django.db import connection
 from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.urls import include, path
-from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from audit.chain.sealer import sealing_late
 
 
 def health(request: HttpRequest) -> JsonResponse:
     """200 "ok"; 503 "sealing_late" when the oldest event waiting to be sealed has waited longer
     than AUDIT_SEALING_LATE_AFTER seconds (the sealer is not sealing)."""
-    if settings.AUDIT_SEALING == "sealer":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT count(*), min(recorded_at) FROM audit_event WHERE seq IS NULL")
-            waiting, oldest = cursor.fetchone()
-        if oldest is not None:
-            age = (timezone.now() - oldest).total_seconds()
-            if age > settings.AUDIT_SEALING_LATE_AFTER:
-                body = {"status": "sealing_late", "waiting": waiting, "oldest": oldest.isoformat()}
-                return JsonResponse({**body, "oldest_seconds": round(age)}, status=503)
+    late = sealing_late()
+    if late is not None and late.oldest is not None:
+        body = {"status": "sealing_late", "waiting": late.count, "oldest": late.oldest.isoformat()}
+        return JsonResponse({**body, "oldest_seconds": round(late.seconds)}, status=503)
     return JsonResponse({"status": "ok"})
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
-from audit.chain import FORGED_ACTION, head
+from audit.chain import FORGED_ACTION, head, sealer
 from audit.models import AuditEvent, Checkpoint, Report
 from cards_registry import selectors as depot
 from casino_ops import roles
@@ -122,6 +122,17 @@ def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
             claimed = ""
         found.append(ForgedAlarm(object_id, seq, recorded_at, claimed))
     return found
+
+
+def sealing_late() -> sealer.Waiting | None:
+    """The events waiting to be sealed when the oldest waited longer than
+    ``AUDIT_SEALING_LATE_AFTER`` (None otherwise): the condition of ``/health/``, the same
+    function; read on every request, never cached (no query in inline mode)."""
+    return sealer.sealing_late()
+
+
+def late_after() -> float:
+    return sealer.late_after()
 
 
 def last_checkpoint() -> Any | None:

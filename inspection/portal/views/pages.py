@@ -38,6 +38,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "parts": parts,
             "version": selectors.books_version(checkpoint),
             "variant": selectors.rendering_variant(request.user),
+            "sealing_late": selectors.sealing_late(),
+            "late_after": round(selectors.late_after()),
         },
     )
 
