@@ -93,7 +93,7 @@ def sealing_late(using: str = "default") -> Waiting | None:
 
 def backoff(attempt: int) -> float:
     """Seconds to wait after the ``attempt``-th failure in a row: 0.5, 1, 2 … 30 at most."""
-    return min(BACKOFF_MAX, BACKOFF_FIRST * 2 ** (attempt - 1))
+    return min(BACKOFF_MAX, BACKOFF_FIRST * 2.0 ** (attempt - 1))
 
 
 def pause(seconds: float, should_stop: Callable[[], bool]) -> None:

@@ -5,15 +5,19 @@ the oldest, in French first; never from the cached part of the page."""
 from __future__ import annotations
 
 import datetime as dt
+import time
 from typing import Any
 
 import pytest
 import time_machine
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 import audit
 from audit.actions import Action
+from audit.chain import run_sealer
+from audit.models import AuditEvent
 
 
 def _record(n: int) -> None:
@@ -43,9 +47,18 @@ def test_the_dashboard_warns_when_events_wait_too_long_to_be_sealed(officer_clie
 
 
 @pytest.mark.django_db
-def test_no_warning_in_inline_mode_and_no_query_for_it(officer_client, settings: Any) -> None:
-    settings.AUDIT_SEALING = "inline"  # sealed in each act's transaction: nothing ever waits
-    settings.AUDIT_SEALING_LATE_AFTER = 0
-    _record(1)
-    page = officer_client.get("/inspection/").content.decode()
-    assert "Scellement du journal en retard" not in page
+def test_the_officers_read_the_sealers_alarm_in_the_audit_trail(officer_client, settings: Any) -> None:
+    """Events waited longer than the setting (no sealer ran): the sealer, once it runs, seals the
+    alarm after them, and the audit trail names it in the officer's language."""
+    settings.AUDIT_SEALING = "sealer"
+    settings.AUDIT_SEALING_LATE_AFTER = 0.5
+    _record(2)
+    time.sleep(1.0)
+    stops = iter([False, True])
+    run_sealer(lambda: next(stops), interval=0)
+    alarm = AuditEvent.objects.get(action=Action.SEALING_INTERRUPTED)
+    assert alarm.seq == 3
+    page = officer_client.get(reverse("portal:audit_trail")).content.decode()
+    assert "Scellement du journal interrompu" in page and "audit.sealing_interrupted" in page
+    english = officer_client.get(reverse("portal:audit_trail"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Sealing of the audit record interrupted" in english
