@@ -162,7 +162,7 @@ def test_the_heartbeat_is_touched_from_a_thread_while_held_and_cleared_when_let_
 ) -> None:
     settings.REPORT_HEARTBEAT_EVERY = 0.1
     report = _running(beat=None)
-    seen = set()
+    seen: set[dt.datetime] = set()
     with beating(Report, report.pk):
         with beating(Report, report.pk):  # the assembly inside its maker: one heartbeat
             pass
@@ -188,7 +188,7 @@ def _fill(per_month: int) -> tuple[dt.date, dt.date]:
 
     start, end = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
     director = get_user_model().objects.get(username="directeur")
-    maker = Manufacturer.objects.order_by("code").first()
+    maker = Manufacturer.objects.order_by("code")[0]
     now = timezone.now()
     rows = 3 * per_month
     order_book = Book.objects.create(kind=BookKind.ORDER, number=700, closed_at=now)
