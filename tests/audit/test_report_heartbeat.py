@@ -268,7 +268,7 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
     and 45 s with a recovery every 30 s, are held to the two minutes above)."""
     from celery import Celery
 
-    start, end = _fill(per_month=150)
+    start, end = _fill(per_month=60)
     redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
     db = connection.settings_dict
