@@ -9,7 +9,10 @@ already made. A report is assembled from parts printed once per period and
 reused while their period is unchanged (:mod:`inspection.registers.parts`); the
 parts still to make fan out over the workers, one task per part, and each
 worker holds one period's pages at a time (WeasyPrint holds the whole
-document it lays out), so a worker's memory stays bounded.
+document it lays out), so a worker's memory stays bounded. Whoever holds the
+report or one of its parts beats a heartbeat on its row
+(:mod:`inspection.registers.heartbeat`): a report left by a worker that died
+is resumed once its heartbeats are stale (:func:`recover_stale`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -271,7 +274,7 @@ def recover_stale(
     return done
 
 
-def _stale(beat_limit: dt.datetime, lost_limit: dt.datetime) -> Any:
+def _stale(beat_limit: dt.datetime, lost_limit: dt.datetime) -> QuerySet[Report]:
     """The running reports none of whose heartbeats (its own, its parts' still to make) is fresh,
     with one left behind, or with none at all and started before ``lost_limit``."""
     parts = ReportPart.objects.filter(report=OuterRef("pk"), part__isnull=True, heartbeat_at__isnull=False)
