@@ -130,6 +130,10 @@ class Report(models.Model):
     error = models.TextField(_("erreur"), blank=True)
     started_at = models.DateTimeField(_("commencé le"), null=True, blank=True)
     finished_at = models.DateTimeField(_("terminé le"), null=True, blank=True)
+    #: touched every few seconds by the process making the report (planning, a part, the
+    #: assembly), cleared when it lets go: a heartbeat older than REPORT_HEARTBEAT_STALE_AFTER
+    #: is a process that died (inspection.registers.heartbeat)
+    heartbeat_at = models.DateTimeField(_("dernier signe de vie"), null=True, blank=True, editable=False)
 
     class Meta:
         verbose_name = _("registre imprimé")
@@ -265,6 +269,8 @@ class ReportPart(models.Model):
         RegisterPart, verbose_name=_("partie de registre"), null=True, blank=True, on_delete=models.PROTECT
     )
     reused = models.BooleanField(_("reprise sans refaire"), default=False)
+    #: touched every few seconds by the process making this part, cleared when it lets go
+    heartbeat_at = models.DateTimeField(_("dernier signe de vie"), null=True, blank=True, editable=False)
 
     objects = ReportPartQuerySet.as_manager()
 

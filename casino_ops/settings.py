@@ -235,10 +235,26 @@ CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD",
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=1_500_000)  # KiB
 # A message not acknowledged within the visibility timeout is delivered again: longer than the
 # longest print (the hard time limit) so that a print is never made twice at once; a worker
-# that dies whole is caught sooner by the beat task below (REPORT_STALE_AFTER).
+# that dies whole is caught sooner by its heartbeat (below).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": CELERY_TASK_TIME_LIMIT + 5 * 60}
-# A report still "running" this long after it started (past every task's time limit) with no
-# live maker is resumed, or failed with its reason after its last attempt.
+# The process making a report (planning it, one of its parts, its assembly) touches a heartbeat
+# on the report's (or the part's) row every REPORT_HEARTBEAT_EVERY seconds, from a thread of its
+# own. A report none of whose heartbeats is fresher than REPORT_HEARTBEAT_STALE_AFTER, one of them
+# left by a process that died (none of its locks held), is resumed by the beat task every
+# REPORT_RECOVERY_EVERY seconds: a dead worker's register resumes within
+# REPORT_HEARTBEAT_STALE_AFTER + REPORT_RECOVERY_EVERY seconds (75 s by default) of its death.
+REPORT_HEARTBEAT_EVERY = env.float("REPORT_HEARTBEAT_EVERY", default=10.0)
+REPORT_HEARTBEAT_STALE_AFTER = env.float("REPORT_HEARTBEAT_STALE_AFTER", default=45.0)
+REPORT_RECOVERY_EVERY = env.float("REPORT_RECOVERY_EVERY", default=30.0)
+if not 0 < 3 * REPORT_HEARTBEAT_EVERY <= REPORT_HEARTBEAT_STALE_AFTER:
+    raise ImproperlyConfigured(
+        "REPORT_HEARTBEAT_STALE_AFTER must be at least three times REPORT_HEARTBEAT_EVERY (a live "
+        "worker's heartbeat, one beat late, must never look stale)."
+    )
+# A report "running" with no heartbeat at all (its maker handed its parts to the queue and let
+# go) waits for them; still so this long after it started (past every task's time limit: the
+# parts' messages were lost with the broker), it is resumed too. After its last attempt, a lost
+# report is failed with its reason.
 REPORT_STALE_AFTER = env.int("REPORT_STALE_AFTER", default=CELERY_TASK_TIME_LIMIT + 60)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -249,7 +265,7 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     },
     # The books' self-inspection, each night once the gaming day is over (an audited event).
     "inspect-books-nightly": {"task": "audit.tasks.inspect_books", "schedule": crontab(hour=6, minute=30)},
-    "recover-stale-reports": {"task": "audit.tasks.recover_stale_reports", "schedule": 60.0},
+    "recover-stale-reports": {"task": "audit.tasks.recover_stale_reports", "schedule": REPORT_RECOVERY_EVERY},
 }
 
 # --- The audit record -------------------------------------------------------

@@ -86,10 +86,15 @@ def inspect_books(day: str | None = None) -> int:
 
 @shared_task(name="audit.tasks.recover_stale_reports", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
 def recover_stale_reports(queue: str | None = None) -> dict[str, list[int]]:
-    """Beat, every minute: a report left running by a worker that died whole is resumed, or failed
-    with its reason after its last attempt (see inspection.registers.reports.recover_stale)."""
+    """Beat, every REPORT_RECOVERY_EVERY seconds: a report left running by a worker that died is
+    resumed, or failed with its reason after its last attempt, once its heartbeat is stale (see
+    inspection.registers.reports.recover_stale)."""
     import datetime as dt
 
     from django.conf import settings
 
-    return recover_stale(stale_after=dt.timedelta(seconds=settings.REPORT_STALE_AFTER), queue=queue)
+    return recover_stale(
+        heartbeat_stale_after=dt.timedelta(seconds=settings.REPORT_HEARTBEAT_STALE_AFTER),
+        stale_after=dt.timedelta(seconds=settings.REPORT_STALE_AFTER),
+        queue=queue,
+    )

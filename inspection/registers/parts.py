@@ -60,6 +60,7 @@ from audit.printed import print_payload
 from casino_ops.models import CasinoSettings
 
 from .base import Register, Request, get_register
+from .heartbeat import beating
 from .render import finish, merge, part_periods, read_chunk, render_part
 
 PART_LOCK_CLASS = 0x5245_4701  # advisory lock class of print parts
@@ -193,48 +194,54 @@ def make_part(report_part_id: int) -> bool:
         rp.refresh_from_db()
         if rp.part_id is not None:
             return False
-        report = rp.report
-        reg = get_register(report.register)
-        version = books_version()  # before reading: a change made meanwhile moves it
-        chunk = read_chunk(reg, Request(rp.date_from, rp.date_to, report.table_number))
-        key = part_key(report.register, report.table_number, rp.date_from, rp.date_to, chunk.content_hash)
-        part = RegisterPart.objects.filter(key=key).first()
-        reused = part is not None
-        if part is None:
-            # A period without any entry is left out of the print (assemble): it is stored as
-            # empty, without laying out a PDF nobody reads (a long period costs its rows, not
-            # its months); the headers of a print with no entry at all are made when needed.
-            started = time.perf_counter()
-            pdf, pages = render_part(reg, chunk) if not chunk.empty else (b"", 0)
-            seconds = time.perf_counter() - started
-            saved = _save_pdf(report.register, key, pdf) if pdf else ""
-            try:
-                with transaction.atomic():
-                    part = RegisterPart.objects.create(
-                        key=key,
-                        register=report.register,
-                        table_number=report.table_number,
-                        date_from=rp.date_from,
-                        date_to=rp.date_to,
-                        content_hash=chunk.content_hash,
-                        checked_version=version,
-                        file=saved,
-                        sha256=hashlib.sha256(pdf).hexdigest() if pdf else "",
-                        pages=pages,
-                        rows=chunk.rows,
-                        empty=chunk.empty,
-                        seconds=seconds,
-                    )
-            except IntegrityError:  # made meanwhile by another print of the same period
-                if saved:
-                    default_storage.delete(saved)
-                part = RegisterPart.objects.get(key=key)
-                reused = True
-        if reused:
-            RegisterPart.objects.filter(pk=part.pk).update(checked_version=version)
-        ReportPart.objects.filter(pk=rp.pk, part__isnull=True).update(part=part, reused=reused)
+        with beating(ReportPart, report_part_id):
+            _make_part(rp)
     _set_progress(rp.report_id)
     return True
+
+
+def _make_part(rp: ReportPart) -> None:
+    """Read the period, and lay it out and store it unless a stored part has the same content."""
+    report = rp.report
+    reg = get_register(report.register)
+    version = books_version()  # before reading: a change made meanwhile moves it
+    chunk = read_chunk(reg, Request(rp.date_from, rp.date_to, report.table_number))
+    key = part_key(report.register, report.table_number, rp.date_from, rp.date_to, chunk.content_hash)
+    part = RegisterPart.objects.filter(key=key).first()
+    reused = part is not None
+    if part is None:
+        # A period without any entry is left out of the print (assemble): it is stored as
+        # empty, without laying out a PDF nobody reads (a long period costs its rows, not
+        # its months); the headers of a print with no entry at all are made when needed.
+        started = time.perf_counter()
+        pdf, pages = render_part(reg, chunk) if not chunk.empty else (b"", 0)
+        seconds = time.perf_counter() - started
+        saved = _save_pdf(report.register, key, pdf) if pdf else ""
+        try:
+            with transaction.atomic():
+                part = RegisterPart.objects.create(
+                    key=key,
+                    register=report.register,
+                    table_number=report.table_number,
+                    date_from=rp.date_from,
+                    date_to=rp.date_to,
+                    content_hash=chunk.content_hash,
+                    checked_version=version,
+                    file=saved,
+                    sha256=hashlib.sha256(pdf).hexdigest() if pdf else "",
+                    pages=pages,
+                    rows=chunk.rows,
+                    empty=chunk.empty,
+                    seconds=seconds,
+                )
+        except IntegrityError:  # made meanwhile by another print of the same period
+            if saved:
+                default_storage.delete(saved)
+            part = RegisterPart.objects.get(key=key)
+            reused = True
+    if reused:
+        RegisterPart.objects.filter(pk=part.pk).update(checked_version=version)
+    ReportPart.objects.filter(pk=rp.pk, part__isnull=True).update(part=part, reused=reused)
 
 
 def _save_pdf(register: str, key: str, pdf: bytes) -> str:
@@ -283,7 +290,7 @@ def assemble(report_id: int) -> Report:
     already made is left as it is. Periods without any entry are left out; a
     print without any entry is one part over the whole period.
     """
-    with advisory_lock(REPORT_LOCK_CLASS, report_id, wait=True):
+    with advisory_lock(REPORT_LOCK_CLASS, report_id, wait=True), beating(Report, report_id):
         report = Report.objects.get(pk=report_id)
         if report.state == Report.State.DONE or not all_done(report_id):
             return report

@@ -9,7 +9,10 @@ already made. A report is assembled from parts printed once per period and
 reused while their period is unchanged (:mod:`inspection.registers.parts`); the
 parts still to make fan out over the workers, one task per part, and each
 worker holds one period's pages at a time (WeasyPrint holds the whole
-document it lays out), so a worker's memory stays bounded.
+document it lays out), so a worker's memory stays bounded. Whoever holds the
+report or one of its parts beats a heartbeat on its row
+(:mod:`inspection.registers.heartbeat`): a report left by a worker that died
+is resumed once its heartbeats are stale (:func:`recover_stale`).
 """
 
 from __future__ import annotations
@@ -21,17 +24,18 @@ from collections.abc import Iterator
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit import signing
-from audit.models import Report
+from audit.models import Report, ReportPart
 from casino_ops.regulations import RegulationError
 from tables import selectors as tables
 
 from .base import Request, get_register
-from .parts import all_done, assemble, books_version, likely_changed_first, make_part, plan
+from .heartbeat import beating
+from .parts import PART_LOCK_CLASS, all_done, assemble, books_version, likely_changed_first, make_part, plan
 
 _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
@@ -165,19 +169,22 @@ def produce_report(report_id: int, *, inline_parts: bool = False, queue: str | N
         report.refresh_from_db()
         if report.state == Report.State.DONE:
             return report
+        now = timezone.now()
         Report.objects.filter(pk=report_id).update(
             state=Report.State.RUNNING,
             attempts=F("attempts") + 1,
-            started_at=timezone.now(),
+            started_at=now,
+            heartbeat_at=now,
             progress=5,
             error="",
         )
-        try:
-            signing.get_signer()  # says clearly that signing is not configured, before any work
-            _make(report, inline_parts=inline_parts, queue=queue)
-        except Exception as error:
-            fail(report_id, error)
-            raise
+        with beating(Report, report_id):
+            try:
+                signing.get_signer()  # says clearly that signing is not configured, before any work
+                _make(report, inline_parts=inline_parts, queue=queue)
+            except Exception as error:
+                fail(report_id, error)
+                raise
     report.refresh_from_db()
     return report
 
@@ -231,44 +238,96 @@ def parts_of(report: Report) -> list[Report]:
 MAX_ATTEMPTS = 3
 
 
-def recover_stale(*, stale_after: dt.timedelta, queue: str | None = None) -> dict[str, list[int]]:
-    """Reports left running by a worker that died whole (its message waits in the broker until
-    the visibility timeout): running since before ``stale_after`` ago, past every task's time
-    limit, with no process holding their maker's lock. Each is resumed (queued again, its parts
-    already made kept) or, after :data:`MAX_ATTEMPTS`, failed with the reason."""
+def recover_stale(
+    *, heartbeat_stale_after: dt.timedelta, stale_after: dt.timedelta, queue: str | None = None
+) -> dict[str, list[int]]:
+    """Reports left running by a worker that died (its message waits in the broker until the
+    visibility timeout). A process making a report or one of its parts beats a heartbeat on its
+    row (:mod:`inspection.registers.heartbeat`) and clears it when it lets go, so a report is
+    taken when none of its heartbeats is fresher than ``heartbeat_stale_after`` and one of them
+    is left behind (its process died holding it), or, with no heartbeat at all, when it started
+    before ``stale_after`` ago (its parts' messages lost: they wait in the queue until then), and
+    in both cases when no process holds its lock or the lock of any part still to make. Each
+    is resumed (queued again, its parts already made kept) or, after :data:`MAX_ATTEMPTS`,
+    failed with the reason. A report whose heartbeat is fresh is never taken."""
     done: dict[str, list[int]] = {"resumed": [], "failed": []}
-    limit = timezone.now() - stale_after
-    stale = Report.objects.filter(state=Report.State.RUNNING, started_at__lt=limit).values_list(
-        "pk", flat=True
-    )
-    for report_id in list(stale):
+    now = timezone.now()
+    beat_limit, lost_limit = now - heartbeat_stale_after, now - stale_after
+    candidates = _stale(beat_limit, lost_limit).values_list("pk", flat=True)
+    for report_id in list(candidates):
         with _maker_lock(report_id) as free:
             if not free:
-                continue  # a live worker holds it
-            report = Report.objects.get(pk=report_id)
-            if (
-                report.state != Report.State.RUNNING
-                or report.started_at is None
-                or report.started_at >= limit
-            ):
-                continue
-            if report.attempts >= MAX_ATTEMPTS:
-                Report.objects.filter(pk=report_id, state=Report.State.RUNNING).update(
-                    state=Report.State.FAILED,
-                    error=_("Interrompu : le processus qui l'imprimait a disparu (%(n)s tentatives).")
-                    % {"n": report.attempts},
-                    finished_at=timezone.now(),
-                )
-                done["failed"].append(report_id)
-                continue
-            Report.objects.filter(pk=report_id, state=Report.State.RUNNING).update(
-                state=Report.State.PENDING,
-                error=_("Repris : le processus qui l'imprimait a disparu."),
+                continue  # a live worker holds it (its maker, or the assembly)
+            unmade = list(
+                ReportPart.objects.filter(report_id=report_id, part__isnull=True).values_list("pk", flat=True)
             )
-            done["resumed"].append(report_id)
+            with _part_locks(unmade) as parts_free:
+                if not parts_free:
+                    continue  # a live worker is making one of its parts
+                if not _stale(beat_limit, lost_limit).filter(pk=report_id).exists():
+                    continue  # a beat or a change came meanwhile
+                outcome = _take(Report.objects.get(pk=report_id))
+            if outcome:
+                done[outcome].append(report_id)
     for report_id in done["resumed"]:
         _enqueue_to(report_id, queue)
     return done
+
+
+def _stale(beat_limit: dt.datetime, lost_limit: dt.datetime) -> QuerySet[Report]:
+    """The running reports none of whose heartbeats (its own, its parts' still to make) is fresh,
+    with one left behind, or with none at all and started before ``lost_limit``."""
+    parts = ReportPart.objects.filter(report=OuterRef("pk"), part__isnull=True, heartbeat_at__isnull=False)
+    return Report.objects.filter(state=Report.State.RUNNING).filter(
+        ~Q(heartbeat_at__gte=beat_limit),
+        ~Exists(parts.filter(heartbeat_at__gte=beat_limit)),
+        Q(heartbeat_at__isnull=False) | Exists(parts) | Q(started_at__lt=lost_limit),
+    )
+
+
+@contextlib.contextmanager
+def _part_locks(report_part_ids: list[int]) -> Iterator[bool]:
+    """True when no process holds the lock of any of these parts (all held here meanwhile)."""
+    if connection.vendor != "postgresql" or not report_part_ids:
+        yield True
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT id, pg_try_advisory_lock(%s, id) FROM unnest(%s::integer[]) AS id",
+            [PART_LOCK_CLASS, report_part_ids],
+        )
+        got = [part_id for part_id, locked in cursor.fetchall() if locked]
+    try:
+        yield len(got) == len(report_part_ids)
+    finally:
+        if got:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT pg_advisory_unlock(%s, id) FROM unnest(%s::integer[]) AS id",
+                    [PART_LOCK_CLASS, got],
+                )
+
+
+@transaction.atomic
+def _take(report: Report) -> str | None:
+    """Resume a lost report, or fail it after its last attempt; its heartbeats left by the dead
+    are cleared (its locks are held here: nobody alive is on it)."""
+    ReportPart.objects.filter(report=report, part__isnull=True).update(heartbeat_at=None)
+    if report.attempts >= MAX_ATTEMPTS:
+        failed = Report.objects.filter(pk=report.pk, state=Report.State.RUNNING).update(
+            state=Report.State.FAILED,
+            heartbeat_at=None,
+            error=_("Interrompu : le processus qui l'imprimait a disparu (%(n)s tentatives).")
+            % {"n": report.attempts},
+            finished_at=timezone.now(),
+        )
+        return "failed" if failed else None
+    resumed = Report.objects.filter(pk=report.pk, state=Report.State.RUNNING).update(
+        state=Report.State.PENDING,
+        heartbeat_at=None,
+        error=_("Repris : le processus qui l'imprimait a disparu."),
+    )
+    return "resumed" if resumed else None
 
 
 def _enqueue_to(report_id: int, queue: str | None) -> None:
