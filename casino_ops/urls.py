@@ -1,6 +1,7 @@
 """URLs: the admin (directors, committee, table staff), the API, health."""
 
 import datetime as dt
+import json
 from typing import Any
 
 from django.conf import settings
@@ -10,6 +11,8 @@ from django.http import HttpRequest, HttpResponseRedirect, JsonResponse
 from django.urls import include, path
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from audit.chain.seal import CLOCK_OBJECT
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -34,10 +37,6 @@ def health(request: HttpRequest) -> JsonResponse:
 
 def _clock_alarm() -> dict[str, Any] | None:
     """The last alarm of a clock that ran backwards (audit.clock_backwards), sealed within the day."""
-    import json
-
-    from audit.chain.seal import CLOCK_OBJECT
-
     since = timezone.now() - dt.timedelta(days=1)
     with connection.cursor() as cursor:
         cursor.execute(

@@ -47,6 +47,11 @@ def test_a_clock_moved_back_three_hours_seals_one_alarm(director: Any, casino: A
     # the clock put right, acts go on without alarm
     create_table(actor=director, number=7, code="BJ07")
     assert len(_alarms()) == 1
+    # verify_audit names the incident once, the event that went back (not its alarm, nor the acts after)
+    from audit.verification import verify
+
+    problems = verify().chain.clock_problems
+    assert len(problems) == 1 and problems[0].startswith(f"event {late.seq} recorded at")
     body = Client().get("/health/").json()
     assert body["clock_backwards"]["seq"] == alarm.seq
     assert body["clock_backwards"]["behind_seconds"] >= 3 * 3600 - 60
