@@ -28,11 +28,11 @@ def health(request: HttpRequest) -> JsonResponse:
             if age > settings.AUDIT_SEALING_LATE_AFTER:
                 body = {"status": "sealing_late", "waiting": waiting, "oldest": oldest.isoformat()}
                 return JsonResponse({**body, "oldest_seconds": round(age)}, status=503)
-    body: dict[str, Any] = {"status": "ok"}
+    answer: dict[str, Any] = {"status": "ok"}
     clock = _clock_alarm()
     if clock is not None:
-        body["clock_backwards"] = clock
-    return JsonResponse(body)
+        answer["clock_backwards"] = clock
+    return JsonResponse(answer)
 
 
 def _clock_alarm() -> dict[str, Any] | None:

@@ -464,8 +464,11 @@ def exclusion_notices(day: dt.date | None = None) -> list[ExclusionNotice]:
                 ExclusionNotice(exclusion, kind, declared, recorded_at, (recorded_day - declared).days)
             )
 
-    for exclusion in Exclusion.objects.filter(origin=ExclusionOrigin.MINISTER).order_by("pk"):
-        add(exclusion, "director_notice", exclusion.director_notified_on, exclusion.recorded_at)
+    for exclusion in Exclusion.objects.filter(
+        origin=ExclusionOrigin.MINISTER, director_notified_on__isnull=False
+    ).order_by("pk"):
+        if exclusion.director_notified_on is not None:
+            add(exclusion, "director_notice", exclusion.director_notified_on, exclusion.recorded_at)
     own = {
         str(e.pk): e
         for e in Exclusion.objects.filter(origin=ExclusionOrigin.CASINO, minister_notified_on__isnull=False)

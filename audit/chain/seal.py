@@ -151,7 +151,9 @@ def _head_with_moment(using: str) -> tuple[int, str, dt.datetime | None]:
         .values_list("seq", "hash", "recorded_at")
         .first()
     )
-    return (0, GENESIS, None) if row is None else (row[0], row[1] or "", row[2])
+    if row is None or row[0] is None:
+        return 0, GENESIS, None
+    return row[0], row[1] or "", row[2]
 
 
 def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
