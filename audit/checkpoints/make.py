@@ -125,6 +125,8 @@ def make_checkpoint() -> Checkpoint | None:
 
 #: The rows named in a refusal's message and its alarm (verify_audit names them all).
 NAMED = 20
+#: The object of a refused checkpoint's alarm (found again by the index on the objects).
+REFUSED_OBJECT = "audit.checkpoint"
 
 
 def _refuse_forged_books(problems: list[str]) -> None:
@@ -134,7 +136,7 @@ def _refuse_forged_books(problems: list[str]) -> None:
     named = problems[:NAMED]
     payload = {"problems": named, "count": len(problems)}
     last = (
-        AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED)
+        AuditEvent.objects.filter(object_type=REFUSED_OBJECT, object_id="", action=Action.CHECKPOINT_REFUSED)
         .order_by("-id")
         .values_list("payload", flat=True)
         .first()
@@ -144,7 +146,7 @@ def _refuse_forged_books(problems: list[str]) -> None:
             record(
                 actor=None,
                 action=Action.CHECKPOINT_REFUSED,
-                object_type="audit.checkpoint",
+                object_type=REFUSED_OBJECT,
                 object_id="",
                 payload=payload,
             )
