@@ -1,5 +1,5 @@
 """Every management command of the project says what it writes into the books, and is held to it
-(issue 34: the procedure holds against whoever runs the system). A command of demo or development
+(the procedure holds against whoever runs the system: FR art. 68; LU art. 10). A command of demo or development
 data is refused on a database in service (one holding any act), with its code and article, and
 writes nothing; a command that writes the books does so only through the services' acts (each
 checked and recorded); one that says it writes nothing makes no write of its own."""

@@ -1,4 +1,4 @@
-"""Times are the system's, not typed (issue 34, point 7), for the notices of the fichier des
+"""Times are the system's, not typed (FR art. 68; LU art. 10), for the notices of the fichier des
 exclus: the day the director says he was told of the minister's decision (LU art. 68) and the day
 he says the casino's own measure was notified to the minister (LU art. 69) are kept beside the
 moment the system recorded them, shown side by side on the admin and the register, and a declared
