@@ -91,6 +91,10 @@ class Action(StrEnum):
     INSPECTION_RUN = "inspection.run"
     REGISTER_PRINTED = "register.printed"
     FORGED_EVENT = "audit.forged_event"
+    # a checkpoint refused: the books differ from the chain (a row no act wrote, changed or gone)
+    CHECKPOINT_REFUSED = "audit.checkpoint_refused"
+    # an event recorded earlier than the event sealed before it: the server's clock ran backwards
+    CLOCK_BACKWARDS = "audit.clock_backwards"
     # the authority's witnesses (audit.witnesses): a refusal, a witness out of reach, one retired
     WITNESS_REFUSED = "audit.witness_refused"
     WITNESS_UNREACHABLE = "audit.witness_unreachable"

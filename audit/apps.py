@@ -31,11 +31,17 @@ class AuditConfig(AppConfig):
 
         checks.register(check_witness_configured, checks.Tags.security, deploy=True)
         # the record's Celery tasks, known in every process (a command queues a checkpoint)
+        # the commands of demo data refuse a database holding any act (casino_ops.commands)
+        from casino_ops import commands
+
         from . import (
             inspection,  # noqa: F401  (the chain and the books against it join inspect_books)
             record_tasks,  # noqa: F401
             witness_tasks,  # noqa: F401  (the checkpoints pushed to the authority's witnesses)
         )
+        from .models import AuditEvent
+
+        commands.acts_held = AuditEvent.objects.count
 
         # SQLite loses a table's triggers when a migration rebuilds it: put the guards back.
         from .books.guard import restore_sqlite_guards

@@ -386,7 +386,8 @@ def _table_notices(director: Any) -> None:
 def _exclusions(director: Any, committee: Any) -> None:
     """A month of the fichier des exclus: the minister's decisions notified to the director,
     the management's own measures notified to the minister at once, one radiation, one entry
-    refused at the door."""
+    refused at the door. Every notice is dated the demo's day (or the day before): the fichier
+    is seeded now, and a notice declared long before its recording is named (LU art. 68, 69)."""
     today = clock.demo_today()
 
     def ago(days: int) -> dt.date:
@@ -405,7 +406,9 @@ def _exclusions(director: Any, committee: Any) -> None:
             ground=ground,
             decided_on=ago(days + 2),
             reference=ref,
-            director_notified_on=ago(days),
+            # told to the director today: the fichier is written the day he is told (its
+            # recording is the system's time, LU art. 68)
+            director_notified_on=ago(0),
         )
     own = services.record_own_exclusion(
         actor=committee,
@@ -413,13 +416,13 @@ def _exclusions(director: Any, committee: Any) -> None:
         last_name="Wagner",
         first_names="Paul",
         birth_date=dt.date(1990, 1, 23),
-        decided_on=ago(14),
+        decided_on=ago(1),
         reasons="Tentative de marquer les cartes à la table 2, constatée par le chef de table",
     )
     services.notify_own_exclusion(
         actor=director,
         exclusion=own,
-        notified_on=ago(14),
+        notified_on=ago(0),
         reference="Lettre n° 2026/118 au Ministre de la Justice",
     )
     refusal = services.record_own_exclusion(
@@ -428,13 +431,13 @@ def _exclusions(director: Any, committee: Any) -> None:
         last_name="Hoffmann",
         first_names="Sven",
         birth_date=dt.date(1998, 9, 30),
-        decided_on=ago(5),
+        decided_on=ago(0),
         reasons="Se présente en état d'ivresse à l'entrée des salles (LU art. 75)",
     )
     services.notify_own_exclusion(
         actor=director,
         exclusion=refusal,
-        notified_on=ago(4),
+        notified_on=ago(0),
         reference="Lettre n° 2026/131 au Ministre de la Justice",
     )
     kieffer = Exclusion.objects.get(reference="MJ/EXCL/2026-031")

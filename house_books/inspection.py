@@ -15,7 +15,7 @@ from casino_ops.services import get_casino
 from tables import selectors as tables
 
 from . import selectors
-from .services.exclusions import NOTICE_DAYS, OWN_RULE
+from .services.exclusions import MINISTER_RULE, NOTICE_DAYS, NOTICE_RECORDING_DAYS, OWN_RULE
 
 
 def _gaming_today() -> dt.date:
@@ -205,6 +205,49 @@ def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
                 "day": exclusion.decided_on.strftime("%d/%m/%Y"),
             },
             what,
+        )
+
+
+@check(
+    "house.exclusion_notice_recorded_late", _("Avis du fichier des exclus daté bien avant son inscription")
+)
+def exclusion_notice_recorded_late(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 68, 69: the day a notice was given or received is the director's word; the moment
+    it was recorded is the system's. A day declared earlier than the recording by more than the
+    allowed delay (the day itself or the next) is named with both, whichever the declared day says."""
+    late = [n for n in selectors.exclusion_notices(day) if n.gap_days > NOTICE_RECORDING_DAYS]
+    if not late:
+        return
+    profile = _profile()
+    for notice in late:
+        exclusion = notice.exclusion
+        values = {
+            "declared": notice.declared.strftime("%d/%m/%Y"),
+            "recorded": timezone.localtime(notice.recorded_at).strftime("%d/%m/%Y %H:%M"),
+            "n": notice.gap_days,
+        }
+        if notice.kind == "director_notice":
+            article = cite(MINISTER_RULE, profile)
+            detail = _(
+                "décision du ministre notifiée au directeur : déclarée le %(declared)s, inscrite le "
+                "%(recorded)s (%(n)s jours plus tard)"
+            )
+        else:
+            article = cite(OWN_RULE, profile)
+            detail = _(
+                "avis au Ministre de la Justice : déclaré le %(declared)s, inscrit le %(recorded)s "
+                "(%(n)s jours plus tard)"
+            )
+        yield Breach(
+            "house.exclusion_notice_recorded_late",
+            article,
+            _("%(kind)s de %(name)s du %(day)s")
+            % {
+                "kind": exclusion.get_kind_display(),
+                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
+                "day": exclusion.decided_on.strftime("%d/%m/%Y"),
+            },
+            detail % values,
         )
 
 

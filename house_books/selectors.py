@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections import defaultdict
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -433,6 +434,77 @@ def refused_entries(date_from: dt.date | None = None, date_to: dt.date | None = 
     if date_to is not None:
         query = query.filter(refused_at__date__lte=date_to)
     return query
+
+
+@dataclass(frozen=True)
+class ExclusionNotice:
+    """A notice of the fichier des exclus: the day the director declared, the moment the system
+    recorded it (never typed), and the gaming days between."""
+
+    exclusion: Exclusion
+    kind: str  # "director_notice" (LU art. 68: the minister's decision told to the director) or
+    # "minister_notice" (LU art. 69: the casino's own measure notified to the minister)
+    declared: dt.date
+    recorded_at: dt.datetime
+    gap_days: int
+
+
+def exclusion_notices(day: dt.date | None = None) -> list[ExclusionNotice]:
+    """Every notice of the fichier with its declared day and its recording: the minister's decision
+    is recorded with the exclusion's entry (its ``recorded_at``), the notice to the minister by its
+    own act (the moment of its event in the chain, the last when given again). ``day``: only those
+    declared or recorded on that gaming day."""
+    casino = get_casino()
+    found: list[ExclusionNotice] = []
+
+    def add(exclusion: Exclusion, kind: str, declared: dt.date, recorded_at: dt.datetime) -> None:
+        recorded_day = casino.gaming_day(recorded_at)
+        if day is None or day in (declared, recorded_day):
+            found.append(
+                ExclusionNotice(exclusion, kind, declared, recorded_at, (recorded_day - declared).days)
+            )
+
+    for exclusion in Exclusion.objects.filter(
+        origin=ExclusionOrigin.MINISTER, director_notified_on__isnull=False
+    ).order_by("pk"):
+        if exclusion.director_notified_on is not None:
+            add(exclusion, "director_notice", exclusion.director_notified_on, exclusion.recorded_at)
+    own = {
+        str(e.pk): e
+        for e in Exclusion.objects.filter(origin=ExclusionOrigin.CASINO, minister_notified_on__isnull=False)
+    }
+    recorded: dict[str, dt.datetime] = dict(
+        AuditEvent.objects.filter(
+            object_type=Exclusion._meta.label_lower,
+            object_id__in=list(own),
+            action=Action.HOUSE_EXCLUSION_NOTIFIED,
+        )
+        .order_by("id")
+        .values_list("object_id", "recorded_at")
+    )
+    for pk, exclusion in sorted(own.items(), key=lambda item: int(item[0])):
+        if pk in recorded and exclusion.minister_notified_on is not None:
+            add(exclusion, "minister_notice", exclusion.minister_notified_on, recorded[pk])
+    return found
+
+
+def exclusion_notice_recordings(exclusions: list[Exclusion]) -> dict[int, dt.datetime]:
+    """The moment each exclusion's notice was recorded (its entry for the minister's decisions, the
+    last notice act for the casino's own): what the register and the admin show beside the day."""
+    recorded = {e.pk: e.recorded_at for e in exclusions if e.origin == ExclusionOrigin.MINISTER}
+    own = [str(e.pk) for e in exclusions if e.origin == ExclusionOrigin.CASINO and e.minister_notified_on]
+    if own:
+        for object_id, at in (
+            AuditEvent.objects.filter(
+                object_type=Exclusion._meta.label_lower,
+                object_id__in=own,
+                action=Action.HOUSE_EXCLUSION_NOTIFIED,
+            )
+            .order_by("id")
+            .values_list("object_id", "recorded_at")
+        ):
+            recorded[int(object_id)] = at
+    return recorded
 
 
 def own_exclusions_not_notified(today: dt.date, notice_days: int) -> Any:

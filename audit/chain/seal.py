@@ -6,11 +6,13 @@ import datetime as dt
 from typing import Any, cast
 
 import psycopg
+from django.conf import settings
 from django.db import connections, router, transaction
 from django.utils import timezone
 
 from casino_ops.postgresql.base import DatabaseWrapper
 
+from ..actions import Action
 from ..models import AuditEvent
 from .hashing import (
     FORGED_ACTION,
@@ -57,7 +59,8 @@ _PENDING_AFTER_SQL = (
     "SELECT id, recorded_at, actor_name, action, object_type, object_id, payload, mac "
     f"FROM {_TABLE} WHERE seq IS NULL AND id > %s ORDER BY id LIMIT %s"
 )
-_HEAD_SQL = f"SELECT seq, hash FROM {_TABLE} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1"
+# the head, and its moment (an event recorded earlier than it beyond the tolerance: the clock ran back)
+_HEAD_SQL = f"SELECT seq, hash, recorded_at FROM {_TABLE} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1"
 _SEAL_SQL = (
     f"UPDATE {_TABLE} SET seq = %s, prev_hash = %s, hash = %s, sealed_at = %s WHERE id = %s AND seq IS NULL"
 )
@@ -137,6 +140,20 @@ def head(using: str = "default") -> tuple[int, str]:
     return row[0], row[1] or ""
 
 
+def _head_with_moment(using: str) -> tuple[int, str, dt.datetime | None]:
+    """The head as :func:`head` gives it, and the moment it was recorded (None when empty)."""
+    row = (
+        AuditEvent.objects.using(using)
+        .filter(seq__isnull=False)
+        .order_by("-seq")
+        .values_list("seq", "hash", "recorded_at")
+        .first()
+    )
+    if row is None or row[0] is None:
+        return 0, GENESIS, None
+    return row[0], row[1] or "", row[2]
+
+
 def seal_pending(*, using: str | None = None, limit: int = 5000) -> int:
     """Seal every committed, unsealed event in ``id`` order; return how many."""
     using = using or router.db_for_write(AuditEvent)
@@ -200,16 +217,18 @@ def _seal_pass(using: str, *, limit: int | None, after_id: int = 0) -> tuple[lis
         pending = list(query[:limit] if limit else query)
         if not pending:
             return [], 0, after_id
-        seals = _seal_events(using, pending, head(using))
+        seals = _seal_events(using, pending, _head_with_moment(using))
         if seals:
             _write_seals(using, seals)
         return seals, len(pending), pending[-1][0]
 
 
-def _seal_events(using: str, pending: list[Pending], top: tuple[int, str]) -> list[Seal]:
+def _seal_events(using: str, pending: list[Pending], top: tuple[Any, ...]) -> list[Seal]:
     """The seals of the pending events (read in id order, under the chain's lock)
-    after the head ``top`` (seq, hash). An event whose MAC fails is left out (for
-    ever unsealed) and an alarm event naming it is recorded and sealed instead."""
+    after the head ``top`` (seq, hash and, when known, its moment). An event whose MAC fails is
+    left out (for ever unsealed) and an alarm event naming it is recorded and sealed instead. An
+    event recorded earlier than the one sealed before it, beyond ``AUDIT_CLOCK_TOLERANCE``, is
+    followed by an alarm ``audit.clock_backwards`` (:func:`_clock_alarms`)."""
     key = _key()
     genuine = []
     forged = []
@@ -230,7 +249,9 @@ def _seal_events(using: str, pending: list[Pending], top: tuple[int, str]) -> li
             forged.append((event_id, stamp, actor_name, action, otype, oid))
     if forged:
         genuine.extend(_raise_alarms(using, forged, key))
-    seq, prev = top
+    if len(top) > 2:
+        genuine = _clock_alarms(using, genuine, top[2], key)
+    seq, prev = top[0], top[1]
     sealed_at = timezone.now()
     seals = []
     for event_id, stamp, actor_name, action, otype, oid, payload in genuine:
@@ -248,6 +269,84 @@ def _seal_events(using: str, pending: list[Pending], top: tuple[int, str]) -> li
         seals.append((seq, prev, digest, sealed_at, event_id))
         prev = digest
     return seals
+
+
+#: The object of a clock alarm (the event recorded too early is its id): the index on the objects
+#: finds the alarms (/health/, the dashboard) without reading the chain.
+CLOCK_OBJECT = "audit.clock"
+
+
+def _clock_alarms(
+    using: str, genuine: list[tuple[Any, ...]], head_at: dt.datetime | None, key: bytes
+) -> list[tuple[Any, ...]]:
+    """``genuine`` (the events about to be sealed, in order), each event recorded earlier than the
+    event sealed before it by more than ``AUDIT_CLOCK_TOLERANCE`` followed by an alarm naming it.
+
+    Once per incident: after a clock put back three hours, the first event is behind the head, the
+    next ones follow it in order (FR art. 68: the moments of the books are the system's). Two
+    writers a moment apart may be sealed in the other order: within the tolerance, no alarm."""
+    tolerance = dt.timedelta(seconds=getattr(settings, "AUDIT_CLOCK_TOLERANCE", 60))
+    latest = format_time(head_at) if head_at is not None else ""
+    out: list[tuple[Any, ...]] = []
+    for event in genuine:
+        out.append(event)
+        stamp = event[1]
+        if not latest or stamp >= latest:  # fixed-width UTC stamps sort as text
+            latest = stamp
+            continue
+        behind = _moment(latest) - _moment(stamp)
+        if behind <= tolerance:
+            continue
+        payload = {
+            "event_id": event[0],
+            "action": event[3],
+            "recorded_at": stamp,
+            "latest": latest,
+            "behind_seconds": int(behind.total_seconds()),
+        }
+        out.append(_alarm(using, Action.CLOCK_BACKWARDS, CLOCK_OBJECT, str(event[0]), payload, key))
+        latest = stamp  # the events after it are measured from it: one alarm per incident
+    return out
+
+
+def _moment(stamp: str) -> dt.datetime:
+    return dt.datetime.strptime(stamp, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
+
+
+def _alarm(
+    using: str, action: str, object_type: str, object_id: str, payload: dict[str, Any], key: bytes
+) -> tuple[Any, ...]:
+    """Insert an alarm event of the system (its MAC made with ``key``); as a pending event to seal."""
+    alarm = AuditEvent(
+        recorded_at=timezone.now(),
+        actor_name="system",
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        payload=canonical_json(payload),
+    )
+    stamp = format_time(alarm.recorded_at)
+    alarm.mac = event_mac(
+        event_bytes(
+            recorded_at=stamp,
+            actor_name=alarm.actor_name,
+            action=alarm.action,
+            object_type=alarm.object_type,
+            object_id=alarm.object_id,
+            payload=alarm.payload,
+        ),
+        key,
+    )
+    _insert(using, alarm, None)
+    return (
+        alarm.id,
+        stamp,
+        alarm.actor_name,
+        alarm.action,
+        alarm.object_type,
+        alarm.object_id,
+        alarm.payload,
+    )
 
 
 def _raise_alarms(

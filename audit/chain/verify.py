@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connections
 
+from ..actions import Action
 from ..merkle import TreeBuilder
 from ..models import AuditEvent
 from .hashing import GENESIS, _hmac, _key, format_time, mac_holds
@@ -71,11 +72,20 @@ def _moment(stamp: bytes) -> dt.datetime:
     return dt.datetime.strptime(stamp.decode(), "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=dt.UTC)
 
 
-def _in_time(result: Verification, seq: int, stamp: bytes, latest: bytes, tolerance: dt.timedelta) -> bytes:
-    """The latest moment so far, after the event ``seq`` recorded at ``stamp``. An event earlier
-    than one sealed before it: two writers a moment apart may be sealed in the other order
-    (within ``tolerance``); beyond it, the server's clock ran backwards."""
+#: The sealer's alarm of a clock that ran backwards (audit.chain.seal), as its content holds it.
+_CLOCK_ALARM = b"\x1f" + Action.CLOCK_BACKWARDS.value.encode() + b"\x1f"
+
+
+def _in_time(result: Verification, seq: int, content: bytes, latest: bytes, tolerance: dt.timedelta) -> bytes:
+    """The latest moment so far, after the event ``seq`` (its ``content``, its moment first). An
+    event earlier than one sealed before it: two writers a moment apart may be sealed in the other
+    order (within ``tolerance``); beyond it, the server's clock ran backwards. The sealer's alarm
+    of that incident (sealed just after the event it names) is not named again: the events after
+    it are measured from it, so that one incident is one problem."""
+    stamp = content[:_STAMP]
     if stamp >= latest:
+        return stamp
+    if content.startswith(b"system" + _CLOCK_ALARM, _STAMP + 1):
         return stamp
     behind = _moment(latest) - _moment(stamp)
     if behind > tolerance:
@@ -166,7 +176,7 @@ def verify_chain(
                 )
                 broken = True
                 break
-            latest = _in_time(result, expected, content[:_STAMP], latest, tolerance)
+            latest = _in_time(result, expected, content, latest, tolerance)
             if add_leaf is not None:
                 add_leaf(sha256(b"\x00" + content).digest())
             if add_rows is not None:

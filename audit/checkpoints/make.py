@@ -16,9 +16,11 @@ from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from .. import signing
-from ..chain import GENESIS, canonical_json, format_time, head, seal_pending, verify_chain
+from ..actions import Action
+from ..chain import GENESIS, canonical_json, format_time, head, record, seal_pending
 from ..merkle import TreeBuilder
-from ..models import Checkpoint, MerkleNode
+from ..models import AuditEvent, Checkpoint, MerkleNode
+from ..verification import verify
 from .witness import witness_pending
 
 STATEMENT_TYPE = "audit-checkpoint"
@@ -70,7 +72,8 @@ def make_checkpoint() -> Checkpoint | None:
         witness_pending()
         return last
     tree = TreeBuilder()
-    result = verify_chain(merkle=tree)
+    outcome = verify(merkle=tree)  # the chain, then the books against it (as verify_audit)
+    result = outcome.chain
     if not result.chain_ok or result.checkpoint_problems:
         raise RegulationError(
             "AUDIT_CHAIN_BROKEN",
@@ -78,6 +81,9 @@ def make_checkpoint() -> Checkpoint | None:
             % {"reason": result.describe()},
             cite("books.no_erasure", get_casino().profile),
         )
+    forged = outcome.book_problems + outcome.officer_problems
+    if forged:
+        _refuse_forged_books(forged)
     seq, digest = result.head_seq, result.head_hash  # sealed meanwhile: sign what was verified
     try:
         with transaction.atomic():
@@ -115,6 +121,46 @@ def make_checkpoint() -> Checkpoint | None:
             return checkpoint
     except IntegrityError:  # made at the same moment by another process
         return Checkpoint.objects.order_by("-number").first()
+
+
+#: The rows named in a refusal's message and its alarm (verify_audit names them all).
+NAMED = 20
+#: The object of a refused checkpoint's alarm (found again by the index on the objects).
+REFUSED_OBJECT = "audit.checkpoint"
+
+
+def _refuse_forged_books(problems: list[str]) -> None:
+    """A row of a book that no act wrote (``loaddata``, SQL, a restored copy), one changed or gone
+    since its act: the casino never signs a checkpoint over it. An alarm naming the rows is sealed
+    in the chain (once for the same rows: beat tries again every few minutes), then the refusal."""
+    named = problems[:NAMED]
+    payload = {"problems": named, "count": len(problems)}
+    last = (
+        AuditEvent.objects.filter(object_type=REFUSED_OBJECT, object_id="", action=Action.CHECKPOINT_REFUSED)
+        .order_by("-id")
+        .values_list("payload", flat=True)
+        .first()
+    )
+    if last is None or last != canonical_json(payload):
+        with transaction.atomic():
+            record(
+                actor=None,
+                action=Action.CHECKPOINT_REFUSED,
+                object_type=REFUSED_OBJECT,
+                object_id="",
+                payload=payload,
+            )
+        seal_pending()
+    more = len(problems) - len(named)
+    raise RegulationError(
+        "AUDIT_BOOKS_FORGED",
+        _(
+            "Les registres diffèrent de ce que la chaîne d'audit a scellé (%(problems)s%(more)s) : "
+            "aucun point de contrôle n'est signé par-dessus ; une alarme est scellée dans la chaîne."
+        )
+        % {"problems": "; ".join(named), "more": _(" ; et %(n)s autre(s)") % {"n": more} if more else ""},
+        cite("books.no_erasure", get_casino().profile),
+    )
 
 
 def checkpoint_on_commit() -> None:

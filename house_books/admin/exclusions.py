@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 
-from .. import services
+from .. import selectors, services
 from ..models import (
     Exclusion,
     ExclusionGround,
@@ -82,8 +82,28 @@ class ExclusionAdmin(ActAdmin):
         "lift_reference",
         "recorded_by",
         "recorded_at",
+        "notice_recorded",
         "refused_entries_list",
     )
+
+    @admin.display(description=_("avis : jour déclaré et inscription"))
+    def notice_recorded(self, obj: Exclusion) -> str:
+        """The notice's declared day beside the moment the system recorded it (LU art. 68, 69)."""
+        declared = (
+            obj.director_notified_on if obj.origin == ExclusionOrigin.MINISTER else obj.minister_notified_on
+        )
+        recorded = selectors.exclusion_notice_recordings([obj]).get(obj.pk)
+        if declared is None or recorded is None:
+            return "—"
+        said = (
+            _("déclarée le %(d)s, inscrite le %(r)s")
+            if obj.origin == ExclusionOrigin.MINISTER
+            else _("déclaré le %(d)s, inscrit le %(r)s")
+        )
+        return said % {
+            "d": declared.strftime("%d/%m/%Y"),
+            "r": timezone.localtime(recorded).strftime("%d/%m/%Y %H:%M"),
+        }
 
     @admin.display(description=_("entrées refusées sous cette exclusion"))
     def refused_entries_list(self, obj: Exclusion) -> SafeString:

@@ -39,6 +39,9 @@ ENTRANCE_RULE = "house.exclusions.entrance"
 #: LU art. 69 "immédiatement": the notice goes the day of the decision, or the next day at the
 #: latest (a gaming day runs past midnight); later, the self-inspection flags it.
 NOTICE_DAYS = 1
+#: A notice is written in the fichier the day it is given or received, or the next: a day declared
+#: earlier than its recording (the system's time) by more is named by inspect_books.
+NOTICE_RECORDING_DAYS = 1
 
 
 def _payload(exclusion: Exclusion) -> dict[str, Any]:

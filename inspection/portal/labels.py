@@ -94,6 +94,8 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
     Action.REGISTER_PRINTED: _("Registre imprimé et signé"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
+    Action.CHECKPOINT_REFUSED: _("Point de contrôle refusé : registres différents de la chaîne"),
+    Action.CLOCK_BACKWARDS: _("Horloge du serveur revenue en arrière"),
     Action.WITNESS_REFUSED: _("Point de contrôle refusé par un témoin de l'autorité"),
     Action.WITNESS_UNREACHABLE: _("Témoin de l'autorité injoignable"),
     Action.WITNESS_RETIRED: _("Témoin de l'autorité retiré (il a perdu son état)"),

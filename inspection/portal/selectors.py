@@ -13,7 +13,9 @@ from typing import Any
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 
+from audit.actions import Action
 from audit.chain import FORGED_ACTION, head, sealer
+from audit.chain.seal import CLOCK_OBJECT
 from audit.models import AuditEvent, Checkpoint, Report
 from cards_registry import selectors as depot
 from casino_ops import roles
@@ -105,22 +107,48 @@ class ForgedAlarm:
     action: str  # what the forged event claims to be
 
 
-def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
-    """The ``audit.forged_event`` alarms raised by the sealer (events whose MAC
-    fails, left out of the chain), newest first."""
+@dataclass
+class ClockAlarm:
+    event_id: str  # the event recorded earlier than the one sealed before it
+    alarm_seq: int | None  # the alarm sealed just after it
+    recorded_at: dt.datetime  # the alarm's moment (by the clock that ran back)
+    behind: dt.timedelta  # how far behind the event sealed before it
+    latest: str  # the moment of that event (UTC)
+
+    @property
+    def event_seq(self) -> int | None:
+        """The event's number in the chain: the alarm is sealed just after it (audit.chain.seal)."""
+        return self.alarm_seq - 1 if self.alarm_seq else None
+
+
+@dataclass
+class Alarms:
+    forged: list[ForgedAlarm]
+    clock: list[ClockAlarm]
+
+
+def alarms(limit: int = 50) -> Alarms:
+    """The alarms the sealer sealed, newest first, in one query: the ``audit.forged_event``
+    (events whose MAC fails, left out of the chain) and the ``audit.clock_backwards`` (an event
+    recorded earlier than the one sealed before it: the server's clock ran backwards)."""
     import json
 
-    found = []
-    for object_id, seq, recorded_at, payload in (
-        AuditEvent.objects.filter(action=FORGED_ACTION)
+    found = Alarms([], [])
+    for action, object_id, seq, recorded_at, payload in (
+        AuditEvent.objects.filter(Q(action=FORGED_ACTION) | Q(object_type=CLOCK_OBJECT))
         .order_by("-id")
-        .values_list("object_id", "seq", "recorded_at", "payload")[:limit]
+        .values_list("action", "object_id", "seq", "recorded_at", "payload")[:limit]
     ):
         try:
-            claimed = str(json.loads(payload).get("action", ""))
-        except (ValueError, AttributeError):
-            claimed = ""
-        found.append(ForgedAlarm(object_id, seq, recorded_at, claimed))
+            said = json.loads(payload)
+        except ValueError:
+            said = {}
+        said = said if isinstance(said, dict) else {}
+        if action == FORGED_ACTION:
+            found.forged.append(ForgedAlarm(object_id, seq, recorded_at, str(said.get("action", ""))))
+        elif action == Action.CLOCK_BACKWARDS:
+            behind = dt.timedelta(seconds=int(said.get("behind_seconds") or 0))
+            found.clock.append(ClockAlarm(object_id, seq, recorded_at, behind, str(said.get("latest", ""))))
     return found
 
 
@@ -133,6 +161,11 @@ def sealing_late() -> sealer.Waiting | None:
 
 def late_after() -> float:
     return sealer.late_after()
+
+
+def forged_alarms(limit: int = 50) -> list[ForgedAlarm]:
+    """The ``audit.forged_event`` alarms raised by the sealer, newest first."""
+    return alarms(limit).forged
 
 
 def last_checkpoint() -> Any | None:

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.services import get_casino
 from house_books import selectors
 
 from . import fmt
@@ -70,6 +72,10 @@ class Exclusions(Register):
 
     def context(self, request: Request) -> dict[str, Any]:
         records = list(selectors.exclusions(request.date_from, request.date_to))
+        # the notice's day is the director's word; beside it, the day the system recorded it when
+        # another (LU art. 68, 69)
+        recorded = selectors.exclusion_notice_recordings(records)
+        casino = get_casino()
         rows = []
         in_force = 0
         for e in records:
@@ -87,6 +93,11 @@ class Exclusions(Register):
                     else ""
                 )
             )
+            declared = e.director_notified_on if by_minister else e.minister_notified_on
+            if declared is not None and e.pk in recorded:
+                if casino.gaming_day(recorded[e.pk]) != declared:
+                    written = timezone.localtime(recorded[e.pk]).date()
+                    notice += " — " + str(_("inscrit le %(d)s") % {"d": fmt.day(written)})
             rows.append(
                 fmt.row(
                     COLUMNS,

@@ -45,6 +45,7 @@ def test_the_dev_certificate_has_the_key_usages_validators_ask_for(tmp_path: Pat
     assert cert.issuer == ca.subject
 
 
+@pytest.mark.django_db  # it first asks the database whether it holds any act (then it refuses)
 def test_make_dev_certificate_prints_the_two_settings_lines(tmp_path: Path, capsys: Any) -> None:
     call_command("make_dev_certificate", "--out", str(tmp_path / "dev"), "--casino", "Casino X")
     lines = capsys.readouterr().out.splitlines()

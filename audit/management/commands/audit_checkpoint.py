@@ -6,10 +6,11 @@ from pathlib import Path
 from typing import Any
 
 from audit.checkpoints import export, make_checkpoint
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 
 
 class Command(RegulatedCommand):
+    writes = Writes.RECORD
     help = (
         "Sign a checkpoint of the audit chain's head (sequence, hash, time) with the casino's "
         "certificate; with --export FILE, write every checkpoint to one signed file for the officers."

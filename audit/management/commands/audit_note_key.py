@@ -6,10 +6,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
+from casino_ops.commands import Writes
 from tlog import note as notes
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     help = "Make the casino's checkpoint note key (Ed25519): prints AUDIT_NOTE_KEY and its vkey."
 
     def add_arguments(self, parser: Any) -> None:

@@ -9,10 +9,11 @@ from typing import Any
 from django.core.management.base import CommandError
 
 from audit.proofs import consistency_proof, inclusion_proof
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 
 
 class Command(RegulatedCommand):
+    writes = Writes.NOTHING
     help = (
         "Print (JSON) the inclusion proof of event SEQ in the Merkle tree a signed checkpoint heads "
         "(--checkpoint N, default the last), or with --consistency N M the proof that checkpoint M "

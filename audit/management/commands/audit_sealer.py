@@ -20,6 +20,7 @@ from audit.chain import head, run_sealer, seal_pending
 from audit.chain.seal import SEALER_INTERVAL
 from audit.chain.sealer import CONNECTION_ERRORS
 from audit.checkpoints import witness_head
+from casino_ops.commands import Writes
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ def head_witnessing(every: float, *, close_connections: bool = True) -> Callable
 
 
 class Command(BaseCommand):
+    writes = Writes.RECORD
     help = "Run the audit sealer: seal committed events in order, polling every --interval seconds."
 
     def add_arguments(self, parser: Any) -> None:

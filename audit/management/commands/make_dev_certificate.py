@@ -5,17 +5,20 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from django.core.management.base import BaseCommand
+from django.utils.translation import gettext_lazy as _
 
 from audit.devcert import make_dev_certificate
+from casino_ops.commands import DemoCommand
 from casino_ops.models import CasinoSettings
 
 
-class Command(BaseCommand):
+class Command(DemoCommand):
     requires_system_checks: list[str] = []  # usable before the database is set up
+    demo_of = _("un certificat de signature")
     help = (
         "Create DIR/ca.pem and DIR/signer.p12 (a demo CA and the casino's signing certificate, "
-        "non-repudiation) and print the SIGNING_PKCS12 and SIGNING_PKCS12_PASSWORD lines to use them."
+        "non-repudiation) and print the SIGNING_PKCS12 and SIGNING_PKCS12_PASSWORD lines to use them. "
+        "DEMO ONLY: refused on a database that holds any act."
     )
 
     def add_arguments(self, parser: Any) -> None:
@@ -23,7 +26,7 @@ class Command(BaseCommand):
         parser.add_argument("--casino", default="", help="name in the certificates (default: the casino's)")
         parser.add_argument("--password", default=None, help="PKCS#12 password (default: random)")
 
-    def handle(self, *args: Any, **options: Any) -> None:
+    def act(self, *args: Any, **options: Any) -> None:
         casino = options["casino"]
         if not casino:
             try:

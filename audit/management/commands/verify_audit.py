@@ -19,10 +19,12 @@ from audit.chain.verify import id_gaps
 from audit.checkpoints import check_export
 from audit.verification import verify
 from audit.witness_times import check as check_times
+from casino_ops.commands import Writes
 from casino_ops.regulations import RegulationError
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     help = "Recompute the audit record's hash chain and report its head or its first break."
 
     def add_arguments(self, parser: Any) -> None:

@@ -8,10 +8,11 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from cards_registry.selectors import deck_history, find_deck
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 
 
 class Command(RegulatedCommand):
+    writes = Writes.NOTHING
     help = (
         "Print each step of a deck's life in order (order, reception, issues and returns, incidents, "
         "destruction) with the audit sequence number of each act. Exit 1 if the serial is unknown."

@@ -16,6 +16,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from casino_ops import authority, passkeys
+from casino_ops.commands import Writes
 
 
 def _moment(text: str) -> dt.datetime:
@@ -27,6 +28,7 @@ def _moment(text: str) -> dt.datetime:
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     requires_system_checks: list[str] = []
     help = (
         "Sign an officer's enrolment for a casino (who, from/to, his passkey's credential id and "

@@ -7,11 +7,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from casino_ops import refusal_table
+from casino_ops.commands import Writes
 
 DOC = refusal_table.ROOT / "docs" / "refusals.md"
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     help = "Le tableau des refus et des articles qu'ils appliquent (docs/refusals.md)."
 
     def add_arguments(self, parser: CommandParser) -> None:

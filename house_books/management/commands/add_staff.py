@@ -23,6 +23,7 @@ from django.db import transaction
 from django.utils import translation
 
 from casino_ops import roles
+from casino_ops.commands import Writes
 from casino_ops.regulations import RegulationError
 from house_books.services.people import appoint_first_director, grant_role
 
@@ -42,6 +43,7 @@ def role_named(name: str) -> str:
 
 
 class Command(BaseCommand):
+    writes = Writes.ACTS
     help = "Add a person of the casino (or give an existing one more roles), roles by their French names."
 
     def add_arguments(self, parser: CommandParser) -> None:

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from casino_ops.commands import Writes
 from casino_ops.inspection import inspect
 
 
@@ -27,6 +28,7 @@ def _day(value: str) -> dt.date:
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     help = "Inspects the books: every open breach with its article (exit 1 when any)."
 
     def add_arguments(self, parser: Any) -> None:

@@ -8,11 +8,12 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 from house_books.services.officers import record_enrolment
 
 
 class Command(RegulatedCommand):
+    writes = Writes.ACTS
     help = (
         "Record the officer's enrolment (or its revocation) in FILE, signed by the authority "
         "(checked against OFFICER_AUTHORITY_CERTIFICATE)."

@@ -13,7 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.files.storage import default_storage
 from django.core.management.base import CommandError
 
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 from casino_ops.validators import validate_date_window
 from inspection.registers import register_names
 from inspection.registers.reports import parts_of, produce_report, request_report
@@ -34,6 +34,7 @@ def _date(text: str) -> dt.date:
 
 
 class Command(RegulatedCommand):
+    writes = Writes.ACTS
     help = "Make a signed PDF register: NAME --from DATE --to DATE [--table N] --output FILE.pdf"
 
     def add_arguments(self, parser: Any) -> None:

@@ -14,7 +14,7 @@ import house_books.demo
 import tables.demo
 from audit.models import AuditEvent
 from casino_ops import officers
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from inspection import demo as audit_demo
@@ -43,6 +43,7 @@ DEMO_STEPS = (
 
 
 class Command(RegulatedCommand):
+    writes = Writes.DEMO
     help = (
         "Create the demo casino (FR, four blackjack tables, one user per role) on a database that "
         "holds no act; a database holding any act is refused (--if-empty: nothing is done, exit 0)."

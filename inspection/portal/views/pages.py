@@ -26,7 +26,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
         # version of the books (selectors.books_version) and one officer.
         return {
             "chain": selectors.chain_status(checkpoint),
-            "forged": selectors.forged_alarms(),
+            **vars(selectors.alarms()),  # forged, clock
             "recent_events": list(selectors.audit_events()[:8]),
             **sources.dashboard_parts(request.user),
         }

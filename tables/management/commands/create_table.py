@@ -8,11 +8,12 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 from tables import services
 
 
 class Command(RegulatedCommand):
+    writes = Writes.ACTS
     help = "Put a blackjack table on the floor: its number (its cash box's), its code, its boxes."
 
     def add_arguments(self, parser: CommandParser) -> None:

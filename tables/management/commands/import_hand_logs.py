@@ -15,7 +15,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError, CommandParser
 
-from casino_ops.commands import RegulatedCommand
+from casino_ops.commands import RegulatedCommand, Writes
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import HandLogSource, Session
@@ -36,6 +36,7 @@ def _logs(path: str) -> Iterator[tuple[str, bytes]]:
 
 
 class Command(RegulatedCommand):
+    writes = Writes.ACTS
     help = "Receive blackjack hand logs for a session (.json: one log, .jsonl: one per line) and replay them."
 
     def add_arguments(self, parser: CommandParser) -> None:

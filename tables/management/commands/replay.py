@@ -12,10 +12,12 @@ from typing import IO, Any, NoReturn, cast
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from casino_ops.commands import Writes
 from tables.blackjack.cli import main
 
 
 class Command(BaseCommand):
+    writes = Writes.NOTHING
     help = (
         "Replay blackjack hand logs (.json: one log, .jsonl: one per line) and report "
         "discrepancies with their articles. Exit 0: none, 1: discrepancies, 2: a log rejected."

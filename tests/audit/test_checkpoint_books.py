@@ -1,0 +1,77 @@
+"""A checkpoint is never signed over a forged row: before signing, the books are checked against
+the chain as verify_audit checks them; a row no act wrote is named (its book and key), an alarm is
+sealed in the chain, and no checkpoint is written (FR art. 68; LU art. 10)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from audit.actions import Action
+from audit.models import AuditEvent, Checkpoint
+from audit.record_tasks import make_checkpoint as checkpoint_task
+
+pytestmark = pytest.mark.django_db
+
+
+def _forge_a_table(tmp_path: Any) -> None:
+    fixture = tmp_path / "forged.json"
+    fixture.write_text(
+        json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
+    )
+    call_command("loaddata", str(fixture), verbosity=0)
+
+
+def test_audit_checkpoint_refuses_to_sign_over_a_row_loaded_by_loaddata(
+    signing_configured: Any, director: Any, casino: Any, tmp_path: Any
+) -> None:
+    from tables.services import create_table
+
+    create_table(actor=director, number=3, code="BJ03")
+    call_command("audit_checkpoint")
+    assert Checkpoint.objects.count() == 1
+    create_table(actor=director, number=4, code="BJ04")
+    _forge_a_table(tmp_path)
+    with pytest.raises(CommandError) as refused:
+        call_command("audit_checkpoint")
+    said = str(refused.value)
+    assert said.startswith("AUDIT_BOOKS_FORGED:") and "tables_table pk 99" in said
+    assert "no event of the chain created this row" in said and "FR art. 68" in said
+    assert Checkpoint.objects.count() == 1  # nothing signed over it
+    [alarm] = AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED)
+    assert alarm.seq is not None and "tables_table pk 99" in alarm.payload  # sealed in the chain
+    # the task beat runs refuses the same, and the alarm is not repeated for the same rows
+    with pytest.raises(Exception, match="AUDIT_BOOKS_FORGED|tables_table pk 99"):
+        checkpoint_task()
+    assert Checkpoint.objects.count() == 1
+    assert AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED).count() == 1
+
+
+def test_a_row_inserted_by_sql_is_refused_the_same(
+    signing_configured: Any, director: Any, casino: Any
+) -> None:
+    from django.db import connection
+
+    from tables.services import create_table
+
+    create_table(actor=director, number=3, code="BJ03")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO tables_table (id, number, code, game, boxes, in_service) "
+            "VALUES (77, 7, 'BJ07', 'blackjack', 7, TRUE)"
+        )
+    with pytest.raises(CommandError, match="AUDIT_BOOKS_FORGED: .*tables_table pk 77"):
+        call_command("audit_checkpoint")
+    assert not Checkpoint.objects.exists()
+
+
+def test_books_that_hold_sign_as_before(signing_configured: Any, director: Any, casino: Any) -> None:
+    from tables.services import create_table
+
+    create_table(actor=director, number=3, code="BJ03")
+    call_command("audit_checkpoint")
+    assert Checkpoint.objects.count() == 1
+    assert not AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED).exists()
