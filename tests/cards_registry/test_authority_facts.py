@@ -182,3 +182,11 @@ def test_lu_the_sixain_cap_awaits_the_officers_visa(lu: Any, director: Any, offi
     from cards_registry.selectors import sixain_caps_awaiting_visa
 
     assert [c.max_sixains for c in sixain_caps_awaiting_visa()] == [60]
+
+
+def test_lu_a_maker_approval_awaits_the_officers_visa(lu: Any, director: Any, officer: Any) -> None:
+    maker = _maker(director, ministry="Ministère des Finances", approval_reference="MF/CARTES/2026-3")
+    [breach] = _named("depot.maker_approval")
+    assert breach.article == "LU art. 6" and "en attente du visa de l'officier" in breach.detail
+    services.stamp_maker_approval(actor=officer, manufacturer=maker)
+    assert not _named("depot.maker_approval")
