@@ -9,7 +9,6 @@ from typing import Any
 from django.db.models import QuerySet
 
 from ..models import (
-    AuthorityVisa,
     Correction,
     Deck,
     Destruction,
@@ -56,14 +55,14 @@ def makers_awaiting_visa() -> list[Manufacturer]:
 
 def sixain_cap_in_force() -> SixainCap | None:
     """The last number of sixains the director recorded as the ministry's (LU art. 6), or None."""
-    return SixainCap.objects.select_related("recorded_by").order_by("-recorded_at", "-id").first()
+    return SixainCap.objects.select_related("recorded_by", "visa").order_by("-recorded_at", "-id").first()
 
 
 def sixain_caps_awaiting_visa() -> list[SixainCap]:
     """The sixain cap in force (LU art. 6) when it has no officer's visa yet (a cap replaced
     since is no longer the depot's and awaits nothing)."""
     cap = sixain_cap_in_force()
-    return [cap] if cap is not None and not AuthorityVisa.objects.filter(sixain_cap=cap).exists() else []
+    return [cap] if cap is not None and not hasattr(cap, "visa") else []
 
 
 def authority_facts_to_stamp(kind: str) -> QuerySet[Any]:
