@@ -153,7 +153,10 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
     "Sixains détenus au-delà du nombre fixé par le ministère ; ce nombre sans sa référence ou sans le visa de l'officier",
 )
 def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
-    """LU art. 6: the depot holds no more sixains than the ministry allows."""
+    """LU art. 6: the depot holds no more sixains than the ministry allows; under LU that number is
+    the ministry's, recorded with the reference of its decision, never emptied, and stamped by the
+    officer (until then named, with the day the director recorded it). A number in force that no
+    recorded decision carries (set before decisions were recorded) is named too."""
     profile = _profile()
     limit = selectors.depot_settings().max_sixains
     held = selectors.held_sixains()
