@@ -37,19 +37,25 @@ PLANTED: dict[str, dict[str, str]] = {
     "depot.deck_states": {
         "FR": "tests/cards_registry/test_inspection.py::test_the_nightly_task_records_its_result"
     },
-    "depot.decks_out": {"FR": "tests/cards_registry/test_inspection.py::test_decks_out_after_their_day"},
+    "depot.decks_out": {
+        "FR": "tests/cards_registry/test_inspection.py::test_decks_out_after_their_day",
+        "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_decks_out_after_their_day",
+    },
     "depot.demands_unanswered": {
         "FR": "tests/cards_registry/test_inspection_open_breaches.py::test_a_demand_to_open_the_cabinet_left_unanswered",
         "LU": "tests/cards_registry/test_inspection_open_breaches.py::test_under_lu_the_breaches_cite_lu",
     },
     "depot.incidents_open": {
-        "FR": "tests/cards_registry/test_inspection_open_breaches.py::test_an_incident_never_closed"
+        "FR": "tests/cards_registry/test_inspection_open_breaches.py::test_an_incident_never_closed",
+        "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_an_incident_never_closed",
     },
     "depot.incidents_reported": {
         "FR": "tests/cards_registry/test_inspection.py::test_incident_not_reported_or_reported_late",
+        "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_an_incident_reported_late",
     },
     "depot.incomplete_returns": {
-        "FR": "tests/cards_registry/test_inspection.py::test_incomplete_return_without_incident"
+        "FR": "tests/cards_registry/test_inspection.py::test_incomplete_return_without_incident",
+        "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_an_incomplete_return_without_incident",
     },
     "depot.maker_approval": {
         "FR": "tests/cards_registry/test_authority_facts.py::test_a_maker_approval_awaits_the_officers_visa",
@@ -63,7 +69,8 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/cards_registry/test_authority_facts.py::test_lu_the_sixain_cap_awaits_the_officers_visa",
     },
     "depot.unstamped": {
-        "FR": "tests/cards_registry/test_inspection.py::test_unstamped_entries_older_than_the_delay"
+        "FR": "tests/cards_registry/test_inspection.py::test_unstamped_entries_older_than_the_delay",
+        "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_an_order_left_unstamped",
     },
     "house.act_by_unapproved": {
         "LU": "tests/house_books/test_hours_bank.py::test_inspection_names_advance_lines_by_unapproved_people",
@@ -173,12 +180,7 @@ NOT_YET_PLANTED = {
     ("audit.books_bound", "LU"),
     ("books.numbering", "LU"),
     ("depot.deck_states", "LU"),
-    ("depot.decks_out", "LU"),
-    ("depot.incidents_open", "LU"),
-    ("depot.incidents_reported", "LU"),
-    ("depot.incomplete_returns", "LU"),
     ("depot.over_delivery", "LU"),
-    ("depot.unstamped", "LU"),
     # the house books, kept under FR as the casino's internal books
     ("house.act_by_unapproved", "FR"),
     ("house.closing_not_disposed", "FR"),
@@ -250,7 +252,7 @@ def test_every_check_has_a_planted_breach_test_on_each_profile_it_applies_to(pro
         source = _test_source(node_id)
         assert f'"{name}"' in source, f"{node_id} does not name {name}"
         if profile == "LU":
-            assert re.search(r"\blu\w*\b|\"LU\"", source), f"{node_id} does not run under LU"
+            assert re.search(r"(?<![a-z])lu(?![a-z])|\"LU\"", source), f"{node_id} does not run under LU"
 
 
 def test_the_list_of_what_is_not_planted_names_only_real_checks() -> None:
