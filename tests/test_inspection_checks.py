@@ -156,7 +156,10 @@ PLANTED: dict[str, dict[str, str]] = {
     "tables.discrepancy_not_acknowledged": {
         "FR": "tests/tables/test_inspection.py::test_discrepancies_acknowledged_by_the_director",
     },
-    "tables.entries_unsigned": {"FR": "tests/tables/test_inspection.py::test_advances_or_counts_unsigned"},
+    "tables.entries_unsigned": {
+        "FR": "tests/tables/test_inspection.py::test_advances_or_counts_unsigned",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_an_advance_line_unsigned",
+    },
     "tables.exercise_reset": {
         "FR": "tests/tables/test_decks_and_breaches.py::test_the_exercise_start_moved_after_seances_is_named",
     },
@@ -167,7 +170,8 @@ PLANTED: dict[str, dict[str, str]] = {
     "tables.lu_notice_missing": {"LU": "tests/tables/test_inspection.py::test_lu_notice_missing"},
     "tables.replay_not_done": {"FR": "tests/tables/test_inspection.py::test_a_replay_not_done"},
     "tables.session_past_gaming_day": {
-        "FR": "tests/tables/test_inspection.py::test_a_session_open_past_its_gaming_day"
+        "FR": "tests/tables/test_inspection.py::test_a_session_open_past_its_gaming_day",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_a_seance_open_past_its_gaming_day",
     },
     "tables.session_without_decks": {
         # parametrized on both profiles
@@ -203,12 +207,10 @@ NOT_YET_PLANTED = {
     ("tables.day_total_differs", "LU"),
     ("tables.decks_in_two_live_shoes", "LU"),
     ("tables.discrepancy_not_acknowledged", "LU"),
-    ("tables.entries_unsigned", "LU"),
     ("tables.exercise_reset", "LU"),
     ("tables.hand_log_unknown_shoe", "LU"),
     ("tables.interruption_open", "LU"),
     ("tables.replay_not_done", "LU"),
-    ("tables.session_past_gaming_day", "LU"),
 }
 
 
