@@ -18,6 +18,9 @@ class Action(StrEnum):
     # the depot (cards_registry)
     DEPOT_MANUFACTURER_REGISTERED = "depot.manufacturer_registered"
     DEPOT_SETTINGS_CHANGED = "depot.settings_changed"
+    # the officer's visa on a fact of an authority the director recorded (FR art. 39, LU art. 6)
+    DEPOT_MAKER_APPROVAL_STAMPED = "depot.maker_approval_stamped"
+    DEPOT_SIXAIN_CAP_STAMPED = "depot.sixain_cap_stamped"
     DEPOT_ORDER_CREATED = "depot.order_created"
     DEPOT_ORDER_STAMPED = "depot.order_stamped"
     DEPOT_ORDER_SENT = "depot.order_sent"

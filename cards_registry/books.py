@@ -138,6 +138,10 @@ BOOKS.update(
             ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at"),
             (),
         ),
+        # the LU sixain cap as the ministry fixed it, and the officer's visas on the facts of an
+        # authority (a maker's approval, that cap): written once, never changed
+        m.SixainCap: (("max_sixains", "reference", "recorded_by", "recorded_at"), ()),
+        m.AuthorityVisa: (("manufacturer", "sixain_cap", "officer", "at", "remark"), ()),
         m.DepotSettings: (
             ("max_sixains", "incident_report_minutes", "visa_within_days"),
             ("max_sixains", "incident_report_minutes", "visa_within_days"),

@@ -1,13 +1,14 @@
 """Demo data of the card depot (``manage.py seed_demo``), idempotent.
 
-Two approved makers; a year of monthly orders, each stamped by the officer, delivered
-today and received into the receipt book (stamped too), in sixains of three blue and
-three red decks; an order stamped and sent but not yet delivered, and a draft; the key
+Two makers approved by the ministry, each approval stamped by the officer (and, under LU,
+the ministry's sixain cap); a year of monthly orders, each stamped by the officer, delivered
+and received into the receipt book (stamped too), in sixains of three blue and three red
+decks; an order stamped and sent but not yet delivered, and one stamped not yet sent; the key
 held by the director; today: a sixain issued to table 1, unsealed, returned, one of
 its decks worn out and destroyed in front of the officer (:data:`DESTROYED_DEMO_DECK`),
 another marked and kept out of use; an incident at table 3 closed by the officer;
-an inspection demanded by the officer that found a foreign card (incident still
-open, the deck quarantined); sixains issued to tables 1 and 2 for today's play.
+an inspection demanded by the officer that found a foreign card (incident closed by the
+officer, the deck out of use); sixains issued to tables 1 and 2 for today's play.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from django.utils import timezone
 from casino_ops import clock, roles
 
 from . import services
-from .models import Deck, Incident, Manufacturer
+from .models import Deck, Incident, Manufacturer, SixainCap
 
 MAKER_CODE = "CDF"
 OTHER_MAKER_CODE = "MVAL"
@@ -60,6 +61,37 @@ _LAST_MONTH = _months(_TODAY)[-1]
 DESTROYED_DEMO_DECK = _serial(_LAST_MONTH, 1, 6)
 
 
+def _marking_incident(director: Any, officer: Any, maker: Manufacturer, day: dt.date) -> Incident:
+    """A card incident of ``day`` at table 2 (FR art. 40 §5, LU art. 7 §5): a deck received
+    before it, reported on the spot to the officer, who closes it (the deck out of use)."""
+    seen = timezone.make_aware(dt.datetime.combine(day, dt.time(22, 10)))
+    deck = (
+        Deck.objects.filter(manufacturer=maker, status="in_cabinet", reception__received_on__lt=day)
+        .order_by("serial")
+        .last()
+    )
+    assert deck is not None, "the demo's receptions come before its incidents"
+    with clock.history_at(seen + dt.timedelta(minutes=5)):
+        incident = services.report_incident(
+            actor=director,
+            kind="marked",
+            occurred_at=seen,
+            day=day,
+            decks=[deck],
+            officer_informed=officer,
+            officer_informed_at=seen + dt.timedelta(minutes=2),
+            circumstances="Un joueur surpris à marquer les cartes à l'ongle à la table 2 ; le jeu est retiré.",
+            table_number=2,
+        )
+    with clock.history_at(seen + dt.timedelta(minutes=40)):
+        services.close_incident(
+            actor=officer,
+            incident=incident,
+            finding="Marques d'ongle confirmées au dos de trois cartes : jeu hors d'usage.",
+        )
+    return incident
+
+
 def seed(context: dict[str, Any]) -> None:
     if Manufacturer.objects.filter(code=MAKER_CODE).exists():
         return
@@ -86,9 +118,19 @@ def seed(context: dict[str, Any]) -> None:
         valid_from=dt.date(2023, 6, 1),
         valid_until=dt.date(today.year + 2, 12, 31),
     )
+    # the officer checks each approval against the ministry's act and stamps it (FR art. 39, LU art. 6)
+    for approved in (maker, other):
+        services.stamp_maker_approval(
+            actor=officer, manufacturer=approved, remark="Agrément vérifié sur l'arrêté du ministère"
+        )
     if context.get("profile") == "LU":  # the ministry's number, with its decision (LU art. 6)
         services.set_max_sixains(
             actor=director, max_sixains=500, reference="Ministère des Finances, décision MF/CARTES/2020-07"
+        )
+        services.stamp_sixain_cap(
+            actor=officer,
+            sixain_cap=SixainCap.objects.get(),
+            remark="Décision du ministère vue",
         )
     services.hand_over_key(actor=director, receiver=director, reason="Détenteur de la clé unique du dépôt")
 
@@ -116,6 +158,9 @@ def seed(context: dict[str, Any]) -> None:
                 delivery_note=f"BL {month:%Y%m}-01",
             )
         services.stamp_reception(actor=officer, reception=reception)
+    # Fourteen days ago at table 2, a player marked the cards: the incident behind his exclusion
+    # (house_books' demo), reported on the spot, closed by the officer (the deck out of use).
+    marking = _marking_incident(director, officer, maker, today - dt.timedelta(days=14))
     pending = services.create_order(
         actor=committee,
         manufacturer=other,
@@ -125,12 +170,16 @@ def seed(context: dict[str, Any]) -> None:
     )
     services.stamp_order(actor=officer, order=pending)
     services.send_order(actor=committee, order=pending)
-    services.create_order(
-        actor=director,
-        manufacturer=maker,
-        ordered_on=today,
-        lines=[{"quantity": 24, "unit": "deck", "back_colour": "bleu"}],
-        note="Brouillon, en attente du visa",
+    # an order of today, stamped by the officer, to be sent
+    services.stamp_order(
+        actor=officer,
+        order=services.create_order(
+            actor=director,
+            manufacturer=maker,
+            ordered_on=today,
+            lines=[{"quantity": 24, "unit": "deck", "back_colour": "bleu"}],
+            note="Réassort de jeux bleus, visé, à envoyer",
+        ),
     )
 
     def sixain(month: dt.date, number: int) -> list[Deck]:
@@ -213,10 +262,11 @@ def seed(context: dict[str, Any]) -> None:
         actor=officer, incident=incident, finding="Corne confirmée, jeu retiré de l'usage."
     )
 
-    # An inspection demanded by the officer: a foreign card in a cabinet deck (still open).
+    # An inspection demanded by the officer: a foreign card in a cabinet deck; the officer
+    # examines the deck and closes the incident (the deck out of use, FR art. 40 §5, LU art. 7 §5).
     services.open_for_inspection(actor=director, demanded_by=officer, note="Contrôle inopiné du dépôt")
     now = timezone.now()
-    services.report_incident(
+    foreign = services.report_incident(
         actor=director,
         kind="foreign",
         occurred_at=now - dt.timedelta(minutes=1),
@@ -225,6 +275,11 @@ def seed(context: dict[str, Any]) -> None:
         officer_informed=officer,
         officer_informed_at=now,
         circumstances="Une carte d'un autre fabricant trouvée dans le jeu lors de l'inspection.",
+    )
+    services.close_incident(
+        actor=officer,
+        incident=foreign,
+        finding="Carte étrangère confirmée : jeu hors d'usage, gardé jusqu'à sa destruction.",
     )
 
     # Today's play: sixains at tables 1 and 2 (one deck of table 2 already unsealed).
@@ -259,4 +314,4 @@ def seed(context: dict[str, Any]) -> None:
     context["created"].append(
         "card depot (2 makers, 12 receptions, decks at tables 1-3, an incident, a destruction)"
     )
-    context["depot"] = {"maker": maker, "destroyed_deck": DESTROYED_DEMO_DECK}
+    context["depot"] = {"maker": maker, "destroyed_deck": DESTROYED_DEMO_DECK, "marking_incident": marking}

@@ -148,9 +148,15 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
         )
 
 
-@check("depot.sixain_cap", "Sixains détenus au-delà du nombre fixé par le ministère")
+@check(
+    "depot.sixain_cap",
+    "Sixains détenus au-delà du nombre fixé par le ministère ; ce nombre sans sa référence ou sans le visa de l'officier",
+)
 def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
-    """LU art. 6: the depot holds no more sixains than the ministry allows."""
+    """LU art. 6: the depot holds no more sixains than the ministry allows; under LU that number is
+    the ministry's, recorded with the reference of its decision, never emptied, and stamped by the
+    officer (until then named, with the day the director recorded it). A number in force that no
+    recorded decision carries (set before decisions were recorded) is named too."""
     profile = _profile()
     limit = selectors.depot_settings().max_sixains
     held = selectors.held_sixains()
@@ -176,35 +182,70 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
             _url("decks"),
         )
         return
+    wrong = []
     if is_placeholder(last["reference"]):
+        wrong.append(
+            f"nombre de {limit} sixains inscrit le {timezone.localtime(last['at']):%d/%m/%Y %H:%M} "
+            "sans référence de la décision du ministère"
+        )
+    cap = selectors.sixain_cap_in_force()
+    if cap is None or cap.max_sixains != limit:
+        wrong.append(
+            f"nombre de {limit} sixains en vigueur sans décision du ministère inscrite ni visa de l'officier"
+        )
+    elif not hasattr(cap, "visa"):
+        wrong.append(
+            f"nombre de {limit} sixains ({cap.reference}) inscrit le "
+            f"{timezone.localtime(cap.recorded_at):%d/%m/%Y %H:%M} par {cap.recorded_by.get_username()}, "
+            "en attente du visa de l'officier"
+        )
+    if wrong:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
             "dépôt des cartes",
-            f"nombre de {limit} sixains inscrit le {timezone.localtime(last['at']):%d/%m/%Y %H:%M} "
-            "sans référence de la décision du ministère",
-            _url("decks"),
+            " ; ".join(wrong),
+            _url("visas") if cap is not None and not hasattr(cap, "visa") else _url("decks"),
         )
 
 
-@check("depot.maker_approval", "Fabricants agréés sans le ministère ou sans la référence de l'agrément")
+@check(
+    "depot.maker_approval",
+    "Fabricants agréés sans le ministère, sans la référence de l'agrément ou sans le visa de l'officier",
+)
 def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
     """A maker's approval is the ministry's of the casino's profile, recorded with its reference
-    (FR art. 39: Interior; LU art. 6: Finance); one found without them is named."""
+    (FR art. 39: Interior; LU art. 6: Finance) and stamped by the officer, who checked it: one
+    found without them is named, with the receptions of its decks taken in meanwhile."""
     profile = _profile()
-    for maker in Manufacturer.objects.order_by("code"):
+    for maker in Manufacturer.objects.select_related("approval_visa").order_by("code"):
         wrong = []
         if not names_ministry(maker.ministry, profile):
             wrong.append(f"agréé par « {maker.ministry} », non par le {MINISTRIES[profile]}")
         if is_placeholder(maker.approval_reference):
             wrong.append(f"référence de l'agrément « {maker.approval_reference} »")
+        if not hasattr(maker, "approval_visa"):
+            wrong.append(
+                f"agrément inscrit le {timezone.localtime(maker.registered_at):%d/%m/%Y} "
+                "en attente du visa de l'officier"
+            )
+            received = list(
+                Reception.objects.filter(manufacturer=maker)
+                .order_by("number")
+                .values_list("number", "received_on")
+            )
+            if received:
+                wrong.append(
+                    "jeux pris en charge sans ce visa : "
+                    + ", ".join(f"prise en charge n° {number} du {on:%d/%m/%Y}" for number, on in received)
+                )
         if wrong:
             yield Breach(
                 "depot.maker_approval",
                 cite("depot.approved_manufacturer", profile),
                 f"fabricant {maker.code} ({maker.name})",
                 " ; ".join(wrong),
-                "",
+                _url("visas") if not hasattr(maker, "approval_visa") else "",
             )
 
 

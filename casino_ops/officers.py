@@ -54,6 +54,8 @@ SIGNED_ACTS: dict[str, tuple[str, ...]] = {
     "depot.order_stamped": ("remark",),
     "depot.reception_stamped": ("remark",),
     "depot.destruction_stamped": ("remark",),
+    "depot.maker_approval_stamped": ("remark",),
+    "depot.sixain_cap_stamped": ("remark",),
     "depot.incident_closed": ("finding", "fit", "out_of_use"),
     "depot.opening_demanded": ("reason",),
     "control_register.day_stamped": ("remark",),

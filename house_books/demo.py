@@ -369,7 +369,7 @@ def seed(context: dict[str, Any]) -> None:
         _orphans(director, committee)
         context["created"].append("orphelins")
     if not Exclusion.objects.exists():
-        _exclusions(director, committee)
+        _exclusions(director, committee, context.get("depot", {}).get("marking_incident"))
         context["created"].append("exclusions")
     if context.get("profile") == "LU" and not TableNotice.objects.exists():
         _table_notices(director)
@@ -383,11 +383,13 @@ def _table_notices(director: Any) -> None:
             services.post_table_notice(actor=director, table=row["number"], day=clock.demo_today())
 
 
-def _exclusions(director: Any, committee: Any) -> None:
+def _exclusions(director: Any, committee: Any, incident: Any = None) -> None:
     """A month of the fichier des exclus: the minister's decisions notified to the director,
-    the management's own measures notified to the minister at once, one radiation, one entry
-    refused at the door. Every notice is dated the demo's day (or the day before): the fichier
-    is seeded now, and a notice declared long before its recording is named (LU art. 68, 69)."""
+    the management's own measures notified to the minister at once (the exclusion of a player
+    who marked the cards behind the depot's card incident, ``incident``), one radiation, one
+    entry refused at the door. Every notice is dated the demo's day (or the day before): the
+    fichier is seeded now, and a notice declared long before its recording is named (LU art. 68,
+    69)."""
     today = clock.demo_today()
 
     def ago(days: int) -> dt.date:
@@ -417,7 +419,8 @@ def _exclusions(director: Any, committee: Any) -> None:
         first_names="Paul",
         birth_date=dt.date(1990, 1, 23),
         decided_on=ago(1),
-        reasons="Tentative de marquer les cartes à la table 2, constatée par le chef de table",
+        reasons="Tentative de marquer les cartes à la table 2, constatée par le chef de table"
+        + (f" (incident n° {incident.number} du dépôt)" if incident is not None else ""),
     )
     services.notify_own_exclusion(
         actor=director,

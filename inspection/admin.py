@@ -42,6 +42,8 @@ ACTION_LABELS: dict[str, StrOrPromise] = {
     Action.DEPOT_RECEPTION_RECORDED: _("dépôt : prise en charge inscrite"),
     Action.DEPOT_RECEPTION_STAMPED: _("dépôt : prise en charge visée"),
     Action.DEPOT_SETTINGS_CHANGED: _("dépôt : limite de sixains modifiée"),
+    Action.DEPOT_MAKER_APPROVAL_STAMPED: _("dépôt : agrément d'un fabricant visé"),
+    Action.DEPOT_SIXAIN_CAP_STAMPED: _("dépôt : nombre de sixains du ministère visé"),
     Action.HAND_LOG_RECEIVED: _("journal de mains reçu"),
     Action.HAND_LOG_REPLAYED: _("journal de mains rejoué"),
     Action.SESSION_ADVANCE_ADDED: _("séance : avance complémentaire"),

@@ -205,6 +205,13 @@ def _yesterday(
                 approval="Approuvé : cent euros de plus, trente mille neuf cent quatre-vingts euros",
                 reason="Plaque de 100 retrouvée dans le coffret à billets au recomptage.",
             )
+        # the officer's visa on the day closed and corrected (FR art. 72, LU art. 10): a day left
+        # unstamped is a breach once the visa's delay has run
+        services.stamp_control_day(
+            actor=users[roles.OFFICER],
+            control_day=ControlDay.objects.get(day=yesterday),
+            remark="Vu au registre de contrôle, rectification comprise.",
+        )
         context["created"].append("closed control register day")
 
 

@@ -178,11 +178,16 @@ def approved_maker(
     approval_reference: str = "Agrément INT-2024-017",
     valid_from: dt.date = dt.date(2024, 1, 1),
     ministry: str = "Ministère de l'Intérieur",
+    visa: bool = True,
 ) -> Any:
-    """A card maker approved by the ministry from ``valid_from``, with no end."""
-    from cards_registry import services as depot
+    """A card maker approved by the ministry from ``valid_from``, with no end; its approval stamped
+    by the officer when there is one (``visa``: FR art. 39, LU art. 6)."""
+    from django.contrib.auth import get_user_model
 
-    return depot.register_manufacturer(
+    from cards_registry import services as depot
+    from casino_ops import roles
+
+    maker = depot.register_manufacturer(
         actor=director,
         code=code,
         name=name,
@@ -191,6 +196,10 @@ def approved_maker(
         valid_from=valid_from,
         valid_until=None,
     )
+    officer = get_user_model().objects.filter(groups__name=roles.OFFICER).order_by("pk").first()
+    if visa and officer is not None:
+        depot.stamp_maker_approval(actor=officer, manufacturer=maker)
+    return maker
 
 
 def cabinet_key(director: Any) -> Any:

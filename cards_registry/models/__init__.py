@@ -39,7 +39,7 @@ from .corrections import CORRECTED_ENTRIES, Correction, correction_key
 from .decks import Deck, DeckStatus
 from .destructions import Destruction, DestructionLine, Visa
 from .incidents import Incident, IncidentClosure, IncidentKind, IncidentReport, IncidentRoute
-from .makers import Book, BookKind, DepotSettings, Manufacturer
+from .makers import AuthorityVisa, Book, BookKind, DepotSettings, Manufacturer, SixainCap
 from .orders import Order, OrderLine, Unit
 from .receptions import Reception, Sixain
 
@@ -48,6 +48,8 @@ __all__ = [
     "BookKind",
     "Book",
     "DepotSettings",
+    "SixainCap",
+    "AuthorityVisa",
     "Unit",
     "Order",
     "OrderLine",

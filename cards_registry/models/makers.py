@@ -100,3 +100,62 @@ class DepotSettings(models.Model):
 
     def __str__(self) -> str:
         return str(self._meta.verbose_name)
+
+
+class SixainCap(models.Model):
+    """The ministry's decision fixing the most sixains the casino may hold (LU art. 6), as the
+    director recorded it with the decision's reference; it awaits the officer's visa
+    (:class:`AuthorityVisa`). The depot's settings keep the number in force."""
+
+    max_sixains = models.PositiveIntegerField(_("nombre maximal de sixains"))
+    reference = models.CharField(_("référence de la décision du ministère"), max_length=200)
+    recorded_by = models.ForeignKey(
+        USER, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrit le"))
+
+    objects = BookManager()
+
+    class Meta:
+        verbose_name = _("nombre de sixains fixé par le ministère")
+        verbose_name_plural = _("nombres de sixains fixés par le ministère")
+        ordering = ["recorded_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.max_sixains} sixains — {self.reference}"
+
+
+class AuthorityVisa(models.Model):
+    """The officer's visa on a fact that comes from an authority, recorded by the director: a
+    maker's approval by the ministry (FR art. 39, LU art. 6) or the LU sixain cap (LU art. 6).
+    The director alone never makes such a fact hold: until the officer has checked the
+    authority's reference and stamped it, ``inspect_books`` names it."""
+
+    manufacturer = models.OneToOneField(
+        Manufacturer, null=True, blank=True, on_delete=models.PROTECT, related_name="approval_visa"
+    )
+    sixain_cap = models.OneToOneField(
+        SixainCap, null=True, blank=True, on_delete=models.PROTECT, related_name="visa"
+    )
+    officer = models.ForeignKey(USER, verbose_name=_("officier"), on_delete=models.PROTECT, related_name="+")
+    at = models.DateTimeField(_("visé le"))
+    remark = models.CharField(_("observations"), max_length=300, blank=True)
+
+    objects = BookManager()
+
+    class Meta:
+        verbose_name = _("visa d'un fait de l'autorité")
+        verbose_name_plural = _("visas des faits de l'autorité")
+        ordering = ["at", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=(
+                    models.Q(manufacturer__isnull=False, sixain_cap__isnull=True)
+                    | models.Q(manufacturer__isnull=True, sixain_cap__isnull=False)
+                ),
+                name="depot_authority_visa_one_fact",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{_('visa')} {self.manufacturer or self.sixain_cap}"

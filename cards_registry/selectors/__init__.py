@@ -26,13 +26,17 @@ from .depot import (
 )
 from .officers import (
     all_incidents,
+    authority_facts_to_stamp,
     deck_list,
     destructions_awaiting_visa,
     entries_to_stamp,
+    makers_awaiting_visa,
     open_incidents,
     orders_awaiting_visa,
     receipt_book_days,
     receptions_awaiting_visa,
+    sixain_cap_in_force,
+    sixain_caps_awaiting_visa,
     unreported_incidents,
 )
 
@@ -61,6 +65,10 @@ __all__ = [
     "DepotLogEntry",
     "depot_log",
     "orders_awaiting_visa",
+    "authority_facts_to_stamp",
+    "makers_awaiting_visa",
+    "sixain_cap_in_force",
+    "sixain_caps_awaiting_visa",
     "receptions_awaiting_visa",
     "destructions_awaiting_visa",
     "entries_to_stamp",

@@ -13,8 +13,10 @@ from ..models import (
     Deck,
     Destruction,
     Incident,
+    Manufacturer,
     Order,
     Reception,
+    SixainCap,
 )
 
 
@@ -43,6 +45,33 @@ def destructions_awaiting_visa(officer: Any) -> list[Destruction]:
         .select_related("book")
         .order_by("book__number", "number")
     )
+
+
+def makers_awaiting_visa() -> list[Manufacturer]:
+    """Makers whose approval, as the director recorded it, has no officer's visa yet (FR art. 39,
+    LU art. 6)."""
+    return list(Manufacturer.objects.filter(approval_visa__isnull=True).order_by("code"))
+
+
+def sixain_cap_in_force() -> SixainCap | None:
+    """The last number of sixains the director recorded as the ministry's (LU art. 6), or None."""
+    return SixainCap.objects.select_related("recorded_by", "visa").order_by("-recorded_at", "-id").first()
+
+
+def sixain_caps_awaiting_visa() -> list[SixainCap]:
+    """The sixain cap in force (LU art. 6) when it has no officer's visa yet (a cap replaced
+    since is no longer the depot's and awaits nothing)."""
+    cap = sixain_cap_in_force()
+    return [cap] if cap is not None and not hasattr(cap, "visa") else []
+
+
+def authority_facts_to_stamp(kind: str) -> QuerySet[Any]:
+    """The facts of an authority an officer stamps, of one kind: ``manufacturer`` or ``sixain_cap``."""
+    facts: dict[str, QuerySet[Any]] = {
+        "manufacturer": Manufacturer.objects.all(),
+        "sixain_cap": SixainCap.objects.all(),
+    }
+    return facts[kind]
 
 
 def entries_to_stamp(kind: str) -> QuerySet[Any]:

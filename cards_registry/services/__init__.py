@@ -33,7 +33,7 @@ from .incidents import (
     report_incident,
     report_incident_from_replay,
 )
-from .makers import register_manufacturer, set_max_sixains
+from .makers import register_manufacturer, set_max_sixains, stamp_maker_approval, stamp_sixain_cap
 from .orders import OrderLineData, create_order, send_order, stamp_order
 from .receptions import DeckData, SixainData, receive, stamp_reception
 
@@ -66,6 +66,8 @@ __all__ = [
     "return_decks",
     "send_order",
     "set_max_sixains",
+    "stamp_maker_approval",
+    "stamp_sixain_cap",
     "stamp_destruction",
     "stamp_order",
     "stamp_reception",

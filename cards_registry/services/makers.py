@@ -10,20 +10,24 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
+from casino_ops import access, clock, officers
 from casino_ops.access import Act
+from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
 from ..models import (
+    AuthorityVisa,
     DepotSettings,
     Manufacturer,
+    SixainCap,
 )
 from ..rules import check_manufacturer, is_placeholder
 from ._shared import (
     _create,
     _profile,
     _require_management,
+    _require_officer,
 )
 
 
@@ -112,6 +116,15 @@ def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = ""
     depot.max_sixains = max_sixains
     validate_fields(depot, article)
     depot.save()
+    if profile == "LU" and max_sixains is not None:  # the ministry's decision, awaiting the officer's visa
+        _create(
+            SixainCap,
+            article,
+            max_sixains=max_sixains,
+            reference=reference,
+            recorded_by=actor,
+            recorded_at=clock.now(),
+        )
     audit.record(
         actor=actor,
         action=Action.DEPOT_SETTINGS_CHANGED,
@@ -119,3 +132,92 @@ def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = ""
         payload={"max_sixains": {"before": before, "after": max_sixains}, "reference": reference},
     )
     return depot
+
+
+def _stamp_fact(
+    *,
+    actor: User,
+    fact: Manufacturer | SixainCap,
+    key: str,
+    action: Action,
+    remark: str,
+    what: str,
+    rule: str,
+    already: str,
+    signature: OfficerSignature | None,
+    payload: dict[str, object],
+) -> AuthorityVisa:
+    """The officer's visa on a fact of an authority the director recorded (``key``: the visa's
+    field naming it): only an officer, once, signed with his passkey."""
+    profile = _profile()
+    article = cite(rule, profile)
+    _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
+    fact = type(fact).objects.select_for_update().get(pk=fact.pk)
+    if AuthorityVisa.objects.filter(**{key: fact}).exists():
+        raise RegulationError("ALREADY_STAMPED", already, article)
+    remark = str(remark or "")
+    sealed = officers.seal(
+        officer=actor,
+        act=action,
+        target=fact,
+        fields={"remark": remark},
+        signature=signature,
+        profile=profile,
+    )
+    visa = _create(AuthorityVisa, article, **{key: fact}, officer=actor, at=clock.now(), remark=remark)
+    audit.record(
+        actor=actor,
+        action=action,
+        obj=fact,
+        payload={
+            **payload,
+            "officer": actor.get_username(),
+            "remark": remark,
+            officers.SIGNATURE_KEY: sealed,
+        },
+    )
+    return visa
+
+
+@transaction.atomic
+def stamp_maker_approval(
+    *, actor: User, manufacturer: Manufacturer, remark: str = "", signature: OfficerSignature | None = None
+) -> AuthorityVisa:
+    """The officer's visa on a maker's approval as the director recorded it: he has checked the
+    ministry's approval under its reference (FR art. 39: Interior; LU art. 6: Finance)."""
+    return _stamp_fact(
+        actor=actor,
+        fact=manufacturer,
+        key="manufacturer",
+        action=Action.DEPOT_MAKER_APPROVAL_STAMPED,
+        remark=remark,
+        what=_("viser l'agrément d'un fabricant"),
+        rule="depot.approved_manufacturer",
+        already=_("L'agrément de ce fabricant est déjà visé."),
+        signature=signature,
+        payload={
+            "code": manufacturer.code,
+            "ministry": manufacturer.ministry,
+            "approval_reference": manufacturer.approval_reference,
+        },
+    )
+
+
+@transaction.atomic
+def stamp_sixain_cap(
+    *, actor: User, sixain_cap: SixainCap, remark: str = "", signature: OfficerSignature | None = None
+) -> AuthorityVisa:
+    """The officer's visa on the number of sixains the ministry fixed, as the director recorded it
+    with the reference of its decision (LU art. 6)."""
+    return _stamp_fact(
+        actor=actor,
+        fact=sixain_cap,
+        key="sixain_cap",
+        action=Action.DEPOT_SIXAIN_CAP_STAMPED,
+        remark=remark,
+        what=_("viser le nombre de sixains fixé par le ministère"),
+        rule="depot.max_sixains",
+        already=_("Ce nombre de sixains est déjà visé."),
+        signature=signature,
+        payload={"max_sixains": sixain_cap.max_sixains, "reference": sixain_cap.reference},
+    )

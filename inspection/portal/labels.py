@@ -26,6 +26,8 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.TABLE_CREATED: _("Table créée"),
     Action.DEPOT_MANUFACTURER_REGISTERED: _("Fabricant enregistré"),
     Action.DEPOT_SETTINGS_CHANGED: _("Paramètres du dépôt modifiés"),
+    Action.DEPOT_MAKER_APPROVAL_STAMPED: _("Agrément d'un fabricant visé"),
+    Action.DEPOT_SIXAIN_CAP_STAMPED: _("Nombre de sixains fixé par le ministère visé"),
     Action.DEPOT_ORDER_CREATED: _("Bon de commande établi"),
     Action.DEPOT_ORDER_STAMPED: _("Bon de commande visé"),
     Action.DEPOT_ORDER_SENT: _("Bon de commande envoyé"),

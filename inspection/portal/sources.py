@@ -16,12 +16,15 @@ from tables.selectors import authorised_minimums_to_stamp
 
 def awaiting_visas(officer: Any) -> dict[str, list[Any]]:
     """Entries waiting for an officer's visa: orders and receptions with none, the
-    destructions this officer witnessed and has not stamped yet, and the acts of the
+    destructions this officer witnessed and has not stamped yet, the makers' approvals and the LU
+    sixain cap the director recorded (FR art. 39, LU art. 6), the acts of the
     authorised minimum not stamped yet, and a closing down of the casino (LU art. 52)."""
     return {
         "closings": list(house.closings_awaiting_visa()),
         "minimums": authorised_minimums_to_stamp(),
         "control_days": list(tables.control_days_to_stamp()),
+        "makers": depot.makers_awaiting_visa(),
+        "sixain_caps": depot.sixain_caps_awaiting_visa(),
         "orders": depot.orders_awaiting_visa(),
         "receptions": depot.receptions_awaiting_visa(),
         "destructions": depot.destructions_awaiting_visa(officer),
@@ -89,6 +92,22 @@ def dashboard_parts(user: Any) -> dict[str, Any]:
             "url": reverse("portal:visas"),
         }
         for d in visas["destructions"]
+    ]
+    items += [
+        {
+            "label": _("Agrément du fabricant %(code)s — %(ministry)s, %(reference)s")
+            % {"code": m.code, "ministry": m.ministry, "reference": m.approval_reference},
+            "url": reverse("portal:visas"),
+        }
+        for m in visas["makers"]
+    ]
+    items += [
+        {
+            "label": _("Nombre de sixains fixé par le ministère : %(n)s — %(reference)s")
+            % {"n": c.max_sixains, "reference": c.reference},
+            "url": reverse("portal:visas"),
+        }
+        for c in visas["sixain_caps"]
     ]
     items += [
         {

@@ -52,11 +52,12 @@ def _written_with_the_casinos_keys(officer: Any, order: Any, payload: dict[str, 
 def test_signed_visas_verify(two_orders: Any, capsys: Any) -> None:
     outcome = verify()
     assert outcome.ok, outcome.officer_problems
-    assert outcome.officer_acts is not None and outcome.officer_acts.checked == 1
-    ((seq, officer, fingerprint),) = outcome.officer_acts.verified
-    assert officer == "u_officier" and len(fingerprint) == 19
+    # the maker's approval and the order, each stamped by the officer's passkey
+    assert outcome.officer_acts is not None and outcome.officer_acts.checked == 2
+    for _seq, officer, fingerprint in outcome.officer_acts.verified:
+        assert officer == "u_officier" and len(fingerprint) == 19
     call_command("verify_audit", "--no-witness")
-    assert "1 officers' acts signed by their enrolled passkeys" in capsys.readouterr().out
+    assert "2 officers' acts signed by their enrolled passkeys" in capsys.readouterr().out
 
 
 def test_a_visa_written_with_the_casinos_keys_is_named_as_forged(two_orders: Any, capsys: Any) -> None:

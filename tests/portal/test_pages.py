@@ -17,8 +17,8 @@ from .samples import module_casino, module_clients, module_devices, module_sampl
 @pytest.mark.django_db
 def test_dashboard(officer_client, samples, django_assert_num_queries) -> None:
     # 17th: a closing down awaiting its visa (LU 52); 18th: the days closed awaiting the officer's
-    # stamp
-    with django_assert_num_queries(18):
+    # stamp; 19th, 20th: the makers' approvals and the LU sixain cap awaiting his visa
+    with django_assert_num_queries(20):
         page = officer_client.get("/inspection/").content.decode()
     assert "Prise en charge n° 1/1" in page  # awaiting the visa
     assert "Bon de commande n° 1/2" in page  # the unstamped order

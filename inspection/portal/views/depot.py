@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from audit.actions import DEPOT_STAMPED, Action
 from cards_registry import services
 from cards_registry.forms import IncidentClosureForm, VisaForm
-from cards_registry.selectors import all_incidents, deck_history, entries_to_stamp
+from cards_registry.selectors import all_incidents, authority_facts_to_stamp, deck_history, entries_to_stamp
 from cards_registry.services import close_incident as close
 from cards_registry.services.incidents import closure_fields
 from casino_ops.access import acting_user
@@ -60,6 +60,13 @@ _STAMPS = {
     "commande": ("stamp_order", "order"),
     "prise-en-charge": ("stamp_reception", "reception"),
     "destruction": ("stamp_destruction", "destruction"),
+}
+
+# The facts of an authority the director recorded, stamped by the officer (FR art. 39, LU art. 6):
+# the service, its argument and the act's code.
+_AUTHORITY_FACTS = {
+    "agrement-fabricant": ("stamp_maker_approval", "manufacturer", Action.DEPOT_MAKER_APPROVAL_STAMPED),
+    "sixains": ("stamp_sixain_cap", "sixain_cap", Action.DEPOT_SIXAIN_CAP_STAMPED),
 }
 
 
@@ -164,10 +171,17 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
         return _stamp_closing(request, entry_id)
     if kind == CONTROL_DAY:
         return _stamp_control_day(request, entry_id)
-    if kind not in _STAMPS:
+    if kind in _AUTHORITY_FACTS:
+        service_name, argument, action = _AUTHORITY_FACTS[kind]
+        entry = access.get_visible_or_404(
+            request.user, authority_facts_to_stamp(argument), access.VISA, pk=entry_id
+        )
+    elif kind in _STAMPS:
+        service_name, argument = _STAMPS[kind]
+        action = DEPOT_STAMPED[argument]
+        entry = access.get_visible_or_404(request.user, entries_to_stamp(argument), access.VISA, pk=entry_id)
+    else:
         raise Http404
-    service_name, argument = _STAMPS[kind]
-    entry = access.get_visible_or_404(request.user, entries_to_stamp(argument), access.VISA, pk=entry_id)
     form = VisaForm(request.POST)
     back = request.POST.get("next") or reverse("portal:visas")
     if not back.startswith("/inspection/"):
@@ -180,7 +194,7 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
         return HttpResponseRedirect(back)
     if passkey.is_prepare(request):
         return passkey.prepare_response(
-            request, act=DEPOT_STAMPED[argument], target=entry, fields={"remark": form.cleaned_data["remark"]}
+            request, act=action, target=entry, fields={"remark": form.cleaned_data["remark"]}
         )
     try:
         getattr(services, service_name)(

@@ -1,0 +1,89 @@
+"""The depot's checks under the Luxembourg règlement: each breach planted as in its FR test
+(test_inspection.py, test_inspection_open_breaches.py), the books then read under LU, and
+``inspect_books`` names it with its LU article (LU art. 6, 7)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.utils import timezone
+
+from cards_registry import services
+from cards_registry.models import Deck, Incident, Order, ReturnLine, TableIssue
+from casino_ops.inspection import inspect
+from tests.builders import books_read_under, gaming_day
+from tests.guards import behind_the_guard
+
+pytestmark = pytest.mark.django_db
+
+
+def _named_under_lu(check: str) -> list[tuple[str, str]]:
+    books_read_under("LU")
+    return [(b.article, b.object) for b in inspect().breaches if b.check == check]
+
+
+def test_lu_decks_out_after_their_day(director: Any, decks: list[Deck]) -> None:
+    issue = services.issue_decks(actor=director, table_number=1, day=gaming_day(), decks=decks[:1])
+    with behind_the_guard(TableIssue):
+        TableIssue.objects.filter(pk=issue.pk).update(day=gaming_day() - dt.timedelta(days=3))
+    assert _named_under_lu("depot.decks_out") == [("LU art. 7", "jeu A1-1 (GRIM)")]
+
+
+def test_lu_an_incident_reported_late(director: Any, officer: Any, decks: list[Deck]) -> None:
+    now = timezone.now()
+    services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(days=3),
+        day=gaming_day(),
+        decks=decks[:1],
+        officer_informed=officer,
+        officer_informed_at=now,
+        circumstances="Signalé trois jours après",
+    )
+    assert _named_under_lu("depot.incidents_reported") == [("LU art. 7", "incident n° 1")]
+
+
+def test_lu_an_incident_never_closed(director: Any, officer: Any, decks: list[Deck]) -> None:
+    now = timezone.now()
+    incident = services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=5),
+        day=gaming_day(),
+        decks=decks[:1],
+        officer_informed=officer,
+        officer_informed_at=now - dt.timedelta(minutes=4),
+        circumstances="Corne au dos d'un roi",
+    )
+    with behind_the_guard(Incident):
+        Incident.objects.filter(pk=incident.pk).update(
+            occurred_at=now - dt.timedelta(days=10),
+            officer_informed_at=now - dt.timedelta(days=10),
+            recorded_at=now - dt.timedelta(days=10),
+        )
+    assert _named_under_lu("depot.incidents_open") == [("LU art. 7", f"incident n° {incident.number}")]
+
+
+def test_lu_an_order_left_unstamped(sent_order: Order, director: Any, maker: Any) -> None:
+    order = services.create_order(
+        actor=director,
+        manufacturer=maker,
+        ordered_on=gaming_day(),
+        lines=[{"quantity": 1, "unit": "sixain", "back_colour": "bleu"}],
+    )
+    with behind_the_guard(Order):
+        Order.objects.filter(pk=order.pk).update(recorded_at=timezone.now() - dt.timedelta(days=8))
+    assert _named_under_lu("depot.unstamped") == [("LU art. 6", f"bon de commande n° {order.number}")]
+
+
+def test_lu_an_incomplete_return_without_incident(director: Any, decks: list[Deck]) -> None:
+    services.issue_decks(actor=director, table_number=1, day=gaming_day(), decks=decks[:1])
+    back = services.return_decks(
+        actor=director, table_number=1, day=gaming_day(), results=[(decks[0], "fit", "", 52)]
+    )
+    with behind_the_guard(ReturnLine):
+        ReturnLine.objects.filter(deck_return=back).update(cards_counted=50)
+    assert _named_under_lu("depot.incomplete_returns") == [("LU art. 7", "jeu A1-1 (GRIM)")]
