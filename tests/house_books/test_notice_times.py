@@ -72,6 +72,7 @@ def test_a_ministers_decision_said_told_long_before_it_is_recorded_is_named(
 ) -> None:
     _ministerial(director, _ago(NOTICE_RECORDING_DAYS + 5))
     [breach] = _named()
+    assert breach.check == "house.exclusion_notice_recorded_late"
     assert breach.article == "LU art. 68"
     assert f"déclarée le {_ago(NOTICE_RECORDING_DAYS + 5):%d/%m/%Y}" in breach.detail
     assert "inscrite le" in breach.detail and "KIEFFER Marc" in breach.object
