@@ -18,7 +18,7 @@
 2. Measures and prints: ``manage.py verify_audit`` end to end (events/s, the processes it
    uses); a signed checkpoint, then one inclusion proof and one consistency proof (median of
    several, ms); the officers' audit trail (its first page, a page deep in the record, one
-   object's events) and an entry's history (a deck's page) in the portal, signed in as the
+   object's events, the events of one act) and an entry's history (a deck's page) in the portal, signed in as the
    demo officer with his passkey (p50/p95 over ``--requests`` requests, Django test client,
    cache cleared before each); a register for one month (the receipt book of the current month
    on screen, and its PDF, each made whole).
@@ -468,6 +468,7 @@ def measure_pages(args: argparse.Namespace) -> None:
             f"/inspection/audit/?object_type={OBJECT_TYPE}&object_id={bench_deck}",
             f"SCALE{bench_deck:010d}",
         ),
+        ("audit trail, one act (depot.*)", "/inspection/audit/?action=depot.", "depot."),
         ("a demo deck's history", f"/inspection/jeux/{demo_deck.pk}/", demo_deck.serial),
         ("a loaded deck's history", f"/inspection/jeux/{bench_deck}/", f"SCALE{bench_deck:010d}"),
         ("register: receipt book, this month", f"/inspection/registres/receipt-book/?{month}", "registre"),
