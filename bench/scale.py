@@ -306,8 +306,11 @@ def build(args: argparse.Namespace) -> None:
 
 
 def measure_verify(args: argparse.Namespace) -> None:
+    from django.conf import settings
     from django.core.management import call_command
 
+    ranges = min(settings.AUDIT_VERIFY_PROCESSES, args.head_seq // max(1, settings.AUDIT_VERIFY_MIN_RANGE))
+    processes = ranges if ranges >= 2 else 1  # as audit.chain.verify._walk_in_ranges splits it
     print(f"\n2. verify_audit over {args.head_seq:,} events (load average {load()})", flush=True)
     out = io.StringIO()
     cpu0 = os.times()
@@ -323,9 +326,10 @@ def measure_verify(args: argparse.Namespace) -> None:
     children = (cpu1.children_user - cpu0.children_user) + (cpu1.children_system - cpu0.children_system)
     last = out.getvalue().strip().splitlines()[-1] if out.getvalue().strip() else ""
     print(
-        f"   end to end: {args.head_seq:,} events in {elapsed:.2f} s: {args.head_seq / elapsed:,.0f} events/s; "
-        f"CPU {own:.1f} s in the command's process (the chain), {children:.1f} s in its child (the books), "
-        f"{(own + children) / elapsed:.2f} cores busy on average of {os.cpu_count()} "
+        f"   end to end: {args.head_seq:,} events in {elapsed:.2f} s: {args.head_seq / elapsed:,.0f} events/s, "
+        f"{processes} process(es) hashing the chain in ranges and one comparing the books, on {os.cpu_count()} "
+        f"cores; their Python CPU {own:.1f} s (the command) + {children:.1f} s (its processes), "
+        f"{(own + children) / args.head_seq * 1e6:.1f} µs per event, PostgreSQL's not counted "
         f"(load average {load()})",
         flush=True,
     )
