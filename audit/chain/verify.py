@@ -139,7 +139,7 @@ def _walk(
         for line in lines:
             # One prefix test checks both the link to the previous hash and the number.
             if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), _LINE):
-                walked.broken_at, walked.reason = _diagnose(line[_LINE:], expected, prev)
+                walked.broken_at, walked.reason = _diagnose(line[_LINE:], expected, prev or b"")
                 break
             digest = line[:64]
             message = line[_LINE:]
