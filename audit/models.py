@@ -66,6 +66,13 @@ class AuditEvent(models.Model):
                 condition=models.Q(action="audit.forged_event"),
             ),
             models.Index(fields=["id"], name="audit_event_pending", condition=models.Q(seq__isnull=True)),
+            # The officers' audit trail filtered by act (a code or its beginning, "depot."), newest
+            # first: without it, the page walks back the whole record for a rare act.
+            models.Index(
+                fields=["action", "seq"],
+                name="audit_event_action",
+                opclasses=["varchar_pattern_ops", "int8_ops"],
+            ),
         ]
         constraints = [
             models.UniqueConstraint(fields=["recorded_at", "mac"], name="audit_event_copy_refused")

@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.conf import settings
 from django.db import connections, transaction
 
 from .books import ROWS_KEY, BookCheck, books, check_numbering, iter_rows, select_sql
@@ -100,7 +101,13 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
             child.start()
             sender.close()
             try:
-                chain = verify_chain(using=using, merkle=merkle, books=pending)
+                chain = verify_chain(
+                    using=using,
+                    merkle=merkle,
+                    books=pending,
+                    snapshot=snapshot,
+                    processes=getattr(settings, "AUDIT_VERIFY_PROCESSES", 1),
+                )
                 status, found = receiver.recv()
             finally:
                 receiver.close()

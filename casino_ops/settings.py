@@ -6,6 +6,7 @@ file under ``var/`` and Celery tasks run in-process. Production: DEBUG off,
 ``CELERY_BROKER_URL`` pointing at Redis.
 """
 
+import os
 from pathlib import Path
 
 import environ
@@ -306,6 +307,9 @@ if not AUDIT_EVENT_KEY:
 # An event recorded earlier than one sealed before it, by more than these seconds (two writers a
 # moment apart are sealed in either order), is named by verify_audit: the clock ran backwards.
 AUDIT_CLOCK_TOLERANCE = env.int("AUDIT_CLOCK_TOLERANCE", default=60)
+# verify_audit hashes the chain in ranges of at least this many events, one process per core.
+AUDIT_VERIFY_MIN_RANGE = env.int("AUDIT_VERIFY_MIN_RANGE", default=200_000)
+AUDIT_VERIFY_PROCESSES = env.int("AUDIT_VERIFY_PROCESSES", default=os.cpu_count() or 1)
 AUDIT_WITNESS_DIR = env.str("AUDIT_WITNESS_DIR", default=str(BASE_DIR / "var" / "witness") if DEBUG else "")
 AUDIT_WITNESS_STORAGE = env.str("AUDIT_WITNESS_STORAGE", default="")
 # The sealer writes the chain's head to the witness every that many seconds: the newest acts

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from django.db import connections
 
@@ -19,8 +20,8 @@ _COPY_SQL = (
     "COPY (SELECT string_agg(hash || coalesce(mac, repeat('-', 64)) || concat_ws(chr(31), prev_hash, seq::text, "
     "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
     "actor_name, action, object_type, object_id, payload), chr(30) ORDER BY seq) "
-    f"FROM audit_event WHERE seq IS NOT NULL GROUP BY (seq - 1) / {_GROUP} "
-    f"ORDER BY (seq - 1) / {_GROUP}) TO STDOUT"
+    "FROM audit_event WHERE seq IS NOT NULL{bounds} "
+    f"GROUP BY (seq - 1) / {_GROUP} ORDER BY (seq - 1) / {_GROUP}) TO STDOUT"
 )
 
 _COPY_ESCAPES = {
@@ -69,8 +70,16 @@ def _rows_postgresql(using: str) -> Iterator[list[bytes]]:
     connection = connections[using]
     connection.ensure_connection()
     getattr(connection, "flush_deferred", lambda: None)()  # events held for the commit
-    raw = connection.connection
-    with raw.cursor() as cursor, cursor.copy(_COPY_SQL) as copy:
+    yield from _copy_lines(connection.connection)
+
+
+def _copy_lines(raw: Any, low: int | None = None, high: int | None = None) -> Iterator[list[bytes]]:
+    """The lines of the sealed events (``low`` < seq <= ``high``, each bound when given) on
+    the psycopg connection ``raw``, in order."""
+    bounds = "".join(
+        f" AND seq {op} {int(bound)}" for op, bound in ((">", low), ("<=", high)) if bound is not None
+    )
+    with raw.cursor() as cursor, cursor.copy(_COPY_SQL.format(bounds=bounds)) as copy:
         rest = b""
         for chunk in copy:
             data = rest + bytes(chunk)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,7 +15,7 @@ from ..actions import Action
 from ..merkle import TreeBuilder
 from ..models import AuditEvent
 from .hashing import GENESIS, _hmac, _key, format_time, mac_holds
-from .rows import _rows_generic, _rows_postgresql
+from .rows import _copy_lines, _rows_generic, _rows_postgresql
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Verification:
         return "; ".join(self.checkpoint_problems + self.forged + self.clock_problems)
 
 
+_SNAPSHOT = re.compile(r"[0-9A-F]+-[0-9A-F]+(-[0-9]+)?")
 _LINE = 128  # each line: hash (64), mac (64), then the hashed message
 _STAMP = 27  # an event's moment, first in its content: YYYY-MM-DDTHH:MM:SS.ffffffZ
 
@@ -76,7 +78,7 @@ def _moment(stamp: bytes) -> dt.datetime:
 _CLOCK_ALARM = b"\x1f" + Action.CLOCK_BACKWARDS.value.encode() + b"\x1f"
 
 
-def _in_time(result: Verification, seq: int, content: bytes, latest: bytes, tolerance: dt.timedelta) -> bytes:
+def _in_time(problems: list[str], seq: int, content: bytes, latest: bytes, tolerance: dt.timedelta) -> bytes:
     """The latest moment so far, after the event ``seq`` (its ``content``, its moment first). An
     event earlier than one sealed before it: two writers a moment apart may be sealed in the other
     order (within ``tolerance``); beyond it, the server's clock ran backwards. The sealer's alarm
@@ -89,7 +91,7 @@ def _in_time(result: Verification, seq: int, content: bytes, latest: bytes, tole
         return stamp
     behind = _moment(latest) - _moment(stamp)
     if behind > tolerance:
-        result.clock_problems.append(
+        problems.append(
             f"event {seq} recorded at {stamp.decode()}, {behind} before an event sealed ahead of it "
             f"({latest.decode()}): the clock ran backwards"
         )
@@ -106,6 +108,180 @@ def _diagnose(message: bytes, expected: int, prev: bytes) -> tuple[int, str]:
     return seq, f"event {seq} does not point at the hash of event {seq - 1}"
 
 
+@dataclass
+class _Walked:
+    """One pass over (a range of) the chain: where it stopped and what it found."""
+
+    expected: int  # the next sequence expected (the broken one, when broken)
+    prev: bytes  # the last hash that held
+    broken_at: int | None = None
+    reason: str = ""
+    clock_problems: list[str] = field(default_factory=list)
+    hashes_at: dict[int, str] = field(default_factory=dict)
+    first_prev: bytes = b""  # the range's first event's stored previous hash (its link, checked after)
+    first_line: bytes = b""  # the range's first line (to name a break at its link)
+    first_stamp: bytes = b""  # the range's first event's moment, and the latest of all its events
+    latest: bytes = b""
+
+
+def _walk(
+    rows: Any,
+    expected: int,
+    prev: bytes | None,
+    key: bytes,
+    keep: set[int],
+    tolerance: dt.timedelta,
+    add_leaf: Any = None,
+    add_rows: Any = None,
+) -> _Walked:
+    """Recompute the hashes and MACs of ``rows`` (batches of lines, see :mod:`.rows`) from the
+    event ``expected`` on, linked to ``prev`` (None: a range whose first link is checked by the
+    caller, against the range before it); stop at the first break."""
+    sha256 = hashlib.sha256
+    mac_of = _hmac(key).hexdigest
+    walked = _Walked(expected=expected, prev=prev or b"")
+    latest = b""  # the latest moment of the events so far (fixed-width UTC stamps sort as text)
+    for lines in rows:
+        if prev is None and lines:  # a range: its first link is the caller's to check
+            walked.first_line = lines[0]
+            prev = walked.first_prev = lines[0][_LINE:].split(b"\x1f", 1)[0]
+            walked.first_stamp = lines[0][_LINE:].split(b"\x1f", 3)[2][:_STAMP]
+        for line in lines:
+            # One prefix test checks both the link to the previous hash and the number.
+            if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), _LINE):
+                walked.broken_at, walked.reason = _diagnose(line[_LINE:], expected, prev or b"")
+                break
+            digest = line[:64]
+            message = line[_LINE:]
+            if sha256(message).hexdigest().encode() != digest:
+                walked.broken_at = expected
+                walked.reason = f"event {expected} does not match its hash (its content was changed)"
+                break
+            content = message.split(b"\x1f", 2)[2]
+            if mac_of(content).encode() != line[64:_LINE]:
+                walked.broken_at = expected
+                walked.reason = (
+                    f"event {expected} does not match its MAC (written or rewritten without the "
+                    "application's key: forged)"
+                )
+                break
+            latest = _in_time(walked.clock_problems, expected, content, latest, tolerance)
+            if add_leaf is not None:
+                add_leaf(sha256(b"\x00" + content).digest())
+            if add_rows is not None:
+                add_rows(expected, content)
+            prev = digest
+            if keep and expected in keep:
+                walked.hashes_at[expected] = digest.decode()
+            expected += 1
+        if walked.broken_at is not None:
+            break
+    for _rest in rows:  # finish the COPY stream so the connection is free again
+        pass
+    walked.expected, walked.prev, walked.latest = expected, prev or b"", latest
+    return walked
+
+
+def _walk_in_ranges(
+    connection: Any, snapshot: str, processes: int, key: bytes, keep: set[int], tolerance: dt.timedelta
+) -> _Walked | None:
+    """The chain split by sequence into ``processes`` ranges, each walked in a forked process on
+    its own connection in ``snapshot``; then the links between the ranges checked here, in
+    order, so that the first break found is the one pass's. None (walk it in one pass) when the
+    chain is too short to gain from it, or when an event at the start of a range is earlier
+    than one before the range (the clock check needs the moments in order: the one pass says it
+    the same way)."""
+    import multiprocessing
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT max(seq) FROM audit_event")
+        top = cursor.fetchone()[0] or 0
+    size = max(int(getattr(settings, "AUDIT_VERIFY_MIN_RANGE", 200_000)), 1)
+    count = min(processes, top // size)
+    if count < 2 or not _SNAPSHOT.fullmatch(snapshot):
+        return None
+    bounds = [top * i // count for i in range(count + 1)]
+    bounds[0], bounds[-1] = None, None  # the first and last ranges are open: every row is read
+    context = multiprocessing.get_context("fork")
+    params = connection.get_connection_params()
+    pipes, children = [], []
+    for i in range(count):
+        receiver, sender = context.Pipe(duplex=False)
+        start = 1 if i == 0 else bounds[i] + 1
+        child = context.Process(
+            target=_range_child,
+            args=(params, snapshot, bounds[i], bounds[i + 1], start, key, keep, tolerance, sender),
+            name=f"audit-chain-range-{i + 1}",
+        )
+        child.start()
+        sender.close()
+        pipes.append(receiver)
+        children.append(child)
+    parts: list[Any] = []
+    try:
+        for receiver in pipes:
+            parts.append(receiver.recv())
+    finally:
+        for receiver in pipes:
+            receiver.close()
+        for child in children:
+            child.join()
+    for status, found in parts:
+        if status != "ok":
+            raise RuntimeError(f"a range of the chain could not be checked: {found}")
+    walked = _Walked(expected=1, prev=GENESIS.encode())
+    latest = b""
+    for i, (_status, part) in enumerate(parts):
+        if i > 0:
+            if not part.first_line:
+                continue  # no event in this range: the next range's first line says what is missing
+            if latest and part.first_stamp < latest:
+                return None  # the clock ran backwards across the ranges' edge: the one pass says it
+            # The link between the ranges: the one pass's test, on the range's first line.
+            if not part.first_line.startswith(b"%s\x1f%d\x1f" % (walked.prev, walked.expected), _LINE):
+                walked.broken_at, walked.reason = _diagnose(
+                    part.first_line[_LINE:], walked.expected, walked.prev
+                )
+                return walked
+        walked.clock_problems += part.clock_problems
+        walked.hashes_at.update(part.hashes_at)
+        walked.expected, walked.prev = part.expected, part.prev
+        latest = max(latest, part.latest)
+        if part.broken_at is not None:
+            walked.broken_at, walked.reason = part.broken_at, part.reason
+            return walked
+    return walked
+
+
+def _range_child(
+    params: dict[str, Any],
+    snapshot: str,
+    low: int | None,
+    high: int | None,
+    start: int,
+    key: bytes,
+    keep: set[int],
+    tolerance: dt.timedelta,
+    sender: Any,
+) -> None:
+    """One range of the chain, in a forked process on its own connection in the exporter's
+    snapshot (only that connection is used; the process ends with os._exit)."""
+    import psycopg
+
+    try:
+        with psycopg.connect(**params, autocommit=True) as conn:
+            conn.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            conn.execute(f"SET TRANSACTION SNAPSHOT '{snapshot}'")
+            rows = _copy_lines(conn, low, high)
+            walked = _walk(rows, start, GENESIS.encode() if low is None else None, key, keep, tolerance)
+            conn.execute("ROLLBACK")
+        sender.send(("ok", walked))
+    except BaseException as error:  # reported to the parent, raised there
+        sender.send(("error", f"{type(error).__name__}: {error}"))
+    finally:
+        sender.close()
+
+
 def verify_chain(
     *,
     using: str = "default",
@@ -113,6 +289,8 @@ def verify_chain(
     keep_hashes_at: set[int] | None = None,
     merkle: Any = None,
     books: Any = None,
+    snapshot: str = "",
+    processes: int = 1,
 ) -> Verification:
     """Recompute the whole chain; stop at the first event that breaks it.
 
@@ -128,6 +306,12 @@ def verify_chain(
     ``add(seq, content)`` and ``add_payload(-id, payload)`` (see
     :class:`audit.books.BookCheck`) that receives each sealed event's canonical
     bytes in order, then the payload of each genuine event waiting to be sealed.
+
+    ``snapshot`` (PostgreSQL: an exported snapshot of the transaction this runs in) and
+    ``processes`` > 1: without ``merkle`` nor ``books`` rows to feed in order, the chain is
+    split by sequence into ranges of at least ``AUDIT_VERIFY_MIN_RANGE`` events, each hashed
+    in a process of its own on its own connection in that snapshot (:func:`_walk_in_ranges`);
+    the result is the same, sentence for sentence, as the one pass.
     """
     context = None
     if checkpoints:
@@ -141,54 +325,20 @@ def verify_chain(
     if check_tree:
         merkle = TreeBuilder(roots_at=set(keep))
     connection = connections[using]
-    rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
-    sha256 = hashlib.sha256
     key = _key()
-    mac_of = _hmac(key).hexdigest
+    tolerance = dt.timedelta(seconds=getattr(settings, "AUDIT_CLOCK_TOLERANCE", 60))
     add_leaf = merkle.add if merkle is not None else None
     add_rows = books.add if books is not None and not books.sealed_in_database else None
-    expected = 1
-    prev = GENESIS.encode()
     result = Verification(events=0, head_seq=0, head_hash=GENESIS)
-    broken = False
-    latest = b""  # the latest moment of the events so far (fixed-width UTC stamps sort as text)
-    tolerance = dt.timedelta(seconds=getattr(settings, "AUDIT_CLOCK_TOLERANCE", 60))
-    for lines in rows:
-        for line in lines:
-            # One prefix test checks both the link to the previous hash and the number.
-            if not line.startswith(b"%s\x1f%d\x1f" % (prev, expected), _LINE):
-                result.broken_at, result.reason = _diagnose(line[_LINE:], expected, prev)
-                broken = True
-                break
-            digest = line[:64]
-            message = line[_LINE:]
-            if sha256(message).hexdigest().encode() != digest:
-                result.broken_at = expected
-                result.reason = f"event {expected} does not match its hash (its content was changed)"
-                broken = True
-                break
-            content = message.split(b"\x1f", 2)[2]
-            if mac_of(content).encode() != line[64:_LINE]:
-                result.broken_at = expected
-                result.reason = (
-                    f"event {expected} does not match its MAC (written or rewritten without the "
-                    "application's key: forged)"
-                )
-                broken = True
-                break
-            latest = _in_time(result, expected, content, latest, tolerance)
-            if add_leaf is not None:
-                add_leaf(sha256(b"\x00" + content).digest())
-            if add_rows is not None:
-                add_rows(expected, content)
-            prev = digest
-            if keep and expected in keep:
-                result.hashes_at[expected] = digest.decode()
-            expected += 1
-        if broken:
-            break
-    for _rest in rows:  # finish the COPY stream so the connection is free again
-        pass
+    walked = None
+    if snapshot and processes > 1 and add_leaf is None and add_rows is None:
+        walked = _walk_in_ranges(connection, snapshot, processes, key, keep, tolerance)
+    if walked is None:
+        rows = _rows_postgresql(using) if connection.vendor == "postgresql" else _rows_generic(using)
+        walked = _walk(rows, 1, GENESIS.encode(), key, keep, tolerance, add_leaf, add_rows)
+    expected, prev = walked.expected, walked.prev
+    result.broken_at, result.reason = walked.broken_at, walked.reason
+    result.clock_problems, result.hashes_at = walked.clock_problems, walked.hashes_at
     result.events = expected - 1
     result.head_seq = expected - 1
     result.head_hash = prev.decode()
