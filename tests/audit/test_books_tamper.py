@@ -448,6 +448,7 @@ def test_the_database_refuses_unlinking_a_quarantined_deck(users, casino):
 
 #: The books only the Luxembourg casino writes (its other books: the FR demo keeps none of them).
 LU_ONLY = {
+    "cards_registry_sixaincap",
     "house_books_bankfailure",
     "house_books_closingdown",
     "house_books_deviceassignment",
