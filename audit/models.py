@@ -181,7 +181,10 @@ class Checkpoint(models.Model):
         ordering = ["-seq"]
 
     def __str__(self) -> str:
-        return str(_("point de contrôle n° %(n)s, du %(at)s")) % {"n": self.seq, "at": dates.moment(self.made_at)}
+        return str(_("point de contrôle n° %(n)s, du %(at)s")) % {
+            "n": self.seq,
+            "at": dates.moment(self.made_at),
+        }
 
 
 class MerkleNode(models.Model):

@@ -57,7 +57,9 @@ def objects_by_key(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Any
             model = apps.get_model(object_type)
         except (LookupError, ValueError):
             continue
-        pks = [pk for pk in ids if pk.isdigit()] if isinstance(model._meta.pk, models.AutoField) else list(ids)
+        pks = (
+            [pk for pk in ids if pk.isdigit()] if isinstance(model._meta.pk, models.AutoField) else list(ids)
+        )
         for obj in model._default_manager.filter(pk__in=pks):
             found[(object_type, str(obj.pk))] = obj
     return found

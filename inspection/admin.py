@@ -10,7 +10,14 @@ from django.utils.translation import gettext_lazy as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops.admin_display import hash_text, kv_list, labelled_code, model_label, object_link, objects_by_key
+from casino_ops.admin_display import (
+    hash_text,
+    kv_list,
+    labelled_code,
+    model_label,
+    object_link,
+    objects_by_key,
+)
 from casino_ops.admin_utils import ReadOnlyAdmin
 
 from .portal import labels

@@ -31,13 +31,13 @@ from casino_ops.services import get_casino
 from . import rules, selectors, services
 from .models import AuthorisedMinimum, Delegation, Discrepancy, HandLog, HandLogSource, Replay, Session, Table
 from .serializers import (
-    HandLogAnswerSerializer,
     AcknowledgeInSerializer,
     AdvanceInSerializer,
     AuthorisedMinimumInSerializer,
     CloseInSerializer,
     DealerErrorFilterSerializer,
     DelegationInSerializer,
+    HandLogAnswerSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
     InterruptInSerializer,

@@ -192,7 +192,10 @@ class CheckDecksAtTableForm(_CountedForm):
                     "band_intact": f"band_{deck.pk}",
                     "order_checked": f"order_{deck.pk}",
                 }.get(error.field or "", None if error.field in ("deck", "decks") else error.field)
-                error.message = _("Jeu %(serial)s : %(refusal)s") % {"serial": deck.serial, "refusal": error.message}
+                error.message = _("Jeu %(serial)s : %(refusal)s") % {
+                    "serial": deck.serial,
+                    "refusal": error.message,
+                }
                 if self.checked:
                     error.message += " " + _("Jeux déjà contrôlés : %(s)s.") % {
                         "s": ", ".join(d.serial for d in self.checked)
@@ -353,7 +356,12 @@ class DeckAdmin(ReadOnlyAdmin):
     @admin.action(description=_("Détruire devant un officier (jeux vérifiés complets et non marqués)"))
     def destroy(self, request: HttpRequest, queryset: QuerySet[Deck]) -> HttpResponse | None:
         return act_action_page(
-            self, request, queryset, DestroyDecksForm, title=_("Détruire devant un officier"), decks=list(queryset)
+            self,
+            request,
+            queryset,
+            DestroyDecksForm,
+            title=_("Détruire devant un officier"),
+            decks=list(queryset),
         )
 
 

@@ -125,7 +125,7 @@ class ControlDayAdmin(ReadOnlyAdmin):
             '<ul class="closing-rules">{}</ul><p>{}</p>',
             format_html_join(
                 "",
-                '<li><strong>{}</strong> — {}{}</li>',
+                "<li><strong>{}</strong> — {}{}</li>",
                 (
                     (
                         _("respectée") if rule["met"] else _("non respectée"),

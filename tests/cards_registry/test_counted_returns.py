@@ -91,7 +91,9 @@ def test_the_admins_bulk_return_wants_the_count_and_says_a_short_deck_is_quarant
     assert any(f"Incident n° {incident.number} ouvert" in m and "A1-1" in m for m in shown), shown
     assert not any("rendus, comptés et examinés" in m for m in shown)
 
-    response = client.post(url, {**form, "_selected_action": [decks[1].pk], f"cards_{decks[1].pk}": 52}, follow=True)
+    response = client.post(
+        url, {**form, "_selected_action": [decks[1].pk], f"cards_{decks[1].pk}": 52}, follow=True
+    )
     assert "Jeux rendus, comptés et examinés." in text(response)
     assert status(decks[1]) == DeckStatus.IN_CABINET
 

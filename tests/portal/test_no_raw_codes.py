@@ -69,7 +69,9 @@ def admin_pages(samples: Any, apps: tuple[str, ...]) -> dict[str, str]:
         pages[f"{name}-list"] = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
         first = model._default_manager.order_by("pk").first()
         if first is not None:
-            pages[f"{name}-change"] = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk])
+            pages[f"{name}-change"] = reverse(
+                f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk]
+            )
     return pages
 
 
