@@ -126,7 +126,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
         rows = list(changelist.result_list)  # the page's rows, kept by the queryset it displays
         named = objects_by_key((e.object_type, str(e.object_id)) for e in rows)
         for event in rows:
-            event._target = named.get((event.object_type, str(event.object_id)))  # type: ignore[attr-defined]
+            event._target = named.get((event.object_type, str(event.object_id)))
         return changelist
 
     @admin.display(description=_("contenu"))

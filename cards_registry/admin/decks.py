@@ -304,7 +304,8 @@ class DeckAdmin(ReadOnlyAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Deck]:
-        return super().get_queryset(request).annotate(table_now=_deck_at_table())
+        decks: QuerySet[Deck] = super().get_queryset(request)
+        return decks.annotate(table_now=_deck_at_table())
 
     @admin.display(description=_("à la table"), ordering="table_now")
     def at_table(self, obj: Deck) -> str:
