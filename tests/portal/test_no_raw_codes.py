@@ -88,12 +88,29 @@ def test_the_patterns_catch_what_they_name() -> None:
 
 @pytest.mark.django_db
 def test_no_admin_page_shows_a_raw_code(samples, clients) -> None:
+    from tables.models import ControlDay
+
+    ControlDay.objects.get_or_create(day=samples.session.day)  # the day's page, its closing rules
     client = clients[roles.DIRECTOR]
     problems = []
-    for name, url in admin_pages(samples, ADMIN_APPS).items():
-        response = client.get(url)
-        assert response.status_code == 200, (name, url, response.status_code)
-        problems += [f"{name} ({url}): {found}" for found in raw_codes(response.content.decode())]
+    for language in ("fr", "en"):
+        for name, url in admin_pages(samples, ADMIN_APPS).items():
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 200, (name, url, response.status_code)
+            problems += [
+                f"{language} {name} ({url}): {found}" for found in raw_codes(response.content.decode())
+            ]
+        # the decks' actions, each on its page of its own
+        for action in ("issue", "check_at_table", "return_fit", "destroy"):
+            response = client.post(
+                reverse("admin:cards_registry_deck_changelist"),
+                {"action": action, "_selected_action": [samples.deck.pk]},
+                HTTP_ACCEPT_LANGUAGE=language,
+            )
+            assert response.status_code == 200, action
+            problems += [
+                f"{language} deck action {action}: {found}" for found in raw_codes(response.content.decode())
+            ]
     assert not problems, "\n".join(problems)
 
 
@@ -125,8 +142,11 @@ def test_the_accounts_pages_name_the_roles_in_words(samples, settings) -> None:
 def test_no_portal_page_shows_a_raw_code(samples, clients) -> None:
     client = clients[roles.OFFICER]
     problems = []
-    for name, url in _portal_pages(samples):
-        response = client.get(url)
-        assert response.status_code == 200, (name, url, response.status_code)
-        problems += [f"{name} ({url}): {found}" for found in raw_codes(response.content.decode())]
+    for language in ("fr", "en"):
+        for name, url in _portal_pages(samples):
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 200, (name, url, response.status_code)
+            problems += [
+                f"{language} {name} ({url}): {found}" for found in raw_codes(response.content.decode())
+            ]
     assert not problems, "\n".join(problems)
