@@ -1,4 +1,4 @@
-"""The decks' list in the director's admin (issue 33, point 8): it shows the table a deck is at;
+"""The decks' list in the director's admin: it shows the table a deck is at;
 each action opens a page of its own asking only for its own fields; a return or a check of
 several decks asks a count per deck (never one count for all); several decks are checked at a
 table in one form."""

@@ -1,4 +1,4 @@
-"""Raw codes, JSON and database ids never reach a director or an officer (issue 33, point 7):
+"""Raw codes, JSON and database ids never reach a director or an officer:
 every admin page (each registered model's list and the change page of its first entry, the
 acts' pages) and every portal page, read as the browser shows them, without the code captions
 (where a code is given under its words on purpose), must not show an object as
