@@ -210,12 +210,15 @@ VISIBLE_TEXT_JS = """() => {
   }
   return out;
 }"""
+# Every violation of a WCAG 2.1 A or AA rule, whatever its impact; of axe's best practices, the
+# serious and critical ones.
 AXE_RUN_JS = """async () => {
+  const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
   const result = await axe.run(document, {
-    runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']},
+    runOnly: {type: 'tag', values: [...wcag, 'best-practice']},
   });
   return result.violations
-    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .filter(v => v.tags.some(t => wcag.includes(t)) || v.impact === 'serious' || v.impact === 'critical')
     .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
 }"""
 
