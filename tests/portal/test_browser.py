@@ -369,6 +369,8 @@ def _portal_pages(samples: Any) -> list[tuple[str, str]]:
         ("audit-trail", "/inspection/audit/"),
         ("chain-check", "/inspection/audit/verification/"),
         ("checker", "/inspection/signatures/"),
+        ("books-inspection", "/inspection/auto-inspection/"),
+        ("proofs", "/inspection/preuves/"),
     ]
     return pages
 
