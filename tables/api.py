@@ -23,6 +23,7 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.access import Act
 from casino_ops.api import ActMixin, ActView
 from casino_ops.regulations import RegulationError, cite
@@ -129,8 +130,6 @@ def received_answer(request: Request, log: HandLog) -> dict[str, Any]:
     ``replay.url``); once it has run (in-process, or already done by the worker), its state, its
     discrepancies and the card incidents it opened, each with its number, its decks quarantined and
     its article (FR art. 40, LU art. 7), and ``notice``, what to do next."""
-    from cards_registry.selectors import incident_notice, incidents_of_replay
-
     answer = dict(HandLogReceivedSerializer(log).data)
     replay = Replay.objects.filter(hand_log=log).first()
     answer["replay"] = {

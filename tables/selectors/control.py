@@ -9,11 +9,16 @@ from typing import Any
 
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
 from audit.reads import audit_numbers, officer_fingerprints
+from cards_registry.selectors import decks_out
+from casino_ops import dates
+from casino_ops.validators import earliest_date
 
+from ..clock import now
 from ..models import (
     AuthorisedMinimum,
     ControlDay,
@@ -254,14 +259,6 @@ def day_closing_rules(control_day: ControlDay) -> list[dict[str, Any]]:
     """The rules that decide whether the director may close ``control_day`` (FR art. 72, 40 §5;
     LU art. 10, 7 §5), each with its state now, as ``services.close_day`` applies them: shown
     on the day's page before he tries. ``[{"rule", "met": bool, "detail"}]``."""
-    from django.utils.translation import gettext as _
-
-    from cards_registry.selectors import decks_out
-    from casino_ops import dates
-    from casino_ops.validators import earliest_date
-
-    from ..clock import now
-
     day = control_day.day
     ended = day >= earliest_date() and timezone.localtime(now()).date() > day
     running = list(
