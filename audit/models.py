@@ -79,8 +79,10 @@ class AuditEvent(models.Model):
         ]
 
     def __str__(self) -> str:
-        number = self.seq if self.seq is not None else "…"
-        return f"#{number} {self.action} {self.object_type}:{self.object_id}"
+        # Its number in the record, never its codes (the admin and the portal say the act in words).
+        if self.seq is None:
+            return str(_("événement d'audit en attente de scellement"))
+        return str(_("événement d'audit n° %(n)s")) % {"n": self.seq}
 
 
 class Report(models.Model):
@@ -190,7 +192,10 @@ class Checkpoint(models.Model):
         ordering = ["-seq"]
 
     def __str__(self) -> str:
-        return f"#{self.seq} {self.head_hash[:16]}… {dates.moment(self.made_at)}"
+        return str(_("point de contrôle n° %(n)s, du %(at)s")) % {
+            "n": self.seq,
+            "at": dates.moment(self.made_at),
+        }
 
 
 class MerkleNode(models.Model):

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
@@ -272,3 +273,46 @@ def act_action(
             request, f"{prefix}{label} : {text}" if label else f"{prefix}{text}", messages.ERROR
         )
     return None
+
+
+#: The field an action's own page posts with its form: the act is then performed (without it,
+#: the list's action only opens the page).
+ACT_PAGE_SUBMIT = "_act"
+
+
+def act_action_page(
+    modeladmin: admin.ModelAdmin[Any],
+    request: HttpRequest,
+    queryset: QuerySet[Any],
+    form_class: Callable[..., ActFormMixin],
+    *,
+    title: StrOrPromise,
+    **form_kwargs: Any,
+) -> HttpResponse | None:
+    """An action on the entries chosen in a list that asks for its own fields on a page of its
+    own (the entries chosen listed above them): the list's action opens the page; its form,
+    posted, performs the act. Once done, the form's message and back to the list (None); a
+    refusal (with its article) or a field's error is shown on the page, on its field."""
+    kwargs = {"actor": request.user, **form_kwargs}
+    if ACT_PAGE_SUBMIT in request.POST:
+        form = form_class(request.POST, **kwargs)
+        if form.is_valid():  # type: ignore[attr-defined]
+            outcome = form.done(form.result)
+            if outcome is not None:
+                modeladmin.message_user(request, outcome[1], outcome[0])
+            return None
+    else:
+        form = form_class(**kwargs)
+    opts = modeladmin.model._meta
+    context = {
+        **modeladmin.admin_site.each_context(request),
+        "title": title,
+        "form": form,
+        "chosen": list(queryset),
+        "action": request.POST.get("action", ""),
+        "selected_name": ACTION_CHECKBOX_NAME,
+        "submit_name": ACT_PAGE_SUBMIT,
+        "back": reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"),
+        "opts": opts,
+    }
+    return TemplateResponse(request, "admin/act_action.html", context)

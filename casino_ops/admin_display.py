@@ -45,6 +45,42 @@ def model_label(object_type: str) -> str:
         return ""
 
 
+def objects_by_key(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Any]:
+    """The objects named ``(app_label.model, pk)``, one query per model: what the audit trail's
+    rows name, to show them in words."""
+    wanted: dict[str, set[str]] = {}
+    for object_type, object_id in keys:
+        wanted.setdefault(object_type, set()).add(str(object_id))
+    found: dict[tuple[str, str], Any] = {}
+    for object_type, ids in wanted.items():
+        try:
+            model = apps.get_model(object_type)
+        except (LookupError, ValueError):
+            continue
+        pks = (
+            [pk for pk in ids if pk.isdigit()] if isinstance(model._meta.pk, models.AutoField) else list(ids)
+        )
+        for obj in model._default_manager.filter(pk__in=pks):
+            found[(object_type, str(obj.pk))] = obj
+    return found
+
+
+def object_link(obj: Any, label: Any = "") -> SafeString:
+    """An object in words (its label, then its own name) with a link to its admin page when it
+    has one: never its database id."""
+    meta = obj._meta
+    text = f"{label} : {obj}" if label else str(obj)
+    if obj.__class__ in admin.site._registry:
+        from django.urls import NoReverseMatch, reverse
+
+        try:
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[obj.pk])
+        except NoReverseMatch:
+            return format_html("{}", text)
+        return format_html('<a href="{}">{}</a>', url, text)
+    return format_html("{}", text)
+
+
 def hash_text(value: str) -> SafeString:
     return format_html('<span class="hash">{}</span>', value or "—")
 

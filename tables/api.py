@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404
+from django.urls import reverse
 from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -22,13 +23,14 @@ from rest_framework import generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.access import Act
 from casino_ops.api import ActMixin, ActView
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from . import rules, selectors, services
-from .models import AuthorisedMinimum, Delegation, Discrepancy, HandLog, HandLogSource, Session, Table
+from .models import AuthorisedMinimum, Delegation, Discrepancy, HandLog, HandLogSource, Replay, Session, Table
 from .serializers import (
     AcknowledgeInSerializer,
     AdvanceInSerializer,
@@ -36,6 +38,7 @@ from .serializers import (
     CloseInSerializer,
     DealerErrorFilterSerializer,
     DelegationInSerializer,
+    HandLogAnswerSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
     InterruptInSerializer,
@@ -105,7 +108,7 @@ class SessionHandLogs(ActView):
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
         responses={
-            201: HandLogReceivedSerializer,
+            201: HandLogAnswerSerializer,
             400: OpenApiResponse(description="Refused: {code, message, field, article}; nothing stored."),
             404: OpenApiResponse(description="No such session."),
         },
@@ -117,7 +120,44 @@ class SessionHandLogs(ActView):
         if session is None:
             raise Http404
         log = services.upload_hand_log(actor=self.actor(), session=session, raw=raw, source=HandLogSource.API)
-        return Response(HandLogReceivedSerializer(log).data, status=status.HTTP_201_CREATED)
+        return Response(received_answer(request, log), status=status.HTTP_201_CREATED)
+
+
+def received_answer(request: Request, log: HandLog) -> dict[str, Any]:
+    """The answer to a hand log received: the log as stored, then what the caller can know of its
+    replay. The replay runs once the log is committed, on a worker: when it has not finished yet,
+    ``replay.state`` is ``"pending"`` and ``incidents`` is null (read them later at
+    ``replay.url``); once it has run (in-process, or already done by the worker), its state, its
+    discrepancies and the card incidents it opened, each with its number, its decks quarantined and
+    its article (FR art. 40, LU art. 7), and ``notice``, what to do next."""
+    answer = dict(HandLogReceivedSerializer(log).data)
+    replay = Replay.objects.filter(hand_log=log).first()
+    answer["replay"] = {
+        "url": request.build_absolute_uri(reverse("tables:hand-log-detail", args=[log.pk])),
+        "state": replay.state if replay is not None else "pending",
+        "ok": replay.ok if replay is not None else None,
+        "discrepancies": replay.discrepancy_count if replay is not None else None,
+    }
+    if replay is None:
+        answer["incidents"] = None
+        answer["notice"] = ""
+        return answer
+    opened = incidents_of_replay(
+        table_number=log.session.table.number, day=log.session.day, shoe_reference=log.shoe_label
+    )
+    article = cite("depot.incident", get_casino().profile)
+    answer["incidents"] = [
+        {
+            "number": incident.number,
+            "kind": incident.kind,
+            "kind_label": str(incident.get_kind_display()),
+            "decks": sorted(deck.serial for deck in incident.decks.all()),
+            "article": article,
+        }
+        for incident in opened
+    ]
+    answer["notice"] = incident_notice(opened)
+    return answer
 
 
 class HandLogDetail(ActMixin, generics.RetrieveAPIView[HandLog]):

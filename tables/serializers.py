@@ -86,6 +86,41 @@ class HandLogReceivedSerializer(SafeSerializerMixin, serializers.ModelSerializer
         fields = ["id", "session", "shoe", "sha256", "shoe_label", "rounds", "uploaded_at"]
 
 
+class ReplayStateSerializer(serializers.Serializer[Any]):
+    """Where the replay of a log just received stands (the answer's ``replay``)."""
+
+    url = serializers.URLField(read_only=True, help_text="The log, its replay and its discrepancies.")
+    state = serializers.ChoiceField(
+        choices=["pending", "done"],
+        read_only=True,
+        help_text="pending: the replay has not finished yet (read it later at url); done: it has run.",
+    )
+    ok = serializers.BooleanField(read_only=True, allow_null=True)
+    discrepancies = serializers.IntegerField(read_only=True, allow_null=True)
+
+
+class ReplayIncidentSerializer(serializers.Serializer[Any]):
+    """A card incident the replay opened (FR art. 40, LU art. 7): the decks quarantined."""
+
+    number = serializers.IntegerField(read_only=True)
+    kind = serializers.CharField(read_only=True)
+    kind_label = serializers.CharField(read_only=True)
+    decks = serializers.ListField(child=serializers.CharField(), read_only=True)
+    article = serializers.CharField(read_only=True)
+
+
+class HandLogAnswerSerializer(HandLogReceivedSerializer):
+    """The answer to an upload: the log as stored, its replay, and the incidents it opened (null
+    while the replay is pending), with ``notice``, what to do next."""
+
+    replay = ReplayStateSerializer(read_only=True)
+    incidents = ReplayIncidentSerializer(many=True, read_only=True, allow_null=True)
+    notice = serializers.CharField(read_only=True)
+
+    class Meta(HandLogReceivedSerializer.Meta):
+        fields = [*HandLogReceivedSerializer.Meta.fields, "replay", "incidents", "notice"]
+
+
 class SessionSerializer(SafeSerializerMixin, serializers.ModelSerializer[Session]):
     table_number = serializers.IntegerField(source="table.number")
     table_code = serializers.CharField(source="table.code")

@@ -115,8 +115,8 @@ TARGETS: dict[str, Target] = {
     "deck_action": Target(
         lambda s: "/admin/cards_registry/deck/",
         roles.DIRECTOR,
-        ["table_number", "day", "officer"],
-        fixed=lambda s: {"action": "issue", "_selected_action": [s.deck.pk]},
+        ["table_number", "day"],
+        fixed=lambda s: {"action": "issue", "_act": "1", "_selected_action": [s.deck.pk]},
     ),
     "report": Target(
         _admin("audit/report"), roles.DIRECTOR, ["register", "date_from", "date_to", "table_number"]

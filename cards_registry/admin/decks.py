@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
-from django.db.models import QuerySet
+from django.db.models import OuterRef, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import reverse
 from django.utils import timezone
@@ -27,31 +27,23 @@ from casino_ops.admin_acts import (
     ActForm,
     ActPageForm,
     act_action,
+    act_action_page,
     model_choice_field,
     users_with_role,
 )
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.forms import SafeFormMixin
+from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 
 from .. import selectors, services
-from ..models import Deck, DeckReturn, OutOfUseDeclaration, ReturnResult, Sixain
+from ..models import Deck, DeckReturn, IssueLine, OutOfUseDeclaration, ReturnResult, Sixain
 from ._shared import DecksBySerial, named_decks
 
 
 class DeckActionForm(SafeFormMixin, ActionForm):
-    table_number = forms.IntegerField(label=_("table"), required=False, min_value=1)
-    day = forms.DateField(label=_("journée"), required=False, initial=timezone.localdate)
-    officer = forms.ModelChoiceField(
-        label=_("officier"), required=False, queryset=get_user_model().objects.none()
-    )
-    cards_counted = forms.IntegerField(
-        label=_("cartes comptées (par jeu rendu)"), required=False, min_value=0, max_value=104
-    )
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        model_choice_field(self, "officer").queryset = users_with_role(*access.roles_for(Act.VISA))
+    """The list's action alone: each act asks for its own fields on a page of its own
+    (casino_ops.admin_acts.act_action_page), never all of them above the list."""
 
 
 def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
@@ -64,8 +56,28 @@ def return_outcome(deck_return: DeckReturn) -> tuple[int, str]:
     return messages.WARNING, selectors.incident_notice(sorted(incidents.values(), key=lambda i: i.number))
 
 
+def _table_field() -> forms.IntegerField:
+    return forms.IntegerField(label=_("table"), min_value=1, max_value=32767)
+
+
+def _day_field() -> forms.DateField:
+    return forms.DateField(label=_("journée"), initial=timezone.localdate)
+
+
+def _count_field(deck: Deck) -> forms.IntegerField:
+    return forms.IntegerField(
+        label=_("cartes comptées du jeu %(serial)s") % {"serial": deck.serial},
+        min_value=0,
+        max_value=104,
+        error_messages={
+            "required": _("Jeu %(serial)s : comptez ses cartes et indiquez leur nombre, rien n'est présumé.")
+            % {"serial": deck.serial}
+        },
+    )
+
+
 class _SelectedDecksForm(ActPageForm):
-    """An act on the decks selected in the list, with what was chosen above it (DeckActionForm)."""
+    """An act on the decks selected in the list, on its own page: its own fields only."""
 
     def __init__(self, *args: Any, decks: list[Deck], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -73,22 +85,31 @@ class _SelectedDecksForm(ActPageForm):
 
 
 class _AtTableForm(_SelectedDecksForm):
-    table_number = DeckActionForm.base_fields["table_number"]
-    day = DeckActionForm.base_fields["day"]
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["table_number"] = _table_field()
+        self.fields["day"] = _day_field()
+        # the fields made here are read by clean(): the act runs once they are valid
+        self.order_fields(["table_number", "day"])
 
-    def clean(self) -> dict[str, Any]:
-        if "table_number" not in self.errors and not self.cleaned_data.get("table_number"):
-            self.add_error(None, _("Indiquez la table."))
-        return super().clean()
+
+class _CountedForm(_AtTableForm):
+    """One count per deck, typed by whoever counted its cards: never one count for all."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for deck in self.decks:
+            self.fields[self.count_name(deck)] = _count_field(deck)
+
+    @staticmethod
+    def count_name(deck: Deck) -> str:
+        return f"cards_{deck.pk}"
 
 
 class IssueDecksForm(_AtTableForm):
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return services.issue_decks(
-            actor=actor,
-            table_number=data["table_number"],
-            day=data["day"] or timezone.localdate(),
-            decks=self.decks,
+            actor=actor, table_number=data["table_number"], day=data["day"], decks=self.decks
         )
 
     def done(self, result: Any) -> tuple[int, str]:
@@ -98,11 +119,9 @@ class IssueDecksForm(_AtTableForm):
         ) % {"n": n, "t": self.cleaned_data["table_number"]}
 
 
-class ReturnDecksForm(_AtTableForm):
-    """Decks back from a table with one examination for all; the cards of each deck are
-    counted by hand and the count typed: nothing is presumed."""
-
-    cards_counted = DeckActionForm.base_fields["cards_counted"]
+class ReturnDecksForm(_CountedForm):
+    """Decks back from a table with one examination for all (the action's); the cards of each
+    deck are counted by hand and its count typed: nothing is presumed."""
 
     def __init__(self, *args: Any, result: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -112,16 +131,88 @@ class ReturnDecksForm(_AtTableForm):
         return services.return_decks(
             actor=actor,
             table_number=data["table_number"],
-            day=data["day"] or timezone.localdate(),
-            results=[(deck, self.examined, "", data["cards_counted"]) for deck in self.decks],
+            day=data["day"],
+            results=[(deck, self.examined, "", data[self.count_name(deck)]) for deck in self.decks],
         )
 
     def done(self, result: Any) -> tuple[int, str]:
         return return_outcome(result)
 
 
+class CheckDecksAtTableForm(_CountedForm):
+    """Several decks unsealed (new) or checked (used) at a table in one form (FR art. 40 §1,
+    LU art. 7): the table, the day, the witness and the video once; for each deck its cards
+    counted, its band and its maker's order. Each deck's check is its own act: a refused one
+    (its incident opened, the deck quarantined) stops the form, the decks before it checked."""
+
+    witness = forms.CharField(label=_("témoin"), max_length=150)
+    video_reference = forms.CharField(
+        label=_("référence vidéo"),
+        required=False,
+        max_length=150,
+        help_text=_("FR : jeu neuf descellé sous vidéo."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for deck in self.decks:
+            self.fields[f"band_{deck.pk}"] = forms.BooleanField(
+                label=_("bande de contrôle intacte du jeu %(serial)s (jeu neuf)") % {"serial": deck.serial},
+                required=False,
+            )
+            self.fields[f"order_{deck.pk}"] = forms.BooleanField(
+                label=_("ordre du fabricant vérifié du jeu %(serial)s") % {"serial": deck.serial},
+                required=False,
+            )
+        per_deck = [
+            name
+            for deck in self.decks
+            for name in (self.count_name(deck), f"band_{deck.pk}", f"order_{deck.pk}")
+        ]
+        self.order_fields(["table_number", "day", "witness", "video_reference", *per_deck])
+        self.checked: list[Deck] = []
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        for deck in self.decks:
+            try:
+                services.check_at_table(
+                    actor=actor,
+                    deck=deck,
+                    table_number=data["table_number"],
+                    day=data["day"],
+                    witness=data["witness"],
+                    order_checked=data[f"order_{deck.pk}"],
+                    cards_counted=data[self.count_name(deck)],
+                    band_intact=data[f"band_{deck.pk}"],
+                    video_reference=data["video_reference"],
+                )
+            except RegulationError as error:
+                error.field = {
+                    "cards_counted": self.count_name(deck),
+                    "band_intact": f"band_{deck.pk}",
+                    "order_checked": f"order_{deck.pk}",
+                }.get(error.field or "", None if error.field in ("deck", "decks") else error.field)
+                error.message = _("Jeu %(serial)s : %(refusal)s") % {
+                    "serial": deck.serial,
+                    "refusal": error.message,
+                }
+                if self.checked:
+                    error.message += " " + _("Jeux déjà contrôlés : %(s)s.") % {
+                        "s": ", ".join(d.serial for d in self.checked)
+                    }
+                raise
+            self.checked.append(deck)
+        return self.checked
+
+    def done(self, result: Any) -> tuple[int, str]:
+        return messages.SUCCESS, _("Jeux contrôlés à la table %(t)s : %(s)s.") % {
+            "t": self.cleaned_data["table_number"],
+            "s": ", ".join(deck.serial for deck in result),
+        }
+
+
 class DestroyDecksForm(_SelectedDecksForm):
-    officer = DeckActionForm.base_fields["officer"]
+    officer = forms.ModelChoiceField(label=_("officier"), queryset=get_user_model().objects.none())
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -150,8 +241,12 @@ class DeclareOutOfUseForm(_SelectedDecksForm):
 
 def _return_action(result: str, label: Any) -> Any:
     @admin.action(description=label)
-    def action(modeladmin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        act_action(modeladmin, request, ReturnDecksForm, result=result, decks=list(queryset))
+    def action(
+        modeladmin: admin.ModelAdmin[Any], request: HttpRequest, queryset: QuerySet[Deck]
+    ) -> HttpResponse | None:
+        return act_action_page(
+            modeladmin, request, queryset, ReturnDecksForm, title=label, result=result, decks=list(queryset)
+        )
 
     action.__name__ = f"return_{result}"
     return action
@@ -164,9 +259,18 @@ def declare_out_of_use(
     act_action(modeladmin, request, DeclareOutOfUseForm, decks=list(queryset))
 
 
+def _deck_at_table() -> Subquery:
+    """The table and day a deck was last issued to, while it is not back (one subquery)."""
+    return Subquery(
+        IssueLine.objects.filter(deck=OuterRef("pk"), return_line__isnull=True)
+        .order_by("-id")
+        .values("issue__table_number")[:1]
+    )
+
+
 @admin.register(Deck)
 class DeckAdmin(ReadOnlyAdmin):
-    list_display = ("serial", "manufacturer", "back_colour", "sixain", "status", "received_on")
+    list_display = ("serial", "manufacturer", "back_colour", "sixain", "status", "at_table", "received_on")
     list_filter = (
         "status",
         "manufacturer",
@@ -179,6 +283,7 @@ class DeckAdmin(ReadOnlyAdmin):
     action_form = DeckActionForm
     actions = (
         "issue",
+        "check_at_table",
         _return_action(ReturnResult.FIT, _("Retour de table : apte, au dépôt")),
         _return_action(ReturnResult.WORN, _("Retour de table : hors d'usage (usé)")),
         _return_action(ReturnResult.MARKED, _("Retour de table : hors d'usage (marqué)")),
@@ -192,10 +297,21 @@ class DeckAdmin(ReadOnlyAdmin):
         "back_colour",
         "sixain",
         "status",
+        "at_table",
         "reception",
         "unsealed_at",
         "history_display",
     )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Deck]:
+        decks: QuerySet[Deck] = super().get_queryset(request)
+        return decks.annotate(table_now=_deck_at_table())
+
+    @admin.display(description=_("à la table"), ordering="table_now")
+    def at_table(self, obj: Deck) -> str:
+        """The table the deck is at (issued and not back), by its number: "—" in the depot."""
+        number = getattr(obj, "table_now", None)
+        return str(_("table %(n)s") % {"n": number}) if number is not None else "—"
 
     @admin.display(description=_("reçu le"), ordering="reception__received_on")
     def received_on(self, obj: Deck) -> dt.date:
@@ -218,18 +334,36 @@ class DeckAdmin(ReadOnlyAdmin):
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
         if not access.may(request.user, Act.DEPOT):
-            return {}
+            return {name: action for name, action in actions.items() if name == "check_at_table"}
         return actions
 
-    @admin.action(description=_("Remettre à la table (table et journée ci-dessus)"))
-    def issue(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        act_action(self, request, IssueDecksForm, decks=list(queryset))
+    @admin.action(description=_("Remettre à une table"))
+    def issue(self, request: HttpRequest, queryset: QuerySet[Deck]) -> HttpResponse | None:
+        return act_action_page(
+            self, request, queryset, IssueDecksForm, title=_("Remettre à une table"), decks=list(queryset)
+        )
 
-    @admin.action(
-        description=_("Détruire devant l'officier ci-dessus (jeux vérifiés complets et non marqués)")
-    )
-    def destroy(self, request: HttpRequest, queryset: QuerySet[Deck]) -> None:
-        act_action(self, request, DestroyDecksForm, decks=list(queryset))
+    @admin.action(description=_("Desceller ou contrôler à la table (chaque jeu compté)"))
+    def check_at_table(self, request: HttpRequest, queryset: QuerySet[Deck]) -> HttpResponse | None:
+        return act_action_page(
+            self,
+            request,
+            queryset,
+            CheckDecksAtTableForm,
+            title=_("Desceller ou contrôler à la table"),
+            decks=list(queryset.order_by("serial")),
+        )
+
+    @admin.action(description=_("Détruire devant un officier (jeux vérifiés complets et non marqués)"))
+    def destroy(self, request: HttpRequest, queryset: QuerySet[Deck]) -> HttpResponse | None:
+        return act_action_page(
+            self,
+            request,
+            queryset,
+            DestroyDecksForm,
+            title=_("Détruire devant un officier"),
+            decks=list(queryset),
+        )
 
 
 @admin.register(Sixain)

@@ -182,6 +182,18 @@ def incidents_of_return(deck_return: Any) -> dict[int, Incident]:
     return found
 
 
+def incidents_of_replay(*, table_number: int, day: dt.date, shoe_reference: str) -> list[Incident]:
+    """The incidents the replay of a shoe's hand logs opened (a card that is no card, a card too
+    many: FR art. 40, LU art. 7), their decks quarantined, by number."""
+    return list(
+        Incident.objects.filter(
+            route=IncidentRoute.REPLAY, table_number=table_number, day=day, shoe_reference=shoe_reference
+        )
+        .prefetch_related("decks")
+        .order_by("number")
+    )
+
+
 def incident_notice(incidents: Iterable[Incident]) -> str:
     """What an act that opened ``incidents`` says on the page it returns (FR art. 40 §5, LU art.
     7 §5): each incident's number, the decks it quarantined, the article, and what to do next."""

@@ -67,6 +67,19 @@ admin.site.unregister(Group)
 admin.site.unregister(User)
 
 
+class RoleFilter(admin.SimpleListFilter):
+    """The users by role, each role by its name."""
+
+    title = _("rôle")
+    parameter_name = "role"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [(role, label) for role, label in roles.LABELS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: Any) -> Any:
+        return queryset.filter(groups__name=self.value()) if self.value() else queryset
+
+
 @admin.register(User)
 class AccountAdmin(UserAdmin):  # type: ignore[type-arg]
     """A user's account (password, e-mail, active): the server's administrator keeps it. The roles
@@ -78,17 +91,26 @@ class AccountAdmin(UserAdmin):  # type: ignore[type-arg]
         (None, {"fields": ("username", "password")}),
         (_("Informations personnelles"), {"fields": ("first_name", "last_name", "email")}),
         (_("Compte"), {"fields": ("is_active", "is_staff", "last_login", "date_joined")}),
-        (_("Rôles (livre des rôles)"), {"fields": ("groups",)}),
+        (_("Rôles (livre des rôles)"), {"fields": ("roles_display",)}),
     )
     add_fieldsets = (
         (None, {"classes": ("wide",), "fields": ("username", "usable_password", "password1", "password2")}),
     )
-    list_display = ("username", "first_name", "last_name", "is_active", "is_staff")
-    list_filter = ("is_active", "is_staff", "groups")
+    list_display = ("username", "first_name", "last_name", "roles_display", "is_active", "is_staff")
+    list_filter = ("is_active", "is_staff", RoleFilter)
     filter_horizontal = ()
 
+    def get_queryset(self, request: HttpRequest) -> Any:
+        return super().get_queryset(request).prefetch_related("groups")
+
+    @admin.display(description=_("rôles"))
+    def roles_display(self, obj: Any) -> str:
+        """Each role by its name (the group's code is the machine's, never shown)."""
+        names = [str(roles.LABELS.get(group.name, group.name)) for group in obj.groups.all()]
+        return ", ".join(sorted(names)) or "—"
+
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> Any:
-        fixed = ["groups", "last_login", "date_joined"]
+        fixed = ["roles_display", "last_login", "date_joined"]
         if obj is not None:
             fixed += ["username", "first_name", "last_name"]
         return fixed

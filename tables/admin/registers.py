@@ -9,13 +9,15 @@ from django.contrib import admin, messages
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import act_action, act_page
 from casino_ops.admin_utils import ReadOnlyAdmin
+from casino_ops.regulations import cite
+from casino_ops.services import get_casino
 
 from .. import selectors
 from ..models import AdvanceEntry, ControlDay, ControlLine
@@ -94,7 +96,7 @@ class ControlDayAdmin(ReadOnlyAdmin):
 
     list_display = ("day", "closed_at", "closed_by", "total_display", "stamped_at", "stamped_by")
     readonly_fields = (
-        "day", "closed_at", "closed_by", "total_display", "stamped_at", "stamped_by", "stamp_remark",
+        "closing_rules_display", "day", "closed_at", "closed_by", "total_display", "stamped_at", "stamped_by", "stamp_remark",
     )  # fmt: skip
     list_select_related = ("closed_by", "stamped_by")
     inlines = [ControlLineInline]
@@ -111,6 +113,31 @@ class ControlDayAdmin(ReadOnlyAdmin):
             '{} <small class="code-caption">{}</small>',
             total,
             _("arrêté à %(t)s, rectifié depuis") % {"t": dates.amount(closing)},
+        )
+
+    @admin.display(description=_("conditions de l'arrêté"))
+    def closing_rules_display(self, obj: ControlDay) -> str:
+        """The rules that decide whether the day may be closed, each met or not, said before the
+        director tries (the refusal would name the first unmet one)."""
+        rules = selectors.day_closing_rules(obj)
+        article = cite("control_register", get_casino().profile)
+        return format_html(
+            '<ul class="closing-rules">{}</ul><p>{}</p>',
+            format_html_join(
+                "",
+                "<li><strong>{}</strong> — {}{}</li>",
+                (
+                    (
+                        _("respectée") if rule["met"] else _("non respectée"),
+                        rule["rule"],
+                        f" ({rule['detail']})" if rule["detail"] else "",
+                    )
+                    for rule in rules
+                ),
+            ),
+            _("La journée peut être arrêtée (%(a)s).") % {"a": article}
+            if all(rule["met"] for rule in rules)
+            else _("La journée ne peut pas encore être arrêtée (%(a)s).") % {"a": article},
         )
 
     @admin.action(description=_("Arrêter les journées sélectionnées (directeur)"), permissions=["view"])

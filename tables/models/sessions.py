@@ -99,7 +99,13 @@ class Session(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table.code} {self.day:%d/%m/%Y} #{self.pk}"
+        # The table, the day and the hour it opened: a séance in words, never its database id.
+        opened = dates.moment(self.opened_at)[-5:] if self.opened_at else "—"
+        return str(_("%(table)s, journée du %(day)s, ouverte à %(opened)s")) % {
+            "table": self.table.code,
+            "day": dates.day(self.day),
+            "opened": opened,
+        }
 
 
 class EntryKind(models.TextChoices):

@@ -9,11 +9,16 @@ from typing import Any
 
 from django.db.models import Max, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
 from audit.reads import audit_numbers, officer_fingerprints
+from cards_registry.selectors import decks_out
+from casino_ops import dates
+from casino_ops.validators import earliest_date
 
+from ..clock import now
 from ..models import (
     AuthorisedMinimum,
     ControlDay,
@@ -248,3 +253,39 @@ def last_day_named() -> dt.date | None:
         ControlDay.objects.aggregate(latest=Max("day"))["latest"],
     ]
     return max((d for d in days if d is not None), default=None)
+
+
+def day_closing_rules(control_day: ControlDay) -> list[dict[str, Any]]:
+    """The rules that decide whether the director may close ``control_day`` (FR art. 72, 40 §5;
+    LU art. 10, 7 §5), each with its state now, as ``services.close_day`` applies them: shown
+    on the day's page before he tries. ``[{"rule", "met": bool, "detail"}]``."""
+    day = control_day.day
+    ended = day >= earliest_date() and timezone.localtime(now()).date() > day
+    running = list(
+        Session.objects.filter(day=day).exclude(status="closed").values_list("table__code", flat=True)
+    )
+    out = list(decks_out(day=day).values_list("serial", flat=True))
+    return [
+        {
+            "rule": _("La journée est terminée (elle ne s'arrête qu'une fois finie)"),
+            "met": ended,
+            "detail": "" if ended else _("terminée après le %(d)s") % {"d": dates.day(day)},
+        },
+        {
+            "rule": _("Toutes les séances de la journée sont clôturées"),
+            "met": not running,
+            "detail": _("séances ouvertes : %(t)s") % {"t": ", ".join(running)} if running else "",
+        },
+        {
+            "rule": _("Tous les jeux remis aux tables sont rendus au dépôt"),
+            "met": not out,
+            "detail": _("jeux non rendus : %(s)s") % {"s": ", ".join(out)} if out else "",
+        },
+        {
+            "rule": _("La journée n'est pas déjà arrêtée"),
+            "met": not control_day.is_closed,
+            "detail": _("arrêtée le %(at)s") % {"at": dates.moment(control_day.closed_at)}
+            if control_day.is_closed
+            else "",
+        },
+    ]

@@ -125,35 +125,43 @@ def test_deck_actions_issue_return_destroy(director_client: Any, officer: Any, d
     url = reverse("admin:cards_registry_deck_changelist")
     today = timezone.localdate().isoformat()
     ids = [d.pk for d in decks[:6]]
-    director_client.post(url, {"action": "issue", "_selected_action": ids, "table_number": 4, "day": today})
+    director_client.post(
+        url, {"action": "issue", "_act": "1", "_selected_action": ids, "table_number": 4, "day": today}
+    )
     assert set(Deck.objects.filter(pk__in=ids).values_list("status", flat=True)) == {DeckStatus.ISSUED}
     director_client.post(
         url,
         {
             "action": "return_worn",
+            "_act": "1",
             "_selected_action": ids[:1],
             "table_number": 4,
             "day": today,
-            "cards_counted": 52,
+            f"cards_{ids[0]}": 52,
         },
     )
     director_client.post(
         url,
         {
             "action": "return_fit",
+            "_act": "1",
             "_selected_action": ids[1:],
             "table_number": 4,
             "day": today,
-            "cards_counted": 52,
+            **{f"cards_{pk}": 52 for pk in ids[1:]},
         },
     )
     assert Deck.objects.get(pk=ids[0]).status == DeckStatus.OUT_OF_USE
     response = director_client.post(
-        url, {"action": "destroy", "_selected_action": ids[:2], "officer": officer.pk}, follow=True
+        url,
+        {"action": "destroy", "_act": "1", "_selected_action": ids[:2], "officer": officer.pk},
+        follow=True,
     )
     assert "FR art. 39" in response.content.decode()  # the second deck is fit: refused, nothing destroyed
     assert not Deck.objects.filter(status=DeckStatus.DESTROYED).exists()
-    director_client.post(url, {"action": "destroy", "_selected_action": ids[:1], "officer": officer.pk})
+    director_client.post(
+        url, {"action": "destroy", "_act": "1", "_selected_action": ids[:1], "officer": officer.pk}
+    )
     assert Deck.objects.get(pk=ids[0]).status == DeckStatus.DESTROYED
 
 

@@ -27,6 +27,7 @@ def test_decks_issued_name_their_table_and_their_count(director_client: Any, dec
         url,
         {
             "action": "issue",
+            "_act": "1",
             "_selected_action": ids,
             "table_number": 4,
             "day": timezone.localdate().isoformat(),

@@ -156,6 +156,7 @@ def test_a_deck_action_with_an_absurd_table_or_day_is_refused(
 ) -> None:
     data = {
         "action": "issue",
+        "_act": "1",
         "_selected_action": [d.pk for d in decks[:6]],
         "table_number": "4",
         "day": gaming_day().isoformat(),

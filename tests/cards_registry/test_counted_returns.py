@@ -73,19 +73,27 @@ def test_the_admins_bulk_return_wants_the_count_and_says_a_short_deck_is_quarant
     issued(director, decks[:2], table=4)
     client = signed_in(director)
     url = reverse("admin:cards_registry_deck_changelist")
-    form = {"action": "return_fit", "_selected_action": [decks[0].pk], "table_number": 4, "day": gaming_day()}
+    form = {
+        "action": "return_fit",
+        "_act": "1",
+        "_selected_action": [decks[0].pk],
+        "table_number": 4,
+        "day": gaming_day(),
+    }
     response = client.post(url, form, follow=True)
     assert "rien n'est présumé" in text(response)
     assert status(decks[0]) == DeckStatus.ISSUED and not DeckReturn.objects.exists()
 
-    response = client.post(url, {**form, "cards_counted": 51}, follow=True)
+    response = client.post(url, {**form, f"cards_{decks[0].pk}": 51}, follow=True)
     shown = [text(response)]
     incident = Incident.objects.get(route=IncidentRoute.RETURN)
     assert incident.kind == "missing" and status(decks[0]) == DeckStatus.QUARANTINED
     assert any(f"Incident n° {incident.number} ouvert" in m and "A1-1" in m for m in shown), shown
     assert not any("rendus, comptés et examinés" in m for m in shown)
 
-    response = client.post(url, {**form, "_selected_action": [decks[1].pk], "cards_counted": 52}, follow=True)
+    response = client.post(
+        url, {**form, "_selected_action": [decks[1].pk], f"cards_{decks[1].pk}": 52}, follow=True
+    )
     assert "Jeux rendus, comptés et examinés." in text(response)
     assert status(decks[1]) == DeckStatus.IN_CABINET
 

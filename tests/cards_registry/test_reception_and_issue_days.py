@@ -119,6 +119,7 @@ def test_no_deck_is_issued_for_a_day_closed_in_the_control_register(
         reverse("admin:cards_registry_deck_changelist"),
         {
             "action": "issue",
+            "_act": "1",
             "_selected_action": [decks[0].pk],
             "table_number": 1,
             "day": yesterday.isoformat(),

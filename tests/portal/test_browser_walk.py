@@ -84,8 +84,9 @@ class Walk:
         self.shot(page, model)
         return str(page.locator(".messagelist").inner_text())
 
-    def act_on_decks(self, action: str, serials: list[str], above: dict[str, str]) -> str:
-        """Tick the decks by serial on the decks' list, fill the fields above it, run ``action``."""
+    def act_on_decks(self, action: str, serials: list[str], fields: dict[str, str]) -> str:
+        """Tick the decks by serial on the decks' list, run ``action``, fill its own page's
+        fields and save."""
         page = self.director
         page.goto(f"{self.base}/admin/cards_registry/deck/?q={serials[0].split('-')[0]}")
         for serial in serials:
@@ -93,14 +94,17 @@ class Walk:
                 "#result_list tbody tr", has=page.locator("th a", has_text=re.compile(f"^{serial}$"))
             )
             row.locator("input.action-select").check()
-        for name, value in above.items():
+        page.select_option("select[name=action]", action)
+        page.click("button[name=index]")
+        page.wait_for_selector("form input[name=_act]", state="attached")
+        for name, value in fields.items():
             if name == "officer":
                 option = page.locator("select[name=officer] option", has_text=value).first
                 page.select_option("select[name=officer]", label=option.inner_text())
             else:
                 page.fill(f"input[name={name}]", value)
-        page.select_option("select[name=action]", action)
-        page.click("button[name=index]")
+        self.shot(page, f"decks-{action}-page")
+        page.click("#content form input[type=submit]")
         page.wait_for_load_state()
         self.shot(page, f"decks-{action}")
         return str(page.locator(".messagelist").inner_text())

@@ -176,3 +176,37 @@ def test_the_officer_stamps_the_day_from_the_portal(staff, open_session):
     control_day.refresh_from_db()
     assert control_day.stamped_by == staff["officer"] and control_day.stamp_remark == "vu au registre"
     assert url not in officer.get("/inspection/visas/").content.decode()
+
+
+def _closing_rules(client, control_day):
+    """The day's page: each closing rule with its state (respectée / non respectée)."""
+    import re
+
+    page = client.get(f"/admin/tables/controlday/{control_day.pk}/change/").content.decode()
+    rules = re.search(r'<ul class="closing-rules">(.*?)</ul>\s*<p>(.*?)</p>', page, re.S)
+    assert rules is not None, "the closing rules are not on the day's page"
+    items = re.findall(r"<li><strong>(.*?)</strong> — (.*?)</li>", rules[1], re.S)
+    return {rule.split(" (")[0]: state for state, rule in items}, rules[2]
+
+
+@pytest.mark.django_db
+def test_the_days_page_says_the_closing_rules_before_the_director_tries(client, staff, open_session):
+    client.force_login(staff["director"])
+    control_day, _ = ControlDay.objects.get_or_create(day=DAY)
+    with at_day(DAY, 22):
+        rules, verdict = _closing_rules(client, control_day)
+    assert rules["La journée est terminée"] == "non respectée"
+    assert rules["Toutes les séances de la journée sont clôturées"] == "non respectée"
+    # the séance's decks came back from the table at 14:00 (the fixture)
+    assert rules["Tous les jeux remis aux tables sont rendus au dépôt"] == "respectée"
+    assert rules["La journée n&#x27;est pas déjà arrêtée"] == "respectée"
+    assert "ne peut pas encore être arrêtée (FR art. 72)" in verdict
+
+    _close_even(staff, open_session)
+    with at_day(DAY + dt.timedelta(days=1), 1):
+        rules, verdict = _closing_rules(client, control_day)
+        assert set(rules.values()) == {"respectée"}, rules
+        assert "peut être arrêtée (FR art. 72)" in verdict
+        services.close_day(actor=staff["director"], day=DAY)
+        rules, _verdict = _closing_rules(client, control_day)
+    assert rules["La journée n&#x27;est pas déjà arrêtée"] == "non respectée"
