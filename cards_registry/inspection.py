@@ -16,6 +16,7 @@ from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 
 from audit.books import check_numbering
+from casino_ops import dates
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -82,7 +83,7 @@ def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
             "depot.decks_out",
             article,
             _deck(line.deck),
-            f"remis à la table {line.issue.table_number} pour le {line.issue.day:%d/%m/%Y}, jamais rendu",
+            f"remis à la table {line.issue.table_number} pour le {dates.day(line.issue.day)}, jamais rendu",
             _url("deck", line.deck_id),
         )
 
@@ -97,11 +98,11 @@ def incidents_not_reported(day: dt.date | None) -> Iterator[Breach]:
             detail = (
                 f"signalé à {incident.told_whom} {_delay(incident.report_delay)} après le constat "
                 f"(délai fixé : {minutes} min) : signalement enregistré le "
-                f"{timezone.localtime(incident.told_at):%d/%m/%Y %H:%M}, "
-                f"déclaré avisé le {timezone.localtime(incident.declared_told_at):%d/%m/%Y %H:%M}"
+                f"{dates.moment(incident.told_at)}, "
+                f"déclaré avisé le {dates.moment(incident.declared_told_at)}"
             )
         else:
-            detail = f"constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y %H:%M}, jamais signalé"
+            detail = f"constaté le {dates.moment(incident.occurred_at)}, jamais signalé"
         yield Breach(
             "depot.incidents_reported", article, f"incident n° {incident.number}", detail, _url("incidents")
         )
@@ -127,7 +128,7 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
             "depot.unstamped",
             cite("depot.order_book", profile),
             f"bon de commande n° {order.number}",
-            f"établi le {order.ordered_on:%d/%m/%Y}, non visé",
+            f"établi le {dates.day(order.ordered_on)}, non visé",
             _url("visas"),
         )
     for reception in Reception.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
@@ -135,7 +136,7 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
             "depot.unstamped",
             cite("depot.receipt_book", profile),
             f"prise en charge n° {reception.number}",
-            f"du {reception.received_on:%d/%m/%Y}, non visée",
+            f"du {dates.day(reception.received_on)}, non visée",
             _url("visas"),
         )
     for destruction in Destruction.objects.filter(visa__isnull=True, at__lt=limit).order_by("number"):
@@ -143,7 +144,7 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
             "depot.unstamped",
             cite("depot.destruction", profile),
             f"destruction n° {destruction.number}",
-            f"du {timezone.localtime(destruction.at):%d/%m/%Y}, non visée",
+            f"du {dates.day(destruction.at)}, non visée",
             _url("visas"),
         )
 
@@ -181,7 +182,7 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
             "dépôt des cartes",
-            f"nombre de {limit} sixains inscrit le {timezone.localtime(last['at']):%d/%m/%Y %H:%M} "
+            f"nombre de {limit} sixains inscrit le {dates.moment(last['at'])} "
             "sans référence de la décision du ministère",
             _url("decks"),
         )
@@ -226,7 +227,7 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             cite("depot.incident", profile),
             _deck(deck),
             f"rendu avec {line.cards_counted} cartes par la table {line.deck_return.table_number} "
-            f"le {line.deck_return.day:%d/%m/%Y}, sans incident",
+            f"le {dates.day(line.deck_return.day)}, sans incident",
             _url("deck", deck.pk),
         )
     for destroyed in DestructionLine.objects.filter(Q(complete=False)).select_related(
@@ -305,7 +306,7 @@ def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.demands_unanswered",
             article,
-            f"demande d'ouverture du {timezone.localtime(demand.at):%d/%m/%Y %H:%M}",
+            f"demande d'ouverture du {dates.moment(demand.at)}",
             f"par {demand.officer.get_username()}, jamais satisfaite"
             + (f" ({demand.reason})" if demand.reason else ""),
             _url("demand_opening"),
@@ -324,7 +325,7 @@ def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
             "depot.incidents_open",
             article,
             f"incident n° {incident.number}",
-            f"{incident.get_kind_display()}, constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y}, "
+            f"{incident.get_kind_display()}, constaté le {dates.day(incident.occurred_at)}, "
             "jamais clos par l'officier",
             _url("incidents"),
         )

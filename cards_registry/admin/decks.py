@@ -20,7 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import (
     ActAdmin,
@@ -209,7 +209,7 @@ class DeckAdmin(ReadOnlyAdmin):
                 "",
                 "<li>{} — {} <small>(audit n° {})</small></li>",
                 (
-                    (timezone.localtime(line.at).strftime("%d/%m/%Y %H:%M"), line.what, line.audit_seq or "—")
+                    (dates.moment(line.at), line.what, line.audit_seq or "—")
                     for line in selectors.deck_history(obj)
                 ),
             ),

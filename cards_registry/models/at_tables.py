@@ -44,7 +44,7 @@ class TableIssue(models.Model):
         indexes = [models.Index(fields=["table_number", "day"], name="depot_issue_table_day")]
 
     def __str__(self) -> str:
-        return f"Table {self.table_number} — {self.day:%d/%m/%Y}"
+        return f"Table {self.table_number} — {dates.day(self.day)}"
 
 
 class IssueLine(models.Model):

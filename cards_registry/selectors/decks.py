@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy
 
 from audit.actions import Action
 from audit.reads import audit_numbers
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 from .. import history
@@ -379,7 +380,7 @@ def _name(user: Any) -> str:
 
 
 def _day(value: Any) -> str:
-    return f"{value:%d/%m/%Y}"
+    return f"{dates.day(value)}"
 
 
 def _yes_no(value: bool) -> str:

@@ -268,7 +268,7 @@ class SessionAdmin(ReadOnlyAdmin):
         groups = {"table": _("table"), "session": _("séance"), "croupier": _("croupier")}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Erreurs de donne par table, séance ou croupier"),
+            "title": _("Erreurs des croupiers par table, séance ou croupier"),
             "rows": rows,
             "by": by,
             "by_label": groups.get(by, by),

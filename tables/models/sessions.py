@@ -99,7 +99,7 @@ class Session(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.table.code} {self.day:%d/%m/%Y} #{self.pk}"
+        return f"{self.table.code} {dates.day(self.day)} #{self.pk}"
 
 
 class EntryKind(models.TextChoices):
