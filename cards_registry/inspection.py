@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from django.db.models import Count, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.books import check_numbering
 from casino_ops import dates
@@ -50,7 +51,7 @@ def _url(name: str, *args: object) -> str:
 
 
 def _deck(deck: Deck) -> str:
-    return f"jeu {deck.serial} ({deck.manufacturer.code})"
+    return _("jeu %(serial)s (%(maker)s)") % {"serial": deck.serial, "maker": deck.manufacturer.code}
 
 
 def _now(day: dt.date | None) -> dt.datetime:
@@ -62,7 +63,7 @@ def _now(day: dt.date | None) -> dt.datetime:
     return min(now, end)
 
 
-@check("depot.decks_out", "Jeux non rentrés au dépôt après leur journée")
+@check("depot.decks_out", _("Jeux non rentrés au dépôt après leur journée"))
 def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
     """A deck issued for a day that is over and not yet back (FR art. 40 §5, LU art. 7 §5).
 
@@ -83,28 +84,37 @@ def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
             "depot.decks_out",
             article,
             _deck(line.deck),
-            f"remis à la table {line.issue.table_number} pour le {dates.day(line.issue.day)}, jamais rendu",
+            _("remis à la table %(t)s pour le %(day)s, jamais rendu")
+            % {"t": line.issue.table_number, "day": dates.day(line.issue.day)},
             _url("deck", line.deck_id),
         )
 
 
-@check("depot.incidents_reported", "Incidents non signalés à l'officier, ou signalés en retard")
+@check("depot.incidents_reported", _("Incidents non signalés à l'officier, ou signalés en retard"))
 def incidents_not_reported(day: dt.date | None) -> Iterator[Breach]:
     """An incident is reported "sur-le-champ" to the officer (FR art. 40 §5, LU art. 7 §5)."""
     article = cite("depot.incident", _profile())
     minutes = selectors.depot_settings().incident_report_minutes
     for incident, why in selectors.late_or_unreported_incidents(_now(day)):
         if why == "late":
-            detail = (
-                f"signalé à {incident.told_whom} {_delay(incident.report_delay)} après le constat "
-                f"(délai fixé : {minutes} min) : signalement enregistré le "
-                f"{dates.moment(incident.told_at)}, "
-                f"déclaré avisé le {dates.moment(incident.declared_told_at)}"
-            )
+            detail = _(
+                "signalé à %(whom)s %(delay)s après le constat (délai fixé : %(minutes)s min) : "
+                "signalement enregistré le %(at)s, déclaré avisé le %(declared)s"
+            ) % {
+                "whom": incident.told_whom,
+                "delay": _delay(incident.report_delay),
+                "minutes": minutes,
+                "at": dates.moment(incident.told_at),
+                "declared": dates.moment(incident.declared_told_at),
+            }
         else:
-            detail = f"constaté le {dates.moment(incident.occurred_at)}, jamais signalé"
+            detail = _("constaté le %(at)s, jamais signalé") % {"at": dates.moment(incident.occurred_at)}
         yield Breach(
-            "depot.incidents_reported", article, f"incident n° {incident.number}", detail, _url("incidents")
+            "depot.incidents_reported",
+            article,
+            _("incident n° %(n)s") % {"n": incident.number},
+            detail,
+            _url("incidents"),
         )
 
 
@@ -117,7 +127,7 @@ def _delay(delay: dt.timedelta | None) -> str:
     return (f"{days} j " if days else "") + (f"{hours} h " if hours or days else "") + f"{minutes} min"
 
 
-@check("depot.unstamped", "Bons, prises en charge et destructions non visés")
+@check("depot.unstamped", _("Bons, prises en charge et destructions non visés"))
 def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
     """Orders, receipt-book entries and destructions are stamped by an officer (FR art. 39, LU art. 6);
     one still unstamped after the depot's ``visa_within_days`` is a breach."""
@@ -127,29 +137,29 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.unstamped",
             cite("depot.order_book", profile),
-            f"bon de commande n° {order.number}",
-            f"établi le {dates.day(order.ordered_on)}, non visé",
+            _("bon de commande n° %(n)s") % {"n": order.number},
+            _("établi le %(day)s, non visé") % {"day": dates.day(order.ordered_on)},
             _url("visas"),
         )
     for reception in Reception.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
         yield Breach(
             "depot.unstamped",
             cite("depot.receipt_book", profile),
-            f"prise en charge n° {reception.number}",
-            f"du {dates.day(reception.received_on)}, non visée",
+            _("prise en charge n° %(n)s") % {"n": reception.number},
+            _("du %(day)s, non visée") % {"day": dates.day(reception.received_on)},
             _url("visas"),
         )
     for destruction in Destruction.objects.filter(visa__isnull=True, at__lt=limit).order_by("number"):
         yield Breach(
             "depot.unstamped",
             cite("depot.destruction", profile),
-            f"destruction n° {destruction.number}",
-            f"du {dates.day(destruction.at)}, non visée",
+            _("destruction n° %(n)s") % {"n": destruction.number},
+            _("du %(day)s, non visée") % {"day": dates.day(destruction.at)},
             _url("visas"),
         )
 
 
-@check("depot.sixain_cap", "Sixains détenus au-delà du nombre fixé par le ministère")
+@check("depot.sixain_cap", _("Sixains détenus au-delà du nombre fixé par le ministère"))
 def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 6: the depot holds no more sixains than the ministry allows."""
     profile = _profile()
@@ -159,8 +169,8 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
-            f"{held} sixains détenus pour {limit} autorisés",
+            _("dépôt des cartes"),
+            _("%(held)s sixains détenus pour %(limit)s autorisés") % {"held": held, "limit": limit},
             _url("decks"),
         )
     if profile != "LU":
@@ -172,8 +182,12 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
-            f"aucun nombre de sixains fixé par le ministère : le nombre inscrit a été vidé ({held} sixains détenus)",
+            _("dépôt des cartes"),
+            _(
+                "aucun nombre de sixains fixé par le ministère : le nombre inscrit a été vidé "
+                "(%(held)s sixains détenus)"
+            )
+            % {"held": held},
             _url("decks"),
         )
         return
@@ -181,14 +195,14 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
-            f"nombre de {limit} sixains inscrit le {dates.moment(last['at'])} "
-            "sans référence de la décision du ministère",
+            _("dépôt des cartes"),
+            _("nombre de %(limit)s sixains inscrit le %(at)s sans référence de la décision du ministère")
+            % {"limit": limit, "at": dates.moment(last["at"])},
             _url("decks"),
         )
 
 
-@check("depot.maker_approval", "Fabricants agréés sans le ministère ou sans la référence de l'agrément")
+@check("depot.maker_approval", _("Fabricants agréés sans le ministère ou sans la référence de l'agrément"))
 def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
     """A maker's approval is the ministry's of the casino's profile, recorded with its reference
     (FR art. 39: Interior; LU art. 6: Finance); one found without them is named."""
@@ -196,20 +210,23 @@ def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
     for maker in Manufacturer.objects.order_by("code"):
         wrong = []
         if not names_ministry(maker.ministry, profile):
-            wrong.append(f"agréé par « {maker.ministry} », non par le {MINISTRIES[profile]}")
+            wrong.append(
+                _("agréé par « %(by)s », non par le %(ministry)s")
+                % {"by": maker.ministry, "ministry": MINISTRIES[profile]}
+            )
         if is_placeholder(maker.approval_reference):
-            wrong.append(f"référence de l'agrément « {maker.approval_reference} »")
+            wrong.append(_("référence de l'agrément « %(r)s »") % {"r": maker.approval_reference})
         if wrong:
             yield Breach(
                 "depot.maker_approval",
                 cite("depot.approved_manufacturer", profile),
-                f"fabricant {maker.code} ({maker.name})",
+                _("fabricant %(code)s (%(name)s)") % {"code": maker.code, "name": maker.name},
                 " ; ".join(wrong),
                 "",
             )
 
 
-@check("depot.incomplete_returns", "Jeux rendus ou détruits incomplets sans incident")
+@check("depot.incomplete_returns", _("Jeux rendus ou détruits incomplets sans incident"))
 def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
     """A deck back with other than 52 cards, or destroyed incomplete, is an incident
     (FR art. 39 §3, 40 §5; LU art. 6 §3, 7 §5): one without its incident is a breach."""
@@ -226,8 +243,12 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             "depot.incomplete_returns",
             cite("depot.incident", profile),
             _deck(deck),
-            f"rendu avec {line.cards_counted} cartes par la table {line.deck_return.table_number} "
-            f"le {dates.day(line.deck_return.day)}, sans incident",
+            _("rendu avec %(n)s cartes par la table %(t)s le %(day)s, sans incident")
+            % {
+                "n": line.cards_counted,
+                "t": line.deck_return.table_number,
+                "day": dates.day(line.deck_return.day),
+            },
             _url("deck", deck.pk),
         )
     for destroyed in DestructionLine.objects.filter(Q(complete=False)).select_related(
@@ -237,12 +258,12 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             "depot.incomplete_returns",
             cite("depot.destruction", profile),
             _deck(destroyed.deck),
-            f"détruit incomplet (destruction n° {destroyed.destruction.number})",
+            _("détruit incomplet (destruction n° %(n)s)") % {"n": destroyed.destruction.number},
             _url("deck", destroyed.deck_id),
         )
 
 
-@check("depot.deck_states", "État des jeux contraire aux registres")
+@check("depot.deck_states", _("État des jeux contraire aux registres"))
 def deck_states(day: dt.date | None) -> Iterator[Breach]:
     """A deck's state follows its books: issued or in play only while out to a table (and out
     once), quarantined only under an open incident (FR art. 40, LU art. 7)."""
@@ -257,7 +278,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.issue_and_unseal", profile),
             _deck(deck),
-            f"« {deck.get_status_display()} » sans remise en cours à une table",
+            _("« %(status)s » sans remise en cours à une table") % {"status": deck.get_status_display()},
             _url("deck", deck.pk),
         )
     twice = (
@@ -270,7 +291,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.issue_and_unseal", profile),
             _deck(deck),
-            f"remis à {deck.out} tables à la fois",
+            _("remis à %(n)s tables à la fois") % {"n": deck.out},
             _url("deck", deck.pk),
         )
     under_incident = Incident.objects.filter(closure__isnull=True).values("decks")
@@ -283,7 +304,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.incident", profile),
             _deck(deck),
-            "consigné sans incident ouvert",
+            _("consigné sans incident ouvert"),
             _url("deck", deck.pk),
         )
 
@@ -292,7 +313,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
 DEMAND_ANSWER_MINUTES = 60
 
 
-@check("depot.demands_unanswered", "Demandes d'ouverture du dépôt restées sans réponse")
+@check("depot.demands_unanswered", _("Demandes d'ouverture du dépôt restées sans réponse"))
 def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
     """The officer may have the cabinet opened at any time (FR art. 39, LU art. 6): a demand he
     recorded that no opening answered within the hour is a breach."""
@@ -306,14 +327,14 @@ def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.demands_unanswered",
             article,
-            f"demande d'ouverture du {dates.moment(demand.at)}",
-            f"par {demand.officer.get_username()}, jamais satisfaite"
+            _("demande d'ouverture du %(at)s") % {"at": dates.moment(demand.at)},
+            _("par %(who)s, jamais satisfaite") % {"who": demand.officer.get_username()}
             + (f" ({demand.reason})" if demand.reason else ""),
             _url("demand_opening"),
         )
 
 
-@check("depot.incidents_open", "Incidents jamais clos par l'officier")
+@check("depot.incidents_open", _("Incidents jamais clos par l'officier"))
 def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
     """An incident is closed by the officer, who decides what becomes of its decks (FR art. 40 §5,
     LU art. 7 §5): one still open after the depot's ``visa_within_days`` is a breach (its decks
@@ -324,14 +345,14 @@ def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.incidents_open",
             article,
-            f"incident n° {incident.number}",
-            f"{incident.get_kind_display()}, constaté le {dates.day(incident.occurred_at)}, "
-            "jamais clos par l'officier",
+            _("incident n° %(n)s") % {"n": incident.number},
+            _("%(kind)s, constaté le %(day)s, jamais clos par l'officier")
+            % {"kind": incident.get_kind_display(), "day": dates.day(incident.occurred_at)},
             _url("incidents"),
         )
 
 
-@check("depot.over_delivery", "Jeux pris en charge au-delà du bon de commande")
+@check("depot.over_delivery", _("Jeux pris en charge au-delà du bon de commande"))
 def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
     """No more decks are taken in than ordered (FR art. 39, LU art. 6): an order whose
     receptions hold more decks of a colour than it ordered, or a reception recorded as an
@@ -357,14 +378,14 @@ def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.over_delivery",
             article,
-            f"bon de commande n° {order.number}",
-            "jeux pris en charge au-delà de la commande"
-            + (" : " + ", ".join(f"{c} +{n}" for c, n in sorted(over.items())) if over else ""),
+            _("bon de commande n° %(n)s") % {"n": order.number},
+            _("jeux pris en charge au-delà de la commande")
+            + (" : " + ", ".join(f"{colour(c)} +{n}" for c, n in sorted(over.items())) if over else ""),
             _url("visas"),
         )
 
 
-@check("books.numbering", "Registres numérotés : lacunes, numéros en double ou dans le désordre")
+@check("books.numbering", _("Registres numérotés : lacunes, numéros en double ou dans le désordre"))
 def numbering_broken(day: dt.date | None) -> Iterator[Breach]:
     """Every numbered book of the casino (the depot's, the advance book, the shoes, the house
     books: audit.books.numbering) numbered from n° 1 without a gap, a number given twice or out

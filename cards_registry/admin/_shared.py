@@ -21,7 +21,7 @@ from ..models import Deck
 @admin.display(description=_("visa"))
 def visa_display(modeladmin: admin.ModelAdmin[Any], obj: Any) -> str:
     visa = getattr(obj, "visa", None)
-    return f"{visa.officer} — {dates.moment(visa.at)}" if visa else "non visé"
+    return f"{visa.officer} — {dates.moment(visa.at)}" if visa else str(_("non visé"))
 
 
 @admin.display(description=_("corrections"))

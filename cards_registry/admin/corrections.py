@@ -152,9 +152,17 @@ class ApprovedCorrectionForm(CorrectionForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choice_field(self, "entry").choices = _correction_entry_choices()
-        self.fields["field"].help_text = "; ".join(
-            f"{model._meta.verbose_name} : {', '.join(fields)}"
-            for model, fields in services.CORRECTABLE.items()
+        # the rubric chosen by its label under its book's name (the code is what is recorded)
+        self.fields["field"] = forms.ChoiceField(
+            label=self.fields["field"].label,
+            choices=[("", "---------")]
+            + [
+                (
+                    str(model._meta.verbose_name),
+                    [(f, str(model._meta.get_field(f).verbose_name)) for f in fields],
+                )
+                for model, fields in services.CORRECTABLE.items()
+            ],
         )
 
     def act(self, actor: Any, data: dict[str, Any]) -> Correction:

@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.colours import colour
 from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import (
@@ -166,7 +167,7 @@ def declare_out_of_use(
 
 @admin.register(Deck)
 class DeckAdmin(ReadOnlyAdmin):
-    list_display = ("serial", "manufacturer", "back_colour", "sixain", "status", "received_on")
+    list_display = ("serial", "manufacturer", "back_colour_display", "sixain", "status", "received_on")
     list_filter = (
         "status",
         "manufacturer",
@@ -189,13 +190,17 @@ class DeckAdmin(ReadOnlyAdmin):
     fields = readonly_fields = (
         "serial",
         "manufacturer",
-        "back_colour",
+        "back_colour_display",
         "sixain",
         "status",
         "reception",
         "unsealed_at",
         "history_display",
     )
+
+    @admin.display(description=_("couleur du dos"), ordering="back_colour")
+    def back_colour_display(self, obj: Deck) -> str:
+        return colour(obj.back_colour)
 
     @admin.display(description=_("reçu le"), ordering="reception__received_on")
     def received_on(self, obj: Deck) -> dt.date:

@@ -147,7 +147,7 @@ class IncidentAdmin(ActAdmin):
         shown = f"{obj.told_whom}, {dates.moment(told_at)} (+{minutes} min)"
         if declared is not None and declared != told_at:
             shown += " — " + _("déclaré avisé le %(at)s") % {"at": f"{dates.moment(declared)}"}
-        return shown + (f" — {_('EN RETARD')}" if late else "")
+        return shown + (" — " + str(_("EN RETARD")) if late else "")
 
 
 class IncidentToldForm(ActForm):

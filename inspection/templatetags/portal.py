@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit.books import book_for
+from cards_registry.selectors import colour
 from casino_ops import dates
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 from inspection.portal import labels
@@ -58,6 +59,12 @@ def code_label(code: Any) -> SafeString:
     )
 
 
+@register.filter(name="colour")
+def colour_filter(value: Any) -> str:
+    """A deck's back colour in the active language (cards_registry.colours)."""
+    return colour(value)
+
+
 @register.filter
 def money(value: Any) -> str:
     """An amount (a Decimal, or a string as a hand log writes it) in the active language:
@@ -95,6 +102,10 @@ _KEYS = {
     "kind": gettext_lazy("nature"),
     "code": gettext_lazy("code"),
     "commune": gettext_lazy("commune"),
+    "before": gettext_lazy("avant"),
+    "after": gettext_lazy("après"),
+    "officer_signature": gettext_lazy("signature de l'officier"),
+    "reference": gettext_lazy("référence"),
 }
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
