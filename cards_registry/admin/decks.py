@@ -165,13 +165,27 @@ def declare_out_of_use(
     act_action(modeladmin, request, DeclareOutOfUseForm, decks=list(queryset))
 
 
+class BackColourFilter(admin.SimpleListFilter):
+    """The decks by their back colour, each named in the page's language (the books keep it as typed)."""
+
+    title = _("couleur du dos")
+    parameter_name = "back_colour"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        typed = Deck.objects.order_by("back_colour").values_list("back_colour", flat=True).distinct()
+        return [(value, colour(value)) for value in typed]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Deck]) -> QuerySet[Deck]:
+        return queryset.filter(back_colour=self.value()) if self.value() else queryset
+
+
 @admin.register(Deck)
 class DeckAdmin(ReadOnlyAdmin):
     list_display = ("serial", "manufacturer", "back_colour_display", "sixain", "status", "received_on")
     list_filter = (
         "status",
         "manufacturer",
-        "back_colour",
+        BackColourFilter,
         ("reception__received_on", admin.DateFieldListFilter),
     )
     list_select_related = ("manufacturer", "sixain", "reception")

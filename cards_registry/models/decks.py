@@ -49,7 +49,9 @@ class Deck(models.Model):
         related_name="decks",
     )
     unsealed_at = models.DateTimeField(_("descellé le"), null=True, blank=True)
-    status_before_quarantine = models.CharField(max_length=16, blank=True, editable=False)
+    status_before_quarantine = models.CharField(
+        _("état avant consignation"), max_length=16, blank=True, editable=False
+    )
 
     objects = BookManager()
 

@@ -106,6 +106,20 @@ _KEYS = {
     "after": gettext_lazy("après"),
     "officer_signature": gettext_lazy("signature de l'officier"),
     "reference": gettext_lazy("référence"),
+    "serial": gettext_lazy("n° de série"),
+    "back_colour": gettext_lazy("couleur du dos"),
+    "status": gettext_lazy("état"),
+    "status_before_quarantine": gettext_lazy("état avant consignation"),
+    "reason": gettext_lazy("motif"),
+    # the officer's signed statement (casino_ops.officers.statement) and its passkey's assertion
+    "statement": gettext_lazy("déclaration signée"),
+    "assertion": gettext_lazy("assertion de la clé d'accès"),
+    "casino": gettext_lazy("casino"),
+    "act": gettext_lazy("acte"),
+    "target": gettext_lazy("objet"),
+    "fields": gettext_lazy("mentions"),
+    "officer": gettext_lazy("officier"),
+    "issued_at": gettext_lazy("émise le"),
 }
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
@@ -177,7 +191,7 @@ def _dict(value: dict[str, Any], depth: int, models: Sequence[Any]) -> SafeStrin
                     _key_label(k, models),
                     _rows(v, depth + 1)
                     if k == _ROWS_KEY and _are_rows(v)
-                    else _value(v, depth + 1, field=_first_field(models, k)),
+                    else _keyed(k, v, depth + 1, _first_field(models, k)),
                 )
                 for k, v in value.items()
             ),
@@ -215,6 +229,13 @@ def _value(value: Any, depth: int, models: Sequence[Any] = (), field: Any = None
     if isinstance(value, str):
         return _scalar(value, field)
     return str(value)
+
+
+def _keyed(key: str, value: Any, depth: int, field: Any) -> SafeString | str:
+    """A value under its key: a deck's back colour in the page's language, else as _value."""
+    if key == "back_colour" and isinstance(value, str):
+        return colour(value)
+    return _value(value, depth, field=field)
 
 
 def _first_field(models: Sequence[Any], key: str) -> Field[Any, Any] | None:
@@ -255,10 +276,7 @@ def _rows(rows: list[Any], depth: int) -> SafeString | str:
         fields = format_html_join(
             "",
             "<dt>{}</dt><dd>{}</dd>",
-            (
-                (_key_label(k, own), _value(v, depth + 2, field=_first_field(own, k)))
-                for k, v in values.items()
-            ),
+            ((_key_label(k, own), _keyed(k, v, depth + 2, _first_field(own, k))) for k, v in values.items()),
         )
         items.append((title, pk, fields))
     return format_html(
