@@ -120,7 +120,11 @@ _KEYS = {
     "fields": gettext_lazy("mentions"),
     "officer": gettext_lazy("officier"),
     "issued_at": gettext_lazy("émise le"),
+    "quantity": gettext_lazy("quantité"),
+    "unit": gettext_lazy("unité"),
 }
+# an order line's unit (cards_registry.models.Unit) by its word
+_UNITS = {"deck": gettext_lazy("jeu"), "sixain": gettext_lazy("sixain")}
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
@@ -142,6 +146,9 @@ def _key_label(key: str, models: Sequence[Any] = ()) -> str:
     rows the act wrote, the portal's own words, the house rules'; else as written."""
     for model in models:
         field = _model_field(model, key)
+        if field is not None and model._meta.auto_created and field.related_model is not None:
+            # a row linking two entries (a many-to-many's): each side by its model's name
+            return str(field.related_model._meta.verbose_name)
         if field is not None:
             return str(field.verbose_name)
     if key in _KEYS:
@@ -235,7 +242,15 @@ def _keyed(key: str, value: Any, depth: int, field: Any) -> SafeString | str:
     """A value under its key: a deck's back colour in the page's language, else as _value."""
     if key == "back_colour" and isinstance(value, str):
         return colour(value)
+    if key == "unit" and value in _UNITS:
+        return str(_UNITS[value])
+    if key == "decks" and isinstance(value, list) and value and all(_is_serial_and_colour(d) for d in value):
+        return ", ".join(f"{serial} ({colour(back)})" for serial, back in value)  # a reception's decks
     return _value(value, depth, field=field)
+
+
+def _is_serial_and_colour(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)
 
 
 def _first_field(models: Sequence[Any], key: str) -> Field[Any, Any] | None:
@@ -264,6 +279,17 @@ def _row_model(table: str) -> Any:
     return book.model if book is not None else None
 
 
+def _row_title(model: Any) -> str:
+    """A book's row by its model's name; a row linking two entries by the link's field on its owner
+    ("incident — jeux concernés"), not by Django's own name for it ("Relation incident-deck")."""
+    owner = model._meta.auto_created
+    if owner:
+        for field in owner._meta.many_to_many:
+            if field.remote_field.through is model:
+                return f"{owner._meta.verbose_name} — {field.verbose_name}"
+    return str(model._meta.verbose_name)
+
+
 def _rows(rows: list[Any], depth: int) -> SafeString | str:
     """Each row of a book as its model's name and key, then its fields by their verbose names."""
     if not rows:
@@ -272,7 +298,7 @@ def _rows(rows: list[Any], depth: int) -> SafeString | str:
     for table, pk, values in rows:
         model = _row_model(table)
         own = [model] if model is not None else []
-        title = str(model._meta.verbose_name) if model is not None else table.replace("_", " ")
+        title = _row_title(model) if model is not None else table.replace("_", " ")
         fields = format_html_join(
             "",
             "<dt>{}</dt><dd>{}</dd>",
