@@ -112,7 +112,7 @@ class AuditEventAdmin(ReadOnlyAdmin):
     @admin.display(description=_("contenu"))
     def payload_display(self, obj: AuditEvent) -> str:
         # the keys by their labels, the values in the page's formats: as the portal's audit trail
-        return readable(obj.payload, obj.object_type)
+        return str(readable(obj.payload, obj.object_type))
 
     @admin.display(description=_("empreinte précédente"))
     def prev_hash_display(self, obj: AuditEvent) -> str:

@@ -146,9 +146,15 @@ def _key_label(key: str, models: Sequence[Any] = ()) -> str:
     rows the act wrote, the portal's own words, the house rules'; else as written."""
     for model in models:
         field = _model_field(model, key)
-        if field is not None and model._meta.auto_created and field.related_model is not None:
+        related = getattr(field, "related_model", None)
+        if (
+            field is not None
+            and model._meta.auto_created
+            and related is not None
+            and not isinstance(related, str)
+        ):
             # a row linking two entries (a many-to-many's): each side by its model's name
-            return str(field.related_model._meta.verbose_name)
+            return str(related._meta.verbose_name)
         if field is not None:
             return str(field.verbose_name)
     if key in _KEYS:
