@@ -363,8 +363,8 @@ def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
     by_order: dict[int, dict[str, int]] = {}
     for row in received:
         colours = by_order.setdefault(row["reception__order_id"], {})
-        colour = row["back_colour"].lower()
-        colours[colour] = colours.get(colour, 0) + row["n"]
+        typed = row["back_colour"].lower()
+        colours[typed] = colours.get(typed, 0) + row["n"]
     orders = Order.objects.filter(pk__in=set(by_order) | flagged).prefetch_related("lines").order_by("number")
     for order in orders:
         ordered: dict[str, int] = {}
