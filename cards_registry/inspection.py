@@ -23,6 +23,7 @@ from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from . import selectors
+from .colours import colour
 from .models import (
     CabinetDemand,
     Deck,
