@@ -152,7 +152,7 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
                 cite("limits.ministry_notice", "LU"),
                 _name(session),
                 _("minimum %(m)s au-dessus du minimum autorisé %(a)s : ministre non informé huit jours avant")
-                % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
+                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
                 _url(session),
             )
         elif not session.ministry_notice_reference.strip():
@@ -163,7 +163,7 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
                 _(
                     "minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre sans référence"
                 )
-                % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
+                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
                 _url(session),
             )
 
@@ -392,7 +392,8 @@ def authorised_minimums_not_stamped(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "tables.authorised_minimum_not_stamped",
             cite("limits.authorised_minimum", profile),
-            _("minimum autorisé de %(m)s — %(r)s") % {"m": f"{act.minimum:.2f}", "r": act.decree_reference},
+            _("minimum autorisé de %(m)s — %(r)s")
+            % {"m": dates.amount(act.minimum), "r": act.decree_reference},
             _("inscrit le %(at)s, en vigueur le %(d)s : pas encore visé par un fonctionnaire")
             % {
                 "at": dates.moment(act.recorded_at),
@@ -422,7 +423,7 @@ def sessions_without_decks(day: dt.date | None) -> Iterator[Breach]:
             _("journaux de mains ou résultat sans aucun sabot garni de jeux remis par le dépôt")
             if session.has_logs
             else _("résultat de %(r)s sans aucun sabot garni de jeux remis par le dépôt")
-            % {"r": f"{session.result:.2f}"},
+            % {"r": dates.amount(session.result)},
             _url(session),
         )
 
