@@ -158,7 +158,7 @@ class Report(models.Model):
     def __str__(self) -> str:
         table = f" table {self.table_number}" if self.table_number is not None else ""
         part = " " + _("(partie %(part)s)") % {"part": self.part} if self.part else ""
-        return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}{part}"
+        return f"{self.register}{table} {dates.day(self.date_from)}–{dates.day(self.date_to)}{part}"
 
 
 class Checkpoint(models.Model):
@@ -255,7 +255,7 @@ class RegisterPart(models.Model):
 
     def __str__(self) -> str:
         table = f" table {self.table_number}" if self.table_number is not None else ""
-        return f"{self.register}{table} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
+        return f"{self.register}{table} {dates.day(self.date_from)}–{dates.day(self.date_to)}"
 
 
 class ReportPartQuerySet(models.QuerySet["ReportPart"]):
@@ -293,7 +293,7 @@ class ReportPart(models.Model):
         constraints = [models.UniqueConstraint(fields=["report", "number"], name="audit_reportpart_number")]
 
     def __str__(self) -> str:
-        return f"{self.report_id}/{self.number} {self.date_from:%d/%m/%Y}–{self.date_to:%d/%m/%Y}"
+        return f"{self.report_id}/{self.number} {dates.day(self.date_from)}–{dates.day(self.date_to)}"
 
 
 class CheckpointNote(models.Model):

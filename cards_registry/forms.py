@@ -7,6 +7,7 @@ from typing import Any, cast
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.colours import colour
 from casino_ops.forms import SafeForm
 
 from .models import Deck, IncidentClosure, Visa
@@ -33,5 +34,5 @@ class IncidentClosureForm(SafeForm):
         super().__init__(*args, **kwargs)
         decks_fit = cast("forms.ModelMultipleChoiceField[Deck]", self.fields["decks_fit"])
         decks_fit.queryset = incident.decks.all()
-        decks_fit.label_from_instance = lambda obj: f"{obj.serial} ({obj.back_colour})"  # type: ignore[method-assign]
+        decks_fit.label_from_instance = lambda obj: f"{obj.serial} ({colour(obj.back_colour)})"  # type: ignore[method-assign]
         self.prefix = f"incident-{incident.pk}"

@@ -14,13 +14,16 @@ from collections.abc import Iterator
 from django.db.models import Count, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from audit.books import check_numbering
+from casino_ops import dates
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from . import selectors
+from .colours import colour
 from .models import (
     CabinetDemand,
     Deck,
@@ -49,7 +52,7 @@ def _url(name: str, *args: object) -> str:
 
 
 def _deck(deck: Deck) -> str:
-    return f"jeu {deck.serial} ({deck.manufacturer.code})"
+    return _("jeu %(serial)s (%(maker)s)") % {"serial": deck.serial, "maker": deck.manufacturer.code}
 
 
 def _now(day: dt.date | None) -> dt.datetime:
@@ -61,7 +64,7 @@ def _now(day: dt.date | None) -> dt.datetime:
     return min(now, end)
 
 
-@check("depot.decks_out", "Jeux non rentrés au dépôt après leur journée")
+@check("depot.decks_out", _("Jeux non rentrés au dépôt après leur journée"))
 def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
     """A deck issued for a day that is over and not yet back (FR art. 40 §5, LU art. 7 §5).
 
@@ -82,28 +85,37 @@ def decks_out_after_their_day(day: dt.date | None) -> Iterator[Breach]:
             "depot.decks_out",
             article,
             _deck(line.deck),
-            f"remis à la table {line.issue.table_number} pour le {line.issue.day:%d/%m/%Y}, jamais rendu",
+            _("remis à la table %(t)s pour le %(day)s, jamais rendu")
+            % {"t": line.issue.table_number, "day": dates.day(line.issue.day)},
             _url("deck", line.deck_id),
         )
 
 
-@check("depot.incidents_reported", "Incidents non signalés à l'officier, ou signalés en retard")
+@check("depot.incidents_reported", _("Incidents non signalés à l'officier, ou signalés en retard"))
 def incidents_not_reported(day: dt.date | None) -> Iterator[Breach]:
     """An incident is reported "sur-le-champ" to the officer (FR art. 40 §5, LU art. 7 §5)."""
     article = cite("depot.incident", _profile())
     minutes = selectors.depot_settings().incident_report_minutes
     for incident, why in selectors.late_or_unreported_incidents(_now(day)):
         if why == "late":
-            detail = (
-                f"signalé à {incident.told_whom} {_delay(incident.report_delay)} après le constat "
-                f"(délai fixé : {minutes} min) : signalement enregistré le "
-                f"{timezone.localtime(incident.told_at):%d/%m/%Y %H:%M}, "
-                f"déclaré avisé le {timezone.localtime(incident.declared_told_at):%d/%m/%Y %H:%M}"
-            )
+            detail = _(
+                "signalé à %(whom)s %(delay)s après le constat (délai fixé : %(minutes)s min) : "
+                "signalement enregistré le %(at)s, déclaré avisé le %(declared)s"
+            ) % {
+                "whom": incident.told_whom,
+                "delay": _delay(incident.report_delay),
+                "minutes": minutes,
+                "at": dates.moment(incident.told_at),
+                "declared": dates.moment(incident.declared_told_at),
+            }
         else:
-            detail = f"constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y %H:%M}, jamais signalé"
+            detail = _("constaté le %(at)s, jamais signalé") % {"at": dates.moment(incident.occurred_at)}
         yield Breach(
-            "depot.incidents_reported", article, f"incident n° {incident.number}", detail, _url("incidents")
+            "depot.incidents_reported",
+            article,
+            _("incident n° %(n)s") % {"n": incident.number},
+            detail,
+            _url("incidents"),
         )
 
 
@@ -116,7 +128,7 @@ def _delay(delay: dt.timedelta | None) -> str:
     return (f"{days} j " if days else "") + (f"{hours} h " if hours or days else "") + f"{minutes} min"
 
 
-@check("depot.unstamped", "Bons, prises en charge et destructions non visés")
+@check("depot.unstamped", _("Bons, prises en charge et destructions non visés"))
 def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
     """Orders, receipt-book entries and destructions are stamped by an officer (FR art. 39, LU art. 6);
     one still unstamped after the depot's ``visa_within_days`` is a breach."""
@@ -126,31 +138,34 @@ def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.unstamped",
             cite("depot.order_book", profile),
-            f"bon de commande n° {order.number}",
-            f"établi le {order.ordered_on:%d/%m/%Y}, non visé",
+            _("bon de commande n° %(n)s") % {"n": order.number},
+            _("établi le %(day)s, non visé") % {"day": dates.day(order.ordered_on)},
             _url("visas"),
         )
     for reception in Reception.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
         yield Breach(
             "depot.unstamped",
             cite("depot.receipt_book", profile),
-            f"prise en charge n° {reception.number}",
-            f"du {reception.received_on:%d/%m/%Y}, non visée",
+            _("prise en charge n° %(n)s") % {"n": reception.number},
+            _("du %(day)s, non visée") % {"day": dates.day(reception.received_on)},
             _url("visas"),
         )
     for destruction in Destruction.objects.filter(visa__isnull=True, at__lt=limit).order_by("number"):
         yield Breach(
             "depot.unstamped",
             cite("depot.destruction", profile),
-            f"destruction n° {destruction.number}",
-            f"du {timezone.localtime(destruction.at):%d/%m/%Y}, non visée",
+            _("destruction n° %(n)s") % {"n": destruction.number},
+            _("du %(day)s, non visée") % {"day": dates.day(destruction.at)},
             _url("visas"),
         )
 
 
 @check(
     "depot.sixain_cap",
-    "Sixains détenus au-delà du nombre fixé par le ministère ; ce nombre sans sa référence ou sans le visa de l'officier",
+    _(
+        "Sixains détenus au-delà du nombre fixé par le ministère ; ce nombre sans sa référence ou "
+        "sans le visa de l'officier"
+    ),
 )
 def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 6: the depot holds no more sixains than the ministry allows; under LU that number is
@@ -164,8 +179,8 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
-            f"{held} sixains détenus pour {limit} autorisés",
+            _("dépôt des cartes"),
+            _("%(held)s sixains détenus pour %(limit)s autorisés") % {"held": held, "limit": limit},
             _url("decks"),
         )
     if profile != "LU":
@@ -177,33 +192,47 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
-            f"aucun nombre de sixains fixé par le ministère : le nombre inscrit a été vidé ({held} sixains détenus)",
+            _("dépôt des cartes"),
+            _(
+                "aucun nombre de sixains fixé par le ministère : le nombre inscrit a été vidé "
+                "(%(held)s sixains détenus)"
+            )
+            % {"held": held},
             _url("decks"),
         )
         return
     wrong = []
     if is_placeholder(last["reference"]):
         wrong.append(
-            f"nombre de {limit} sixains inscrit le {timezone.localtime(last['at']):%d/%m/%Y %H:%M} "
-            "sans référence de la décision du ministère"
+            _("nombre de %(limit)s sixains inscrit le %(at)s sans référence de la décision du ministère")
+            % {"limit": limit, "at": dates.moment(last["at"])}
         )
     cap = selectors.sixain_cap_in_force()
     if cap is None or cap.max_sixains != limit:
         wrong.append(
-            f"nombre de {limit} sixains en vigueur sans décision du ministère inscrite ni visa de l'officier"
+            _(
+                "nombre de %(limit)s sixains en vigueur sans décision du ministère inscrite ni visa de l'officier"
+            )
+            % {"limit": limit}
         )
     elif not hasattr(cap, "visa"):
         wrong.append(
-            f"nombre de {limit} sixains ({cap.reference}) inscrit le "
-            f"{timezone.localtime(cap.recorded_at):%d/%m/%Y %H:%M} par {cap.recorded_by.get_username()}, "
-            "en attente du visa de l'officier"
+            _(
+                "nombre de %(limit)s sixains (%(reference)s) inscrit le %(at)s par %(by)s, en attente du "
+                "visa de l'officier"
+            )
+            % {
+                "limit": limit,
+                "reference": cap.reference,
+                "at": dates.moment(cap.recorded_at),
+                "by": cap.recorded_by.get_username(),
+            }
         )
     if wrong:
         yield Breach(
             "depot.sixain_cap",
             cite("depot.max_sixains", profile),
-            "dépôt des cartes",
+            _("dépôt des cartes"),
             " ; ".join(wrong),
             _url("visas") if cap is not None and not hasattr(cap, "visa") else _url("decks"),
         )
@@ -211,7 +240,7 @@ def sixain_cap(day: dt.date | None) -> Iterator[Breach]:
 
 @check(
     "depot.maker_approval",
-    "Fabricants agréés sans le ministère, sans la référence de l'agrément ou sans le visa de l'officier",
+    _("Fabricants agréés sans le ministère, sans la référence de l'agrément ou sans le visa de l'officier"),
 )
 def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
     """A maker's approval is the ministry's of the casino's profile, recorded with its reference
@@ -221,13 +250,16 @@ def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
     for maker in Manufacturer.objects.select_related("approval_visa").order_by("code"):
         wrong = []
         if not names_ministry(maker.ministry, profile):
-            wrong.append(f"agréé par « {maker.ministry} », non par le {MINISTRIES[profile]}")
+            wrong.append(
+                _("agréé par « %(by)s », non par le %(ministry)s")
+                % {"by": maker.ministry, "ministry": MINISTRIES[profile]}
+            )
         if is_placeholder(maker.approval_reference):
-            wrong.append(f"référence de l'agrément « {maker.approval_reference} »")
+            wrong.append(_("référence de l'agrément « %(r)s »") % {"r": maker.approval_reference})
         if not hasattr(maker, "approval_visa"):
             wrong.append(
-                f"agrément inscrit le {timezone.localtime(maker.registered_at):%d/%m/%Y} "
-                "en attente du visa de l'officier"
+                _("agrément inscrit le %(day)s en attente du visa de l'officier")
+                % {"day": dates.day(maker.registered_at)}
             )
             received = list(
                 Reception.objects.filter(manufacturer=maker)
@@ -236,20 +268,25 @@ def maker_approvals(day: dt.date | None) -> Iterator[Breach]:
             )
             if received:
                 wrong.append(
-                    "jeux pris en charge sans ce visa : "
-                    + ", ".join(f"prise en charge n° {number} du {on:%d/%m/%Y}" for number, on in received)
+                    _("jeux pris en charge sans ce visa : %(list)s")
+                    % {
+                        "list": ", ".join(
+                            _("prise en charge n° %(n)s du %(day)s") % {"n": number, "day": dates.day(on)}
+                            for number, on in received
+                        )
+                    }
                 )
         if wrong:
             yield Breach(
                 "depot.maker_approval",
                 cite("depot.approved_manufacturer", profile),
-                f"fabricant {maker.code} ({maker.name})",
+                _("fabricant %(code)s (%(name)s)") % {"code": maker.code, "name": maker.name},
                 " ; ".join(wrong),
                 _url("visas") if not hasattr(maker, "approval_visa") else "",
             )
 
 
-@check("depot.incomplete_returns", "Jeux rendus ou détruits incomplets sans incident")
+@check("depot.incomplete_returns", _("Jeux rendus ou détruits incomplets sans incident"))
 def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
     """A deck back with other than 52 cards, or destroyed incomplete, is an incident
     (FR art. 39 §3, 40 §5; LU art. 6 §3, 7 §5): one without its incident is a breach."""
@@ -266,8 +303,12 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             "depot.incomplete_returns",
             cite("depot.incident", profile),
             _deck(deck),
-            f"rendu avec {line.cards_counted} cartes par la table {line.deck_return.table_number} "
-            f"le {line.deck_return.day:%d/%m/%Y}, sans incident",
+            _("rendu avec %(n)s cartes par la table %(t)s le %(day)s, sans incident")
+            % {
+                "n": line.cards_counted,
+                "t": line.deck_return.table_number,
+                "day": dates.day(line.deck_return.day),
+            },
             _url("deck", deck.pk),
         )
     for destroyed in DestructionLine.objects.filter(Q(complete=False)).select_related(
@@ -277,12 +318,12 @@ def incomplete_returns(day: dt.date | None) -> Iterator[Breach]:
             "depot.incomplete_returns",
             cite("depot.destruction", profile),
             _deck(destroyed.deck),
-            f"détruit incomplet (destruction n° {destroyed.destruction.number})",
+            _("détruit incomplet (destruction n° %(n)s)") % {"n": destroyed.destruction.number},
             _url("deck", destroyed.deck_id),
         )
 
 
-@check("depot.deck_states", "État des jeux contraire aux registres")
+@check("depot.deck_states", _("État des jeux contraire aux registres"))
 def deck_states(day: dt.date | None) -> Iterator[Breach]:
     """A deck's state follows its books: issued or in play only while out to a table (and out
     once), quarantined only under an open incident (FR art. 40, LU art. 7)."""
@@ -297,7 +338,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.issue_and_unseal", profile),
             _deck(deck),
-            f"« {deck.get_status_display()} » sans remise en cours à une table",
+            _("« %(status)s » sans remise en cours à une table") % {"status": deck.get_status_display()},
             _url("deck", deck.pk),
         )
     twice = (
@@ -310,7 +351,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.issue_and_unseal", profile),
             _deck(deck),
-            f"remis à {deck.out} tables à la fois",
+            _("remis à %(n)s tables à la fois") % {"n": deck.out},
             _url("deck", deck.pk),
         )
     under_incident = Incident.objects.filter(closure__isnull=True).values("decks")
@@ -323,7 +364,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
             "depot.deck_states",
             cite("depot.incident", profile),
             _deck(deck),
-            "consigné sans incident ouvert",
+            _("consigné sans incident ouvert"),
             _url("deck", deck.pk),
         )
 
@@ -332,7 +373,7 @@ def deck_states(day: dt.date | None) -> Iterator[Breach]:
 DEMAND_ANSWER_MINUTES = 60
 
 
-@check("depot.demands_unanswered", "Demandes d'ouverture du dépôt restées sans réponse")
+@check("depot.demands_unanswered", _("Demandes d'ouverture du dépôt restées sans réponse"))
 def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
     """The officer may have the cabinet opened at any time (FR art. 39, LU art. 6): a demand he
     recorded that no opening answered within the hour is a breach."""
@@ -346,14 +387,14 @@ def demands_unanswered(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.demands_unanswered",
             article,
-            f"demande d'ouverture du {timezone.localtime(demand.at):%d/%m/%Y %H:%M}",
-            f"par {demand.officer.get_username()}, jamais satisfaite"
+            _("demande d'ouverture du %(at)s") % {"at": dates.moment(demand.at)},
+            _("par %(who)s, jamais satisfaite") % {"who": demand.officer.get_username()}
             + (f" ({demand.reason})" if demand.reason else ""),
             _url("demand_opening"),
         )
 
 
-@check("depot.incidents_open", "Incidents jamais clos par l'officier")
+@check("depot.incidents_open", _("Incidents jamais clos par l'officier"))
 def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
     """An incident is closed by the officer, who decides what becomes of its decks (FR art. 40 §5,
     LU art. 7 §5): one still open after the depot's ``visa_within_days`` is a breach (its decks
@@ -364,14 +405,14 @@ def incidents_never_closed(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.incidents_open",
             article,
-            f"incident n° {incident.number}",
-            f"{incident.get_kind_display()}, constaté le {timezone.localtime(incident.occurred_at):%d/%m/%Y}, "
-            "jamais clos par l'officier",
+            _("incident n° %(n)s") % {"n": incident.number},
+            _("%(kind)s, constaté le %(day)s, jamais clos par l'officier")
+            % {"kind": incident.get_kind_display(), "day": dates.day(incident.occurred_at)},
             _url("incidents"),
         )
 
 
-@check("depot.over_delivery", "Jeux pris en charge au-delà du bon de commande")
+@check("depot.over_delivery", _("Jeux pris en charge au-delà du bon de commande"))
 def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
     """No more decks are taken in than ordered (FR art. 39, LU art. 6): an order whose
     receptions hold more decks of a colour than it ordered, or a reception recorded as an
@@ -382,8 +423,8 @@ def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
     by_order: dict[int, dict[str, int]] = {}
     for row in received:
         colours = by_order.setdefault(row["reception__order_id"], {})
-        colour = row["back_colour"].lower()
-        colours[colour] = colours.get(colour, 0) + row["n"]
+        typed = row["back_colour"].lower()
+        colours[typed] = colours.get(typed, 0) + row["n"]
     orders = Order.objects.filter(pk__in=set(by_order) | flagged).prefetch_related("lines").order_by("number")
     for order in orders:
         ordered: dict[str, int] = {}
@@ -397,14 +438,14 @@ def over_deliveries(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "depot.over_delivery",
             article,
-            f"bon de commande n° {order.number}",
-            "jeux pris en charge au-delà de la commande"
-            + (" : " + ", ".join(f"{c} +{n}" for c, n in sorted(over.items())) if over else ""),
+            _("bon de commande n° %(n)s") % {"n": order.number},
+            _("jeux pris en charge au-delà de la commande")
+            + (" : " + ", ".join(f"{colour(c)} +{n}" for c, n in sorted(over.items())) if over else ""),
             _url("visas"),
         )
 
 
-@check("books.numbering", "Registres numérotés : lacunes, numéros en double ou dans le désordre")
+@check("books.numbering", _("Registres numérotés : lacunes, numéros en double ou dans le désordre"))
 def numbering_broken(day: dt.date | None) -> Iterator[Breach]:
     """Every numbered book of the casino (the depot's, the advance book, the shoes, the house
     books: audit.books.numbering) numbered from n° 1 without a gap, a number given twice or out

@@ -18,7 +18,7 @@ from django.db import models
 from django.utils import formats
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_lazy
 
 from . import dates
 from .models import CasinoSettings
@@ -26,6 +26,53 @@ from .models import CasinoSettings
 # How deep a JSON value is written out as nested lists; deeper, it is shown as text.
 MAX_DEPTH = 5
 MAX_ITEMS = 200
+
+#: The keys of the JSON the admin shows (a hand log in its format, docs/hand-log.md; a
+#: discrepancy's detail; a replay's report) by their words in the page's language.
+KEY_LABELS = {
+    "format": gettext_lazy("format"),
+    "shoe_id": gettext_lazy("sabot"),
+    "table": gettext_lazy("table"),
+    "profile": gettext_lazy("réglementation"),
+    "house_rules": gettext_lazy("règlement intérieur"),
+    "limits": gettext_lazy("limites"),
+    "min": gettext_lazy("minimum"),
+    "max": gettext_lazy("maximum"),
+    "decks": gettext_lazy("jeux"),
+    "burned": gettext_lazy("cartes brûlées"),
+    "cut_card_after": gettext_lazy("carte de coupe après"),
+    "rounds": gettext_lazy("manches"),
+    "round": gettext_lazy("manche"),
+    "number": gettext_lazy("numéro"),
+    "boxes": gettext_lazy("cases"),
+    "box": gettext_lazy("case"),
+    "stakes": gettext_lazy("mises"),
+    "player": gettext_lazy("joueur"),
+    "amount": gettext_lazy("montant"),
+    "insurance": gettext_lazy("assurance"),
+    "insurance_net": gettext_lazy("assurance, solde"),
+    "dealer": gettext_lazy("croupier"),
+    "cards": gettext_lazy("cartes"),
+    "hands": gettext_lazy("mains"),
+    "hand": gettext_lazy("main"),
+    "actions": gettext_lazy("décisions"),
+    "doubled": gettext_lazy("doublée"),
+    "soft": gettext_lazy("main souple"),
+    "outcome": gettext_lazy("issue"),
+    "settlements": gettext_lazy("paiements"),
+    "net": gettext_lazy("solde"),
+    "total": gettext_lazy("total"),
+    "expected": gettext_lazy("attendu"),
+    "recorded": gettext_lazy("inscrit"),
+    "replayed": gettext_lazy("rejoué"),
+    "discrepancies": gettext_lazy("écarts"),
+    "code": gettext_lazy("code"),
+    "article": gettext_lazy("article"),
+    "ok": gettext_lazy("conforme"),
+    "log": gettext_lazy("journal"),
+    "session": gettext_lazy("séance"),
+    "surrender": gettext_lazy("abandon (surrender)"),
+}
 
 
 def labelled_code(label: Any, code: str) -> SafeString:
@@ -111,7 +158,7 @@ def _scalar(value: Any) -> str:
 def _flat(data: Any) -> str:
     """A deep value on one line, without JSON's braces: ``a: 1, b: (c: 2)``."""
     if isinstance(data, dict):
-        return ", ".join(f"{k}: {_flat(v)}" for k, v in data.items())
+        return ", ".join(f"{KEY_LABELS.get(k, k)}: {_flat(v)}" for k, v in data.items())
     if isinstance(data, list):
         return "(" + ", ".join(_flat(v) for v in data) + ")"
     return _scalar(data)
@@ -145,8 +192,8 @@ def kv_list(data: Any, depth: int = 0, labels: dict[str, str] | None = None) -> 
         "<dt>{}</dt><dd>{}</dd>",
         (
             (
-                (labels or {}).get(key, key),
-                kv_list(value, depth + 1) if isinstance(value, (dict, list)) else _scalar(value),
+                (labels or {}).get(key) or KEY_LABELS.get(key, key),
+                kv_list(value, depth + 1, labels) if isinstance(value, (dict, list)) else _scalar(value),
             )
             for key, value in items
         ),

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django_otp.models import Device
 
+from casino_ops import dates
 from casino_ops.bookrows import BookManager
 from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, HOUSE_RULE_PROFILES, INTEGER_RULE_MINIMUM
 
@@ -258,7 +259,7 @@ class CalendarRule(models.Model):
         ordering = ("effective_from", "pk")
 
     def __str__(self) -> str:
-        return f"{self.effective_from:%d/%m/%Y} {self.gaming_day_rollover:%H:%M}"
+        return f"{dates.day(self.effective_from)} {self.gaming_day_rollover:%H:%M}"
 
 
 class OfficerEnrolment(Device, models.Model):  # type: ignore[misc,django-manager-missing]  # django-otp has no types

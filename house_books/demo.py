@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops import clock, roles
+from casino_ops import clock, dates, roles
 from casino_ops.models import CasinoSettings
 from tables import selectors as tables
 from tables import services as tables_services
@@ -265,7 +265,7 @@ def _stopped_by_the_failure(
     director, croupier, cashier = users[roles.DIRECTOR], users[roles.CROUPIER], users[roles.CASHIER]
     results = {number: result for number, _further, result in plan}
     note = (
-        f"Défaillance de la contrepartie du {timezone.localtime(failure.occurred_at):%d/%m/%Y %H:%M} : "
+        f"Défaillance de la contrepartie du {dates.moment(failure.occurred_at)} : "
         "jeux de contrepartie arrêtés séance tenante (LU art. 11)"
     )
 

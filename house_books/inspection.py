@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino_ops import roles
+from casino_ops import dates, roles
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -65,7 +65,7 @@ def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "house.tips_not_counted",
             article,
-            _("pourboires du %(day)s") % {"day": gaming_day.strftime("%d/%m/%Y")},
+            _("pourboires du %(day)s") % {"day": dates.day(gaming_day)},
             _("séance tenue, tirelire non comptée au registre des pourboires"),
         )
 
@@ -91,7 +91,7 @@ def sessions_outside_hours(day: dt.date | None) -> Iterator[Breach]:
             "house.session_outside_hours",
             article,
             _("séance de la table %(t)s du %(day)s")
-            % {"t": session.table.number, "day": session.day.strftime("%d/%m/%Y")},
+            % {"t": session.table.number, "day": dates.day(session.day)},
             _("ouverte avant l'heure notifiée aux ministres")
             if what == "early_open"
             else _("arrêtée avant l'heure de fermeture sans motif inscrit"),
@@ -110,9 +110,9 @@ def sessions_without_authorisation(day: dt.date | None) -> Iterator[Breach]:
             "house.session_without_authorisation",
             article,
             _("séance de la table %(t)s du %(day)s")
-            % {"t": session.table.number, "day": session.day.strftime("%d/%m/%Y")},
+            % {"t": session.table.number, "day": dates.day(session.day)},
             _("ouverte après la défaillance du %(at)s, sans nouvelle autorisation")
-            % {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(failure.occurred_at)},
         )
 
 
@@ -134,7 +134,7 @@ def acts_by_unapproved(day: dt.date | None) -> Iterator[Breach]:
             % {
                 "t": entry.session.table.number,
                 "line": entry.line,
-                "day": entry.session.day.strftime("%d/%m/%Y"),
+                "day": dates.day(entry.session.day),
             },
             (
                 _("signée par %(name)s, non agréé ce jour")
@@ -159,7 +159,7 @@ def devices_systematic(day: dt.date | None) -> Iterator[Breach]:
             "house.devices_systematic",
             article,
             _("sabot n° %(n)s, table %(t)s") % {"n": number, "t": table},
-            _("affecté à chaque séance de la semaine du %(day)s") % {"day": monday.strftime("%d/%m/%Y")},
+            _("affecté à chaque séance de la semaine du %(day)s") % {"day": dates.day(monday)},
         )
 
 
@@ -176,7 +176,7 @@ def devices_missing(day: dt.date | None) -> Iterator[Breach]:
             article,
             _("sabot n° %(n)s") % {"n": assignment.device.number},
             _("affecté à la table %(t)s le %(day)s, non rentré à l'armoire")
-            % {"t": assignment.table_number, "day": assignment.day.strftime("%d/%m/%Y")},
+            % {"t": assignment.table_number, "day": dates.day(assignment.day)},
         )
 
 
@@ -191,7 +191,7 @@ def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
     article = cite(OWN_RULE, _profile())
     for exclusion in late:
         what = (
-            _("avis donné le %(d)s seulement") % {"d": exclusion.minister_notified_on.strftime("%d/%m/%Y")}
+            _("avis donné le %(d)s seulement") % {"d": dates.day(exclusion.minister_notified_on)}
             if exclusion.minister_notified_on
             else _("aucun avis au Ministre de la Justice")
         )
@@ -202,7 +202,7 @@ def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
             % {
                 "kind": exclusion.get_kind_display(),
                 "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "day": exclusion.decided_on.strftime("%d/%m/%Y"),
+                "day": dates.day(exclusion.decided_on),
             },
             what,
         )
@@ -259,8 +259,7 @@ def closing_without_visa(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "house.closing_without_visa",
             cite("house.closing", _profile()),
-            _("cessation du %(at)s")
-            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
+            _("cessation du %(at)s") % {"at": dates.moment(closing.closed_at)},
             _("non visée par le fonctionnaire présent (%(name)s)") % {"name": closing.officer_name},
         )
 
@@ -299,7 +298,7 @@ def table_notice_missing(day: dt.date | None) -> Iterator[Breach]:
         elif row["stale"]:
             what = _("avis du %(day)s (%(min)s / %(max)s, encaisse %(adv)s) différent des limites en vigueur")
             what = what % {
-                "day": notice.day.strftime("%d/%m/%Y"),
+                "day": dates.day(notice.day),
                 "min": notice.minimum,
                 "max": notice.maximum,
                 "adv": notice.advance,
@@ -323,7 +322,7 @@ def approvals_book_not_kept(day: dt.date | None) -> Iterator[Breach]:
         cite("house.approvals", _profile()),
         _("livre des agréments"),
         _("aucun agrément inscrit ; %(n)s journée(s) de séance du %(first)s au %(last)s")
-        % {"n": len(days), "first": days[0].strftime("%d/%m/%Y"), "last": days[-1].strftime("%d/%m/%Y")},
+        % {"n": len(days), "first": dates.day(days[0]), "last": dates.day(days[-1])},
     )
 
 
@@ -341,7 +340,7 @@ def committee_incomplete(day: dt.date | None) -> Iterator[Breach]:
     yield Breach(
         "house.committee_incomplete",
         cite("house.approvals.direction", _profile()),
-        _("comité de direction au %(day)s") % {"day": when.strftime("%d/%m/%Y")},
+        _("comité de direction au %(day)s") % {"day": dates.day(when)},
         _("%(n)s membre(s) agréé(s), directeur responsable compris, au lieu d'au moins %(min)s : %(names)s")
         % {
             "n": len(members),
@@ -367,8 +366,8 @@ def orphan_entered_late(day: dt.date | None) -> Iterator[Breach]:
             _("orphelin n° %(n)s") % {"n": entry.number},
             _("trouvé le %(found)s, inscrit le %(recorded)s")
             % {
-                "found": timezone.localtime(entry.found_at).strftime("%d/%m/%Y %H:%M"),
-                "recorded": timezone.localtime(entry.recorded_at).strftime("%d/%m/%Y %H:%M"),
+                "found": dates.moment(entry.found_at),
+                "recorded": dates.moment(entry.recorded_at),
             },
         )
 
@@ -388,8 +387,8 @@ def device_before_inventory(day: dt.date | None) -> Iterator[Breach]:
             _("affecté à la table %(t)s le %(day)s, inscrit à l'armoire le %(at)s seulement")
             % {
                 "t": assignment.table_number,
-                "day": assignment.day.strftime("%d/%m/%Y"),
-                "at": timezone.localtime(assignment.device.recorded_at).strftime("%d/%m/%Y"),
+                "day": dates.day(assignment.day),
+                "at": dates.day(assignment.device.recorded_at),
             },
         )
 
@@ -469,5 +468,5 @@ def superuser_unrecorded(day: dt.date | None) -> Iterator[Breach]:
             article,
             selectors.person_name(user),
             _("superutilisateur apparu le %(at)s, base en service, sans acte qui l'inscrive")
-            % {"at": timezone.localtime(user.date_joined).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(user.date_joined)},
         )

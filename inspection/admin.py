@@ -12,7 +12,6 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops.admin_display import (
     hash_text,
-    kv_list,
     labelled_code,
     model_label,
     object_link,
@@ -22,6 +21,7 @@ from casino_ops.admin_utils import ReadOnlyAdmin
 
 from .portal import labels
 from .registers import admin as _registers_admin  # noqa: F401  (reports and checkpoints)
+from .templatetags.portal import readable
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -133,7 +133,8 @@ class AuditEventAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("contenu"))
     def payload_display(self, obj: AuditEvent) -> str:
-        return kv_list(obj.payload)
+        # the keys by their labels, the values in the page's formats: as the portal's audit trail
+        return str(readable(obj.payload, obj.object_type))
 
     @admin.display(description=_("empreinte précédente"))
     def prev_hash_display(self, obj: AuditEvent) -> str:

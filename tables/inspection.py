@@ -22,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops import dates
 from casino_ops.dates import amount
 from casino_ops.inspection import Breach, check
 from casino_ops.regulations import cite
@@ -67,7 +68,7 @@ def _sessions(day: dt.date | None) -> Any:
 def _name(session: Any) -> str:
     return _("%(t)s, séance du %(d)s (n° %(n)s)") % {
         "t": session.table.code,
-        "d": session.day.strftime("%d/%m/%Y"),
+        "d": dates.day(session.day),
         "n": session.pk,
     }
 
@@ -151,7 +152,7 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
                 cite("limits.ministry_notice", "LU"),
                 _name(session),
                 _("minimum %(m)s au-dessus du minimum autorisé %(a)s : ministre non informé huit jours avant")
-                % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
+                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
                 _url(session),
             )
         elif not session.ministry_notice_reference.strip():
@@ -162,7 +163,7 @@ def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
                 _(
                     "minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre sans référence"
                 )
-                % {"m": f"{session.minimum:.2f}", "a": f"{authorised:.2f}"},
+                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
                 _url(session),
             )
 
@@ -200,7 +201,7 @@ def replays_not_done(day: dt.date | None) -> Iterator[Breach]:
             % {
                 "s": log.shoe_label,
                 "h": log.sha256[:12],
-                "at": timezone.localtime(log.uploaded_at).strftime("%d/%m/%Y %H:%M"),
+                "at": dates.moment(log.uploaded_at),
             },
             _url(log.session),
         )
@@ -282,7 +283,7 @@ def _register_url(day: dt.date) -> str:
 
 
 def _day_name(day: dt.date) -> str:
-    return _("registre de contrôle, journée du %(d)s") % {"d": day.strftime("%d/%m/%Y")}
+    return _("registre de contrôle, journée du %(d)s") % {"d": dates.day(day)}
 
 
 @check("tables.day_not_closed", _("Journées jamais arrêtées au registre de contrôle"))
@@ -325,7 +326,7 @@ def days_not_stamped(day: dt.date | None) -> Iterator[Breach]:
             cite("control_register", profile),
             _day_name(row.day),
             _("arrêtée le %(at)s, sans visa du fonctionnaire après %(n)s jours")
-            % {"at": timezone.localtime(row.closed_at).strftime("%d/%m/%Y %H:%M"), "n": waited},
+            % {"at": dates.moment(row.closed_at), "n": waited},
             _register_url(row.day),
         )
 
@@ -350,7 +351,7 @@ def days_visa_voided(day: dt.date | None) -> Iterator[Breach]:
             _(
                 "rectifiée après le visa du %(at)s : la correction annule ce visa, la journée attend un nouveau visa"
             )
-            % {"at": timezone.localtime(visas[row.pk][-1]).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(visas[row.pk][-1])},
             _register_url(row.day),
         )
 
@@ -391,11 +392,12 @@ def authorised_minimums_not_stamped(day: dt.date | None) -> Iterator[Breach]:
         yield Breach(
             "tables.authorised_minimum_not_stamped",
             cite("limits.authorised_minimum", profile),
-            _("minimum autorisé de %(m)s — %(r)s") % {"m": f"{act.minimum:.2f}", "r": act.decree_reference},
+            _("minimum autorisé de %(m)s — %(r)s")
+            % {"m": dates.amount(act.minimum), "r": act.decree_reference},
             _("inscrit le %(at)s, en vigueur le %(d)s : pas encore visé par un fonctionnaire")
             % {
-                "at": timezone.localtime(act.recorded_at).strftime("%d/%m/%Y %H:%M"),
-                "d": act.in_force_on.strftime("%d/%m/%Y"),
+                "at": dates.moment(act.recorded_at),
+                "d": dates.day(act.in_force_on),
             },
             reverse("portal:visas"),
         )
@@ -421,7 +423,7 @@ def sessions_without_decks(day: dt.date | None) -> Iterator[Breach]:
             _("journaux de mains ou résultat sans aucun sabot garni de jeux remis par le dépôt")
             if session.has_logs
             else _("résultat de %(r)s sans aucun sabot garni de jeux remis par le dépôt")
-            % {"r": f"{session.result:.2f}"},
+            % {"r": dates.amount(session.result)},
             _url(session),
         )
 
@@ -456,7 +458,7 @@ def exercise_start_moved(day: dt.date | None) -> Iterator[Breach]:
             "tables.exercise_reset",
             cite("advance.fixed_for_year", profile),
             _("réglages du casino, acte n° %(n)s du %(at)s")
-            % {"n": event.seq or event.pk, "at": when.strftime("%d/%m/%Y %H:%M")},
+            % {"n": event.seq or event.pk, "at": dates.moment(when)},
             _("début d'exercice déplacé (%(what)s) après l'ouverture de séances")
             % {
                 "what": ", ".join(

@@ -7,10 +7,10 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin
-from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.forms import SafeForm
 from casino_ops.services import get_casino
 
@@ -21,7 +21,7 @@ from ..models import Deck
 @admin.display(description=_("visa"))
 def visa_display(modeladmin: admin.ModelAdmin[Any], obj: Any) -> str:
     visa = getattr(obj, "visa", None)
-    return f"{visa.officer} — {timezone.localtime(visa.at):%d/%m/%Y %H:%M}" if visa else "non visé"
+    return f"{visa.officer} — {dates.moment(visa.at)}" if visa else str(_("non visé"))
 
 
 @admin.display(description=_("corrections"))
@@ -41,7 +41,7 @@ def _corrections(obj: Any) -> str:
                     c.new_value,
                     c.reason,
                     c.approved_by,
-                    timezone.localtime(c.at).strftime("%d/%m/%Y"),
+                    dates.day(c.at),
                 )
                 for c in obj.corrections.all()
             ),

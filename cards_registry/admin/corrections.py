@@ -152,10 +152,12 @@ class ApprovedCorrectionForm(CorrectionForm):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choice_field(self, "entry").choices = _correction_entry_choices()
-        self.fields["field"].help_text = "; ".join(
-            f"{model._meta.verbose_name} : {', '.join(fields)}"
-            for model, fields in services.CORRECTABLE.items()
-        )
+        # the rubric chosen by its label under its book's name (the code is what is recorded)
+        choices: list[tuple[str, Any]] = [("", "---------")]
+        for model, fields in services.CORRECTABLE.items():
+            labels = [(f, str(getattr(model._meta.get_field(f), "verbose_name", f))) for f in fields]
+            choices.append((str(model._meta.verbose_name), labels))
+        self.fields["field"] = forms.ChoiceField(label=self.fields["field"].label, choices=choices)
 
     def act(self, actor: Any, data: dict[str, Any]) -> Correction:
         kind, pk = data["entry"].split(":")

@@ -20,7 +20,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext, gettext_noop, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
+from cards_registry.colours import colour
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import (
     ActAdmin,
@@ -268,13 +269,35 @@ def _deck_at_table() -> Subquery:
     )
 
 
+class BackColourFilter(admin.SimpleListFilter):
+    """The decks by their back colour, each named in the page's language (the books keep it as typed)."""
+
+    title = _("couleur du dos")
+    parameter_name = "back_colour"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        typed = Deck.objects.order_by("back_colour").values_list("back_colour", flat=True).distinct()
+        return [(value, colour(value)) for value in typed]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Deck]) -> QuerySet[Deck]:
+        return queryset.filter(back_colour=self.value()) if self.value() else queryset
+
+
 @admin.register(Deck)
 class DeckAdmin(ReadOnlyAdmin):
-    list_display = ("serial", "manufacturer", "back_colour", "sixain", "status", "at_table", "received_on")
+    list_display = (
+        "serial",
+        "manufacturer",
+        "back_colour_display",
+        "sixain",
+        "status",
+        "at_table",
+        "received_on",
+    )
     list_filter = (
         "status",
         "manufacturer",
-        "back_colour",
+        BackColourFilter,
         ("reception__received_on", admin.DateFieldListFilter),
     )
     list_select_related = ("manufacturer", "sixain", "reception")
@@ -294,7 +317,7 @@ class DeckAdmin(ReadOnlyAdmin):
     fields = readonly_fields = (
         "serial",
         "manufacturer",
-        "back_colour",
+        "back_colour_display",
         "sixain",
         "status",
         "at_table",
@@ -313,6 +336,10 @@ class DeckAdmin(ReadOnlyAdmin):
         number = getattr(obj, "table_now", None)
         return str(_("table %(n)s") % {"n": number}) if number is not None else "—"
 
+    @admin.display(description=_("couleur du dos"), ordering="back_colour")
+    def back_colour_display(self, obj: Deck) -> str:
+        return colour(obj.back_colour)
+
     @admin.display(description=_("reçu le"), ordering="reception__received_on")
     def received_on(self, obj: Deck) -> dt.date:
         return obj.reception.received_on
@@ -325,7 +352,7 @@ class DeckAdmin(ReadOnlyAdmin):
                 "",
                 "<li>{} — {} <small>(audit n° {})</small></li>",
                 (
-                    (timezone.localtime(line.at).strftime("%d/%m/%Y %H:%M"), line.what, line.audit_seq or "—")
+                    (dates.moment(line.at), line.what, line.audit_seq or "—")
                     for line in selectors.deck_history(obj)
                 ),
             ),

@@ -144,12 +144,10 @@ class IncidentAdmin(ActAdmin):
         late = minutes > allowed or (
             declared is not None and told_at - declared > dt.timedelta(minutes=allowed)
         )
-        shown = f"{obj.told_whom}, {timezone.localtime(told_at):%d/%m/%Y %H:%M} (+{minutes} min)"
+        shown = f"{obj.told_whom}, {dates.moment(told_at)} (+{minutes} min)"
         if declared is not None and declared != told_at:
-            shown += " — " + _("déclaré avisé le %(at)s") % {
-                "at": f"{timezone.localtime(declared):%d/%m/%Y %H:%M}"
-            }
-        return shown + (f" — {_('EN RETARD')}" if late else "")
+            shown += " — " + _("déclaré avisé le %(at)s") % {"at": f"{dates.moment(declared)}"}
+        return shown + (" — " + str(_("EN RETARD")) if late else "")
 
 
 class IncidentToldForm(ActForm):

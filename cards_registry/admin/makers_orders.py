@@ -78,8 +78,9 @@ def _parse_order_lines(text: str) -> list[services.OrderLineData]:
                 _("Ligne %(n)s : couleur de %(limit)s caractères au plus.")
                 % {"n": number, "limit": colour_length}
             )
-        unit = Unit.SIXAIN if parts[1].lower().startswith("sixain") else Unit.DECK
-        if unit == Unit.DECK and not parts[1].lower().startswith("jeu"):
+        # the unit in either language: « jeux », « sixains » or "decks", "six-packs"
+        unit = Unit.SIXAIN if parts[1].lower().startswith(("sixain", "six-pack")) else Unit.DECK
+        if unit == Unit.DECK and not parts[1].lower().startswith(("jeu", "deck")):
             raise forms.ValidationError(
                 _("Ligne %(n)s : l'unité est « jeux » ou « sixains ».") % {"n": number}
             )

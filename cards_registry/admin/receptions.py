@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
+from cards_registry.colours import colour
 from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .. import services
@@ -146,7 +147,11 @@ class ReceptionAdmin(ActAdmin):
             ", ",
             "{} ({}{})",
             (
-                (d.serial, d.back_colour, f", sixain {d.sixain.serial}" if d.sixain else "")
+                (
+                    d.serial,
+                    colour(d.back_colour),
+                    _(", sixain %(serial)s") % {"serial": d.sixain.serial} if d.sixain else "",
+                )
                 for d in obj.decks.select_related("sixain").order_by("serial")
             ),
         )

@@ -32,7 +32,7 @@ class TableIssue(models.Model):
     )
     at = models.DateTimeField(_("le"))
     decks: models.ManyToManyField[Deck, IssueLine] = models.ManyToManyField(
-        Deck, through="IssueLine", related_name="issues"
+        Deck, verbose_name=_("jeux"), through="IssueLine", related_name="issues"
     )
 
     objects = BookManager()
@@ -44,12 +44,16 @@ class TableIssue(models.Model):
         indexes = [models.Index(fields=["table_number", "day"], name="depot_issue_table_day")]
 
     def __str__(self) -> str:
-        return f"Table {self.table_number} — {self.day:%d/%m/%Y}"
+        return f"Table {self.table_number} — {dates.day(self.day)}"
 
 
 class IssueLine(models.Model):
-    issue = models.ForeignKey(TableIssue, on_delete=models.PROTECT, related_name="lines")
-    deck = models.ForeignKey(Deck, on_delete=models.PROTECT, related_name="issue_lines")
+    issue = models.ForeignKey(
+        TableIssue, verbose_name=_("remise"), on_delete=models.PROTECT, related_name="lines"
+    )
+    deck = models.ForeignKey(
+        Deck, verbose_name=_("jeu"), on_delete=models.PROTECT, related_name="issue_lines"
+    )
 
     objects = BookManager()
 
@@ -127,8 +131,12 @@ class DeckReturn(models.Model):
 
 
 class ReturnLine(models.Model):
-    deck_return = models.ForeignKey(DeckReturn, on_delete=models.PROTECT, related_name="lines")
-    issue_line = models.OneToOneField(IssueLine, on_delete=models.PROTECT, related_name="return_line")
+    deck_return = models.ForeignKey(
+        DeckReturn, verbose_name=_("retour de table"), on_delete=models.PROTECT, related_name="lines"
+    )
+    issue_line = models.OneToOneField(
+        IssueLine, verbose_name=_("jeu remis"), on_delete=models.PROTECT, related_name="return_line"
+    )
     result = models.CharField(_("examen"), max_length=16, choices=ReturnResult.choices)
     order_restored = models.BooleanField(_("ordre du fabricant rétabli"), default=True)
     cards_counted = models.PositiveSmallIntegerField(_("cartes comptées"), default=52)

@@ -55,7 +55,12 @@ class Correction(models.Model):
     """A correction of a registered entry (FR art. 68): a new entry, the old one stays."""
 
     order = models.ForeignKey(
-        Order, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        Order,
+        verbose_name=_("bon"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     reception = models.ForeignKey(
         Reception, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
@@ -67,22 +72,47 @@ class Correction(models.Model):
         Destruction, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
     )
     deck = models.ForeignKey(
-        Deck, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        Deck,
+        verbose_name=_("jeu"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     sixain = models.ForeignKey(
         Sixain, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
     )
     table_issue = models.ForeignKey(
-        TableIssue, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        TableIssue,
+        verbose_name=_("remise à une table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     table_check = models.ForeignKey(
-        TableCheck, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        TableCheck,
+        verbose_name=_("contrôle à la table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     deck_return = models.ForeignKey(
-        DeckReturn, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        DeckReturn,
+        verbose_name=_("retour de table"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     return_line = models.ForeignKey(
-        ReturnLine, null=True, blank=True, on_delete=models.PROTECT, related_name="corrections"
+        ReturnLine,
+        verbose_name=_("ligne de retour"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="corrections",
     )
     field = models.CharField(_("rubrique corrigée"), max_length=64)
     old_value = models.CharField(_("ancienne mention"), max_length=300)

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 from audit.books import BookManager
 from casino_ops.validators import validate_no_control_characters
 
+from ..colours import colour
 from .makers import Manufacturer
 from .receptions import Reception, Sixain
 
@@ -48,7 +49,9 @@ class Deck(models.Model):
         related_name="decks",
     )
     unsealed_at = models.DateTimeField(_("descellé le"), null=True, blank=True)
-    status_before_quarantine = models.CharField(max_length=16, blank=True, editable=False)
+    status_before_quarantine = models.CharField(
+        _("état avant consignation"), max_length=16, blank=True, editable=False
+    )
 
     objects = BookManager()
 
@@ -62,4 +65,4 @@ class Deck(models.Model):
         indexes = [models.Index(fields=["status"], name="depot_deck_status")]
 
     def __str__(self) -> str:
-        return _("Jeu %(serial)s (%(colour)s)") % {"serial": self.serial, "colour": self.back_colour}
+        return _("Jeu %(serial)s (%(colour)s)") % {"serial": self.serial, "colour": colour(self.back_colour)}

@@ -55,7 +55,9 @@ class DestructionLine(models.Model):
     """The officer's check of one deck: complete and unmarked."""
 
     destruction = models.ForeignKey(Destruction, on_delete=models.PROTECT, related_name="lines")
-    deck = models.OneToOneField(Deck, on_delete=models.PROTECT, related_name="destruction_line")
+    deck = models.OneToOneField(
+        Deck, verbose_name=_("jeu"), on_delete=models.PROTECT, related_name="destruction_line"
+    )
     complete = models.BooleanField(_("complet"))
     unmarked = models.BooleanField(_("non marqué"))
     remark = models.CharField(_("observations"), max_length=300, blank=True)
@@ -74,7 +76,9 @@ class DestructionLine(models.Model):
 class Visa(models.Model):
     """An officer's stamp on an order, a receipt-book entry or a destruction."""
 
-    order = models.OneToOneField(Order, null=True, blank=True, on_delete=models.PROTECT, related_name="visa")
+    order = models.OneToOneField(
+        Order, verbose_name=_("bon"), null=True, blank=True, on_delete=models.PROTECT, related_name="visa"
+    )
     reception = models.OneToOneField(
         Reception, null=True, blank=True, on_delete=models.PROTECT, related_name="visa"
     )

@@ -33,7 +33,7 @@ class IncidentRoute(models.TextChoices):
     REPORT = "report", _("signalement")
     RETURN = "return", _("retour d'une table")
     DESTRUCTION = "destruction", _("destruction")
-    REPLAY = "replay", _("rejeu d'un journal de donnes")
+    REPLAY = "replay", _("rejeu d'un journal de mains")
     INSPECTION = "inspection", _("inventaire à l'ouverture du dépôt")
     TABLE_CHECK = "table_check", _("contrôle à la table")
 
@@ -84,7 +84,7 @@ class Incident(models.Model):
         blank=True,
         on_delete=models.PROTECT,
         related_name="+",
-        help_text=_("Vide : relevé par le rejeu d'un journal de donnes."),
+        help_text=_("Vide : relevé par le rejeu d'un journal de mains."),
     )
     recorded_at = models.DateTimeField(_("enregistré le"), default=clock.now, editable=False)
 

@@ -10,6 +10,7 @@ from django.utils.translation import npgettext
 from audit.books import BookManager
 from casino_ops.validators import validate_date_window, validate_no_control_characters
 
+from ..colours import colour
 from .makers import Book, Manufacturer
 
 USER = settings.AUTH_USER_MODEL
@@ -77,7 +78,7 @@ class OrderLine(models.Model):
             unit = npgettext("order line", "sixain", "sixains", self.quantity)
         else:
             unit = npgettext("order line", "jeu", "jeux", self.quantity)
-        return f"{self.quantity} {unit} {self.back_colour}"
+        return f"{self.quantity} {unit} {colour(self.back_colour)}"
 
     @property
     def decks(self) -> int:

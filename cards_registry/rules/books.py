@@ -9,6 +9,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 from ..models import Unit
@@ -108,7 +109,7 @@ def check_approved(manufacturer: Any, day: dt.date, profile: str, *, field: str 
         raise RegulationError(
             "MANUFACTURER_NOT_APPROVED",
             _("Le fabricant %(name)s n'est pas agréé au %(day)s.")
-            % {"name": manufacturer.name, "day": day.strftime("%d/%m/%Y")},
+            % {"name": manufacturer.name, "day": dates.day(day)},
             cite("depot.approved_manufacturer", profile),
             field=field,
         )
@@ -318,8 +319,8 @@ def check_reception_day(received_on: Any, *, today: dt.date, gaming_day: dt.date
                 "en cours (%(today)s)."
             )
             % {
-                "day": received_on.strftime("%d/%m/%Y") if isinstance(received_on, dt.date) else received_on,
-                "today": today.strftime("%d/%m/%Y"),
+                "day": dates.day(received_on) if isinstance(received_on, dt.date) else received_on,
+                "today": dates.day(today),
             },
             cite("depot.receipt_book", profile),
             field="received_on",

@@ -6,6 +6,7 @@ queries whatever the size of the result (``select_related``/``prefetch_related``
 
 from __future__ import annotations
 
+from ..colours import colour
 from .books import DepotLogEntry, depot_log, destructions, incidents, order_book, receipt_book
 from .decks import deck_history, find_deck, resolve_decks
 from .depot import (
@@ -42,6 +43,7 @@ from .officers import (
 )
 
 __all__ = [
+    "colour",
     "last_issue_day",
     "current_key_holder",
     "held_sixains",

@@ -11,9 +11,11 @@ from django.utils.translation import gettext_lazy
 
 from audit.actions import Action
 from audit.reads import audit_numbers
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 from .. import history
+from ..colours import colour
 from ..history import HistoryLine
 from ..models import (
     Deck,
@@ -186,7 +188,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
             _("Pris en charge : n° %(n)s du carnet n° %(book)s du %(day)s")
             % {"n": reception.number, "book": reception.book.number, "day": _day(reception.received_on)}
             + (_(", sixain %(serial)s") % {"serial": deck.sixain.serial} if deck.sixain else "")
-            + _(", dos %(colour)s") % {"colour": deck.back_colour},
+            + _(", dos %(colour)s") % {"colour": colour(deck.back_colour)},
             _seq(numbers, reception, Action.DEPOT_RECEPTION_RECORDED),
         ),
     ]
@@ -379,7 +381,7 @@ def _name(user: Any) -> str:
 
 
 def _day(value: Any) -> str:
-    return f"{value:%d/%m/%Y}"
+    return f"{dates.day(value)}"
 
 
 def _yes_no(value: bool) -> str:

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, act_checks, clock
+from casino_ops import access, act_checks, clock, dates
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -81,7 +81,7 @@ def issue_decks(
         raise RegulationError(
             "ISSUE_DAY_CLOSED",
             _("La journée du %(day)s est arrêtée au registre de contrôle : aucun jeu n'y sort plus.")
-            % {"day": day.strftime("%d/%m/%Y")},
+            % {"day": dates.day(day)},
             article,
             field="day",
         )

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, act_checks, officers
+from casino_ops import access, act_checks, dates, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
@@ -224,7 +224,7 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
             day=timezone.localdate(),
             decks=[d for d in locked if d.status != DeckStatus.QUARANTINED],
             circumstances=(
-                f"Inventaire à l'ouverture du {timezone.localtime(opening.at):%d/%m/%Y %H:%M} : "
+                f"Inventaire à l'ouverture du {dates.moment(opening.at)} : "
                 + (f"manquants : {', '.join(d.serial for d in missing)}. " if missing else "")
                 + (f"trouvés en trop : {', '.join(unexpected)}." if unexpected else "")
             ),

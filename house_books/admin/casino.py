@@ -7,6 +7,7 @@ from typing import Any
 from django.contrib import admin, messages
 from django.http import HttpRequest
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino_ops import access, dates
 from casino_ops.access import Act
@@ -42,9 +43,9 @@ class CasinoSettingsAdmin(ModelAdmin):
     list_display = ("name", "profile", "authorised_min_stake", "updated_at")
     fieldsets = (
         (None, {"fields": CASINO_FIELDS}),
-        ("Règlement intérieur", {"fields": tuple(HOUSE_RULE_KEYS)}),
+        (gettext_lazy("Règlement intérieur"), {"fields": tuple(HOUSE_RULE_KEYS)}),
         (
-            "Journée de jeu et exercice",
+            gettext_lazy("Journée de jeu et exercice"),
             {"fields": CALENDAR_FIELDS},
         ),
     )

@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
@@ -78,7 +79,7 @@ class _AssignmentChoice(ModelChoiceField):
         return gettext("Sabot n° %(n)s — table %(t)s — %(day)s") % {
             "n": obj.device.number,
             "t": obj.table_number,
-            "day": obj.day.strftime("%d/%m/%Y"),
+            "day": dates.day(obj.day),
         }
 
 

@@ -11,6 +11,7 @@ from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 
@@ -112,7 +113,7 @@ class ExclusionAdmin(ActAdmin):
             "<div>{} — {} {} ({})</div>",
             (
                 (
-                    timezone.localtime(e.refused_at).strftime("%d/%m/%Y %H:%M"),
+                    dates.moment(e.refused_at),
                     e.last_name.upper(),
                     e.first_names,
                     e.physionomiste,

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import roles
+from casino_ops import dates, roles
 from casino_ops.access import Act
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
@@ -55,7 +55,7 @@ class SeanceHoursAdmin(ActAdmin):
 
 class _OpenSessionChoice(ModelChoiceField):
     def label_from_instance(self, obj: Any) -> str:
-        return f"{obj.table.code} — {obj.day:%d/%m/%Y} — {timezone.localtime(obj.opened_at):%H:%M}"
+        return f"{obj.table.code} — {dates.day(obj.day)} — {timezone.localtime(obj.opened_at):%H:%M}"
 
 
 class EarlyStopForm(ActForm):
@@ -142,7 +142,7 @@ class BankFailureAdmin(ActAdmin):
 
 class _FailureChoice(ModelChoiceField):
     def label_from_instance(self, obj: BankFailure) -> str:
-        return f"{timezone.localtime(obj.occurred_at):%d/%m/%Y %H:%M} — {obj.officer_name}"
+        return f"{dates.moment(obj.occurred_at)} — {obj.officer_name}"
 
 
 class NewAuthorisationForm(ActForm):

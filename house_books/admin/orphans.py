@@ -73,7 +73,7 @@ class OrphanEntryAdmin(ActAdmin):
 
 class _EntryChoice(ModelChoiceField):
     def label_from_instance(self, obj: OrphanEntry) -> str:
-        return f"n° {obj.number} — {dates.amount(obj.amount)} — {timezone.localtime(obj.found_at):%d/%m/%Y}"
+        return f"n° {obj.number} — {dates.amount(obj.amount)} — {dates.day(obj.found_at)}"
 
 
 class OrphanRepaymentForm(ActForm):

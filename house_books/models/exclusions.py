@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from audit.books import BookManager
+from casino_ops import dates
 from casino_ops.validators import (
     DateWindowValidator,
     validate_date_window,
@@ -97,7 +98,7 @@ class Exclusion(models.Model):
         ordering = ["decided_on", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.last_name.upper()} {self.first_names} ({self.birth_date:%d/%m/%Y}) — {self.decided_on:%d/%m/%Y}"
+        return f"{self.last_name.upper()} {self.first_names} ({dates.day(self.birth_date)}) — {dates.day(self.decided_on)}"
 
 
 class OwnExclusionEntry(Exclusion):
@@ -162,4 +163,4 @@ class RefusedEntry(models.Model):
         ordering = ["refused_at", "pk"]
 
     def __str__(self) -> str:
-        return f"{self.last_name.upper()} {self.first_names} — {timezone.localtime(self.refused_at):%d/%m/%Y %H:%M}"
+        return f"{self.last_name.upper()} {self.first_names} — {dates.moment(self.refused_at)}"

@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
@@ -26,11 +27,11 @@ def check_approved(
         # LU art. 51 IV: the revocation makes any act of the function impossible
         message = _(
             "%(name)s a été révoqué le %(ended)s (%(ref)s) : il ne peut plus accomplir aucun acte de sa fonction, ni signer, ni compter, ni être témoin."
-        ) % {"name": name, "ended": revoked.ended_on.strftime("%d/%m/%Y"), "ref": revoked.end_reference}
+        ) % {"name": name, "ended": dates.day(revoked.ended_on), "ref": revoked.end_reference}
     else:
         message = _(
             "%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin."
-        ) % {"name": name, "day": day.strftime("%d/%m/%Y")}
+        ) % {"name": name, "day": dates.day(day)}
     raise RegulationError("NOT_APPROVED", message, article, field=field)
 
 
@@ -80,7 +81,7 @@ def check_not_ended(approval: Approval, article: str) -> None:
     if approval.ended_on is not None:
         raise RegulationError(
             "APPROVAL_ALREADY_ENDED",
-            _("Cet agrément a déjà pris fin le %(day)s.") % {"day": approval.ended_on.strftime("%d/%m/%Y")},
+            _("Cet agrément a déjà pris fin le %(day)s.") % {"day": dates.day(approval.ended_on)},
             article,
             field="approval",
         )
@@ -90,8 +91,7 @@ def check_end_day(approval: Approval, day: dt.date, article: str) -> None:
     if day < approval.approved_on:
         raise RegulationError(
             "APPROVAL_END_BEFORE_START",
-            _("La fin ne peut précéder l'agrément (%(day)s).")
-            % {"day": approval.approved_on.strftime("%d/%m/%Y")},
+            _("La fin ne peut précéder l'agrément (%(day)s).") % {"day": dates.day(approval.approved_on)},
             article,
             field="ended_on",
         )

@@ -12,6 +12,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError
 
 from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin
@@ -65,7 +66,7 @@ def check_notifiable(exclusion: Exclusion, article: str) -> None:
         raise RegulationError(
             "EXCLUSION_ALREADY_NOTIFIED",
             _("Cette exclusion a déjà été notifiée au ministre le %(d)s.")
-            % {"d": exclusion.minister_notified_on.strftime("%d/%m/%Y")},
+            % {"d": dates.day(exclusion.minister_notified_on)},
             article,
             field="exclusion",
         )
@@ -85,8 +86,7 @@ def check_not_lifted(exclusion: Exclusion, article: str) -> None:
     if exclusion.lifted_on is not None:
         raise RegulationError(
             "EXCLUSION_ALREADY_LIFTED",
-            _("Cette exclusion a déjà été radiée le %(d)s.")
-            % {"d": exclusion.lifted_on.strftime("%d/%m/%Y")},
+            _("Cette exclusion a déjà été radiée le %(d)s.") % {"d": dates.day(exclusion.lifted_on)},
             article,
             field="exclusion",
         )
@@ -96,8 +96,7 @@ def check_lift_day(exclusion: Exclusion, day: dt.date, article: str) -> None:
     if day < exclusion.decided_on:
         raise RegulationError(
             "EXCLUSION_LIFTED_BEFORE_DECISION",
-            _("La radiation ne peut précéder l'exclusion (%(d)s).")
-            % {"d": exclusion.decided_on.strftime("%d/%m/%Y")},
+            _("La radiation ne peut précéder l'exclusion (%(d)s).") % {"d": dates.day(exclusion.decided_on)},
             article,
             field="lifted_on",
         )
@@ -130,9 +129,9 @@ def check_exclusion_in_force(exclusion: Exclusion, day: dt.date, article: str) -
             _("L'exclusion de %(name)s n'était pas en vigueur le %(d)s (décidée le %(from)s%(to)s).")
             % {
                 "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "d": day.strftime("%d/%m/%Y"),
-                "from": exclusion.decided_on.strftime("%d/%m/%Y"),
-                "to": _(", radiée le %(d)s") % {"d": exclusion.lifted_on.strftime("%d/%m/%Y")}
+                "d": dates.day(day),
+                "from": dates.day(exclusion.decided_on),
+                "to": _(", radiée le %(d)s") % {"d": dates.day(exclusion.lifted_on)}
                 if exclusion.lifted_on
                 else "",
             },
@@ -161,7 +160,7 @@ def check_same_person(
         raise RegulationError(
             "REFUSED_ENTRY_OTHER_PERSON",
             _("La personne exclue est née le %(d)s : ce n'est pas la même personne.")
-            % {"d": exclusion.birth_date.strftime("%d/%m/%Y")},
+            % {"d": dates.day(exclusion.birth_date)},
             article,
             field="birth_date",
         )

@@ -9,6 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError
 
 from ..models import EarlyStopReason
@@ -41,7 +42,7 @@ def check_notice_moments(
         raise RegulationError(
             "HOURS_NOTICE_BACKDATED",
             _("L'avis aux ministres s'inscrit le jour où il est donné : le %(at)s est passé.")
-            % {"at": timezone.localtime(notified_at).strftime("%d/%m/%Y")},
+            % {"at": dates.day(notified_at)},
             article,
             field="notified_at",
         )
@@ -49,7 +50,7 @@ def check_notice_moments(
         raise RegulationError(
             "HOURS_BACKDATED",
             _("Les heures notifiées valent pour l'avenir : le %(at)s est passé.")
-            % {"at": timezone.localtime(effective_from).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(effective_from)},
             article,
             field="effective_from",
         )
@@ -65,7 +66,7 @@ def check_notice_period(
             _(
                 "Un changement des heures d'ouverture est notifié aux ministres au moins vingt-quatre heures à l'avance (avis du %(at)s)."
             )
-            % {"at": timezone.localtime(notified_at).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(notified_at)},
             article,
             field="effective_from",
         )

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError
 
 from ..models import OrphanKind
@@ -72,7 +73,7 @@ def amounts(
             raise RegulationError(
                 "ORPHAN_AMOUNT_MISMATCH",
                 _("Le montant d'une mise abandonnée est la mise oubliée plus ses gains cumulés : %(total)s.")
-                % {"total": total},
+                % {"total": dates.amount(total)},
                 article,
                 field="amount",
             )
@@ -137,7 +138,7 @@ def check_repay_within(value: Decimal, left: Decimal, number: int, article: str)
         raise RegulationError(
             "ORPHAN_REPAY_TOO_MUCH",
             _("On ne peut rembourser plus que l'inscription n° %(n)s : il en reste %(left)s.")
-            % {"n": number, "left": left},
+            % {"n": number, "left": dates.amount(left)},
             article,
             field="amount",
         )
@@ -188,7 +189,12 @@ def check_whole_balance(value: Decimal, balance: Decimal, exercise: int, article
             _(
                 "Le versement de %(amount)s laisserait le compte « orphelins » %(year)s à %(left)s : versez tout le solde (%(balance)s)."
             )
-            % {"amount": value, "year": exercise, "left": balance - value, "balance": balance},
+            % {
+                "amount": dates.amount(value),
+                "year": exercise,
+                "left": dates.amount(balance - value),
+                "balance": dates.amount(balance),
+            },
             article,
             field="amount",
         )

@@ -10,6 +10,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.act_checks import Act
 from casino_ops.regulations import RegulationError, cite
 
@@ -30,7 +31,7 @@ def check_seance_hours(
         raise RegulationError(
             "SESSION_BEFORE_START_HOUR",
             _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
-            % {"day": day.strftime("%d/%m/%Y"), "start": timezone.localtime(start).strftime("%H:%M")},
+            % {"day": dates.day(day), "start": timezone.localtime(start).strftime("%H:%M")},
             article,
             field="table",
         )
@@ -59,7 +60,7 @@ def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
     séance opens and no advance feeds an open one."""
     if failure is None:
         return
-    when = {"at": timezone.localtime(failure.occurred_at).strftime("%d/%m/%Y %H:%M")}
+    when = {"at": dates.moment(failure.occurred_at)}
     if act == Act.SESSION_PLAY:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",
@@ -99,7 +100,7 @@ def check_device_assigned(table_number: int, day: dt.date, profile: str, assigne
             _(
                 "Aucun sabot n'est affecté à la table %(t)s pour la séance du %(day)s : le directeur affecte d'abord un sabot numéroté de l'armoire."
             )
-            % {"t": table_number, "day": day.strftime("%d/%m/%Y")},
+            % {"t": table_number, "day": dates.day(day)},
             cite("house.devices", profile),
             field="table",
         )
@@ -111,7 +112,7 @@ def check_not_closed_down(profile: str, closing: Any) -> None:
         raise RegulationError(
             "CASINO_CLOSED_DOWN",
             _("L'exploitation a cessé le %(at)s : aucune séance n'ouvre plus.")
-            % {"at": timezone.localtime(closing.closed_at).strftime("%d/%m/%Y %H:%M")},
+            % {"at": dates.moment(closing.closed_at)},
             cite("house.closing", profile),
             field="table",
         )

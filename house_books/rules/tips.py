@@ -9,6 +9,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError
 
 
@@ -45,7 +46,7 @@ def check_not_counted(day: dt.date, already_counted: bool, article: str) -> None
     if already_counted:
         raise RegulationError(
             "TIPS_ALREADY_COUNTED",
-            _("Les pourboires du %(day)s sont déjà comptés.") % {"day": day.strftime("%d/%m/%Y")},
+            _("Les pourboires du %(day)s sont déjà comptés.") % {"day": dates.day(day)},
             article,
             field="day",
         )

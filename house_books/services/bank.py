@@ -15,11 +15,11 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops import dates
 from casino_ops.regulations import cite
 from tables import selectors as tables
 from tables.services import interrupt_session
@@ -83,7 +83,7 @@ def record_bank_failure(
     note = _(
         "Défaillance de la contrepartie du %(at)s : jeux de contrepartie arrêtés séance tenante (%(a)s)"
     ) % {
-        "at": timezone.localtime(occurred_at).strftime("%d/%m/%Y %H:%M"),
+        "at": dates.moment(occurred_at),
         "a": article,
     }
     stopped = []

@@ -34,7 +34,7 @@ class OfficerLoginForm(SafeForm):
         max_length=12,
         widget=_CODE_WIDGET,
         required=False,
-        help_text=_("Direction : le code de votre application. Un officier donne ensuite sa clé d'accès."),
+        help_text=_("Direction : le code de votre application. Un officier présente ensuite sa clé d'accès."),
     )
 
     error_messages = {

@@ -74,17 +74,17 @@ def _notice(n: dict[str, Any] | None) -> str:
         else str(_("minimum non supérieur au minimum autorisé"))
     )
     if n["notified_on"] is None:
-        return f"{_('aucune information du ministre')} — {above}"
+        return str(_("aucune information du ministre")) + f" — {above}"
     reference = n.get("reference") or ""
     said = str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
         "d": fmt.day(n["notified_on"]),
         "n": n["days_ahead"],
-        "late": "" if n["in_time"] or not n["required"] else f" ({_('moins de huit jours')})",
+        "late": "" if n["in_time"] or not n["required"] else " (" + str(_("moins de huit jours")) + ")",
         "above": above,
     }
     if reference:
-        return f"{said} — {_('référence')} {reference}"
-    return f"{said} — {_('sans référence')}" if n["required"] else said
+        return f"{said} — " + str(_("référence %(reference)s")) % {"reference": reference}
+    return f"{said} — " + str(_("sans référence")) if n["required"] else said
 
 
 def interruptions_section(s: dict[str, Any]) -> dict[str, Any] | None:
@@ -136,7 +136,7 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
     for e in entries:
         note = e["note"]
         if e.get("corrects_line"):
-            note = f"Rectifie la ligne {e['corrects_line']}. {note}".strip()
+            note = (_("Rectifie la ligne %(n)s.") % {"n": e["corrects_line"]} + f" {note}").strip()
             target = by_line.get(e["corrects_line"])
             e["css"] = "correction"
             if target is not None:
@@ -164,7 +164,10 @@ def session_section(s: dict[str, Any]) -> dict[str, Any]:
         (_("Minimum / maximum"), f"{fmt.amount(s['minimum'])} / {fmt.amount(s['maximum'])}"),
         (_("Avance fixée"), fmt.amount(s["advance_amount"])),
         (_("Croupier"), s["croupier"] or ""),
-        (_("Ouverte par"), f"{s['opened_by'] or ''} le {fmt.moment(s['opened_at'])}"),
+        (
+            _("Ouverte par"),
+            _("%(who)s le %(at)s") % {"who": s["opened_by"] or "", "at": fmt.moment(s["opened_at"])},
+        ),
         (_("Maximum fixé par"), _fixed_by(s["opened_by"], s)),
     ]
     notice = _notice(s.get("notice"))

@@ -40,7 +40,7 @@ def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
             if line.get("after_visa"):
                 note += " — " + _("rectifiée après visa")
         elif line["superseded"]:
-            note = "rectifiée ci-dessous"
+            note = str(_("rectifiée ci-dessous"))
         rows.append(
             fmt.row(
                 COLUMNS,
@@ -65,7 +65,12 @@ def day_section(day: dt.date, data: dict[str, Any]) -> dict[str, Any]:
     closing = [
         (
             _("Clôture par le directeur"),
-            f"{data['closed_by']} — {fmt.moment(data['closed_at'])} — total arrêté : {fmt.amount(data['total_at_closing'])}"
+            _("%(who)s — %(at)s — total arrêté : %(total)s")
+            % {
+                "who": data["closed_by"],
+                "at": fmt.moment(data["closed_at"]),
+                "total": fmt.amount(data["total_at_closing"]),
+            }
             if data["closed"]
             else _("journée non close"),
         ),

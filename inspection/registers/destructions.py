@@ -38,7 +38,9 @@ def destruction_section(records: list[Any], *, title: Any = "") -> dict[str, Any
         lines = list(d.lines.all())
         decks += len(lines)
         serials = ", ".join(fmt.deck_label(ln.deck) for ln in lines)
-        checks = "oui" if all(ln.complete and ln.unmarked for ln in lines) else "NON — voir observations"
+        checks = str(
+            _("oui") if all(ln.complete and ln.unmarked for ln in lines) else _("NON — voir observations")
+        )
         remarks = " ; ".join(f"{ln.deck.serial} : {ln.remark}" for ln in lines if ln.remark)
         corrections = fmt.corrections_of(d, d.number)
         rows.append(

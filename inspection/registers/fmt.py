@@ -10,6 +10,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from cards_registry.selectors import colour
+
 # the registers write days, moments and amounts as every screen does (re-exported)
 from casino_ops.dates import amount as amount
 from casino_ops.dates import day as day
@@ -45,6 +47,14 @@ def visa_of(obj: Any, attr: str = "visa", fingerprints: dict[str, str] | None = 
     return visa(getattr(stamp, "officer", None), getattr(stamp, "at", None), fingerprint)
 
 
+def _field_label(obj: Any, name: str) -> str:
+    """A corrected field by its label ("couleur du dos"), never its code ("back_colour")."""
+    try:
+        return str(obj._meta.get_field(name).verbose_name)
+    except Exception:  # a field gone since the correction: its name as recorded
+        return name
+
+
 def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:
     """The corrections of an entry, as red lines printed right under it (FR art. 68)."""
     rows: list[dict[str, Any]] = []
@@ -55,10 +65,18 @@ def corrections_of(obj: Any, number: Any) -> list[dict[str, Any]]:
         rows.append(
             {
                 "number": number,
-                "correction": (
-                    f"Rectification du {moment(c.at)} — {c.field} : « {c.old_value} » devient "
-                    f"« {c.new_value} » — motif : {c.reason} — approuvée par {person(c.approved_by)}"
-                ),
+                "correction": _(
+                    "Rectification du %(at)s — %(field)s : « %(old)s » devient « %(new)s » — motif : "
+                    "%(reason)s — approuvée par %(by)s"
+                )
+                % {
+                    "at": moment(c.at),
+                    "field": _field_label(obj, c.field),
+                    "old": c.old_value,
+                    "new": c.new_value,
+                    "reason": c.reason,
+                    "by": person(c.approved_by),
+                },
             }
         )
     return rows
@@ -80,7 +98,7 @@ def prefixed(prefix: str, text: str) -> str:
 
 def deck_label(deck: Any) -> str:
     """A deck as the books name it: maker's code, serial, back colour."""
-    return f"{prefixed(deck.manufacturer.code, deck.serial)} ({deck.back_colour})"
+    return f"{prefixed(deck.manufacturer.code, deck.serial)} ({colour(deck.back_colour)})"
 
 
 def serial_ranges(serials: Iterable[str]) -> str:

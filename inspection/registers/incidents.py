@@ -51,14 +51,14 @@ class Incidents(Register):
             closure = getattr(i, "closure", None)
             if closure is None:
                 open_count += 1
-                closed = "en cours"
+                closed = str(_("en cours"))
             else:
                 visa = fmt.visa(closure.officer, closure.at, signed.get(str(i.pk), ""))
                 closed = f"{closure.finding} — {visa}"
             where = " / ".join(str(x) for x in (i.table_number, i.shoe_reference) if x)
             decks = ", ".join(fmt.deck_label(d) for d in i.decks.all())
             if getattr(i, "card", ""):
-                decks = "; ".join(x for x in (decks, f"carte : {i.card}") if x)
+                decks = "; ".join(x for x in (decks, _("carte : %(card)s") % {"card": i.card}) if x)
             told = _told(i, late_after)
             corrections = fmt.corrections_of(i, i.number)
             rows.append(
@@ -102,6 +102,7 @@ def _told(incident: Any, late_after: int | None) -> str:
     declared = getattr(incident, "declared_told_at", None)
     said = ""
     if declared is not None and declared != told_at:
-        said = f" — déclaré avisé le {fmt.moment(declared)}"
+        said = " — " + _("déclaré avisé le %(at)s") % {"at": fmt.moment(declared)}
         late = late or (late_after is not None and (told_at - declared).total_seconds() > late_after * 60)
-    return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{' — EN RETARD' if late else ''}){said}"
+    late_said = " — " + str(_("EN RETARD")) if late else ""
+    return f"{whom}, {fmt.moment(told_at)} (+{minutes} min{late_said}){said}"

@@ -16,6 +16,7 @@ from django.utils.translation import ngettext
 from audit.actions import Action
 from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
+from cards_registry.selectors import colour
 
 from . import fmt
 from .base import Register, Request, register
@@ -60,9 +61,14 @@ class OrderBook(Register):
             lines = list(o.lines.all())
             count = sum(int(getattr(ln, "decks", 0) or 0) for ln in lines)
             decks += count
-            what = ", ".join(f"{quantity_of(ln.quantity, ln.unit)} dos {ln.back_colour}" for ln in lines)
+            what = ", ".join(
+                _("%(quantity)s dos %(colour)s")
+                % {"quantity": quantity_of(ln.quantity, ln.unit), "colour": colour(ln.back_colour)}
+                for ln in lines
+            )
             receptions = ", ".join(
-                f"n° {r.book.number}/{r.number} du {fmt.day(r.received_on)}" for r in o.receptions.all()
+                _("n° %(n)s du %(day)s") % {"n": f"{r.book.number}/{r.number}", "day": fmt.day(r.received_on)}
+                for r in o.receptions.all()
             )
             maker = o.manufacturer
             corrections = fmt.corrections_of(o, f"{o.book.number}/{o.number}")

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from audit.actions import Action
 from audit.reads import officer_fingerprints
 from cards_registry import selectors as depot
+from cards_registry.selectors import colour
 
 from . import fmt
 from .base import Register, Request, register
@@ -71,11 +72,14 @@ def _entry(reception: Any, signed: dict[str, str]) -> dict[str, Any]:
     sixains = [s.serial for s in reception.sixains.all()]
     serials = fmt.serial_ranges(d.serial for d in decks)
     if sixains:
-        serials = f"sixains {fmt.serial_ranges(sixains)} — jeux {serials}"
+        serials = _("sixains %(sixains)s — jeux %(decks)s") % {
+            "sixains": fmt.serial_ranges(sixains),
+            "decks": serials,
+        }
     backs = sorted({d.back_colour for d in decks})
     notes = [
         fmt.prefixed("BL", reception.delivery_note),
-        reception.over_delivery and "livraison excédentaire",
+        reception.over_delivery and str(_("livraison excédentaire")),
     ]
     return {
         "number": f"{reception.book.number}/{reception.number}",
@@ -83,7 +87,7 @@ def _entry(reception: Any, signed: dict[str, str]) -> dict[str, Any]:
         "order": f"{reception.order.book.number}/{reception.order.number}",
         "manufacturer": reception.manufacturer.name,
         "serials": serials,
-        "backs": ", ".join(str(b) for b in backs),
+        "backs": ", ".join(colour(b) for b in backs),
         "decks": len(decks),
         "visa": fmt.visa_of(reception, fingerprints=signed),
         "destroyed": sum(1 for d in decks if d.status == "destroyed"),

@@ -41,6 +41,7 @@ from django.utils.translation import gettext as _
 
 from audit import signing
 from audit.chain import head
+from casino_ops import dates
 from casino_ops.models import CasinoSettings
 from casino_ops.regulations import cite
 
@@ -78,10 +79,10 @@ class Chunk:
 
 def period_label(request: Request) -> str:
     if request.date_from == request.date_to:
-        return _("Journée du %(d)s") % {"d": request.date_from.strftime("%d/%m/%Y")}
+        return _("Journée du %(d)s") % {"d": dates.day(request.date_from)}
     return _("Du %(a)s au %(b)s") % {
-        "a": request.date_from.strftime("%d/%m/%Y"),
-        "b": request.date_to.strftime("%d/%m/%Y"),
+        "a": dates.day(request.date_from),
+        "b": dates.day(request.date_to),
     }
 
 

@@ -24,7 +24,7 @@ from .base import Register, Request, register
 
 DISCREPANCIES = [
     fmt.column(_("Journal de mains"), 11, "hash"),
-    fmt.column(_("Donne"), 5, "n"),
+    fmt.column(_("Manche"), 5, "n"),
     fmt.column(_("Case / main"), 6, "c"),
     fmt.column(_("Écart"), 20, "wrap"),
     fmt.column(_("Attendu"), 8, "n"),
@@ -37,7 +37,7 @@ DISCREPANCIES = [
 LOGS = [
     fmt.column(_("Journal de mains (SHA-256)"), 30, "hash"),
     fmt.column(_("Sabot"), 14, "wrap"),
-    fmt.column(_("Donnes"), 7, "n"),
+    fmt.column(_("Manches"), 7, "n"),
     fmt.column(_("Déposé le, par"), 19),
     fmt.column(_("Rejoué"), 8, "c"),
     fmt.column(_("Trop payé / moins payé"), 22, "n"),
@@ -158,7 +158,7 @@ def report_sections(data: dict[str, Any]) -> list[dict[str, Any]]:
             LOGS,
             log_rows,
             title=_("Journaux de mains et rejeu"),
-            meta=[(_("Sabots"), shoes or "—"), (_("Donnes"), summary.get("rounds", 0))],
+            meta=[(_("Sabots"), shoes or "—"), (_("Manches"), summary.get("rounds", 0))],
         )
     )
     sections.append(

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from audit.books import book_for
+from cards_registry.selectors import colour
 from casino_ops import dates
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 from inspection.portal import labels
@@ -58,6 +59,12 @@ def code_label(code: Any) -> SafeString:
     )
 
 
+@register.filter(name="colour")
+def colour_filter(value: Any) -> str:
+    """A deck's back colour in the active language (cards_registry.colours)."""
+    return colour(value)
+
+
 @register.filter
 def money(value: Any) -> str:
     """An amount (a Decimal, or a string as a hand log writes it) in the active language:
@@ -95,7 +102,29 @@ _KEYS = {
     "kind": gettext_lazy("nature"),
     "code": gettext_lazy("code"),
     "commune": gettext_lazy("commune"),
+    "before": gettext_lazy("avant"),
+    "after": gettext_lazy("après"),
+    "officer_signature": gettext_lazy("signature de l'officier"),
+    "reference": gettext_lazy("référence"),
+    "serial": gettext_lazy("n° de série"),
+    "back_colour": gettext_lazy("couleur du dos"),
+    "status": gettext_lazy("état"),
+    "status_before_quarantine": gettext_lazy("état avant consignation"),
+    "reason": gettext_lazy("motif"),
+    # the officer's signed statement (casino_ops.officers.statement) and its passkey's assertion
+    "statement": gettext_lazy("déclaration signée"),
+    "assertion": gettext_lazy("assertion de la clé d'accès"),
+    "casino": gettext_lazy("casino"),
+    "act": gettext_lazy("acte"),
+    "target": gettext_lazy("objet"),
+    "fields": gettext_lazy("mentions"),
+    "officer": gettext_lazy("officier"),
+    "issued_at": gettext_lazy("émise le"),
+    "quantity": gettext_lazy("quantité"),
+    "unit": gettext_lazy("unité"),
 }
+# an order line's unit (cards_registry.models.Unit) by its word
+_UNITS = {"deck": gettext_lazy("jeu"), "sixain": gettext_lazy("sixain")}
 _ISO_DAY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$")
 _AMOUNT = re.compile(r"^-?\d+\.\d{2}$")
@@ -117,6 +146,15 @@ def _key_label(key: str, models: Sequence[Any] = ()) -> str:
     rows the act wrote, the portal's own words, the house rules'; else as written."""
     for model in models:
         field = _model_field(model, key)
+        related = getattr(field, "related_model", None)
+        if (
+            field is not None
+            and model._meta.auto_created
+            and related is not None
+            and not isinstance(related, str)
+        ):
+            # a row linking two entries (a many-to-many's): each side by its model's name
+            return str(related._meta.verbose_name)
         if field is not None:
             return str(field.verbose_name)
     if key in _KEYS:
@@ -166,7 +204,7 @@ def _dict(value: dict[str, Any], depth: int, models: Sequence[Any]) -> SafeStrin
                     _key_label(k, models),
                     _rows(v, depth + 1)
                     if k == _ROWS_KEY and _are_rows(v)
-                    else _value(v, depth + 1, field=_first_field(models, k)),
+                    else _keyed(k, v, depth + 1, _first_field(models, k)),
                 )
                 for k, v in value.items()
             ),
@@ -206,6 +244,21 @@ def _value(value: Any, depth: int, models: Sequence[Any] = (), field: Any = None
     return str(value)
 
 
+def _keyed(key: str, value: Any, depth: int, field: Any) -> SafeString | str:
+    """A value under its key: a deck's back colour in the page's language, else as _value."""
+    if key == "back_colour" and isinstance(value, str):
+        return colour(value)
+    if key == "unit" and value in _UNITS:
+        return str(_UNITS[value])
+    if key == "decks" and isinstance(value, list) and value and all(_is_serial_and_colour(d) for d in value):
+        return ", ".join(f"{serial} ({colour(back)})" for serial, back in value)  # a reception's decks
+    return _value(value, depth, field=field)
+
+
+def _is_serial_and_colour(value: Any) -> bool:
+    return isinstance(value, list | tuple) and len(value) == 2 and all(isinstance(v, str) for v in value)
+
+
 def _first_field(models: Sequence[Any], key: str) -> Field[Any, Any] | None:
     for model in models:
         field = _model_field(model, key)
@@ -232,6 +285,17 @@ def _row_model(table: str) -> Any:
     return book.model if book is not None else None
 
 
+def _row_title(model: Any) -> str:
+    """A book's row by its model's name; a row linking two entries by the link's field on its owner
+    ("incident — jeux concernés"), not by Django's own name for it ("Relation incident-deck")."""
+    owner = model._meta.auto_created
+    if owner:
+        for field in owner._meta.many_to_many:
+            if field.remote_field.through is model:
+                return f"{owner._meta.verbose_name} — {field.verbose_name}"
+    return str(model._meta.verbose_name)
+
+
 def _rows(rows: list[Any], depth: int) -> SafeString | str:
     """Each row of a book as its model's name and key, then its fields by their verbose names."""
     if not rows:
@@ -240,14 +304,11 @@ def _rows(rows: list[Any], depth: int) -> SafeString | str:
     for table, pk, values in rows:
         model = _row_model(table)
         own = [model] if model is not None else []
-        title = str(model._meta.verbose_name) if model is not None else table.replace("_", " ")
+        title = _row_title(model) if model is not None else table.replace("_", " ")
         fields = format_html_join(
             "",
             "<dt>{}</dt><dd>{}</dd>",
-            (
-                (_key_label(k, own), _value(v, depth + 2, field=_first_field(own, k)))
-                for k, v in values.items()
-            ),
+            ((_key_label(k, own), _keyed(k, v, depth + 2, _first_field(own, k))) for k, v in values.items()),
         )
         items.append((title, pk, fields))
     return format_html(

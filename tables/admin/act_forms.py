@@ -10,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from cards_registry.selectors import decks_checked_for_play
+from cards_registry.selectors import colour, decks_checked_for_play
 from casino_ops import roles
 from casino_ops.admin_acts import ActPageForm, model_choice_field
 from casino_ops.regulations import RegulationError
@@ -43,7 +43,7 @@ class DeckChoiceField(_ModelMultipleChoiceField):
 
     def label_from_instance(self, deck: Any) -> str:
         sixain = _("sixain %(s)s") % {"s": deck.sixain.serial} if deck.sixain_id else _("sans sixain")
-        return f"{deck.serial} — {deck.back_colour}, {sixain}"
+        return f"{deck.serial} — {colour(deck.back_colour)}, {sixain}"
 
 
 class OpenSessionForm(ActPageForm):

@@ -57,7 +57,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
         return act_page(
             self,
             request,
-            title=f"{_('Correction de la ligne')} {entry}",
+            title=_("Correction de la ligne %(line)s") % {"line": entry},
             form_class=CorrectionForm,
             line=entry,
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
@@ -177,7 +177,7 @@ class ControlLineAdmin(ReadOnlyAdmin):
         return act_page(
             self,
             request,
-            title=f"{_('Correction au registre de contrôle')} {line}",
+            title=_("Correction au registre de contrôle %(line)s") % {"line": line},
             form_class=CorrectionForm,
             line=line,
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),

@@ -14,7 +14,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from cards_registry.selectors import incident_notice, open_incidents_at
+from cards_registry.selectors import colour, incident_notice, open_incidents_at
 from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import act_page
@@ -75,7 +75,7 @@ class ShoeInline(ReadOnlyInline):
 
     @admin.display(description=_("jeux (numéros de série)"))
     def serials(self, obj: Shoe) -> str:
-        return ", ".join(f"{d.serial} ({d.back_colour})" for d in obj.decks.all())
+        return ", ".join(f"{d.serial} ({colour(d.back_colour)})" for d in obj.decks.all())
 
     def get_queryset(self, request: HttpRequest) -> Any:
         return super().get_queryset(request).select_related("croupier").prefetch_related("decks")
@@ -268,7 +268,7 @@ class SessionAdmin(ReadOnlyAdmin):
         groups = {"table": _("table"), "session": _("séance"), "croupier": _("croupier")}
         context = {
             **self.admin_site.each_context(request),
-            "title": _("Erreurs de donne par table, séance ou croupier"),
+            "title": _("Erreurs des croupiers par table, séance ou croupier"),
             "rows": rows,
             "by": by,
             "by_label": groups.get(by, by),

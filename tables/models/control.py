@@ -5,6 +5,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from audit.books import BookManager
+from casino_ops import dates
 from casino_ops.validators import validate_no_control_characters
 
 from .floor import Table, _optional_user
@@ -37,7 +38,7 @@ class ControlDay(models.Model):
         ordering = ["-day"]
 
     def __str__(self) -> str:
-        return f"{self.day:%d/%m/%Y}"
+        return f"{dates.day(self.day)}"
 
     @property
     def is_closed(self) -> bool:

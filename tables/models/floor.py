@@ -98,7 +98,7 @@ class Delegation(models.Model):
         ordering = ["-valid_from", "-at"]
 
     def __str__(self) -> str:
-        return f"{self.delegate} — {self.approval_reference} ({self.valid_from:%d/%m/%Y})"
+        return f"{self.delegate} — {self.approval_reference} ({dates.day(self.valid_from)})"
 
     def covers(self, day: dt.date) -> bool:
         return self.valid_from <= day and (self.valid_until is None or day <= self.valid_until)
@@ -128,4 +128,4 @@ class AuthorisedMinimum(models.Model):
         ordering = ["-in_force_on", "-recorded_at"]
 
     def __str__(self) -> str:
-        return f"{dates.amount(self.minimum)} — {self.decree_reference} ({self.in_force_on:%d/%m/%Y})"
+        return f"{dates.amount(self.minimum)} — {self.decree_reference} ({dates.day(self.in_force_on)})"

@@ -6,10 +6,11 @@ from decimal import Decimal
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops import rules as casino_rules
 from casino_ops.regulations import RegulationError, cite
 
-from .limits import FR_ADVANCE_MULTIPLE, _money, check_amount
+from .limits import FR_ADVANCE_MULTIPLE, check_amount
 
 
 def check_advance(
@@ -34,7 +35,7 @@ def check_advance(
         raise RegulationError(
             "ADVANCE_TOO_SMALL",
             _("L'avance au black-jack est d'au moins 3 000 fois le minimum des mises : %(e)s.")
-            % {"e": _money(minimum * FR_ADVANCE_MULTIPLE)},
+            % {"e": dates.amount(minimum * FR_ADVANCE_MULTIPLE)},
             cite("advance.amount", profile),
             field="advance_amount",
         )
@@ -45,7 +46,7 @@ def check_advance(
         raise RegulationError(
             "ADVANCE_VARIES_WITHIN_DAY",
             _("L'avance d'une table ne varie pas au cours de la journée : %(e)s.")
-            % {"e": _money(same_day_advance)},
+            % {"e": dates.amount(same_day_advance)},
             cite("advance.book", profile),
             field="advance_amount",
         )
@@ -59,10 +60,10 @@ def check_advance(
                     "avec un minimum de %(m)s elle est de %(e)s."
                 )
                 % {
-                    "y": _money(year_advance),
-                    "ym": _money(year_minimum),
-                    "m": _money(minimum),
-                    "e": _money(expected),
+                    "y": dates.amount(year_advance),
+                    "ym": dates.amount(year_minimum),
+                    "m": dates.amount(minimum),
+                    "e": dates.amount(expected),
                 },
                 cite("advance.fixed_for_year", profile),
                 field="advance_amount",
@@ -85,7 +86,7 @@ def check_guarantee_fund(*, profile: str, fund: Decimal | None, largest_advance:
         raise RegulationError(
             "GUARANTEE_FUND_TOO_SMALL",
             _("Le fonds de garantie (%(f)s) est inférieur à la plus forte avance du casino (%(a)s).")
-            % {"f": _money(fund), "a": _money(largest_advance)},
+            % {"f": dates.amount(fund), "a": dates.amount(largest_advance)},
             cite("advance.guarantee_fund", profile),
             field="guarantee_fund",
         )

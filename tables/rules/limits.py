@@ -7,6 +7,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 MAXIMUM_MULTIPLES = (50, 100, 200)
@@ -20,10 +21,6 @@ LU_MINISTRY_NOTICE_DAYS = 8
 
 # the books' amounts: 14 digits, 2 of them decimals
 AMOUNT_INTEGER_DIGITS = 12
-
-
-def _money(value: Decimal) -> str:
-    return f"{value:.2f}"
 
 
 def check_amount(value: Decimal, field: str, rule: str, profile: str, *, allow_zero: bool = False) -> None:
@@ -63,7 +60,7 @@ def check_limits(minimum: Decimal, maximum: Decimal, authorised_min: Decimal, pr
         raise RegulationError(
             "MINIMUM_BELOW_AUTHORISED",
             _("Le minimum de la table (%(m)s) est inférieur au minimum autorisé du casino (%(a)s).")
-            % {"m": _money(minimum), "a": _money(authorised_min)},
+            % {"m": dates.amount(minimum), "a": dates.amount(authorised_min)},
             cite("limits.minimum_maximum", profile),
             field="minimum",
         )
@@ -78,10 +75,10 @@ def check_maximum_multiple(minimum: Decimal, maximum: Decimal, profile: str) -> 
                 "Le maximum par case doit être 50, 100 ou 200 fois le minimum (%(a)s, %(b)s ou %(c)s) ; reçu %(m)s."
             )
             % {
-                "a": _money(minimum * 50),
-                "b": _money(minimum * 100),
-                "c": _money(minimum * 200),
-                "m": _money(maximum),
+                "a": dates.amount(minimum * 50),
+                "b": dates.amount(minimum * 100),
+                "c": dates.amount(minimum * 200),
+                "m": dates.amount(maximum),
             },
             cite("limits.minimum_maximum", profile),
             field="maximum",
@@ -107,7 +104,7 @@ def check_minimum_against_history(
         raise RegulationError(
             "MINIMUM_CHANGED_WITHIN_DAY",
             _("Le minimum d'une table ne change pas au cours d'une même journée (%(p)s ce jour-là).")
-            % {"p": _money(same_day_minimum)},
+            % {"p": dates.amount(same_day_minimum)},
             cite("limits.minimum_change", profile),
             field="minimum",
         )
@@ -115,7 +112,7 @@ def check_minimum_against_history(
         raise RegulationError(
             "MINIMUM_LOWERED",
             _("Le minimum, relevé à %(p)s pendant l'exercice, ne peut être ramené plus bas avant sa fin.")
-            % {"p": _money(year_minimum)},
+            % {"p": dates.amount(year_minimum)},
             cite("limits.minimum_change", profile),
             field="minimum",
         )
@@ -138,7 +135,7 @@ def check_gaming_day(*, profile: str, day: Any, current: Any) -> None:
         raise RegulationError(
             "SESSION_NOT_TODAY",
             _("Une séance s'ouvre pour la journée de jeu en cours (%(c)s), pas pour le %(d)s.")
-            % {"c": current.strftime("%d/%m/%Y"), "d": day.strftime("%d/%m/%Y")},
+            % {"c": dates.day(current), "d": dates.day(day)},
             cite("advance.gaming_day", profile),
             field="day",
         )
@@ -167,7 +164,7 @@ def check_ministry_notice(
                 "Un minimum (%(m)s) supérieur au minimum autorisé (%(a)s) est notifié au ministre "
                 "huit jours à l'avance (date de notification)."
             )
-            % {"m": _money(minimum), "a": _money(authorised_min)},
+            % {"m": dates.amount(minimum), "a": dates.amount(authorised_min)},
             cite("limits.ministry_notice", profile),
             field="ministry_notified_on",
         )
@@ -218,7 +215,11 @@ def check_same_day_reopening(
         raise RegulationError(
             "ADVANCE_NOT_PROPORTIONAL",
             _("Le minimum passe de %(o)s à %(m)s dans la journée : l'avance suit en proportion, soit %(e)s.")
-            % {"o": _money(same_day_minimum), "m": _money(minimum), "e": _money(expected_advance)},
+            % {
+                "o": dates.amount(same_day_minimum),
+                "m": dates.amount(minimum),
+                "e": dates.amount(expected_advance),
+            },
             cite("limits.minimum_change", profile),
             field="advance_amount",
         )
@@ -230,7 +231,11 @@ def check_same_day_reopening(
                 "Le minimum passe de %(o)s à %(m)s dans la journée : le maximum suit en proportion, "
                 "soit %(e)s."
             )
-            % {"o": _money(same_day_minimum), "m": _money(minimum), "e": _money(expected_max)},
+            % {
+                "o": dates.amount(same_day_minimum),
+                "m": dates.amount(minimum),
+                "e": dates.amount(expected_max),
+            },
             cite("limits.minimum_change", profile),
             field="maximum",
         )
@@ -252,7 +257,7 @@ def check_season_maximum(
     if maximum != expected:
         raise RegulationError(
             "MAXIMUM_FIXED_FOR_SEASON",
-            _("Le maximum de cette table est fixé pour la saison : %(e)s.") % {"e": _money(expected)},
+            _("Le maximum de cette table est fixé pour la saison : %(e)s.") % {"e": dates.amount(expected)},
             cite("limits.maximum_change", profile),
             field="maximum",
         )

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 from ..blackjack import Rejected, replay_valid, validate
@@ -312,7 +313,7 @@ def _too_large_amount(where: str, profile: str) -> RegulationError:
     return RegulationError(
         "HAND_LOG_REJECTED",
         _("Journal refusé : %(f)s : un montant du rejeu dépasse %(m)s, ce que sa colonne contient.")
-        % {"f": where, "m": "999999999999.99"},
+        % {"f": where, "m": dates.amount(Decimal("999999999999.99"))},
         cite("game.limits", profile),
         field="rounds",
     )

@@ -122,6 +122,7 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "opened_at": s.opened_at,
                 "opened_by": _name(s.opened_by),
                 "status": s.status,
+                "status_label": s.get_status_display(),
                 "closed_at": s.closed_at,
                 "advances_total": s.advances_total,
                 "closing_cash": s.closing_cash,
@@ -176,7 +177,7 @@ def advance_book(table_number: int, date_from: dt.date, date_to: dt.date) -> dic
             {"id", "table_number", "table_code", "day", "fiscal_year", "profile",
              "house_rules", "minimum", "maximum" (current), "advance_amount",
              "guarantee_fund" (LU), "croupier", "opened_at", "opened_by" (signer),
-             "status", "closed_at", "advances_total", "closing_cash",
+             "status", "status_label", "closed_at", "advances_total", "closing_cash",
              "result" (closing cash minus advances, corrections applied; None while open),
              "entries": [  # the book's lines, numbered per table without gaps
                 {"id", "line", "kind", "kind_label", "amount", "at", "counted_by",

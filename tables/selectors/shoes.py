@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef, Q, QuerySet
 from audit.actions import Action
 from audit.reads import audit_numbers
 from cards_registry.history import HistoryLine
+from casino_ops import dates
 
 from ..models import (
     Discrepancy,
@@ -38,7 +39,7 @@ def deck_shoe_history(deck: Any) -> list[Any]:
                 at=shoe.filled_at,
                 what=(
                     f"Sabot {shoe.label} garni à la table {session.table.code} "
-                    f"(séance n° {session.pk} du {session.day:%d/%m/%Y})"
+                    f"(séance n° {session.pk} du {dates.day(session.day)})"
                 ),
                 audit_seq=seqs.get(str(shoe.pk)),
             )

@@ -13,7 +13,7 @@ from django.db.models import Max, Model
 from django.utils.translation import gettext as _
 
 from cards_registry.selectors import decks_out
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.models import CasinoSettings
 from casino_ops.regulations import RegulationError, cite
@@ -116,7 +116,7 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
                 "La journée du %(d)s est arrêtée au registre de contrôle : rien ne s'y ajoute ni ne "
                 "s'y modifie, sauf par une correction approuvée par le directeur."
             )
-            % {"d": day.strftime("%d/%m/%Y")},
+            % {"d": dates.day(day)},
             cite("books.no_erasure", profile),
             field="day",
         )

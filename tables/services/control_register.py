@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import access, officers
+from casino_ops import access, dates, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
@@ -58,7 +58,7 @@ def _check_day_may_close(day: dt.date, profile: str) -> None:
         raise RegulationError(
             "DAY_BEFORE_OPENING",
             _("Le casino n'était pas ouvert le %(d)s (ouverture le %(o)s) : aucune journée à arrêter.")
-            % {"d": day.strftime("%d/%m/%Y"), "o": opened.strftime("%d/%m/%Y")},
+            % {"d": dates.day(day), "o": dates.day(opened)},
             article,
             field="day",
         )
@@ -66,7 +66,7 @@ def _check_day_may_close(day: dt.date, profile: str) -> None:
         raise RegulationError(
             "DAY_NOT_ENDED",
             _("La journée du %(d)s n'est pas terminée : elle ne s'arrête qu'une fois finie.")
-            % {"d": day.strftime("%d/%m/%Y")},
+            % {"d": dates.day(day)},
             article,
             field="day",
         )
@@ -125,14 +125,14 @@ def stamp_control_day(
         raise RegulationError(
             "DAY_NOT_CLOSED",
             _("La journée du %(d)s n'est pas arrêtée : elle se vise une fois arrêtée par le directeur.")
-            % {"d": control_day.day.strftime("%d/%m/%Y")},
+            % {"d": dates.day(control_day.day)},
             article,
             field="control_day",
         )
     if control_day.is_stamped:
         raise RegulationError(
             "ALREADY_STAMPED",
-            _("La journée du %(d)s est déjà visée.") % {"d": control_day.day.strftime("%d/%m/%Y")},
+            _("La journée du %(d)s est déjà visée.") % {"d": dates.day(control_day.day)},
             article,
             field="control_day",
         )
@@ -302,7 +302,8 @@ def _check_corrected_advance(session: Session, entry: AdvanceEntry, amount: Deci
         if amount != initial:
             raise RegulationError(
                 "ADVANCE_NOT_EQUAL",
-                _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": f"{initial:.2f}"},
+                _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.")
+                % {"a": dates.amount(initial)},
                 cite("advance.book", profile),
                 field="amount",
             )
@@ -315,7 +316,7 @@ def _check_corrected_advance(session: Session, entry: AdvanceEntry, amount: Deci
                 "Les avances complémentaires de la séance (lignes %(l)s) sont de %(a)s : chaque avance "
                 "est égale à l'avance initiale, qui ne se corrige pas à un autre montant."
             )
-            % {"l": ", ".join(str(line) for line, _value in others), "a": f"{others[0][1]:.2f}"},
+            % {"l": ", ".join(str(line) for line, _value in others), "a": dates.amount(others[0][1])},
             cite("advance.book", profile),
             field="amount",
         )

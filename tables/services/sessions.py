@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import access, act_checks
+from casino_ops import access, act_checks, dates
 from casino_ops.access import Act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.rules import check_counter_not_signer
@@ -261,7 +261,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     if amount != initial:
         raise RegulationError(
             "ADVANCE_NOT_EQUAL",
-            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": f"{initial:.2f}"},
+            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": dates.amount(initial)},
             cite("advance.book", profile),
             field="amount",
         )

@@ -17,6 +17,7 @@ from cards_registry.models import Deck
 from cards_registry.rules import check_blackjack_sixain, check_decks_playable
 from cards_registry.selectors import decks_checked_for_play, decks_issued_to, incident_notice
 from cards_registry.services import incident_at_shoe
+from casino_ops import dates
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -105,7 +106,7 @@ def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label:
             _("Des jeux ne sont pas remis à la table %(t)s pour le %(d)s (ou déjà rendus) : %(ids)s.")
             % {
                 "t": session.table.code,
-                "d": session.day.strftime("%d/%m/%Y"),
+                "d": dates.day(session.day),
                 "ids": sorted(set(wanted) - found),
             },
             cite("depot.issue_and_unseal", profile),

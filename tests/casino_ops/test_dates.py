@@ -75,3 +75,99 @@ def test_the_admins_key_value_lists_write_amounts_and_days_in_the_same_format(
     assert f"<dd>{expected}</dd>" in shown
     assert f"<dd>{day}</dd>" in shown
     assert "1000.00" not in shown and "2026-12-02" not in shown
+
+
+@pytest.mark.parametrize(
+    ("language", "shown", "typed"), [("fr", "02/12/2026", "03/12/2026"), ("en", "12/02/2026", "12/03/2026")]
+)
+def test_a_date_field_shows_and_reads_the_languages_format(language: str, shown: str, typed: str) -> None:
+    """The admin's date fields (and its calendar, which takes the first input format) show a day
+    as every page of the language writes it, never ISO, and read it back the same way; ISO is
+    still read (the portal's date inputs send it)."""
+    from django import forms
+    from django.contrib.admin.widgets import AdminDateWidget, AdminSplitDateTime
+
+    class Form(forms.Form):
+        day = forms.DateField(widget=AdminDateWidget)
+        at = forms.SplitDateTimeField(widget=AdminSplitDateTime)
+
+    with translation.override(language):
+        page = str(Form(initial={"day": dt.date(2026, 12, 2), "at": dt.datetime(2026, 12, 2, 1, 30)}))
+        assert f'value="{shown}"' in page and "2026-12-02" not in page
+        assert formats.get_format("DATE_INPUT_FORMATS")[0] == formats.get_format("SHORT_DATE_FORMAT").replace(
+            "d", "%d"
+        ).replace("m", "%m").replace("Y", "%Y")
+        form = Form({"day": typed, "at_0": typed, "at_1": "01:30"})
+        assert form.is_valid(), form.errors
+        assert form.cleaned_data["day"] == dt.date(2026, 12, 3)
+        assert Form({"day": "2026-12-03", "at_0": "2026-12-03", "at_1": "01:30"}).is_valid()
+
+
+#: The code may not write a day in a fixed format: the line of the printed register that says
+#: when it was printed (French whatever the language, FR art. 68) and a command's own output.
+FIXED_FORMAT_ALLOWED = {
+    "inspection/registers/render.py": "the printed register's footer, French by law",
+    "cards_registry/management/commands/deck_history.py": "a command's output, in French",
+}
+
+
+def test_no_day_is_written_in_a_fixed_format() -> None:
+    """A day or moment in a message or a label goes through casino_ops.dates (or Django's
+    formats), so that an English page never shows "04/12/2026" for the 4th of December beside
+    "12/03/2026" for the 3rd."""
+    import re
+    from pathlib import Path
+
+    from django.conf import settings
+
+    root = Path(settings.BASE_DIR)
+    fixed = re.compile(r"%d/%m/%Y|%d\.%m\.%Y|%m/%d/%Y")
+    found = []
+    for app in ("audit", "cards_registry", "casino_ops", "house_books", "inspection", "tables"):
+        for path in (root / app).rglob("*.py"):
+            where = str(path.relative_to(root))
+            if "migrations" in path.parts or "formats" in path.parts or where in FIXED_FORMAT_ALLOWED:
+                continue
+            found += [
+                f"{where}:{n}"
+                for n, line in enumerate(path.read_text().splitlines(), 1)
+                if fixed.search(line)
+            ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [
+        ("fr", "au moins 3 000 fois le minimum des mises : 60\u202f000,00."),
+        ("en", "at least 3,000 times the minimum stake: 60,000.00."),
+    ],
+)
+def test_a_refusal_writes_its_amount_in_the_languages_format(language: str, expected: str) -> None:
+    from tables.rules.advances import check_advance
+    from tests.builders import assert_refused
+
+    with translation.override(language), assert_refused("ADVANCE_TOO_SMALL", article="FR art. 49") as refusal:
+        check_advance(
+            profile="FR",
+            minimum=Decimal("20"),
+            advance=Decimal("100"),
+            same_day_advance=None,
+            year_minimum=None,
+            year_advance=None,
+        )
+    assert refusal.value.message.endswith(expected), refusal.value.message
+    assert "60000" not in refusal.value.message
+
+
+@pytest.mark.parametrize(
+    ("language", "expected"),
+    [("fr", "(01/12/2026), pas pour le 30/11/2026"), ("en", "(12/01/2026), not for 11/30/2026")],
+)
+def test_a_refusal_writes_its_days_in_the_languages_format(language: str, expected: str) -> None:
+    from tables.rules.limits import check_gaming_day
+    from tests.builders import assert_refused
+
+    with translation.override(language), assert_refused("SESSION_NOT_TODAY", field="day") as refusal:
+        check_gaming_day(profile="FR", day=dt.date(2026, 11, 30), current=dt.date(2026, 12, 1))
+    assert expected in refusal.value.message, refusal.value.message

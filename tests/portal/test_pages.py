@@ -91,7 +91,7 @@ def test_an_incident_the_replay_opened_is_listed_and_closed(officer_client, samp
     page = response.content.decode()
     assert f'id="incident-{incident.pk}"' in page
     assert (
-        "le système (rejeu d&#x27;un journal de donnes)"
+        "le système (rejeu d&#x27;un journal de mains)"
         if language == "fr"
         else "the system (replay of a hand log)"
     ) in page

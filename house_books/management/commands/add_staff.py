@@ -125,7 +125,7 @@ class Command(BaseCommand):
         if any(role in roles.TWO_FACTOR for role in wanted):
             self.stdout.write(
                 "À sa première connexion, il enregistre son application d'authentification "
-                "(code à six chiffres), puis la donne à chaque connexion."
+                "(code à six chiffres), puis saisit son code à chaque connexion."
             )
 
     def _password(self, options: dict[str, Any], user: Any, *, needed: bool) -> str | None:
