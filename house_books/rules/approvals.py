@@ -69,6 +69,25 @@ def check_none_in_force(person: Any, overlapping: Approval | None, article: str)
         )
 
 
+def check_after_revocation(person: Any, day: dt.date, revocation: Approval | None, article: str) -> None:
+    """A new approval is dated after the latest revocation of the person (``revocation``): dated
+    on or before it, it would put back in force the days the minister took away (LU art. 51 IV)."""
+    if revocation is not None and revocation.ended_on is not None and day <= revocation.ended_on:
+        raise RegulationError(
+            "APPROVAL_BEFORE_REVOCATION",
+            _(
+                "%(name)s a été révoqué le %(ended)s (%(ref)s) : un nouvel agrément ne peut être daté de ce jour ou d'avant, la révocation n'est jamais effacée."
+            )
+            % {
+                "name": person.get_username(),
+                "ended": revocation.ended_on.strftime("%d/%m/%Y"),
+                "ref": revocation.end_reference,
+            },
+            article,
+            field="approved_on",
+        )
+
+
 def check_end_kind(kind: str, article: str) -> None:
     if kind not in ApprovalEnd.values:
         raise RegulationError(

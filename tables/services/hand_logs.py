@@ -63,14 +63,15 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         )
     _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     # its rounds were played once its shoe was filled (the moment of the upload for a shoe the
-    # séance never filled): the rules of the books above bind them (LU art. 11)
-    filled = session.shoes.filter(label=doc["shoe_id"]).values_list("filled_at", flat=True).first()
+    # séance never filled): the rules of the books above bind them (LU art. 11), and the croupier
+    # who dealt them holds his approval that day (LU art. 51, 54, 63)
+    shoe = session.shoes.filter(label=doc["shoe_id"]).select_related("croupier").first()
     act_checks.run(
         act_checks.Act.SESSION_PLAY,
         day=session.day,
         profile=profile,
-        people={},
-        at=filled or clock.now(),
+        people={"croupier": shoe.croupier if shoe is not None else session.croupier},
+        at=shoe.filled_at if shoe is not None else clock.now(),
         subject=session,
     )
     digest = hashlib.sha256(raw).hexdigest()

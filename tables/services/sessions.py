@@ -303,6 +303,19 @@ def interrupt_session(
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
+    act_checks.run(
+        act_checks.Act.SESSION_INTERRUPT,
+        day=session.day,
+        profile=profile,
+        people={
+            "actor": actor,
+            "key_holder": key_holder if mode == "locked" else None,
+            "signed_by": signed_by if mode == "counted" and profile == "LU" else None,
+            "cashier": cashier if mode == "counted" and profile == "LU" else None,
+        },
+        at=clock.now(),
+        subject=session,
+    )
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
         check_counter_not_signer(actor, signed_by, profile, field="signed_by")
@@ -411,6 +424,16 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
             cite("session.interruption", session.profile),
             field="actor",
         )
+    # the box reopened and the play resumed: by an approved person, never after a bank failure
+    # not yet followed by a new authorisation (LU art. 11, 51, 54, 63)
+    act_checks.run(
+        act_checks.Act.SESSION_RESUME,
+        day=session.day,
+        profile=session.profile,
+        people={"actor": actor},
+        at=clock.now(),
+        subject=session,
+    )
     entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
     session.status = SessionStatus.OPEN
     _save(session, cite("advance.book", session.profile), update_fields=["status"])
