@@ -247,8 +247,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
-    _require_status(session, SessionStatus.OPEN)
-    act_checks.run(
+    act_checks.run(  # first: after a bank failure, no advance at all (LU art. 11), open or not
         act_checks.Act.SESSION_ADVANCE,
         day=session.day,
         profile=profile,
@@ -256,6 +255,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
         at=clock.now(),
         subject=session,
     )
+    _require_status(session, SessionStatus.OPEN)
     rules.check_amount(amount, "amount", "advance.book", profile)
     initial = selectors.effective_advances(session)[0][1]  # as corrected, if it was (FR art. 68)
     if amount != initial:
@@ -446,6 +446,22 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
     return entry
 
 
+def _require_closable(session: Session) -> None:
+    """An open séance closes; so does one interrupted with its cash counted (not locked in the
+    box): after a bank failure the séances stay interrupted, counted, until the new authorisation
+    (LU art. 11, 23), and close without resuming."""
+    if session.status == SessionStatus.INTERRUPTED:
+        last = (
+            session.entries.filter(kind__in=[EntryKind.INTERRUPTION_LOCKED, EntryKind.INTERRUPTION_COUNTED])
+            .order_by("-line")
+            .values_list("kind", flat=True)
+            .first()
+        )
+        if last == EntryKind.INTERRUPTION_COUNTED:
+            return
+    _require_status(session, SessionStatus.OPEN)
+
+
 @transaction.atomic
 def close_session(
     *,
@@ -465,7 +481,7 @@ def close_session(
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
-    _require_status(session, SessionStatus.OPEN)
+    _require_closable(session)
     if not certified_exact:
         raise RegulationError(
             "NOT_CERTIFIED_EXACT",
