@@ -10,13 +10,13 @@ from typing import Any
 
 import holidays
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, Q, Sum
+from django.db.models import Exists, F, Max, OuterRef, Q, Sum
 from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
 from cards_registry import selectors as depot
-from casino_ops import roles
+from casino_ops import clock, roles
 from casino_ops.services import get_casino
 from tables import selectors as tables
 
@@ -332,11 +332,17 @@ def early_stops(date_from: dt.date | None = None, date_to: dt.date | None = None
 
 
 def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str]]:
-    """Séances of ``first``..``last`` opened before their start hour, or closed before the
-    closing hour without a recorded reason: (session, what)."""
+    """Séances of ``first``..``last`` opened before their start hour, closed before the closing
+    hour without a recorded reason, or played past the closing hour (LU art. 71): closed after
+    it, still open after it, or a shoe filled at or after it: (session, what)."""
     found = []
+    now = clock.now()
     for session in (
-        tables.sessions().filter(day__gte=first, day__lte=last).select_related("table").order_by("day", "pk")
+        tables.sessions()
+        .filter(day__gte=first, day__lte=last)
+        .annotate(last_filled=Max("shoes__filled_at"))
+        .select_related("table")
+        .order_by("day", "pk")
     ):
         hours = hours_in_force(session.opened_at)
         if hours is None:
@@ -347,6 +353,12 @@ def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str
         closed_at = getattr(session, "closed_at", None)
         if closed_at is not None and closed_at < close and not _has_early_stop(session):
             found.append((session, "early_close"))
+        if closed_at is not None and closed_at > close:
+            found.append((session, "late_close"))
+        elif closed_at is None and now > close:
+            found.append((session, "open_late"))
+        if session.last_filled is not None and session.last_filled >= close:
+            found.append((session, "late_shoe"))
     return found
 
 
