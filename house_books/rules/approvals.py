@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
 
@@ -69,7 +69,7 @@ def check_none_in_force(person: Any, overlapping: Approval | None, article: str)
         )
 
 
-def check_after_revocation(person: Any, day: dt.date, revocation: Approval | None, article: str) -> None:
+def check_after_revocation(person: Any, day: dt.date, revocation: Approval | None, profile: str) -> None:
     """A new approval is dated after the latest revocation of the person (``revocation``): dated
     on or before it, it would put back in force the days the minister took away (LU art. 51 IV)."""
     if revocation is not None and revocation.ended_on is not None and day <= revocation.ended_on:
@@ -83,7 +83,7 @@ def check_after_revocation(person: Any, day: dt.date, revocation: Approval | Non
                 "ended": revocation.ended_on.strftime("%d/%m/%Y"),
                 "ref": revocation.end_reference,
             },
-            article,
+            cite("house.approvals", profile),
             field="approved_on",
         )
 

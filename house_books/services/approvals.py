@@ -92,7 +92,7 @@ def record_approval(
     rules.check_none_in_force(person, overlapping, article)
     # LU art. 51 IV: a revocation ends every power; a new approval starts after it, never on or
     # before it (the revocation is never erased)
-    rules.check_after_revocation(person, day, last_revocation_of(person), article)
+    rules.check_after_revocation(person, day, last_revocation_of(person), current)
     approvals_changed()
     approval = create(
         Approval,

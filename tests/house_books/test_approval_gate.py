@@ -160,7 +160,7 @@ def test_a_re_approval_is_never_dated_on_or_before_the_revocation(people: dict[s
     _revoke(director, croupier, revoked_on)
     for day in (revoked_on, revoked_on - dt.timedelta(days=5)):
         with assert_refused(
-            "APPROVAL_BEFORE_REVOCATION", article="LU art. 54, 63", field="approved_on", nothing_recorded=True
+            "APPROVAL_BEFORE_REVOCATION", article=ARTICLE, field="approved_on", nothing_recorded=True
         ) as refusal:
             services.record_approval(
                 actor=director,
