@@ -247,7 +247,8 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
-    act_checks.run(  # first: after a bank failure, no advance at all (LU art. 11), open or not
+    # first: after a bank failure, no advance at all (LU art. 11), the séance open or not
+    act_checks.run(
         act_checks.Act.SESSION_ADVANCE,
         day=session.day,
         profile=profile,

@@ -22,6 +22,8 @@ from house_books.models import Approval
 from house_books.selectors import approved_on
 from tests.builders import assert_refused, gaming_day
 
+from .test_bank_failure_stops import seances  # noqa: F401
+
 pytestmark = pytest.mark.django_db
 
 ARTICLE = "LU art. 51, 54, 63"
@@ -217,3 +219,40 @@ def test_the_gate_and_the_acts_own_check_read_the_approvals_once(
     with django_assert_num_queries(1):
         access.require(director, Act.DEPOT, profile="LU")
         act_checks.run(act_checks.Act.DEPOT_ISSUE, day=day, profile="LU", people={"actor": director})
+
+
+# -- the people an act of the tables names ---------------------------------------------------------
+
+
+def test_a_revoked_person_neither_holds_nor_reopens_the_box_nor_deals_a_hand_log(
+    people: dict[str, Any],
+    seances: list[Any],  # noqa: F811
+) -> None:
+    """The box locked at an interruption is kept by an approved person and reopened by one; the
+    croupier who dealt the rounds of a hand log holds his approval on the séance's day (the
+    uploader being the hand-log machine, not a person of the casino)."""
+    from tables.clock import history_at
+    from tables.models import HandLog
+    from tables.services import interrupt_session, resume_session, upload_hand_log
+    from tests import builders
+
+    from .test_bank_failure_no_play import _log
+    from .test_bank_failure_stops import D, _at
+
+    director, committee, croupier = people[roles.DIRECTOR], people[roles.COMMITTEE], people[roles.CROUPIER]
+    session, other = seances
+    builders.shoe(session, croupier=croupier, label="S1", hour=20)
+    with history_at(_at(21)):
+        interrupt_session(actor=croupier, session=other, mode="locked", key_holder=committee)
+    _revoke(director, croupier, D)
+    _revoke(director, committee, D)
+    with history_at(_at(21, 30)):
+        with assert_refused("NOT_APPROVED", article=ARTICLE, field="key_holder", nothing_recorded=True):
+            interrupt_session(actor=director, session=session, mode="locked", key_holder=croupier)
+        with assert_refused("NOT_APPROVED", article=ARTICLE, field="actor", nothing_recorded=True):
+            resume_session(actor=committee, session=other)
+        with assert_refused("NOT_APPROVED", article=ARTICLE, field="croupier", nothing_recorded=True):
+            upload_hand_log(
+                actor=people[roles.MACHINE], session=session, raw=_log(session, "S1"), source="api"
+            )
+    assert not HandLog.objects.exists()
