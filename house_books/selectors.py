@@ -197,7 +197,9 @@ def approval_memo(person: Any, day: dt.date) -> tuple[bool, bool] | None:
 
 
 def remember_approval(person: Any, day: dt.date, kept: bool, in_force: bool) -> None:
-    memo = getattr(person, "_approvals_in_force_memo", None)
+    memo: tuple[int, dict[dt.date, tuple[bool, bool]]] | None = getattr(
+        person, "_approvals_in_force_memo", None
+    )
     if not memo or memo[0] != _APPROVALS_GENERATION[0]:
         memo = (_APPROVALS_GENERATION[0], {})
         try:
