@@ -27,7 +27,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import roles
+from . import act_checks, clock, roles
 from .regulations import RegulationError, cite
 from .services import get_casino
 
@@ -368,13 +368,37 @@ def require(
     article: str | None = None,
     code: str | None = None,
     message: str | None = None,
+    gate: bool = True,
 ) -> None:
     """Refuse with :class:`RoleRequired` unless ``user`` may perform ``act``. ``article``,
-    ``code`` and ``message`` override the table's where a book words its refusal itself."""
+    ``code`` and ``message`` override the table's where a book words its refusal itself.
+    Holding the role, the person also passes the checks the books above bind every act by a
+    person with (:func:`require_approved`); ``gate=False`` only where the act's service makes
+    that check itself (the director recording his own approval)."""
     if may(user, act):
+        if gate:
+            require_approved(user, act, profile=profile, field=field)
         return
     rule, cited = _refusal(act, profile, article)
     raise RoleRequired(act, code or rule.code, message or _(str(rule.message)), cited, field=field)
+
+
+def require_approved(user: Any, act: Act, *, profile: str | None = None, field: str = "actor") -> None:
+    """The gate every act by a person of the casino passes, whatever its book: the checks the
+    apps above register for :attr:`casino_ops.act_checks.Act.PERFORM` (LU art. 51, 54, 63: the
+    person holds an approval in force on the gaming day the act is done; a revoked person does
+    nothing more). An officer of the State and the hand-log machine are not the casino's
+    people: nothing is added for them."""
+    if user is None or roles.has_role(user, roles.OFFICER, roles.MACHINE):
+        return
+    act_checks.run(
+        act_checks.Act.PERFORM,
+        day=clock.gaming_date(clock.now()),
+        profile=profile or "",
+        people={field: user},
+        at=clock.now(),
+        subject=act,
+    )
 
 
 def require_named(

@@ -21,9 +21,15 @@ class Act(StrEnum):
     not one of these fails where it is written (``Act.SESION_OPEN`` at import, ``run("…")``
     with a :class:`ValueError`)."""
 
+    #: any act by a person of the casino, at the gate (:func:`casino_ops.access.require`):
+    #: ``people`` the actor, ``day`` the gaming day it is done, ``subject`` its
+    #: :class:`casino_ops.access.Act`; ``profile`` may be ``""`` (the casino's, read when needed)
+    PERFORM = "act.perform"
     SESSION_OPEN = "session.open"
     SESSION_ADVANCE = "session.advance"
     SESSION_CLOSE = "session.close"
+    SESSION_INTERRUPT = "session.interrupt"  # counted, or locked in the box (its key held)
+    SESSION_RESUME = "session.resume"  # the play resumes (a locked box reopened)
     SESSION_PLAY = "session.play"  # rounds played: a hand log received (``at``: its shoe filled)
     DEPOT_KEY_HANDOVER = "depot.key_handover"
     DEPOT_RECEIVE = "depot.receive"

@@ -1,12 +1,14 @@
 """The rules of these books that bind the acts of the tables and the depot, registered in
 :mod:`casino_ops.act_checks` when Django starts (the tables never import this app).
 
-- approvals (LU art. 51, 54, 63): whoever signs, counts or witnesses an act holds an approval
-  in force that day, once the casino keeps its book of approvals;
+- approvals (LU art. 51, 54, 63): whoever performs, signs, counts or witnesses an act holds an
+  approval in force that day, once the casino keeps its book of approvals (every act by a
+  person passes the gate, ``Act.PERFORM``; the tables' and the depot's acts name their people);
 - séance hours (LU art. 71): no séance opens before the start hour notified, nor after the
   closing hour; a séance closed before the closing hour has its recorded reason;
-- a bank failure (LU art. 11): no séance opens, no advance is added to one, and no round is
-  played (a hand log of a shoe filled after the failure), until a new authorisation is recorded;
+- a bank failure (LU art. 11): no séance opens, no advance is added to one, no interrupted
+  séance resumes, and no round is played (a hand log of a shoe filled after the failure, or
+  received after it for a shoe never filled), until a new authorisation is recorded;
 - shoe devices (LU art. 32 §3, 40): under LU, no séance opens at a table without the shoe
   the director assigned to it for that day (the book is compelled, not kept at will);
 - closing down (LU art. 52): no séance opens after it.
@@ -22,6 +24,7 @@ from django.utils import timezone
 
 from casino_ops import act_checks, roles
 from casino_ops.act_checks import Act
+from casino_ops.services import get_casino
 
 from . import selectors
 from .rules import seances as rules
@@ -31,17 +34,28 @@ from .services.approvals import check_approved
 def approved_people(
     *, act: Act, day: dt.date, profile: str, people: Mapping[str, Any], **_ignored: Any
 ) -> None:
-    present = [(field, person) for field, person in people.items() if person is not None]
+    present = [
+        (field, person)
+        for field, person in people.items()
+        if person is not None and not isinstance(person, str) and not roles.is_officer(person)
+    ]
     if not present:
         return  # no one signs, counts or witnesses: nothing to check, kept book or not
-    # whether the book is kept and who is approved that day: one query for the act's people
-    kept, approved = selectors.approvals_in_force([person for _field, person in present], day)
-    if not kept:
-        return
+    if act == Act.PERFORM:
+        selectors.approvals_changed()  # a new act: what earlier acts read is read again
+    # whether the book is kept and who is approved that day: one query for the act's people (none
+    # for whom the gate already read for this act: the memo on each person, for that day)
+    unread = [person for _field, person in present if selectors.approval_memo(person, day) is None]
+    if unread:
+        kept, approved = selectors.approvals_in_force(unread, day)
+        for person in unread:
+            selectors.remember_approval(person, day, kept, person.pk in approved)
     for field, person in present:
-        if roles.is_officer(person):
-            continue  # an officer of the State is not the casino's to approve
-        check_approved(person, day, profile, field=field, approved=person.pk in approved)
+        kept, in_force = selectors.approval_memo(person, day) or (True, False)
+        if not kept:
+            return
+        if not in_force:
+            check_approved(person, day, profile or get_casino().profile, field=field, approved=False)
 
 
 def seance_hours(
@@ -60,9 +74,9 @@ def seance_hours(
 
 def bank_authorised(*, act: Act, profile: str, at: dt.datetime | None, **_ignored: Any) -> None:
     """LU art. 11: the counterpart games stop at the failure and the authorisation lapses: no
-    séance opens, no further advance feeds an open one, and no round is played (a hand log of a
-    shoe filled after the failure), until a new authorisation."""
-    if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE, Act.SESSION_PLAY):
+    séance opens, no further advance feeds an open one, no interrupted séance resumes, and no
+    round is played (a hand log of a shoe filled after the failure), until a new authorisation."""
+    if act not in (Act.SESSION_OPEN, Act.SESSION_ADVANCE, Act.SESSION_RESUME, Act.SESSION_PLAY):
         return
     rules.check_bank_authorised(act, profile, selectors.pending_bank_failure(at or timezone.now()))
 

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from casino_ops import dates, roles
 from casino_ops.inspection import Breach, check
@@ -78,10 +79,20 @@ def _period(day: dt.date | None) -> tuple[dt.date, dt.date]:
     return today - dt.timedelta(days=31), today
 
 
+_OUTSIDE_HOURS = {
+    "early_open": gettext_lazy("ouverte avant l'heure notifiée aux ministres"),
+    "early_close": gettext_lazy("arrêtée avant l'heure de fermeture sans motif inscrit"),
+    "late_close": gettext_lazy("jouée après l'heure de fermeture autorisée : clôturée après elle"),
+    "open_late": gettext_lazy("jouée après l'heure de fermeture autorisée : encore ouverte après elle"),
+    "late_shoe": gettext_lazy("jouée après l'heure de fermeture autorisée : sabot garni après elle"),
+}
+
+
 @check("house.session_outside_hours", _("Séances hors des heures notifiées"))
 def sessions_outside_hours(day: dt.date | None) -> Iterator[Breach]:
-    """Séances opened before the start hour notified to the ministers, or closed before the
-    closing hour without a recorded reason (players gone, three coups without a stake)."""
+    """Séances opened before the start hour notified to the ministers, closed before the
+    closing hour without a recorded reason (players gone, three coups without a stake), or
+    played past the closing hour (closed after it, still open after it, a shoe filled after it)."""
     found = selectors.sessions_outside_hours(*_period(day))
     if not found:
         return
@@ -92,9 +103,7 @@ def sessions_outside_hours(day: dt.date | None) -> Iterator[Breach]:
             article,
             _("séance de la table %(t)s du %(day)s")
             % {"t": session.table.number, "day": dates.day(session.day)},
-            _("ouverte avant l'heure notifiée aux ministres")
-            if what == "early_open"
-            else _("arrêtée avant l'heure de fermeture sans motif inscrit"),
+            str(_OUTSIDE_HOURS[what]),
         )
 
 
@@ -222,8 +231,8 @@ def exclusion_notice_recorded_late(day: dt.date | None) -> Iterator[Breach]:
     for notice in late:
         exclusion = notice.exclusion
         values = {
-            "declared": notice.declared.strftime("%d/%m/%Y"),
-            "recorded": timezone.localtime(notice.recorded_at).strftime("%d/%m/%Y %H:%M"),
+            "declared": dates.day(notice.declared),
+            "recorded": dates.moment(notice.recorded_at),
             "n": notice.gap_days,
         }
         if notice.kind == "director_notice":
@@ -245,7 +254,7 @@ def exclusion_notice_recorded_late(day: dt.date | None) -> Iterator[Breach]:
             % {
                 "kind": exclusion.get_kind_display(),
                 "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "day": exclusion.decided_on.strftime("%d/%m/%Y"),
+                "day": dates.day(exclusion.decided_on),
             },
             detail % values,
         )

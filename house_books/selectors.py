@@ -11,13 +11,13 @@ from typing import Any
 
 import holidays
 from django.contrib.auth import get_user_model
-from django.db.models import Exists, F, OuterRef, Q, Sum
+from django.db.models import Exists, F, Max, OuterRef, Q, Sum
 from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
 from cards_registry import selectors as depot
-from casino_ops import roles
+from casino_ops import clock, roles
 from casino_ops.services import get_casino
 from tables import selectors as tables
 
@@ -130,8 +130,22 @@ def orphans_entered_late(day: dt.date | None = None) -> list[Any]:
 def _in_force_on(day: dt.date) -> Any:
     """The approvals in force on ``day``: given on or before it, not ended, revoked, resigned
     or dismissed on or before it."""
-    return Approval.objects.filter(approved_on__lte=day).filter(
-        Q(ended_on__isnull=True) | Q(ended_on__gt=day)
+    return (
+        Approval.objects.filter(approved_on__lte=day)
+        .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        .exclude(Exists(_revoked_since(day)))
+    )
+
+
+def _revoked_since(day: dt.date) -> Any:
+    """A revocation of the same person between the approval's start and ``day``: it ended every
+    power of that person (LU art. 51 IV), whatever other approval he held, which never launders
+    it."""
+    return Approval.objects.filter(
+        person=OuterRef("person"),
+        end_kind=ApprovalEnd.REVOKED,
+        ended_on__gte=OuterRef("approved_on"),
+        ended_on__lte=day,
     )
 
 
@@ -161,12 +175,56 @@ def approvals_in_force(people: list[Any], day: dt.date) -> tuple[bool, set[Any]]
     return bool(rows[0][1]), {pk for pk, _kept, approved in rows if approved}
 
 
+#: Bumped by every act on the book of approvals and by every act at its gate: a person's
+#: approvals read for a day are kept on the person's instance (:func:`approval_memo`) for the act
+#: in course only, and never once the book has changed.
+_APPROVALS_GENERATION = [0]
+
+
+def approvals_changed() -> None:
+    """An approval was recorded or ended, or a new act starts: forget every memo of approvals."""
+    _APPROVALS_GENERATION[0] += 1
+
+
+def approval_memo(person: Any, day: dt.date) -> tuple[bool, bool] | None:
+    """(book kept, approval in force) for ``person`` on ``day`` as read for the act in course,
+    or ``None``: not read since the book last changed. The gate and the act's own check read a
+    person once (one query per act)."""
+    memo = getattr(person, "_approvals_in_force_memo", None)
+    if not memo or memo[0] != _APPROVALS_GENERATION[0]:
+        return None
+    found: tuple[bool, bool] | None = memo[1].get(day)
+    return found
+
+
+def remember_approval(person: Any, day: dt.date, kept: bool, in_force: bool) -> None:
+    memo: tuple[int, dict[dt.date, tuple[bool, bool]]] | None = getattr(
+        person, "_approvals_in_force_memo", None
+    )
+    if not memo or memo[0] != _APPROVALS_GENERATION[0]:
+        memo = (_APPROVALS_GENERATION[0], {})
+        try:
+            person._approvals_in_force_memo = memo
+        except AttributeError:  # a person that takes no attribute: read again next time
+            return
+    memo[1][day] = (kept, in_force)
+
+
 def revocation_of(user: Any, day: dt.date) -> Any:
     """The revocation by the minister, on or before ``day``, of an approval ``user`` held
     (``None``: none)."""
     return (
         Approval.objects.filter(person=user, end_kind=ApprovalEnd.REVOKED, ended_on__lte=day)
         .order_by("-ended_on")
+        .first()
+    )
+
+
+def last_revocation_of(user: Any) -> Any:
+    """The latest revocation by the minister of any approval ``user`` held (``None``: none)."""
+    return (
+        Approval.objects.filter(person=user, end_kind=ApprovalEnd.REVOKED, ended_on__isnull=False)
+        .order_by("-ended_on", "-pk")
         .first()
     )
 
@@ -183,6 +241,7 @@ def committee_in_force(day: dt.date) -> list[Any]:
             function__in=[ApprovalFunction.DIRECTOR, ApprovalFunction.COMMITTEE], approved_on__lte=day
         )
         .filter(Q(ended_on__isnull=True) | Q(ended_on__gt=day))
+        .exclude(Exists(_revoked_since(day)))
         .select_related("person")
         .order_by("function", "approved_on", "pk")
     )
@@ -276,11 +335,17 @@ def early_stops(date_from: dt.date | None = None, date_to: dt.date | None = None
 
 
 def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str]]:
-    """Séances of ``first``..``last`` opened before their start hour, or closed before the
-    closing hour without a recorded reason: (session, what)."""
+    """Séances of ``first``..``last`` opened before their start hour, closed before the closing
+    hour without a recorded reason, or played past the closing hour (LU art. 71): closed after
+    it, still open after it, or a shoe filled at or after it: (session, what)."""
     found = []
+    now = clock.now()
     for session in (
-        tables.sessions().filter(day__gte=first, day__lte=last).select_related("table").order_by("day", "pk")
+        tables.sessions()
+        .filter(day__gte=first, day__lte=last)
+        .annotate(last_filled=Max("shoes__filled_at"))
+        .select_related("table")
+        .order_by("day", "pk")
     ):
         hours = hours_in_force(session.opened_at)
         if hours is None:
@@ -291,6 +356,12 @@ def sessions_outside_hours(first: dt.date, last: dt.date) -> list[tuple[Any, str
         closed_at = getattr(session, "closed_at", None)
         if closed_at is not None and closed_at < close and not _has_early_stop(session):
             found.append((session, "early_close"))
+        if closed_at is not None and closed_at > close:
+            found.append((session, "late_close"))
+        elif closed_at is None and now > close:
+            found.append((session, "open_late"))
+        if session.last_filled is not None and session.last_filled >= close:
+            found.append((session, "late_shoe"))
     return found
 
 

@@ -22,6 +22,8 @@ from django.utils.translation import gettext as _
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from cards_registry.models import Incident, IncidentRoute
+from cards_registry.services.incidents import EXPLAINED_CODES as EXPLAINED_INCIDENTS
 from casino_ops import dates
 from casino_ops.dates import amount
 from casino_ops.inspection import Breach, check
@@ -254,26 +256,45 @@ def decks_in_two_live_shoes(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.hand_log_unknown_shoe", _("Journaux de mains de sabots inconnus"))
 def hand_logs_of_unknown_shoes(day: dt.date | None) -> Iterator[Breach]:
-    """A log naming no shoe of its session: its cards come from no recorded decks. Named until
-    the director takes note of its SHOE_UNKNOWN discrepancy with his explanation."""
+    """A log naming no shoe of its session: its cards come from no recorded decks. The director's
+    explanation does not clear it: it opens an incident, and the log is named until the officer
+    closes that incident (FR art. 40, LU art. 7)."""
     explained = DiscrepancyAcknowledgement.objects.filter(
         discrepancy__hand_log_id=OuterRef("pk"), discrepancy__code="SHOE_UNKNOWN"
     ).exclude(note="")
+    closed = Incident.objects.filter(
+        route=IncidentRoute.REPLAY,
+        kind=EXPLAINED_INCIDENTS["SHOE_UNKNOWN"],
+        day=OuterRef("session__day"),
+        table_number=OuterRef("session__table__number"),
+        shoe_reference=OuterRef("shoe_label"),
+        closure__isnull=False,
+    )
     query = (
-        HandLog.objects.select_related("session__table").filter(shoe__isnull=True).filter(~Exists(explained))
+        HandLog.objects.select_related("session__table")
+        .filter(shoe__isnull=True)
+        .annotate(explained=Exists(explained))
+        .filter(~Exists(closed))
     )
     if day is not None:
         query = query.filter(session__day=day)
     for log in query.order_by("uploaded_at"):
+        detail = (
+            _(
+                "journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant ; "
+                "expliqué par le directeur, il reste en infraction jusqu'à la clôture de l'incident par l'officier"
+            )
+            if log.explained
+            else _(
+                "journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant, "
+                "et le directeur n'en a pas donné l'explication"
+            )
+        )
         yield Breach(
             "tables.hand_log_unknown_shoe",
             cite("depot.issue_and_unseal", log.session.profile),
             _name(log.session),
-            _(
-                "journal %(s)s (SHA-256 %(h)s) : aucun sabot de la séance ne porte cet identifiant, "
-                "et le directeur n'en a pas donné l'explication"
-            )
-            % {"s": log.shoe_label, "h": log.sha256[:12]},
+            detail % {"s": log.shoe_label, "h": log.sha256[:12]},
             _url(log.session),
         )
 

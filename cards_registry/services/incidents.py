@@ -257,6 +257,9 @@ def record_incident_report(
 
 # The replay's discrepancy codes that are a card incident, and the kind each opens.
 REPLAY_CODES = {"CARD_COUNT_EXCEEDED": IncidentKind.EXTRA, "INVALID_CARD": IncidentKind.FOREIGN}
+#: Discrepancies whose explanation by the director opens an incident for the officer to close: a
+#: log of a shoe the séance never filled, its cards from no recorded deck (FR art. 40, LU art. 7).
+EXPLAINED_CODES = {"SHOE_UNKNOWN": IncidentKind.FOREIGN}
 
 
 @transaction.atomic
@@ -274,11 +277,12 @@ def report_incident_from_replay(
     """The replay of a hand log found a card too many or a card that is no card of the shoe:
     an incident is opened on the shoe's decks, quarantined, to be reported to the officer.
 
-    ``code`` is the discrepancy code (:data:`REPLAY_CODES`; any other: nothing, ``None``).
+    ``code`` is the discrepancy code (:data:`REPLAY_CODES`, or :data:`EXPLAINED_CODES` when the
+    director explains a log of an unknown shoe; any other: nothing, ``None``).
     Idempotent: a second replay of the same shoe finds the incident already opened for
     that code and returns it. ``actor`` is ``None`` when the replay task runs it.
     """
-    kind = REPLAY_CODES.get(code)
+    kind = REPLAY_CODES.get(code) or EXPLAINED_CODES.get(code)
     if kind is None:
         return None
     profile = _profile()

@@ -102,8 +102,8 @@ class ExclusionAdmin(ActAdmin):
             else _("déclaré le %(d)s, inscrit le %(r)s")
         )
         return said % {
-            "d": declared.strftime("%d/%m/%Y"),
-            "r": timezone.localtime(recorded).strftime("%d/%m/%Y %H:%M"),
+            "d": dates.day(declared),
+            "r": dates.moment(recorded),
         }
 
     @admin.display(description=_("entrées refusées sous cette exclusion"))

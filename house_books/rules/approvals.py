@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.regulations import RegulationError
+from casino_ops.regulations import RegulationError, cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
 
@@ -67,6 +67,25 @@ def check_none_in_force(person: Any, overlapping: Approval | None, article: str)
             % {"name": person.get_username(), "ref": overlapping.reference},
             article,
             field="person",
+        )
+
+
+def check_after_revocation(person: Any, day: dt.date, revocation: Approval | None, profile: str) -> None:
+    """A new approval is dated after the latest revocation of the person (``revocation``): dated
+    on or before it, it would put back in force the days the minister took away (LU art. 51 IV)."""
+    if revocation is not None and revocation.ended_on is not None and day <= revocation.ended_on:
+        raise RegulationError(
+            "APPROVAL_BEFORE_REVOCATION",
+            _(
+                "%(name)s a été révoqué le %(ended)s (%(ref)s) : un nouvel agrément ne peut être daté de ce jour ou d'avant, la révocation n'est jamais effacée."
+            )
+            % {
+                "name": person.get_username(),
+                "ended": dates.day(revocation.ended_on),
+                "ref": revocation.end_reference,
+            },
+            cite("house.approvals", profile),
+            field="approved_on",
         )
 
 

@@ -57,7 +57,8 @@ def check_seance_hours(
 
 def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
     """LU art. 11: after a failure not yet followed by a new authorisation (``failure``) no
-    séance opens and no advance feeds an open one."""
+    séance opens, no advance feeds an open one, no interrupted séance resumes and no round is
+    played."""
     if failure is None:
         return
     when = {"at": dates.moment(failure.occurred_at)}
@@ -66,6 +67,16 @@ def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
             "BANK_FAILURE_NO_AUTHORISATION",
             _(
                 "Depuis la défaillance de la contrepartie du %(at)s, aucune manche n'est jouée avant l'inscription d'une nouvelle autorisation : journal d'un sabot garni après la défaillance refusé."
+            )
+            % when,
+            cite("house.bank", profile),
+            field="session",
+        )
+    if act == Act.SESSION_RESUME:
+        raise RegulationError(
+            "BANK_FAILURE_NO_AUTHORISATION",
+            _(
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune séance interrompue ne reprend avant l'inscription d'une nouvelle autorisation."
             )
             % when,
             cite("house.bank", profile),

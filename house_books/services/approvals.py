@@ -24,7 +24,7 @@ from casino_ops.regulations import cite
 from ..models import Approval, ApprovalEnd, ApprovalFunction
 from ..rules import approvals as rules
 from ..rules.common import past_date, required_text
-from ..selectors import approved_on, revocation_of
+from ..selectors import approvals_changed, approved_on, last_revocation_of, revocation_of
 from ._shared import create, profile
 
 _FUNCTION_RULE = {
@@ -59,8 +59,12 @@ def _lock_person(person: Any) -> None:
         )
 
 
-def _require_director(actor: User, article: str) -> None:
-    access.require(actor, Act.APPROVALS, article=article)
+def _require_director(actor: User, article: str, *, person: Any = None) -> None:
+    """The director keeps the book, approved himself (the gate), except when he records his
+    own approval: the minister's decision he writes is what puts him in force (never dated on
+    or before a revocation it would erase: :func:`record_approval`)."""
+    own = person is not None and getattr(person, "pk", None) == actor.pk
+    access.require(actor, Act.APPROVALS, article=article, gate=not own)
 
 
 @transaction.atomic
@@ -77,7 +81,7 @@ def record_approval(
     current = profile()
     rules.check_function(function, cite("house.approvals", current))
     article = cite(_FUNCTION_RULE[ApprovalFunction(function)], current)
-    _require_director(actor, article)
+    _require_director(actor, article, person=person)
     rules.check_person(person, article)
     day = past_date(approved_on, "approved_on", article)
     reference = required_text(reference, "reference", _("la référence de l'agrément"), article)
@@ -86,6 +90,10 @@ def record_approval(
     _lock_person(person)
     overlapping = Approval.objects.filter(person=person, function=function, ended_on__isnull=True).first()
     rules.check_none_in_force(person, overlapping, article)
+    # LU art. 51 IV: a revocation ends every power; a new approval starts after it, never on or
+    # before it (the revocation is never erased)
+    rules.check_after_revocation(person, day, last_revocation_of(person), current)
+    approvals_changed()
     approval = create(
         Approval,
         article,
@@ -137,6 +145,7 @@ def end_approval(
         rules.check_minister_notified(minister_notified_on, article)
         notified = past_date(minister_notified_on, "minister_notified_on", article)
         rules.check_notified_after_end(notified, day, article)
+    approvals_changed()
     Approval.objects.filter(pk=approval.pk).update(
         ended_on=day,
         end_kind=kind,

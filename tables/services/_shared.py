@@ -68,12 +68,14 @@ def _require_maximum_fixer(user: User, profile: str, day: dt.date, field: str = 
     member recorded as his approved delegate for the direction of play on that day (LU art. 51 V).
     Returns the delegation used (None for the director)."""
     if access.may(user, Act.FIX_MAXIMUM):
+        access.require_approved(user, Act.FIX_MAXIMUM, profile=profile, field=field)
         return None
     if access.may(user, Act.FIX_MAXIMUM_AS_DELEGATE):
         for delegation in Delegation.objects.filter(delegate=user, valid_from__lte=day).order_by(
             "-valid_from"
         ):
             if delegation.covers(day):
+                access.require_approved(user, Act.FIX_MAXIMUM_AS_DELEGATE, profile=profile, field=field)
                 return delegation
     else:  # neither the director nor a committee member: not a matter of delegation
         access.require(user, Act.FIX_MAXIMUM, profile=profile, field=field)

@@ -63,14 +63,15 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         )
     _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     # its rounds were played once its shoe was filled (the moment of the upload for a shoe the
-    # séance never filled): the rules of the books above bind them (LU art. 11)
-    filled = session.shoes.filter(label=doc["shoe_id"]).values_list("filled_at", flat=True).first()
+    # séance never filled): the rules of the books above bind them (LU art. 11), and the croupier
+    # who dealt them holds his approval that day (LU art. 51, 54, 63)
+    shoe = session.shoes.filter(label=doc["shoe_id"]).select_related("croupier").first()
     act_checks.run(
         act_checks.Act.SESSION_PLAY,
         day=session.day,
         profile=profile,
-        people={},
-        at=filled or clock.now(),
+        people={"croupier": shoe.croupier if shoe is not None else session.croupier},
+        at=shoe.filled_at if shoe is not None else clock.now(),
         subject=session,
     )
     digest = hashlib.sha256(raw).hexdigest()
@@ -247,7 +248,7 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
     """The director takes note of discrepancies found by the replay: one signed, dated row each
     (an already acknowledged one is left as it is). FR art. 55-4, 68; LU art. 32. A log of a
     shoe the séance never filled (``SHOE_UNKNOWN``) is taken note of only with his explanation
-    in ``note`` (FR art. 40, LU art. 7)."""
+    in ``note`` (FR art. 40, LU art. 7), which opens an incident for the officer to close."""
     profile = get_casino().profile
     access.require(actor, Act.ACKNOWLEDGE_DISCREPANCIES, profile=profile)
     discrepancies = list(discrepancies)
@@ -292,4 +293,18 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
             },
         )
         rows.append(row)
+        if discrepancy.code in EXPLAINED_CODES:
+            # explained, not closed: an incident for the officer, who closes it (the log stays
+            # named by the self-inspection until then; FR art. 40, LU art. 7)
+            session = Session.objects.select_related("table").get(pk=discrepancy.session_id)
+            report_incident_from_replay(
+                code=discrepancy.code,
+                table_number=session.table.number,
+                day=session.day,
+                shoe_reference=str(discrepancy.detail.get("shoe_id", "")),
+                decks=[],
+                detail=note,
+                occurred_at=now,
+                actor=actor,
+            )
     return rows

@@ -247,7 +247,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
-    _require_status(session, SessionStatus.OPEN)
+    # first: after a bank failure, no advance at all (LU art. 11), the séance open or not
     act_checks.run(
         act_checks.Act.SESSION_ADVANCE,
         day=session.day,
@@ -256,6 +256,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
         at=clock.now(),
         subject=session,
     )
+    _require_status(session, SessionStatus.OPEN)
     rules.check_amount(amount, "amount", "advance.book", profile)
     initial = selectors.effective_advances(session)[0][1]  # as corrected, if it was (FR art. 68)
     if amount != initial:
@@ -303,6 +304,19 @@ def interrupt_session(
     profile = session.profile
     _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
+    act_checks.run(
+        act_checks.Act.SESSION_INTERRUPT,
+        day=session.day,
+        profile=profile,
+        people={
+            "actor": actor,
+            "key_holder": key_holder if mode == "locked" else None,
+            "signed_by": signed_by if mode == "counted" and profile == "LU" else None,
+            "cashier": cashier if mode == "counted" and profile == "LU" else None,
+        },
+        at=clock.now(),
+        subject=session,
+    )
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
         check_counter_not_signer(actor, signed_by, profile, field="signed_by")
@@ -411,6 +425,16 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
             cite("session.interruption", session.profile),
             field="actor",
         )
+    # the box reopened and the play resumed: by an approved person, never after a bank failure
+    # not yet followed by a new authorisation (LU art. 11, 51, 54, 63)
+    act_checks.run(
+        act_checks.Act.SESSION_RESUME,
+        day=session.day,
+        profile=session.profile,
+        people={"actor": actor},
+        at=clock.now(),
+        subject=session,
+    )
     entry = _entry(session, EntryKind.RESUMPTION, counted_by=actor)
     session.status = SessionStatus.OPEN
     _save(session, cite("advance.book", session.profile), update_fields=["status"])
@@ -421,6 +445,22 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
         payload={"session": session.pk, "line": entry.line},
     )
     return entry
+
+
+def _require_closable(session: Session) -> None:
+    """An open séance closes; so does one interrupted with its cash counted (not locked in the
+    box): after a bank failure the séances stay interrupted, counted, until the new authorisation
+    (LU art. 11, 23), and close without resuming."""
+    if session.status == SessionStatus.INTERRUPTED:
+        last = (
+            session.entries.filter(kind__in=[EntryKind.INTERRUPTION_LOCKED, EntryKind.INTERRUPTION_COUNTED])
+            .order_by("-line")
+            .values_list("kind", flat=True)
+            .first()
+        )
+        if last == EntryKind.INTERRUPTION_COUNTED:
+            return
+    _require_status(session, SessionStatus.OPEN)
 
 
 @transaction.atomic
@@ -442,7 +482,7 @@ def close_session(
     _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
-    _require_status(session, SessionStatus.OPEN)
+    _require_closable(session)
     if not certified_exact:
         raise RegulationError(
             "NOT_CERTIFIED_EXACT",

@@ -30,10 +30,16 @@ def _approve(director: Any, person: Any, **kw: Any) -> Approval:
     return services.record_approval(actor=director, person=person, **values)
 
 
+def _director_approved(director: Any, since: dt.date = D1 - dt.timedelta(days=30)) -> Approval:
+    """The director's own approval (once the book is kept, he keeps it only while approved)."""
+    return _approve(director, director, function="director", job="", approved_on=since)
+
+
 def test_approved_from_the_approval_until_its_revocation(
     lu_casino: Any, director: Any, croupier: Any
 ) -> None:
     assert not approved_on(croupier, D1)
+    _director_approved(director)
     approval = _approve(director, croupier)
     assert not approved_on(croupier, D1 - dt.timedelta(days=1))  # not before: staff approved before they work
     assert approved_on(croupier, D1) and approved_on(croupier, D2 - dt.timedelta(days=1))
@@ -46,7 +52,7 @@ def test_approved_from_the_approval_until_its_revocation(
     actions = list(
         AuditEvent.objects.filter(action__startswith="house.approval").values_list("action", flat=True)
     )
-    assert sorted(actions) == ["house.approval_ended", "house.approval_recorded"]
+    assert sorted(actions) == ["house.approval_ended", "house.approval_recorded", "house.approval_recorded"]
 
 
 def test_check_approved_cites_lu_51_54_63(lu_casino: Any, director: Any, croupier: Any) -> None:
@@ -74,6 +80,7 @@ def test_under_fr_the_rule_is_the_casinos_internal_rule(casino: Any, croupier: A
 def test_direction_approved_by_the_minister_cites_art_51(
     lu_casino: Any, director: Any, committee: Any
 ) -> None:
+    _director_approved(director)
     with pytest.raises(RegulationError) as refused:
         _approve(director, committee, function="committee", reference=" ")
     assert (refused.value.field, refused.value.article) == ("reference", "LU art. 51")
@@ -108,6 +115,7 @@ def test_only_the_director_keeps_the_approvals(lu_casino: Any, committee: Any, c
 
 
 def test_resignation_and_dismissal_are_notified(lu_casino: Any, director: Any, croupier: Any) -> None:
+    _director_approved(director)
     approval = _approve(director, croupier)
     with pytest.raises(RegulationError) as refused:
         services.end_approval(
@@ -153,6 +161,7 @@ def test_register_api_and_admin(
     lu_casino: Any, director: Any, croupier: Any, officer: Any, client: Any
 ) -> None:
     approval = _approve(director, croupier)
+    _director_approved(director, D1 + dt.timedelta(days=1))  # listed after the croupier's
     services.end_approval(
         actor=director, approval=approval, kind="revoked", ended_on=D2, reference="MJ/2026/077"
     )

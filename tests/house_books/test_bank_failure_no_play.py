@@ -1,6 +1,7 @@
-"""LU art. 11: after a bank failure no round is played before the new authorisation: a hand log
-of a shoe filled after the failure is refused until the authorisation is recorded, while the
-log of a shoe played before the failure is still received."""
+"""LU art. 11: after a bank failure no séance resumes and no round is played before the new
+authorisation: the interrupted séance stays so, a hand log of rounds played after the failure is
+refused until the authorisation is recorded, while the log of a shoe played before the failure
+is still received."""
 
 from __future__ import annotations
 
@@ -43,14 +44,22 @@ def test_no_round_is_played_before_the_new_authorisation(
     builders.shoe(session, croupier=croupier, label="AVANT", hour=20)
     failure = _fail(director, counts={3: "30120.00", 4: "29000.00"}, cashier=cashier)
     with history_at(_at(21, 30)):
-        resume_session(actor=croupier, session=session)
-    builders.shoe(session, croupier=croupier, label="APRES", hour=22)
+        # no séance resumes before the new authorisation (was accepted)
+        with assert_refused("BANK_FAILURE_NO_AUTHORISATION", article="LU art. 11", field="session"):
+            resume_session(actor=croupier, session=session)
+    session.refresh_from_db()
     with history_at(_at(22, 30)):
         # the shoe played before the failure: its log is received
         upload_hand_log(actor=croupier, session=session, raw=_log(session, "AVANT"), source="api")
+        # a shoe the séance never filled: its rounds are played now, after the failure
         with assert_refused("BANK_FAILURE_NO_AUTHORISATION", article="LU art. 11", field="session"):
-            upload_hand_log(actor=croupier, session=session, raw=_log(session, "APRES"), source="api")
+            upload_hand_log(actor=croupier, session=session, raw=_log(session, "AILLEURS"), source="api")
     assert list(HandLog.objects.values_list("shoe_label", flat=True)) == ["AVANT"]
     record_new_authorisation(actor=director, failure=failure, granted_on=D, reference="MF/2026/88")
-    with history_at(_at(22, 45)):
+    with history_at(_at(22, 40)):
+        resume_session(actor=croupier, session=session)
+    session.refresh_from_db()
+    builders.shoe(session, croupier=croupier, label="APRES", hour=23)
+    with history_at(_at(23, 30)):
         upload_hand_log(actor=croupier, session=session, raw=_log(session, "APRES"), source="api")
+    assert sorted(HandLog.objects.values_list("shoe_label", flat=True)) == ["APRES", "AVANT"]

@@ -112,7 +112,9 @@ def test_no_advance_until_the_new_authorisation(
     failure = _fail(director, counts={3: "30120.00", 4: "29000.00"}, cashier=cashier)
     session = seances[0]
     with history_at(_at(21, 30)):
-        resume_session(actor=croupier, session=session)  # to count and close it
+        with pytest.raises(RegulationError) as refused:  # the play never resumes (LU art. 11)
+            resume_session(actor=croupier, session=session)
+        assert (refused.value.code, refused.value.field) == ("BANK_FAILURE_NO_AUTHORISATION", "session")
         with pytest.raises(RegulationError) as refused:
             add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
     assert (refused.value.code, refused.value.article) == ("BANK_FAILURE_NO_AUTHORISATION", "LU art. 11")
@@ -128,6 +130,7 @@ def test_no_advance_until_the_new_authorisation(
     assert (body["code"], body["article"]) == ("BANK_FAILURE_NO_AUTHORISATION", "LU art. 11")
     record_new_authorisation(actor=director, failure=failure, granted_on=D, reference="MF/2026/88")
     with history_at(_at(22)):
+        resume_session(actor=croupier, session=session)
         add_advance(actor=committee, session=session, amount=ADVANCE, counted_by=croupier)
 
 
@@ -171,8 +174,6 @@ def test_a_stop_put_down_to_the_failure_needs_a_failure_during_the_seance(
         "LU art. 11",
     )
     _fail(director, counts={3: "30120.00", 4: "29000.00"}, cashier=cashier)
-    with history_at(_at(21, 25)):
-        resume_session(actor=croupier, session=seances[0])
     stop = record_early_stop(
         actor=director, session=seances[0], reason="bank_failure", stopped_at=_at(21, 20)
     )

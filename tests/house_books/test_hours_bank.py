@@ -199,7 +199,11 @@ def test_inspection_names_a_seance_opened_before_its_hour(
     _open(director, croupier, table, 14)  # before any hours were notified
     assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
     _hours(director)  # the first notification, in force since before that séance
-    found = [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    found = [
+        b
+        for b in inspect(D).breaches
+        if b.check == "house.session_outside_hours" and "avant l'heure" in b.detail
+    ]  # (still open days after, it is also named as played past the closing hour)
     assert len(found) == 1 and found[0].article == "LU art. 71" and "BJ03" not in found[0].object
     assert "3" in found[0].object and D.strftime("%d/%m/%Y") in found[0].object
 

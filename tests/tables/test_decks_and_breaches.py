@@ -15,6 +15,8 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 
 from audit.models import AuditEvent
+from cards_registry.models import Incident
+from cards_registry.services import close_incident
 from casino_ops.inspection import inspect
 from house_books.services.casino import update_casino_settings
 from tables import services
@@ -175,7 +177,7 @@ def test_a_result_without_decks_is_named(staff, unplayed_session):
 
 
 @pytest.mark.django_db
-def test_a_log_of_an_unknown_shoe_is_named_until_explained(
+def test_a_log_of_an_unknown_shoe_is_named_until_the_officer_closes_its_incident(
     staff, open_session, client, django_capture_on_commit_callbacks
 ):
     log = services.upload_hand_log(
@@ -216,7 +218,14 @@ def test_a_log_of_an_unknown_shoe_is_named_until_explained(
     row = DiscrepancyAcknowledgement.objects.get(discrepancy=unknown)
     assert row.by == staff["director"] and row.note.startswith("Sabot de secours")
     assert AuditEvent.objects.filter(action="discrepancy.acknowledged").count() == 1
-    assert AuditEvent.objects.count() == events + 1
+    # the acknowledgement, and the incident its explanation opens for the officer
+    assert AuditEvent.objects.count() == events + 2
+    # explained, still named: until the officer closes the incident (was cleared by the explanation)
+    [breach] = _breaches("tables.hand_log_unknown_shoe")
+    assert breach.article == "FR art. 40" and "clôture de l'incident par l'officier" in breach.detail
+    incident = Incident.objects.get(shoe_reference="BJ03-NOWHERE")
+    assert incident.circumstances.startswith("SHOE_UNKNOWN : Sabot de secours")
+    close_incident(actor=staff["officer"], incident=incident, finding="Sabot de secours vu, jeux du sixain")
     assert not _breaches("tables.hand_log_unknown_shoe")
 
 
@@ -234,7 +243,7 @@ def test_the_explanation_through_the_api(staff, open_session, client):
         content_type="application/json",
     )
     assert response.status_code == 200 and response.json()["acknowledged"] == [unknown.pk]
-    assert not _breaches("tables.hand_log_unknown_shoe")
+    assert len(_breaches("tables.hand_log_unknown_shoe")) == 1  # until the officer closes it
 
 
 # -- the authorised minimum unstamped, the exercise reset -------------------------------------
