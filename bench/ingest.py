@@ -135,49 +135,12 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from decimal import Decimal
-
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.db import connection
 
-    from casino_ops import roles
     from casino_ops.celery import app
-    from house_books.services.casino import update_casino_settings
-    from tables import services
     from tables.models import Discrepancy, HandLog, Replay
-    from tests import builders
 
-    User = get_user_model()
-    director = User.objects.create_user("bench_director", is_staff=True)
-    director.groups.add(Group.objects.get(name=roles.DIRECTOR))
-    croupier = User.objects.create_user("bench_croupier", is_staff=True)
-    croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
-    officer = User.objects.create_user("bench_officer")  # an officer is never the casino's staff
-    officer.groups.add(Group.objects.get(name=roles.OFFICER))
-    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
-    update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
-    day = builders.gaming_day()
-    sessions = {}
-    for n in range(1, args.tables + 1):
-        table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
-        sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
-        # a shoe of the depot's decks at each table: no hand log is taken without one (FR art. 40)
-        builders.shoe(sessions[table.code], croupier=croupier, prefix=f"T{n:02d}")
-    t_sim = time.perf_counter()
-    logs = simulate_day(list(sessions), args.hours * args.rate)
-    # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
-    ordered = sorted(
-        ((i, sessions[code].pk, body) for code, bodies in logs.items() for i, body in enumerate(bodies)),
-        key=lambda item: (item[0], item[1]),
-    )
-    jobs = [(session_id, body) for _i, session_id, body in ordered]
-    total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
-    wanted = _engine_figures(body for _sid, body in jobs)  # what the workers must store
-    print(
-        f"setup   : {args.tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
-        f"simulated in {time.perf_counter() - t_sim:.1f} s"
-    )
+    croupier, sessions, jobs, total_rounds, wanted = set_up_day(args.tables, args.hours * args.rate)
 
     app.conf.update(broker_url=redis_url, task_always_eager=False)
     app.control.purge()
@@ -278,6 +241,55 @@ def main() -> None:
     if not args.keep_db:
         drop_database(server)
     finish()
+
+
+def set_up_day(
+    tables: int, rounds_per_table: int
+) -> tuple[Any, dict[str, Any], list[tuple[int, bytes]], int, dict[str, int]]:
+    """The casino, ``tables`` tables each with its open séance and a shoe of the depot's decks, and
+    the day's hand logs simulated (the croupier, the séances by table code, the (séance id, body)
+    jobs in the order they arrive, the rounds in all, what the replays must store)."""
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from casino_ops import roles
+    from house_books.services.casino import update_casino_settings
+    from tables import services
+    from tests import builders
+
+    User = get_user_model()
+    director = User.objects.create_user("bench_director", is_staff=True)
+    director.groups.add(Group.objects.get(name=roles.DIRECTOR))
+    croupier = User.objects.create_user("bench_croupier", is_staff=True)
+    croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
+    officer = User.objects.create_user("bench_officer")  # an officer is never the casino's staff
+    officer.groups.add(Group.objects.get(name=roles.OFFICER))
+    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
+    update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
+    day = builders.gaming_day()
+    sessions = {}
+    for n in range(1, tables + 1):
+        table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
+        sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
+        # a shoe of the depot's decks at each table: no hand log is taken without one (FR art. 40)
+        builders.shoe(sessions[table.code], croupier=croupier, prefix=f"T{n:02d}")
+    t_sim = time.perf_counter()
+    logs = simulate_day(list(sessions), rounds_per_table)
+    # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
+    ordered = sorted(
+        ((i, sessions[code].pk, body) for code, bodies in logs.items() for i, body in enumerate(bodies)),
+        key=lambda item: (item[0], item[1]),
+    )
+    jobs = [(session_id, body) for _i, session_id, body in ordered]
+    total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
+    wanted = _engine_figures(body for _sid, body in jobs)  # what the workers must store
+    print(
+        f"setup   : {tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
+        f"simulated in {time.perf_counter() - t_sim:.1f} s"
+    )
+    return croupier, sessions, jobs, total_rounds, wanted
 
 
 def _engine_figures(bodies: Iterable[bytes]) -> dict[str, int]:
