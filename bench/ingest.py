@@ -46,6 +46,43 @@ from bench.checks import create_database, database_name, expect_equal, finish, l
 DB_NAME = database_name("bench_ingest")
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int) -> float:
+    """Seconds of CPU the process ``pid`` has used (user + system; 0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and its descendants (the worker and its prefork children)."""
+    out = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            out.extend(family(int(child)))
+    return out
+
+
+def backends_cpu(exclude: int) -> float:
+    """The CPU of the bench database's PostgreSQL backends (but ``exclude``, this process's own):
+    the server must be on this machine."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> %s", [exclude]
+        )
+        return sum(process_cpu(pid) for (pid,) in cursor.fetchall())
+
+
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=30)
@@ -189,10 +226,14 @@ def main() -> None:
         t0 = time.perf_counter()
         latencies: list[float] = []
         errors: list[str] = []
+        api_cpu = [0.0, 0.0]  # the clients' processes, their backends
+        worker_cpu0 = sum(process_cpu(pid) for pid in family(worker.pid))
         for _proc in procs:
-            lat, errs = results.get()
+            lat, errs, cpu = results.get()
             latencies.extend(lat)
             errors.extend(errs)
+            api_cpu[0] += cpu[0]
+            api_cpu[1] += cpu[1]
         for proc in procs:
             proc.join()
         t_api = time.perf_counter() - t0
@@ -208,6 +249,14 @@ def main() -> None:
         while AuditEvent.objects.filter(seq__isnull=True).exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         t_all = time.perf_counter() - t0
+        worker_cpu = sum(process_cpu(pid) for pid in family(worker.pid)) - worker_cpu0
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            own = cursor.fetchone()[0]
+        # the workers' backends (and the sealer's) live from the start: their whole CPU, less
+        # the few statements of connecting, counts
+        worker_db_cpu = backends_cpu(own)
+        sealer_cpu = process_cpu(sealer.pid) if sealer is not None else 0.0
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -231,6 +280,14 @@ def main() -> None:
         f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
         f"{Discrepancy.objects.count()} discrepancy rows"
     )
+    n = max(len(jobs), 1)
+    print(
+        f"cpu     : per log: API {api_cpu[0] / n * 1e3:.1f} ms (its backends {api_cpu[1] / n * 1e3:.1f} ms), "
+        f"workers {worker_cpu / n * 1e3:.1f} ms (their backends and the sealer's "
+        f"{worker_db_cpu / n * 1e3:.1f} ms), sealer {sealer_cpu / n * 1e3:.1f} ms; "
+        f"all {(sum(api_cpu) + worker_cpu + worker_db_cpu + sealer_cpu) / total_rounds * 1e6:.0f} µs per round"
+    )
+    print(f"logs    : {len(jobs)} logs in {t_all:.1f} s -> {len(jobs) / t_all:,.1f} logs/s")
     print(
         f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
         f"(API + queue + {args.workers} worker processes, max tasks per child "
@@ -343,9 +400,15 @@ def client_loop(
     client = Client()
     client.force_login(get_user_model().objects.get(pk=user_id))
     client.get("/api/tables/sessions/")  # the URLs and the API's modules loaded before the clock
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
     ready.wait(timeout=600)
     latencies: list[float] = []
     errors: list[str] = []
+    cpu0, server0 = time.process_time(), process_cpu(backend)
     try:
         for session_id, body in jobs:
             t = time.perf_counter()
@@ -362,8 +425,9 @@ def client_loop(
             if response.status_code != 201:
                 errors.append(response.content.decode()[:200])
     finally:
+        cpu = (time.process_time() - cpu0, process_cpu(backend) - server0)
         connections.close_all()
-        results.put((latencies, errors))
+        results.put((latencies, errors, cpu))
 
 
 if __name__ == "__main__":
