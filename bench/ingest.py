@@ -228,6 +228,7 @@ def main() -> None:
         errors: list[str] = []
         api_cpu = [0.0, 0.0]  # the clients' processes, their backends
         worker_cpu0 = sum(process_cpu(pid) for pid in family(worker.pid))
+        sealer_cpu0 = process_cpu(sealer.pid) if sealer is not None else 0.0
         for _proc in procs:
             lat, errs, cpu = results.get()
             latencies.extend(lat)
@@ -253,10 +254,10 @@ def main() -> None:
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             own = cursor.fetchone()[0]
-        # the workers' backends (and the sealer's) live from the start: their whole CPU, less
-        # the few statements of connecting, counts
+        # the backends still open (the workers' and the sealer's; a worker process recycled
+        # after its tasks took its backend with it, whose CPU is then not counted)
         worker_db_cpu = backends_cpu(own)
-        sealer_cpu = process_cpu(sealer.pid) if sealer is not None else 0.0
+        sealer_cpu = process_cpu(sealer.pid) - sealer_cpu0 if sealer is not None else 0.0
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -283,7 +284,7 @@ def main() -> None:
     n = max(len(jobs), 1)
     print(
         f"cpu     : per log: API {api_cpu[0] / n * 1e3:.1f} ms (its backends {api_cpu[1] / n * 1e3:.1f} ms), "
-        f"workers {worker_cpu / n * 1e3:.1f} ms (their backends and the sealer's "
+        f"workers {worker_cpu / n * 1e3:.1f} ms (the backends still open, theirs and the sealer's: "
         f"{worker_db_cpu / n * 1e3:.1f} ms), sealer {sealer_cpu / n * 1e3:.1f} ms; "
         f"all {(sum(api_cpu) + worker_cpu + worker_db_cpu + sealer_cpu) / total_rounds * 1e6:.0f} µs per round"
     )
