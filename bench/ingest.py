@@ -49,13 +49,22 @@ DB_NAME = database_name("bench_ingest")
 TICK = os.sysconf("SC_CLK_TCK")
 
 
-def process_cpu(pid: int) -> float:
-    """Seconds of CPU the process ``pid`` has used (user + system; 0 once it is gone)."""
+def process_cpu(pid: int, *, reaped: bool = False) -> float:
+    """Seconds of CPU the process ``pid`` has used (user + system; 0 once it is gone), with
+    ``reaped`` that of its children it has waited for as well (a worker's recycled processes)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / TICK
+    used = int(fields[11]) + int(fields[12])
+    if reaped:
+        used += int(fields[13]) + int(fields[14])
+    return used / TICK
+
+
+def worker_cpu_now(pid: int) -> float:
+    """The CPU of the worker ``pid``: its own, its living processes' and its recycled ones'."""
+    return sum(process_cpu(p, reaped=True) for p in family(pid))
 
 
 def family(pid: int) -> list[int]:
@@ -227,7 +236,7 @@ def main() -> None:
         latencies: list[float] = []
         errors: list[str] = []
         api_cpu = [0.0, 0.0]  # the clients' processes, their backends
-        worker_cpu0 = sum(process_cpu(pid) for pid in family(worker.pid))
+        worker_cpu0 = worker_cpu_now(worker.pid)
         sealer_cpu0 = process_cpu(sealer.pid) if sealer is not None else 0.0
         for _proc in procs:
             lat, errs, cpu = results.get()
@@ -250,7 +259,7 @@ def main() -> None:
         while AuditEvent.objects.filter(seq__isnull=True).exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         t_all = time.perf_counter() - t0
-        worker_cpu = sum(process_cpu(pid) for pid in family(worker.pid)) - worker_cpu0
+        worker_cpu = worker_cpu_now(worker.pid) - worker_cpu0
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_backend_pid()")
             own = cursor.fetchone()[0]
