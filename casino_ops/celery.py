@@ -10,7 +10,7 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_init
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "casino_ops.settings")
 
@@ -27,17 +27,3 @@ def _preload_signing(**kwargs: Any) -> None:
     from audit import signing  # cycle: audit.signing reads the models, not loaded when this app is made
 
     signing.preload()
-
-
-@task_prerun.connect  # type: ignore[untyped-decorator]  # celery has no types
-@task_postrun.connect  # type: ignore[untyped-decorator]
-def _close_old_connections(sender: Any = None, **kwargs: Any) -> None:
-    """Around each task a worker runs, as Django does around each request: a connection that
-    broke (an error met by the task) or outlived ``CONN_MAX_AGE`` is closed, the next task
-    connects again; a sound one is kept (``CELERY_DB_REUSE_MAX``). A task run eagerly, in its
-    caller's process and transaction, is left alone."""
-    if getattr(getattr(sender, "request", None), "is_eager", False):
-        return
-    from django.db import close_old_connections
-
-    close_old_connections()

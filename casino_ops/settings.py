@@ -232,10 +232,6 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env.int("CELERY_TASK_TIME_LIMIT", default=15 * 60)
 CELERY_TASK_SOFT_TIME_LIMIT = env.int("CELERY_TASK_SOFT_TIME_LIMIT", default=14 * 60)
 CELERY_WORKER_MAX_TASKS_PER_CHILD = env.int("CELERY_WORKER_MAX_TASKS_PER_CHILD", default=50)
-# A worker keeps its database connection from one task to the next (Celery's Django fix-up
-# otherwise opens one per task: a tenth of a replay's CPU), closed after this many tasks, and
-# after any task whose connection broke or outlived CONN_MAX_AGE (casino_ops/celery.py).
-CELERY_DB_REUSE_MAX = env.int("CELERY_DB_REUSE_MAX", default=1000)
 CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD", default=1_500_000)  # KiB
 # A message not acknowledged within the visibility timeout is delivered again: longer than the
 # longest print (the hard time limit) so that a print is never made twice at once; a worker
