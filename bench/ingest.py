@@ -46,6 +46,52 @@ from bench.checks import create_database, database_name, expect_equal, finish, l
 DB_NAME = database_name("bench_ingest")
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def process_cpu(pid: int, *, reaped: bool = False) -> float:
+    """Seconds of CPU the process ``pid`` has used (user + system; 0 once it is gone), with
+    ``reaped`` that of its children it has waited for as well (a worker's recycled processes)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    used = int(fields[11]) + int(fields[12])
+    if reaped:
+        used += int(fields[13]) + int(fields[14])
+    return used / TICK
+
+
+def worker_cpu_now(pid: int) -> float:
+    """The CPU of the worker ``pid``: its own, its living processes' and its recycled ones'."""
+    return sum(process_cpu(p, reaped=True) for p in family(pid))
+
+
+def family(pid: int) -> list[int]:
+    """``pid`` and its descendants (the worker and its prefork children)."""
+    out = [pid]
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            children = (task / "children").read_text().split()
+        except OSError:
+            continue
+        for child in children:
+            out.extend(family(int(child)))
+    return out
+
+
+def backends_cpu(exclude: int) -> float:
+    """The CPU of the bench database's PostgreSQL backends (but ``exclude``, this process's own):
+    the server must be on this machine."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> %s", [exclude]
+        )
+        return sum(process_cpu(pid) for (pid,) in cursor.fetchall())
+
+
 def parse_args() -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--tables", type=int, default=30)
@@ -135,49 +181,12 @@ def main() -> None:
 
     call_command("migrate", verbosity=0)
 
-    from decimal import Decimal
-
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.db import connection
 
-    from casino_ops import roles
     from casino_ops.celery import app
-    from house_books.services.casino import update_casino_settings
-    from tables import services
     from tables.models import Discrepancy, HandLog, Replay
-    from tests import builders
 
-    User = get_user_model()
-    director = User.objects.create_user("bench_director", is_staff=True)
-    director.groups.add(Group.objects.get(name=roles.DIRECTOR))
-    croupier = User.objects.create_user("bench_croupier", is_staff=True)
-    croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
-    officer = User.objects.create_user("bench_officer")  # an officer is never the casino's staff
-    officer.groups.add(Group.objects.get(name=roles.OFFICER))
-    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
-    update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
-    day = builders.gaming_day()
-    sessions = {}
-    for n in range(1, args.tables + 1):
-        table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
-        sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
-        # a shoe of the depot's decks at each table: no hand log is taken without one (FR art. 40)
-        builders.shoe(sessions[table.code], croupier=croupier, prefix=f"T{n:02d}")
-    t_sim = time.perf_counter()
-    logs = simulate_day(list(sessions), args.hours * args.rate)
-    # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
-    ordered = sorted(
-        ((i, sessions[code].pk, body) for code, bodies in logs.items() for i, body in enumerate(bodies)),
-        key=lambda item: (item[0], item[1]),
-    )
-    jobs = [(session_id, body) for _i, session_id, body in ordered]
-    total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
-    wanted = _engine_figures(body for _sid, body in jobs)  # what the workers must store
-    print(
-        f"setup   : {args.tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
-        f"simulated in {time.perf_counter() - t_sim:.1f} s"
-    )
+    croupier, sessions, jobs, total_rounds, wanted = set_up_day(args.tables, args.hours * args.rate)
 
     app.conf.update(broker_url=redis_url, task_always_eager=False)
     app.control.purge()
@@ -226,10 +235,15 @@ def main() -> None:
         t0 = time.perf_counter()
         latencies: list[float] = []
         errors: list[str] = []
+        api_cpu = [0.0, 0.0]  # the clients' processes, their backends
+        worker_cpu0 = worker_cpu_now(worker.pid)
+        sealer_cpu0 = process_cpu(sealer.pid) if sealer is not None else 0.0
         for _proc in procs:
-            lat, errs = results.get()
+            lat, errs, cpu = results.get()
             latencies.extend(lat)
             errors.extend(errs)
+            api_cpu[0] += cpu[0]
+            api_cpu[1] += cpu[1]
         for proc in procs:
             proc.join()
         t_api = time.perf_counter() - t0
@@ -245,6 +259,14 @@ def main() -> None:
         while AuditEvent.objects.filter(seq__isnull=True).exists() and time.monotonic() < deadline:
             time.sleep(0.05)
         t_all = time.perf_counter() - t0
+        worker_cpu = worker_cpu_now(worker.pid) - worker_cpu0
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            own = cursor.fetchone()[0]
+        # the backends still open (the workers' and the sealer's; a worker process recycled
+        # after its tasks took its backend with it, whose CPU is then not counted)
+        worker_db_cpu = backends_cpu(own)
+        sealer_cpu = process_cpu(sealer.pid) - sealer_cpu0 if sealer is not None else 0.0
     finally:
         worker.terminate()
         worker.wait(timeout=30)
@@ -268,6 +290,14 @@ def main() -> None:
         f"stored  : {HandLog.objects.count()} logs, {Replay.objects.count()} replays, "
         f"{Discrepancy.objects.count()} discrepancy rows"
     )
+    n = max(len(jobs), 1)
+    print(
+        f"cpu     : per log: API {api_cpu[0] / n * 1e3:.1f} ms (its backends {api_cpu[1] / n * 1e3:.1f} ms), "
+        f"workers {worker_cpu / n * 1e3:.1f} ms (the backends still open, theirs and the sealer's: "
+        f"{worker_db_cpu / n * 1e3:.1f} ms), sealer {sealer_cpu / n * 1e3:.1f} ms; "
+        f"all {(sum(api_cpu) + worker_cpu + worker_db_cpu + sealer_cpu) / total_rounds * 1e6:.0f} µs per round"
+    )
+    print(f"logs    : {len(jobs)} logs in {t_all:.1f} s -> {len(jobs) / t_all:,.1f} logs/s")
     print(
         f"end2end : {total_rounds} rounds in {t_all:.1f} s -> {total_rounds / t_all:,.0f} rounds/s "
         f"(API + queue + {args.workers} worker processes, max tasks per child "
@@ -278,6 +308,55 @@ def main() -> None:
     if not args.keep_db:
         drop_database(server)
     finish()
+
+
+def set_up_day(
+    tables: int, rounds_per_table: int
+) -> tuple[Any, dict[str, Any], list[tuple[int, bytes]], int, dict[str, int]]:
+    """The casino, ``tables`` tables each with its open séance and a shoe of the depot's decks, and
+    the day's hand logs simulated (the croupier, the séances by table code, the (séance id, body)
+    jobs in the order they arrive, the rounds in all, what the replays must store)."""
+    from decimal import Decimal
+
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from casino_ops import roles
+    from house_books.services.casino import update_casino_settings
+    from tables import services
+    from tests import builders
+
+    User = get_user_model()
+    director = User.objects.create_user("bench_director", is_staff=True)
+    director.groups.add(Group.objects.get(name=roles.DIRECTOR))
+    croupier = User.objects.create_user("bench_croupier", is_staff=True)
+    croupier.groups.add(Group.objects.get(name=roles.CROUPIER))
+    officer = User.objects.create_user("bench_officer")  # an officer is never the casino's staff
+    officer.groups.add(Group.objects.get(name=roles.OFFICER))
+    builders.enrol_officer(officer)  # by the tests' demo authority, with the demo passkey
+    update_casino_settings(actor=director, name="Bench", profile="FR", authorised_min_stake=Decimal("5.00"))
+    day = builders.gaming_day()
+    sessions = {}
+    for n in range(1, tables + 1):
+        table = services.create_table(actor=director, number=n, code=f"BJ{n:02d}")
+        sessions[table.code] = builders.open_session(table, director=director, croupier=croupier, day=day)
+        # a shoe of the depot's decks at each table: no hand log is taken without one (FR art. 40)
+        builders.shoe(sessions[table.code], croupier=croupier, prefix=f"T{n:02d}")
+    t_sim = time.perf_counter()
+    logs = simulate_day(list(sessions), rounds_per_table)
+    # interleaved: each table's first shoe, then each table's second shoe… as logs arrive in a day
+    ordered = sorted(
+        ((i, sessions[code].pk, body) for code, bodies in logs.items() for i, body in enumerate(bodies)),
+        key=lambda item: (item[0], item[1]),
+    )
+    jobs = [(session_id, body) for _i, session_id, body in ordered]
+    total_rounds = sum(len(json.loads(body)["rounds"]) for _sid, body in jobs)
+    wanted = _engine_figures(body for _sid, body in jobs)  # what the workers must store
+    print(
+        f"setup   : {tables} tables, {len(jobs)} hand logs, {total_rounds} rounds "
+        f"simulated in {time.perf_counter() - t_sim:.1f} s"
+    )
+    return croupier, sessions, jobs, total_rounds, wanted
 
 
 def _engine_figures(bodies: Iterable[bytes]) -> dict[str, int]:
@@ -331,9 +410,15 @@ def client_loop(
     client = Client()
     client.force_login(get_user_model().objects.get(pk=user_id))
     client.get("/api/tables/sessions/")  # the URLs and the API's modules loaded before the clock
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        backend = cursor.fetchone()[0]
     ready.wait(timeout=600)
     latencies: list[float] = []
     errors: list[str] = []
+    cpu0, server0 = time.process_time(), process_cpu(backend)
     try:
         for session_id, body in jobs:
             t = time.perf_counter()
@@ -350,8 +435,9 @@ def client_loop(
             if response.status_code != 201:
                 errors.append(response.content.decode()[:200])
     finally:
+        cpu = (time.process_time() - cpu0, process_cpu(backend) - server0)
         connections.close_all()
-        results.put((latencies, errors))
+        results.put((latencies, errors, cpu))
 
 
 if __name__ == "__main__":

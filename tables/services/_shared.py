@@ -112,27 +112,39 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
         query = query.select_for_update(no_key=True)
     control_day = query.first()
     if control_day is not None and control_day.is_closed:
-        raise RegulationError(
-            "DAY_CLOSED",
-            _(
-                "La journée du %(d)s est arrêtée au registre de contrôle : rien ne s'y ajoute ni ne "
-                "s'y modifie, sauf par une correction approuvée par le directeur."
-            )
-            % {"d": dates.day(day)},
-            cite("books.no_erasure", profile),
-            field="day",
-        )
+        raise _day_closed(day, profile)
     return control_day
 
 
-def _share_lock_day(day: dt.date) -> None:
-    """Hold the day's control-register row FOR SHARE until commit: concurrent uploads go on
-    side by side, while ``close_day`` (which locks the row for update) waits for them, and
-    a log stored after the closing sees the day closed."""
+def _day_closed(day: dt.date, profile: str) -> RegulationError:
+    return RegulationError(
+        "DAY_CLOSED",
+        _(
+            "La journée du %(d)s est arrêtée au registre de contrôle : rien ne s'y ajoute ni ne "
+            "s'y modifie, sauf par une correction approuvée par le directeur."
+        )
+        % {"d": dates.day(day)},
+        cite("books.no_erasure", profile),
+        field="day",
+    )
+
+
+def _share_lock_day(day: dt.date, profile: str) -> None:
+    """Hold the day's control-register row FOR SHARE until commit, and refuse a closed day
+    (read under that lock, in the same statement): concurrent uploads go on side by side,
+    while ``close_day`` (which locks the row for update) waits for them, and a log stored
+    after the closing sees the day closed."""
     if connection.vendor != "postgresql":
-        return  # SQLite runs one writing transaction at a time
+        _refuse_closed_day(day, profile)  # SQLite runs one writing transaction at a time
+        return
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT 1 FROM {ControlDay._meta.db_table} WHERE day = %s FOR SHARE", [day])  # noqa: S608
+        cursor.execute(
+            f"SELECT closed_at IS NOT NULL FROM {ControlDay._meta.db_table} WHERE day = %s FOR SHARE",  # noqa: S608
+            [day],
+        )
+        row = cursor.fetchone()
+    if row is not None and row[0]:
+        raise _day_closed(day, profile)
 
 
 def _next_line(table: Table) -> int:

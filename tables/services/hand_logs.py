@@ -10,6 +10,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils.translation import gettext as _
 
 import audit
@@ -29,6 +30,7 @@ from ..models import (
     HandLog,
     Replay,
     Session,
+    Shoe,
 )
 from ..tasks import replay_hand_log as replay_task
 from ._shared import (
@@ -37,6 +39,9 @@ from ._shared import (
     _save,
     _share_lock_day,
 )
+
+#: ``shoe`` not given to :func:`_store_hand_log`: it reads it.
+_LOOK_UP = object()
 
 #: The discrepancies the director acknowledges only with an explanation (the note).
 EXPLAINED_CODES = frozenset({"SHOE_UNKNOWN"})
@@ -61,11 +66,21 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             cite("hand_log.table", profile),
             field="table",
         )
-    _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
+    # one read: the séance's shoe of that label, or else any shoe of the séance (which is enough
+    # for the decks' check), or none (refused: FR art. 40)
+    found = (
+        Shoe.objects.filter(session_id=session.pk)
+        .select_related("croupier")
+        .annotate(labelled=ExpressionWrapper(Q(label=doc["shoe_id"]), output_field=BooleanField()))
+        .order_by("-labelled", "pk")
+        .first()
+    )
+    if found is None:
+        _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
+    shoe = found if found is not None and found.label == doc["shoe_id"] else None
     # its rounds were played once its shoe was filled (the moment of the upload for a shoe the
     # séance never filled): the rules of the books above bind them (LU art. 11), and the croupier
     # who dealt them holds his approval that day (LU art. 51, 54, 63)
-    shoe = session.shoes.filter(label=doc["shoe_id"]).select_related("croupier").first()
     act_checks.run(
         act_checks.Act.SESSION_PLAY,
         day=session.day,
@@ -76,7 +91,9 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     )
     digest = hashlib.sha256(raw).hexdigest()
     try:
-        return _store_hand_log(actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source)
+        return _store_hand_log(
+            actor=actor, session=session, raw=raw, doc=doc, digest=digest, source=source, shoe=shoe
+        )
     except IntegrityError as exc:
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
         if "sha256" not in constraint:
@@ -93,12 +110,22 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
 
 @transaction.atomic
 def _store_hand_log(
-    *, actor: User, session: Session, raw: bytes, doc: dict[str, Any], digest: str, source: str
+    *,
+    actor: User,
+    session: Session,
+    raw: bytes,
+    doc: dict[str, Any],
+    digest: str,
+    source: str,
+    shoe: Shoe | None | object = _LOOK_UP,
 ) -> HandLog:
-    """The storing half of :func:`upload_hand_log`, in one transaction with its audit event."""
-    _share_lock_day(session.day)
-    _refuse_closed_day(session.day, session.profile)
-    shoe = session.shoes.filter(label=doc["shoe_id"]).first()
+    """The storing half of :func:`upload_hand_log`, in one transaction with its audit event
+    (``shoe``: the séance's shoe of the log's label, when the caller has read it; a shoe row
+    is never deleted nor relabelled, the books' guards refuse it)."""
+    _share_lock_day(session.day, session.profile)  # the day read again, under the lock
+    if shoe is _LOOK_UP:
+        shoe = session.shoes.filter(label=doc["shoe_id"]).first()
+    assert shoe is None or isinstance(shoe, Shoe)
     log = HandLog(
         session=session,
         shoe=shoe,

@@ -303,3 +303,20 @@ def test_a_log_checked_before_the_day_closed_is_still_refused_when_stored(open_s
         )
     assert refused.value.code == "DAY_CLOSED"
     assert not HandLog.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_hand_log_post_reads_the_shoe_once_and_the_day_once_under_its_lock(croupier_client, open_session):
+    """One POST: the sign-in (session, user, roles), the séance, the day (a closed day refused
+    before any other check), its shoe (the labelled one, or any shoe of the séance: FR art. 40),
+    the breaks of the bank, then the day read under its share lock, the row, its read-back for
+    the chain, the commit: nothing read twice in the transaction (the busy day's bench,
+    docs/development.md)."""
+    body = _log(31, shoe_id="BJ03-S1")
+    with CaptureQueriesContext(connection) as posted:
+        response = _post(croupier_client, open_session, body)
+    assert response.status_code == 201, response.content
+    statements = [q["sql"] for q in posted.captured_queries]
+    assert sum("tables_controlday" in sql for sql in statements) == 2, statements
+    assert sum('FROM "tables_shoe"' in sql for sql in statements) == 1, statements
+    assert len(statements) <= 12, statements
