@@ -139,7 +139,10 @@ def _hours(director: Any) -> None:
         actor=director,
         weekday_start=rollover,
         holiday_start=rollover,
-        closing=(dt.datetime.combine(today, rollover) - dt.timedelta(hours=1)).time(),
+        # a minute before the next roll-over (the closing hour cannot be the opening's): the demo is
+        # seeded at any hour, the hour before the roll-over included, and its séances of today
+        # stay within their hours (LU art. 71)
+        closing=(dt.datetime.combine(today, rollover) - dt.timedelta(minutes=1)).time(),
         effective_from=timezone.make_aware(dt.datetime.combine(today, rollover)),
         notified_at=_at(today - dt.timedelta(days=3), 10),
         reference="Avis n° 2026/07 aux Ministres de la Justice et des Finances",

@@ -55,6 +55,11 @@ def test_a_seance_after_midnight_is_the_evenings_and_the_books_verify_clean(
     assert code == 0, out
 
 
+#: 05:30 in Paris on 2 December: the last hour before the roll-over, after the LU demo's
+#: closing hour of the gaming day (an hour before the roll-over).
+BEFORE_ROLLOVER = dt.datetime(2026, 12, 2, 4, 30, tzinfo=dt.UTC)
+
+
 @pytest.mark.parametrize("profile", ["FR", "LU"])
 def test_the_demo_seeded_at_night_inspects_and_verifies_clean(
     night: None, profile: str, capsys: pytest.CaptureFixture[str]
@@ -64,3 +69,16 @@ def test_the_demo_seeded_at_night_inspects_and_verifies_clean(
     for command in ("inspect_books", "verify_audit"):
         code, out = _exit_code(capsys, command)
         assert code == 0, f"{command}: {out}"
+
+
+def test_the_lu_demo_seeded_in_the_hour_before_the_rollover_inspects_clean(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Between the LU demo's closing hour (05:00) and the roll-over (06:00) no séance of the
+    demo's gaming day is open past its hours (LU art. 71)."""
+    with time_machine.travel(BEFORE_ROLLOVER, tick=True):
+        call_command("seed_demo", profile="LU", verbosity=0)
+        capsys.readouterr()
+        for command in ("inspect_books", "verify_audit"):
+            code, out = _exit_code(capsys, command)
+            assert code == 0, f"{command}: {out}"
