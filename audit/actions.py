@@ -89,6 +89,7 @@ class Action(StrEnum):
     HOUSE_SUPERUSER_CREATED = "house.superuser_created"
     # the record itself
     INSPECTION_RUN = "inspection.run"
+    REGISTER_ISSUED = "register.issued"
     REGISTER_PRINTED = "register.printed"
     FORGED_EVENT = "audit.forged_event"
     # the authority's witnesses (audit.witnesses): a refusal, a witness out of reach, one retired

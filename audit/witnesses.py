@@ -84,11 +84,12 @@ class Outcome:
     retired: bool = False
 
 
-def _post(url: str, body: bytes) -> tuple[int, bytes]:
+def _post(url: str, body: bytes, timeout: float | None = None) -> tuple[int, bytes]:
     request = urllib.request.Request(
         url.rstrip("/") + "/add-checkpoint", data=body, method="POST", headers={"Content-Type": "text/plain"}
     )
-    timeout = float(getattr(settings, "AUDIT_WITNESS_TIMEOUT", 10.0))
+    if timeout is None:
+        timeout = float(getattr(settings, "AUDIT_WITNESS_TIMEOUT", 10.0))
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:  # the policy's URL
             return int(answer.status), bytes(answer.read())
@@ -156,8 +157,11 @@ def _refused(
     state.save()
 
 
-def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcome:
-    """Push to one witness every checkpoint note it has not cosigned, in order of size."""
+def push(
+    witness: policies.Witness, *, now: dt.datetime | None = None, timeout: float | None = None
+) -> Outcome:
+    """Push to one witness every checkpoint note it has not cosigned, in order of size (each
+    request waits ``timeout`` seconds at most, ``AUDIT_WITNESS_TIMEOUT`` unless given)."""
     now = now or timezone.now()
     state, _ = WitnessState.objects.get_or_create(witness=witness.name)
     outcome = Outcome(witness.name)
@@ -170,7 +174,7 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
         note = pending[0]
         body = protocol.AddCheckpoint(state.size, _consistency(state.size, note.size), note.note).body
         try:
-            status, answer = _post(witness.url, body)
+            status, answer = _post(witness.url, body, timeout)
         except (OSError, ValueError) as error:
             _failing(state, outcome, f"{type(error).__name__}: {error}", now)
             return outcome
@@ -230,7 +234,7 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
     return outcome
 
 
-def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
+def push_all(*, now: dt.datetime | None = None, timeout: float | None = None) -> list[Outcome]:
     """Make the notes of the checkpoints that lack one (time-stamped when a time-stamp server is
     configured), then push to every witness of the policy."""
     if casino_notes.signer() is None:
@@ -240,7 +244,7 @@ def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
     found = policy()
     if found is None:
         return []
-    return [push(witness, now=now) for witness in found.witnesses.values() if witness.url]
+    return [push(witness, now=now, timeout=timeout) for witness in found.witnesses.values() if witness.url]
 
 
 def cosigned_by(note: CheckpointNote, found: policies.Policy | None = None) -> tuple[set[str], bool]:

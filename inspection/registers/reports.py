@@ -31,7 +31,7 @@ from casino_ops.regulations import RegulationError
 from tables import selectors as tables
 
 from .base import Request, get_register
-from .parts import all_done, assemble, books_version, likely_changed_first, make_part, plan
+from .parts import all_done, assemble_or_wait, books_version, likely_changed_first, make_part, plan
 
 _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
@@ -199,7 +199,7 @@ def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
     for rp_id in here:
         make_part(rp_id)
     if all_done(report.pk):
-        assemble(report.pk)
+        assemble_or_wait(report.pk)
 
 
 def split_period(date_from: dt.date, date_to: dt.date, parts: int) -> list[tuple[dt.date, dt.date]]:
