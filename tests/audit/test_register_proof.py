@@ -65,16 +65,17 @@ def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
     return code, captured.out, captured.err
 
 
-def _with_attachment(pdf: bytes, data: bytes) -> bytes:
-    """The PDF with its embedded proof replaced (the signature no longer covers the file, which
-    the verifier under a policy alone does not read: what it checks is the proof's event)."""
+def _pages_only(pdf: bytes, attachment: bytes | None = None) -> bytes:
+    """The register's pages (their foot as printed) in a new file, with ``attachment`` as its
+    embedded proof (the signature no longer covers the file, which the verifier under a policy
+    alone does not read: what it checks is the proof and its event)."""
     from pypdf import PdfReader, PdfWriter
 
-    writer = PdfWriter(clone_from=PdfReader(io.BytesIO(pdf)))
-    writer.add_attachment(ATTACHMENT + ".tmp", b"")  # make sure the names tree is writable
-    names = writer._root_object["/Names"]["/EmbeddedFiles"]["/Names"]
-    del names[:]
-    writer.add_attachment(ATTACHMENT, data)
+    writer = PdfWriter()
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        writer.add_page(page)
+    if attachment is not None:
+        writer.add_attachment(ATTACHMENT, attachment)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
@@ -148,20 +149,13 @@ def test_a_register_without_a_proof_another_s_proof_a_tampered_proof_or_a_policy
 
     # a PDF without any embedded proof (a register printed before, or any other PDF)
     bare = tmp_path / "sans-preuve.pdf"
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for page in PdfReader(io.BytesIO(pdf)).pages:
-        writer.add_page(page)
-    out = io.BytesIO()
-    writer.write(out)
-    bare.write_bytes(out.getvalue())
+    bare.write_bytes(_pages_only(pdf))
     code, _out, err = _verify(capsys, "pdf", str(bare), "--policy", policy)
     assert code == 1 and "FAILED: " in err and "no tlog proof is embedded" in err
 
     # the order book's pages with the receipt book's proof: a genuine proof, not of this register
     swapped = tmp_path / "preuve-d-un-autre.pdf"
-    swapped.write_bytes(_with_attachment(pdf, other_proof))
+    swapped.write_bytes(_pages_only(pdf, other_proof))
     code, _out, err = _verify(capsys, "pdf", str(swapped), "--policy", policy)
     assert code == 1 and "not this register's issuing event" in err
 
@@ -169,7 +163,7 @@ def test_a_register_without_a_proof_another_s_proof_a_tampered_proof_or_a_policy
     lines = proof.decode().split("\n")
     lines[3] = ("A" if lines[3][0] != "A" else "B") + lines[3][1:]
     tampered = tmp_path / "preuve-alteree.pdf"
-    tampered.write_bytes(_with_attachment(pdf, "\n".join(lines).encode()))
+    tampered.write_bytes(_pages_only(pdf, "\n".join(lines).encode()))
     code, _out, err = _verify(capsys, "pdf", str(tampered), "--policy", policy)
     assert code == 1 and "is not at index" in err
 
