@@ -657,8 +657,11 @@ def _day(text: str) -> str:
     return f"{year}-{month}-{day}"
 
 
-def check_register_pdf(data: bytes, name: str, policy_path: str, failures: list[str]) -> None:
-    """A printed register against the tlog proof of its issuing event it embeds, under a policy."""
+def check_register_pdf(
+    data: bytes, name: str, policy_path: str, failures: list[str]
+) -> dict[str, Any] | None:
+    """A printed register against the tlog proof of its issuing event it embeds, under a policy:
+    what the proof says (the event, the log, the witnesses), None when no proof can be read."""
     streams = pdf_streams(data)
     proofs = {s for s in streams if s.startswith(TLOG_PROOF.encode() + b"\n")}
     if not proofs:
@@ -666,10 +669,10 @@ def check_register_pdf(data: bytes, name: str, policy_path: str, failures: list[
             f"{name}: no tlog proof is embedded (a register printed before its proofs were embedded, "
             "or not a register of the casino): check it with --record and its issuing event's proof"
         )
-        return
+        return None
     if len(proofs) > 1:
         failures.append(f"{name}: {len(proofs)} different tlog proofs are embedded: the file was altered")
-        return
+        return None
     shown = {_pdf_string(m.group(1)) for s in streams if s.startswith(_STAMP) for m in _SHOWN.finditer(s)}
     issued = {m.groups() for line in shown if (m := _ISSUED.search(line))}
     periods = {m.groups() for line in shown if (m := _PERIOD.search(line))}
@@ -678,7 +681,7 @@ def check_register_pdf(data: bytes, name: str, policy_path: str, failures: list[
             f"{name}: its pages' foot does not name one issuing event and one period "
             f"({len(issued)} event(s), {len(periods)} period(s)): not a register as the casino prints it"
         )
-        return
+        return None
     try:
         text = proofs.pop().decode("utf-8")
     except UnicodeDecodeError:
@@ -733,6 +736,7 @@ def check_register_pdf(data: bytes, name: str, policy_path: str, failures: list[
         f"registre {register}{f', table {table}' if table else ''}, {period}, empreinte du contenu {content} "
         f"(register {register}, {date_from} to {date_to}, content digest {content})"
     )
+    return {"event": event, "origin": origin, "cosigned": k, "witnesses": n, "register": register}
 
 
 # --- C2SP signed notes, tlog policies and tlog proofs ------------------------------------------

@@ -24,10 +24,12 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent, Report
+from casino_ops import roles
 from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
+from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 
@@ -81,11 +83,22 @@ def _pages_only(pdf: bytes, attachment: bytes | None = None) -> bytes:
     return out.getvalue()
 
 
+def _upload(client: Any, pdf: bytes) -> str:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    answer = client.post(
+        "/inspection/signatures/",
+        {"pdf": SimpleUploadedFile("registre.pdf", pdf, content_type="application/pdf")},
+    )
+    return str(answer.content.decode())
+
+
 def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_signed_pdf(
     demo: None,
     casino_log: WitnessServer,  # noqa: F811
     signing_configured: Any,
     director: Any,
+    clients: Any,  # noqa: F811
     tmp_path: Path,
     capsys: Any,
 ) -> None:
@@ -112,8 +125,15 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
     proof = _attachment(pdf)
     assert proof is not None and proof.startswith(b"c2sp.org/tlog-proof@v1\nextra ")
     assert f"\nindex {issued.seq - 1}\n".encode() in proof
-    # the signature covers the proof: the signed PDF is the one the chain records
-    assert check_pdf(pdf).signed_ok and check_pdf(pdf).issued
+    # the signature covers the proof: the signed PDF is the one the chain records; the portal's
+    # checker reports the proof, checked under the casino's policy
+    checked = check_pdf(pdf)
+    assert checked.signed_ok and checked.issued
+    assert checked.proof.ok and checked.proof.event == issued.seq
+    assert (checked.proof.cosigned, checked.proof.witnesses) == (1, 1)
+    page = _upload(clients[roles.OFFICER], pdf)
+    assert f"Registre émis par l&#x27;événement n° {issued.seq} du journal" in page
+    assert "cosigné par 1 témoin(s) sur 1" in page
     register = tmp_path / "registre.pdf"
     register.write_bytes(pdf)
     code, out, err = _verify(capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY)
@@ -152,12 +172,16 @@ def test_a_register_without_a_proof_another_s_proof_a_tampered_proof_or_a_policy
     bare.write_bytes(_pages_only(pdf))
     code, _out, err = _verify(capsys, "pdf", str(bare), "--policy", policy)
     assert code == 1 and "FAILED: " in err and "no tlog proof is embedded" in err
+    assert not check_pdf(bare.read_bytes()).proof.found
 
     # the order book's pages with the receipt book's proof: a genuine proof, not of this register
     swapped = tmp_path / "preuve-d-un-autre.pdf"
     swapped.write_bytes(_pages_only(pdf, other_proof))
     code, _out, err = _verify(capsys, "pdf", str(swapped), "--policy", policy)
     assert code == 1 and "not this register's issuing event" in err
+    swapped_check = check_pdf(swapped.read_bytes()).proof
+    assert swapped_check.found and not swapped_check.ok
+    assert "not this register's issuing event" in " ".join(swapped_check.problems)
 
     # a tampered proof: one hash of the inclusion path changed
     lines = proof.decode().split("\n")
