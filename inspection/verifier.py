@@ -859,7 +859,8 @@ def check_tlog_proof(path: str, policy_path: str, failures: list[str]) -> bytes:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise Unusable(f"{path}: {error}") from error
-    return check_tlog_text(text, path, policy_path, failures)["data"]
+    data: bytes = check_tlog_text(text, path, policy_path, failures)["data"]
+    return data
 
 
 def check_tlog_text(text: str, path: str, policy_path: str, failures: list[str]) -> dict[str, Any]:
