@@ -132,7 +132,7 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
     assert checked.proof.ok and checked.proof.event == issued.seq
     assert (checked.proof.cosigned, checked.proof.witnesses) == (1, 1)
     page = _upload(clients[roles.OFFICER], pdf)
-    assert f"Registre émis par l&#x27;événement n° {issued.seq} du journal" in page
+    assert f"Registre émis par l'événement n° {issued.seq} du journal" in page
     assert "cosigné par 1 témoin(s) sur 1" in page
     register = tmp_path / "registre.pdf"
     register.write_bytes(pdf)
