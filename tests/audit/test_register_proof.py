@@ -215,6 +215,8 @@ def test_witnesses_out_of_reach_the_register_waits_for_them_rather_than_printing
     tmp_path: Path,
     capsys: Any,
 ) -> None:
+    from inspection.tasks import assemble_report
+
     settings.REGISTER_PROOF_WAIT = 2.0
     casino_log.stop()
     try:
@@ -232,9 +234,14 @@ def test_witnesses_out_of_reach_the_register_waits_for_them_rather_than_printing
         assert not AuditEvent.objects.filter(
             action=Action.REGISTER_PRINTED, object_id=str(report.pk)
         ).exists()
+        # the task that assembles it again (with a broker, tried every REGISTER_PROOF_RETRY_DELAY
+        # seconds, REGISTER_PROOF_RETRIES times): still no witness, failed with the reason (Celery
+        # run in-process here: it does not wait)
+        assemble_report.apply(args=[report.pk])
+        report.refresh_from_db()
+        assert report.state == Report.State.FAILED and "témoins" in report.error and not report.file
     finally:
         casino_log.start()
-    from inspection.tasks import assemble_report
 
     assemble_report.apply(args=[report.pk])  # the retry, once the witness is back
     report.refresh_from_db()
