@@ -15,7 +15,8 @@ What a witness answers decides what the casino does:
   from an older backup): it is retired, not rewound, and the alarm is sealed;
 - 409 with a size above every checkpoint of ours: the witness saw more of our record than we
   hold (our database restored to an older point): the alarm is sealed;
-- 409 with a size we hold: we did not know it (a first push): pushed again from that size;
+- 409 with a size we hold: we did not know it (a first push, or the answer to our push was
+  lost): pushed again from that size (that very note again when its cosignature is missing);
 - 422: our checkpoint is not consistent with what it cosigned (a fork): the alarm is sealed;
 - no answer, or another one: the failure is kept, and once it lasts longer than
   ``AUDIT_WITNESS_ALARM_AFTER`` seconds its alarm is sealed (once per failure).
@@ -170,6 +171,7 @@ def push(
         return outcome
     newest = CheckpointNote.objects.order_by("-size").values_list("size", flat=True).first() or 0
     pending = list(CheckpointNote.objects.filter(size__gt=state.size).order_by("size")[:BATCH])
+    again: set[int] = set()
     while pending:
         note = pending[0]
         body = protocol.AddCheckpoint(state.size, _consistency(state.size, note.size), note.note).body
@@ -212,7 +214,12 @@ def push(
                 )
                 return outcome
             state.size = held  # the size it holds, which we had not recorded: push again from there
-            pending = [n for n in pending if n.size > held]
+            # a note of that very size whose cosignature we lack (its answer was lost: the request
+            # timed out after the witness cosigned) is pushed again from its own size, once: the
+            # witness cosigns the same checkpoint again
+            lost = [n for n in pending if n.size == held and n.pk not in again and not _stored(n, witness)]
+            again.update(n.pk for n in lost)
+            pending = lost + [n for n in pending if n.size > held]
             continue
         if status == 422:
             _refused(
@@ -232,6 +239,10 @@ def push(
         state.failing_since, state.last_error, state.alarmed = None, "", False
         state.save()
     return outcome
+
+
+def _stored(note: CheckpointNote, witness: policies.Witness) -> bool:
+    return Cosignature.objects.filter(note=note, witness=witness.name).exists()
 
 
 def push_all(*, now: dt.datetime | None = None, timeout: float | None = None) -> list[Outcome]:

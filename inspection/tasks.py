@@ -42,8 +42,9 @@ def make_report(self: Any, report_id: int) -> str:
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
+    bind=True,
 )  # type: ignore[untyped-decorator]  # celery has no types
-def make_report_part(report_part_id: int) -> bool:
+def make_report_part(self: Any, report_part_id: int) -> bool:
     """Make one period of a print (see inspection.registers.parts); the last one assembles the whole.
 
     Idempotent: a part made is left as it is, a part in hand elsewhere is left
@@ -53,7 +54,7 @@ def make_report_part(report_part_id: int) -> bool:
     try:
         made = make_part(report_part_id)
         if all_done(report_id):
-            assemble_or_wait(report_id)
+            assemble_or_wait(report_id, queue=(self.request.delivery_info or {}).get("routing_key") or None)
     except (OperationalError, InterfaceError):
         raise
     except Exception as error:

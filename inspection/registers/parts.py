@@ -277,10 +277,10 @@ def _made(report_part: ReportPart) -> RegisterPart:
     return report_part.part
 
 
-def assemble_or_wait(report_id: int) -> Report:
+def assemble_or_wait(report_id: int, *, queue: str | None = None) -> Report:
     """:func:`assemble`; while the witnesses have not cosigned the issuing event's checkpoint,
     the report waits (its ``error`` says why) and is assembled again later by the task
-    ``audit.tasks.assemble_report`` (with Celery run in-process, it fails with the reason: asked
+    ``audit.tasks.assemble_report``, on ``queue`` (with Celery run in-process, it fails with the reason: asked
     again, it is tried again)."""
     from django.conf import settings
 
@@ -295,7 +295,11 @@ def assemble_or_wait(report_id: int) -> Report:
             Report.objects.filter(pk=report_id).exclude(state=Report.State.DONE).update(error=str(pending))
             from inspection.tasks import assemble_report  # cycle: the tasks run the parts
 
-            assemble_report.apply_async(args=[report_id], countdown=settings.REGISTER_PROOF_RETRY_DELAY)
+            assemble_report.apply_async(
+                args=[report_id],
+                countdown=settings.REGISTER_PROOF_RETRY_DELAY,
+                **({"queue": queue} if queue else {}),
+            )
         return Report.objects.get(pk=report_id)
 
 

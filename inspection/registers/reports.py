@@ -199,7 +199,7 @@ def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
     for rp_id in here:
         make_part(rp_id)
     if all_done(report.pk):
-        assemble_or_wait(report.pk)
+        assemble_or_wait(report.pk, queue=queue)
 
 
 def split_period(date_from: dt.date, date_to: dt.date, parts: int) -> list[tuple[dt.date, dt.date]]:

@@ -284,3 +284,120 @@ def test_a_casino_without_a_note_key_prints_its_registers_without_a_proof(
     assert _attachment(pdf) is None
     assert AuditEvent.objects.filter(action=Action.REGISTER_ISSUED, object_id=str(report.pk)).exists()
     assert hashlib.sha256(pdf).hexdigest() == report.sha256
+
+
+@pytest.mark.celery_worker
+@pytest.mark.django_db(transaction=True)
+def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
+    demo: None,
+    casino_log: WitnessServer,  # noqa: F811
+    signing_configured: Any,
+    settings: Any,
+    tmp_path: Path,
+    capsys: Any,
+) -> None:
+    """A real Celery worker on Redis: the witness down, the print waits (in progress, saying why)
+    and its task is tried again every REGISTER_PROOF_RETRY_DELAY seconds; once the witness is
+    back, the register is printed with its proof."""
+    import os
+    import subprocess
+    import sys
+    import time
+    import uuid
+
+    from celery import Celery
+    from django.db import connection
+
+    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+    queue = f"registers-{uuid.uuid4().hex[:8]}"
+    db = connection.settings_dict
+    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "tests.settings",
+        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
+        "CELERY_BROKER_URL": redis_url,
+        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
+        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
+        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
+        "AUDIT_NOTE_KEY": settings.AUDIT_NOTE_KEY,
+        "AUDIT_WITNESS_POLICY": settings.AUDIT_WITNESS_POLICY,
+        "AUDIT_WITNESS_DIR": settings.AUDIT_WITNESS_DIR,
+        "REGISTER_PROOF_WAIT": "1",
+        "REGISTER_PROOF_RETRY_DELAY": "1",
+    }
+    log = (tmp_path / "worker.log").open("w")
+    worker = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name("celery")),
+            "-A",
+            "casino_ops",
+            "worker",
+            "-P",
+            "solo",
+            "-Q",
+            queue,
+        ]
+        + [
+            "-n",
+            f"{queue}@%h",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            "--loglevel=INFO",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        cwd=str(Path(__file__).resolve().parents[2]),
+    )
+    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
+    casino_log.stop()
+    try:
+        today = timezone.localdate()
+        report = request_report(
+            actor=None,
+            register="order-book",
+            date_from=today - dt.timedelta(days=60),
+            date_to=today,
+            enqueue=False,
+        )
+        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            report.refresh_from_db()
+            if "témoins" in report.error:
+                break
+            time.sleep(0.1)
+        assert report.state == Report.State.RUNNING and not report.file, (
+            tmp_path / "worker.log"
+        ).read_text()[-3000:]
+        time.sleep(3)  # tried again meanwhile, still waiting
+        report.refresh_from_db()
+        assert report.state == Report.State.RUNNING and "témoins" in report.error
+        casino_log.start()
+        while time.monotonic() < deadline:
+            report.refresh_from_db()
+            if report.state != Report.State.RUNNING:
+                break
+            time.sleep(0.1)
+        log_text = (tmp_path / "worker.log").read_text()
+        assert report.state == Report.State.DONE and report.error == "", (report.error, log_text[-3000:])
+        assert "audit.tasks.assemble_report" in log_text and "retry" in log_text.lower()
+        with default_storage.open(report.file.name, "rb") as f:
+            register = tmp_path / "registre.pdf"
+            register.write_bytes(f.read())
+        code, _out, err = _verify(capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY)
+        assert code == 0, err
+    finally:
+        if casino_log.process is None:
+            casino_log.start()
+        worker.terminate()
+        try:
+            worker.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+        log.close()
+        with sender.connection_for_write() as conn:
+            conn.default_channel.queue_delete(queue)
