@@ -401,3 +401,28 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
         log.close()
         with sender.connection_for_write() as conn:
             conn.default_channel.queue_delete(queue)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_in_sealer_mode_the_issuing_event_is_sealed_by_the_print_itself(
+    demo: None,
+    casino_log: WitnessServer,  # noqa: F811
+    signing_configured: Any,
+    director: Any,
+    settings: Any,
+    tmp_path: Path,
+    capsys: Any,
+) -> None:
+    """PostgreSQL's default: events travel with their COMMIT and the sealer seals them after; the
+    print does not wait for the sealer's next pass, it seals its issuing event at once."""
+    settings.AUDIT_SEALING = "sealer"
+    report, pdf = _print(director)
+    issued = AuditEvent.objects.get(action=Action.REGISTER_ISSUED, object_id=str(report.pk))
+    assert issued.seq is not None
+    proof = _attachment(pdf)
+    assert proof is not None and f"\nindex {issued.seq - 1}\n".encode() in proof
+    register = tmp_path / "registre.pdf"
+    register.write_bytes(pdf)
+    code, out, err = _verify(capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY)
+    assert code == 0, err
+    assert f"OK: registre émis par l'événement n° {issued.seq} du journal" in out
