@@ -36,7 +36,7 @@ system (no Django, no database, no network). It checks:
 ``python verifier.py pdf REGISTER.pdf --record EVENT.tlog-proof --policy POLICY``
     a register against the SHA-256 its ``register.printed`` event recorded, that event proven as above.
 
-``python verifier.py pdf REGISTER.pdf --policy POLICY``
+``python verifier.py pdf REGISTER.pdf --policy POLICY [--ca ca.pem]``
     a register by the proof it carries: the print attaches to the PDF, before signing it, the
     tlog proof of its issuing event (``register.issued``, sealed before the pages were laid out:
     the register, its period, its table and the digest of its content), and writes on every
@@ -45,7 +45,8 @@ system (no Django, no database, no network). It checks:
     period and this content digest. Prints "registre émis par l'événement n° N du journal
     ORIGIN, cosigné par k témoins sur n". A PDF without a proof, with another register's, with
     a proof altered or under a policy not met fails. The PDF's own signature binds its pages
-    to the proof: check it with any PDF reader or the portal's checker.
+    to the proof: with ``--ca``, it is checked too (a detached CMS over the file's byte range,
+    by a certificate the CA issued, covering the whole file).
 ``python verifier.py visa EVENT.json --enrolment ENROLMENT.json --authority authority.pem``
     that an officer's act (a visa, a stamp, a closure, a demand) is his own: the event (an
     inclusion proof's, or the event alone) carries his passkey's WebAuthn assertion over the
@@ -561,6 +562,9 @@ def cmd_pdf(args: argparse.Namespace) -> list[str]:
         if not args.policy:
             raise Unusable("give --policy (the proof the register embeds), --record or --sha256")
         check_register_pdf(content, args.file, args.policy, failures)
+        ca = _ca(args)
+        if ca is not None:
+            check_pdf_signature(content, args.file, ca, failures)
         return failures
     if args.sha256:
         recorded = args.sha256.strip().lower()
@@ -655,6 +659,32 @@ def _pdf_string(raw: bytes) -> str:
 def _day(text: str) -> str:
     day, month, year = text.split("/")
     return f"{year}-{month}-{day}"
+
+
+_BYTE_RANGE = re.compile(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]")
+
+
+def check_pdf_signature(data: bytes, name: str, ca_pem: bytes, failures: list[str]) -> None:
+    """The PDF's last signature (PAdES: a detached CMS over its byte range) holds, by a certificate
+    the CA issued, and covers the whole file: the pages and the proof they carry are as signed."""
+    ranges = list(_BYTE_RANGE.finditer(data))
+    if not ranges:
+        failures.append(f"{name}: the PDF is not signed")
+        return
+    a, b, c, d = (int(x) for x in ranges[-1].groups())
+    if a != 0 or not 0 < b < c or c + d != len(data) or data[b : b + 1] != b"<" or data[c - 1 : c] != b">":
+        failures.append(
+            f"{name}: the signature does not cover the whole file: bytes were added after signing"
+        )
+        return
+    try:
+        padded = bytes.fromhex(data[b + 1 : c - 1].decode("ascii"))
+        signature = padded[: _tlv(padded, 0)[2]]  # the DER, without the zeros padding its room
+        signer = verify_cms_detached(signature, data[a : a + b] + data[c : c + d], ca_pem)
+    except (ValueError, Unusable) as error:
+        failures.append(f"{name}: the PDF's signature does not hold: {error}")
+        return
+    print(f"OK: the PDF's signature holds, by {signer}, over the whole file (its pages and its proof)")
 
 
 def check_register_pdf(

@@ -144,6 +144,17 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
         in out
     )
     assert "order-book" in out and report.date_from.strftime("%d/%m/%Y") in out
+    # with the CA, the PDF's own signature too: it binds the pages to the proof they carry
+    ca = str(signing_configured.ca_pem)
+    code, out, err = _verify(
+        capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY, "--ca", ca
+    )
+    assert code == 0 and "OK: the PDF's signature holds" in out, err
+    register.write_bytes(pdf + b"%% appended\n")
+    code, out, err = _verify(
+        capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY, "--ca", ca
+    )
+    assert code == 1 and "bytes were added after signing" in err
 
     # asked again while the books are unchanged: the same print (its issuance moved nothing)
     again = request_report(
