@@ -92,6 +92,7 @@ class Action(StrEnum):
     HOUSE_SUPERUSER_CREATED = "house.superuser_created"
     # the record itself
     INSPECTION_RUN = "inspection.run"
+    REGISTER_ISSUED = "register.issued"
     REGISTER_PRINTED = "register.printed"
     FORGED_EVENT = "audit.forged_event"
     # a checkpoint refused: the books differ from the chain (a row no act wrote, changed or gone)

@@ -15,7 +15,8 @@ What a witness answers decides what the casino does:
   from an older backup): it is retired, not rewound, and the alarm is sealed;
 - 409 with a size above every checkpoint of ours: the witness saw more of our record than we
   hold (our database restored to an older point): the alarm is sealed;
-- 409 with a size we hold: we did not know it (a first push): pushed again from that size;
+- 409 with a size we hold: we did not know it (a first push, or the answer to our push was
+  lost): pushed again from that size (that very note again when its cosignature is missing);
 - 422: our checkpoint is not consistent with what it cosigned (a fork): the alarm is sealed;
 - no answer, or another one: the failure is kept, and once it lasts longer than
   ``AUDIT_WITNESS_ALARM_AFTER`` seconds its alarm is sealed (once per failure).
@@ -84,11 +85,12 @@ class Outcome:
     retired: bool = False
 
 
-def _post(url: str, body: bytes) -> tuple[int, bytes]:
+def _post(url: str, body: bytes, timeout: float | None = None) -> tuple[int, bytes]:
     request = urllib.request.Request(
         url.rstrip("/") + "/add-checkpoint", data=body, method="POST", headers={"Content-Type": "text/plain"}
     )
-    timeout = float(getattr(settings, "AUDIT_WITNESS_TIMEOUT", 10.0))
+    if timeout is None:
+        timeout = float(getattr(settings, "AUDIT_WITNESS_TIMEOUT", 10.0))
     try:
         with urllib.request.urlopen(request, timeout=timeout) as answer:  # the policy's URL
             return int(answer.status), bytes(answer.read())
@@ -156,8 +158,11 @@ def _refused(
     state.save()
 
 
-def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcome:
-    """Push to one witness every checkpoint note it has not cosigned, in order of size."""
+def push(
+    witness: policies.Witness, *, now: dt.datetime | None = None, timeout: float | None = None
+) -> Outcome:
+    """Push to one witness every checkpoint note it has not cosigned, in order of size (each
+    request waits ``timeout`` seconds at most, ``AUDIT_WITNESS_TIMEOUT`` unless given)."""
     now = now or timezone.now()
     state, _ = WitnessState.objects.get_or_create(witness=witness.name)
     outcome = Outcome(witness.name)
@@ -166,11 +171,12 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
         return outcome
     newest = CheckpointNote.objects.order_by("-size").values_list("size", flat=True).first() or 0
     pending = list(CheckpointNote.objects.filter(size__gt=state.size).order_by("size")[:BATCH])
+    again: set[int] = set()
     while pending:
         note = pending[0]
         body = protocol.AddCheckpoint(state.size, _consistency(state.size, note.size), note.note).body
         try:
-            status, answer = _post(witness.url, body)
+            status, answer = _post(witness.url, body, timeout)
         except (OSError, ValueError) as error:
             _failing(state, outcome, f"{type(error).__name__}: {error}", now)
             return outcome
@@ -208,7 +214,12 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
                 )
                 return outcome
             state.size = held  # the size it holds, which we had not recorded: push again from there
-            pending = [n for n in pending if n.size > held]
+            # a note of that very size whose cosignature we lack (its answer was lost: the request
+            # timed out after the witness cosigned) is pushed again from its own size, once: the
+            # witness cosigns the same checkpoint again
+            lost = [n for n in pending if n.size == held and n.pk not in again and not _stored(n, witness)]
+            again.update(n.pk for n in lost)
+            pending = lost + [n for n in pending if n.size > held]
             continue
         if status == 422:
             _refused(
@@ -230,7 +241,11 @@ def push(witness: policies.Witness, *, now: dt.datetime | None = None) -> Outcom
     return outcome
 
 
-def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
+def _stored(note: CheckpointNote, witness: policies.Witness) -> bool:
+    return Cosignature.objects.filter(note=note, witness=witness.name).exists()
+
+
+def push_all(*, now: dt.datetime | None = None, timeout: float | None = None) -> list[Outcome]:
     """Make the notes of the checkpoints that lack one (time-stamped when a time-stamp server is
     configured), then push to every witness of the policy."""
     if casino_notes.signer() is None:
@@ -240,7 +255,7 @@ def push_all(*, now: dt.datetime | None = None) -> list[Outcome]:
     found = policy()
     if found is None:
         return []
-    return [push(witness, now=now) for witness in found.witnesses.values() if witness.url]
+    return [push(witness, now=now, timeout=timeout) for witness in found.witnesses.values() if witness.url]
 
 
 def cosigned_by(note: CheckpointNote, found: policies.Policy | None = None) -> tuple[set[str], bool]:

@@ -257,6 +257,14 @@ if not 0 < 3 * REPORT_HEARTBEAT_EVERY <= REPORT_HEARTBEAT_STALE_AFTER:
 # parts' messages were lost with the broker), it is resumed too. After its last attempt, a lost
 # report is failed with its reason.
 REPORT_STALE_AFTER = env.int("REPORT_STALE_AFTER", default=CELERY_TASK_TIME_LIMIT + 60)
+# A signed register embeds the tlog proof of its issuing event under a checkpoint the
+# authority's witnesses cosigned (inspection/registers/issuing.py): the print pushes to them,
+# each request waiting REGISTER_PROOF_WAIT seconds at most; while the policy's quorum is not
+# met the print is tried again every REGISTER_PROOF_RETRY_DELAY seconds, REGISTER_PROOF_RETRIES
+# times, then failed with the reason (asked again, it is tried again).
+REGISTER_PROOF_WAIT = env.float("REGISTER_PROOF_WAIT", default=5.0)
+REGISTER_PROOF_RETRY_DELAY = env.int("REGISTER_PROOF_RETRY_DELAY", default=60)
+REGISTER_PROOF_RETRIES = env.int("REGISTER_PROOF_RETRIES", default=30)
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "seal-audit-chain": {"task": "audit.tasks.seal_chain", "schedule": 60.0},

@@ -11,10 +11,11 @@ from django.db import InterfaceError, OperationalError
 
 from audit import record
 from audit.actions import Action
-from audit.models import ReportPart
+from audit.models import Report, ReportPart
 from casino_ops.inspection import inspect
 
-from .registers.parts import all_done, assemble, make_part
+from .registers.issuing import ProofPending
+from .registers.parts import all_done, assemble, assemble_or_wait, make_part
 from .registers.reports import fail, produce_report, recover_stale
 from .templatetags.inspection_panel import store
 
@@ -41,8 +42,9 @@ def make_report(self: Any, report_id: int) -> str:
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
+    bind=True,
 )  # type: ignore[untyped-decorator]  # celery has no types
-def make_report_part(report_part_id: int) -> bool:
+def make_report_part(self: Any, report_part_id: int) -> bool:
     """Make one period of a print (see inspection.registers.parts); the last one assembles the whole.
 
     Idempotent: a part made is left as it is, a part in hand elsewhere is left
@@ -52,13 +54,45 @@ def make_report_part(report_part_id: int) -> bool:
     try:
         made = make_part(report_part_id)
         if all_done(report_id):
-            assemble(report_id)
+            assemble_or_wait(report_id, queue=(self.request.delivery_info or {}).get("routing_key") or None)
     except (OperationalError, InterfaceError):
         raise
     except Exception as error:
         fail(report_id, error)
         raise
     return made
+
+
+@shared_task(
+    name="audit.tasks.assemble_report",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=True,
+    max_retries=None,
+    bind=True,
+)  # type: ignore[untyped-decorator]  # celery has no types
+def assemble_report(self: Any, report_id: int) -> str:
+    """Assemble a print whose parts are made, once the witnesses cosigned a checkpoint covering
+    its issuing event (see inspection.registers.issuing); tried again every
+    ``REGISTER_PROOF_RETRY_DELAY`` seconds, ``REGISTER_PROOF_RETRIES`` times, then failed with the
+    reason (asked again, it is tried again)."""
+    from django.conf import settings
+
+    try:
+        return str(assemble(report_id).state)
+    except ProofPending as pending:
+        last = self.request.retries >= settings.REGISTER_PROOF_RETRIES
+        if self.request.called_directly or self.request.is_eager or last:  # in-process: no waiting
+            fail(report_id, pending)
+            return "failed"
+        Report.objects.filter(pk=report_id).exclude(state=Report.State.DONE).update(error=str(pending))
+        raise self.retry(countdown=settings.REGISTER_PROOF_RETRY_DELAY) from pending
+    except (OperationalError, InterfaceError):
+        raise
+    except Exception as error:
+        fail(report_id, error)
+        raise
 
 
 @shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types

@@ -34,7 +34,19 @@ system (no Django, no database, no network). It checks:
     quorum); prints each witness's time. The policy comes from the authority, not the casino.
 
 ``python verifier.py pdf REGISTER.pdf --record EVENT.tlog-proof --policy POLICY``
-    a register against the SHA-256 its issuing event recorded, that event proven as above.
+    a register against the SHA-256 its ``register.printed`` event recorded, that event proven as above.
+
+``python verifier.py pdf REGISTER.pdf --policy POLICY [--ca ca.pem]``
+    a register by the proof it carries: the print attaches to the PDF, before signing it, the
+    tlog proof of its issuing event (``register.issued``, sealed before the pages were laid out:
+    the register, its period, its table and the digest of its content), and writes on every
+    page's foot that event's number, the register and the digest. The proof is checked under
+    the policy as above, and its event must be the one the foot names, for this register, this
+    period and this content digest. Prints "registre émis par l'événement n° N du journal
+    ORIGIN, cosigné par k témoins sur n". A PDF without a proof, with another register's, with
+    a proof altered or under a policy not met fails. The PDF's own signature binds its pages
+    to the proof: with ``--ca``, it is checked too (a detached CMS over the file's byte range,
+    by a certificate the CA issued, covering the whole file).
 ``python verifier.py visa EVENT.json --enrolment ENROLMENT.json --authority authority.pem``
     that an officer's act (a visa, a stamp, a closure, a demand) is his own: the event (an
     inclusion proof's, or the event alone) carries his passkey's WebAuthn assertion over the
@@ -61,7 +73,9 @@ import base64
 import datetime as dt
 import hashlib
 import json
+import re
 import sys
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -539,10 +553,19 @@ def cmd_consistency(args: argparse.Namespace) -> list[str]:
 
 def cmd_pdf(args: argparse.Namespace) -> list[str]:
     try:
-        digest = hashlib.sha256(Path(args.file).read_bytes()).hexdigest()
+        content = Path(args.file).read_bytes()
     except OSError as error:
         raise Unusable(f"{args.file}: {error}") from error
+    digest = hashlib.sha256(content).hexdigest()
     failures: list[str] = []
+    if not args.sha256 and not args.record:
+        if not args.policy:
+            raise Unusable("give --policy (the proof the register embeds), --record or --sha256")
+        check_register_pdf(content, args.file, args.policy, failures)
+        ca = _ca(args)
+        if ca is not None:
+            check_pdf_signature(content, args.file, ca, failures)
+        return failures
     if args.sha256:
         recorded = args.sha256.strip().lower()
     elif Path(args.record).suffix == ".tlog-proof":
@@ -572,6 +595,178 @@ def cmd_pdf(args: argparse.Namespace) -> list[str]:
     else:
         print(f"OK: {args.file} has the recorded SHA-256 {digest}")
     return failures
+
+
+# --- A printed register: the tlog proof it embeds and the footer naming its issuing event -------
+# The print (inspection/registers/issuing.py) attaches the proof of its issuing event to the PDF and
+# writes on every page's foot the event's number, the register and its content digest. Both are
+# read here from the file's streams (decompressed when Flate), without a PDF library.
+
+_STREAM = re.compile(rb"(?<!end)stream\r?\n")
+_SHOWN = re.compile(rb"\(((?:\\.|[^\\)])*)\)\s*Tj", re.S)
+_ISSUED = re.compile(
+    r"Émis par l'événement n° (\d+) du journal \(registre ([\w.-]+)(?:, table (\d+))?\) — "
+    r"empreinte du contenu ([0-9a-f]{64})"
+)
+_PERIOD = re.compile(r"— (?:Du (\d\d/\d\d/\d{4}) au (\d\d/\d\d/\d{4})|Journée du (\d\d/\d\d/\d{4})) — ")
+_STAMP = b"%register-stamp"
+
+
+def pdf_streams(data: bytes) -> list[bytes]:
+    """Every stream of a PDF file, inflated when Flate-compressed."""
+    out = []
+    for match in _STREAM.finditer(data):
+        start = match.end()
+        end = data.find(b"endstream", start)
+        if end < 0:
+            continue
+        head = data[max(0, match.start() - 4096) : match.start()]
+        head = head[head.rfind(b"obj") :]
+        length = re.search(rb"/Length (\d+)(?!\s+\d+\s+R)", head)
+        if length and start + int(length.group(1)) <= end:
+            raw = data[start : start + int(length.group(1))]
+        else:  # an indirect length: the end of line before "endstream" is not the stream's
+            raw = data[start:end]
+            raw = raw[:-2] if raw.endswith(b"\r\n") else raw[:-1] if raw.endswith((b"\n", b"\r")) else raw
+        if b"/FlateDecode" in head:
+            try:
+                raw = zlib.decompressobj().decompress(raw)
+            except zlib.error:
+                continue
+        out.append(raw)
+    return out
+
+
+def _pdf_string(raw: bytes) -> str:
+    """A PDF literal string's text (its escapes undone, WinAnsi as the stamp writes it)."""
+    out = bytearray()
+    i = 0
+    while i < len(raw):
+        if raw[i] == 0x5C and i + 1 < len(raw):
+            octal = re.match(rb"[0-7]{1,3}", raw[i + 1 : i + 4])
+            if octal:
+                out.append(int(octal.group(), 8) & 0xFF)
+                i += 1 + len(octal.group())
+                continue
+            out += {b"n": b"\n", b"r": b"\r", b"t": b"\t"}.get(raw[i + 1 : i + 2], raw[i + 1 : i + 2])
+            i += 2
+            continue
+        out.append(raw[i])
+        i += 1
+    return out.decode("cp1252", "replace")
+
+
+def _day(text: str) -> str:
+    day, month, year = text.split("/")
+    return f"{year}-{month}-{day}"
+
+
+_BYTE_RANGE = re.compile(rb"/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]")
+
+
+def check_pdf_signature(data: bytes, name: str, ca_pem: bytes, failures: list[str]) -> None:
+    """The PDF's last signature (PAdES: a detached CMS over its byte range) holds, by a certificate
+    the CA issued, and covers the whole file: the pages and the proof they carry are as signed."""
+    ranges = list(_BYTE_RANGE.finditer(data))
+    if not ranges:
+        failures.append(f"{name}: the PDF is not signed")
+        return
+    a, b, c, d = (int(x) for x in ranges[-1].groups())
+    if a != 0 or not 0 < b < c or c + d != len(data) or data[b : b + 1] != b"<" or data[c - 1 : c] != b">":
+        failures.append(
+            f"{name}: the signature does not cover the whole file: bytes were added after signing"
+        )
+        return
+    try:
+        padded = bytes.fromhex(data[b + 1 : c - 1].decode("ascii"))
+        signature = padded[: _tlv(padded, 0)[2]]  # the DER, without the zeros padding its room
+        signer = verify_cms_detached(signature, data[a : a + b] + data[c : c + d], ca_pem)
+    except (ValueError, Unusable) as error:
+        failures.append(f"{name}: the PDF's signature does not hold: {error}")
+        return
+    print(f"OK: the PDF's signature holds, by {signer}, over the whole file (its pages and its proof)")
+
+
+def check_register_pdf(
+    data: bytes, name: str, policy_path: str, failures: list[str]
+) -> dict[str, Any] | None:
+    """A printed register against the tlog proof of its issuing event it embeds, under a policy:
+    what the proof says (the event, the log, the witnesses), None when no proof can be read."""
+    streams = pdf_streams(data)
+    proofs = {s for s in streams if s.startswith(TLOG_PROOF.encode() + b"\n")}
+    if not proofs:
+        failures.append(
+            f"{name}: no tlog proof is embedded (a register printed before its proofs were embedded, "
+            "or not a register of the casino): check it with --record and its issuing event's proof"
+        )
+        return None
+    if len(proofs) > 1:
+        failures.append(f"{name}: {len(proofs)} different tlog proofs are embedded: the file was altered")
+        return None
+    shown = {_pdf_string(m.group(1)) for s in streams if s.startswith(_STAMP) for m in _SHOWN.finditer(s)}
+    issued = {m.groups() for line in shown if (m := _ISSUED.search(line))}
+    periods = {m.groups() for line in shown if (m := _PERIOD.search(line))}
+    if len(issued) != 1 or len(periods) != 1:
+        failures.append(
+            f"{name}: its pages' foot does not name one issuing event and one period "
+            f"({len(issued)} event(s), {len(periods)} period(s)): not a register as the casino prints it"
+        )
+        return None
+    try:
+        text = proofs.pop().decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unusable(f"{name}: the embedded proof is not text") from None
+    info = check_tlog_text(text, f"{name} (embedded proof)", policy_path, failures)
+    seq, register, table, content = issued.pop()
+    first, last, single = periods.pop()
+    date_from, date_to = (_day(single), _day(single)) if single else (_day(first), _day(last))
+    period = f"Journée du {single}" if single else f"du {first} au {last}"
+    event = info["index"] + 1
+    origin, k, n = info["origin"], len(info["cosigned"]), info["witnesses"]
+    fields = info["data"].decode("utf-8", "replace").split(US)
+    try:
+        payload = json.loads(fields[5]) if len(fields) == 6 else {}
+    except ValueError:
+        payload = {}
+    payload = payload if isinstance(payload, dict) else {}
+    said = {
+        "event": event,
+        "action": fields[2] if len(fields) == 6 else "",
+        "register": payload.get("register"),
+        "table_number": payload.get("table_number"),
+        "date_from": payload.get("date_from"),
+        "date_to": payload.get("date_to"),
+        "content_sha256": payload.get("content_sha256"),
+    }
+    printed = {
+        "event": int(seq),
+        "action": "register.issued",
+        "register": register,
+        "table_number": int(table) if table else None,
+        "date_from": date_from,
+        "date_to": date_to,
+        "content_sha256": content,
+    }
+    differ = [
+        f"{key}: the PDF says {printed[key]!r}, the event {said[key]!r}"
+        for key in printed
+        if said[key] != printed[key]
+    ]
+    if differ:
+        failures.append(
+            f"{name}: the embedded proof's event is not this register's issuing event ({'; '.join(differ)})"
+        )
+    witnesses = "témoin" if k <= 1 else "témoins"
+    claim = (
+        f"registre émis par l'événement n° {event} du journal {origin}, cosigné par {k} {witnesses} sur {n} "
+        f"(register issued by event no. {event} of the log {origin}, cosigned by {k} of {n} witness(es))"
+    )
+    print(f"{'OK: ' if not failures else 'NOT VERIFIED: '}{claim}")
+    print(
+        f"registre {register}{f', table {table}' if table else ''}, {period}, empreinte du contenu {content} "
+        f"(register {register}, {date_from} to {date_to}, content digest {content})"
+    )
+    return {"event": event, "origin": origin, "cosigned": k, "witnesses": n, "register": register}
 
 
 # --- C2SP signed notes, tlog policies and tlog proofs ------------------------------------------
@@ -694,6 +889,13 @@ def check_tlog_proof(path: str, policy_path: str, failures: list[str]) -> bytes:
         text = Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise Unusable(f"{path}: {error}") from error
+    data: bytes = check_tlog_text(text, path, policy_path, failures)["data"]
+    return data
+
+
+def check_tlog_text(text: str, path: str, policy_path: str, failures: list[str]) -> dict[str, Any]:
+    """Check a tlog proof's text under a policy: the event's bytes (``data``), its ``index``, the
+    log's ``origin``, the witnesses that ``cosigned`` and the policy's number of ``witnesses``."""
     policy = _policy(policy_path)
     head, _, checkpoint = text.partition("\n\n")
     lines = head.split("\n")
@@ -711,7 +913,7 @@ def check_tlog_proof(path: str, policy_path: str, failures: list[str]) -> bytes:
     note_text, verified = _open_note(checkpoint, keys)
     if not any((name, key_id) in verified for name, key_id, _k, _p in policy["logs"]):
         failures.append("the checkpoint is not signed by the casino's log key of the policy")
-        return data
+        return {"data": data, "index": index, "origin": "", "cosigned": set(), "witnesses": 0}
     body = note_text.split("\n")
     if (
         len(body) < 4
@@ -734,7 +936,13 @@ def check_tlog_proof(path: str, policy_path: str, failures: list[str]) -> bytes:
         failures.append(f"the event is not at index {index} of the checkpointed tree of {size} events")
     elif not failures:
         print(f"OK: event #{index + 1} is in the casino's record of {size} events, cosigned per the policy")
-    return data
+    return {
+        "data": data,
+        "index": index,
+        "origin": body[0],
+        "cosigned": cosigned,
+        "witnesses": len(policy["witnesses"]),
+    }
 
 
 def cmd_tlog_proof(args: argparse.Namespace) -> list[str]:
@@ -918,14 +1126,18 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(run=cmd_checkpoint)
     p = commands.add_parser("pdf", help="check a register PDF against its recorded SHA-256")
     p.add_argument("file")
-    group = p.add_mutually_exclusive_group(required=True)
+    group = p.add_mutually_exclusive_group()
     group.add_argument("--sha256")
     group.add_argument(
         "--record",
         help="a report record (JSON with sha256), an inclusion proof, or a .tlog-proof of its event",
     )
     p.add_argument("--ca")
-    p.add_argument("--policy", help="with a .tlog-proof: the authority's tlog-policy file")
+    p.add_argument(
+        "--policy",
+        help="the authority's tlog-policy file: alone, checks the proof of its issuing event the PDF "
+        "embeds; with --record, a .tlog-proof",
+    )
     p.set_defaults(run=cmd_pdf)
     p = commands.add_parser("tlog-proof", help="check a C2SP tlog proof of an event under a tlog-policy")
     p.add_argument("file")

@@ -9,7 +9,11 @@ Three answers, each shown to the officer:
 2. who signed it, and when the signature says it was made;
 3. whether the file's SHA-256 is one the system issued (a Report row) — and
    for which register and period;
-4. for an issued register, each officer's act (visa, stamp, closure, demand) the chain records
+4. the tlog proof of its issuing event the PDF embeds (:mod:`inspection.registers.issuing`),
+   checked as the officers' offline verifier checks it (``verifier.py pdf FILE --policy``)
+   under the casino's witness policy: which event of which log issued it, cosigned by how
+   many of the policy's witnesses;
+5. for an issued register, each officer's act (visa, stamp, closure, demand) the chain records
    for that register's book within its period, checked as ``verify_audit`` checks it
    (:func:`audit.officer_acts.check_officer_acts`): his passkey signature over exactly this act,
    under an enrolment the authority signed.
@@ -18,6 +22,7 @@ Three answers, each shown to the officer:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import io
 import json
@@ -25,7 +30,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from asn1crypto import x509
+from django.conf import settings
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from pyhanko.pdf_utils.reader import PdfFileReader
 from pyhanko.sign.validation import async_validate_pdf_signature
 from pyhanko.sign.validation.errors import SignatureValidationError
@@ -86,6 +93,22 @@ class OfficerActCheck:
 
 
 @dataclass
+class ProofCheck:
+    """The tlog proof of its issuing event a PDF embeds, checked under the casino's policy."""
+
+    found: bool = False
+    event: int | None = None
+    origin: str = ""
+    cosigned: int = 0
+    witnesses: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.found and self.event is not None and not self.problems
+
+
+@dataclass
 class CheckResult:
     sha256: str
     size: int
@@ -94,6 +117,7 @@ class CheckResult:
     signatures: list[SignatureCheck] = field(default_factory=list)
     reports: list[Report] = field(default_factory=list)
     officer_acts: list[OfficerActCheck] = field(default_factory=list)
+    proof: ProofCheck = field(default_factory=ProofCheck)
 
     @property
     def signed_ok(self) -> bool:
@@ -124,6 +148,7 @@ def check_pdf(data: bytes) -> CheckResult:
         digest,
     )
     result.officer_acts = officer_acts_of(result.reports)
+    result.proof = embedded_proof(data)
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)
         embedded = list(reader.embedded_signatures)
@@ -198,3 +223,33 @@ def officer_acts_of(reports: list[Report]) -> list[OfficerActCheck]:
             )
         )
     return found
+
+
+def embedded_proof(data: bytes) -> ProofCheck:
+    """The issuing event's proof the PDF embeds, checked by the officers' verifier under the
+    casino's witness policy (``AUDIT_WITNESS_POLICY``)."""
+    from inspection import verifier  # the officers' standalone file, its checks the same
+
+    check = ProofCheck(
+        found=any(s.startswith(verifier.TLOG_PROOF.encode()) for s in verifier.pdf_streams(data))
+    )
+    if not check.found:
+        return check
+    policy = str(getattr(settings, "AUDIT_WITNESS_POLICY", "") or "")
+    if not policy:
+        check.problems.append(
+            _(
+                "aucune politique de témoins n'est configurée (AUDIT_WITNESS_POLICY) : la preuve n'est pas vérifiée ici"
+            )
+        )
+        return check
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            said = verifier.check_register_pdf(data, "PDF", policy, check.problems)
+    except verifier.Unusable as error:
+        check.problems.append(str(error))
+        return check
+    if said is not None:
+        check.event, check.origin = said["event"], said["origin"]
+        check.cosigned, check.witnesses = said["cosigned"], said["witnesses"]
+    return check

@@ -94,6 +94,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.OFFICER_REVOKED: _("Révocation d'un officier par l'autorité enregistrée"),
     Action.HOUSE_SUPERUSER_CREATED: _("Superutilisateur créé sur une base en service"),
     Action.INSPECTION_RUN: _("Inspection des livres faite"),
+    Action.REGISTER_ISSUED: _("Registre émis (avant sa mise en page)"),
     Action.REGISTER_PRINTED: _("Registre imprimé et signé"),
     Action.FORGED_EVENT: _("Événement falsifié (jamais scellé)"),
     Action.CHECKPOINT_REFUSED: _("Point de contrôle refusé : registres différents de la chaîne"),

@@ -61,6 +61,7 @@ from casino_ops.models import CasinoSettings
 
 from .base import Register, Request, get_register
 from .heartbeat import beating
+from .issuing import ProofPending, issue
 from .render import finish, merge, part_periods, read_chunk, render_part
 
 PART_LOCK_CLASS = 0x5245_4701  # advisory lock class of print parts
@@ -80,7 +81,7 @@ def _code_version() -> str:
 def books_version() -> str:
     """A version of everything the registers print; it moves with every audited act but the
     prints themselves (a print changes no book: asked again, the same report is found)."""
-    events = AuditEvent.objects.exclude(action=Action.REGISTER_PRINTED)
+    events = AuditEvent.objects.exclude(action__in=(Action.REGISTER_PRINTED, Action.REGISTER_ISSUED))
     top = events.aggregate(last_id=Max("id"), head_seq=Max("seq"))
     pending = events.filter(seq__isnull=True).count()
     casino: Mapping[str, object] = CasinoSettings.objects.filter(pk=1).values().first() or {}
@@ -283,6 +284,32 @@ def _made(report_part: ReportPart) -> RegisterPart:
     return report_part.part
 
 
+def assemble_or_wait(report_id: int, *, queue: str | None = None) -> Report:
+    """:func:`assemble`; while the witnesses have not cosigned the issuing event's checkpoint,
+    the report waits (its ``error`` says why) and is assembled again later by the task
+    ``audit.tasks.assemble_report``, on ``queue`` (with Celery run in-process, it fails with the reason: asked
+    again, it is tried again)."""
+    from django.conf import settings
+
+    try:
+        return assemble(report_id)
+    except ProofPending as pending:
+        if getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+            from .reports import fail  # cycle: the reports assemble through here
+
+            fail(report_id, pending)
+        else:
+            Report.objects.filter(pk=report_id).exclude(state=Report.State.DONE).update(error=str(pending))
+            from inspection.tasks import assemble_report  # cycle: the tasks run the parts
+
+            assemble_report.apply_async(
+                args=[report_id],
+                countdown=settings.REGISTER_PROOF_RETRY_DELAY,
+                **({"queue": queue} if queue else {}),
+            )
+        return Report.objects.get(pk=report_id)
+
+
 def assemble(report_id: int) -> Report:
     """Merge the print's parts into one document: pages numbered over the whole, one signature.
 
@@ -312,13 +339,14 @@ def assemble(report_id: int) -> Report:
                 whole.refresh_from_db()
                 parts = [_made(whole)]
             parts = [_with_pdf(parts[0], reg, request)]
+        issuance = issue(report, [part.content_hash for part in parts])  # ProofPending: not yet
         pdfs = []
         for part in parts:
             with default_storage.open(part.file.name, "rb") as f:
                 pdfs.append(f.read())
         writer = merge(pdfs)
         del pdfs
-        signed, seq, digest = finish(writer, reg, request)
+        signed, seq, digest = finish(writer, reg, request, issuance=issuance)
         del writer
         name = f"registers/{report.register}/{report.key}.pdf"
         with transaction.atomic():

@@ -46,6 +46,7 @@ from casino_ops.models import CasinoSettings
 from casino_ops.regulations import cite
 
 from .base import Register, Request
+from .issuing import ATTACHMENT, Issuance, footer_line
 
 Progress = Callable[[int], None]
 
@@ -354,10 +355,20 @@ def finish(
     *,
     printed_at: dt.datetime | None = None,
     sign: bool = True,
+    issuance: Issuance | None = None,
 ) -> tuple[bytes, int, str]:
-    """Stamp every page (numbers over the whole, time, chain head), write, sign."""
+    """Stamp every page (numbers over the whole, time, chain head), write, sign.
+
+    With ``issuance`` (:mod:`inspection.registers.issuing`), the footer names the issuing event
+    and its content digest, and the event's tlog proof is attached to the PDF before signing."""
     seq, digest = head()
-    stamp(writer, footer_lines(request, seq, digest, printed_at or timezone.now()))
+    lines = footer_lines(request, seq, digest, printed_at or timezone.now())
+    if issuance is not None:
+        with translation.override("fr"):
+            lines.append(footer_line(issuance))
+    stamp(writer, lines)
+    if issuance is not None and issuance.proof is not None:
+        writer.add_attachment(ATTACHMENT, issuance.proof.encode("utf-8"))
     header = header_of(register, request)
     writer.add_metadata(
         {

@@ -35,7 +35,15 @@ from tables import selectors as tables
 
 from .base import Request, get_register
 from .heartbeat import beating
-from .parts import PART_LOCK_CLASS, all_done, assemble, books_version, likely_changed_first, make_part, plan
+from .parts import (
+    PART_LOCK_CLASS,
+    all_done,
+    assemble_or_wait,
+    books_version,
+    likely_changed_first,
+    make_part,
+    plan,
+)
 
 _LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
 
@@ -206,7 +214,7 @@ def _make(report: Report, *, inline_parts: bool, queue: str | None) -> None:
     for rp_id in here:
         make_part(rp_id)
     if all_done(report.pk):
-        assemble(report.pk)
+        assemble_or_wait(report.pk, queue=queue)
 
 
 def split_period(date_from: dt.date, date_to: dt.date, parts: int) -> list[tuple[dt.date, dt.date]]:

@@ -10,7 +10,9 @@ import pytest
 from django.core.management import call_command
 from django.utils import timezone
 
+from audit.actions import Action
 from audit.chain import head
+from audit.models import AuditEvent
 from inspection.registers import get_register, register_names
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
@@ -46,7 +48,7 @@ def test_each_register_from_the_demo_data_is_signed_checkable_and_not_blank(
     name: str, demo: None, signing_configured: Any, nss_db: str, tmp_path: Path
 ) -> None:
     pdf = tmp_path / f"{name}.pdf"
-    seq, digest = head()  # the head the print is stamped with (its own register.printed event follows)
+    seq, _digest = head()
     call_command("register", *_args(name, pdf), verbosity=0)
     assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
     png = render_page(pdf, 1, tmp_path / f"{name}-p1")
@@ -58,4 +60,8 @@ def test_each_register_from_the_demo_data_is_signed_checkable_and_not_blank(
     assert " ".join(str(register.model).split()[:3]) in flat
     assert " ".join(str(register.title).upper().split()[:3]) in flat.upper()
     assert "page 1 /" in text
-    assert f"n° {seq}" in text and digest in text.replace("\n", "")
+    # the head the print is stamped with: its issuing event, sealed before the pages are laid
+    # out (its own register.printed event follows)
+    issued = AuditEvent.objects.filter(action=Action.REGISTER_ISSUED).order_by("-seq").first()
+    assert issued is not None and issued.seq == seq + 1
+    assert f"n° {issued.seq}" in text and issued.hash in text.replace("\n", "")

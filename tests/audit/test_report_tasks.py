@@ -42,7 +42,10 @@ def test_a_register_requested_twice_makes_one_report(
         first = request_report(actor=director, register="depot-log", date_from=start, date_to=end)
     with django_capture_on_commit_callbacks(execute=True) as again:
         second = request_report(actor=director, register="depot-log", date_from=start, date_to=end)
-    assert first.pk == second.pk and len(queued) == 1 and len(again) == 0
+    # the request queues its print once (the print then signs a checkpoint covering its issuing
+    # event, whose copy goes to the witness directory on commit: inspection.registers.issuing)
+    tasks = [callback for callback in queued if getattr(callback, "__name__", "") != "witness_pending"]
+    assert first.pk == second.pk and len(tasks) == 1 and len(again) == 0
     report = Report.objects.get()
     assert report.state == Report.State.DONE and report.progress == 100 and report.attempts == 1
     # the demo's depot log (its séances' decks issued and returned included) on a page or two

@@ -105,6 +105,22 @@ def test_pushed_cosigned_and_stored_in_order(
     assert witnesses.cosigned_by(third) == ({"A"}, True)
 
 
+def test_a_cosignature_whose_answer_was_lost_is_obtained_again(
+    casino_log: WitnessServer, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The witness cosigned the checkpoint but its answer never came back (the request timed
+    out): the next push gets 409 with that size, and pushes that very note again from its own
+    size, which the witness cosigns anew."""
+    from tlog import witness as protocol
+
+    note = _checkpoint(django_capture_on_commit_callbacks, 3)
+    status, _line = witnesses._post(casino_log.url, protocol.AddCheckpoint(0, [], note.note).body)
+    assert status == 200 and not Cosignature.objects.exists()  # cosigned, the answer lost
+    [outcome] = witnesses.push_all()
+    assert outcome.cosigned == [3] and not outcome.failing and not outcome.refused
+    assert witnesses.cosigned_by(note) == ({"A"}, True)
+
+
 def test_a_witness_down_for_an_hour_loses_nothing(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
