@@ -1,0 +1,65 @@
+"""Every admin page renders every kind of row the acts create.
+
+Both demos' rows (FR and LU: between them every book of either profile, written by the acts),
+and for each model the project registers in the admin: its list, and the change page of one row
+of each kind. A kind is a value of one of its choice or yes/no fields (an incident of each route,
+a deck in each state, a séance in each status…) and, for each field that may be empty, a row
+where it is empty and one where it is not (an incident with no reporter, as the hand-log replay
+opens it, was the page that failed). Each page answers 200 to a superuser signed in with his
+second factor (he sees every page; he holds no act, which reading needs not).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.models import User
+from django.db import models
+from django_otp.plugins.otp_totp.models import TOTPDevice
+
+from .conftest import signed_in
+
+ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
+
+
+def _kinds(model: type[models.Model]) -> set[Any]:
+    """One row's key for each kind of row the model holds (see the module's docstring)."""
+    rows = model._default_manager.order_by("pk")
+    keys = {rows.values_list("pk", flat=True).first(), rows.values_list("pk", flat=True).last()}
+    for field in model._meta.concrete_fields:
+        if field.choices or isinstance(field, models.BooleanField):
+            for value in rows.values_list(field.attname, flat=True).distinct().order_by():
+                keys.add(rows.filter(**{field.attname: value}).values_list("pk", flat=True).first())
+        if field.null:
+            for empty in (True, False):
+                keys.add(rows.filter(**{f"{field.attname}__isnull": empty}).values_list("pk", flat=True).first())
+    keys.discard(None)
+    return keys
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile", ["FR", "LU"])
+def test_every_admin_page_renders_every_kind_of_row(profile: str, request: pytest.FixtureRequest) -> None:
+    request.getfixturevalue("demo" if profile == "FR" else "lu_demo")
+    reader = User.objects.create_superuser("lecteur-admin", password="pw-lecteur")
+    client = signed_in(reader, TOTPDevice.objects.create(user=reader, name="app", confirmed=True))
+    failed, read, models_with_rows = [], 0, 0
+    for model, model_admin in admin.site._registry.items():
+        meta = model._meta
+        if meta.app_label not in ADMIN_APPS:
+            continue
+        base = f"/admin/{meta.app_label}/{meta.model_name}/"
+        pages = [base]
+        kinds = _kinds(model)
+        models_with_rows += bool(kinds)
+        pages += [f"{base}{pk}/change/" for pk in sorted(kinds, key=str)]
+        for page in pages:
+            answer = client.get(page)
+            read += 1
+            if answer.status_code != 200:
+                failed.append(f"{page}: HTTP {answer.status_code}")
+    assert not failed, "\n".join(failed)
+    # the demos write most books: a demo that wrote nothing would make this test say nothing
+    assert models_with_rows >= 40 and read >= 200, (models_with_rows, read)
