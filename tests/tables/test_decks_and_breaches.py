@@ -170,7 +170,8 @@ def test_a_result_without_decks_is_named(staff, unplayed_session):
     with behind_the_guard(Session):
         Session.objects.filter(pk=unplayed_session.pk).update(result=D("750.00"))
     [breach] = _breaches("tables.session_without_decks")
-    assert breach.article == "FR art. 40" and "750.00" in breach.detail
+    # the amount is written in the page's language: "750,00" in French
+    assert breach.article == "FR art. 40" and "résultat de 750,00 sans" in breach.detail
 
 
 # -- a hand log of an unknown shoe, until the director explains it ------------------------------
