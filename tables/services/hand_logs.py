@@ -80,12 +80,18 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     shoe = found if found is not None and found.label == doc["shoe_id"] else None
     # its rounds were played once its shoe was filled (the moment of the upload for a shoe the
     # séance never filled): the rules of the books above bind them (LU art. 11), and the croupier
-    # who dealt them holds his approval that day (LU art. 51, 54, 63)
+    # who dealt them holds his approval that day (LU art. 51, 54, 63); the croupier who sends his
+    # own log is the actor, whose roles the gate has just read: not read a second time
+    croupier_id = shoe.croupier_id if shoe is not None else session.croupier_id
+    if croupier_id == actor.pk:
+        croupier = actor
+    else:
+        croupier = shoe.croupier if shoe is not None else session.croupier
     act_checks.run(
         act_checks.Act.SESSION_PLAY,
         day=session.day,
         profile=profile,
-        people={"croupier": shoe.croupier if shoe is not None else session.croupier},
+        people={"croupier": croupier},
         at=shoe.filled_at if shoe is not None else clock.now(),
         subject=session,
     )
