@@ -256,3 +256,35 @@ def test_a_revoked_person_neither_holds_nor_reopens_the_box_nor_deals_a_hand_log
                 actor=people[roles.MACHINE], session=session, raw=_log(session, "S1"), source="api"
             )
     assert not HandLog.objects.exists()
+
+
+def test_a_croupier_sending_his_own_hand_log_holds_his_approval_on_the_seances_day(
+    people: dict[str, Any],
+    seances: list[Any],  # noqa: F811
+) -> None:
+    """The croupier who sends the log of the rounds he dealt is approved today (the gate lets him
+    act) and is checked again on the séance's day: approved again only since the day after, the
+    rounds he dealt before are refused to him (LU art. 51, 54, 63)."""
+    from tables.models import HandLog
+    from tables.services import upload_hand_log
+    from tests import builders
+
+    from .test_bank_failure_no_play import _log
+    from .test_bank_failure_stops import D
+
+    director, croupier = people[roles.DIRECTOR], people[roles.CROUPIER]
+    session, _other = seances
+    builders.shoe(session, croupier=croupier, label="S1", hour=20)
+    _revoke(director, croupier, D)
+    services.record_approval(
+        actor=director,
+        person=croupier,
+        function="staff",
+        job="croupier",
+        approved_on=D + dt.timedelta(days=1),
+        reference="MJ/RE/78",
+    )
+    assert approved_on(croupier, gaming_day()) and not approved_on(croupier, D)
+    with assert_refused("NOT_APPROVED", article=ARTICLE, field="croupier", nothing_recorded=True):
+        upload_hand_log(actor=croupier, session=session, raw=_log(session, "S1"), source="api")
+    assert not HandLog.objects.exists()
