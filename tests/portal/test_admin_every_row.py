@@ -34,7 +34,9 @@ def _kinds(model: type[models.Model]) -> set[Any]:
                 keys.add(rows.filter(**{field.attname: value}).values_list("pk", flat=True).first())
         if field.null:
             for empty in (True, False):
-                keys.add(rows.filter(**{f"{field.attname}__isnull": empty}).values_list("pk", flat=True).first())
+                keys.add(
+                    rows.filter(**{f"{field.attname}__isnull": empty}).values_list("pk", flat=True).first()
+                )
     keys.discard(None)
     return keys
 
