@@ -136,13 +136,15 @@ def test_the_admin_names_the_depots_entries_in_english_too(lu_demo: None) -> Non
     from tests.builders import gaming_day
 
     users = get_user_model().objects
+    deck = Deck.objects.filter(status="in_cabinet").order_by("serial").first()
+    assert deck is not None
     now = timezone.now()
     services.report_incident(
         actor=users.get(username="directeur"),
         kind="marked",
         occurred_at=now - dt.timedelta(minutes=2),
         day=gaming_day(),
-        decks=[Deck.objects.filter(status="in_cabinet").order_by("serial").first()],
+        decks=[deck],
         officer_informed=users.get(username="officier"),
         officer_informed_at=now - dt.timedelta(minutes=1),
         circumstances="Une carte cornée trouvée au contrôle du dépôt.",

@@ -274,7 +274,7 @@ class CheckpointAdmin(ReadOnlyAdmin):
             "<dt>{}</dt><dd>{}</dd>",
             (
                 (
-                    Checkpoint._meta.get_field(_STATEMENT_FIELDS[key]).verbose_name
+                    getattr(Checkpoint._meta.get_field(_STATEMENT_FIELDS[key]), "verbose_name", key)
                     if key in _STATEMENT_FIELDS
                     else _STATEMENT_LABELS.get(key, key),
                     _statement_value(key, value),
