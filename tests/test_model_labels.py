@@ -123,12 +123,32 @@ def test_a_moment_is_named_at_the_casinos_hour_and_day(users: dict[str, Any]) ->
 
 @pytest.mark.django_db
 def test_the_admin_names_the_depots_entries_in_english_too(lu_demo: None) -> None:
-    """The entries a correction may name, an incident's closure, an order's receptions."""
+    """The entries a correction may name, an incident's closure, an order's receptions.
+
+    The demo's officer closes every incident it reports (it inspects clean), so the open one is
+    reported here: a deck of the cabinet found marked just now, still awaiting the officer."""
     from django.contrib import admin
+    from django.contrib.auth import get_user_model
 
+    from cards_registry import services
     from cards_registry.admin.corrections import _correction_entry_choices
-    from cards_registry.models import Incident, Order
+    from cards_registry.models import Deck, Incident, Order
+    from tests.builders import gaming_day
 
+    users = get_user_model().objects
+    deck = Deck.objects.filter(status="in_cabinet").order_by("serial").first()
+    assert deck is not None
+    now = timezone.now()
+    services.report_incident(
+        actor=users.get(username="directeur"),
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=2),
+        day=gaming_day(),
+        decks=[deck],
+        officer_informed=users.get(username="officier"),
+        officer_informed_at=now - dt.timedelta(minutes=1),
+        circumstances="Une carte cornée trouvée au contrôle du dépôt.",
+    )
     closed = Incident.objects.filter(closure__isnull=False).first()
     open_ = Incident.objects.filter(closure__isnull=True).first()
     received = Order.objects.filter(receptions__isnull=False).first()

@@ -8,6 +8,8 @@ one (or returns the same one).
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -17,15 +19,16 @@ from django.core.files.storage import default_storage
 from django.db.models import QuerySet
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.urls import path, reverse
-from django.utils import timezone
-from django.utils.html import format_html
+from django.utils import formats, timezone
+from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from audit.checkpoints import export
 from audit.models import Checkpoint, Report
-from casino_ops import access
+from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.admin_acts import ActForm
+from casino_ops.admin_display import hash_text
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.regulations import RegulationError
 
@@ -215,13 +218,71 @@ class ReportAdmin(_ReportAdmin):
         )
 
 
+#: The keys of a checkpoint's signed statement (audit.checkpoints.statement) by the field of the
+#: checkpoint that keeps the same value; the others by their own label.
+_STATEMENT_FIELDS = {
+    "hash": "head_hash",
+    "seq": "seq",
+    "time": "made_at",
+    "number": "number",
+    "prev": "prev_hash",
+    "root": "root_hash",
+}
+_STATEMENT_LABELS = {
+    "casino": _("casino"),
+    "type": _("type de déclaration"),
+    "tree_size": _("taille de l'arbre"),
+}
+_STATEMENT_HASHES = ("hash", "prev", "root")
+
+
+def _statement_value(key: str, value: Any) -> Any:
+    if key in _STATEMENT_HASHES:
+        return hash_text(str(value or ""))
+    if key == "time" and isinstance(value, str):
+        try:
+            return dates.moment(dt.datetime.fromisoformat(value), seconds=True)
+        except ValueError:
+            return value
+    if key == "type":
+        return format_html('<span class="code-caption">{}</span>', value)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return formats.number_format(value, use_l10n=True)
+    return "—" if value is None else str(value)
+
+
 @admin.register(Checkpoint)
 class CheckpointAdmin(ReadOnlyAdmin):
     list_display = ("seq", "head_hash", "made_at", "signer")
-    readonly_fields = ("seq", "head_hash", "made_at", "statement", "signer")
-    exclude = ("signature",)
+    readonly_fields = ("seq", "head_hash", "made_at", "statement_display", "signer")
+    exclude = ("signature", "statement")
     actions = ["export_checkpoints"]
     change_list_template = None
+
+    @admin.display(description=_("déclaration signée"))
+    def statement_display(self, obj: Checkpoint) -> str:
+        """What the casino signed, each value by its label; the signed bytes themselves (the
+        canonical JSON the signature covers) under it, as a caption."""
+        try:
+            data = json.loads(obj.statement)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            return format_html('<span class="code-caption">{}</span>', obj.statement)
+        rows = format_html_join(
+            "",
+            "<dt>{}</dt><dd>{}</dd>",
+            (
+                (
+                    getattr(Checkpoint._meta.get_field(_STATEMENT_FIELDS[key]), "verbose_name", key)
+                    if key in _STATEMENT_FIELDS
+                    else _STATEMENT_LABELS.get(key, key),
+                    _statement_value(key, value),
+                )
+                for key, value in data.items()
+            ),
+        )
+        return format_html('<dl class="kv">{}</dl><span class="code-caption">{}</span>', rows, obj.statement)
 
     @admin.action(description=_("Exporter les points de contrôle choisis (fichier signé pour l'officier)"))
     def export_checkpoints(self, request: HttpRequest, queryset: QuerySet[Checkpoint]) -> HttpResponse | None:

@@ -1,4 +1,5 @@
-"""A signed register carries the C2SP tlog proof of its own issuing event (issue 39, point 4).
+"""A signed register carries the C2SP tlog proof of its own issuing event (docs/officers.md, "A
+printed register, offline, years later: the proof it carries").
 
 The issuing event (``register.issued``: the register, its period, its table, who asked and the
 digest of the content its pages show) is sealed before the PDF is laid out; the print obtains a

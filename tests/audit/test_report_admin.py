@@ -90,6 +90,32 @@ def test_checkpoints_are_listed_and_exported_from_the_admin(
 
 
 @pytest.mark.django_db
+def test_a_checkpoint_page_says_what_was_signed_in_words(
+    client: Any, director: Any, casino: Any, signing_configured: Any
+) -> None:
+    """Each value of the signed statement under its label, in the page's language; the signed
+    bytes (the canonical JSON the signature covers) only as a caption under them."""
+    import json
+
+    from audit.checkpoints import make_checkpoint
+    from tests.portal.test_no_raw_codes import visible_text
+
+    made = make_checkpoint()
+    assert made is not None
+    client.force_login(director)
+    page = client.get(
+        reverse("admin:audit_checkpoint_change", args=[made.pk]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    shown = visible_text(page)
+    assert '{"' not in shown, shown
+    signed = json.loads(made.statement)
+    for label in ("Statement type", "Tree size", "Signed statement"):
+        assert label.lower() in shown.lower(), label
+    assert signed["hash"] in page and signed["root"] in page
+    assert made.statement.replace('"', "&quot;") in page  # the signed bytes, as a caption
+
+
+@pytest.mark.django_db
 def test_a_report_page_opens_for_whoever_asked_it(client: Any, director: Any) -> None:
     report = Report.objects.create(
         key="y" * 64,

@@ -154,7 +154,10 @@ def visible_text(page: str) -> str:
 
 
 def data_texts(samples: Samples) -> list[str]:
-    """The casino's own writing in the samples (typed into the books, not the product's text)."""
+    """The casino's own writing in the samples (typed into the books, not the product's text),
+    and the subject of the certificate that signs its checkpoints: written by whoever issued
+    the certificate (a trust service provider, or the demo's stand-in), shown as issued."""
+    from audit.models import Checkpoint
     from cards_registry.models import KeyHandover, Manufacturer, Reception
     from casino_ops.models import CasinoSettings
 
@@ -163,6 +166,7 @@ def data_texts(samples: Samples) -> list[str]:
         texts += [maker.name, maker.code]
     texts += [r.delivery_note for r in Reception.objects.all()]
     texts += [k.reason for k in KeyHandover.objects.all()]
+    texts += Checkpoint.objects.values_list("signer", flat=True)
     for user in samples.users.values():
         texts += [user.get_full_name(), user.get_username()]
     return sorted({t for t in texts if t}, key=len, reverse=True)
