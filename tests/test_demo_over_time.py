@@ -15,6 +15,7 @@ import time_machine
 from django.utils import timezone
 
 from casino_ops.inspection import Breach, inspect
+from house_books.inspection import _OUTSIDE_HOURS
 from tables.models import Session
 from tests.builders import gaming_day
 
@@ -34,6 +35,9 @@ def _owed(breach: Breach, demo_day: dt.date, then: dt.datetime) -> bool:
     """Is ``breach`` an act the casino owes after the demo, not a rule the demo broke?"""
     if breach.check in END_OF_THE_DAY:
         return f"{demo_day:%d/%m/%Y}" in f"{breach.object} {breach.detail}"
+    if breach.check == "house.session_outside_hours":  # LU art. 71: its séances in play, not yet closed
+        still_open = str(_OUTSIDE_HOURS["open_late"])
+        return breach.detail == still_open and f"{demo_day:%d/%m/%Y}" in breach.object
     if breach.check == "house.orphans_not_transferred":  # the year-end payment, once the year is over
         return then.year > demo_day.year and str(demo_day.year) in breach.object
     return False

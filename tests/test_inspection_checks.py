@@ -167,7 +167,7 @@ PLANTED: dict[str, dict[str, str]] = {
         "FR": "tests/tables/test_decks_and_breaches.py::test_the_exercise_start_moved_after_seances_is_named",
     },
     "tables.hand_log_unknown_shoe": {
-        "FR": "tests/tables/test_decks_and_breaches.py::test_a_log_of_an_unknown_shoe_is_named_until_explained",
+        "FR": "tests/tables/test_decks_and_breaches.py::test_a_log_of_an_unknown_shoe_is_named_until_the_officer_closes_its_incident",
     },
     "tables.interruption_open": {"FR": "tests/tables/test_inspection.py::test_an_interruption_left_open"},
     "tables.lu_notice_missing": {"LU": "tests/tables/test_inspection.py::test_lu_notice_missing"},

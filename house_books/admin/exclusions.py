@@ -148,6 +148,7 @@ class OwnExclusionAdmin(ActAdmin):
     list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
     detail_fields = ExclusionAdmin.detail_fields
     refused_entries_list = ExclusionAdmin.refused_entries_list
+    notice_recorded = ExclusionAdmin.notice_recorded
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
@@ -183,6 +184,7 @@ class ExclusionNoticeAdmin(ActAdmin):
     list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
     detail_fields = ExclusionAdmin.detail_fields
     refused_entries_list = ExclusionAdmin.refused_entries_list
+    notice_recorded = ExclusionAdmin.notice_recorded
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(minister_notified_on__isnull=False)
@@ -212,6 +214,7 @@ class ExclusionLiftAdmin(ActAdmin):
     list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
     detail_fields = ExclusionAdmin.detail_fields
     refused_entries_list = ExclusionAdmin.refused_entries_list
+    notice_recorded = ExclusionAdmin.notice_recorded
 
     def get_queryset(self, request: Any) -> Any:
         return super().get_queryset(request).filter(lifted_on__isnull=False)

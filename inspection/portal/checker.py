@@ -45,6 +45,7 @@ from audit.officer_acts import check_officer_acts
 from audit.printed import recorded
 from casino_ops import officers
 from casino_ops.passkeys import short_fingerprint
+from inspection import verifier  # the officers' standalone file, its checks the same
 
 #: The officers' acts each register prints (its book's visas, stamps, closures, demands).
 REGISTER_ACTS: dict[str, tuple[str, ...]] = {
@@ -228,8 +229,6 @@ def officer_acts_of(reports: list[Report]) -> list[OfficerActCheck]:
 def embedded_proof(data: bytes) -> ProofCheck:
     """The issuing event's proof the PDF embeds, checked by the officers' verifier under the
     casino's witness policy (``AUDIT_WITNESS_POLICY``)."""
-    from inspection import verifier  # the officers' standalone file, its checks the same
-
     check = ProofCheck(
         found=any(s.startswith(verifier.TLOG_PROOF.encode()) for s in verifier.pdf_streams(data))
     )

@@ -17,6 +17,7 @@ import pytest
 from django.contrib import admin
 from django.contrib.auth.models import User
 from django.db import models
+from django.test import RequestFactory
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from .conftest import signed_in
@@ -24,9 +25,10 @@ from .conftest import signed_in
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 
 
-def _kinds(model: type[models.Model]) -> set[Any]:
-    """One row's key for each kind of row the model holds (see the module's docstring)."""
-    rows = model._default_manager.order_by("pk")
+def _kinds(rows: models.QuerySet[Any]) -> set[Any]:
+    """One row's key for each kind of row ``rows`` hold (see the module's docstring)."""
+    model = rows.model
+    rows = rows.order_by("pk")
     keys = {rows.values_list("pk", flat=True).first(), rows.values_list("pk", flat=True).last()}
     for field in model._meta.concrete_fields:
         if field.choices or isinstance(field, models.BooleanField):
@@ -43,18 +45,24 @@ def _kinds(model: type[models.Model]) -> set[Any]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("profile", ["FR", "LU"])
-def test_every_admin_page_renders_every_kind_of_row(profile: str, request: pytest.FixtureRequest) -> None:
+def test_every_admin_page_renders_every_kind_of_row(
+    profile: str, request: pytest.FixtureRequest, settings: Any
+) -> None:
     request.getfixturevalue("demo" if profile == "FR" else "lu_demo")
+    settings.DEBUG = True  # a superuser made on a database in service: recorded (refused otherwise)
     reader = User.objects.create_superuser("lecteur-admin", password="pw-lecteur")
+    settings.DEBUG = False  # the pages are read as in service
     client = signed_in(reader, TOTPDevice.objects.create(user=reader, name="app", confirmed=True))
     failed, read, models_with_rows = [], 0, 0
-    for model in admin.site._registry:
+    asked = RequestFactory().get("/admin/")
+    asked.user = reader
+    for model, model_admin in admin.site._registry.items():
         meta = model._meta
         if meta.app_label not in ADMIN_APPS:
             continue
         base = f"/admin/{meta.app_label}/{meta.model_name}/"
         pages = [base]
-        kinds = _kinds(model)
+        kinds = _kinds(model_admin.get_queryset(asked))  # the rows its admin shows (a book's own)
         models_with_rows += bool(kinds)
         pages += [f"{base}{pk}/change/" for pk in sorted(kinds, key=str)]
         for page in pages:
@@ -64,4 +72,6 @@ def test_every_admin_page_renders_every_kind_of_row(profile: str, request: pytes
                 failed.append(f"{page}: HTTP {answer.status_code}")
     assert not failed, "\n".join(failed)
     # the demos write most books: a demo that wrote nothing would make this test say nothing
-    assert models_with_rows >= 40 and read >= 200, (models_with_rows, read)
+    # (FR: 33 models with rows, 140 pages; LU: 42 and 159, when this was written)
+    least_models, least_pages = {"FR": (30, 120), "LU": (38, 140)}[profile]
+    assert models_with_rows >= least_models and read >= least_pages, (models_with_rows, read)
