@@ -34,7 +34,9 @@ def _kinds(model: type[models.Model]) -> set[Any]:
                 keys.add(rows.filter(**{field.attname: value}).values_list("pk", flat=True).first())
         if field.null:
             for empty in (True, False):
-                keys.add(rows.filter(**{f"{field.attname}__isnull": empty}).values_list("pk", flat=True).first())
+                keys.add(
+                    rows.filter(**{f"{field.attname}__isnull": empty}).values_list("pk", flat=True).first()
+                )
     keys.discard(None)
     return keys
 
@@ -46,7 +48,7 @@ def test_every_admin_page_renders_every_kind_of_row(profile: str, request: pytes
     reader = User.objects.create_superuser("lecteur-admin", password="pw-lecteur")
     client = signed_in(reader, TOTPDevice.objects.create(user=reader, name="app", confirmed=True))
     failed, read, models_with_rows = [], 0, 0
-    for model, model_admin in admin.site._registry.items():
+    for model, _model_admin in admin.site._registry.items():
         meta = model._meta
         if meta.app_label not in ADMIN_APPS:
             continue
