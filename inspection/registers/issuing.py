@@ -45,6 +45,7 @@ from audit import signing, witnesses
 from audit.actions import Action
 from audit.chain import seal_pending
 from audit.checkpoints import make_checkpoint
+from audit.checkpoints.make import REFUSED_OBJECT
 from audit.models import AuditEvent, Checkpoint, Report
 from audit.tlog_proofs import best_note, tlog_proof
 from casino_ops.regulations import RegulationError
@@ -79,8 +80,6 @@ class BooksForged(Exception):
 
 def _last_alarm() -> int | None:
     """The seq of the last sealed alarm of a refused checkpoint."""
-    from audit.checkpoints.make import REFUSED_OBJECT
-
     return (
         AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED, object_type=REFUSED_OBJECT)
         .exclude(seq=None)
