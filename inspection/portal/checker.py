@@ -26,6 +26,7 @@ import contextlib
 import hashlib
 import io
 import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +47,8 @@ from audit.printed import recorded
 from casino_ops import officers
 from casino_ops.passkeys import short_fingerprint
 from inspection import verifier  # the officers' standalone file, its checks the same
+
+logger = logging.getLogger(__name__)
 
 #: The officers' acts each register prints (its book's visas, stamps, closures, demands).
 REGISTER_ACTS: dict[str, tuple[str, ...]] = {
@@ -236,9 +239,12 @@ def embedded_proof(data: bytes) -> ProofCheck:
         return check
     policy = str(getattr(settings, "AUDIT_WITNESS_POLICY", "") or "")
     if not policy:
+        logger.warning(
+            "the PDF checker has no witness policy (AUDIT_WITNESS_POLICY is empty): proof not checked"
+        )
         check.problems.append(
             _(
-                "aucune politique de témoins n'est configurée (AUDIT_WITNESS_POLICY) : la preuve n'est pas vérifiée ici"
+                "aucune politique de témoins n'est configurée sur ce serveur : la preuve n'est pas vérifiée ici"
             )
         )
         return check

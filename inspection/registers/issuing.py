@@ -19,6 +19,12 @@ When the witnesses do not cosign in time the print waits (:class:`ProofPending`:
 tried again later) rather than issue a register without its proof. A casino with no witness
 policy embeds the proof under its own checkpoint (the verifier then says the policy is not
 met); one with no note key (the quick start) prints without a proof.
+
+A print never fails because the books are forged: the officer needs the registers most exactly
+then. When the checkpoint is refused because a book differs from what the chain sealed
+(``AUDIT_BOOKS_FORGED``, whose alarm :func:`audit.checkpoints.make_checkpoint` seals), no
+checkpoint is signed over the forged rows and the register is printed without a proof: its footer
+says so in words and names the alarm (:func:`footer_line`); the verifier answers "no proof".
 """
 
 from __future__ import annotations
@@ -39,8 +45,10 @@ from audit import signing, witnesses
 from audit.actions import Action
 from audit.chain import seal_pending
 from audit.checkpoints import make_checkpoint
+from audit.checkpoints.make import REFUSED_OBJECT
 from audit.models import AuditEvent, Checkpoint, Report
 from audit.tlog_proofs import best_note, tlog_proof
+from casino_ops.regulations import RegulationError
 
 #: The name of the proof attached to the PDF.
 ATTACHMENT = "registre.tlog-proof"
@@ -57,6 +65,28 @@ class Issuance:
     register: str
     table: int | None
     proof: str | None  # the tlog proof's text; None when the casino has no note key
+    #: the books differ from what the chain sealed: the checkpoint is refused, no proof
+    forged: bool = False
+    forged_alarm: int | None = None  # the seq of that refusal's alarm
+
+
+class BooksForged(Exception):
+    """The checkpoint is refused (``AUDIT_BOOKS_FORGED``): the books differ from the chain."""
+
+    def __init__(self, alarm: int | None) -> None:
+        super().__init__(alarm)
+        self.alarm = alarm
+
+
+def _last_alarm() -> int | None:
+    """The seq of the last sealed alarm of a refused checkpoint."""
+    return (
+        AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED, object_type=REFUSED_OBJECT)
+        .exclude(seq=None)
+        .order_by("-seq")
+        .values_list("seq", flat=True)
+        .first()
+    )
 
 
 def content_digest(content_hashes: Sequence[str]) -> str:
@@ -115,11 +145,17 @@ def proof_of(seq: int) -> str | None:
     witnesses (each request waiting ``REGISTER_PROOF_WAIT`` seconds at most) unless a note
     covering it is cosigned already. ProofPending when the quorum is still not met. Without a
     witness policy, the proof under the casino's own checkpoint; without a note key, None.
+    :class:`BooksForged` when the checkpoint is refused because the books differ from the chain.
     """
     if casino_notes.signer() is None or not signing.is_configured():
         return None
     if not Checkpoint.objects.filter(seq__gte=seq).exists():
-        make_checkpoint()
+        try:
+            make_checkpoint()
+        except RegulationError as refused:
+            if refused.code != "AUDIT_BOOKS_FORGED":
+                raise
+            raise BooksForged(_last_alarm()) from refused
     casino_notes.make_notes()
     found = witnesses.policy()
     if found is not None:
@@ -143,9 +179,16 @@ def proof_of(seq: int) -> str | None:
 
 
 def issue(report: Report, content_hashes: Sequence[str]) -> Issuance:
-    """Seal the report's issuing event and obtain its proof (ProofPending: not yet)."""
+    """Seal the report's issuing event and obtain its proof (ProofPending: not yet); with forged
+    books, the issuance without a proof that names the alarm."""
     seq, digest = issuing_event(report, content_hashes)
-    return Issuance(seq, digest, report.register, report.table_number, proof_of(seq))
+    try:
+        proof = proof_of(seq)
+    except BooksForged as forged:
+        return Issuance(
+            seq, digest, report.register, report.table_number, None, forged=True, forged_alarm=forged.alarm
+        )
+    return Issuance(seq, digest, report.register, report.table_number, proof)
 
 
 def footer_line(issuance: Issuance) -> str:
@@ -154,3 +197,19 @@ def footer_line(issuance: Issuance) -> str:
     return _(
         "Émis par l'événement n° %(seq)s du journal (registre %(register)s%(table)s) — empreinte du contenu %(digest)s"
     ) % {"seq": issuance.seq, "register": issuance.register, "table": table, "digest": issuance.digest}
+
+
+def unproven_line(issuance: Issuance) -> str | None:
+    """The footer's line saying, in words, why a register is printed without its proof of issue
+    (the books differ from what the chain sealed); None when nothing is to be said."""
+    if issuance.proof is not None or not issuance.forged:
+        return None
+    if issuance.forged_alarm is None:
+        return _(
+            "Sans preuve d'émission : les registres diffèrent de ce que la chaîne a scellé — "
+            "voir les alarmes du journal / inspect_books"
+        )
+    return _(
+        "Sans preuve d'émission : les registres diffèrent de ce que la chaîne a scellé — "
+        "voir l'alarme n° %(alarm)s du journal / inspect_books"
+    ) % {"alarm": issuance.forged_alarm}

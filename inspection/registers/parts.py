@@ -80,8 +80,11 @@ def _code_version() -> str:
 
 def books_version() -> str:
     """A version of everything the registers print; it moves with every audited act but the
-    prints themselves (a print changes no book: asked again, the same report is found)."""
-    events = AuditEvent.objects.exclude(action__in=(Action.REGISTER_PRINTED, Action.REGISTER_ISSUED))
+    prints themselves (a print changes no book: asked again, the same report is found) and the
+    alarm of a refused checkpoint (no register prints it; a print over forged books seals it)."""
+    events = AuditEvent.objects.exclude(
+        action__in=(Action.REGISTER_PRINTED, Action.REGISTER_ISSUED, Action.CHECKPOINT_REFUSED)
+    )
     top = events.aggregate(last_id=Max("id"), head_seq=Max("seq"))
     pending = events.filter(seq__isnull=True).count()
     casino: Mapping[str, object] = CasinoSettings.objects.filter(pk=1).values().first() or {}

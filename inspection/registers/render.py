@@ -46,7 +46,7 @@ from casino_ops.models import CasinoSettings
 from casino_ops.regulations import cite
 
 from .base import Register, Request
-from .issuing import ATTACHMENT, Issuance, footer_line
+from .issuing import ATTACHMENT, Issuance, footer_line, unproven_line
 
 Progress = Callable[[int], None]
 
@@ -366,6 +366,9 @@ def finish(
     if issuance is not None:
         with translation.override("fr"):
             lines.append(footer_line(issuance))
+            unproven = unproven_line(issuance)
+            if unproven is not None:
+                lines.append(unproven)
     stamp(writer, lines)
     if issuance is not None and issuance.proof is not None:
         writer.add_attachment(ATTACHMENT, issuance.proof.encode("utf-8"))

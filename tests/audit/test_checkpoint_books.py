@@ -4,6 +4,7 @@ sealed in the chain, and no checkpoint is written (FR art. 68; LU art. 10)."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from typing import Any
 
@@ -75,3 +76,58 @@ def test_books_that_hold_sign_as_before(signing_configured: Any, director: Any, 
     call_command("audit_checkpoint")
     assert Checkpoint.objects.count() == 1
     assert not AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED).exists()
+
+
+def test_a_register_printed_over_a_forged_row_is_signed_without_a_proof_and_says_why(
+    signing_configured: Any, director: Any, casino: Any, tmp_path: Any
+) -> None:
+    """The officer needs the registers most exactly when the books are forged: the print is made
+    and signed, without a proof of issue (no checkpoint is signed over the forged row), and its
+    footer says why in words and names the alarm."""
+    import datetime as dt
+    import io
+
+    from django.core.files.storage import default_storage
+    from django.db import connection
+    from django.utils import timezone
+    from pypdf import PdfReader
+
+    from audit.models import Report
+    from inspection.registers.issuing import ATTACHMENT
+    from inspection.registers.reports import produce_report, request_report
+    from tables.services import create_table
+
+    from .conftest import pdf_text
+
+    create_table(actor=director, number=3, code="BJ03")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO tables_table (id, number, code, game, boxes, in_service) "
+            "VALUES (77, 7, 'BJ07', 'blackjack', 7, TRUE)"
+        )
+    today = timezone.localdate()
+    report = request_report(
+        actor=director,
+        register="order-book",
+        date_from=today - dt.timedelta(days=3),
+        date_to=today,
+        enqueue=False,
+    )
+    done = produce_report(report.pk, inline_parts=True)
+    assert done.state == Report.State.DONE, done.error
+    assert not Checkpoint.objects.exists()  # nothing signed over the forged row
+    [alarm] = AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED)
+    assert alarm.seq is not None and "tables_table pk 77" in alarm.payload
+    with default_storage.open(done.file.name, "rb") as f:
+        pdf = f.read()
+    assert PdfReader(io.BytesIO(pdf)).attachments.get(ATTACHMENT) is None  # no embedded proof
+    path = tmp_path / "registre.pdf"
+    path.write_bytes(pdf)
+    text = " ".join(pdf_text(path).split())
+    assert "Sans preuve d'émission : les registres diffèrent de ce que la chaîne a scellé" in text
+    assert f"voir l'alarme n° {alarm.seq} du journal / inspect_books" in text
+    assert "Émis par l'événement n°" in text  # the issuing event is still named
+    from pyhanko.pdf_utils.reader import PdfFileReader
+
+    assert PdfFileReader(io.BytesIO(pdf)).embedded_signatures  # the print is signed
+    assert done.sha256 == hashlib.sha256(pdf).hexdigest()

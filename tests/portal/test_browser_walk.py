@@ -161,7 +161,10 @@ def test_one_deck_from_order_to_destruction(
             {"manufacturer": MAKER},
         )
         assert "Bon de commande n° 1/1" in done, done
-        assert "visa apposé" in walk.stamp(MAKER, "Bon conforme")
+        # the visas page lists the order and the maker's approval (both name the maker): the order's
+        # row by its note, then the approval's by its reference, so that nothing is left to visa
+        assert "visa apposé" in walk.stamp("Commande du chemin", "Bon conforme")
+        assert "visa apposé" in walk.stamp("Agrément 2026-17", "Agrément vu")
         page = walk.director
         page.goto(f"{live_server.url}/admin/cards_registry/order/")
         page.locator("#result_list tbody tr", has_text=MAKER).locator("input.action-select").check()

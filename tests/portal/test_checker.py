@@ -204,3 +204,26 @@ def test_a_register_of_another_book_lists_no_visa(samples: Any) -> None:
     depot.stamp_order(actor=samples.users[roles.OFFICER], order=samples.order, remark="vu")
     report = _register_of_today(samples.users[roles.DIRECTOR])
     assert check_pdf(report.file.read()).officer_acts == []
+
+
+def test_a_proof_checked_without_a_witness_policy_is_said_in_words(settings: Any) -> None:
+    """The portal says in words that no witness policy is configured on this server; the
+    setting's name is for the docs and the logs, not the screen."""
+    import re
+
+    from pypdf import PdfWriter
+
+    from inspection import verifier
+    from inspection.portal.checker import embedded_proof
+
+    writer = PdfWriter()
+    writer.add_blank_page(width=200, height=200)
+    writer.add_attachment("registre.tlog-proof", f"{verifier.TLOG_PROOF}\nindex 1\n".encode())
+    out = io.BytesIO()
+    writer.write(out)
+    settings.AUDIT_WITNESS_POLICY = ""
+    check = embedded_proof(out.getvalue())
+    assert check.found
+    [said] = check.problems
+    assert "aucune politique de témoins n'est configurée sur ce serveur" in said
+    assert not re.search(r"[A-Z]{2,}_[A-Z_]+", said)  # no setting's name on screen
