@@ -151,7 +151,8 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/tables/test_inspection_lu.py::test_lu_a_day_never_closed_then_never_stamped",
     },
     "tables.day_total_differs": {
-        "FR": "tests/tables/test_corrections.py::test_a_total_that_differs_from_the_lines_is_named"
+        "FR": "tests/tables/test_corrections.py::test_a_total_that_differs_from_the_lines_is_named",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_a_day_total_that_differs_from_the_lines",
     },
     "tables.day_visa_voided": {
         "FR": "tests/tables/test_corrections.py::test_a_correction_after_the_visa_voids_it",
@@ -159,9 +160,11 @@ PLANTED: dict[str, dict[str, str]] = {
     },
     "tables.decks_in_two_live_shoes": {
         "FR": "tests/tables/test_inspection.py::test_decks_in_two_live_shoes_and_logs_of_unknown_shoes",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_a_deck_in_two_live_shoes",
     },
     "tables.discrepancy_not_acknowledged": {
         "FR": "tests/tables/test_inspection.py::test_discrepancies_acknowledged_by_the_director",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_discrepancies_not_acknowledged",
     },
     "tables.entries_unsigned": {
         "FR": "tests/tables/test_inspection.py::test_advances_or_counts_unsigned",
@@ -169,13 +172,21 @@ PLANTED: dict[str, dict[str, str]] = {
     },
     "tables.exercise_reset": {
         "FR": "tests/tables/test_decks_and_breaches.py::test_the_exercise_start_moved_after_seances_is_named",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_the_exercise_start_moved_after_seances",
     },
     "tables.hand_log_unknown_shoe": {
         "FR": "tests/tables/test_decks_and_breaches.py::test_a_log_of_an_unknown_shoe_is_named_until_the_officer_closes_its_incident",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_a_log_of_an_unknown_shoe",
     },
-    "tables.interruption_open": {"FR": "tests/tables/test_inspection.py::test_an_interruption_left_open"},
+    "tables.interruption_open": {
+        "FR": "tests/tables/test_inspection.py::test_an_interruption_left_open",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_an_interruption_left_open",
+    },
     "tables.lu_notice_missing": {"LU": "tests/tables/test_inspection.py::test_lu_notice_missing"},
-    "tables.replay_not_done": {"FR": "tests/tables/test_inspection.py::test_a_replay_not_done"},
+    "tables.replay_not_done": {
+        "FR": "tests/tables/test_inspection.py::test_a_replay_not_done",
+        "LU": "tests/tables/test_inspection_lu.py::test_lu_a_replay_not_done",
+    },
     "tables.session_past_gaming_day": {
         "FR": "tests/tables/test_inspection.py::test_a_session_open_past_its_gaming_day",
         "LU": "tests/tables/test_inspection_lu.py::test_lu_a_seance_open_past_its_gaming_day",
@@ -206,14 +217,6 @@ NOT_YET_PLANTED = {
     # LU only, never planted yet
     ("house.approvals_book_not_kept", "LU"),
     ("house.committee_incomplete", "LU"),
-    # the tables' checks
-    ("tables.day_total_differs", "LU"),
-    ("tables.decks_in_two_live_shoes", "LU"),
-    ("tables.discrepancy_not_acknowledged", "LU"),
-    ("tables.exercise_reset", "LU"),
-    ("tables.hand_log_unknown_shoe", "LU"),
-    ("tables.interruption_open", "LU"),
-    ("tables.replay_not_done", "LU"),
 }
 
 
