@@ -87,3 +87,58 @@ def test_lu_an_incomplete_return_without_incident(director: Any, decks: list[Dec
     with behind_the_guard(ReturnLine):
         ReturnLine.objects.filter(deck_return=back).update(cards_counted=50)
     assert _named_under_lu("depot.incomplete_returns") == [("LU art. 7", "jeu A1-1 (GRIM)")]
+
+
+def test_lu_a_decks_state_written_behind_the_services(director: Any, decks: list[Deck]) -> None:
+    from cards_registry.models import DeckStatus
+
+    assert not _named_under_lu("depot.deck_states")
+    with behind_the_guard(Deck):
+        Deck.objects.filter(pk=decks[0].pk).update(status=DeckStatus.IN_PLAY)
+    assert _named_under_lu("depot.deck_states") == [("LU art. 7", "jeu A1-1 (GRIM)")]
+
+
+def test_lu_decks_taken_in_beyond_their_order(director: Any, officer: Any, maker: Any, key: Any) -> None:
+    from cards_registry.models import OrderLine
+
+    from .conftest import make_sent_order, sixain_data
+
+    order = make_sent_order(director, officer, maker, sixains=1)  # 3 blue, 3 red
+    services.receive(actor=director, order=order, received_on=gaming_day(), sixains=[sixain_data("V1")])
+    assert not _named_under_lu("depot.over_delivery")
+    with behind_the_guard(OrderLine):  # the order written down afterwards, behind the services
+        OrderLine.objects.filter(order=order, back_colour="bleu").update(quantity=2)
+    assert _named_under_lu("depot.over_delivery") == [("LU art. 6", f"bon de commande n° {order.number}")]
+
+
+def test_lu_an_order_book_counter_moved_forward_is_a_numbering_breach(
+    director: Any, decks: list[Deck]
+) -> None:
+    from django.db import connection
+
+    assert not _named_under_lu("books.numbering")
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE cards_registry_book SET last_number = last_number + 5 WHERE kind = 'order'")
+    [(article, name)] = _named_under_lu("books.numbering")
+    assert article == "LU art. 10" and name.startswith("cards_registry_book pk ")
+
+
+def test_lu_a_book_row_loaded_by_loaddata_is_named(director: Any, casino: Any, tmp_path: Any) -> None:
+    import json
+
+    from django.core.management import call_command
+
+    from tables.services import create_table
+
+    books_read_under("LU")
+    create_table(actor=director, number=3, code="BJ03")  # the act binds the row read under LU
+    assert not [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    fixture = tmp_path / "forged.json"
+    fixture.write_text(
+        json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
+    )
+    call_command("loaddata", str(fixture), verbosity=0)
+    found = [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    assert [(b.article, "no event of the chain created this row" in b.detail) for b in found] == [
+        ("LU art. 10", True)
+    ]
