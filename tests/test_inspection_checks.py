@@ -73,6 +73,7 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/cards_registry/test_inspection_lu.py::test_lu_an_order_left_unstamped",
     },
     "house.act_by_unapproved": {
+        "FR": "tests/house_books/test_hours_bank.py::test_fr_inspection_names_advance_lines_by_unapproved_people",
         "LU": "tests/house_books/test_hours_bank.py::test_inspection_names_advance_lines_by_unapproved_people",
     },
     "house.closing_not_disposed": {
@@ -101,9 +102,11 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/house_books/test_orphans.py::test_inspection_finds_an_exercise_not_transferred",
     },
     "house.session_outside_hours": {
+        "FR": "tests/house_books/test_hours_bank.py::test_fr_inspection_names_a_seance_opened_before_its_hour",
         "LU": "tests/house_books/test_hours_bank.py::test_inspection_names_a_seance_opened_before_its_hour",
     },
     "house.session_without_authorisation": {
+        "FR": "tests/house_books/test_hours_bank.py::test_fr_inspection_names_a_seance_opened_after_a_failure",
         "LU": "tests/house_books/test_hours_bank.py::test_inspection_names_a_seance_opened_after_a_failure",
     },
     "house.table_notice": {
@@ -191,7 +194,6 @@ NOT_YET_PLANTED = {
     ("depot.deck_states", "LU"),
     ("depot.over_delivery", "LU"),
     # the house books, kept under FR as the casino's internal books
-    ("house.act_by_unapproved", "FR"),
     ("house.closing_not_disposed", "FR"),
     ("house.closing_without_visa", "FR"),
     ("house.device_before_inventory", "FR"),
@@ -201,8 +203,6 @@ NOT_YET_PLANTED = {
     ("house.exclusion_notice_recorded_late", "FR"),
     ("house.orphan_entered_late", "FR"),
     ("house.orphans_not_transferred", "FR"),
-    ("house.session_outside_hours", "FR"),
-    ("house.session_without_authorisation", "FR"),
     ("house.tips_not_counted", "LU"),
     # LU only, never planted yet
     ("house.approvals_book_not_kept", "LU"),
