@@ -97,9 +97,11 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/house_books/test_devices.py::test_the_same_device_at_the_same_table_all_week_is_systematic",
     },
     "house.exclusion_notice_recorded_late": {
+        "FR": "tests/house_books/test_notice_times.py::test_fr_a_ministers_decision_said_told_long_before_it_is_recorded_is_named",
         "LU": "tests/house_books/test_notice_times.py::test_a_ministers_decision_said_told_long_before_it_is_recorded_is_named",
     },
     "house.exclusion_not_notified": {
+        "FR": "tests/house_books/test_exclusions.py::test_fr_inspection_flags_an_own_refusal_not_notified_at_once",
         "LU": "tests/house_books/test_exclusions.py::test_inspection_flags_an_own_exclusion_not_notified_at_once",
     },
     "house.orphan_entered_late": {
@@ -107,6 +109,7 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/house_books/test_lu_books_written_at_once.py::test_an_orphan_entered_after_its_gaming_day_is_named",
     },
     "house.orphans_not_transferred": {
+        "FR": "tests/house_books/test_orphans.py::test_fr_inspection_finds_an_exercise_not_transferred",
         "LU": "tests/house_books/test_orphans.py::test_inspection_finds_an_exercise_not_transferred",
     },
     "house.session_outside_hours": {
@@ -202,9 +205,6 @@ NOT_YET_PLANTED = {
     ("depot.deck_states", "LU"),
     ("depot.over_delivery", "LU"),
     # the house books, kept under FR as the casino's internal books
-    ("house.exclusion_not_notified", "FR"),
-    ("house.exclusion_notice_recorded_late", "FR"),
-    ("house.orphans_not_transferred", "FR"),
     ("house.tips_not_counted", "LU"),
     # LU only, never planted yet
     ("house.approvals_book_not_kept", "LU"),
