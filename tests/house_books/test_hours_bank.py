@@ -440,3 +440,28 @@ def test_fr_inspection_names_advance_lines_by_unapproved_people(
     found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
     assert len(found) == 1 and found[0].article == INTERNAL
     assert croupier.get_username() in found[0].detail and D.strftime("%d/%m/%Y") in found[0].object
+
+
+# -- Under LU, the book of approvals and the management committee --------------------------------
+
+
+def test_lu_seances_held_while_no_approval_is_in_the_book_are_named(
+    lu_casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)
+    found = [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+    assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
+    assert D.strftime("%d/%m/%Y") in found[0].detail and "1 journée" in found[0].detail
+    _approve(director, (director, "director", ""))
+    assert not [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+
+
+def test_lu_a_management_committee_of_fewer_than_four_is_named(
+    lu_casino: Any, director: Any, committee: Any
+) -> None:
+    assert not [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]  # no book yet
+    _approve(director, (director, "director", ""), (committee, "committee", ""))
+    found = [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]
+    assert len(found) == 1 and found[0].article == "LU art. 51"
+    assert D.strftime("%d/%m/%Y") in found[0].object
+    assert "2 membre(s)" in found[0].detail and committee.get_username() in found[0].detail
