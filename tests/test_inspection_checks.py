@@ -211,8 +211,6 @@ NOT_YET_PLANTED = {
     ("books.numbering", "LU"),
     ("depot.deck_states", "LU"),
     ("depot.over_delivery", "LU"),
-    # the house books, kept under FR as the casino's internal books
-    # LU only, never planted yet
     # the tables' checks
     ("tables.day_total_differs", "LU"),
     ("tables.decks_in_two_live_shoes", "LU"),
