@@ -330,3 +330,16 @@ def test_read_api_and_admin(
         rows = body["results"] if isinstance(body, dict) else body
         assert rows[0][key] == value
         assert client.post(url, {}).status_code == 403
+
+
+def test_fr_a_closing_not_stamped_and_a_device_left_after_it_are_named(casino: Any, director: Any) -> None:
+    closing = _close(director)
+    found = _checks("house.closing_without_visa")
+    assert len(found) == 1 and found[0].article == INTERNAL and "Adjudant Weber" in found[0].detail
+    assert f"{timezone.localtime(closing.closed_at):%d/%m/%Y}" in found[0].object
+    assert not _checks("house.closing_not_disposed")
+    ShoeDevice.objects.create(
+        number=9, approved_model="ACME", approval_reference="MF/9", recorded_by=director
+    )
+    found = _checks("house.closing_not_disposed")
+    assert len(found) == 1 and "n° 9" in found[0].object and found[0].article == INTERNAL

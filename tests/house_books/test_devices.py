@@ -155,3 +155,24 @@ def test_admin_pages_register_assign_and_return_without_a_database_id(
     assert rows[0]["device"] == 1 and rows[0]["table_number"] == 3 and rows[0]["returned_at"]
     assert client.get("/api/house/devices/assignments/?from=hier").status_code == 400
     assert client.post("/api/house/devices/", {}).status_code == 403
+
+
+def test_fr_a_shoe_never_put_back_and_a_shoe_at_the_same_table_all_week_are_named(
+    casino: Any, director: Any, tables_in_service: Any
+) -> None:
+    first, second = _device(director), _device(director)
+    for offset in range(4):
+        day = MONDAY + dt.timedelta(days=offset)
+        return_device(
+            actor=director, assignment=assign_device(actor=director, device=first, table_number=3, day=day)
+        )
+    found = [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+    assert (
+        len(found) == 1 and found[0].article == "règlement intérieur du casino" and "n° 1" in found[0].object
+    )
+    assert MONDAY.strftime("%d/%m/%Y") in found[0].detail
+    assert not [b for b in inspect().breaches if b.check == "house.devices_missing"]
+    kept = assign_device(actor=director, device=second, table_number=4, day=MONDAY + dt.timedelta(days=4))
+    missing = [b for b in inspect(TODAY).breaches if b.check == "house.devices_missing"]
+    assert len(missing) == 1 and missing[0].article == "règlement intérieur du casino"
+    assert "n° 2" in missing[0].object and kept.day.strftime("%d/%m/%Y") in missing[0].detail

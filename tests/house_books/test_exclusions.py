@@ -179,3 +179,10 @@ def test_register_api_and_admin(
     )
     assert response.status_code == 302
     assert Exclusion.objects.get(pk=own.pk).notice_reference == "L/7"
+
+
+def test_fr_inspection_flags_an_own_refusal_not_notified_at_once(casino: Any, committee: Any) -> None:
+    _own(committee, decided_on=_ago(5))
+    found = [b for b in inspect().breaches if b.check == "house.exclusion_not_notified"]
+    assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
+    assert "HOFFMANN" in found[0].object and _ago(5).strftime("%d/%m/%Y") in found[0].object

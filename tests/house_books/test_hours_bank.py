@@ -393,3 +393,75 @@ def test_public_holidays_take_the_sunday_start_hour(lu_casino: Any, director: An
     hours = _hours(director, weekday_start=dt.time(15), holiday_start=dt.time(12))
     assert seance_window(hours, national_day)[0] == _at(national_day, 12)
     assert seance_window(hours, national_day + dt.timedelta(days=1))[0] == _at(dt.date(2026, 6, 24), 15)
+
+
+# -- Under FR, the same breaches named against the casino's internal rules -----------------------
+
+
+def test_fr_inspection_names_a_seance_opened_before_its_hour(
+    casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 14)  # before any hours were written in the internal book
+    _hours(director)  # in force since before that séance
+    found = [
+        b
+        for b in inspect(D).breaches
+        if b.check == "house.session_outside_hours" and "avant l'heure" in b.detail
+    ]
+    assert len(found) == 1 and found[0].article == INTERNAL
+    assert "3" in found[0].object and D.strftime("%d/%m/%Y") in found[0].object
+
+
+def test_fr_inspection_names_a_seance_opened_after_a_failure(
+    casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)
+    record_bank_failure(
+        actor=director,
+        occurred_at=_at(D, 15),
+        description="Encaisse insuffisante",
+        officer_name="Insp. Weber",
+        officer_told_at=_at(D, 15, 5),
+        minister_told_at=_at(D, 15, 10),
+        counts={3: "30000.00"},
+        cashier=cashier,
+    )
+    found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
+    assert len(found) == 1 and found[0].article == INTERNAL
+    assert D.strftime("%d/%m/%Y") in found[0].object
+
+
+def test_fr_inspection_names_advance_lines_by_unapproved_people(
+    casino: Any, director: Any, committee: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)
+    assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    _approve(director, (director, "director", ""))
+    found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    assert len(found) == 1 and found[0].article == INTERNAL
+    assert croupier.get_username() in found[0].detail and D.strftime("%d/%m/%Y") in found[0].object
+
+
+# -- Under LU, the book of approvals and the management committee --------------------------------
+
+
+def test_lu_seances_held_while_no_approval_is_in_the_book_are_named(
+    lu_casino: Any, director: Any, croupier: Any, table: Any
+) -> None:
+    _open(director, croupier, table, 16)
+    found = [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+    assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
+    assert D.strftime("%d/%m/%Y") in found[0].detail and "1 journée" in found[0].detail
+    _approve(director, (director, "director", ""))
+    assert not [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+
+
+def test_lu_a_management_committee_of_fewer_than_four_is_named(
+    lu_casino: Any, director: Any, committee: Any
+) -> None:
+    assert not [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]  # no book yet
+    _approve(director, (director, "director", ""), (committee, "committee", ""))
+    found = [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]
+    assert len(found) == 1 and found[0].article == "LU art. 51"
+    assert D.strftime("%d/%m/%Y") in found[0].object
+    assert "2 membre(s)" in found[0].detail and committee.get_username() in found[0].detail

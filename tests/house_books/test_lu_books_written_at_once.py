@@ -94,3 +94,33 @@ def test_a_shoe_used_before_its_inventory_is_named(
     found = _named("house.device_before_inventory")
     assert len(found) == 1 and found[0].article == "LU art. 32, 40, 52"
     assert f"n° {unlisted.number}" in found[0].object and "table 4" in found[0].detail
+
+
+# -- Under FR, the same books kept as the casino's internal books ---------------------------------
+
+
+def test_fr_a_shoe_used_before_its_inventory_is_named(
+    casino: Any, director: Any, tables_in_service: list[Any]
+) -> None:
+    with history_at(_at(D, 10)):
+        listed = register_device(
+            actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12"
+        )
+    assign_device(actor=director, device=listed, table_number=3, day=D)
+    assert not _named("house.device_before_inventory")
+    unlisted = register_device(actor=director, approved_model="Sabot ACME 6", approval_reference="MF/SAB/12")
+    assign_device(actor=director, device=unlisted, table_number=4, day=D)  # listed only today
+    found = _named("house.device_before_inventory")
+    assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
+    assert f"n° {unlisted.number}" in found[0].object and D.strftime("%d/%m/%Y") in found[0].detail
+
+
+def test_fr_an_orphan_entered_after_its_gaming_day_is_named(casino: Any, committee: Any) -> None:
+    with history_at(_at(D, 22, 10)):
+        _found(committee, _at(D, 22))
+    assert not _named("house.orphan_entered_late")
+    late = _found(committee, _at(D, 21))  # written three days later
+    found = _named("house.orphan_entered_late")
+    assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
+    assert f"n° {late.number}" in found[0].object and D.strftime("%d/%m/%Y") in found[0].detail
+    assert _named("house.orphan_entered_late", D)

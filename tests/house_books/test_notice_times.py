@@ -109,3 +109,14 @@ def test_the_admin_shows_the_recording_beside_the_declared_day(
     page = client.get(reverse("admin:house_books_exclusion_change", args=[exclusion.pk])).content.decode()
     recorded = timezone.localtime(exclusion.recorded_at)
     assert f"déclarée le {_ago(0):%d/%m/%Y}, inscrite le {recorded:%d/%m/%Y %H:%M}" in page
+
+
+def test_fr_a_ministers_decision_said_told_long_before_it_is_recorded_is_named(
+    casino: Any, director: Any
+) -> None:
+    _ministerial(director, _ago(NOTICE_RECORDING_DAYS + 5))
+    [breach] = _named()
+    assert breach.check == "house.exclusion_notice_recorded_late"
+    assert breach.article == "règlement intérieur du casino"
+    assert f"déclarée le {_ago(NOTICE_RECORDING_DAYS + 5):%d/%m/%Y}" in breach.detail
+    assert "KIEFFER Marc" in breach.object

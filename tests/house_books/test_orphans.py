@@ -302,3 +302,13 @@ def test_admin_add_form_records_the_act_without_any_id(
     )
     assert response.status_code == 302, response.content.decode()[:3000]
     assert OrphanEntry.objects.count() == 2
+
+
+def test_fr_inspection_finds_an_exercise_not_transferred(casino: Any, committee: Any, director: Any) -> None:
+    _found(committee)
+    found = [b for b in inspect().breaches if b.check == "house.orphans_not_transferred"]
+    assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
+    assert str(LAST_YEAR) in found[0].object
+    assert not [
+        b for b in inspect(dt.date(LAST_YEAR, 12, 1)).breaches if b.check == "house.orphans_not_transferred"
+    ]

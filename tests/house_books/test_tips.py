@@ -177,3 +177,35 @@ def test_admin_count_by_the_cashier_with_the_witness_chosen_by_name(
     response = client.post("/admin/house_books/tipscount/add/", {**form, "witness": committee.pk})
     assert response.status_code == 302
     assert TipsCount.objects.get().counted_by == cashier
+
+
+def test_lu_inspection_finds_a_day_of_play_without_a_count(
+    lu_casino: Any, approved: None, cashier: Any, committee: Any, director: Any, croupier: Any
+) -> None:
+    from tables.clock import history_at
+    from tables.services import create_table, open_session
+    from tests.builders import shoe_for
+
+    table = create_table(actor=director, number=3, code="BJ03")
+    since = TODAY - dt.timedelta(days=100)
+    services.record_approval(
+        actor=director, person=croupier, function="staff", job="croupier", approved_on=since, reference="MJ/4"
+    )
+    shoe_for(table, D1, director)  # LU art. 32 §3, 40
+    with history_at(timezone.make_aware(dt.datetime.combine(D1, dt.time(16)))):
+        open_session(
+            actor=director,
+            table=table,
+            day=D1,
+            minimum=Decimal("5.00"),
+            maximum=Decimal("500.00"),
+            advance_amount=Decimal("30000.00"),
+            croupier=croupier,
+            guarantee_fund=Decimal("100000.00"),
+        )
+    found = [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
+    assert len(found) == 1 and found[0].article == "LU art. 57"
+    assert D1.strftime("%d/%m/%Y") in found[0].object
+    assert not [b for b in inspect(D2).breaches if b.check == "house.tips_not_counted"]  # no séance that day
+    _count(cashier, committee)
+    assert not [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
