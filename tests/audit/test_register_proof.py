@@ -30,6 +30,7 @@ from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
+from tests.celery_workers import redis_url, start_worker, worker_env
 from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
@@ -311,59 +312,24 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
     """A real Celery worker on Redis: the witness down, the print waits (in progress, saying why)
     and its task is tried again every REGISTER_PROOF_RETRY_DELAY seconds; once the witness is
     back, the register is printed with its proof."""
-    import os
     import subprocess
-    import sys
     import time
     import uuid
 
     from celery import Celery
-    from django.db import connection
 
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CELERY_BROKER_URL": redis_url,
-        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
-        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "AUDIT_NOTE_KEY": settings.AUDIT_NOTE_KEY,
-        "AUDIT_WITNESS_POLICY": settings.AUDIT_WITNESS_POLICY,
-        "AUDIT_WITNESS_DIR": settings.AUDIT_WITNESS_DIR,
-        "REGISTER_PROOF_WAIT": "1",
-        "REGISTER_PROOF_RETRY_DELAY": "1",
-    }
-    log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "casino_ops",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-        ]
-        + [
-            "-n",
-            f"{queue}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=str(Path(__file__).resolve().parents[2]),
+    env = worker_env(
+        settings,
+        AUDIT_NOTE_KEY=settings.AUDIT_NOTE_KEY,
+        AUDIT_WITNESS_POLICY=settings.AUDIT_WITNESS_POLICY,
+        AUDIT_WITNESS_DIR=settings.AUDIT_WITNESS_DIR,
+        REGISTER_PROOF_WAIT="1",
+        REGISTER_PROOF_RETRY_DELAY="1",
     )
-    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
+    log = (tmp_path / "worker.log").open("w")
+    worker = start_worker(env, queue, log)
+    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
     casino_log.stop()
     try:
         today = timezone.localdate()

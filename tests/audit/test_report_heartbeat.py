@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -30,6 +28,7 @@ from inspection.portal.checker import check_pdf
 from inspection.registers.heartbeat import beating
 from inspection.registers.parts import PART_LOCK_CLASS, plan
 from inspection.registers.reports import recover_stale, request_report
+from tests.celery_workers import redis_url, start_worker, worker_env
 
 BEAT_STALE = dt.timedelta(seconds=45)
 LOST = dt.timedelta(minutes=16)
@@ -221,28 +220,7 @@ def _fill(per_month: int) -> tuple[dt.date, dt.date]:
 
 def _worker(env: dict[str, str], queue: str, log: Path) -> subprocess.Popen[bytes]:
     """A real Celery worker, one process (``solo``: killing it kills the worker whole)."""
-    return subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "casino_ops",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}-{log.stem}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        env=env,
-        stdout=log.open("w"),
-        stderr=subprocess.STDOUT,
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
+    return start_worker(env, queue, log.open("w"), name=f"{queue}-{log.stem}")
 
 
 def _stop(worker: subprocess.Popen[bytes]) -> None:
@@ -269,25 +247,16 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
     from celery import Celery
 
     start, end = _fill(per_month=60)
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CELERY_BROKER_URL": redis_url,
-        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
-        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "REPORT_HEARTBEAT_EVERY": "0.5",
-        "REPORT_HEARTBEAT_STALE_AFTER": "2",
-    }
+    env = worker_env(
+        settings,
+        REPORT_HEARTBEAT_EVERY="0.5",
+        REPORT_HEARTBEAT_STALE_AFTER="2",
+    )
     logs = {name: tmp_path / f"{name}.log" for name in ("first", "second")}
     first = _worker(env, queue, logs["first"])
     second = None
-    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
+    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
     try:
         report = request_report(
             actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False

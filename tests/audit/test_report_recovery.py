@@ -5,10 +5,8 @@ its last attempt, and the report list says so."""
 from __future__ import annotations
 
 import datetime as dt
-import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -22,6 +20,7 @@ from django.utils import timezone
 
 from audit.models import Report
 from inspection.registers.reports import _LOCK_CLASS, recover_stale, request_report
+from tests.celery_workers import redis_url, start_worker, worker_env
 
 STALE = dt.timedelta(minutes=16)
 BEAT_STALE = dt.timedelta(seconds=45)
@@ -111,43 +110,11 @@ def test_a_report_left_running_by_a_dead_worker_is_resumed_by_the_beat_task(
 
     call_command("seed_demo", verbosity=0)
     report = _lost(attempts=1)
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CELERY_BROKER_URL": redis_url,
-        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
-        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-    }
+    env = worker_env(settings)
     log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "casino_ops",
-            "worker",
-            "-P",
-            "solo",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
-    sender = Celery(broker=redis_url, set_as_current=False)  # the suite keeps its own app
+    worker = start_worker(env, queue, log)
+    sender = Celery(broker=redis_url(), set_as_current=False)  # the suite keeps its own app
     try:
         sender.send_task("audit.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
         deadline = time.monotonic() + 180

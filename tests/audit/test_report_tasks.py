@@ -6,7 +6,6 @@ import datetime as dt
 import os
 import signal
 import subprocess
-import sys
 import time
 import uuid
 from pathlib import Path
@@ -24,6 +23,7 @@ from casino_ops.regulations import RegulationError
 from inspection.registers.parts import progress_of
 from inspection.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
 from inspection.tasks import make_report
+from tests.celery_workers import redis_url, start_worker, worker_env
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -190,47 +190,14 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
 ) -> None:
     from celery import Celery
 
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CELERY_BROKER_URL": redis_url,
-        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
-        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-        "CELERY_WORKER_MAX_TASKS_PER_CHILD": "5",
-    }
-    celery_bin = str(Path(sys.executable).with_name("celery"))
-    log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            celery_bin,
-            "-A",
-            "casino_ops",
-            "worker",
-            "-P",
-            "prefork",
-            "-c",
-            "1",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=str(Path(__file__).resolve().parents[2]),
+    env = worker_env(
+        settings,
+        CELERY_WORKER_MAX_TASKS_PER_CHILD="5",
     )
-    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
+    log = (tmp_path / "worker.log").open("w")
+    worker = start_worker(env, queue, log, pool=("-P", "prefork", "-c", "1"))
+    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
     try:
         start, end = _period()
         report = request_report(
@@ -285,45 +252,11 @@ def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_mad
 ) -> None:
     from celery import Celery
 
-    redis_url = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     queue = f"registers-{uuid.uuid4().hex[:8]}"
-    db = connection.settings_dict
-    password = f":{db['PASSWORD']}" if db["PASSWORD"] else ""
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.settings",
-        "DATABASE_URL": f"postgres://{db['USER']}{password}@{db['HOST']}:{db['PORT'] or 5432}/{db['NAME']}",
-        "CELERY_BROKER_URL": redis_url,
-        "SIGNING_PKCS12": settings.SIGNING_PKCS12,
-        "SIGNING_PKCS12_PASSWORD": settings.SIGNING_PKCS12_PASSWORD,
-        "MEDIA_ROOT": str(settings.MEDIA_ROOT),
-    }
+    env = worker_env(settings)
     log = (tmp_path / "worker.log").open("w")
-    worker = subprocess.Popen(
-        [
-            str(Path(sys.executable).with_name("celery")),
-            "-A",
-            "casino_ops",
-            "worker",
-            "-P",
-            "prefork",
-            "-c",
-            "2",
-            "-Q",
-            queue,
-            "-n",
-            f"{queue}@%h",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-            "--loglevel=INFO",
-        ],
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        cwd=str(Path(__file__).resolve().parents[2]),
-    )
-    sender = Celery(broker=redis_url, set_as_current=False)  # the project's app stays current
+    worker = start_worker(env, queue, log, pool=("-P", "prefork", "-c", "2"))
+    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
     try:
         start, end = (
             timezone.localdate() - dt.timedelta(days=150),
