@@ -458,9 +458,15 @@ def hand_log(
     from tables.models import Shoe
 
     raw = (HANDLOG_FIXTURES / fixture).read_bytes()
+    label = json.loads(raw).get("shoe_id", "")
     if not session.shoes.exists():
-        label = json.loads(raw).get("shoe_id", "")
         shoe(session, croupier=croupier, label="" if Shoe.objects.filter(label=label).exists() else label)
+    if Shoe.objects.filter(label=label).exclude(session_id=session.pk).exists():
+        # the fixture's shoe is another séance's (refused, HAND_LOG_SHOE_OF_ANOTHER_SESSION): the
+        # log names this séance's first shoe instead
+        doc = json.loads(raw)
+        doc["shoe_id"] = session.shoes.order_by("number").first().label
+        raw = json.dumps(doc).encode()
     log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
     if replay:
         tables.replay_hand_log(hand_log_id=log.pk)
