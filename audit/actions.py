@@ -53,6 +53,7 @@ class Action(StrEnum):
     DELEGATION_GRANTED = "delegation.granted"
     AUTHORISED_MINIMUM_RECORDED = "authorised_minimum.recorded"
     AUTHORISED_MINIMUM_STAMPED = "authorised_minimum.stamped"
+    MINISTRY_NOTICE_RECORDED = "ministry_notice.recorded"
     CONTROL_REGISTER_DAY_CLOSED = "control_register.day_closed"
     CONTROL_REGISTER_DAY_STAMPED = "control_register.day_stamped"
     CONTROL_REGISTER_CORRECTED = "control_register.corrected"

@@ -60,6 +60,7 @@ class Act(StrEnum):
     BE_DELEGATE = "tables.be_delegate"
     RECORD_AUTHORISED_MINIMUM = "tables.record_authorised_minimum"
     STAMP_AUTHORISED_MINIMUM = "tables.stamp_authorised_minimum"
+    RECORD_MINISTRY_NOTICE = "tables.record_ministry_notice"
     CONTROL_REGISTER = "tables.control_register"
     STAMP_CONTROL_REGISTER = "tables.stamp_control_register"
     UPLOAD_HAND_LOG = "tables.upload_hand_log"
@@ -212,6 +213,12 @@ ACTS: dict[Act, Rule] = {
         "DIRECTOR_REQUIRED",
         gettext_lazy("Seul le directeur responsable inscrit le minimum d'un arrêté d'autorisation."),
         "limits.authorised_minimum",
+    ),
+    Act.RECORD_MINISTRY_NOTICE: Rule(
+        _D,
+        "DIRECTOR_REQUIRED",
+        gettext_lazy("Seul le directeur responsable informe le ministre d'un relèvement du minimum."),
+        "limits.ministry_notice",
     ),
     Act.STAMP_AUTHORISED_MINIMUM: Rule(
         _O,

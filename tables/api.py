@@ -30,7 +30,17 @@ from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from . import rules, selectors, services
-from .models import AuthorisedMinimum, Delegation, Discrepancy, HandLog, HandLogSource, Replay, Session, Table
+from .models import (
+    AuthorisedMinimum,
+    Delegation,
+    Discrepancy,
+    HandLog,
+    HandLogSource,
+    MinistryNotice,
+    Replay,
+    Session,
+    Table,
+)
 from .serializers import (
     AcknowledgeInSerializer,
     AdvanceInSerializer,
@@ -43,6 +53,7 @@ from .serializers import (
     HandLogSerializer,
     InterruptInSerializer,
     MaximumInSerializer,
+    MinistryNoticeInSerializer,
     NoInputSerializer,
     OpenSessionInSerializer,
     SessionFilterSerializer,
@@ -228,6 +239,35 @@ class AuthorisedMinimums(ActView):
         return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
 
 
+class MinistryNotices(ActView):
+    """POST: the director records his notice to the minister of a raised minimum, when he sends
+    it (LU art. 26); GET: the book of notices, each with its recording beside its declared day."""
+
+    read_permission = "tables.view_ministrynotice"
+    act = Act.RECORD_MINISTRY_NOTICE
+    serializer_class = MinistryNoticeInSerializer
+    rule = "limits.ministry_notice"
+
+    def get(self, request: Request) -> Response:
+        rows = MinistryNotice.objects.order_by("-recorded_at", "-pk")
+        return Response(
+            [
+                {
+                    "id": n.pk,
+                    "minimum": n.minimum,
+                    "sent_on": n.sent_on,
+                    "reference": n.reference,
+                    "recorded_at": n.recorded_at,
+                }
+                for n in rows
+            ]
+        )
+
+    def post(self, request: Request) -> Response:
+        notice = services.record_ministry_notice(actor=self.actor(), **self.validated())
+        return Response({"id": notice.pk, "recorded_at": notice.recorded_at}, status=status.HTTP_201_CREATED)
+
+
 class AcknowledgeDiscrepancies(ActView):
     """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
 
@@ -301,6 +341,13 @@ class OpenSession(ActView):
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
             raise RegulationError("UNKNOWN_TABLE", "table", self.article(), field="table")
+        if data.get("ministry_notice") is not None:
+            notice = MinistryNotice.objects.filter(pk=data["ministry_notice"]).first()
+            if notice is None:
+                raise RegulationError(
+                    "UNKNOWN_MINISTRY_NOTICE", "ministry_notice", self.article(), field="ministry_notice"
+                )
+            data["ministry_notice"] = notice
         session = services.open_session(actor=self.actor(), table=table, **data)
         return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
 

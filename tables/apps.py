@@ -31,6 +31,7 @@ class TablesConfig(AppConfig):
                 "discrepancy",
                 "delegation",
                 "authorisedminimum",
+                "ministrynotice",
                 "discrepancyacknowledgement",
             )
         }
@@ -48,6 +49,7 @@ class TablesConfig(AppConfig):
         director_only = {
             "tables.add_delegation",
             "tables.add_authorisedminimum",
+            "tables.add_ministrynotice",
             "tables.add_discrepancyacknowledgement",
         }
         roles.extend_role_permissions(

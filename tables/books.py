@@ -29,6 +29,7 @@ BOOKS = {
             "guarantee_fund",
             "ministry_notified_on",
             "ministry_notice_reference",
+            "ministry_notice",
             "croupier",
             "opened_at",
             "opened_by",
@@ -160,6 +161,8 @@ BOOKS = {
         (),
     ),
     m.DiscrepancyAcknowledgement: (("discrepancy", "by", "at", "note"), (), ()),
+    # the director's notice to the minister of a raised minimum (LU art. 26): never changed
+    m.MinistryNotice: (("minimum", "sent_on", "reference", "recorded_by", "recorded_at"), (), ()),
 }
 
 

@@ -7,7 +7,8 @@ differing from the session's) replayed, closings certified "exact", the day
 closed by the director in the control register, then a correction approved by
 the director. Today: sessions open at tables 1 and 2, a shoe at table 1 filled
 from the sixain the card depot issued to it, and hand logs dealt from it.
-Under LU yesterday's séances close at midnight, the closing hour then notified.
+Under LU yesterday's séances close at midnight, the closing hour then notified, and the book
+of notices to the minister holds the raise of the minimum planned for next month (LU art. 26).
 :func:`seed_past_day` writes an older gaming day (the LU demo's month before yesterday).
 """
 
@@ -32,7 +33,17 @@ from casino_ops.services import get_casino
 from . import services
 from .blackjack.simulator import simulate_shoe
 from .clock import history_at
-from .models import ControlDay, Discrepancy, EntryKind, Session, SessionStatus, Shoe, ShoeDeck, Table
+from .models import (
+    ControlDay,
+    Discrepancy,
+    EntryKind,
+    MinistryNotice,
+    Session,
+    SessionStatus,
+    Shoe,
+    ShoeDeck,
+    Table,
+)
 from .services.shoes import last_shoe_ids
 
 MINIMUM = Decimal("10.00")
@@ -106,6 +117,18 @@ def seed(context: dict[str, Any]) -> None:
     # yesterday's books written as they were then, during yesterday's gaming day; under LU the
     # séances close at the closing hour the house books notified (midnight, until this morning)
     closes_at = dt.datetime.combine(today, dt.time(0, 0)) if casino.profile == "LU" else None
+    if casino.profile == "LU" and not MinistryNotice.objects.exists():
+        # LU art. 26: the raise of the minimum planned for next month, told to the minister when
+        # the notice was sent (recorded then, its declared day that day)
+        sent = today - dt.timedelta(days=10)
+        with history_at(dt.datetime.combine(sent, dt.time(11, 0))):
+            services.record_ministry_notice(
+                actor=context["users"][roles.DIRECTOR],
+                minimum=MINIMUM * 2,
+                sent_on=sent,
+                reference=f"MF/{sent.year}/026",
+            )
+        context["created"].append("notice to the minister")
     with history_at(dt.datetime.combine(yesterday, dt.time(21, 0))):
         _yesterday(context, tables, yesterday, closes_at)
     # the demo's "today" is the calendar day (the depot's demo issues its decks for it); seeded

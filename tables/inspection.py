@@ -38,6 +38,7 @@ from .models import (
     DiscrepancyAcknowledgement,
     EntryKind,
     HandLog,
+    MinistryNotice,
     Session,
     SessionStatus,
     Shoe,
@@ -142,32 +143,66 @@ def counter_is_signer(day: dt.date | None) -> Iterator[Breach]:
     "tables.lu_notice_missing", _("LU : minimum supérieur au minimum autorisé sans information du ministre")
 )
 def lu_notice_missing(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 26: a séance whose minimum exceeds the authorised one cites the notice to the
+    minister recorded eight days at least before its day (the recording's day, the system's)."""
     casino = get_casino()
-    for session in _sessions(day).filter(profile="LU").order_by("day", "table__number"):
+    query = _sessions(day).filter(profile="LU").select_related("ministry_notice")
+    for session in query.order_by("day", "table__number"):
         authorised = _authorised_minimum(casino, session.day)
         if session.minimum <= authorised:
             continue
-        notified = session.ministry_notified_on
-        if notified is None or (session.day - notified).days < LU_MINISTRY_NOTICE_DAYS:
-            yield Breach(
-                "tables.lu_notice_missing",
-                cite("limits.ministry_notice", "LU"),
-                _name(session),
-                _("minimum %(m)s au-dessus du minimum autorisé %(a)s : ministre non informé huit jours avant")
-                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
-                _url(session),
+        notice = session.ministry_notice
+        values = {"m": dates.amount(session.minimum), "a": dates.amount(authorised)}
+        if notice is None:
+            detail = _(
+                "minimum %(m)s au-dessus du minimum autorisé %(a)s : ministre non informé huit jours avant"
             )
-        elif not session.ministry_notice_reference.strip():
-            yield Breach(
-                "tables.lu_notice_missing",
-                cite("limits.ministry_notice", "LU"),
-                _name(session),
-                _(
-                    "minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre sans référence"
-                )
-                % {"m": dates.amount(session.minimum), "a": dates.amount(authorised)},
-                _url(session),
+        elif (session.day - casino.gaming_day(notice.recorded_at)).days < LU_MINISTRY_NOTICE_DAYS:
+            values["r"] = dates.moment(notice.recorded_at)
+            detail = _(
+                "minimum %(m)s au-dessus du minimum autorisé %(a)s : information du ministre inscrite le "
+                "%(r)s, moins de huit jours avant"
             )
+        else:
+            continue
+        yield Breach(
+            "tables.lu_notice_missing",
+            cite("limits.ministry_notice", "LU"),
+            _name(session),
+            detail % values,
+            _url(session),
+        )
+
+
+@check(
+    "tables.ministry_notice_backdated",
+    _("LU : information du ministre déclarée envoyée avant son inscription"),
+)
+def ministry_notice_backdated(day: dt.date | None) -> Iterator[Breach]:
+    """LU art. 26: the notice is recorded when it is sent; the day the director declares he sent
+    it is his word, kept beside the moment the system recorded it. A day declared earlier than
+    the gaming day of the recording is named with both (the eight days run from the recording)."""
+    casino = get_casino()
+    if casino.profile != "LU":
+        return
+    for notice in MinistryNotice.objects.order_by("recorded_at", "pk"):
+        recorded_on = casino.gaming_day(notice.recorded_at)
+        if day is not None and recorded_on > day:
+            continue
+        if notice.sent_on >= recorded_on:
+            continue
+        yield Breach(
+            "tables.ministry_notice_backdated",
+            cite("limits.ministry_notice", "LU"),
+            _("information du ministre %(r)s (minimum %(m)s)")
+            % {"r": notice.reference, "m": dates.amount(notice.minimum)},
+            _("déclarée envoyée le %(d)s, inscrite le %(at)s (%(n)s jours plus tard)")
+            % {
+                "d": dates.day(notice.sent_on),
+                "at": dates.moment(notice.recorded_at),
+                "n": (recorded_on - notice.sent_on).days,
+            },
+        )
 
 
 @check("tables.interruption_open", _("Interruptions laissées ouvertes"))

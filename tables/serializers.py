@@ -204,14 +204,19 @@ class OpenSessionInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     advance_amount = _money()
     croupier = serializers.CharField(max_length=150, help_text="username")
     guarantee_fund = _money(required=False, allow_null=True)
-    ministry_notified_on = serializers.DateField(required=False, allow_null=True)
-    ministry_notice_reference = serializers.CharField(
-        max_length=120,
+    ministry_notice = serializers.IntegerField(
+        min_value=1,
+        max_value=2**63 - 1,
         required=False,
-        allow_blank=True,
-        default="",
-        validators=[validate_no_control_characters],
+        allow_null=True,
+        help_text="its notice to the minister (LU)",
     )
+
+
+class MinistryNoticeInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    minimum = _money()
+    sent_on = serializers.DateField()
+    reference = serializers.CharField(max_length=120, validators=[validate_no_control_characters])
 
 
 class AdvanceInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):

@@ -21,6 +21,7 @@ urlpatterns = [
     path("dealer-errors/", api.DealerErrors.as_view(), name="dealer-errors"),
     path("delegations/", api.Delegations.as_view(), name="delegations"),
     path("authorised-minimums/", api.AuthorisedMinimums.as_view(), name="authorised-minimums"),
+    path("ministry-notices/", api.MinistryNotices.as_view(), name="ministry-notices"),
     path(
         "discrepancies/acknowledge/", api.AcknowledgeDiscrepancies.as_view(), name="acknowledge-discrepancies"
     ),

@@ -324,6 +324,33 @@ def at_day(day: dt.date, hour: int = 14) -> Any:
     return history_at(dt.datetime.combine(day, dt.time(hour)))
 
 
+def ministry_notice(
+    minimum: Any,
+    day: dt.date,
+    *,
+    days_before: int = 9,
+    sent_on: dt.date | None = None,
+    reference: str = "MF/2026/014",
+    director: Any | None = None,
+) -> Any:
+    """Under LU, the director's notice to the minister of the raised ``minimum`` for the séance of
+    ``day``, recorded ``days_before`` it (LU art. 26: eight days ahead at least), declared sent
+    that day unless ``sent_on`` says otherwise."""
+    from decimal import Decimal
+
+    from casino_ops import roles
+    from tables import services as tables
+
+    recorded_on = day - dt.timedelta(days=days_before)
+    with at_day(recorded_on, 12):
+        return tables.record_ministry_notice(
+            actor=director or _someone(roles.DIRECTOR),
+            minimum=Decimal(minimum),
+            sent_on=sent_on or recorded_on,
+            reference=reference,
+        )
+
+
 def shoe_for(table: Any, day: dt.date, director: Any | None = None) -> Any:
     """Under LU, the shoe the director assigns to ``table`` for the séance of ``day`` (LU art.
     32 §3, 40: no séance opens without it); a new one of the cabinet each time. Nothing under FR."""
@@ -458,9 +485,15 @@ def hand_log(
     from tables.models import Shoe
 
     raw = (HANDLOG_FIXTURES / fixture).read_bytes()
+    label = json.loads(raw).get("shoe_id", "")
     if not session.shoes.exists():
-        label = json.loads(raw).get("shoe_id", "")
         shoe(session, croupier=croupier, label="" if Shoe.objects.filter(label=label).exists() else label)
+    if Shoe.objects.filter(label=label).exclude(session_id=session.pk).exists():
+        # the fixture's shoe is another séance's (refused, HAND_LOG_SHOE_OF_ANOTHER_SESSION): the
+        # log names this séance's first shoe instead
+        doc = json.loads(raw)
+        doc["shoe_id"] = session.shoes.order_by("number").first().label
+        raw = json.dumps(doc).encode()
     log = tables.upload_hand_log(actor=croupier, session=session, raw=raw, source="api")
     if replay:
         tables.replay_hand_log(hand_log_id=log.pk)

@@ -137,8 +137,7 @@ TARGETS: dict[str, Target] = {
             "advance_amount",
             "croupier",
             "guarantee_fund",
-            "ministry_notified_on",
-            "ministry_notice_reference",
+            "ministry_notice",
         ],
     ),
     **{

@@ -204,6 +204,9 @@ PLANTED: dict[str, dict[str, str]] = {
         "LU": "tests/tables/test_inspection_lu.py::test_lu_an_interruption_left_open",
     },
     "tables.lu_notice_missing": {"LU": "tests/tables/test_inspection.py::test_lu_notice_missing"},
+    "tables.ministry_notice_backdated": {
+        "LU": "tests/tables/test_inspection.py::test_lu_a_notice_declared_sent_before_its_recording_is_named"
+    },
     "tables.replay_not_done": {
         "FR": "tests/tables/test_inspection.py::test_a_replay_not_done",
         "LU": "tests/tables/test_inspection_lu.py::test_lu_a_replay_not_done",

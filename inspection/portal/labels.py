@@ -65,6 +65,7 @@ ACTIONS: dict[str, StrOrPromise] = {
     Action.DELEGATION_GRANTED: _("Délégation accordée"),
     Action.AUTHORISED_MINIMUM_RECORDED: _("Mise minimale autorisée inscrite"),
     Action.AUTHORISED_MINIMUM_STAMPED: _("Mise minimale autorisée visée"),
+    Action.MINISTRY_NOTICE_RECORDED: _("Information du ministre d'un relèvement du minimum inscrite"),
     Action.DISCREPANCY_ACKNOWLEDGED: _("Anomalie prise en compte"),
     Action.HOUSE_TIPS_COUNTED: _("Pourboires comptés"),
     Action.HOUSE_ORPHAN_RECORDED: _("Orphelin inscrit"),

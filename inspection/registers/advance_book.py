@@ -77,7 +77,12 @@ def _notice(n: dict[str, Any] | None) -> str:
         return str(_("aucune information du ministre")) + f" — {above}"
     reference = n.get("reference") or ""
     said = str(_("ministre informé le %(d)s, %(n)s jours avant la séance%(late)s — %(above)s")) % {
-        "d": fmt.day(n["notified_on"]),
+        "d": fmt.day(n["notified_on"])
+        + (
+            " (" + str(_("information inscrite le %(r)s")) % {"r": fmt.moment(n["recorded_at"])} + ")"
+            if n.get("recorded_at")
+            else ""
+        ),
         "n": n["days_ahead"],
         "late": "" if n["in_time"] or not n["required"] else " (" + str(_("moins de huit jours")) + ")",
         "above": above,

@@ -38,7 +38,7 @@ from .sessions import (
     ShoeInline,
     session_acts_for,
 )
-from .tables_limits import AuthorisedMinimumAdmin, DelegationAdmin, TableAdmin
+from .tables_limits import AuthorisedMinimumAdmin, DelegationAdmin, MinistryNoticeAdmin, TableAdmin
 
 __all__ = [
     "SESSION_ACTS",
@@ -48,6 +48,7 @@ __all__ = [
     "AdvanceEntryInline",
     "AdvanceForm",
     "AuthorisedMinimumAdmin",
+    "MinistryNoticeAdmin",
     "AuthorisedMinimumForm",
     "CloseDayForm",
     "CloseForm",

@@ -26,6 +26,7 @@ from ..models import (
     DiscrepancyAcknowledgement,
     HandLogSource,
     MaximumChange,
+    MinistryNotice,
     Session,
     Shoe,
     Table,
@@ -61,14 +62,11 @@ class OpenSessionForm(ActPageForm):
         label=_("compté par (chef de table)"), queryset=role_users(roles.CROUPIER)
     )
     guarantee_fund = money_field(_("fonds de garantie justifié (LU)"), required=False)
-    ministry_notified_on = forms.DateField(
-        label=_("ministre informé le (LU, relèvement du minimum)"), required=False
-    )
-    ministry_notice_reference = forms.CharField(
-        label=_("référence de l'information du ministre (LU)"),
-        max_length=120,
+    ministry_notice = forms.ModelChoiceField(
+        label=_("information du ministre (LU, minimum relevé)"),
+        queryset=MinistryNotice.objects.all(),
         required=False,
-        validators=[validate_no_control_characters],
+        help_text=_("L'information inscrite huit jours au moins avant la journée (LU art. 26)."),
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -303,6 +301,20 @@ class DelegationForm(ActPageForm):
 
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return services.grant_delegation(actor=actor, **data)
+
+
+class MinistryNoticeForm(ActPageForm):
+    model = MinistryNotice
+    minimum = money_field(_("minimum annoncé"))
+    sent_on = forms.DateField(label=_("envoyée le"))
+    reference = forms.CharField(
+        label=_("référence de l'information (courrier, accusé de réception)"),
+        max_length=120,
+        validators=[validate_no_control_characters],
+    )
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        return services.record_ministry_notice(actor=actor, **data)
 
 
 class AuthorisedMinimumForm(ActPageForm):

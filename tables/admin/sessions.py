@@ -176,7 +176,8 @@ class SessionAdmin(ReadOnlyAdmin):
     change_form_template = "admin/tables/session/change_form.html"
     fields = readonly_fields = (
         "table", "day", "fiscal_year", "profile", "house_rules_display", "minimum", "maximum", "advance_amount",
-        "guarantee_fund", "ministry_notified_on", "ministry_notice_reference", "croupier", "opened_at", "opened_by",
+        "guarantee_fund", "ministry_notice", "ministry_notified_on", "ministry_notice_reference", "croupier",
+        "opened_at", "opened_by",
         "delegation", "status", "closed_at", "advances_total", "closing_cash", "result",
     )  # fmt: skip
 

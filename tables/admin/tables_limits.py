@@ -16,11 +16,18 @@ from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.admin_acts import ActAdmin, ActForm, act_action, act_page
 from casino_ops.admin_utils import ReadOnlyAdmin
+from casino_ops.services import get_casino
 from casino_ops.validators import validate_no_control_characters
 
 from .. import services
-from ..models import AuthorisedMinimum, Delegation, Table
-from .act_forms import AuthorisedMinimumForm, DelegationForm, StampMinimumForm, TableServiceForm
+from ..models import AuthorisedMinimum, Delegation, MinistryNotice, Table
+from .act_forms import (
+    AuthorisedMinimumForm,
+    DelegationForm,
+    MinistryNoticeForm,
+    StampMinimumForm,
+    TableServiceForm,
+)
 
 
 class TableForm(ActForm):
@@ -137,3 +144,43 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     def stamp(self, request: HttpRequest, queryset: Any) -> None:
         for minimum in queryset:
             act_action(self, request, StampMinimumForm, minimum=minimum)
+
+
+@admin.register(MinistryNotice)
+class MinistryNoticeAdmin(ReadOnlyAdmin):
+    """The notices to the minister of a raised minimum (LU art. 26), recorded when sent: the day
+    the director declares beside the moment the system recorded it, and the gap when the declared
+    day is the earlier."""
+
+    list_display = (
+        "reference",
+        "minimum",
+        "sent_on",
+        "recorded_at",
+        "declared_before_recording",
+        "recorded_by",
+    )
+    list_select_related = ("recorded_by",)
+    act_form = MinistryNoticeForm  # the form of its "Ajouter" page (the act)
+
+    @admin.display(description=_("déclarée avant son inscription"))
+    def declared_before_recording(self, notice: MinistryNotice) -> str:
+        recorded_on = get_casino().gaming_day(notice.recorded_at)
+        if notice.sent_on >= recorded_on:
+            return "—"
+        return str(_("%(n)s jours avant")) % {"n": (recorded_on - notice.sent_on).days}
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return access.may(request.user, Act.RECORD_MINISTRY_NOTICE)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not access.may(request.user, Act.RECORD_MINISTRY_NOTICE):
+            raise PermissionDenied
+        return act_page(
+            self,
+            request,
+            title=str(_("Information du ministre d'un relèvement du minimum")),
+            form_class=self.act_form,
+            back=reverse("admin:tables_ministrynotice_changelist"),
+            perm="tables.view_ministrynotice",
+        )

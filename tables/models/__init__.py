@@ -1,7 +1,7 @@
 """Tables of play (FR art. 42, 55-4, 55-5; LU art. 9, 32, 33)."""
 
 from .control import ControlDay, ControlLine
-from .floor import AuthorisedMinimum, Delegation, Game, Table
+from .floor import AuthorisedMinimum, Delegation, Game, MinistryNotice, Table
 from .sessions import AdvanceEntry, EntryKind, MaximumChange, Session, SessionStatus
 from .shoes import (
     Discrepancy,
@@ -19,6 +19,7 @@ __all__ = [
     "Table",
     "Delegation",
     "AuthorisedMinimum",
+    "MinistryNotice",
     "SessionStatus",
     "Session",
     "EntryKind",

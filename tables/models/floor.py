@@ -13,6 +13,7 @@ from django.utils.translation import pgettext_lazy
 
 from audit.books import BookManager
 from casino_ops import dates
+from casino_ops.validators import validate_date_window, validate_no_control_characters
 
 from ..blackjack.rules import MAX_BOXES
 
@@ -129,3 +130,41 @@ class AuthorisedMinimum(models.Model):
 
     def __str__(self) -> str:
         return f"{dates.amount(self.minimum)} — {self.decree_reference} ({dates.day(self.in_force_on)})"
+
+
+class MinistryNotice(models.Model):
+    """LU art. 26 (by art. 33): a raised minimum is told to the Minister of Finances (or his
+    delegate) eight days ahead. The notice is an act of its own, recorded when it is sent: the
+    moment of its recording is the system's, the day the director says he sent it is his word,
+    kept beside it; a séance opened with a raised minimum cites it."""
+
+    minimum = models.DecimalField(_("minimum annoncé"), max_digits=12, decimal_places=2)
+    sent_on = models.DateField(
+        _("envoyée le (déclaré)"),
+        validators=[validate_date_window],
+        help_text=_("Le jour où le directeur dit avoir informé le ministre."),
+    )
+    reference = models.CharField(
+        _("référence de l'information"),
+        max_length=120,
+        validators=[validate_no_control_characters],
+        help_text=_("Le courrier ou l'accusé de réception."),
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, verbose_name=_("inscrite par"), on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("inscrite le"))
+
+    objects = BookManager()
+
+    class Meta:
+        verbose_name = _("information du ministre (relèvement du minimum)")
+        verbose_name_plural = _("informations du ministre (relèvement du minimum)")
+        ordering = ["-recorded_at"]
+
+    def __str__(self) -> str:
+        return _("%(r)s — minimum %(m)s, inscrite le %(at)s") % {
+            "r": self.reference,
+            "m": dates.amount(self.minimum),
+            "at": dates.moment(self.recorded_at),
+        }

@@ -55,6 +55,15 @@ class Session(models.Model):
         validators=[validate_no_control_characters],
         help_text=_("LU art. 26 : la référence de l'information (courrier, accusé de réception)."),
     )
+    ministry_notice = models.ForeignKey(
+        "tables.MinistryNotice",
+        verbose_name=_("information du ministre"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="sessions",
+        help_text=_("LU art. 26 : l'information inscrite huit jours au moins avant un minimum relevé."),
+    )
     croupier = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("chef de table"), on_delete=models.PROTECT, related_name="+"
     )

@@ -91,11 +91,10 @@ def check_minimum_against_history(
     minimum: Decimal,
     same_day_minimum: Decimal | None,
     year_minimum: Decimal | None,
-    day_days_after_notice: int | None,
 ) -> None:
     """LU art. 26 (by art. 33): the minimum is not changed within a day at a table; once raised in
-    the fiscal year it is not lowered before its end; a raise is told to the ministry eight days
-    ahead. FR art. 53: the minimum changes only by closing the table and reopening it, which
+    the fiscal year it is not lowered before its end (a raise is told to the ministry eight days
+    ahead: :func:`check_ministry_notice`). FR art. 53: the minimum changes only by closing the table and reopening it, which
     is what a new session is, so nothing more is checked here for FR.
     """
     if profile != "LU":
@@ -116,16 +115,6 @@ def check_minimum_against_history(
             cite("limits.minimum_change", profile),
             field="minimum",
         )
-    if year_minimum is not None and minimum > year_minimum:
-        if day_days_after_notice is None or day_days_after_notice < LU_MINISTRY_NOTICE_DAYS:
-            raise RegulationError(
-                "MINIMUM_RAISE_NOT_NOTIFIED",
-                _(
-                    "Un relèvement du minimum est notifié au ministre huit jours à l'avance (date de notification)."
-                ),
-                cite("limits.minimum_change", profile),
-                field="ministry_notified_on",
-            )
 
 
 def check_gaming_day(*, profile: str, day: Any, current: Any) -> None:
@@ -141,32 +130,63 @@ def check_gaming_day(*, profile: str, day: Any, current: Any) -> None:
         )
 
 
-def check_ministry_notice(
-    *, profile: str, minimum: Decimal, authorised_min: Decimal, day: Any, notified_on: Any, today: Any
-) -> None:
-    """LU art. 26: a minimum above the authorised one is told to the minister eight days ahead:
-    any séance whose minimum exceeds it (the first of the exercise included) needs the notice."""
-    if profile != "LU":
-        return
-    if notified_on is not None and notified_on > today:
+def check_notice_sent_on(*, profile: str, sent_on: Any, today: Any) -> None:
+    """LU art. 26: the day the director says he informed the minister is not after the day the
+    notice is recorded (it is recorded when it is sent; an earlier day is kept, and named)."""
+    if sent_on > today:
         raise RegulationError(
             "NOTICE_IN_FUTURE",
             _("La date d'information du ministre ne peut pas être postérieure à aujourd'hui."),
             cite("limits.ministry_notice", profile),
-            field="ministry_notified_on",
+            field="sent_on",
         )
-    if minimum <= authorised_min:
+
+
+def check_ministry_notice(
+    *,
+    profile: str,
+    minimum: Decimal,
+    authorised_min: Decimal,
+    required: bool,
+    day: Any,
+    notice_minimum: Decimal | None,
+    recorded_on: Any,
+) -> None:
+    """LU art. 26: a minimum above the authorised one, or raised in the exercise, is told to the
+    minister eight days ahead: the séance cites the notice of that minimum, recorded (the
+    system's day, not the day declared) eight days at least before its gaming day."""
+    if profile != "LU" or not required:
         return
-    if notified_on is None or (day - notified_on).days < LU_MINISTRY_NOTICE_DAYS:
+    if recorded_on is None:
         raise RegulationError(
-            "MINIMUM_RAISE_NOT_NOTIFIED",
+            "MINISTRY_NOTICE_MISSING",
             _(
-                "Un minimum (%(m)s) supérieur au minimum autorisé (%(a)s) est notifié au ministre "
-                "huit jours à l'avance (date de notification)."
+                "Un minimum (%(m)s) supérieur au minimum autorisé (%(a)s) ou relevé dans l'exercice est "
+                "notifié au ministre huit jours à l'avance : citez l'information inscrite au livre des "
+                "informations du ministre."
             )
             % {"m": dates.amount(minimum), "a": dates.amount(authorised_min)},
             cite("limits.ministry_notice", profile),
-            field="ministry_notified_on",
+            field="ministry_notice",
+        )
+    if notice_minimum != minimum:
+        raise RegulationError(
+            "MINISTRY_NOTICE_OTHER_MINIMUM",
+            _("L'information citée annonce un minimum de %(n)s, non celui de la séance (%(m)s).")
+            % {"n": dates.amount(notice_minimum), "m": dates.amount(minimum)},
+            cite("limits.ministry_notice", profile),
+            field="ministry_notice",
+        )
+    if (day - recorded_on).days < LU_MINISTRY_NOTICE_DAYS:
+        raise RegulationError(
+            "MINIMUM_RAISE_NOT_NOTIFIED",
+            _(
+                "L'information du ministre citée a été inscrite le %(r)s, moins de huit jours avant la "
+                "journée du %(d)s : un minimum relevé est notifié huit jours à l'avance."
+            )
+            % {"r": dates.day(recorded_on), "d": dates.day(day)},
+            cite("limits.ministry_notice", profile),
+            field="ministry_notice",
         )
 
 
@@ -180,16 +200,15 @@ def ministry_notice_required(
     return minimum > authorised_min or (year_minimum is not None and minimum > year_minimum)
 
 
-def check_ministry_notice_reference(*, profile: str, required: bool, reference: str) -> None:
-    """LU art. 26: the notice is an act an inspector asks for: its reference is given whenever
-    its date is required."""
-    if profile != "LU" or not required or reference.strip():
+def check_ministry_notice_reference(*, profile: str, reference: str) -> None:
+    """LU art. 26: the notice is an act an inspector asks for: it is recorded with its reference."""
+    if reference.strip():
         return
     raise RegulationError(
         "MINISTRY_NOTICE_NO_REFERENCE",
         _("La référence de l'information du ministre (courrier, accusé de réception) est requise."),
         cite("limits.ministry_notice", profile),
-        field="ministry_notice_reference",
+        field="reference",
     )
 
 

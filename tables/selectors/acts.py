@@ -9,6 +9,7 @@ from typing import Any
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops.services import get_casino
 
 from ..rules import LU_MINISTRY_NOTICE_DAYS
 
@@ -79,7 +80,9 @@ def notice(session: dict[str, Any], authorised: Decimal | None) -> dict[str, Any
     séance needed none and none was given::
 
         {"required": bool (its minimum exceeds the authorised minimum), "authorised_minimum",
-         "notified_on" (None: missing), "reference" ("": missing), "days_ahead", "in_time": bool}
+         "notified_on" (the day declared; None: missing), "recorded_at" (the notice's recording,
+         the system's), "reference" ("": missing), "days_ahead" (from the recording's gaming day,
+         or the day declared for a séance that has no recorded notice), "in_time": bool}
     """
     if session["profile"] != "LU":
         return None
@@ -87,11 +90,14 @@ def notice(session: dict[str, Any], authorised: Decimal | None) -> dict[str, Any
     notified_on = session["ministry_notified_on"]
     if not required and notified_on is None:
         return None
-    days = (session["day"] - notified_on).days if notified_on is not None else None
+    recorded_at = session.get("ministry_notice_recorded_at")
+    counted_from = get_casino().gaming_day(recorded_at) if recorded_at is not None else notified_on
+    days = (session["day"] - counted_from).days if counted_from is not None else None
     return {
         "required": required,
         "authorised_minimum": authorised,
         "notified_on": notified_on,
+        "recorded_at": recorded_at,
         "reference": session.get("ministry_notice_reference") or "",
         "days_ahead": days,
         "in_time": days is not None and days >= LU_MINISTRY_NOTICE_DAYS,

@@ -117,6 +117,8 @@ def _session_dicts(sessions: list[Any]) -> list[dict[str, Any]]:
                 "guarantee_fund": s.guarantee_fund,
                 "ministry_notified_on": s.ministry_notified_on,
                 "ministry_notice_reference": s.ministry_notice_reference,
+                # the moment the system recorded the notice (LU art. 26): the eight days run from it
+                "ministry_notice_recorded_at": s.ministry_notice.recorded_at if s.ministry_notice else None,
                 "delegation": delegation_dict(s.delegation),
                 "croupier": _name(s.croupier),
                 "opened_at": s.opened_at,
@@ -155,7 +157,7 @@ def _sessions_query() -> Any:
         .order_by("line")
     )
     return Session.objects.select_related(
-        "table", "croupier", "opened_by", "delegation__delegate", "delegation__granted_by"
+        "table", "croupier", "opened_by", "delegation__delegate", "delegation__granted_by", "ministry_notice"
     ).prefetch_related(
         Prefetch("entries", queryset=entries),
         Prefetch(

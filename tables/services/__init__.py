@@ -24,6 +24,7 @@ from .limits import (
     change_minimum,
     grant_delegation,
     record_authorised_minimum,
+    record_ministry_notice,
     stamp_authorised_minimum,
 )
 from .sessions import add_advance, close_session, interrupt_session, open_session, resume_session
@@ -47,6 +48,7 @@ __all__ = [
     "stamp_control_day",
     "grant_delegation",
     "record_authorised_minimum",
+    "record_ministry_notice",
     "stamp_authorised_minimum",
     "interrupt_session",
     "open_session",

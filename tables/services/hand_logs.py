@@ -66,15 +66,18 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
             cite("hand_log.table", profile),
             field="table",
         )
-    # one read: the séance's shoe of that label, or else any shoe of the séance (which is enough
-    # for the decks' check), or none (refused: FR art. 40)
+    # one read: the shoe of that label (labels are unique: this séance's, or another's, refused),
+    # or else any shoe of the séance (which is enough for the decks' check), or none (refused:
+    # FR art. 40)
     found = (
-        Shoe.objects.filter(session_id=session.pk)
+        Shoe.objects.filter(Q(session_id=session.pk) | Q(label=doc["shoe_id"]))
         .select_related("croupier")
         .annotate(labelled=ExpressionWrapper(Q(label=doc["shoe_id"]), output_field=BooleanField()))
         .order_by("-labelled", "pk")
         .first()
     )
+    if found is not None and found.session_id != session.pk:
+        _refuse_shoe_of_another_session(session, found)
     if found is None:
         _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     shoe = found if found is not None and found.label == doc["shoe_id"] else None
@@ -165,6 +168,27 @@ def _store_hand_log(
     log_id = log.pk
     transaction.on_commit(lambda: replay_task.delay(log_id))
     return log
+
+
+def _refuse_shoe_of_another_session(session: Session, other: Shoe) -> None:
+    """One shoe does not unlock every log of its séance: a log naming the shoe another séance
+    filled (its decks issued to another table or another day) is that séance's, and its cards
+    were never this one's (FR art. 40, 55-4; LU art. 7, 32). A label no séance filled is still
+    received: the replay names it (``SHOE_UNKNOWN``) for the director's explanation."""
+    raise RegulationError(
+        "HAND_LOG_SHOE_OF_ANOTHER_SESSION",
+        _(
+            "Le sabot %(l)s du journal est celui d'une autre séance (%(o)s), pas de celle-ci (%(s)s) : "
+            "ses jeux n'ont pas été remis à cette table pour cette journée."
+        )
+        % {
+            "l": other.label,
+            "o": Session.objects.select_related("table").get(pk=other.session_id),
+            "s": session,
+        },
+        cite("depot.issue_and_unseal", session.profile),
+        field="shoe_id",
+    )
 
 
 def _amount(value: Any) -> Decimal | None:

@@ -22,6 +22,7 @@ from ..models import (
     AuthorisedMinimum,
     Delegation,
     MaximumChange,
+    MinistryNotice,
     Session,
     SessionStatus,
 )
@@ -265,3 +266,35 @@ def stamp_authorised_minimum(
         },
     )
     return act
+
+
+@transaction.atomic
+def record_ministry_notice(
+    *, actor: User, minimum: Decimal, sent_on: dt.date, reference: str
+) -> MinistryNotice:
+    """The director's notice to the Minister of Finances (or his delegate) of a raised minimum,
+    recorded when it is sent (LU art. 26, by art. 33): the moment of its recording is the
+    system's, and the eight days run from it; the day he says he sent it is kept beside it, and a
+    day declared earlier than the recording is named by ``inspect_books``."""
+    casino = get_casino()
+    profile = casino.profile
+    article = cite("limits.ministry_notice", profile)
+    access.require(actor, Act.RECORD_MINISTRY_NOTICE, article=article)
+    rules.check_amount(minimum, "minimum", "limits.ministry_notice", profile)
+    now = clock.now()
+    rules.check_notice_sent_on(profile=profile, sent_on=sent_on, today=casino.gaming_day(now))
+    reference = (reference or "").strip()
+    rules.check_ministry_notice_reference(profile=profile, reference=reference)
+    notice = _save(
+        MinistryNotice(
+            minimum=minimum, sent_on=sent_on, reference=reference, recorded_by=actor, recorded_at=now
+        ),
+        article,
+    )
+    audit.record(
+        actor=actor,
+        action=Action.MINISTRY_NOTICE_RECORDED,
+        obj=notice,
+        payload={"minimum": minimum, "sent_on": sent_on, "reference": reference},
+    )
+    return notice

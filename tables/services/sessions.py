@@ -26,6 +26,7 @@ from ..models import (
     ControlDay,
     ControlLine,
     EntryKind,
+    MinistryNotice,
     Session,
     SessionStatus,
     Table,
@@ -56,13 +57,13 @@ def open_session(
     advance_amount: Decimal,
     croupier: User,
     guarantee_fund: Decimal | None = None,
-    ministry_notified_on: dt.date | None = None,
-    ministry_notice_reference: str = "",
+    ministry_notice: MinistryNotice | None = None,
     day: dt.date | None = None,
 ) -> Session:
     """Open a session with its limits and its initial advance, counted, announced and written at
     once, signed by the director or a committee member (FR art. 42, 49, 53, 55-5, 69; LU art. 9,
-    10, 21, 22, 26, 33). ``actor`` signs and fixes the maximum (the director, or his recorded
+    10, 21, 22, 26, 33). Under LU a raised minimum cites ``ministry_notice``, the notice to the
+    minister recorded eight days before at least. ``actor`` signs and fixes the maximum (the director, or his recorded
     delegate, LU art. 51 V); ``croupier`` counted the advance. The session belongs to the current
     gaming day (``day``, when given, must be it)."""
     casino = get_casino()
@@ -120,13 +121,11 @@ def open_session(
     same_day = [s for s in earlier if s["day"] == day]
     first = earlier[0] if earlier else None
     latest = earlier[-1] if earlier else None
-    notice = (day - ministry_notified_on).days if ministry_notified_on else None
     rules.check_minimum_against_history(
         profile=profile,
         minimum=minimum,
         same_day_minimum=same_day[-1]["minimum"] if same_day else None,
         year_minimum=max(s["minimum"] for s in earlier) if earlier else None,
-        day_days_after_notice=notice,
     )
     rules.check_same_day_reopening(
         profile=profile,
@@ -164,24 +163,20 @@ def open_session(
             ]
         )
         rules.check_guarantee_fund(profile=profile, fund=guarantee_fund, largest_advance=largest)
+    # the notice's day is the day the system recorded it, never the day declared (LU art. 26)
     rules.check_ministry_notice(
         profile=profile,
         minimum=minimum,
         authorised_min=authorised,
-        day=day,
-        notified_on=ministry_notified_on,
-        today=today,
-    )
-    ministry_notice_reference = (ministry_notice_reference or "").strip()
-    rules.check_ministry_notice_reference(
-        profile=profile,
         required=rules.ministry_notice_required(
             profile=profile,
             minimum=minimum,
             authorised_min=authorised,
             year_minimum=max(s["minimum"] for s in earlier) if earlier else None,
         ),
-        reference=ministry_notice_reference,
+        day=day,
+        notice_minimum=ministry_notice.minimum if ministry_notice else None,
+        recorded_on=casino.gaming_day(ministry_notice.recorded_at) if ministry_notice else None,
     )
     session = _save(
         Session(
@@ -194,8 +189,9 @@ def open_session(
             maximum=maximum,
             advance_amount=advance_amount,
             guarantee_fund=guarantee_fund,
-            ministry_notified_on=ministry_notified_on,
-            ministry_notice_reference=ministry_notice_reference,
+            ministry_notified_on=ministry_notice.sent_on if ministry_notice else None,
+            ministry_notice_reference=ministry_notice.reference if ministry_notice else "",
+            ministry_notice=ministry_notice,
             delegation=delegation,
             croupier=croupier,
             opened_at=now,
@@ -229,8 +225,9 @@ def open_session(
             "guarantee_fund": guarantee_fund,
             "house_rules": session.house_rules,
             "authorised_minimum": authorised,
-            "ministry_notified_on": ministry_notified_on,
-            "ministry_notice_reference": ministry_notice_reference,
+            "ministry_notice": ministry_notice.pk if ministry_notice else None,
+            "ministry_notified_on": session.ministry_notified_on,
+            "ministry_notice_reference": session.ministry_notice_reference,
             "maximum_fixed_by": _user_id(actor),
             "delegation": delegation.pk if delegation else None,
         },

@@ -17,6 +17,7 @@ READS = (
     "/api/tables/dealer-errors/",
     "/api/tables/delegations/",
     "/api/tables/authorised-minimums/",
+    "/api/tables/ministry-notices/",
     "/api/depot/incidents/",
     "/api/house/tips/",
     "/api/house/orphans/",

@@ -85,8 +85,7 @@ def test_lu_advance_book_shows_interruptions_the_notice_and_the_delegate(
     second = services.create_table(actor=staff["director"], number=4, code="BJ04")
     lu = {
         "guarantee_fund": D("100000.00"),
-        "ministry_notified_on": DAY - dt.timedelta(days=9),
-        "ministry_notice_reference": "MF/2026/031",
+        "ministry_notice": builders.ministry_notice("10.00", DAY, reference="MF/2026/031"),
     }
     for t in (first, second):
         builders.shoe_for(t, DAY, staff["director"])  # LU art. 32 §3, 40
@@ -123,7 +122,11 @@ def test_lu_advance_book_shows_interruptions_the_notice_and_the_delegate(
     assert _has(text, "interruptions et reprises")
     assert _has(text, "encaisse sous clé", "30/11/2026 16:00")
     assert _has(text, "30/11/2026 17:00, u_comite_direction")  # reopened by the key holder
-    assert _has(text, "ministre informé le 21/11/2026, 9 jours avant la séance")
+    # the day declared, beside the moment the system recorded the notice (LU art. 26)
+    assert _has(
+        text,
+        "ministre informé le 21/11/2026 (information inscrite le 21/11/2026 12:00), 9 jours avant la séance",
+    )
     assert _has(text, "référence MF/2026/031")  # the notice's reference, for the inspector
     assert _has(text, "minimum supérieur au minimum autorisé (5,00)")
     assert _has(text, "maximum fixé par délégation du directeur (Agrément MJ 2026-14")

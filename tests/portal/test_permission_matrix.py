@@ -257,6 +257,7 @@ EXPECTATIONS: dict[str, Any] = {
     "tables:authorised-minimums": ByPermission(
         "tables.view_authorisedminimum", write="tables.add_authorisedminimum"
     ),
+    "tables:ministry-notices": ByPermission("tables.view_ministrynotice", write="tables.add_ministrynotice"),
     "tables:acknowledge-discrepancies": ByPermission(
         "tables.view_discrepancy", write="tables.add_discrepancyacknowledgement"
     ),
@@ -486,6 +487,7 @@ ADMIN_ACTS: dict[str, str] = {
     "admin:tables_handlog_add": NOBODY,  # uploaded from the session's page
     "admin:tables_delegation_add": "D",  # LU art. 51 V
     "admin:tables_authorisedminimum_add": "D",  # FR art. 55-5, LU art. 33
+    "admin:tables_ministrynotice_add": "D",  # LU art. 26
     "admin:tables_discrepancy_add": NOBODY,
     "admin:tables_discrepancyacknowledgement_add": NOBODY,  # an action on discrepancies
     "admin:tables_discrepancy_acknowledge": "D",  # with the director's explanation (FR art. 40, 68)

@@ -44,7 +44,7 @@ def _refused(response, field):
         ("advance_amount", "３００００"),
         ("minimum", "1" * 13),
         ("maximum", "1e400"),
-        ("ministry_notified_on", "9999-01-01"),
+        ("ministry_notice", "abc"),
         ("croupier", "1\x00"),
         ("table", str(2**70)),
     ],

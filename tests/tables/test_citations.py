@@ -110,8 +110,7 @@ def test_refusals_cite_the_profiles_article(casino, staff, profile, still_open, 
     extra = (
         {
             "guarantee_fund": D("100000.00"),
-            "ministry_notified_on": DAY - dt.timedelta(days=9),
-            "ministry_notice_reference": "MF/1",
+            "ministry_notice": builders.ministry_notice("10.00", DAY),
         }
         if profile == "LU"
         else {}

@@ -193,8 +193,7 @@ def test_a_box_the_table_does_not_have_is_a_discrepancy(
     extra = (
         {
             "guarantee_fund": D("100000.00"),
-            "ministry_notified_on": DAY.replace(day=1),
-            "ministry_notice_reference": "MF/1",
+            "ministry_notice": builders.ministry_notice("10.00", DAY, days_before=29),
         }
         if profile == "LU"
         else {}

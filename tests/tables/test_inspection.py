@@ -92,6 +92,8 @@ def test_advances_or_counts_unsigned(staff, open_session):
 @pytest.mark.django_db
 def test_lu_notice_missing(lu_casino, staff, table):
     builders.shoe_for(table, DAY, staff["director"])  # LU art. 32 §3, 40
+    notice = builders.ministry_notice("10.00", DAY, days_before=8, reference="MF/2026/002")
+    late = builders.ministry_notice("10.00", DAY, days_before=2, reference="MF/2026/003")
     with at_day(DAY):
         session = services.open_session(
             actor=staff["director"],
@@ -101,21 +103,58 @@ def test_lu_notice_missing(lu_casino, staff, table):
             advance_amount=D("20000.00"),
             croupier=staff["croupier"],
             guarantee_fund=D("50000.00"),
-            ministry_notified_on=DAY - dt.timedelta(days=8),
-            ministry_notice_reference="MF/2026/002",
+            ministry_notice=notice,
         )
     assert not _breaches("tables.lu_notice_missing")
+    # the séance's citation of its notice taken away behind the application
     with behind_the_guard(Session):
-        Session.objects.filter(pk=session.pk).update(ministry_notice_reference="")
+        Session.objects.filter(pk=session.pk).update(ministry_notice=None)
     [breach] = _breaches("tables.lu_notice_missing")
-    assert "sans référence" in str(breach.detail)
+    assert breach.article == "LU art. 26" and "non informé" in str(breach.detail)
+    # a notice recorded two days before the séance, whatever day it declares
     with behind_the_guard(Session):
-        Session.objects.filter(pk=session.pk).update(ministry_notice_reference="MF/2026/002")
+        Session.objects.filter(pk=session.pk).update(ministry_notice=late)
+    [breach] = _breaches("tables.lu_notice_missing")
+    assert breach.article == "LU art. 26" and "moins de huit jours" in str(breach.detail)
+    with behind_the_guard(Session):
+        Session.objects.filter(pk=session.pk).update(ministry_notice=notice)
     assert not _breaches("tables.lu_notice_missing")
-    with behind_the_guard(Session):
-        Session.objects.filter(pk=session.pk).update(ministry_notified_on=DAY - dt.timedelta(days=2))
-    [breach] = _breaches("tables.lu_notice_missing")
+
+
+@pytest.mark.django_db
+def test_lu_a_notice_declared_sent_before_its_recording_is_named(lu_casino, staff):
+    """LU art. 26: the day the director declares he sent the notice is kept beside the moment the
+    system recorded it; a declared day earlier than the recording is named, with both."""
+    builders.ministry_notice("10.00", DAY, days_before=9, reference="MF/2026/020")  # sent that day
+    assert not _breaches("tables.ministry_notice_backdated")
+    builders.ministry_notice(
+        "20.00", DAY, days_before=3, sent_on=DAY - dt.timedelta(days=12), reference="MF/2026/021"
+    )
+    [breach] = _breaches("tables.ministry_notice_backdated")
     assert breach.article == "LU art. 26"
+    assert "MF/2026/021" in breach.object and "20,00" in breach.object
+    assert "déclarée envoyée le 18/11/2026" in breach.detail
+    assert "inscrite le 27/11/2026 12:00" in breach.detail and "(9 jours plus tard)" in breach.detail
+    # the notice is named as of its recording's day, not before
+    assert not _breaches("tables.ministry_notice_backdated", DAY - dt.timedelta(days=4))
+    assert _breaches("tables.ministry_notice_backdated", DAY)
+
+
+@pytest.mark.django_db
+def test_under_fr_no_notice_is_asked_nor_named(casino, staff, table):
+    """FR: the notice to the minister is Luxembourg's (LU art. 26); a French séance cites none and
+    the check names nothing."""
+    with at_day(DAY):
+        session = services.open_session(
+            actor=staff["director"],
+            table=table,
+            minimum=D("10.00"),
+            maximum=D("1000.00"),
+            advance_amount=D("30000.00"),
+            croupier=staff["croupier"],
+        )
+    assert session.ministry_notice is None
+    assert not _breaches("tables.lu_notice_missing") and not _breaches("tables.ministry_notice_backdated")
 
 
 def _log(seed, faults=()):

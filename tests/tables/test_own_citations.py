@@ -123,3 +123,68 @@ def test_decree_dates_refused_with_the_article(staff, casino, profile, article, 
             in_force_on=DAY.replace(day=20),
         )
     assert AuthorisedMinimum.objects.count() == 1
+
+
+# -- one shoe does not unlock every log: a log of another séance's shoe (FR art. 40, LU art. 7) --
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("profile,article", [("FR", "FR art. 40"), ("LU", "LU art. 7")])
+def test_a_hand_log_of_another_seances_shoe_is_refused_with_its_article(
+    casino, staff, client, profile, article
+):
+    """The séance has a shoe of its own, which used to unlock any log: a log naming the shoe of
+    another séance (its decks issued to another table or day) is refused, nothing stored."""
+    from tests import builders
+
+    update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
+    fund = {"guarantee_fund": D("100000.00")} if profile == "LU" else {}
+    other_table = services.create_table(actor=staff["director"], number=7, code="BJ07")
+    table = services.create_table(actor=staff["director"], number=3, code="BJ03")
+    minimum = "10.00" if profile == "FR" else "5.00"
+    opened = []
+    for t in (other_table, table):
+        builders.shoe_for(t, DAY, staff["director"])
+        with at_day(DAY, 13):
+            opened.append(
+                services.open_session(
+                    actor=staff["director"],
+                    table=t,
+                    minimum=D(minimum),
+                    maximum=D("1000.00"),
+                    advance_amount=D("30000.00") if profile == "FR" else D("15000.00"),
+                    croupier=staff["croupier"],
+                    **fund,
+                )
+            )
+    elsewhere, session = opened
+    theirs = builders.shoe(elsewhere, croupier=staff["croupier"], hour=14)
+    builders.shoe(session, croupier=staff["croupier"], hour=14)
+    doc = simulate_shoe(7, profile, table="BJ03", limits=(minimum, "1000.00"), shoe_id=theirs.label)
+    raw = json.dumps(doc).encode()
+    with at_day(DAY, 15):
+        with assert_refused(
+            "HAND_LOG_SHOE_OF_ANOTHER_SESSION", article=article, field="shoe_id", nothing_recorded=True
+        ):
+            services.upload_hand_log(actor=staff["croupier"], session=session, raw=raw, source="api")
+        client.force_login(staff["croupier"])
+        response = client.post(
+            f"/api/tables/sessions/{session.pk}/hand-logs/", raw, content_type="application/json"
+        )
+    assert response.status_code == 400, response.content
+    body = response.json()
+    assert (body["code"], body["article"], body["field"]) == (
+        "HAND_LOG_SHOE_OF_ANOTHER_SESSION",
+        article,
+        "shoe_id",
+    )
+    assert theirs.label in body["message"]
+    assert not HandLog.objects.exists()
+    # a label no séance filled is still received (the replay names it SHOE_UNKNOWN, the director
+    # explains it, the officer closes its incident)
+    unknown = simulate_shoe(7, profile, table="BJ03", limits=(minimum, "1000.00"), shoe_id="BJ03-NOWHERE")
+    with at_day(DAY, 15):
+        log = services.upload_hand_log(
+            actor=staff["croupier"], session=session, raw=json.dumps(unknown).encode(), source="api"
+        )
+    assert log.shoe is None and log.shoe_label == "BJ03-NOWHERE"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import inspect
+import json
 from decimal import Decimal
 
 import pytest
@@ -53,9 +54,12 @@ def _close(staff, session, cash="31000.00", **kw):
     )
 
 
-def _lu_fund(**kw):
-    if kw.get("ministry_notified_on") is not None:
-        kw.setdefault("ministry_notice_reference", "MF/2026/014")
+def _lu_fund(minimum="10.00", **kw):
+    # LU art. 26: the notice to the minister of ``minimum``, recorded (the system's day) on the day
+    # ``ministry_notified_on`` says, eight days ahead of the tests' day for the séances above 5.00
+    notified = kw.pop("ministry_notified_on", None)
+    if notified is not None:
+        kw["ministry_notice"] = builders.ministry_notice(minimum, DAY, days_before=(DAY - notified).days)
     return {"guarantee_fund": D("100000.00"), **kw}
 
 
@@ -343,36 +347,57 @@ def test_lu_interrupting_every_open_table_forces_the_count(lu_casino, staff, tab
 
 @pytest.mark.django_db
 def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(lu_casino, staff, table):
+    # the notice is an act of its own, recorded when sent, with its reference
+    with at_day(DAY - dt.timedelta(days=9)):
+        with assert_refused("NOTICE_IN_FUTURE", article="LU art. 26", field="sent_on", nothing_recorded=True):
+            services.record_ministry_notice(
+                actor=staff["director"], minimum=D("10.00"), sent_on=DAY, reference="MF/2026/014"
+            )
+        with assert_refused(
+            "MINISTRY_NOTICE_NO_REFERENCE", article="LU art. 26", field="reference", nothing_recorded=True
+        ):
+            services.record_ministry_notice(
+                actor=staff["director"], minimum=D("10.00"), sent_on=DAY - dt.timedelta(days=9), reference=" "
+            )
+        with assert_refused("FIELD_INVALID", field="reference"):
+            services.record_ministry_notice(
+                actor=staff["director"],
+                minimum=D("10.00"),
+                sent_on=DAY - dt.timedelta(days=9),
+                reference="MF\x00/1",
+            )
+        with assert_refused("DIRECTOR_REQUIRED", article="LU art. 26"):
+            services.record_ministry_notice(
+                actor=staff["committee"], minimum=D("10.00"), sent_on=DAY, reference="MF/2026/014"
+            )
+    early = builders.ministry_notice("10.00", DAY, days_before=8)
+    late = builders.ministry_notice("10.00", DAY, days_before=7, reference="MF/2026/015")
+    # declared sent ten days before the séance, recorded seven days before: the recording counts
+    backdated = builders.ministry_notice(
+        "10.00", DAY, days_before=7, sent_on=DAY - dt.timedelta(days=10), reference="MF/2026/016"
+    )
+    other = builders.ministry_notice("20.00", DAY, days_before=9, reference="MF/2026/017")
     with at_day(DAY):
         # the first séance of the exercise above the authorised minimum (5.00) needs the notice too
-        with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
+        with assert_refused("MINISTRY_NOTICE_MISSING", article="LU art. 26", field="ministry_notice"):
             _open(staff, table, advance="20000.00", **_lu_fund())
-        with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
-            _open(
-                staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY - dt.timedelta(days=7))
-            )
-        with assert_refused("NOTICE_IN_FUTURE", article="LU art. 26", field="ministry_notified_on"):
-            _open(
-                staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY + dt.timedelta(days=1))
-            )
+        for notice in (late, backdated):
+            with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notice"):
+                _open(staff, table, advance="20000.00", **_lu_fund(ministry_notice=notice))
+        with assert_refused("MINISTRY_NOTICE_OTHER_MINIMUM", article="LU art. 26", field="ministry_notice"):
+            _open(staff, table, advance="20000.00", **_lu_fund(ministry_notice=other))
         assert not Session.objects.exists()
-        # the notice is an act with its reference (courrier, accusé de réception)
-        late_ref = _lu_fund(ministry_notified_on=DAY - dt.timedelta(days=8), ministry_notice_reference=" ")
-        with assert_refused(
-            "MINISTRY_NOTICE_NO_REFERENCE", article="LU art. 26", field="ministry_notice_reference"
-        ):
-            _open(staff, table, advance="20000.00", **late_ref)
-        with assert_refused("FIELD_INVALID", field="ministry_notice_reference"):
-            bad = _lu_fund(
-                ministry_notified_on=DAY - dt.timedelta(days=8), ministry_notice_reference="MF\x00/1"
-            )
-            _open(staff, table, advance="20000.00", **bad)
-        assert not Session.objects.exists()
-        session = _open(
-            staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY - dt.timedelta(days=8))
+        session = _open(staff, table, advance="20000.00", **_lu_fund(ministry_notice=early))
+        assert session.ministry_notice == early
+        assert (session.ministry_notice_reference, session.ministry_notified_on) == (
+            "MF/2026/014",
+            DAY - dt.timedelta(days=8),
         )
-        assert session.ministry_notice_reference == "MF/2026/014"
+        event = AuditEvent.objects.get(action="session.opened")
+        assert json.loads(event.payload)["ministry_notice"] == early.pk
         _close(staff, session, cashier=staff["cashier"])
+    recorded = AuditEvent.objects.get(action="ministry_notice.recorded", object_id=str(backdated.pk))
+    assert json.loads(recorded.payload)["sent_on"] == (DAY - dt.timedelta(days=10)).isoformat()
     # at the authorised minimum no notice is due
     with at_day(DAY + dt.timedelta(days=1)):
         other = services.create_table(actor=staff["director"], number=7, code="BJ07")

@@ -136,8 +136,10 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
 
 def _lu(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="20000.00", fund="50000.00", **kw):
     # LU art. 26: a minimum above the authorised one (5.00) is told to the minister 8 days ahead
-    kw.setdefault("ministry_notified_on", day - dt.timedelta(days=10))
-    kw.setdefault("ministry_notice_reference", "MF/2026/007")
+    notified = kw.pop("ministry_notified_on", day - dt.timedelta(days=10))
+    kw["ministry_notice"] = builders.ministry_notice(
+        minimum, day, days_before=(day - notified).days, reference="MF/2026/007"
+    )
     return _open(
         staff, table, day=day, minimum=minimum, maximum=maximum, advance=advance, guarantee_fund=D(fund), **kw
     )
@@ -190,7 +192,7 @@ def test_lu_minimum_not_changed_within_a_day(lu_casino, staff, table):
 def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(lu_casino, staff, table):
     _close(staff, _lu(staff, table), cashier=staff["cashier"])
     day2 = DAY + dt.timedelta(days=1)
-    with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notified_on"):
+    with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notice"):
         _lu(
             staff,
             table,

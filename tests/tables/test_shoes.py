@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import html
 import json
 
@@ -201,8 +200,7 @@ def test_under_lu_a_wrong_composition_is_refused_and_opens_its_incident(staff, t
             advance_amount=Decimal("20000.00"),
             croupier=croupier,
             guarantee_fund=Decimal("100000.00"),
-            ministry_notified_on=day - dt.timedelta(days=9),
-            ministry_notice_reference="MF/1",
+            ministry_notice=builders.ministry_notice("10.00", day),
         )
     maker = builders.approved_maker(
         director, approval_reference="MF/CARTES/7", ministry="Ministère des Finances"
