@@ -67,7 +67,7 @@ Readings of points the spec leaves open (chosen closest to the regulation):
 from __future__ import annotations
 
 from collections import _count_elements  # type: ignore[attr-defined]  # C counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CANONICAL, CARD_INDEX, CARD_RANK, CARD_VALUE
 from .parse import _CENTS, ACTIONS, cents, check_round, format_cents, validate_header
@@ -185,20 +185,18 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
 def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
     """The replay; None when, counts checked at the end only, a card went over ``decks``.
 
-    Each round is first read on the fast path: its fields here, then its boxes' stakes, deal and
-    play (:func:`_fast_play`), the dealer and the settlement (:func:`_fast_finish`). At its first doubt the fast path raises, before any
-    state of the shoe changes, and the round is checked (:func:`check_round`, which raises
-    ``Rejected`` on a malformed round) and replayed by :func:`_round_general`. Its shape checks
-    are only those that JSON values would pass otherwise: a list where a dict is expected fails
-    at the first ["key"], a bool is told from an int by identity (small ints are shared objects,
-    so `x is pos` holds only for the int itself).
-    """
+    Each round is first read on the fast path: its fields and the dealer here, its boxes' stakes,
+    deal and play in :func:`_fast_play`, the settlement in :func:`_fast_settle`. At its first doubt
+    the fast path raises, before any state of the shoe changes, and the round is checked
+    (:func:`check_round`, which raises ``Rejected`` on a malformed round) and replayed by
+    :func:`_round_general`. Its shape checks are only those that JSON values would pass otherwise:
+    a list where a dict is expected fails at the first ["key"], a bool is told from an int by
+    identity (small ints are shared objects, so `x is pos` holds only for the int itself)."""
     disc = _shoe_checks(doc, rules.articles)
     decks: int = doc["decks"]
     cut: int = doc["cut_card_after"]
     min_c, max_c = _limits(doc["limits"])
     counts: dict[str, int] = {}  # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
-    exceeded: set[str] = set()
     out: int = doc["burned"]
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
     reports: list[dict[str, Any]] = []
@@ -206,6 +204,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     known = _stake_table(min_c, max_c)
     limits = (min_c, max_c, known)
     play = _play_rules(rules)
+    shoe = _Shoe(rules, min_c, max_c, cut, decks, counts, set(), per_player, disc, reports, each_round)
     for pos, rd in enumerate(doc["rounds"], 1):
         try:
             if type(rd) is not dict:
@@ -225,31 +224,28 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             if insurance:  # checked once the deal is complete (3.2)
                 legal = _fast_insurance(insurance, val[dc] == 1, boxes)
                 live = True
-            report, p = _fast_finish(pos, res, dc, cards, p, live, val, rd["settlements"], legal)
+            d_cards = [dc]  # the dealer draws to 17 if a hand is on the layout or an insurance bet open (3.5)
+            d_hard = val[dc]
+            d_ace = d_hard == 1
+            while live and (d_hard + 10 if d_ace and d_hard <= 11 else d_hard) < 17:
+                c = cards[p]
+                p += 1
+                v = val[c]
+                d_cards.append(c)
+                d_hard += v
+                d_ace = d_ace or v == 1
+            if p != len(cards):
+                raise _Bail
+            report = _fast_settle(pos, res, d_cards, d_hard, d_ace, val, rd["settlements"], legal)
         except Exception:
             check_round(pos - 1, rd)
-            out = _round_general(
-                pos,
-                rd,
-                rules,
-                min_c,
-                max_c,
-                out,
-                cut,
-                decks,
-                counts,
-                exceeded,
-                per_player,
-                disc,
-                reports,
-                each_round,
-            )
+            out = _round_general(pos, rd, out, shoe)
             continue
         # the round is replayed: cards out, counts over the shoe, report
         out += p
         _count_elements(counts, cards)
         if each_round and max(counts.values()) > decks:
-            _card_counts(pos, cards, counts, exceeded, decks, rules.articles, disc)
+            _card_counts(pos, cards, counts, shoe.exceeded, decks, rules.articles, disc)
         reports.append(report)
     if not each_round and counts and max(counts.values()) > decks:
         return None
@@ -330,16 +326,8 @@ _PlayRules = tuple[bool, Any, bool, Any, bool, bool, bool]
 #: a decision's result on the fast path besides the hand's states: the hand is played again from
 #: its first decision point (a split ace)
 _AGAIN = -2
-
-#: outcomes and the net per unit of stake as a fraction over 2 (3:2 and surrender included)
-_WIN, _LOSE, _PUSH, _BUST, _BLACKJACK, _SURRENDER = (
-    ("win", 2),
-    ("lose", -2),
-    ("push", 0),
-    ("bust", -2),
-    ("blackjack", 3),
-    ("surrender", -1),
-)
+#: the state of a box :func:`_fast_box_rest` played, its rows already kept
+_PLAYED = -3
 
 
 def _stake_table(min_c: int, max_c: int) -> dict[str, int]:
@@ -399,18 +387,15 @@ class _Splits:
 def _fast_play(
     boxes: Any, cards: list[str], actions: Any, known: dict[str, int], limits: Any, val: Any, play: Any
 ) -> tuple[list[_HandRow], int, bool, int]:
-    """Fast path: each box's stakes, first two cards and play (3.1, 3.3); returns the hands
-    (:data:`_HandRow`) in report order, cards out, a hand on the layout, boxes without actions."""
-    sp: _Splits | None
+    """Fast path: each box's stakes, deal, hits, stands and plain double (3.1, 3.3), the rest by
+    :func:`_fast_box_rest`: the hands in report order, cards out, live, boxes without actions."""
     k1 = len(boxes) + 1
     p = dealt = k1 + k1 - 1  # cards out once the first deal is done
     res: list[_HandRow] = []
-    res_append = res.append
-    actions_get, sc_get, hit21, live = actions.get, known.get, play[6], False
-    prev = no_key = j = 0
-    for b in boxes:
-        box = b["box"]
-        bets = b["stakes"]
+    actions_get, sc_get, hit21, dtotals, live = actions.get, known.get, play[6], play[1], False
+    prev = no_key = 0
+    for j, b in enumerate(boxes):
+        box, bets = b["box"], b["stakes"]
         if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
             raise _Bail
         prev = box
@@ -428,54 +413,115 @@ def _fast_play(
             if not st or total > limits[1] or len(dict(st)) != len(st):  # no stakes: general path
                 raise _Bail
         acts = actions_get(BOX_KEY[box], NO_ACTS)
-        hc = [cards[j], cards[k1 + j]]
-        j += 1
-        hard = (v1 := val[hc[0]]) + (v2 := val[hc[1]])
+        c1, c2 = cards[j], cards[k1 + j]
+        hard = (v1 := val[c1]) + (v2 := val[c2])
+        hc = [c1, c2]
         ace = 1 in (v1, v2)
         if hard == 11 and ace:  # blackjack: no decision is read
             no_key += _fast_blackjack(acts, res, box, hc, st)
             live = True
             continue
-        sp, doubled, ai, num = None, False, 0, 0  # sp: once the box has split
-        while True:  # the box's hands, each to its end
-            if sp is not None and sp.fv == 1:
-                state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
-            else:
-                while True:  # the hand's decisions
-                    a = acts[ai]
-                    ai += 1
-                    if a == "stand":
-                        state = STAND
-                        break
-                    if a == "hit":
-                        if hit21 and (hard == 21 or (hard == 11 and ace)):
-                            raise _Bail
-                        c = cards[p]
-                        p += 1
-                        v = val[c]
-                        hc.append(c)
-                        hard += v
-                        if hard > 21:
-                            state = BUST
-                            break
-                        ace = ace or v == 1
-                        continue
-                    state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
-                        a, hc, hard, ace, st, sp, cards, p, dealt, val, play
-                    )
-                    if state != OPEN:
-                        break
-            if state == _AGAIN:
+        doubled, ai = False, 0
+        while True:  # the box's first hand, unsplit: its decisions
+            a = acts[ai]
+            ai += 1
+            if a == "hit":
+                if hit21 and (hard == 21 or (hard == 11 and ace)):
+                    raise _Bail
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                if hard > 21:
+                    state = BUST
+                    break
+                ace = ace or v == 1
                 continue
-            res_append((box, num, hc, hard, ace, state, doubled, st))
-            live = live or state <= BLACKJACK
-            if sp is None or sp.done(res):
+            if a == "stand":
+                state = STAND
                 break
-            num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
-            doubled = False
+            if a == "double":  # on two cards, at the totals allowed
+                if len(hc) != 2 or (dtotals is not None and (ace or hard not in dtotals)):
+                    raise _Bail
+                st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, None)
+                doubled = True
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                ace = ace or v == 1
+                state = BUST if hard > 21 else STAND
+                break
+            # an action object, a split or a surrender: the rest of the box is played there
+            p, ai, live = _fast_box_rest(box, hc, hard, ace, st, acts, ai, cards, p, dealt, play, res, live)
+            state = _PLAYED
+            break
+        if state != _PLAYED:
+            res.append((box, 0, hc, hard, ace, state, doubled, st))
+            live = live or state <= BLACKJACK
         if ai != len(acts):
             raise _Bail
     return res, p, live, no_key
+
+
+def _fast_box_rest(
+    box: int,
+    hc: list[str],
+    hard: int,
+    ace: bool,
+    st: Any,
+    acts: Any,
+    ai: int,
+    cards: list[str],
+    p: int,
+    dealt: int,
+    play: _PlayRules,
+    res: list[_HandRow],
+    live: bool,
+) -> tuple[int, int, bool]:
+    """Fast path: a box from its first decision that is not a plain hit, stand or double (the one
+    before ``ai``), to its end, every hand its splits make included; their rows join ``res``.
+    Returns the cards out, the box's decisions read, and whether a hand is on the layout."""
+    sp: _Splits | None = None  # once the box has split
+    doubled, num, hit21, val, ai = False, 0, play[6], _VAL52, ai - 1
+    while True:  # the box's hands, each to its end
+        if sp is not None and sp.fv == 1:
+            state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
+        else:
+            while True:  # the hand's decisions
+                a = acts[ai]
+                ai += 1
+                if a == "stand":
+                    state = STAND
+                    break
+                if a == "hit":
+                    if hit21 and (hard == 21 or (hard == 11 and ace)):
+                        raise _Bail
+                    c = cards[p]
+                    p += 1
+                    v = val[c]
+                    hc.append(c)
+                    hard += v
+                    if hard > 21:
+                        state = BUST
+                        break
+                    ace = ace or v == 1
+                    continue
+                state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
+                    a, hc, hard, ace, st, sp, cards, p, dealt, val, play
+                )
+                if state != OPEN:
+                    break
+        if state == _AGAIN:
+            continue
+        res.append((box, num, hc, hard, ace, state, doubled, st))
+        live = live or state <= BLACKJACK
+        if sp is None or sp.done(res):
+            return p, ai, live
+        num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
+        doubled = False
 
 
 def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st: Any) -> int:
@@ -608,37 +654,18 @@ def _fast_split_ace(
     return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1
 
 
-def _fast_finish(
+def _fast_settle(
     number: int,
     res: list[_HandRow],
-    dc: str,
-    cards: list[str],
-    p: int,
-    live: bool,
+    d_cards: list[str],
+    d_hard: int,
+    d_ace: bool,
     val: dict[str, int],
     rows: Any,
     legal: Any,
-) -> tuple[dict[str, Any], int]:
-    """Fast path: the dealer (first card ``dc``) draws to 17 if a hand is on the layout or an insurance
-    bet open (3.5), to the last card; each net (stake * num2 / 2, stakes in units of 0.10) is the next
-    recorded row's, in report order (3.6). Returns the report and the cards out."""
-    d_hard = val[dc]
-    d_ace = d_hard == 1
-    d_cards = [dc]
-    if live:
-        while True:
-            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
-            if t >= 17:
-                break
-            c = cards[p]
-            p += 1
-            v = val[c]
-            d_cards.append(c)
-            d_hard += v
-            if v == 1:
-                d_ace = True
-    if p != len(cards):
-        raise _Bail
+) -> dict[str, Any]:
+    """Fast path: the round's report, each net (stake * num2 / 2, stakes in units of 0.10) the next
+    recorded row's, in report order (3.6)."""
     d_soft = d_ace and d_hard <= 11
     dt = d_hard + 10 if d_soft else d_hard
     d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
@@ -650,25 +677,41 @@ def _fast_finish(
         total = hard + 10 if soft else hard
         if state == STAND:
             outcome, num2 = (
-                _LOSE if d_bj else _WIN if dt > 21 or total > dt else _PUSH if total == dt else _LOSE
+                ("lose", -2)
+                if d_bj
+                else ("win", 2)
+                if dt > 21 or total > dt
+                else ("push", 0)
+                if total == dt
+                else ("lose", -2)
             )
         elif state == BUST:
-            outcome, num2 = _BUST
+            outcome, num2 = "bust", -2
         elif state == BLACKJACK:
-            outcome, num2 = _PUSH if d_bj else _BLACKJACK
+            outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
         else:
-            outcome, num2 = _SURRENDER
-        st_out = []
-        for pl, c in st:
+            outcome, num2 = "surrender", -1
+        if len(st) == 1:  # the box holder's stake alone
+            pl, c = st[0]
             net = c * num2 >> 1
             ns = fget(net) or fmt(net)
             row = next_row()
             if row["box"] is not box or row["hand"] is not num or row["player"] != pl or len(row) != 4:
                 raise _Bail
-            rn = row["net"]
-            if rn != ns and cents(rn) != net:
+            if (rn := row["net"]) != ns and cents(rn) != net:
                 raise _Bail
-            st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
+            st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
+        else:  # players behind
+            st_out = []
+            for pl, c in st:
+                net = c * num2 >> 1
+                ns = fget(net) or fmt(net)
+                row = next_row()
+                if row["box"] is not box or row["hand"] is not num or row["player"] != pl or len(row) != 4:
+                    raise _Bail
+                if (rn := row["net"]) != ns and cents(rn) != net:
+                    raise _Bail
+                st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
         hands.append(
             {
                 "box": box,
@@ -686,7 +729,7 @@ def _fast_finish(
     if next(rows_left, _END) is not _END:  # more rows than settlements
         raise _Bail
     dealer = {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj}
-    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}, p
+    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}
 
 
 def _fast_insurance_settled(legal: Any, next_row: Any, ten: bool) -> list[dict[str, Any]]:
@@ -820,23 +863,25 @@ def _num_of_row(row: _HandRow) -> int:
     return row[1]
 
 
-def _round_general(
-    number_pos: int,
-    rd: dict[str, Any],
-    rules: Rules,
-    min_c: int,
-    max_c: int,
-    out: int,
-    cut: int,
-    decks: int,
-    counts: dict[str, int],
-    exceeded: set[str],
-    per_player: bool,
-    disc: list[dict[str, Any]],
-    reports: list[dict[str, Any]],
-    each_round: bool,
-) -> int:
+class _Shoe(NamedTuple):
+    """What the general replay of a round reads and adds to: the shoe's rules, limits and state."""
+
+    rules: Rules
+    min_c: int
+    max_c: int
+    cut: int
+    decks: int
+    counts: dict[str, int]
+    exceeded: set[str]
+    per_player: bool
+    disc: list[dict[str, Any]]
+    reports: list[dict[str, Any]]
+    each_round: bool
+
+
+def _round_general(number_pos: int, rd: dict[str, Any], out: int, shoe: _Shoe) -> int:
     """Replay one well-formed round with every check; return the cards out after it."""
+    rules, min_c, max_c, cut, decks, counts, exceeded, per_player, disc, reports, each_round = shoe
     arts = rules.articles
     number = rd["number"]
     _round_place(number, number_pos, out, cut, arts, disc)
