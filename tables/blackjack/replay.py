@@ -203,6 +203,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
     val = _VAL52  # read per shoe: a test empties it, and every round goes to the general path
     known = _stake_table(min_c, max_c)
     limits = (min_c, max_c, known)
+    sc_get = known.get
     play = _play_rules(rules)
     shoe = _Shoe(rules, min_c, max_c, cut, decks, counts, set(), per_player, disc, reports, each_round)
     for pos, rd in enumerate(doc["rounds"], 1):
@@ -216,7 +217,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             if rd["number"] is not pos or out >= cut or type(insurance) is not list:
                 raise _Bail
             dc = cards[len(boxes)]
-            res, p, live, no_key = _fast_play(boxes, cards, actions, known, limits, val, play)
+            res, p, live, no_key = _fast_play(boxes, cards, actions, sc_get, limits, val, play)
             # actions for no box, or not a box; boxes per player
             if len(actions) != len(boxes) - no_key or (per_player and _per_player_fault(rules, boxes)):
                 raise _Bail
@@ -227,13 +228,17 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             d_cards = [dc]  # the dealer draws to 17 if a hand is on the layout or an insurance bet open (3.5)
             d_hard = val[dc]
             d_ace = d_hard == 1
-            while live and (d_hard + 10 if d_ace and d_hard <= 11 else d_hard) < 17:
-                c = cards[p]
-                p += 1
-                v = val[c]
-                d_cards.append(c)
-                d_hard += v
-                d_ace = d_ace or v == 1
+            if live:
+                while True:
+                    if (d_hard + 10 if d_ace and d_hard <= 11 else d_hard) >= 17:
+                        break
+                    c = cards[p]
+                    p += 1
+                    v = val[c]
+                    d_cards.append(c)
+                    d_hard += v
+                    if v == 1:
+                        d_ace = True
             if p != len(cards):
                 raise _Bail
             report = _fast_settle(pos, res, d_cards, d_hard, d_ace, val, rd["settlements"], legal)
@@ -353,48 +358,17 @@ def _play_rules(rules: Rules) -> _PlayRules:
     )
 
 
-class _Splits:
-    """Fast path: the hands a box's splits made: how many, those waiting for their second card
-    (number, first card, its value, stakes), and the first card's value of the hand in play."""
-
-    __slots__ = ("created", "stack", "fv")
-
-    def __init__(self) -> None:
-        self.created = 1
-        self.stack: list[tuple[int, str, int, Any]] = []
-        self.fv = 0
-
-    def done(self, res: list[_HandRow]) -> bool:
-        """True once every hand of the box is played, its rows (the last ones) then in number order."""
-        if self.stack:
-            return False
-        n = self.created
-        res[-n:] = sorted(res[-n:], key=_num_of_row)
-        return True
-
-    def next_hand(
-        self, cards: list[str], p: int, val: dict[str, int]
-    ) -> tuple[int, list[str], int, bool, Any, int]:
-        """The next split hand receives its second card: its number, cards, hard total, ace, stakes,
-        and the cards out."""
-        num, c0, fv, st = self.stack.pop()
-        self.fv = fv
-        c = cards[p]
-        v = val[c]
-        return num, [c0, c], fv + v, fv == 1 or v == 1, st, p + 1
-
-
 def _fast_play(
-    boxes: Any, cards: list[str], actions: Any, known: dict[str, int], limits: Any, val: Any, play: Any
+    boxes: Any, cards: list[str], actions: Any, sc_get: Any, limits: Any, val: Any, play: Any
 ) -> tuple[list[_HandRow], int, bool, int]:
-    """Fast path: each box's stakes, deal, hits, stands and plain double (3.1, 3.3), the rest by
-    :func:`_fast_box_rest`: the hands in report order, cards out, live, boxes without actions."""
+    """Fast path: each box's stakes, deal and plain decisions (3.1, 3.3); see the comment above."""
     k1 = len(boxes) + 1
     p = dealt = k1 + k1 - 1  # cards out once the first deal is done
     res: list[_HandRow] = []
-    actions_get, sc_get, hit21, dtotals, live = actions.get, known.get, play[6], play[1], False
-    prev = no_key = 0
-    for j, b in enumerate(boxes):
+    actions_get, hit21, dtotals = actions.get, play[6], play[1]
+    prev = no_key = j = 0
+    live = False  # a hand on the layout
+    for b in boxes:
         box, bets = b["box"], b["stakes"]
         if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
             raise _Bail
@@ -414,9 +388,9 @@ def _fast_play(
                 raise _Bail
         acts = actions_get(BOX_KEY[box], NO_ACTS)
         c1, c2 = cards[j], cards[k1 + j]
+        j += 1
         hard = (v1 := val[c1]) + (v2 := val[c2])
-        hc = [c1, c2]
-        ace = 1 in (v1, v2)
+        hc, ace = [c1, c2], 1 in (v1, v2)
         if hard == 11 and ace:  # blackjack: no decision is read
             no_key += _fast_blackjack(acts, res, box, hc, st)
             live = True
@@ -436,7 +410,8 @@ def _fast_play(
                 if hard > 21:
                     state = BUST
                     break
-                ace = ace or v == 1
+                if v == 1:
+                    ace = True
                 continue
             if a == "stand":
                 state = STAND
@@ -445,22 +420,21 @@ def _fast_play(
                 if len(hc) != 2 or (dtotals is not None and (ace or hard not in dtotals)):
                     raise _Bail
                 st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, None)
-                doubled = True
                 c = cards[p]
                 p += 1
                 v = val[c]
                 hc.append(c)
                 hard += v
-                ace = ace or v == 1
+                doubled, ace = True, ace or v == 1
                 state = BUST if hard > 21 else STAND
                 break
-            # an action object, a split or a surrender: the rest of the box is played there
             p, ai, live = _fast_box_rest(box, hc, hard, ace, st, acts, ai, cards, p, dealt, play, res, live)
             state = _PLAYED
             break
         if state != _PLAYED:
             res.append((box, 0, hc, hard, ace, state, doubled, st))
-            live = live or state <= BLACKJACK
+            if state <= BLACKJACK:
+                live = True
         if ai != len(acts):
             raise _Bail
     return res, p, live, no_key
@@ -482,46 +456,133 @@ def _fast_box_rest(
     live: bool,
 ) -> tuple[int, int, bool]:
     """Fast path: a box from its first decision that is not a plain hit, stand or double (the one
-    before ``ai``), to its end, every hand its splits make included; their rows join ``res``.
-    Returns the cards out, the box's decisions read, and whether a hand is on the layout."""
-    sp: _Splits | None = None  # once the box has split
-    doubled, num, hit21, val, ai = False, 0, play[6], _VAL52, ai - 1
-    while True:  # the box's hands, each to its end
-        if sp is not None and sp.fv == 1:
-            state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
-        else:
-            while True:  # the hand's decisions
-                a = acts[ai]
-                ai += 1
-                if a == "stand":
-                    state = STAND
-                    break
-                if a == "hit":
-                    if hit21 and (hard == 21 or (hard == 11 and ace)):
-                        raise _Bail
-                    c = cards[p]
-                    p += 1
-                    v = val[c]
-                    hc.append(c)
-                    hard += v
-                    if hard > 21:
-                        state = BUST
-                        break
-                    ace = ace or v == 1
-                    continue
-                state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
-                    a, hc, hard, ace, st, sp, cards, p, dealt, val, play
+    before ``ai``) to its end, the hands its splits make included (their rows join ``res``, in
+    number order); raises unless each decision is legal. Returns the cards out, the box's
+    decisions read, and whether a hand is on the layout."""
+    das, dtotals, offered, hit21 = play[0], play[1], play[5], play[6]
+    val, ai, num, fv, doubled, state = _VAL52, ai - 1, 0, 0, False, OPEN
+    created = 1  # the box's hands so far (more than one: it has split)
+    stack: list[tuple[int, str, int, Any]] = []  # split hands waiting for their second card
+    while True:  # the box's hands, each to its end (fv: the value of the hand's first card)
+        if fv == 1:  # a split ace
+            state, hc, hard, ai, p, created = _fast_split_ace(
+                acts, ai, hc, hard, st, stack, created, cards, p, play
+            )
+        while state == OPEN:  # the hand's decisions
+            a, ai, declined = acts[ai], ai + 1, None
+            if type(a) is not str:
+                a, declined = _act(a)
+            if a == "stand":
+                state = STAND
+            elif a == "hit":
+                if hit21 and (hard == 21 or (hard == 11 and ace)):
+                    raise _Bail
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                ace = ace or v == 1
+                state = BUST if hard > 21 else OPEN
+            elif a == "double":
+                if (
+                    len(hc) != 2
+                    or (created > 1 and not das)
+                    or (dtotals is not None and (ace or hard not in dtotals))
+                ):
+                    raise _Bail
+                st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, declined)
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                ace = ace or v == 1
+                doubled, state = True, BUST if hard > 21 else STAND
+            elif a == "split":
+                state, hc, hard, ace, p, created, fv = _fast_split(
+                    hc, st, declined, stack, created, cards, p, play
                 )
-                if state != OPEN:
-                    break
+            elif a != "surrender" or not offered or created > 1 or len(hc) != 2 or p != dealt:
+                raise _Bail  # a surrender: offered, on an unsplit two-card hand, before any draw at the table
+            else:
+                state = SURRENDER
         if state == _AGAIN:
             continue
         res.append((box, num, hc, hard, ace, state, doubled, st))
         live = live or state <= BLACKJACK
-        if sp is None or sp.done(res):
+        if not stack:  # every hand of the box played: their rows in number order
+            if created > 1:
+                res[-created:] = sorted(res[-created:], key=_num_of_row)
             return p, ai, live
-        num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
-        doubled = False
+        num, c0, fv, st = stack.pop()  # the next split hand receives its second card
+        c = cards[p]
+        p += 1
+        v = val[c]
+        hc, hard, ace, doubled, state = [c0, c], fv + v, fv == 1 or v == 1, False, OPEN
+
+
+def _fast_split(
+    hc: list[str],
+    st: Any,
+    declined: Any,
+    stack: list[tuple[int, str, int, Any]],
+    created: int,
+    cards: list[str],
+    p: int,
+    play: _PlayRules,
+) -> tuple[int, list[str], int, bool, int, int, int]:
+    """Fast path: a legal split of a pair; the first hand receives its second card (played on, or
+    again from the start when it is a split ace). Returns state, cards, hard total, ace, the cards
+    out, the box's hands, the value of the hand's first card."""
+    if len(hc) != 2:
+        raise _Bail
+    val, identical, maxh = _VAL52, play[2], play[3]
+    c0, c1 = hc
+    fv = val[c0]
+    if (
+        fv != val[c1]
+        or (identical and CARD_RANK[c0] != CARD_RANK[c1])
+        or (maxh is not None and created >= maxh)
+    ):
+        raise _Bail
+    stack.append((created, c1, fv, _split_stakes(st, declined)))
+    c = cards[p]
+    v = val[c]
+    return (_AGAIN if fv == 1 else OPEN), [c0, c], fv + v, fv == 1 or v == 1, p + 1, created + 1, fv
+
+
+def _fast_split_ace(
+    acts: Any,
+    ai: int,
+    hc: list[str],
+    hard: int,
+    st: Any,
+    stack: list[tuple[int, str, int, Any]],
+    created: int,
+    cards: list[str],
+    p: int,
+    play: _PlayRules,
+) -> tuple[int, list[str], int, int, int, int]:
+    """Fast path: a split ace takes one card (a stand); with resplit_aces an ace may split again
+    (_AGAIN: the ace's new hand is played again). Returns state, cards, hard total, the next
+    decision, the cards out, the box's hands."""
+    val = _VAL52
+    if not (play[4] and val[hc[1]] == 1):
+        return STAND, hc, hard, ai, p, created
+    a = acts[ai]
+    ai += 1
+    declined = None
+    if type(a) is not str:
+        a, declined = _act(a)
+    if a == "stand":
+        return STAND, hc, hard, ai, p, created
+    maxh = play[3]
+    if a != "split" or (maxh is not None and created >= maxh):
+        raise _Bail
+    stack.append((created, hc[1], 1, _split_stakes(st, declined)))
+    c = cards[p]
+    return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1, created + 1
 
 
 def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st: Any) -> int:
@@ -531,127 +592,6 @@ def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st:
         raise _Bail
     res.append((box, 0, hc, 11, True, BLACKJACK, False, st))
     return 1 if acts is NO_ACTS else 0
-
-
-#: what a decision leaves of a hand on the fast path: its state (OPEN: the hand goes on; _AGAIN:
-#: a split ace), cards, hard total, ace, stakes, doubled, the cards out, the box's splits
-_Decided = tuple[int, list[str], int, bool, Any, bool, int, _Splits | None]
-
-
-def _fast_decision(
-    a: Any,
-    hc: list[str],
-    hard: int,
-    ace: bool,
-    st: Any,
-    sp: _Splits | None,
-    cards: list[str],
-    p: int,
-    dealt: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> _Decided:
-    """Fast path: a decision other than a plain "hit" or "stand" (an action object, a double, a
-    split, a surrender); raises unless it is legal."""
-    declined = None
-    if type(a) is not str:
-        a, declined = _act(a)
-        if a == "hit":
-            if play[6] and (hard == 21 or (hard == 11 and ace)):
-                raise _Bail
-            c = cards[p]
-            v = val[c]
-            hc.append(c)
-            hard += v
-            return (BUST if hard > 21 else OPEN), hc, hard, ace or v == 1, st, False, p + 1, sp
-        if a == "stand":
-            return STAND, hc, hard, ace, st, False, p, sp
-    if a == "double":
-        das, dtotals = play[0], play[1]
-        if (
-            len(hc) != 2
-            or (sp is not None and not das)
-            or (dtotals is not None and (ace or hard not in dtotals))
-        ):
-            raise _Bail
-        st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, declined)
-        c = cards[p]
-        v = val[c]
-        hc.append(c)
-        hard += v
-        return (BUST if hard > 21 else STAND), hc, hard, ace or v == 1, st, True, p + 1, sp
-    if a == "split":
-        return _fast_split(hc, st, declined, sp, cards, p, val, play)
-    # a surrender: offered, on an unsplit two-card hand, before any draw at the table
-    if a != "surrender" or not play[5] or sp is not None or len(hc) != 2 or p != dealt:
-        raise _Bail
-    return SURRENDER, hc, hard, ace, st, False, p, sp
-
-
-def _fast_split(
-    hc: list[str],
-    st: Any,
-    declined: Any,
-    sp: _Splits | None,
-    cards: list[str],
-    p: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> _Decided:
-    """Fast path: a legal split; the first hand receives its second card (played on, or again
-    from the start when it is a split ace)."""
-    if len(hc) != 2:
-        raise _Bail
-    c0, c1 = hc
-    v0 = val[c0]
-    if sp is None:
-        sp = _Splits()
-    identical, maxh = play[2], play[3]
-    if (
-        v0 != val[c1]
-        or (identical and CARD_RANK[c0] != CARD_RANK[c1])
-        or (maxh is not None and sp.created >= maxh)
-    ):
-        raise _Bail
-    sp.stack.append((sp.created, c1, v0, _split_stakes(st, declined)))
-    sp.created += 1
-    sp.fv = v0
-    c = cards[p]
-    v = val[c]
-    return (_AGAIN if v0 == 1 else OPEN), [c0, c], v0 + v, v0 == 1 or v == 1, st, False, p + 1, sp
-
-
-def _fast_split_ace(
-    acts: Any,
-    ai: int,
-    hc: list[str],
-    hard: int,
-    st: Any,
-    sp: _Splits,
-    cards: list[str],
-    p: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> tuple[int, list[str], int, int, int]:
-    """Fast path: a split ace takes one card (a stand); with resplit_aces an ace may split again
-    (_AGAIN: the ace's new hand is played again). Returns state, cards, hard total, the next
-    decision, the cards out."""
-    if not (play[4] and val[hc[1]] == 1):
-        return STAND, hc, hard, ai, p
-    a = acts[ai]
-    ai += 1
-    declined = None
-    if type(a) is not str:
-        a, declined = _act(a)
-    if a == "stand":
-        return STAND, hc, hard, ai, p
-    maxh = play[3]
-    if a != "split" or (maxh is not None and sp.created >= maxh):
-        raise _Bail
-    sp.stack.append((sp.created, hc[1], 1, _split_stakes(st, declined)))
-    sp.created += 1
-    c = cards[p]
-    return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1
 
 
 def _fast_settle(
