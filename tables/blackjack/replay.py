@@ -390,7 +390,7 @@ def _fast_play(
         c1, c2 = cards[j], cards[k1 + j]
         j += 1
         hard = (v1 := val[c1]) + (v2 := val[c2])
-        hc, ace = [c1, c2], 1 in (v1, v2)
+        hc, ace = [c1, c2], v1 == 1 or v2 == 1
         if hard == 11 and ace:  # blackjack: no decision is read
             no_key += _fast_blackjack(acts, res, box, hc, st)
             live = True
@@ -659,7 +659,7 @@ def _fast_settle(
                 "cards": hc,
                 "total": total,
                 "soft": soft,
-                "blackjack": state == BLACKJACK,
+                "blackjack": state is BLACKJACK,  # a state is one of the constants above
                 "doubled": doubled,
                 "outcome": outcome,
                 "stakes": st_out,
