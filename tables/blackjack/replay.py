@@ -15,9 +15,9 @@ Two paths replay a round (the replay must keep up with 50,000 rounds a second on
 core). The general path (:func:`_round_general`, :func:`_play`,
 :func:`_settle`) checks the round's shape (:func:`check_round`) and finds every
 discrepancy. The fast path reads a round once, in named steps of few calls
-(the round's fields in :func:`_replay`, the boxes' stakes, deal and play in
-:func:`_fast_play`, the dealer and the recorded settlement rows in report order
-in :func:`_fast_finish`), with locals and no object per hand. It accepts a round only
+(the round's fields and the dealer in :func:`_replay`, the boxes' stakes, deal
+and play in :func:`_fast_play`, the recorded settlement rows in report order in
+:func:`_fast_settle`), with locals and no object per hand. It accepts a round only
 when the general path would report nothing for it and builds the same report;
 at anything else (a discrepancy to come, a row out of order, a ``10H`` card,
 an empty box, a malformed field) it raises before touching the shoe's state
@@ -315,14 +315,18 @@ def _limits(limits: dict[str, Any]) -> tuple[int, int]:
 
 # ---- the fast path -------------------------------------------------------------------------------
 #
-# It reads a round once, with locals, in two calls from :func:`_replay`: each box's stakes, first
-# two cards and play (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j
-# holding cards[j] and cards[k + 1 + j], the dealer cards[k]; stakes, hits and stands read inline,
-# the rarer decisions by :func:`_fast_decision`), then the dealer and the settlement rows
-# (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a malformed value gives) before
-# the shoe's state changes. The steps take their tables as arguments, not in an object: locals
-# are the fastest reads. Each call costs: few steps, each as long as the engine's limits allow
-# (80 lines, complexity 20); docs/development.md has what the steps cost against one function.
+# It reads a round once, with locals, in two calls from :func:`_replay` (which reads the round's
+# fields and draws the dealer's cards): each box's stakes, first two cards and play
+# (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j holding cards[j]
+# and cards[k + 1 + j], the dealer cards[k]; stakes, hits, stands and a plain double read inline,
+# a box's other decisions, its splits' hands included, by :func:`_fast_box_rest`), then the
+# settlement rows (:func:`_fast_settle`). Any step raises (``_Bail``, or any error a malformed
+# value gives) before the shoe's state changes. The steps take their tables as arguments, not in
+# an object: locals are the fastest reads. Each call costs (a frame set up and cleared): few
+# steps, each as long as the engine's limits allow (80 lines, complexity 20), and in the hot loops
+# a comparison is followed by its jump (``if v == 1: ace = True``), which the interpreter runs
+# faster than a comparison kept as a value (``ace = ace or v == 1``); docs/development.md has
+# what the steps cost against one function.
 
 #: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
 #: surrender, hit_on_21_forbidden
