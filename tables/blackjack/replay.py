@@ -15,9 +15,9 @@ Two paths replay a round (the replay must keep up with 50,000 rounds a second on
 core). The general path (:func:`_round_general`, :func:`_play`,
 :func:`_settle`) checks the round's shape (:func:`check_round`) and finds every
 discrepancy. The fast path reads a round once, in named steps of few calls
-(the round's fields in :func:`_replay`, the boxes' stakes, deal and play in
-:func:`_fast_play`, the dealer and the recorded settlement rows in report order
-in :func:`_fast_finish`), with locals and no object per hand. It accepts a round only
+(the round's fields and the dealer in :func:`_replay`, the boxes' stakes, deal
+and play in :func:`_fast_play`, the recorded settlement rows in report order in
+:func:`_fast_settle`), with locals and no object per hand. It accepts a round only
 when the general path would report nothing for it and builds the same report;
 at anything else (a discrepancy to come, a row out of order, a ``10H`` card,
 an empty box, a malformed field) it raises before touching the shoe's state
@@ -67,7 +67,7 @@ Readings of points the spec leaves open (chosen closest to the regulation):
 from __future__ import annotations
 
 from collections import _count_elements  # type: ignore[attr-defined]  # C counter
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import CANONICAL, CARD_INDEX, CARD_RANK, CARD_VALUE
 from .parse import _CENTS, ACTIONS, cents, check_round, format_cents, validate_header
@@ -185,27 +185,27 @@ def replay_valid(doc: dict[str, Any], rules: Rules) -> dict[str, Any]:
 def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, Any] | None:
     """The replay; None when, counts checked at the end only, a card went over ``decks``.
 
-    Each round is first read on the fast path: its fields here, then its boxes' stakes, deal and
-    play (:func:`_fast_play`), the dealer and the settlement (:func:`_fast_finish`). At its first doubt the fast path raises, before any
-    state of the shoe changes, and the round is checked (:func:`check_round`, which raises
-    ``Rejected`` on a malformed round) and replayed by :func:`_round_general`. Its shape checks
-    are only those that JSON values would pass otherwise: a list where a dict is expected fails
-    at the first ["key"], a bool is told from an int by identity (small ints are shared objects,
-    so `x is pos` holds only for the int itself).
-    """
+    Each round is first read on the fast path: its fields and the dealer here, its boxes' stakes,
+    deal and play in :func:`_fast_play`, the settlement in :func:`_fast_settle`. At its first doubt
+    the fast path raises, before any state of the shoe changes, and the round is checked
+    (:func:`check_round`, which raises ``Rejected`` on a malformed round) and replayed by
+    :func:`_round_general`. Its shape checks are only those that JSON values would pass otherwise:
+    a list where a dict is expected fails at the first ["key"], a bool is told from an int by
+    identity (small ints are shared objects, so `x is pos` holds only for the int itself)."""
     disc = _shoe_checks(doc, rules.articles)
     decks: int = doc["decks"]
     cut: int = doc["cut_card_after"]
     min_c, max_c = _limits(doc["limits"])
     counts: dict[str, int] = {}  # the shoe so far: canonical code -> count (CARD_COUNT_EXCEEDED)
-    exceeded: set[str] = set()
     out: int = doc["burned"]
     per_player = rules.max_boxes_per_player is not None or rules.single_player_two_boxes
     reports: list[dict[str, Any]] = []
     val = _VAL52  # read per shoe: a test empties it, and every round goes to the general path
     known = _stake_table(min_c, max_c)
     limits = (min_c, max_c, known)
+    sc_get = known.get
     play = _play_rules(rules)
+    shoe = _Shoe(rules, min_c, max_c, cut, decks, counts, set(), per_player, disc, reports, each_round)
     for pos, rd in enumerate(doc["rounds"], 1):
         try:
             if type(rd) is not dict:
@@ -217,7 +217,7 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             if rd["number"] is not pos or out >= cut or type(insurance) is not list:
                 raise _Bail
             dc = cards[len(boxes)]
-            res, p, live, no_key = _fast_play(boxes, cards, actions, known, limits, val, play)
+            res, p, live, no_key = _fast_play(boxes, cards, actions, sc_get, limits, val, play)
             # actions for no box, or not a box; boxes per player
             if len(actions) != len(boxes) - no_key or (per_player and _per_player_fault(rules, boxes)):
                 raise _Bail
@@ -225,31 +225,32 @@ def _replay(doc: dict[str, Any], rules: Rules, each_round: bool) -> dict[str, An
             if insurance:  # checked once the deal is complete (3.2)
                 legal = _fast_insurance(insurance, val[dc] == 1, boxes)
                 live = True
-            report, p = _fast_finish(pos, res, dc, cards, p, live, val, rd["settlements"], legal)
+            d_cards = [dc]  # the dealer draws to 17 if a hand is on the layout or an insurance bet open (3.5)
+            d_hard = val[dc]
+            d_ace = d_hard == 1
+            if live:
+                while True:
+                    if (d_hard + 10 if d_ace and d_hard <= 11 else d_hard) >= 17:
+                        break
+                    c = cards[p]
+                    p += 1
+                    v = val[c]
+                    d_cards.append(c)
+                    d_hard += v
+                    if v == 1:
+                        d_ace = True
+            if p != len(cards):
+                raise _Bail
+            report = _fast_settle(pos, res, d_cards, d_hard, d_ace, val, rd["settlements"], legal)
         except Exception:
             check_round(pos - 1, rd)
-            out = _round_general(
-                pos,
-                rd,
-                rules,
-                min_c,
-                max_c,
-                out,
-                cut,
-                decks,
-                counts,
-                exceeded,
-                per_player,
-                disc,
-                reports,
-                each_round,
-            )
+            out = _round_general(pos, rd, out, shoe)
             continue
         # the round is replayed: cards out, counts over the shoe, report
         out += p
         _count_elements(counts, cards)
         if each_round and max(counts.values()) > decks:
-            _card_counts(pos, cards, counts, exceeded, decks, rules.articles, disc)
+            _card_counts(pos, cards, counts, shoe.exceeded, decks, rules.articles, disc)
         reports.append(report)
     if not each_round and counts and max(counts.values()) > decks:
         return None
@@ -314,14 +315,18 @@ def _limits(limits: dict[str, Any]) -> tuple[int, int]:
 
 # ---- the fast path -------------------------------------------------------------------------------
 #
-# It reads a round once, with locals, in two calls from :func:`_replay`: each box's stakes, first
-# two cards and play (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j
-# holding cards[j] and cards[k + 1 + j], the dealer cards[k]; stakes, hits and stands read inline,
-# the rarer decisions by :func:`_fast_decision`), then the dealer and the settlement rows
-# (:func:`_fast_finish`). Any step raises (``_Bail``, or any error a malformed value gives) before
-# the shoe's state changes. The steps take their tables as arguments, not in an object: locals
-# are the fastest reads. Each call costs: few steps, each as long as the engine's limits allow
-# (80 lines, complexity 20); docs/development.md has what the steps cost against one function.
+# It reads a round once, with locals, in two calls from :func:`_replay` (which reads the round's
+# fields and draws the dealer's cards): each box's stakes, first two cards and play
+# (:func:`_fast_play`: boxes 1 to 7 listed once each in increasing order, box j holding cards[j]
+# and cards[k + 1 + j], the dealer cards[k]; stakes, hits, stands and a plain double read inline,
+# a box's other decisions, its splits' hands included, by :func:`_fast_box_rest`), then the
+# settlement rows (:func:`_fast_settle`). Any step raises (``_Bail``, or any error a malformed
+# value gives) before the shoe's state changes. The steps take their tables as arguments, not in
+# an object: locals are the fastest reads. Each call costs (a frame set up and cleared): few
+# steps, each as long as the engine's limits allow (80 lines, complexity 20), and in the hot loops
+# a comparison is followed by its jump (``if v == 1: ace = True``), which the interpreter runs
+# faster than a comparison kept as a value (``ace = ace or v == 1``); docs/development.md has
+# what the steps cost against one function.
 
 #: double_after_split, double_totals, split_identical_only, max_hands_after_split, resplit_aces,
 #: surrender, hit_on_21_forbidden
@@ -330,16 +335,8 @@ _PlayRules = tuple[bool, Any, bool, Any, bool, bool, bool]
 #: a decision's result on the fast path besides the hand's states: the hand is played again from
 #: its first decision point (a split ace)
 _AGAIN = -2
-
-#: outcomes and the net per unit of stake as a fraction over 2 (3:2 and surrender included)
-_WIN, _LOSE, _PUSH, _BUST, _BLACKJACK, _SURRENDER = (
-    ("win", 2),
-    ("lose", -2),
-    ("push", 0),
-    ("bust", -2),
-    ("blackjack", 3),
-    ("surrender", -1),
-)
+#: the state of a box :func:`_fast_box_rest` played, its rows already kept
+_PLAYED = -3
 
 
 def _stake_table(min_c: int, max_c: int) -> dict[str, int]:
@@ -365,52 +362,18 @@ def _play_rules(rules: Rules) -> _PlayRules:
     )
 
 
-class _Splits:
-    """Fast path: the hands a box's splits made: how many, those waiting for their second card
-    (number, first card, its value, stakes), and the first card's value of the hand in play."""
-
-    __slots__ = ("created", "stack", "fv")
-
-    def __init__(self) -> None:
-        self.created = 1
-        self.stack: list[tuple[int, str, int, Any]] = []
-        self.fv = 0
-
-    def done(self, res: list[_HandRow]) -> bool:
-        """True once every hand of the box is played, its rows (the last ones) then in number order."""
-        if self.stack:
-            return False
-        n = self.created
-        res[-n:] = sorted(res[-n:], key=_num_of_row)
-        return True
-
-    def next_hand(
-        self, cards: list[str], p: int, val: dict[str, int]
-    ) -> tuple[int, list[str], int, bool, Any, int]:
-        """The next split hand receives its second card: its number, cards, hard total, ace, stakes,
-        and the cards out."""
-        num, c0, fv, st = self.stack.pop()
-        self.fv = fv
-        c = cards[p]
-        v = val[c]
-        return num, [c0, c], fv + v, fv == 1 or v == 1, st, p + 1
-
-
 def _fast_play(
-    boxes: Any, cards: list[str], actions: Any, known: dict[str, int], limits: Any, val: Any, play: Any
+    boxes: Any, cards: list[str], actions: Any, sc_get: Any, limits: Any, val: Any, play: Any
 ) -> tuple[list[_HandRow], int, bool, int]:
-    """Fast path: each box's stakes, first two cards and play (3.1, 3.3); returns the hands
-    (:data:`_HandRow`) in report order, cards out, a hand on the layout, boxes without actions."""
-    sp: _Splits | None
+    """Fast path: each box's stakes, deal and plain decisions (3.1, 3.3); see the comment above."""
     k1 = len(boxes) + 1
     p = dealt = k1 + k1 - 1  # cards out once the first deal is done
     res: list[_HandRow] = []
-    res_append = res.append
-    actions_get, sc_get, hit21, live = actions.get, known.get, play[6], False
+    actions_get, hit21, dtotals = actions.get, play[6], play[1]
     prev = no_key = j = 0
+    live = False  # a hand on the layout
     for b in boxes:
-        box = b["box"]
-        bets = b["stakes"]
+        box, bets = b["box"], b["stakes"]
         if box <= prev or type(box) is not int:  # over 7: BOX_KEY[box] fails
             raise _Bail
         prev = box
@@ -428,54 +391,202 @@ def _fast_play(
             if not st or total > limits[1] or len(dict(st)) != len(st):  # no stakes: general path
                 raise _Bail
         acts = actions_get(BOX_KEY[box], NO_ACTS)
-        hc = [cards[j], cards[k1 + j]]
+        c1, c2 = cards[j], cards[k1 + j]
         j += 1
-        hard = (v1 := val[hc[0]]) + (v2 := val[hc[1]])
-        ace = 1 in (v1, v2)
+        hard = (v1 := val[c1]) + (v2 := val[c2])
+        hc, ace = [c1, c2], v1 == 1 or v2 == 1
         if hard == 11 and ace:  # blackjack: no decision is read
             no_key += _fast_blackjack(acts, res, box, hc, st)
             live = True
             continue
-        sp, doubled, ai, num = None, False, 0, 0  # sp: once the box has split
-        while True:  # the box's hands, each to its end
-            if sp is not None and sp.fv == 1:
-                state, hc, hard, ai, p = _fast_split_ace(acts, ai, hc, hard, st, sp, cards, p, val, play)
-            else:
-                while True:  # the hand's decisions
-                    a = acts[ai]
-                    ai += 1
-                    if a == "stand":
-                        state = STAND
-                        break
-                    if a == "hit":
-                        if hit21 and (hard == 21 or (hard == 11 and ace)):
-                            raise _Bail
-                        c = cards[p]
-                        p += 1
-                        v = val[c]
-                        hc.append(c)
-                        hard += v
-                        if hard > 21:
-                            state = BUST
-                            break
-                        ace = ace or v == 1
-                        continue
-                    state, hc, hard, ace, st, doubled, p, sp = _fast_decision(
-                        a, hc, hard, ace, st, sp, cards, p, dealt, val, play
-                    )
-                    if state != OPEN:
-                        break
-            if state == _AGAIN:
+        doubled, ai = False, 0
+        while True:  # the box's first hand, unsplit: its decisions
+            a = acts[ai]
+            ai += 1
+            if a == "hit":
+                if hit21 and (hard == 21 or (hard == 11 and ace)):
+                    raise _Bail
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                if hard > 21:
+                    state = BUST
+                    break
+                if v == 1:
+                    ace = True
                 continue
-            res_append((box, num, hc, hard, ace, state, doubled, st))
-            live = live or state <= BLACKJACK
-            if sp is None or sp.done(res):
+            if a == "stand":
+                state = STAND
                 break
-            num, hc, hard, ace, st, p = sp.next_hand(cards, p, val)
-            doubled = False
+            if a == "double":  # on two cards, at the totals allowed
+                if len(hc) != 2 or (dtotals is not None and (ace or hard not in dtotals)):
+                    raise _Bail
+                st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, None)
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                doubled, ace = True, ace or v == 1
+                state = BUST if hard > 21 else STAND
+                break
+            p, ai, live = _fast_box_rest(box, hc, hard, ace, st, acts, ai, cards, p, dealt, play, res, live)
+            state = _PLAYED
+            break
+        if state != _PLAYED:
+            res.append((box, 0, hc, hard, ace, state, doubled, st))
+            if state <= BLACKJACK:
+                live = True
         if ai != len(acts):
             raise _Bail
     return res, p, live, no_key
+
+
+def _fast_box_rest(
+    box: int,
+    hc: list[str],
+    hard: int,
+    ace: bool,
+    st: Any,
+    acts: Any,
+    ai: int,
+    cards: list[str],
+    p: int,
+    dealt: int,
+    play: _PlayRules,
+    res: list[_HandRow],
+    live: bool,
+) -> tuple[int, int, bool]:
+    """Fast path: a box from its first decision that is not a plain hit, stand or double (the one
+    before ``ai``) to its end, the hands its splits make included (their rows join ``res``, in
+    number order); raises unless each decision is legal. Returns the cards out, the box's
+    decisions read, and whether a hand is on the layout."""
+    das, dtotals, offered, hit21 = play[0], play[1], play[5], play[6]
+    val, ai, num, fv, doubled, state = _VAL52, ai - 1, 0, 0, False, OPEN
+    created = 1  # the box's hands so far (more than one: it has split)
+    stack: list[tuple[int, str, int, Any]] = []  # split hands waiting for their second card
+    while True:  # the box's hands, each to its end (fv: the value of the hand's first card)
+        if fv == 1:  # a split ace
+            state, hc, hard, ai, p, created = _fast_split_ace(
+                acts, ai, hc, hard, st, stack, created, cards, p, play
+            )
+        while state == OPEN:  # the hand's decisions
+            a, ai, declined = acts[ai], ai + 1, None
+            if type(a) is not str:
+                a, declined = _act(a)
+            if a == "stand":
+                state = STAND
+            elif a == "hit":
+                if hit21 and (hard == 21 or (hard == 11 and ace)):
+                    raise _Bail
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                ace = ace or v == 1
+                state = BUST if hard > 21 else OPEN
+            elif a == "double":
+                if (
+                    len(hc) != 2
+                    or (created > 1 and not das)
+                    or (dtotals is not None and (ace or hard not in dtotals))
+                ):
+                    raise _Bail
+                st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, declined)
+                c = cards[p]
+                p += 1
+                v = val[c]
+                hc.append(c)
+                hard += v
+                ace = ace or v == 1
+                doubled, state = True, BUST if hard > 21 else STAND
+            elif a == "split":
+                state, hc, hard, ace, p, created, fv = _fast_split(
+                    hc, st, declined, stack, created, cards, p, play
+                )
+            elif a != "surrender" or not offered or created > 1 or len(hc) != 2 or p != dealt:
+                raise _Bail  # a surrender: offered, on an unsplit two-card hand, before any draw at the table
+            else:
+                state = SURRENDER
+        if state == _AGAIN:
+            continue
+        res.append((box, num, hc, hard, ace, state, doubled, st))
+        live = live or state <= BLACKJACK
+        if not stack:  # every hand of the box played: their rows in number order
+            if created > 1:
+                res[-created:] = sorted(res[-created:], key=_num_of_row)
+            return p, ai, live
+        num, c0, fv, st = stack.pop()  # the next split hand receives its second card
+        c = cards[p]
+        p += 1
+        v = val[c]
+        hc, hard, ace, doubled, state = [c0, c], fv + v, fv == 1 or v == 1, False, OPEN
+
+
+def _fast_split(
+    hc: list[str],
+    st: Any,
+    declined: Any,
+    stack: list[tuple[int, str, int, Any]],
+    created: int,
+    cards: list[str],
+    p: int,
+    play: _PlayRules,
+) -> tuple[int, list[str], int, bool, int, int, int]:
+    """Fast path: a legal split of a pair; the first hand receives its second card (played on, or
+    again from the start when it is a split ace). Returns state, cards, hard total, ace, the cards
+    out, the box's hands, the value of the hand's first card."""
+    if len(hc) != 2:
+        raise _Bail
+    val, identical, maxh = _VAL52, play[2], play[3]
+    c0, c1 = hc
+    fv = val[c0]
+    if (
+        fv != val[c1]
+        or (identical and CARD_RANK[c0] != CARD_RANK[c1])
+        or (maxh is not None and created >= maxh)
+    ):
+        raise _Bail
+    stack.append((created, c1, fv, _split_stakes(st, declined)))
+    c = cards[p]
+    v = val[c]
+    return (_AGAIN if fv == 1 else OPEN), [c0, c], fv + v, fv == 1 or v == 1, p + 1, created + 1, fv
+
+
+def _fast_split_ace(
+    acts: Any,
+    ai: int,
+    hc: list[str],
+    hard: int,
+    st: Any,
+    stack: list[tuple[int, str, int, Any]],
+    created: int,
+    cards: list[str],
+    p: int,
+    play: _PlayRules,
+) -> tuple[int, list[str], int, int, int, int]:
+    """Fast path: a split ace takes one card (a stand); with resplit_aces an ace may split again
+    (_AGAIN: the ace's new hand is played again). Returns state, cards, hard total, the next
+    decision, the cards out, the box's hands."""
+    val = _VAL52
+    if not (play[4] and val[hc[1]] == 1):
+        return STAND, hc, hard, ai, p, created
+    a = acts[ai]
+    ai += 1
+    declined = None
+    if type(a) is not str:
+        a, declined = _act(a)
+    if a == "stand":
+        return STAND, hc, hard, ai, p, created
+    maxh = play[3]
+    if a != "split" or (maxh is not None and created >= maxh):
+        raise _Bail
+    stack.append((created, hc[1], 1, _split_stakes(st, declined)))
+    c = cards[p]
+    return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1, created + 1
 
 
 def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st: Any) -> int:
@@ -487,158 +598,18 @@ def _fast_blackjack(acts: Any, res: list[_HandRow], box: int, hc: list[str], st:
     return 1 if acts is NO_ACTS else 0
 
 
-#: what a decision leaves of a hand on the fast path: its state (OPEN: the hand goes on; _AGAIN:
-#: a split ace), cards, hard total, ace, stakes, doubled, the cards out, the box's splits
-_Decided = tuple[int, list[str], int, bool, Any, bool, int, _Splits | None]
-
-
-def _fast_decision(
-    a: Any,
-    hc: list[str],
-    hard: int,
-    ace: bool,
-    st: Any,
-    sp: _Splits | None,
-    cards: list[str],
-    p: int,
-    dealt: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> _Decided:
-    """Fast path: a decision other than a plain "hit" or "stand" (an action object, a double, a
-    split, a surrender); raises unless it is legal."""
-    declined = None
-    if type(a) is not str:
-        a, declined = _act(a)
-        if a == "hit":
-            if play[6] and (hard == 21 or (hard == 11 and ace)):
-                raise _Bail
-            c = cards[p]
-            v = val[c]
-            hc.append(c)
-            hard += v
-            return (BUST if hard > 21 else OPEN), hc, hard, ace or v == 1, st, False, p + 1, sp
-        if a == "stand":
-            return STAND, hc, hard, ace, st, False, p, sp
-    if a == "double":
-        das, dtotals = play[0], play[1]
-        if (
-            len(hc) != 2
-            or (sp is not None and not das)
-            or (dtotals is not None and (ace or hard not in dtotals))
-        ):
-            raise _Bail
-        st = [(st[0][0], 2 * st[0][1])] if len(st) == 1 else _double_stakes(st, declined)
-        c = cards[p]
-        v = val[c]
-        hc.append(c)
-        hard += v
-        return (BUST if hard > 21 else STAND), hc, hard, ace or v == 1, st, True, p + 1, sp
-    if a == "split":
-        return _fast_split(hc, st, declined, sp, cards, p, val, play)
-    # a surrender: offered, on an unsplit two-card hand, before any draw at the table
-    if a != "surrender" or not play[5] or sp is not None or len(hc) != 2 or p != dealt:
-        raise _Bail
-    return SURRENDER, hc, hard, ace, st, False, p, sp
-
-
-def _fast_split(
-    hc: list[str],
-    st: Any,
-    declined: Any,
-    sp: _Splits | None,
-    cards: list[str],
-    p: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> _Decided:
-    """Fast path: a legal split; the first hand receives its second card (played on, or again
-    from the start when it is a split ace)."""
-    if len(hc) != 2:
-        raise _Bail
-    c0, c1 = hc
-    v0 = val[c0]
-    if sp is None:
-        sp = _Splits()
-    identical, maxh = play[2], play[3]
-    if (
-        v0 != val[c1]
-        or (identical and CARD_RANK[c0] != CARD_RANK[c1])
-        or (maxh is not None and sp.created >= maxh)
-    ):
-        raise _Bail
-    sp.stack.append((sp.created, c1, v0, _split_stakes(st, declined)))
-    sp.created += 1
-    sp.fv = v0
-    c = cards[p]
-    v = val[c]
-    return (_AGAIN if v0 == 1 else OPEN), [c0, c], v0 + v, v0 == 1 or v == 1, st, False, p + 1, sp
-
-
-def _fast_split_ace(
-    acts: Any,
-    ai: int,
-    hc: list[str],
-    hard: int,
-    st: Any,
-    sp: _Splits,
-    cards: list[str],
-    p: int,
-    val: dict[str, int],
-    play: _PlayRules,
-) -> tuple[int, list[str], int, int, int]:
-    """Fast path: a split ace takes one card (a stand); with resplit_aces an ace may split again
-    (_AGAIN: the ace's new hand is played again). Returns state, cards, hard total, the next
-    decision, the cards out."""
-    if not (play[4] and val[hc[1]] == 1):
-        return STAND, hc, hard, ai, p
-    a = acts[ai]
-    ai += 1
-    declined = None
-    if type(a) is not str:
-        a, declined = _act(a)
-    if a == "stand":
-        return STAND, hc, hard, ai, p
-    maxh = play[3]
-    if a != "split" or (maxh is not None and sp.created >= maxh):
-        raise _Bail
-    sp.stack.append((sp.created, hc[1], 1, _split_stakes(st, declined)))
-    sp.created += 1
-    c = cards[p]
-    return _AGAIN, [hc[0], c], 1 + val[c], ai, p + 1
-
-
-def _fast_finish(
+def _fast_settle(
     number: int,
     res: list[_HandRow],
-    dc: str,
-    cards: list[str],
-    p: int,
-    live: bool,
+    d_cards: list[str],
+    d_hard: int,
+    d_ace: bool,
     val: dict[str, int],
     rows: Any,
     legal: Any,
-) -> tuple[dict[str, Any], int]:
-    """Fast path: the dealer (first card ``dc``) draws to 17 if a hand is on the layout or an insurance
-    bet open (3.5), to the last card; each net (stake * num2 / 2, stakes in units of 0.10) is the next
-    recorded row's, in report order (3.6). Returns the report and the cards out."""
-    d_hard = val[dc]
-    d_ace = d_hard == 1
-    d_cards = [dc]
-    if live:
-        while True:
-            t = d_hard + 10 if d_ace and d_hard <= 11 else d_hard
-            if t >= 17:
-                break
-            c = cards[p]
-            p += 1
-            v = val[c]
-            d_cards.append(c)
-            d_hard += v
-            if v == 1:
-                d_ace = True
-    if p != len(cards):
-        raise _Bail
+) -> dict[str, Any]:
+    """Fast path: the round's report, each net (stake * num2 / 2, stakes in units of 0.10) the next
+    recorded row's, in report order (3.6)."""
     d_soft = d_ace and d_hard <= 11
     dt = d_hard + 10 if d_soft else d_hard
     d_bj = d_soft and d_hard == 11 and len(d_cards) == 2
@@ -650,25 +621,41 @@ def _fast_finish(
         total = hard + 10 if soft else hard
         if state == STAND:
             outcome, num2 = (
-                _LOSE if d_bj else _WIN if dt > 21 or total > dt else _PUSH if total == dt else _LOSE
+                ("lose", -2)
+                if d_bj
+                else ("win", 2)
+                if dt > 21 or total > dt
+                else ("push", 0)
+                if total == dt
+                else ("lose", -2)
             )
         elif state == BUST:
-            outcome, num2 = _BUST
+            outcome, num2 = "bust", -2
         elif state == BLACKJACK:
-            outcome, num2 = _PUSH if d_bj else _BLACKJACK
+            outcome, num2 = ("push", 0) if d_bj else ("blackjack", 3)
         else:
-            outcome, num2 = _SURRENDER
-        st_out = []
-        for pl, c in st:
+            outcome, num2 = "surrender", -1
+        if len(st) == 1:  # the box holder's stake alone
+            pl, c = st[0]
             net = c * num2 >> 1
             ns = fget(net) or fmt(net)
             row = next_row()
             if row["box"] is not box or row["hand"] is not num or row["player"] != pl or len(row) != 4:
                 raise _Bail
-            rn = row["net"]
-            if rn != ns and cents(rn) != net:
+            if (rn := row["net"]) != ns and cents(rn) != net:
                 raise _Bail
-            st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
+            st_out = [{"player": pl, "amount": fget(c) or fmt(c), "net": ns}]
+        else:  # players behind
+            st_out = []
+            for pl, c in st:
+                net = c * num2 >> 1
+                ns = fget(net) or fmt(net)
+                row = next_row()
+                if row["box"] is not box or row["hand"] is not num or row["player"] != pl or len(row) != 4:
+                    raise _Bail
+                if (rn := row["net"]) != ns and cents(rn) != net:
+                    raise _Bail
+                st_out.append({"player": pl, "amount": fget(c) or fmt(c), "net": ns})
         hands.append(
             {
                 "box": box,
@@ -676,7 +663,7 @@ def _fast_finish(
                 "cards": hc,
                 "total": total,
                 "soft": soft,
-                "blackjack": state == BLACKJACK,
+                "blackjack": state is BLACKJACK,  # a state is one of the constants above
                 "doubled": doubled,
                 "outcome": outcome,
                 "stakes": st_out,
@@ -686,7 +673,7 @@ def _fast_finish(
     if next(rows_left, _END) is not _END:  # more rows than settlements
         raise _Bail
     dealer = {"cards": d_cards, "total": dt, "soft": d_soft, "blackjack": d_bj}
-    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}, p
+    return {"number": number, "replayed": True, "dealer": dealer, "hands": hands, "insurance": ins_out}
 
 
 def _fast_insurance_settled(legal: Any, next_row: Any, ten: bool) -> list[dict[str, Any]]:
@@ -820,23 +807,25 @@ def _num_of_row(row: _HandRow) -> int:
     return row[1]
 
 
-def _round_general(
-    number_pos: int,
-    rd: dict[str, Any],
-    rules: Rules,
-    min_c: int,
-    max_c: int,
-    out: int,
-    cut: int,
-    decks: int,
-    counts: dict[str, int],
-    exceeded: set[str],
-    per_player: bool,
-    disc: list[dict[str, Any]],
-    reports: list[dict[str, Any]],
-    each_round: bool,
-) -> int:
+class _Shoe(NamedTuple):
+    """What the general replay of a round reads and adds to: the shoe's rules, limits and state."""
+
+    rules: Rules
+    min_c: int
+    max_c: int
+    cut: int
+    decks: int
+    counts: dict[str, int]
+    exceeded: set[str]
+    per_player: bool
+    disc: list[dict[str, Any]]
+    reports: list[dict[str, Any]]
+    each_round: bool
+
+
+def _round_general(number_pos: int, rd: dict[str, Any], out: int, shoe: _Shoe) -> int:
     """Replay one well-formed round with every check; return the cards out after it."""
+    rules, min_c, max_c, cut, decks, counts, exceeded, per_player, disc, reports, each_round = shoe
     arts = rules.articles
     number = rd["number"]
     _round_place(number, number_pos, out, cut, arts, disc)
