@@ -213,9 +213,9 @@ def act_page(
     **form_kwargs: Any,
 ) -> HttpResponse:
     """An act on a page of its own: the form, and on POST the act (the refusal on its field,
-    with the article). ``perm``: the model permission to see the page; ``acts``: the regulated
-    acts of which the user must be allowed one (casino_ops.access), anyone else is shown the
-    refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
+    with the article). ``perm``: the model's view permission to see the page (a read); ``acts``:
+    the regulated acts of which the user must be allowed one (casino_ops.access, the one gate of
+    every write), anyone else is shown the refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
     message (else "Acte enregistré : title."), then ``then(result)`` or ``back``."""
     if not request.user.has_perm(perm):
         raise PermissionDenied
