@@ -24,7 +24,6 @@ from django.utils.translation import gettext_lazy
 from audit.actions import DEPOT_STAMPED, Action
 from cards_registry import selectors as depot
 from cards_registry import services as depot_services
-from cards_registry.models import Deck, IncidentClosure, Visa
 from cards_registry.selectors import colour
 from cards_registry.services.incidents import closure_fields
 from casino_ops import dates
@@ -82,9 +81,9 @@ class OfficerActForm(ActPageForm):
         for name, errors in self.errors.items():
             label = self.fields[name].label if name != NON_FIELD_ERRORS and name in self.fields else ""
             text = " ".join(map(str, errors))
-            texts.append(
-                f"{self.error_prefix()}{label} : {text}" if label else f"{self.error_prefix()}{text}"
-            )
+            if label:
+                text = _("%(label)s : %(errors)s") % {"label": label, "errors": text}
+            texts.append(f"{self.error_prefix()}{text}")
         return texts
 
 
@@ -106,7 +105,6 @@ def answer(request: HttpRequest, form: OfficerActForm, back: str) -> HttpRespons
 class StampForm(OfficerActForm):
     """A visa with the officer's remarks (FR art. 39, 40, 68, 72; LU art. 6, 10, 52)."""
 
-    model = Visa
     remark = forms.CharField(label=gettext_lazy("Observations"), required=False, max_length=300)
 
     #: the entries awaiting this visa, among which its target is found
@@ -272,21 +270,20 @@ class CloseIncidentForm(OfficerActForm):
     LU art. 7)."""
 
     action = Action.DEPOT_INCIDENT_CLOSED
-    model = IncidentClosure
 
     finding = forms.CharField(
         label=gettext_lazy("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
     )
-    decks_fit: forms.ModelMultipleChoiceField[Deck] = forms.ModelMultipleChoiceField(
+    decks_fit: forms.ModelMultipleChoiceField[Any] = forms.ModelMultipleChoiceField(
         label=gettext_lazy("Jeux rendus à l'usage (les autres sont mis hors d'usage)"),
-        queryset=Deck.objects.none(),
+        queryset=None,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        decks_fit = cast("forms.ModelMultipleChoiceField[Deck]", self.fields["decks_fit"])
+        decks_fit = cast("forms.ModelMultipleChoiceField[Any]", self.fields["decks_fit"])
         decks_fit.queryset = self.target.decks.all()
         decks_fit.label_from_instance = lambda obj: f"{obj.serial} ({colour(obj.back_colour)})"  # type: ignore[method-assign]
         self.prefix = f"incident-{self.target.pk}"
