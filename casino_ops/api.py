@@ -37,6 +37,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import exceptions, generics, permissions, serializers
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, NotFound
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.settings import api_settings
@@ -66,8 +67,8 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     response = drf_exception_handler(exc, context)
     if response is None or not isinstance(exc, exceptions.APIException):
         return response
-    view = context.get("view")
-    article = view.article() if callable(getattr(view, "article", None)) else ""
+    article_of = getattr(context.get("view"), "article", None)
+    article = article_of() if callable(article_of) else ""
     if isinstance(exc, exceptions.ValidationError):
         refusal = input_refusal(exc.detail, article)
     else:
@@ -210,6 +211,33 @@ def user_by_username(username: str) -> User | None:
     return user if isinstance(user, User) else None
 
 
+class ListPages(LimitOffsetPagination):
+    """A read list's pages: ``?limit=&offset=``, 500 rows at most a page. A list its clients read
+    whole is answered whole unless a page is asked (no ``default_limit``)."""
+
+    default_limit: int | None = None
+    max_limit = 500
+
+
+class ReadList:
+    """The one base of the APIs' read lists (the apps' and the officers'): ``selector(**filters)``
+    the query, given the view's filters validated; ``output_class`` a row's serializer; the pages
+    of ``pagination_class``. Mixed in before DRF's generic view."""
+
+    output_class: Any = None
+    pagination_class: Any = ListPages
+
+    def selector(self, **filters: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def get_serializer_class(self) -> Any:
+        return self.output_class
+
+    def get_queryset(self) -> Any:
+        # the filters: ActMixin's (the apps') or the officers' view set's, after this class
+        return self.selector(**self.filters())  # type: ignore[attr-defined]
+
+
 class ActView(ActMixin, APIView):
     """A view of the apps' API: ``read_permission`` for its GET, ``act`` and ``serializer_class``
     for its POST (the act's input), ``rule`` for the article of an input's refusal."""
@@ -283,10 +311,17 @@ class BookListing:
         )
 
 
-class BookList(ActMixin, generics.ListAPIView[Any]):
+class BookList(ReadList, ActMixin, generics.ListAPIView[Any]):
     """The read list of a book, built from its :class:`BookListing` (``BookList.as_view(listing=…)``)."""
 
     listing: Any = None  # given to as_view()
+
+    @property
+    def output_class(self) -> Any:
+        return self.listing.serializer
+
+    def selector(self, **filters: Any) -> Any:
+        return self.listing.selector(**filters)
 
     @property
     def read_permission(self) -> str:
@@ -296,12 +331,6 @@ class BookList(ActMixin, generics.ListAPIView[Any]):
     @property
     def filter_class(self) -> Any:
         return self.listing.filter_class
-
-    def get_serializer_class(self) -> Any:
-        return self.listing.serializer
-
-    def get_queryset(self) -> Any:
-        return self.listing.selector(**self.filters())
 
 
 class PeriodFilter(SafeSerializerMixin, serializers.Serializer[Any]):

@@ -3,20 +3,20 @@ error the API's refusal ``{code, message, field, article}`` (casino_ops.api.exce
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rest_framework import viewsets
-from rest_framework.pagination import BasePagination, CursorPagination, LimitOffsetPagination
+from rest_framework.pagination import BasePagination, CursorPagination
 
-from casino_ops.api import ActPermission, input_refusal
+from casino_ops.api import ActPermission, ListPages, ReadList, input_refusal
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from inspection.portal import access
 
 
-class OfficerPagination(LimitOffsetPagination):
+class OfficerPagination(ListPages):
     default_limit = 50
-    max_limit = 500
 
 
 class SeqCursorPagination(CursorPagination):
@@ -29,7 +29,7 @@ class OfficerEndpoint:
     nothing written; a bad query is refused naming its field, and every error cites the article
     of the books the officers read (``rule``: kept without erasure, FR art. 68, LU art. 10)."""
 
-    permission_classes = [ActPermission]
+    permission_classes: Sequence[Any] = [ActPermission]
     read_permission = access.READ
     hidden = True
     rule = "books.no_erasure"
@@ -45,24 +45,25 @@ class OfficerEndpoint:
         return dict(serializer.validated_data)
 
 
-class OfficerReadOnlyViewSet(OfficerEndpoint, viewsets.ReadOnlyModelViewSet[Any]):
-    """List and retrieve only; the queryset comes from a selector, restricted by role.
-
-    Subclasses give ``selector`` (a callable returning a queryset, filtered by the
-    validated ``filter_serializer_class`` data when there is one).
-    """
+class OfficerReadOnlyViewSet(ReadList, OfficerEndpoint, viewsets.ReadOnlyModelViewSet[Any]):
+    """List and retrieve only, on the APIs' one list base (:class:`casino_ops.api.ReadList`): the
+    queryset comes from ``selector``, filtered by the validated ``filter_class`` query of a list,
+    restricted by role; a row by ``output_class`` (``detail_class`` for one entry, when given)."""
 
     pagination_class: type[BasePagination] | None = OfficerPagination
-    filter_serializer_class: Any = None
+    filter_class: Any = None
+    detail_class: Any = None
 
-    def selector(self, **filters: Any) -> Any:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def get_serializer_class(self) -> Any:
+        if self.action == "retrieve" and self.detail_class is not None:
+            return self.detail_class
+        return self.output_class
 
     def filters(self) -> dict[str, Any]:
-        if self.filter_serializer_class is None or self.action != "list":
+        if self.filter_class is None or self.action != "list":
             return {}
-        query = self.valid_query(self.filter_serializer_class, self.request.query_params)
+        query = self.valid_query(self.filter_class, self.request.query_params)
         return {k: v for k, v in query.items() if v not in (None, "")}
 
     def get_queryset(self) -> Any:
-        return access.restrict(self.request.user, self.selector(**self.filters()))
+        return access.restrict(self.request.user, super().get_queryset())

@@ -15,7 +15,7 @@ from typing import Any, ClassVar, cast
 
 from django import forms
 from django.contrib import messages
-from django.forms.forms import NON_FIELD_ERRORS
+from django.core.exceptions import NON_FIELD_ERRORS
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import timezone
 from django.utils.translation import gettext as _

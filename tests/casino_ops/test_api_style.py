@@ -187,3 +187,17 @@ def test_the_permission_class_decides_by_the_acts(users: Any, casino: Any) -> No
     assert allowed(Hidden, "get", officer) and not allowed(Hidden, "post", officer)
     with pytest.raises(NotFound):
         allowed(Hidden, "get", director)
+
+
+def test_every_read_list_shares_the_one_list_base() -> None:
+    """A read list of any API (the apps' and the officers') is a selector, an output serializer
+    and pages: ``casino_ops.api.ReadList``, never a list built by hand."""
+    from rest_framework.mixins import ListModelMixin
+
+    from casino_ops.api import ReadList
+
+    lists = [(name, view) for name, view, _kw in VIEWS if issubclass(view, ListModelMixin)]
+    assert len(lists) >= 20
+    for name, view in lists:
+        assert issubclass(view, ReadList), name
+        assert view.pagination_class is not None, name
