@@ -14,9 +14,10 @@ class AuditConfig(AppConfig):
     def ready(self) -> None:
         from casino_ops import roles
 
-        # Printed registers (FR art. 68): management asks for them and downloads
-        # them; officers read them and the checkpoints (they ask through the portal).
-        reports = {"audit.add_report", "audit.view_report", "audit.view_checkpoint"}
+        # Printed registers (FR art. 68): management reads them and the checkpoints (asking
+        # for one is an act: casino_ops.access, Act.REQUEST_REGISTER); officers read them too
+        # (they ask through the portal).
+        reports = {"audit.view_report", "audit.view_checkpoint"}
         roles.extend_role_permissions(
             {
                 roles.DIRECTOR: reports,

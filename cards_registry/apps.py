@@ -53,7 +53,7 @@ class CardsRegistryConfig(AppConfig):
         roles.extend_role_permissions(
             {
                 roles.OFFICER: view_all,
-                roles.DIRECTOR: {*view_all, "cards_registry.change_depotsettings"},
+                roles.DIRECTOR: view_all,
                 roles.COMMITTEE: view_all,
                 roles.CROUPIER: {
                     "cards_registry.view_deck",

@@ -20,7 +20,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth import get_user_model
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import ImproperlyConfigured, PermissionDenied
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -213,10 +213,14 @@ def act_page(
     **form_kwargs: Any,
 ) -> HttpResponse:
     """An act on a page of its own: the form, and on POST the act (the refusal on its field,
-    with the article). ``perm``: the model permission to see the page; ``acts``: the regulated
-    acts of which the user must be allowed one (casino_ops.access), anyone else is shown the
-    refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
+    with the article). ``perm``: the model's view permission to see the page (a read); ``acts``:
+    the regulated acts of which the user must be allowed one (casino_ops.access, the one gate of
+    every write), anyone else is shown the refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
     message (else "Acte enregistré : title."), then ``then(result)`` or ``back``."""
+    if not perm.split(".", 1)[-1].startswith("view_"):
+        raise ImproperlyConfigured(
+            f"{perm}: a page is seen by a view permission; its act is decided by access"
+        )
     if not request.user.has_perm(perm):
         raise PermissionDenied
     refusal = _role_refusal(request.user, acts)

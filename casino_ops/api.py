@@ -12,7 +12,9 @@
   ``FIELD_INVALID``), the article that of the view's ``rule``.
 - **Refusals** (:func:`exception_handler`): a :class:`RegulationError` is an HTTP 400 with
   its article; a missing role (:class:`casino_ops.access.RoleRequired`) is a 403 with the
-  same JSON.
+  same JSON; every other error (a bad query, an unknown entry, a method refused, a visitor
+  not signed in) keeps its status and is answered in the same shape, the article that of
+  the view's ``rule``.
 - **Output** (:mod:`casino_ops.renderers`): every amount a string with two decimals.
 - **Books' lists** (:class:`BookList` and :class:`BookListing`): a read list of a
   regulated book, its fields those the app declares for the audit chain (``<app>/books.py``).
@@ -27,14 +29,18 @@ from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import Model
+from django.http import Http404
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
-from rest_framework import generics, permissions, serializers
+from rest_framework import exceptions, generics, permissions, serializers
 from rest_framework.exceptions import ErrorDetail, NotAuthenticated, NotFound
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
@@ -49,11 +55,26 @@ _MISSING = frozenset({"required", "null", "blank", "empty"})
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """Every error of the API as one JSON, ``{code, message, field, article}``."""
     if isinstance(exc, RoleRequired):
         return Response(exc.as_dict(), status=403)
     if isinstance(exc, RegulationError):
         return Response(exc.as_dict(), status=400)
-    return drf_exception_handler(exc, context)
+    if isinstance(exc, Http404):
+        exc = NotFound()
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = drf_exception_handler(exc, context)
+    if response is None or not isinstance(exc, exceptions.APIException):
+        return response
+    article_of = getattr(context.get("view"), "article", None)
+    article = article_of() if callable(article_of) else ""
+    if isinstance(exc, exceptions.ValidationError):
+        refusal = input_refusal(exc.detail, article)
+    else:
+        refusal = RegulationError(str(exc.default_code).upper(), str(exc.detail), article, field=None)
+    response.data = refusal.as_dict()
+    return response
 
 
 # -- Access ---------------------------------------------------------------------------------
@@ -92,18 +113,24 @@ class ActPermission(permissions.BasePermission):
 # -- Input ----------------------------------------------------------------------------------
 
 
-def _first_error(errors: Any) -> tuple[str, ErrorDetail | str]:
-    """The first field a serializer refused and its first error (inside a list's item too)."""
+def _first_error(errors: Any) -> tuple[str | None, ErrorDetail | str]:
+    """The first field a serializer refused and its first error (inside a list's item too);
+    no field for an error of the whole input."""
+    if not isinstance(errors, Mapping):
+        detail = errors
+        while not isinstance(detail, str):
+            detail = next(iter(detail.values())) if isinstance(detail, Mapping) else detail[0]
+        return None, detail
     name, detail = next(iter(errors.items()))
     while not isinstance(detail, str):
         detail = next(iter(detail.values())) if isinstance(detail, Mapping) else detail[0]
-    return str(name), detail
+    return (None if name == api_settings.NON_FIELD_ERRORS_KEY else str(name)), detail
 
 
 def input_refusal(errors: Any, article: str) -> RegulationError:
     """The refusal ``{code, message, field, article}`` naming the first field a serializer refused."""
     name, detail = _first_error(errors)
-    message = f"{name} : {detail}"
+    message = f"{name} : {detail}" if name else str(detail)
     if getattr(detail, "code", None) in _MISSING:
         return RegulationError("FIELD_REQUIRED", message, article, field=name)
     return RegulationError("FIELD_INVALID", message, article, field=name)
@@ -184,6 +211,33 @@ def user_by_username(username: str) -> User | None:
     return user if isinstance(user, User) else None
 
 
+class ListPages(LimitOffsetPagination):
+    """A read list's pages: ``?limit=&offset=``, 500 rows at most a page. A list its clients read
+    whole is answered whole unless a page is asked (no ``default_limit``)."""
+
+    default_limit: int | None = None
+    max_limit = 500
+
+
+class ReadList:
+    """The one base of the APIs' read lists (the apps' and the officers'): ``selector(**filters)``
+    the query, given the view's filters validated; ``output_class`` a row's serializer; the pages
+    of ``pagination_class``. Mixed in before DRF's generic view."""
+
+    output_class: Any = None
+    pagination_class: Any = ListPages
+
+    def selector(self, **filters: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def get_serializer_class(self) -> Any:
+        return self.output_class
+
+    def get_queryset(self) -> Any:
+        # the filters: ActMixin's (the apps') or the officers' view set's, after this class
+        return self.selector(**self.filters())  # type: ignore[attr-defined]
+
+
 class ActView(ActMixin, APIView):
     """A view of the apps' API: ``read_permission`` for its GET, ``act`` and ``serializer_class``
     for its POST (the act's input), ``rule`` for the article of an input's refusal."""
@@ -257,10 +311,17 @@ class BookListing:
         )
 
 
-class BookList(ActMixin, generics.ListAPIView[Any]):
+class BookList(ReadList, ActMixin, generics.ListAPIView[Any]):
     """The read list of a book, built from its :class:`BookListing` (``BookList.as_view(listing=…)``)."""
 
     listing: Any = None  # given to as_view()
+
+    @property
+    def output_class(self) -> Any:
+        return self.listing.serializer
+
+    def selector(self, **filters: Any) -> Any:
+        return self.listing.selector(**filters)
 
     @property
     def read_permission(self) -> str:
@@ -270,12 +331,6 @@ class BookList(ActMixin, generics.ListAPIView[Any]):
     @property
     def filter_class(self) -> Any:
         return self.listing.filter_class
-
-    def get_serializer_class(self) -> Any:
-        return self.listing.serializer
-
-    def get_queryset(self) -> Any:
-        return self.listing.selector(**self.filters())
 
 
 class PeriodFilter(SafeSerializerMixin, serializers.Serializer[Any]):

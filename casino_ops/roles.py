@@ -6,8 +6,10 @@ equal to :data:`ROLE_PERMISSIONS` after every ``migrate`` by
 :func:`sync_role_permissions`, so that an app added later only has to list its
 permissions here. Everything else refers to the constants of this module.
 
-These permissions are the models' own (view, and the admin's add pages); who may
-perform each regulated act is decided in :mod:`casino_ops.access`.
+These permissions are the models' view permissions only: they open the reads (the
+admin's lists and pages, the API's read lists). Every write, in the admin, the API, the
+portal or a command, is a regulated act, and who may perform it is decided in
+:mod:`casino_ops.access` alone.
 """
 
 from __future__ import annotations
@@ -49,17 +51,12 @@ _VIEW_ALL = [
 # "app_label.codename" per role. Apps append their own in their AppConfig.ready()
 # through extend_role_permissions(), never by editing another role here.
 ROLE_PERMISSIONS: dict[str, set[str]] = {
-    DIRECTOR: {
-        *_VIEW_ALL,
-        "casino_ops.change_casinosettings",
-        "tables.add_table",
-        "tables.change_table",
-    },
-    COMMITTEE: {*_VIEW_ALL, "tables.add_table", "tables.change_table"},
+    DIRECTOR: {*_VIEW_ALL},
+    COMMITTEE: {*_VIEW_ALL},
     CROUPIER: {"casino_ops.view_casinosettings", "tables.view_table"},
     CASHIER: {"casino_ops.view_casinosettings", "tables.view_table"},
     OFFICER: {*_VIEW_ALL},
-    MACHINE: {"tables.add_handlog"},
+    MACHINE: set(),  # its upload is an act (casino_ops.access: Act.UPLOAD_HAND_LOG)
 }
 
 
@@ -68,8 +65,12 @@ FIXED_ROLES = (MACHINE,)
 
 
 def extend_role_permissions(extra: dict[str, set[str] | list[str]]) -> None:
-    """Add an app's permissions to the roles (called from ``AppConfig.ready``)."""
+    """Add an app's view permissions to the roles (called from ``AppConfig.ready``); a model's
+    add, change or delete permission is refused: a write is an act (casino_ops.access)."""
     for role, perms in extra.items():
+        writes = sorted(p for p in perms if not p.split(".", 1)[-1].startswith("view_"))
+        if writes:
+            raise ValueError(f"a role holds view permissions only, not {writes}: a write is an act")
         if role in FIXED_ROLES:
             raise KeyError(f"the rights of {role!r} are fixed in casino_ops.roles")
         if role not in ROLE_PERMISSIONS:

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from casino_ops import roles
 from casino_ops.access import Act
-from casino_ops.api import ActMixin, ActView, BookListing, Computed, PeriodFilter
+from casino_ops.api import ActMixin, ActView, BookListing, Computed, PeriodFilter, ReadList
 from casino_ops.regulations import RegulationError
 from casino_ops.validation import SafeSerializerMixin
 
@@ -103,17 +103,16 @@ class TipsLineSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     note = serializers.CharField(source="count.note")
 
 
-class TipsAccount(ActMixin, generics.ListAPIView[Any]):
+class TipsAccount(ReadList, ActMixin, generics.ListAPIView[Any]):
     """The register of tips and the account "pourboires" (``?from=&to=``, default: this exercise):
     a ledger with its running total, not one book's rows (LU art. 57)."""
 
     read_permission = "house_books.view_tipscount"
-    serializer_class = TipsLineSerializer
+    output_class = TipsLineSerializer
     filter_class = PeriodFilter
 
-    def get_queryset(self) -> Any:
+    def selector(self, **period: Any) -> Any:
         today = timezone.localdate()
-        period = self.filters()
         return selectors.tips_account(
             period.get("date_from") or dt.date(today.year, 1, 1), period.get("date_to") or today
         )

@@ -1,8 +1,8 @@
 """Other books of the casino and what each role may do in them.
 
 - officer: view every book.
-- director and committee member: view everything, and keep the books (the services
-  check the role and the rules themselves).
+- director and committee member: view everything; who keeps the books is decided by
+  casino_ops.access (the services check the role and the rules themselves).
 """
 
 from django.apps import AppConfig
@@ -42,13 +42,12 @@ class HouseBooksConfig(AppConfig):
         from casino_ops import roles
 
         view_all = {f"house_books.view_{model}" for model in _MODELS}
-        add_all = {f"house_books.add_{model}" for model in _MODELS}
         roles.extend_role_permissions(
             {
                 roles.OFFICER: view_all,
-                roles.DIRECTOR: {*view_all, *add_all},
-                roles.COMMITTEE: {*view_all, *add_all},
-                roles.CASHIER: {"house_books.view_tipscount", "house_books.add_tipscount"},
+                roles.DIRECTOR: view_all,
+                roles.COMMITTEE: view_all,
+                roles.CASHIER: {"house_books.view_tipscount"},
             }
         )
         from . import (

@@ -25,7 +25,7 @@ from rest_framework.response import Response
 
 from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.access import Act
-from casino_ops.api import ActMixin, ActView
+from casino_ops.api import ActMixin, ActView, ReadList
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -62,15 +62,15 @@ from .serializers import (
 )
 
 
-class SessionList(ActMixin, generics.ListAPIView[Session]):
+class SessionList(ReadList, ActMixin, generics.ListAPIView[Session]):
     """Sessions, filtered by table number, day and status."""
 
     read_permission = "tables.view_session"
-    serializer_class = SessionSerializer
+    output_class = SessionSerializer
     filter_class = SessionFilterSerializer
 
-    def get_queryset(self) -> Any:
-        return selectors.sessions(**self.filters())
+    def selector(self, **filters: Any) -> Any:
+        return selectors.sessions(**filters)
 
 
 class SessionDetail(ActView):

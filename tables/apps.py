@@ -35,28 +35,11 @@ class TablesConfig(AppConfig):
                 "discrepancyacknowledgement",
             )
         }
-        staff = {"tables.add_advanceentry", "tables.add_shoe", "tables.add_handlog"}
-        management = {
-            "tables.add_session",
-            "tables.change_session",
-            "tables.add_advanceentry",
-            "tables.add_maximumchange",
-            "tables.add_controlline",
-            "tables.change_controlday",
-            "tables.add_shoe",
-            "tables.add_handlog",
-        }
-        director_only = {
-            "tables.add_delegation",
-            "tables.add_authorisedminimum",
-            "tables.add_ministrynotice",
-            "tables.add_discrepancyacknowledgement",
-        }
         roles.extend_role_permissions(
             {
-                roles.DIRECTOR: view_all | management | director_only,
-                roles.COMMITTEE: view_all | management,
-                roles.CROUPIER: view_all | staff,
+                roles.DIRECTOR: view_all,
+                roles.COMMITTEE: view_all,
+                roles.CROUPIER: view_all,
                 roles.CASHIER: {"tables.view_session", "tables.view_advanceentry"},
                 roles.OFFICER: view_all,
             }

@@ -54,7 +54,7 @@ class CasinoSettingsAdmin(ModelAdmin):
         return access.may(request.user, Act.CASINO_SETTINGS) and not CasinoSettings.objects.exists()
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.may(request.user, Act.CASINO_SETTINGS) and super().has_change_permission(request, obj)
+        return access.may(request.user, Act.CASINO_SETTINGS)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

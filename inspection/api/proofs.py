@@ -27,9 +27,9 @@ from rest_framework.views import APIView
 from audit.checkpoints import checkpoint_file
 from audit.models import Checkpoint
 from audit.proofs import consistency_proof, inclusion_proof
-from casino_ops.api import ActPermission
 from casino_ops.validation import SafeSerializerMixin
-from inspection.portal import access
+
+from .base import OfficerEndpoint
 
 MAX_NUMBER = 2**62
 VERIFIER = Path(__file__).resolve().parent.parent / "verifier.py"
@@ -55,18 +55,11 @@ class CheckpointQuerySerializer(SafeSerializerMixin, serializers.Serializer[Any]
     number = serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, required=False)
 
 
-class _ProofView(APIView):
-    # reads for officers (Act.READ), 404 for the others, nothing written
-    permission_classes = [ActPermission]
-    read_permission = access.READ
-    hidden = True
+class _ProofView(OfficerEndpoint, APIView):
     query_serializer: type[serializers.Serializer[Any]]
 
     def query(self, request: Any) -> dict[str, Any]:
-        serializer = self.query_serializer(data=request.query_params)
-        serializer.is_valid(raise_exception=True)
-        data: dict[str, Any] = serializer.validated_data
-        return data
+        return self.valid_query(self.query_serializer, request.query_params)
 
     @staticmethod
     def attached(data: dict[str, Any], request: Any, name: str) -> Any:
@@ -131,13 +124,8 @@ class CheckpointFileView(_ProofView):
         )
 
 
-class VerifierView(APIView):
+class VerifierView(OfficerEndpoint, APIView):
     """The offline verifier: one Python file (needs only the ``cryptography`` package)."""
-
-    # reads for officers (Act.READ), 404 for the others, nothing written
-    permission_classes = [ActPermission]
-    read_permission = access.READ
-    hidden = True
 
     @extend_schema(responses={(200, "text/x-python"): OpenApiTypes.BINARY})
     def get(self, request: Any) -> Any:

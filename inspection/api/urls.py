@@ -5,10 +5,8 @@ from drf_spectacular.views import SpectacularAPIView
 from rest_framework import routers
 from rest_framework.routers import SimpleRouter
 
-from casino_ops.api import ActPermission
-from inspection.portal import access
-
 from . import proofs, views
+from .base import OfficerEndpoint
 
 router = SimpleRouter()
 router.register("inspection/audit-events", views.AuditEventViewSet, basename="audit-event")
@@ -22,12 +20,9 @@ router.register("inspection/discrepancies", views.DiscrepancyViewSet, basename="
 app_name = "officers_api"
 
 
-class OfficersAPIRoot(routers.APIRootView):
+class OfficersAPIRoot(OfficerEndpoint, routers.APIRootView):
     """The officers' read-only API: its endpoints (see docs/officers.md)."""
 
-    permission_classes = [ActPermission]
-    read_permission = access.READ
-    hidden = True  # as every officers' endpoint: a 404 for whoever may not read
     schema = None
 
 

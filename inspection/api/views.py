@@ -37,8 +37,8 @@ from .serializers import (
 class AuditEventViewSet(OfficerReadOnlyViewSet):
     """The sealed events of the hash-chained audit record, newest first."""
 
-    serializer_class = OfficerAuditEventSerializer
-    filter_serializer_class = OfficerAuditEventFilterSerializer
+    output_class = OfficerAuditEventSerializer
+    filter_class = OfficerAuditEventFilterSerializer
     pagination_class = SeqCursorPagination
     lookup_field = "seq"
     lookup_value_regex = "[0-9]+"
@@ -51,10 +51,9 @@ class AuditEventViewSet(OfficerReadOnlyViewSet):
 class DeckViewSet(OfficerReadOnlyViewSet):
     """The decks of the depot; a deck's detail is its whole life, with audit numbers."""
 
-    filter_serializer_class = OfficerDeckFilterSerializer
-
-    def get_serializer_class(self) -> Any:
-        return OfficerDeckDetailSerializer if self.action == "retrieve" else OfficerDeckSerializer
+    filter_class = OfficerDeckFilterSerializer
+    output_class = OfficerDeckSerializer
+    detail_class = OfficerDeckDetailSerializer
 
     def selector(self, **filters: Any) -> Any:
         return selectors.decks(**filters)
@@ -64,10 +63,9 @@ class DeckViewSet(OfficerReadOnlyViewSet):
 class SessionViewSet(OfficerReadOnlyViewSet):
     """Sessions of the tables; a session's detail is its whole report."""
 
-    filter_serializer_class = OfficerSessionFilterSerializer
-
-    def get_serializer_class(self) -> Any:
-        return OfficerSessionDetailSerializer if self.action == "retrieve" else OfficerSessionSerializer
+    filter_class = OfficerSessionFilterSerializer
+    output_class = OfficerSessionSerializer
+    detail_class = OfficerSessionDetailSerializer
 
     def selector(self, **filters: Any) -> Any:
         return selectors.sessions(**filters)
@@ -77,10 +75,9 @@ class SessionViewSet(OfficerReadOnlyViewSet):
 class HandLogViewSet(OfficerReadOnlyViewSet):
     """Hand logs with their replay; a log's detail carries the engine's replay report."""
 
-    filter_serializer_class = OfficerHandLogFilterSerializer
-
-    def get_serializer_class(self) -> Any:
-        return OfficerHandLogDetailSerializer if self.action == "retrieve" else OfficerHandLogSerializer
+    filter_class = OfficerHandLogFilterSerializer
+    output_class = OfficerHandLogSerializer
+    detail_class = OfficerHandLogDetailSerializer
 
     def selector(self, **filters: Any) -> Any:
         return selectors.hand_logs(**filters)
@@ -90,8 +87,8 @@ class HandLogViewSet(OfficerReadOnlyViewSet):
 class DiscrepancyViewSet(OfficerReadOnlyViewSet):
     """Discrepancies found by the replays, with their articles."""
 
-    serializer_class = OfficerDiscrepancySerializer
-    filter_serializer_class = OfficerDiscrepancyFilterSerializer
+    output_class = OfficerDiscrepancySerializer
+    filter_class = OfficerDiscrepancyFilterSerializer
 
     def selector(self, **filters: Any) -> Any:
         return selectors.discrepancies(**filters)
@@ -101,8 +98,8 @@ class DiscrepancyViewSet(OfficerReadOnlyViewSet):
 class ReportViewSet(OfficerReadOnlyViewSet):
     """The registers printed as signed PDFs (find one by its SHA-256), and their files."""
 
-    serializer_class = OfficerReportSerializer
-    filter_serializer_class = OfficerReportFilterSerializer
+    output_class = OfficerReportSerializer
+    filter_class = OfficerReportFilterSerializer
 
     def selector(self, **filters: Any) -> Any:
         return selectors.reports(**filters)
@@ -121,7 +118,7 @@ class ReportViewSet(OfficerReadOnlyViewSet):
 class CheckpointViewSet(OfficerReadOnlyViewSet):
     """Signed checkpoints of the audit chain's head, and whether the chain still matches each."""
 
-    serializer_class = OfficerCheckpointSerializer
+    output_class = OfficerCheckpointSerializer
     lookup_field = "seq"
     lookup_value_regex = "[0-9]+"
 

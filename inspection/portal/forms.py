@@ -197,10 +197,3 @@ class AdvanceBookForm(SafeForm):
 
 class ControlDayForm(SafeForm):
     day = forms.DateField(label=_("Journée"), widget=_DATE)
-
-
-class DemandOpeningForm(SafeForm):
-    """The officer's demand to open the card depot's cabinet: its reason, a text like any other
-    (no control character, no more than its column holds)."""
-
-    reason = forms.CharField(label=_("Motif"), max_length=300, required=False)

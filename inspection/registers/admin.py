@@ -131,6 +131,9 @@ class ReportAdmin(_ReportAdmin):
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> list[str]:
         return [] if obj is None else list(_SHOWN)
 
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return access.may(request.user, Act.REQUEST_REGISTER)
+
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 

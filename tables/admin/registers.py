@@ -61,7 +61,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             form_class=CorrectionForm,
             line=entry,
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
-            perm="tables.add_advanceentry",
+            perm="tables.view_advanceentry",
             acts=(Act.CONTROL_REGISTER,),
         )
 
@@ -181,6 +181,6 @@ class ControlLineAdmin(ReadOnlyAdmin):
             form_class=CorrectionForm,
             line=line,
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
-            perm="tables.add_controlline",
+            perm="tables.view_controlline",
             acts=(Act.CONTROL_REGISTER,),
         )

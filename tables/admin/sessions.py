@@ -132,14 +132,16 @@ class DiscrepancyInline(ReadOnlyInline):
         return super().get_queryset(request).select_related("hand_log")
 
 
+# Each act's page is seen by whoever reads the séance (its model's view permission); who may
+# perform the act is decided by casino_ops.access (SESSION_ACT_ACTS), nowhere else.
 SESSION_ACTS = {
-    "advance": (_("Avance complémentaire"), AdvanceForm, "tables.add_advanceentry"),
-    "maximum": (_("Changement du maximum"), MaximumForm, "tables.add_maximumchange"),
-    "interrupt": (_("Interruption"), InterruptForm, "tables.add_advanceentry"),
-    "resume": (_("Reprise"), ResumeForm, "tables.add_advanceentry"),
-    "close": (_("Clôture de la séance"), CloseForm, "tables.add_advanceentry"),
-    "shoe": (_("Garnir un sabot"), ShoeForm, "tables.add_shoe"),
-    "handlog": (_("Déposer un journal de mains"), HandLogForm, "tables.add_handlog"),
+    "advance": (_("Avance complémentaire"), AdvanceForm),
+    "maximum": (_("Changement du maximum"), MaximumForm),
+    "interrupt": (_("Interruption"), InterruptForm),
+    "resume": (_("Reprise"), ResumeForm),
+    "close": (_("Clôture de la séance"), CloseForm),
+    "shoe": (_("Garnir un sabot"), ShoeForm),
+    "handlog": (_("Déposer un journal de mains"), HandLogForm),
 }
 
 
@@ -160,8 +162,8 @@ SESSION_ACT_ACTS: dict[str, tuple[Act, ...]] = {
 def session_acts_for(user: Any) -> list[tuple[str, Any]]:
     return [
         (key, title)
-        for key, (title, _f, perm) in SESSION_ACTS.items()
-        if user.has_perm(perm) and any(access.may(user, act) for act in SESSION_ACT_ACTS[key])
+        for key, (title, _f) in SESSION_ACTS.items()
+        if any(access.may(user, act) for act in SESSION_ACT_ACTS[key])
     ]
 
 
@@ -189,7 +191,8 @@ class SessionAdmin(ReadOnlyAdmin):
         return request.user.has_perm("tables.view_session")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return request.user.has_perm("tables.add_session")
+        """Opening a séance signs its initial advance (FR art. 69, LU art. 10)."""
+        return access.may(request.user, Act.SIGN_ADVANCE)
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
@@ -200,13 +203,16 @@ class SessionAdmin(ReadOnlyAdmin):
         ]
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
         return act_page(
             self,
             request,
             title=str(_("Ouverture d'une séance : limites et avance initiale")),
             form_class=OpenSessionForm,
             back=reverse("admin:tables_session_changelist"),
-            perm="tables.add_session",
+            perm="tables.view_session",
+            acts=(Act.SIGN_ADVANCE,),
             then=lambda session: reverse("admin:tables_session_change", args=[session.pk]),
         )
 
@@ -214,14 +220,14 @@ class SessionAdmin(ReadOnlyAdmin):
         if act not in SESSION_ACTS:
             raise PermissionDenied
         session = get_object_or_404(Session.objects.select_related("table"), pk=pk)
-        title, form_class, perm = SESSION_ACTS[act]
+        title, form_class = SESSION_ACTS[act]
         return act_page(
             self,
             request,
             title=f"{title} — {session}",
             form_class=form_class,
             back=reverse("admin:tables_session_change", args=[pk]),
-            perm=perm,
+            perm="tables.view_session",
             files=act == "handlog",
             acts=SESSION_ACT_ACTS[act],
             session=session,

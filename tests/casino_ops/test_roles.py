@@ -24,9 +24,19 @@ def test_every_listed_permission_exists():
 
 
 @pytest.mark.django_db
-def test_only_the_director_may_change_the_casino_settings(users):
+def test_only_the_director_may_change_the_casino_settings(users, casino):
+    """No role holds the model's change permission: the admin asks casino_ops.access."""
+    from django.contrib import admin
+    from django.test import RequestFactory
+
+    from casino_ops.models import CasinoSettings
+
+    settings_admin = admin.site._registry[CasinoSettings]
     for role, user in users.items():
-        assert user.has_perm("casino_ops.change_casinosettings") == (role == roles.DIRECTOR)
+        assert not user.has_perm("casino_ops.change_casinosettings")
+        request = RequestFactory().get("/admin/")
+        request.user = user
+        assert settings_admin.has_change_permission(request, casino) == (role == roles.DIRECTOR)
 
 
 @pytest.mark.django_db

@@ -4,22 +4,14 @@ records the inventory; the demand is an audited act of the officer's own."""
 
 from __future__ import annotations
 
-from django.contrib import messages
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext as _
 
-from audit.actions import Action
 from cards_registry import selectors as depot
-from cards_registry.services import demand_opening as demand
-from cards_registry.services import record_incident_report
-from casino_ops import dates
-from casino_ops.access import acting_user
-from casino_ops.regulations import RegulationError
 
-from .. import access, passkey
-from ..forms import DemandOpeningForm
+from .. import access
+from ..acts import DemandOpeningForm, IncidentToldForm, answer
 
 
 @access.officer_required()
@@ -31,50 +23,15 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
-    form = DemandOpeningForm(request.POST)
-    if not form.is_valid():
-        for name, errors in form.errors.items():
-            label = form.fields[name].label if name in form.fields else ""
-            for error in errors:
-                messages.error(request, f"{label} : {error}" if label else str(error))
-        return HttpResponseRedirect(reverse("portal:books_inspection"))
-    reason = form.cleaned_data["reason"]
-    if passkey.is_prepare(request):
-        return passkey.prepare_response(
-            request, act=Action.DEPOT_OPENING_DEMANDED, target=None, fields={"reason": reason.strip()}
-        )
-    try:
-        recorded = demand(
-            actor=acting_user(request), reason=reason, signature=passkey.signature_from(request)
-        )
-    except RegulationError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(
-            request,
-            _("Demande d'ouverture du dépôt enregistrée le %(at)s.") % {"at": dates.moment(recorded.at)},
-        )
-    return HttpResponseRedirect(reverse("portal:books_inspection"))
+    return answer(
+        request, DemandOpeningForm(request.POST, request=request), reverse("portal:books_inspection")
+    )
 
 
 @access.officer_required(access.VISA)
 def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer acknowledges an incident found by a return, a destruction or a replay (FR art.
-    40 §5, LU art. 7 §5): he was told at the moment he acknowledges it, no moment is typed; the
-    delay is measured from the finding."""
-    from django.utils import timezone
-
+    40 §5, LU art. 7 §5): he was told at the moment he acknowledges it (the act's form)."""
     incident = access.get_visible_or_404(request.user, depot.all_incidents(), access.VISA, pk=incident_id)
-    informed_at = timezone.now()
-    try:
-        record_incident_report(
-            actor=acting_user(request),
-            incident=incident,
-            officer_informed=acting_user(request),
-            informed_at=informed_at,
-        )
-    except RegulationError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(request, _("Avis de l'incident n° %(n)s enregistré.") % {"n": incident.number})
-    return HttpResponseRedirect(reverse("portal:books_inspection"))
+    form = IncidentToldForm(request.POST, request=request, target=incident)
+    return answer(request, form, reverse("portal:books_inspection"))

@@ -12,20 +12,19 @@ import datetime as dt
 from typing import Any
 
 from django.contrib import messages
-from django.http import FileResponse, Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
-from django.utils.translation import gettext as _
 
 from audit.models import Report
 from casino_ops.regulations import RegulationError
 from inspection.registers.base import MODULES, REGISTERS, Request
-from inspection.registers.reports import request_report
 
 from .. import access, selectors
+from ..acts import RegisterPdfForm, answer
 from ..forms import RegisterFilterForm
 
 
@@ -94,35 +93,11 @@ def register_page(request: HttpRequest, name: str) -> HttpResponse:
 
 @access.officer_required(access.PRINT)
 def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
-    """Ask for the register's signed PDF for a period (a print request)."""
+    """Ask for the register's signed PDF for a period (a print request: the act's form)."""
     register = _register_or_404(name)
-    form = RegisterFilterForm(request.POST, needs_table=register.needs_table)
     query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}
     back = f"{reverse('portal:register', args=[name])}?{urlencode(query)}"
-    if not form.is_valid():
-        for field, errors in form.errors.items():
-            messages.error(
-                request,
-                f"{form.fields[field].label if field in form.fields else ''} : {' '.join(map(str, errors))}",
-            )
-        return HttpResponseRedirect(back)
-    try:
-        report = request_report(
-            actor=request.user,
-            register=name,
-            date_from=form.cleaned_data["date_from"],
-            date_to=form.cleaned_data["date_to"],
-            table=form.cleaned_data.get("table"),
-        )
-    except RegulationError as error:
-        messages.error(request, str(error))
-    else:
-        messages.success(
-            request,
-            _("PDF signé demandé : %(report)s — %(state)s.")
-            % {"report": report, "state": report.get_state_display()},
-        )
-    return HttpResponseRedirect(back)
+    return answer(request, RegisterPdfForm(request.POST, request=request, target=register), back)
 
 
 @access.officer_required()

@@ -1,0 +1,58 @@
+"""The officer's acts in the portal are forms of the admin's machinery (inspection.portal.acts):
+one form class per act, its input refused on its field before the service is called, a refusal
+of the service put on the form with its article, nothing recorded."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.sessions.backends.db import SessionStore
+from django.test import RequestFactory
+
+from cards_registry.models import Visa
+from casino_ops import roles
+from casino_ops.admin_acts import ActPageForm
+from inspection.portal import acts
+
+from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+
+
+def _posted(user: Any, data: dict[str, str]) -> Any:
+    request = RequestFactory().post("/inspection/visas/", data)
+    request.user = user
+    request.session = SessionStore()
+    return request
+
+
+def test_each_visa_is_a_form_of_its_own_calling_its_service() -> None:
+    forms = list(acts.STAMPS.values())
+    assert len(set(forms)) == len(forms)
+    for form in forms:
+        assert issubclass(form, ActPageForm) and "act" in vars(form), form
+    for form in (acts.CloseIncidentForm, acts.DemandOpeningForm, acts.IncidentToldForm, acts.RegisterPdfForm):
+        assert issubclass(form, ActPageForm) and "act" in vars(form), form
+
+
+@pytest.mark.django_db
+def test_a_refusal_of_the_service_lands_on_the_form_with_its_article(samples: Any) -> None:
+    director = samples.users[roles.DIRECTOR]
+    data = {"remark": "Vu"}
+    form = acts.StampReceptionForm(data, request=_posted(director, data), target=samples.reception)
+    assert not form.is_valid()
+    assert form.refused is not None and form.refused.code == "VISA_OFFICER_ONLY"
+    (error,) = form.non_field_errors()
+    assert "FR art. 39" in error
+    assert form.error_texts() == [error]
+    assert not Visa.objects.filter(reception=samples.reception).exists()
+
+
+@pytest.mark.django_db
+def test_a_bad_input_is_refused_on_its_field_before_the_service(samples: Any) -> None:
+    officer = samples.users[roles.OFFICER]
+    data = {"remark": "x" * 301}
+    form = acts.StampReceptionForm(data, request=_posted(officer, data), target=samples.reception)
+    assert not form.is_valid()
+    assert list(form.errors) == ["remark"] and form.refused is None
+    assert form.error_texts()[0].startswith("Observations : ")
+    assert not Visa.objects.filter(reception=samples.reception).exists()
