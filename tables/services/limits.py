@@ -13,6 +13,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -25,6 +26,11 @@ from ..models import (
     Session,
     SessionStatus,
 )
+from ..serializers import (
+    AuthorisedMinimumInSerializer,
+    DelegationInSerializer,
+    MaximumInSerializer,
+)
 from ._shared import (
     _lock_session,
     _require_maximum_fixer,
@@ -34,6 +40,14 @@ from ._shared import (
 )
 
 
+@declare_act(
+    act=(Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
+    action=Action.SESSION_MAXIMUM_CHANGED,
+    schema=MaximumInSerializer,
+    article="limits.maximum_change",
+    refusals=("MAXIMUM_FIXED_FOR_SEASON", "SIGNATURE_REQUIRED", "MAXIMUM_BY_DIRECTOR", "DISPLAY_NOT_CHANGED"),
+    gate=False,  # LU refuses any change first; then the signer, then the director or his delegate
+)
 @transaction.atomic
 def change_maximum(
     *, actor: User, session: Session, maximum: Decimal, display_changed: bool
@@ -111,6 +125,13 @@ def _refuse(code: str, message: str, article: str, field: str) -> RegulationErro
     return RegulationError(code, message, article, field=field)
 
 
+@declare_act(
+    act=Act.GRANT_DELEGATION,
+    action=Action.DELEGATION_GRANTED,
+    schema=DelegationInSerializer,
+    article="limits.maximum_by_director",
+    refusals=("DELEGATE_NOT_COMMITTEE", "DELEGATION_APPROVAL", "DELEGATION_DATES"),
+)
 @transaction.atomic
 def grant_delegation(
     *,
@@ -126,7 +147,6 @@ def grant_delegation(
     LU art. 33). A dated act, shown in the registers."""
     profile = get_casino().profile
     article = cite("limits.maximum_by_director", profile)
-    access.require(actor, Act.GRANT_DELEGATION, article=article)
     if not access.may(delegate, Act.BE_DELEGATE):
         raise _refuse(
             "DELEGATE_NOT_COMMITTEE",
@@ -179,6 +199,13 @@ def grant_delegation(
     return delegation
 
 
+@declare_act(
+    act=Act.RECORD_AUTHORISED_MINIMUM,
+    action=Action.AUTHORISED_MINIMUM_RECORDED,
+    schema=AuthorisedMinimumInSerializer,
+    article="limits.authorised_minimum",
+    refusals=("AUTHORISED_MINIMUM_INVALID", "DECREE_DATES", "DECREE_REFERENCE"),
+)
 @transaction.atomic
 def record_authorised_minimum(
     *, actor: User, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date
@@ -187,7 +214,6 @@ def record_authorised_minimum(
     comes into force). It takes effect once an officer has stamped it (FR art. 55-5; LU art. 26, 33)."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    access.require(actor, Act.RECORD_AUTHORISED_MINIMUM, article=article)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
         raise _refuse(
@@ -232,6 +258,12 @@ def record_authorised_minimum(
     return act
 
 
+@declare_act(
+    act=Act.STAMP_AUTHORISED_MINIMUM,
+    action=Action.AUTHORISED_MINIMUM_STAMPED,
+    article="limits.authorised_minimum",
+    refusals=("ALREADY_STAMPED",),
+)
 @transaction.atomic
 def stamp_authorised_minimum(
     *, actor: User, act: AuthorisedMinimum, signature: OfficerSignature | None = None
@@ -239,7 +271,6 @@ def stamp_authorised_minimum(
     """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    access.require(actor, Act.STAMP_AUTHORISED_MINIMUM, article=article)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
         raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
