@@ -26,7 +26,10 @@ The declaration (:class:`DeclaredAct`) says, once:
 - ``gate``: the service's own ``access.require`` is the declaration's (the wrapper refuses
   whoever may not perform ``act`` before the body runs, with the act's code and article,
   and runs the checks every act by a person passes); ``False`` only where the service
-  decides among several acts itself (the maximum: the director's, or his delegate's).
+  decides among several acts itself (the maximum: the director's, or his delegate's);
+- ``gate_cites_article``: the gate's refusal cites the declaration's ``article`` rather than
+  the access table's (the house books: one act, ``Act.HOUSE_BOOKS``, keeps them all, and a
+  refusal cites the book's own article).
 
 The doors are derived from it: the API's act view (:class:`casino_ops.api.DeclaredActView`:
 its ``act``, ``serializer_class`` and ``rule``) and the admin's act forms
@@ -44,6 +47,7 @@ from typing import Any, TypeVar, cast
 
 from . import access
 from .access import Act
+from .regulations import cite
 from .services import get_casino
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,6 +84,7 @@ def declare_act(
     schema: Any = None,
     refusals: tuple[str, ...] = (),
     gate: bool = True,
+    gate_cites_article: bool = False,
     profile: Callable[[Mapping[str, Any]], str] | None = None,
 ) -> Callable[[F], F]:
     """Declare the service it decorates (see the module's text). ``profile`` reads the
@@ -97,8 +102,13 @@ def declare_act(
         @functools.wraps(function)
         def gated(*args: Any, **kwargs: Any) -> Any:
             if gate:
-                judged = profile(kwargs) if profile is not None else get_casino().profile
-                access.require(kwargs.get("actor"), acts[0], profile=judged)
+                actor = kwargs.get("actor")
+                # the casino's profile is read only to word a refusal (no query for an act allowed)
+                judged = profile(kwargs) if profile is not None else None
+                cited = None
+                if gate_cites_article and not access.may(actor, acts[0]):
+                    cited = cite(article, judged or get_casino().profile)
+                access.require(actor, acts[0], profile=judged, article=cited)
             return function(*args, **kwargs)
 
         declared = DeclaredAct(

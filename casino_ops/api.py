@@ -10,6 +10,9 @@
   a DRF serializer with :class:`casino_ops.validation.SafeSerializerMixin`; a bad value is
   the usual refusal ``{code, message, field, article}`` (``FIELD_REQUIRED`` or
   ``FIELD_INVALID``), the article that of the view's ``rule``.
+- **Acts** (:class:`DeclaredActView`): an act's endpoint takes its ``act``, its
+  ``serializer_class`` and its ``rule`` from the declaration of the service it calls
+  (:mod:`casino_ops.acts`), never naming them again.
 - **Refusals** (:func:`exception_handler`): a :class:`RegulationError` is an HTTP 400 with
   its article; a missing role (:class:`casino_ops.access.RoleRequired`) is a 403 with the
   same JSON.

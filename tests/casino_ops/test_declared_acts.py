@@ -38,80 +38,16 @@ ROOT = Path(__file__).resolve().parents[2]
 APPS_WITH_SERVICES = ("tables", "cards_registry", "house_books", "casino_ops")
 
 #: The API's acts not yet derived from a declaration (url name): they still name their ``act``.
-API_NOT_YET_DERIVED = {
-    "depot:incidents",
-    "depot:out-of-use",
-    "depot:returns",
-    "house_books:role-acts",
-}
+API_NOT_YET_DERIVED: set[str] = set()
 
 #: The admin's act forms whose service is not yet declared (``module.Form``).
 FORMS_NOT_YET_DECLARED = {
-    "cards_registry.admin.cabinet.InspectionForm",
-    "cards_registry.admin.cabinet.InventoryForm",
-    "cards_registry.admin.cabinet.KeyHandoverForm",
-    "cards_registry.admin.corrections.ApprovedCorrectionForm",
-    "cards_registry.admin.corrections.CorrectionForm",
-    "cards_registry.admin.decks.CheckDecksAtTableForm",
-    "cards_registry.admin.decks.CountedReturnForm",
-    "cards_registry.admin.decks.DeclareOutOfUseForm",
-    "cards_registry.admin.decks.DestroyDecksForm",
-    "cards_registry.admin.decks.IssueDecksForm",
-    "cards_registry.admin.decks.OutOfUseForm",
-    "cards_registry.admin.decks.ReturnDecksForm",
-    "cards_registry.admin.depot_settings.DepotSettingsForm",
-    "cards_registry.admin.incidents.IncidentForm",
-    "cards_registry.admin.incidents.IncidentToldForm",
-    "cards_registry.admin.incidents.ProcedureIncidentForm",
-    "cards_registry.admin.makers_orders.ManufacturerForm",
-    "cards_registry.admin.makers_orders.OrderForm",
-    "cards_registry.admin.makers_orders.SendOrderForm",
-    "cards_registry.admin.receptions.ReceptionForm",
-    "cards_registry.admin.table_checks.TableCheckForm",
-    "house_books.admin.approvals.ApprovalEndForm",
-    "house_books.admin.approvals.ApprovalForm",
-    "house_books.admin.casino.CasinoSettingsForm",
-    "house_books.admin.closing.ClosingForm",
-    "house_books.admin.devices.DeviceAssignmentForm",
-    "house_books.admin.devices.DeviceReturnForm",
-    "house_books.admin.devices.ShoeDeviceForm",
-    "house_books.admin.exclusions.ExclusionLiftForm",
-    "house_books.admin.exclusions.ExclusionNoticeForm",
-    "house_books.admin.exclusions.MinisterialExclusionForm",
-    "house_books.admin.exclusions.OwnExclusionForm",
-    "house_books.admin.exclusions.RefusedEntryForm",
-    "house_books.admin.hours.BankFailureForm",
-    "house_books.admin.hours.EarlyStopForm",
-    "house_books.admin.hours.NewAuthorisationForm",
-    "house_books.admin.hours.SeanceHoursForm",
-    "house_books.admin.notices.TableNoticeForm",
-    "house_books.admin.orphans.OrphanEntryForm",
-    "house_books.admin.orphans.OrphanRepaymentForm",
-    "house_books.admin.orphans.OrphanTransferForm",
-    "house_books.admin.roles.RoleEntryForm",
-    "house_books.admin.tips.TipsCountForm",
     "inspection.registers.admin.ReportRequestForm",
 }
 
 #: Each admin module's acts still named by hand (``Act.X`` in its text), by module: a door
 #: derived from its form's declaration names none. The counts only go down.
 ADMIN_ACTS_NAMED_BY_HAND = {
-    "cards_registry/admin/cabinet.py": 2,
-    "cards_registry/admin/corrections.py": 1,
-    "cards_registry/admin/decks.py": 3,
-    "cards_registry/admin/depot_settings.py": 1,
-    "cards_registry/admin/incidents.py": 4,
-    "cards_registry/admin/table_checks.py": 1,
-    "house_books/admin/approvals.py": 2,
-    "house_books/admin/casino.py": 2,
-    "house_books/admin/closing.py": 1,
-    "house_books/admin/devices.py": 3,
-    "house_books/admin/exclusions.py": 5,
-    "house_books/admin/hours.py": 4,
-    "house_books/admin/notices.py": 1,
-    "house_books/admin/orphans.py": 3,
-    "house_books/admin/roles.py": 1,
-    "house_books/admin/tips.py": 1,
     "inspection/registers/admin.py": 1,
 }
 
@@ -126,7 +62,7 @@ def _import_services() -> None:
 
 def services_called(function: Any) -> list[Any]:
     """The services ``function`` calls (``services.x(…)`` or ``x(…)``), resolved in its module:
-    the functions of a ``services`` module, declared or not, and any call passing ``actor=``."""
+    the declared acts, and any call passing ``actor=`` (an act, declared or not)."""
     module = inspect.getmodule(function)
     names = vars(module) if module is not None else {}
     tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
@@ -140,7 +76,7 @@ def services_called(function: Any) -> list[Any]:
         elif isinstance(node.func, ast.Name):
             target = names.get(node.func.id)
         acting = any(k.arg == "actor" for k in node.keywords)
-        if callable(target) and (acting or ".services" in (getattr(target, "__module__", "") or "")):
+        if callable(target) and (acting or hasattr(target, "declaration")):
             found.append(target)
     return found
 
@@ -164,6 +100,14 @@ ACTIONS = {str(a) for a in Action}
 def test_the_tables_acts_are_declared() -> None:
     names = {d.name.rsplit(".", 1)[1] for d in DECLARED}
     assert {
+        "issue_decks",
+        "return_decks",
+        "check_at_table",
+        "report_incident",
+        "receive",
+        "record_orphan",
+        "record_refused_entry",
+        "count_tips",
         "open_session",
         "add_advance",
         "interrupt_session",
@@ -284,11 +228,24 @@ def test_each_add_page_is_offered_under_its_forms_declaration() -> None:
 
 
 def _acts_named(path: Path) -> int:
+    """How many times the module names an ``Act.X`` as a door's act (the roles of the people a
+    form lists, ``roles_for(Act.X)``, are not a door's act)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
+    people = {
+        id(arg)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute | ast.Name)
+        and (node.func.attr if isinstance(node.func, ast.Attribute) else node.func.id) == "roles_for"
+        for arg in node.args
+    }
     return sum(
         1
         for node in ast.walk(tree)
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "Act"
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "Act"
+        and id(node) not in people
     )
 
 
