@@ -65,6 +65,7 @@ class DeclaredAct:
     article: str
     refusals: tuple[str, ...]
     gate: bool
+    gate_cites_article: bool = False
 
     @property
     def act(self) -> Act | tuple[Act, ...]:
@@ -120,6 +121,7 @@ def declare_act(
             article=article,
             refusals=tuple(refusals),
             gate=gate,
+            gate_cites_article=gate_cites_article,
         )
         gated.declaration = declared  # type: ignore[attr-defined]
         REGISTRY[name] = declared

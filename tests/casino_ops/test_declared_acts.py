@@ -29,6 +29,7 @@ from casino_ops.acts import REGISTRY, DeclaredAct, declaration
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
 from casino_ops.api import DeclaredActView
 from casino_ops.regulations import cite
+from casino_ops.services import get_casino
 from casino_ops.validation import SafeSerializerMixin
 from tables.admin.sessions import SESSION_ACT_ACTS, SESSION_ACTS
 from tests.casino_ops.test_admin_acts_one_way import PROJECT_APPS, admin_modules
@@ -147,6 +148,7 @@ def test_the_declarations_gate_refuses_whoever_may_not_perform_the_act(django_us
     from casino_ops.access import RoleRequired
 
     nobody = django_user_model.objects.create_user("nobody")
+    assert get_casino().profile == "FR"  # the defaults, before the director's first act
     session = SimpleNamespace(profile="FR")  # what a séance's act reads its profile from
     for declared in DECLARED:
         if not declared.gate:
@@ -155,6 +157,8 @@ def test_the_declarations_gate_refuses_whoever_may_not_perform_the_act(django_us
             declared.service(actor=nobody, session=session, entry=SimpleNamespace(session=session))
         assert refused.value.code == ACTS[declared.acts[0]].code, declared.name
         assert refused.value.field == "actor"
+        rule = declared.article if declared.gate_cites_article else ACTS[declared.acts[0]].rule
+        assert refused.value.article == (cite(rule, "FR") if rule else ""), declared.name
 
 
 # -- The API ----------------------------------------------------------------------------------
