@@ -11,22 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino_ops.access import Act
-from casino_ops.api import ActView, user_by_username
+from casino_ops.acts import declaration
+from casino_ops.api import ActView, DeclaredActView, user_by_username
 from casino_ops.inspection import inspect
 from casino_ops.regulations import RegulationError, cite
 
 from . import selectors, services
 from .models import Deck, DeckStatus, Incident
 from .serializers import (
-    IncidentInSerializer,
     InspectionFilterSerializer,
-    OutOfUseInSerializer,
-    ReturnInSerializer,
     ReturnsFilterSerializer,
 )
 
@@ -57,7 +53,7 @@ def _incident_row(incident: Incident) -> dict[str, Any]:
     }
 
 
-class _DepotView(ActView):
+class _DepotView(DeclaredActView):
     def officer(self, username: str) -> Any:
         """The officer told of an incident, by username (FR art. 40, LU art. 7)."""
         if not username:
@@ -79,9 +75,7 @@ class Incidents(_DepotView):
     named ``authority_informed``, at ``officer_informed_at``."""
 
     read_permission = "cards_registry.view_incident"
-    act = Act.DEPOT
-    serializer_class = IncidentInSerializer
-    rule = "depot.incident"
+    declared = declaration(services.report_incident)
 
     def get(self, request: Request) -> Response:
         rows = (
@@ -91,12 +85,12 @@ class Incidents(_DepotView):
         )
         return Response([_incident_row(i) for i in rows.order_by("number")])
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         decks = selectors.resolve_decks(data.pop("decks"), data.pop("sixains"), profile=self.profile())
-        data["officer_informed"] = self.officer(data["officer_informed"])
-        incident = services.report_incident(actor=self.actor(), decks=decks, **data)
-        return Response(_incident_row(incident), status=status.HTTP_201_CREATED)
+        return {**data, "decks": decks, "officer_informed": self.officer(data["officer_informed"])}
+
+    def answer(self, result: Any) -> Any:
+        return _incident_row(result)
 
 
 class Returns(_DepotView):
@@ -104,18 +98,15 @@ class Returns(_DepotView):
     ``{"table_number", "day", "results": [{"deck": serial, "result", "cards_counted", "remark"}]}``."""
 
     read_permission = "cards_registry.view_deck"
-    act = Act.DEPOT
-    serializer_class = ReturnInSerializer
+    declared = declaration(services.return_decks)
     filter_class = ReturnsFilterSerializer
-    rule = "depot.issue_and_unseal"
 
     def get(self, request: Request) -> Response:
         query = self.filters()
         decks = selectors.decks_out(table_number=query["table"], day=query["day"])
         return Response([_deck_row(d) for d in decks])
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         results = []
         for line in data.pop("results"):
             named: list[Deck | None] = [*selectors.resolve_decks([line["deck"]], profile=self.profile())]
@@ -123,29 +114,27 @@ class Returns(_DepotView):
             if deck is None:
                 raise RegulationError("DECK_UNKNOWN", "Jeu sans numéro.", self.article(), field="results")
             results.append((deck, line["result"], line["remark"], line["cards_counted"]))
-        data["officer_informed"] = self.officer(data["officer_informed"])
-        back = services.return_decks(actor=self.actor(), results=results, **data)
-        return Response(
-            {
-                "table": back.table_number,
-                "day": back.day,
-                "decks": [
-                    {
-                        "serial": line.issue_line.deck.serial,
-                        "result": line.result,
-                        "cards_counted": line.cards_counted,
-                    }
-                    for line in back.lines.select_related("issue_line__deck")
-                ],
-                "incidents": [
-                    i.number
-                    for i in Incident.objects.filter(
-                        decks__in=[r[0] for r in results], closure__isnull=True
-                    ).distinct()
-                ],
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        self._decks = [r[0] for r in results]
+        return {**data, "results": results, "officer_informed": self.officer(data["officer_informed"])}
+
+    def answer(self, result: Any) -> Any:
+        lines = list(result.lines.select_related("issue_line__deck"))
+        decks = [line.issue_line.deck for line in lines]
+        return {
+            "table": result.table_number,
+            "day": result.day,
+            "decks": [
+                {
+                    "serial": line.issue_line.deck.serial,
+                    "result": line.result,
+                    "cards_counted": line.cards_counted,
+                }
+                for line in lines
+            ],
+            "incidents": [
+                i.number for i in Incident.objects.filter(decks__in=decks, closure__isnull=True).distinct()
+            ],
+        }
 
 
 class OutOfUse(_DepotView):
@@ -153,29 +142,21 @@ class OutOfUse(_DepotView):
     (``{"decks": [serials], "sixains": [serials], "reason"}``)."""
 
     read_permission = "cards_registry.view_deck"
-    act = Act.DEPOT
-    serializer_class = OutOfUseInSerializer
-    rule = "depot.cabinet_key"
+    declared = declaration(services.declare_out_of_use)
 
     def get(self, request: Request) -> Response:
         rows = Deck.objects.filter(status=DeckStatus.OUT_OF_USE).select_related("manufacturer", "sixain")
         return Response([_deck_row(d) for d in rows.order_by("serial")])
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         decks = selectors.resolve_decks(data["decks"], data["sixains"], profile=self.profile())
-        declaration = services.declare_out_of_use(actor=self.actor(), decks=decks, reason=data["reason"])
-        return Response(
-            {
-                "at": declaration.at,
-                "reason": declaration.reason,
-                "decks": [d.serial for d in declaration.decks.all()],
-            },
-            status=status.HTTP_201_CREATED,
-        )
+        return {"decks": decks, "reason": data["reason"]}
+
+    def answer(self, result: Any) -> Any:
+        return {"at": result.at, "reason": result.reason, "decks": [d.serial for d in result.decks.all()]}
 
 
-class Inspection(_DepotView):
+class Inspection(ActView):
     """GET: the self-inspection now (``?day=AAAA-MM-JJ``): ``{"checks", "breaches"}``."""
 
     read_permission = "audit.view_auditevent"

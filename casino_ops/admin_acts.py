@@ -29,6 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access
 from .access import Act
+from .acts import DeclaredAct
 from .admin_display import amount_columns
 from .admin_utils import ReadOnlyAdmin
 from .forms import SafeFormMixin
@@ -82,9 +83,12 @@ class ActFormMixin(SafeFormMixin):
     Its fields take their limits from the model's (casino_ops.forms): absurd input is refused
     on the field before the service is called. ``field_map`` names this form's field for a
     field the service names otherwise. ``refusal`` (the acting user's lack of role, given by
-    the page) is shown instead of acting."""
+    the page) is shown instead of acting. ``declared``: the declaration of the service its
+    ``act()`` calls (``declaration(services.x)``, casino_ops.acts), whose acts the page, the
+    "Ajouter" or the action is offered under (a test reads ``act()`` and holds it to it)."""
 
     actor: Any = None
+    declared: ClassVar[DeclaredAct | None] = None
     field_map: ClassVar[dict[str, str]] = {}
     result: Any = None
     refused: RegulationError | PermissionDenied | None = None
@@ -139,16 +143,34 @@ class ActPageForm(ActFormMixin, forms.Form):
     """The act of a page of its own (:func:`act_page`) or of a list's action (:func:`act_action`)."""
 
 
+def declared_acts(form_class: Any) -> tuple[Act, ...]:
+    """The acts of the declaration of the service ``form_class``'s ``act()`` calls (none when
+    the form declares none)."""
+    declared = getattr(form_class, "declared", None)
+    return declared.acts if declared is not None else ()
+
+
+def may_perform(user: Any, form_class: Any) -> bool:
+    """May ``user`` perform one of the acts of ``form_class``'s declaration (a door's offer)?"""
+    return any(access.may(user, act) for act in declared_acts(form_class))
+
+
 class ActAdmin(ReadOnlyAdmin):
-    """Read-only entries; "Ajouter" runs ``add_form``'s act for whoever may perform ``act``
-    (casino_ops.access)."""
+    """Read-only entries; "Ajouter" runs ``add_form``'s act for whoever may perform its act:
+    the acts of the declaration of the service it calls (``add_form.declared``), else ``act``
+    (casino_ops.access; a form not yet declared)."""
 
     add_form: type[ActForm] | None = None
     act: Act = Act.DEPOT
     detail_fields: tuple[str, ...] = ()
 
+    @property
+    def add_acts(self) -> tuple[Act, ...]:
+        """Who may add: the acts of ``add_form``'s declaration, else ``act``."""
+        return declared_acts(self.add_form) or (self.act,)
+
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return self.add_form is not None and access.may(request.user, self.act)
+        return self.add_form is not None and any(access.may(request.user, act) for act in self.add_acts)
 
     def get_fields(self, request: HttpRequest, obj: Any = None) -> _FieldGroups:
         if obj is None and self.add_form is not None:
@@ -215,7 +237,8 @@ def act_page(
     """An act on a page of its own: the form, and on POST the act (the refusal on its field,
     with the article). ``perm``: the model's view permission to see the page (a read); ``acts``:
     the regulated acts of which the user must be allowed one (casino_ops.access, the one gate of
-    every write), anyone else is shown the refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
+    every write), by default those of the form's declaration (``form_class.declared``); anyone
+    else is shown the refusal (RoleRequired, with its article) and nothing is done. Once done: the form's
     message (else "Acte enregistré : title."), then ``then(result)`` or ``back``."""
     if not perm.split(".", 1)[-1].startswith("view_"):
         raise ImproperlyConfigured(
@@ -223,7 +246,7 @@ def act_page(
         )
     if not request.user.has_perm(perm):
         raise PermissionDenied
-    refusal = _role_refusal(request.user, acts)
+    refusal = _role_refusal(request.user, acts or declared_acts(form_class))
     kwargs = {"actor": request.user, "refusal": refusal, **form_kwargs}
     if request.method == "POST":
         form = form_class(request.POST, request.FILES or None, **kwargs)

@@ -10,6 +10,9 @@
   a DRF serializer with :class:`casino_ops.validation.SafeSerializerMixin`; a bad value is
   the usual refusal ``{code, message, field, article}`` (``FIELD_REQUIRED`` or
   ``FIELD_INVALID``), the article that of the view's ``rule``.
+- **Acts** (:class:`DeclaredActView`): an act's endpoint takes its ``act``, its
+  ``serializer_class`` and its ``rule`` from the declaration of the service it calls
+  (:mod:`casino_ops.acts`), never naming them again.
 - **Refusals** (:func:`exception_handler`): a :class:`RegulationError` is an HTTP 400 with
   its article; a missing role (:class:`casino_ops.access.RoleRequired`) is a 403 with the
   same JSON; every other error (a bad query, an unknown entry, a method refused, a visitor
@@ -46,6 +49,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import access
 from .access import Act, RoleRequired
+from .acts import DeclaredAct
 from .regulations import RegulationError, cite
 from .services import get_casino
 from .validation import SafeSerializerMixin
@@ -243,6 +247,47 @@ class ActView(ActMixin, APIView):
     for its POST (the act's input), ``rule`` for the article of an input's refusal."""
 
     schema = ActSchema()
+
+
+class DeclaredActView(ActView):
+    """An act's endpoint derived from its declaration (:mod:`casino_ops.acts`): ``declared``
+    (``declaration(services.x)``) gives the view its ``act``, its ``serializer_class`` (the
+    declaration's schema) and its ``rule`` (the article of an input refused), so that the
+    endpoint cannot ask another act than its service requires. Its POST validates the body,
+    resolves the people it names by username (``people``) and what the URL names
+    (:meth:`inputs`), calls the service as the signed-in user and answers :meth:`answer` with
+    ``answer_status`` (201); a refusal is the usual ``{code, message, field, article}``."""
+
+    declared: ClassVar[DeclaredAct | None] = None
+    #: the fields of the schema naming a person by username (an unknown one is ``UNKNOWN_USER``)
+    people: ClassVar[tuple[str, ...]] = ()
+    answer_status: ClassVar[int] = 201
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        declared = cls.__dict__.get("declared")
+        if declared is not None:
+            cls.act = declared.act
+            cls.serializer_class = declared.schema
+            cls.rule = declared.article
+
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
+        """The service's arguments from the body validated (``data``) and the URL's (``url``)."""
+        return data
+
+    def answer(self, result: Any) -> Any:
+        """The answer's body from what the service returned."""
+        return {"id": result.pk}
+
+    def post(self, request: Request, **url: Any) -> Response:
+        declared = self.declared
+        if declared is None:  # pragma: no cover - a view without a declaration allows no POST
+            raise NotFound
+        data = self.validated()
+        for person in self.people:
+            data[person] = self.user_named(data.get(person) or "", person)
+        result = declared.service(actor=self.actor(), **self.inputs(data, **url))
+        return Response(self.answer(result), status=self.answer_status)
 
 
 # -- The books' read lists ------------------------------------------------------------------

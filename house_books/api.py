@@ -15,9 +15,8 @@ from rest_framework import generics, serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from casino_ops import roles
-from casino_ops.access import Act
-from casino_ops.api import ActMixin, ActView, BookListing, Computed, PeriodFilter, ReadList
+from casino_ops.acts import declaration
+from casino_ops.api import ActMixin, BookListing, Computed, DeclaredActView, PeriodFilter, ReadList
 from casino_ops.regulations import RegulationError
 from casino_ops.validation import SafeSerializerMixin
 
@@ -118,26 +117,13 @@ class TipsAccount(ReadList, ActMixin, generics.ListAPIView[Any]):
         )
 
 
-class RoleActInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
-    kind = serializers.ChoiceField(choices=m.RoleEntryKind.choices)
-    person = serializers.CharField(max_length=150, help_text="username of the person")
-    role = serializers.ChoiceField(
-        choices=[r for r in roles.ALL_ROLES], required=False, allow_blank=True, default=""
-    )
-    first_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
-    last_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
-    reason = serializers.CharField(max_length=500)
-
-
-class RoleActs(ActView):
+class RoleActs(DeclaredActView):
     """POST ``{"kind": "grant"|"withdrawal"|"name", "person", "role", "first_name", "last_name",
     "reason"}``: the director gives or takes back a role, or writes a person's new name (FR art. 68,
     69; LU art. 10, 51, 54). GET: the book of roles, as ``roles/`` lists it."""
 
     read_permission = "house_books.view_roleentry"
-    act = Act.GRANT_ROLES
-    serializer_class = RoleActInSerializer
-    rule = "people.roles"
+    declared = declaration(services.grant_role)  # as withdraw_role and rename_person: one input, one act
 
     def get(self, request: Request) -> Response:
         return Response(
@@ -147,7 +133,7 @@ class RoleActs(ActView):
             ]
         )
 
-    def post(self, request: Request) -> Response:
+    def post(self, request: Request) -> Response:  # type: ignore[override]
         data = self.validated()
         person = self.user_named(data.pop("person"), "person")
         if person is None:  # the serializer asks for a username: an empty one is refused there

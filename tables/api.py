@@ -24,8 +24,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards_registry.selectors import incident_notice, incidents_of_replay
-from casino_ops.access import Act
-from casino_ops.api import ActMixin, ActView, ReadList
+from casino_ops.acts import declaration
+from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadList
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -42,23 +42,12 @@ from .models import (
     Table,
 )
 from .serializers import (
-    AcknowledgeInSerializer,
-    AdvanceInSerializer,
-    AuthorisedMinimumInSerializer,
-    CloseInSerializer,
     DealerErrorFilterSerializer,
-    DelegationInSerializer,
     HandLogAnswerSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
-    InterruptInSerializer,
-    MaximumInSerializer,
-    MinistryNoticeInSerializer,
-    NoInputSerializer,
-    OpenSessionInSerializer,
     SessionFilterSerializer,
     SessionSerializer,
-    TableInSerializer,
 )
 
 
@@ -104,12 +93,12 @@ def _read_log_body(request: Request) -> bytes:
     return raw
 
 
-class SessionHandLogs(ActView):
+class SessionHandLogs(DeclaredActView):
     """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log, stored
     byte for byte and validated by the hand-log parser: it has no input serializer)."""
 
     read_permission = "tables.view_handlog"
-    act = Act.UPLOAD_HAND_LOG
+    declared = declaration(services.upload_hand_log)
     raw_body = True  # the body is the log itself (tables.rules.hand_log), not fields
 
     def get(self, request: Request, pk: int) -> Response:
@@ -125,7 +114,7 @@ class SessionHandLogs(ActView):
         },
         description="Upload one hand log: the JSON body is the log (casino-hand-log/1), stored byte for byte.",
     )
-    def post(self, request: Request, pk: int) -> Response:
+    def post(self, request: Request, pk: int) -> Response:  # type: ignore[override]
         raw = _read_log_body(request)  # the log exactly as sent, before any parsing
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
@@ -191,32 +180,23 @@ class DealerErrors(ActView):
         return Response(selectors.dealer_error_summary(**self.filters()))
 
 
-class Delegations(ActView):
+class Delegations(DeclaredActView):
     """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
 
     read_permission = "tables.view_delegation"
-    act = Act.GRANT_DELEGATION
-    serializer_class = DelegationInSerializer
-    rule = "limits.maximum_by_director"
+    declared = declaration(services.grant_delegation)
+    people = ("delegate",)
 
     def get(self, request: Request) -> Response:
         rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
         return Response([selectors.delegation_dict(d) for d in rows])
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
-        data["delegate"] = self.user_named(data["delegate"], "delegate")
-        delegation = services.grant_delegation(actor=self.actor(), **data)
-        return Response({"id": delegation.pk}, status=status.HTTP_201_CREATED)
 
-
-class AuthorisedMinimums(ActView):
+class AuthorisedMinimums(DeclaredActView):
     """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
 
     read_permission = "tables.view_authorisedminimum"
-    act = Act.RECORD_AUTHORISED_MINIMUM
-    serializer_class = AuthorisedMinimumInSerializer
-    rule = "limits.authorised_minimum"
+    declared = declaration(services.record_authorised_minimum)
 
     def get(self, request: Request) -> Response:
         rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
@@ -234,19 +214,14 @@ class AuthorisedMinimums(ActView):
             ]
         )
 
-    def post(self, request: Request) -> Response:
-        act = services.record_authorised_minimum(actor=self.actor(), **self.validated())
-        return Response({"id": act.pk}, status=status.HTTP_201_CREATED)
 
 
-class MinistryNotices(ActView):
+class MinistryNotices(DeclaredActView):
     """POST: the director records his notice to the minister of a raised minimum, when he sends
     it (LU art. 26); GET: the book of notices, each with its recording beside its declared day."""
 
     read_permission = "tables.view_ministrynotice"
-    act = Act.RECORD_MINISTRY_NOTICE
-    serializer_class = MinistryNoticeInSerializer
-    rule = "limits.ministry_notice"
+    declared = declaration(services.record_ministry_notice)
 
     def get(self, request: Request) -> Response:
         rows = MinistryNotice.objects.order_by("-recorded_at", "-pk")
@@ -263,18 +238,16 @@ class MinistryNotices(ActView):
             ]
         )
 
-    def post(self, request: Request) -> Response:
-        notice = services.record_ministry_notice(actor=self.actor(), **self.validated())
-        return Response({"id": notice.pk, "recorded_at": notice.recorded_at}, status=status.HTTP_201_CREATED)
+    def answer(self, result: Any) -> Any:
+        return {"id": result.pk, "recorded_at": result.recorded_at}
 
 
-class AcknowledgeDiscrepancies(ActView):
+class AcknowledgeDiscrepancies(DeclaredActView):
     """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
 
     read_permission = "tables.view_discrepancy"
-    act = Act.ACKNOWLEDGE_DISCREPANCIES
-    serializer_class = AcknowledgeInSerializer
-    rule = "books.no_erasure"
+    declared = declaration(services.acknowledge_discrepancies)
+    answer_status = status.HTTP_200_OK
 
     def get(self, request: Request) -> Response:
         rows = (
@@ -284,8 +257,7 @@ class AcknowledgeDiscrepancies(ActView):
         )
         return Response({"not_acknowledged": list(rows[:10000])})
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         wanted = set(data["discrepancies"])
         rows = list(Discrepancy.objects.filter(pk__in=wanted))
         if len(rows) != len(wanted):
@@ -293,8 +265,10 @@ class AcknowledgeDiscrepancies(ActView):
             raise RegulationError(
                 "UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", self.article(), field="discrepancies"
             )
-        done = services.acknowledge_discrepancies(actor=self.actor(), discrepancies=rows, note=data["note"])
-        return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
+        return {"discrepancies": rows, "note": data["note"]}
+
+    def answer(self, result: Any) -> Any:
+        return {"acknowledged": [r.discrepancy_id for r in result]}
 
 
 def _table_dict(table: Table) -> dict[str, Any]:
@@ -307,37 +281,32 @@ def _table_dict(table: Table) -> dict[str, Any]:
     }
 
 
-class Tables(ActView):
+class Tables(DeclaredActView):
     """GET: the tables. POST: put a table on the floor (the director or a committee member)."""
 
     read_permission = "tables.view_table"
-    act = Act.PUT_ON_FLOOR
-    serializer_class = TableInSerializer
-    rule = "table.layout"
+    declared = declaration(services.create_table)
 
     def get(self, request: Request) -> Response:
         return Response([_table_dict(t) for t in Table.objects.order_by("number")])
 
-    def post(self, request: Request) -> Response:
-        table = services.create_table(actor=self.actor(), **self.validated())
-        return Response(_table_dict(table), status=status.HTTP_201_CREATED)
+    def answer(self, result: Any) -> Any:
+        return _table_dict(result)
 
 
-class OpenSession(ActView):
+class OpenSession(DeclaredActView):
     """POST: open a session of a table (by its number) for the current gaming day, with its limits
-    and its initial advance; the caller signs and fixes the maximum."""
+    and its initial advance; the caller signs (the initial advance, FR art. 69, LU art. 10) and
+    fixes the maximum."""
 
     read_permission = "tables.view_session"
-    act = Act.SIGN_ADVANCE  # the initial advance is signed by management (FR art. 69, LU art. 10)
-    serializer_class = OpenSessionInSerializer
-    rule = "advance.count_and_sign"
+    declared = declaration(services.open_session)
+    people = ("croupier",)
 
     def get(self, request: Request) -> Response:
         return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
 
-    def post(self, request: Request) -> Response:
-        data = self.validated()
-        data["croupier"] = self.user_named(data["croupier"], "croupier")
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
             raise RegulationError("UNKNOWN_TABLE", "table", self.article(), field="table")
@@ -348,12 +317,15 @@ class OpenSession(ActView):
                     "UNKNOWN_MINISTRY_NOTICE", "ministry_notice", self.article(), field="ministry_notice"
                 )
             data["ministry_notice"] = notice
-        session = services.open_session(actor=self.actor(), table=table, **data)
-        return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
+        return {**data, "table": table}
+
+    def answer(self, result: Any) -> Any:
+        return {"id": result.pk, "day": result.day}
 
 
-class _SessionActView(ActView):
-    """An act on one session (``sessions/<pk>/…``): GET says what it concerns."""
+class _SessionActView(DeclaredActView):
+    """An act on one session (``sessions/<pk>/…``): GET says what it concerns; the act's
+    answer is the line it wrote in the advance book."""
 
     read_permission = "tables.view_session"
 
@@ -367,77 +339,51 @@ class _SessionActView(ActView):
         session = self.session(pk)
         return Response({"id": session.pk, "status": session.status, "day": session.day})
 
-    def entry(self, entry: Any) -> Response:
-        return Response({"line": entry.line, "kind": entry.kind}, status=status.HTTP_201_CREATED)
+    def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
+        return {**data, "session": self.session(url["pk"])}
+
+    def answer(self, result: Any) -> Any:
+        return {"line": result.line, "kind": result.kind}
 
 
 class AddAdvance(_SessionActView):
     """POST ``{"amount", "counted_by"}``: a further advance, counted by the croupier and signed
     by the caller (FR art. 69, LU art. 10)."""
 
-    act = Act.SIGN_ADVANCE
-    serializer_class = AdvanceInSerializer
-    rule = "advance.count_and_sign"
-
-    def post(self, request: Request, pk: int) -> Response:
-        data = self.validated()
-        data["counted_by"] = self.user_named(data["counted_by"], "counted_by")
-        return self.entry(services.add_advance(actor=self.actor(), session=self.session(pk), **data))
+    declared = declaration(services.add_advance)
+    people = ("counted_by",)
 
 
 class InterruptSession(_SessionActView):
     """POST ``{"mode": "counted"|"locked", "amount", "key_holder", "signed_by", "cashier"}``:
     the session interrupted (FR art. 69, LU art. 23)."""
 
-    act = Act.COUNT
-    serializer_class = InterruptInSerializer
-    rule = "session.interruption"
-
-    def post(self, request: Request, pk: int) -> Response:
-        data = self.validated()
-        for person in ("key_holder", "signed_by", "cashier"):
-            data[person] = self.user_named(data.get(person, ""), person)
-        return self.entry(services.interrupt_session(actor=self.actor(), session=self.session(pk), **data))
+    declared = declaration(services.interrupt_session)
+    people = ("key_holder", "signed_by", "cashier")
 
 
 class ResumeSession(_SessionActView):
     """POST ``{}``: the session resumed by the key's holder named at its interruption."""
 
-    act = Act.COUNT
-    serializer_class = NoInputSerializer
-    rule = "session.interruption"
-
-    def post(self, request: Request, pk: int) -> Response:
-        self.validated()
-        return self.entry(services.resume_session(actor=self.actor(), session=self.session(pk)))
+    declared = declaration(services.resume_session)
 
 
 class CloseSession(_SessionActView):
     """POST ``{"closing_cash", "counted_by", "certified_exact", "cashier"}``: the session closed
     with its count, certified "exact" by the caller (FR art. 69, LU art. 10)."""
 
-    act = Act.SIGN_ADVANCE
-    serializer_class = CloseInSerializer
-    rule = "advance.count_and_sign"
-
-    def post(self, request: Request, pk: int) -> Response:
-        data = self.validated()
-        for person in ("counted_by", "cashier"):
-            data[person] = self.user_named(data.get(person, ""), person)
-        return self.entry(services.close_session(actor=self.actor(), session=self.session(pk), **data))
+    declared = declaration(services.close_session)
+    people = ("counted_by", "cashier")
 
 
 class ChangeMaximum(_SessionActView):
     """POST ``{"maximum", "display_changed"}``: the maximum changed during the session, by the
     director or his delegate (FR art. 55-5, LU art. 33, 51 V)."""
 
-    act = (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE)
-    serializer_class = MaximumInSerializer
-    rule = "limits.maximum_change"
+    declared = declaration(services.change_maximum)
 
-    def post(self, request: Request, pk: int) -> Response:
-        change = services.change_maximum(actor=self.actor(), session=self.session(pk), **self.validated())
-        return Response({"id": change.pk, "maximum": change.maximum}, status=status.HTTP_201_CREATED)
+    def answer(self, result: Any) -> Any:
+        return {"id": result.pk, "maximum": result.maximum}
 
 
 __all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
 from casino_ops.admin_utils import ReadOnlyAdmin
 
@@ -20,6 +21,7 @@ from ..models import CabinetDemand, CabinetInventory, CabinetOpening, KeyHandove
 
 
 class KeyHandoverForm(ActForm):
+    declared = declaration(services.hand_over_key)
     receiver = forms.ModelChoiceField(label=_("remise à"), queryset=get_user_model().objects.none())
     reason = forms.CharField(label=_("motif"), required=False, max_length=300)
 
@@ -43,6 +45,7 @@ class KeyHandoverAdmin(ActAdmin):
 
 
 class InspectionForm(ActForm):
+    declared = declaration(services.open_for_inspection)
     demanded_by = forms.ModelChoiceField(
         label=_("demandée par (officier)"), queryset=get_user_model().objects.none()
     )
@@ -71,6 +74,7 @@ class CabinetOpeningAdmin(ActAdmin):
 
 
 class InventoryForm(ActForm):
+    declared = declaration(services.record_inventory)
     opening = forms.ModelChoiceField(
         label=_("ouverture demandée par un officier"), queryset=CabinetOpening.objects.none()
     )

@@ -11,7 +11,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm, choice_field
 
 from .. import services
@@ -44,6 +44,7 @@ def _entry_choices() -> list[tuple[str, str]]:
 
 
 class CorrectionForm(ActForm):
+    declared = declaration(services.record_correction)
     entry = forms.ChoiceField(label=_("entrée corrigée"), choices=())
     field = forms.CharField(
         label=_("rubrique"),
@@ -174,7 +175,6 @@ class ApprovedCorrectionForm(CorrectionForm):
 @admin.register(Correction)
 class CorrectionAdmin(ActAdmin):
     add_form = ApprovedCorrectionForm
-    act = Act.APPROVE_DEPOT_CORRECTION
     list_display = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")
     list_select_related = ("order", "reception", "incident", "destruction", "approved_by")
     detail_fields = ("at", "entry_display", "field", "old_value", "new_value", "reason", "approved_by")

@@ -23,12 +23,14 @@ from django.utils.translation import gettext_lazy as _
 from cards_registry.colours import colour
 from casino_ops import access, dates
 from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import (
     ActAdmin,
     ActForm,
     ActPageForm,
     act_action,
     act_action_page,
+    may_perform,
     model_choice_field,
     users_with_role,
 )
@@ -108,6 +110,8 @@ class _CountedForm(_AtTableForm):
 
 
 class IssueDecksForm(_AtTableForm):
+    declared = declaration(services.issue_decks)
+
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return services.issue_decks(
             actor=actor, table_number=data["table_number"], day=data["day"], decks=self.decks
@@ -123,6 +127,8 @@ class IssueDecksForm(_AtTableForm):
 class ReturnDecksForm(_CountedForm):
     """Decks back from a table with one examination for all (the action's); the cards of each
     deck are counted by hand and its count typed: nothing is presumed."""
+
+    declared = declaration(services.return_decks)
 
     def __init__(self, *args: Any, result: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -146,6 +152,7 @@ class CheckDecksAtTableForm(_CountedForm):
     counted, its band and its maker's order. Each deck's check is its own act: a refused one
     (its incident opened, the deck quarantined) stops the form, the decks before it checked."""
 
+    declared = declaration(services.check_at_table)
     witness = forms.CharField(label=_("témoin"), max_length=150)
     video_reference = forms.CharField(
         label=_("référence vidéo"),
@@ -213,6 +220,7 @@ class CheckDecksAtTableForm(_CountedForm):
 
 
 class DestroyDecksForm(_SelectedDecksForm):
+    declared = declaration(services.destroy_decks)
     officer = forms.ModelChoiceField(label=_("officier"), queryset=get_user_model().objects.none())
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -231,6 +239,8 @@ class DestroyDecksForm(_SelectedDecksForm):
 
 
 class DeclareOutOfUseForm(_SelectedDecksForm):
+    declared = declaration(services.declare_out_of_use)
+
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return services.declare_out_of_use(
             actor=actor, decks=self.decks, reason=str(_("Déclarés hors d'usage par la direction"))
@@ -358,11 +368,23 @@ class DeckAdmin(ReadOnlyAdmin):
             ),
         )
 
+    #: the form each action performs its act with: the action is offered to whoever may
+    #: perform the act of its form's declaration (casino_ops.acts)
+    action_forms: dict[str, Any] = {
+        "issue": IssueDecksForm,
+        "check_at_table": CheckDecksAtTableForm,
+        **{f"return_{result}": ReturnDecksForm for result in ReturnResult},
+        "destroy": DestroyDecksForm,
+        "declare_out_of_use": DeclareOutOfUseForm,
+    }
+
     def get_actions(self, request: HttpRequest) -> dict[str, Any]:
         actions = super().get_actions(request)
-        if not access.may(request.user, Act.DEPOT):
-            return {name: action for name, action in actions.items() if name == "check_at_table"}
-        return actions
+        return {
+            name: action
+            for name, action in actions.items()
+            if name not in self.action_forms or may_perform(request.user, self.action_forms[name])
+        }
 
     @admin.action(description=_("Remettre à une table"))
     def issue(self, request: HttpRequest, queryset: QuerySet[Deck]) -> HttpResponse | None:
@@ -402,6 +424,7 @@ class SixainAdmin(ReadOnlyAdmin):
 
 
 class OutOfUseForm(ActForm):
+    declared = declaration(services.declare_out_of_use)
     serials = DecksBySerial.base_fields["serials"]
     sixains = DecksBySerial.base_fields["sixains"]
     reason = forms.CharField(label=_("motif"), max_length=300)
@@ -437,6 +460,7 @@ class CountedReturnForm(ActForm):
     """Decks back from a table, each examined and counted by hand: one row per deck, its
     serial, the examination chosen from the list and the cards counted (nothing presumed)."""
 
+    declared = declaration(services.return_decks)
     table_number = forms.IntegerField(label=_("table"), min_value=1)
     day = forms.DateField(label=_("journée"), initial=timezone.localdate)
     officer_informed = forms.ModelChoiceField(

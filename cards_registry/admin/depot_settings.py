@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .. import services
@@ -16,6 +16,7 @@ from ..models import DepotSettings
 
 
 class DepotSettingsForm(ActForm):
+    declared = declaration(services.set_max_sixains)
     max_sixains = forms.IntegerField(
         label=_("nombre maximal de sixains (LU)"),
         required=False,
@@ -43,6 +44,5 @@ class DepotSettingsAdmin(ActAdmin):
     """The limit the ministry sets; "Ajouter" records a new value (the director only, audited)."""
 
     add_form = DepotSettingsForm
-    act = Act.DEPOT_SETTINGS
     list_display = ("__str__", "max_sixains")
     detail_fields = ("max_sixains",)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops import access, dates
 from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
 
 from .. import selectors, services
@@ -25,6 +26,7 @@ from ._shared import named_decks
 
 
 class IncidentForm(ActForm):
+    declared = declaration(services.report_incident)
     kind = forms.ChoiceField(label=_("nature"), choices=IncidentKind.choices)
     occurred_at = forms.DateTimeField(label=_("survenu le"), initial=timezone.now)
     day = forms.DateField(label=_("journée"), initial=timezone.localdate)
@@ -89,7 +91,6 @@ class ProcedureIncidentForm(IncidentForm):
 @admin.register(Incident)
 class IncidentAdmin(ActAdmin):
     add_form = ProcedureIncidentForm
-    act = Act.REPORT_INCIDENT
     list_display = ("number", "kind", "occurred_at", "table_number", "officer_informed", "closed")
     list_filter = ("kind", "day", "table_number")
     list_select_related = ("officer_informed", "closure")
@@ -151,6 +152,7 @@ class IncidentAdmin(ActAdmin):
 
 
 class IncidentToldForm(ActForm):
+    declared = declaration(services.record_incident_report)
     incident = forms.ModelChoiceField(
         label=_("incident"),
         queryset=Incident.objects.filter(officer_informed_at__isnull=True, later_report__isnull=True),
@@ -195,7 +197,6 @@ class IncidentReportAdmin(ActAdmin):
     """When and to whom an incident found by a return, a destruction or a replay was reported."""
 
     add_form = IncidentToldForm
-    act = Act.RECORD_INCIDENT_NOTICE
     list_display = ("incident", "officer", "authority", "informed_at", "recorded_by")
     list_select_related = ("incident", "officer", "recorded_by")
     detail_fields = ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at")

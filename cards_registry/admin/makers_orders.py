@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm, ActPageForm, act_action
 from casino_ops.forms import integer_range
 
@@ -22,6 +23,7 @@ from . import _shared
 
 
 class ManufacturerForm(ActForm):
+    declared = declaration(services.register_manufacturer)
     code = forms.CharField(label=_("code"), max_length=32)
     name = forms.CharField(label=_("raison sociale"), max_length=200)
     approval_reference = forms.CharField(label=_("référence de l'agrément"), max_length=200)
@@ -89,6 +91,7 @@ def _parse_order_lines(text: str) -> list[services.OrderLineData]:
 
 
 class OrderForm(ActForm):
+    declared = declaration(services.create_order)
     manufacturer = forms.ModelChoiceField(label=_("fabricant"), queryset=Manufacturer.objects.all())
     ordered_on = forms.DateField(label=_("date du bon"), initial=timezone.localdate)
     lines = forms.CharField(
@@ -114,6 +117,8 @@ class OrderForm(ActForm):
 
 class SendOrderForm(ActPageForm):
     """A stamped order sent to its maker."""
+
+    declared = declaration(services.send_order)
 
     def __init__(self, *args: Any, order: Order, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -14,6 +14,7 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from cards_registry.colours import colour
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .. import services
@@ -67,6 +68,7 @@ def _parse_received(text: str) -> tuple[list[services.SixainData], list[services
 
 
 class ReceptionForm(ActForm):
+    declared = declaration(services.receive)
     order = forms.ModelChoiceField(
         label=_("bon de commande"),
         queryset=Order.objects.filter(sent_at__isnull=False).select_related("book", "manufacturer"),

@@ -10,7 +10,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm
 from casino_ops.services import get_casino
 
@@ -19,6 +19,7 @@ from ..models import TableCheck
 
 
 class TableCheckForm(ActForm):
+    declared = declaration(services.check_at_table)
     serial = forms.CharField(
         label=_("jeu (numéro de série)"),
         max_length=80,
@@ -61,7 +62,6 @@ class TableCheckAdmin(ActAdmin):
     """Decks unsealed or checked at the table before play (FR art. 40 §1, LU art. 7)."""
 
     add_form = TableCheckForm
-    act = Act.CHECK_AT_TABLE
     list_display = ("at", "deck", "table_number", "day", "new_deck", "cards_counted", "witness", "checked_by")
     list_select_related = ("issue_line__deck", "issue_line__issue", "checked_by")
     search_fields = ("issue_line__deck__serial",)

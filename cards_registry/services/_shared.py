@@ -65,8 +65,8 @@ def _require_officer(actor: User, code: str, what: str, rule: str, profile: str)
 
 
 def _require_key_holder(actor: User, profile: str) -> None:
-    """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6)."""
-    _require_management(actor)
+    """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6); the role
+    (``Act.DEPOT``) is the declaration's gate of the act (casino_ops.acts)."""
     holder = current_key_holder()
     if holder is None or holder.pk != actor.pk:
         raise RegulationError(

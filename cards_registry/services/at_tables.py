@@ -12,8 +12,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, act_checks, clock, dates
+from casino_ops import act_checks, clock, dates
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -43,6 +44,7 @@ from ..rules import (
     table_check_finding,
 )
 from ..selectors import incident_notice
+from ..serializers import ReturnInSerializer
 from ._shared import (
     _create,
     _lock_decks,
@@ -54,6 +56,12 @@ from ._shared import (
 from .incidents import _open_incident, _told
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_DECKS_ISSUED,
+    article="depot.issue_and_unseal",
+    refusals=("NOT_KEY_HOLDER", "ISSUE_DAY_CLOSED", "TABLE_NOT_IN_SERVICE"),
+)
 @transaction.atomic
 def issue_decks(
     *,
@@ -122,6 +130,12 @@ class _FailedCheck(Exception):
         self.error, self.kind, self.circumstances = error, kind, circumstances
 
 
+@declare_act(
+    act=Act.CHECK_AT_TABLE,
+    action=Action.DEPOT_DECK_CHECKED,
+    article="depot.issue_and_unseal",
+    refusals=("DECK_NOT_AT_TABLE",),
+)
 def check_at_table(
     *,
     actor: User,
@@ -233,7 +247,6 @@ def _check_at_table(
 ) -> TableCheck:
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
-    access.require(actor, Act.CHECK_AT_TABLE, profile=profile)
     act_checks.run(act_checks.Act.DEPOT_COUNT, day=day, profile=profile, people={"actor": actor})
     [deck] = _lock_decks([deck])
     line = (
@@ -306,6 +319,13 @@ def _check_at_table(
     return check
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_DECKS_RETURNED,
+    schema=ReturnInSerializer,
+    article="depot.issue_and_unseal",
+    refusals=("NOT_KEY_HOLDER", "DECK_NOT_AT_TABLE", "DECK_UNKNOWN"),
+)
 @transaction.atomic
 def return_decks(
     *,

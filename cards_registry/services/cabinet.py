@@ -14,6 +14,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, act_checks, dates, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 
@@ -30,6 +31,7 @@ from ..models import (
     OutOfUseDeclaration,
 )
 from ..selectors import current_key_holder, decks_in_cabinet_per_books
+from ..serializers import OutOfUseInSerializer
 from ._shared import (
     _create,
     _lock_decks,
@@ -43,6 +45,13 @@ from ._shared import (
 from .incidents import _open_incident
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_KEY_HANDED_OVER,
+    article="depot.cabinet_key",
+    refusals=("NOT_KEY_HOLDER", "KEY_HOLDER_ROLE", "KEY_SAME_HOLDER"),
+    gate=False,  # the holder hands the key over; management only takes it when nobody holds it
+)
 @transaction.atomic
 def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandover:
     """The single key passes from the actor (its holder) to ``receiver`` (director or committee)."""
@@ -121,6 +130,12 @@ def demand_opening(
     return demand
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_CABINET_OPENED,
+    article="depot.cabinet_key",
+    refusals=("NOT_KEY_HOLDER", "DEMAND_ANSWERED", "INSPECTION_BY_OFFICER"),
+)
 @transaction.atomic
 def open_for_inspection(
     *, actor: User, demanded_by: User | None = None, note: str = "", demand: CabinetDemand | None = None
@@ -173,6 +188,12 @@ def open_for_inspection(
     return opening
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_INVENTORY_RECORDED,
+    article="depot.cabinet_key",
+    refusals=("NOT_KEY_HOLDER", "INVENTORY_DONE", "INVENTORY_OPENING"),
+)
 @transaction.atomic
 def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[str]) -> CabinetInventory:
     """The inventory at an opening demanded by an officer: the decks found (serials, or
@@ -261,6 +282,13 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
     return inventory
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_DECKS_DECLARED_OUT_OF_USE,
+    schema=OutOfUseInSerializer,
+    article="depot.cabinet_key",
+    refusals=("NOT_KEY_HOLDER", "DECKS_REQUIRED", "REASON_REQUIRED"),
+)
 @transaction.atomic
 def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str) -> OutOfUseDeclaration:
     """Decks in the cabinet declared out of use by the casino (FR art. 39 §3, LU art. 6): they stay

@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.rules import check_approval_in_words
 
@@ -88,6 +88,11 @@ def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -
         )
 
 
+@declare_act(
+    act=Act.APPROVE_DEPOT_CORRECTION,
+    action=Action.DEPOT_CORRECTION_RECORDED,
+    article="depot.correction",
+)
 @transaction.atomic
 def record_correction(
     *, actor: User, entry: Model, field: str, new_value: str, reason: str, approval: str = ""
@@ -102,7 +107,6 @@ def record_correction(
     """
     profile = _profile()
     article = cite("depot.correction", profile)
-    access.require(actor, Act.APPROVE_DEPOT_CORRECTION, article=article)
     fields = CORRECTABLE.get(type(entry))
     if fields is None:
         raise ValueError(f"{type(entry).__name__} entries are not corrected this way")

@@ -14,6 +14,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, act_checks
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -53,6 +54,12 @@ class DestructionCheck(TypedDict, total=False):
     remark: str
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_DESTRUCTION_RECORDED,
+    article="depot.destruction",
+    refusals=("NOT_KEY_HOLDER", "DECK_QUARANTINED"),
+)
 @transaction.atomic
 def destroy_decks(
     *, actor: User, officer: User, checks: Sequence[DestructionCheck], method: str = "broyage"

@@ -25,6 +25,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 
@@ -45,6 +46,7 @@ from ..rules import (
     check_officer_told,
     check_transition,
 )
+from ..serializers import IncidentInSerializer
 from ._shared import (
     _create,
     _lock_decks,
@@ -143,6 +145,13 @@ def _told(
     )
 
 
+@declare_act(
+    act=Act.REPORT_INCIDENT,
+    action=Action.DEPOT_INCIDENT_REPORTED,
+    schema=IncidentInSerializer,
+    article="depot.incident",
+    refusals=("OFFICER_NOT_TOLD",),
+)
 @transaction.atomic
 def report_incident(
     *,
@@ -168,7 +177,6 @@ def report_incident(
     no deck and its description (``card``).
     """
     profile = _profile()
-    access.require(actor, Act.REPORT_INCIDENT, profile=profile)
     check_incident_kind(kind, profile)
     _told(officer_informed, authority_informed, officer_informed_at, profile)
     check_incident_facts(
@@ -200,6 +208,12 @@ def report_incident(
     )
 
 
+@declare_act(
+    act=Act.RECORD_INCIDENT_NOTICE,
+    action=Action.DEPOT_INCIDENT_REPORT_RECORDED,
+    article="depot.incident",
+    refusals=("INCIDENT_ALREADY_REPORTED",),
+)
 @transaction.atomic
 def record_incident_report(
     *,
@@ -216,7 +230,6 @@ def record_incident_report(
     """
     profile = _profile()
     article = cite("depot.incident", profile)
-    access.require(actor, Act.RECORD_INCIDENT_NOTICE, article=article)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
         raise RegulationError(

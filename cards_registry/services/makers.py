@@ -10,8 +10,9 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, clock, officers
+from casino_ops import clock, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
@@ -26,11 +27,16 @@ from ..rules import check_manufacturer, is_placeholder
 from ._shared import (
     _create,
     _profile,
-    _require_management,
     _require_officer,
 )
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_MANUFACTURER_REGISTERED,
+    article="depot.approved_manufacturer",
+    refusals=("MANUFACTURER_EXISTS",),
+)
 @transaction.atomic
 def register_manufacturer(
     *,
@@ -43,7 +49,6 @@ def register_manufacturer(
     valid_until: dt.date | None = None,
 ) -> Manufacturer:
     """Record a maker's approval by the ministry (FR art. 39: Interior; LU art. 6: Finance)."""
-    _require_management(actor)
     profile = _profile()
     article = cite("depot.approved_manufacturer", profile)
     check_manufacturer(
@@ -86,12 +91,17 @@ def register_manufacturer(
     return maker
 
 
+@declare_act(
+    act=Act.DEPOT_SETTINGS,
+    action=Action.DEPOT_SETTINGS_CHANGED,
+    article="depot.max_sixains",
+    refusals=("SIXAIN_CAP_REFERENCE", "SIXAIN_CAP_REQUIRED"),
+)
 @transaction.atomic
 def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = "") -> DepotSettings:
     """The most sixains the ministry allows the casino to hold (LU art. 6), recorded by the
     director. Under LU it is the ministry's: recorded with the reference of its decision, and
     never emptied. Under FR the casino's own limit (none: ``None``)."""
-    access.require(actor, Act.DEPOT_SETTINGS)
     profile = _profile()
     article = cite("depot.max_sixains", profile)
     reference = " ".join(str(reference or "").split())

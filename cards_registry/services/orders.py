@@ -13,6 +13,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
@@ -28,7 +30,6 @@ from ..rules import check_approved, check_order_lines, check_order_sendable
 from ._shared import (
     _create,
     _profile,
-    _require_management,
     _stamp,
     _take_number,
 )
@@ -40,6 +41,11 @@ class OrderLineData(TypedDict):
     back_colour: str
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_ORDER_CREATED,
+    article="depot.order_book",
+)
 @transaction.atomic
 def create_order(
     *,
@@ -50,7 +56,6 @@ def create_order(
     note: str = "",
 ) -> Order:
     """Write a purchase order in the order book: the next number, from an approved maker."""
-    _require_management(actor)
     profile = _profile()
     check_approved(manufacturer, ordered_on, profile)
     check_order_lines(lines, profile)
@@ -109,10 +114,14 @@ def stamp_order(
     )
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_ORDER_SENT,
+    article="depot.order_book",
+)
 @transaction.atomic
 def send_order(*, actor: User, order: Order) -> Order:
     """Send a stamped order to its maker: refused before the officer's visa."""
-    _require_management(actor)
     profile = _profile()
     order = Order.objects.select_for_update(of=("self",)).select_related("manufacturer").get(pk=order.pk)
     check_order_sendable(

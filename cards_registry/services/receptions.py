@@ -15,6 +15,8 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops import act_checks, clock
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -64,6 +66,12 @@ class SixainData(TypedDict, total=False):
     decks: list[DeckData]
 
 
+@declare_act(
+    act=Act.DEPOT,
+    action=Action.DEPOT_RECEPTION_RECORDED,
+    article="depot.receipt_book",
+    refusals=("NOT_KEY_HOLDER",),
+)
 @transaction.atomic
 def receive(
     *,

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
@@ -19,6 +19,7 @@ from .people import PersonChoice, people
 
 
 class ApprovalForm(ActForm):
+    declared = declaration(services.record_approval)
     person = PersonChoice(label=_("personne agréée"), queryset=people())
     function = forms.ChoiceField(label=_("fonction"), choices=ApprovalFunction.choices)
     job = forms.CharField(label=_("emploi"), required=False, max_length=120)
@@ -35,7 +36,6 @@ class ApprovalForm(ActForm):
 @admin.register(Approval)
 class ApprovalAdmin(ActAdmin):
     add_form = ApprovalForm
-    act = Act.APPROVALS
     list_display = ("person", "function", "job", "approved_on", "reference", "ended_on", "end_kind")
     list_filter = ("function", "end_kind")
     search_fields = ("person__username", "person__last_name", "reference")
@@ -61,6 +61,7 @@ class _ApprovalChoice(ModelChoiceField):
 
 
 class ApprovalEndForm(ActForm):
+    declared = declaration(services.end_approval)
     approval = _ApprovalChoice(
         label=_("agrément"), queryset=Approval.objects.filter(ended_on__isnull=True).select_related("person")
     )
@@ -83,7 +84,6 @@ class ApprovalEndAdmin(ActAdmin):
     """The ends of approvals (the same rows, seen from their end): "Ajouter" ends one."""
 
     add_form = ApprovalEndForm
-    act = Act.APPROVALS
     list_display = ("person", "function", "ended_on", "end_kind", "end_reference", "minister_notified_on")
     detail_fields = ApprovalAdmin.detail_fields
 

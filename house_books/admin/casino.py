@@ -10,8 +10,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino_ops import access, dates
-from casino_ops.access import Act
-from casino_ops.admin_acts import ActForm
+from casino_ops.acts import declaration
+from casino_ops.admin_acts import ActForm, may_perform
 from casino_ops.admin_utils import ModelAdmin
 from casino_ops.models import HOUSE_RULE_KEYS, CalendarRule, CasinoSettings
 from casino_ops.services import CALENDAR_FIELDS, CASINO_FIELDS, EDITABLE_FIELDS
@@ -22,6 +22,7 @@ from ..services.casino import update_casino_settings
 class CasinoSettingsForm(ActForm):
     """The director's act on the casino's settings: the service checks and records them."""
 
+    declared = declaration(update_casino_settings)
     calendar_rule: CalendarRule | None = None  # the new rule of the gaming day, when one was made
 
     class Meta:
@@ -51,10 +52,10 @@ class CasinoSettingsAdmin(ModelAdmin):
     )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return access.may(request.user, Act.CASINO_SETTINGS) and not CasinoSettings.objects.exists()
+        return may_perform(request.user, self.form) and not CasinoSettings.objects.exists()
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.may(request.user, Act.CASINO_SETTINGS)
+        return may_perform(request.user, self.form)
 
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

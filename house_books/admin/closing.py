@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 
 from ..models import ClosingDown, Disposal, DocumentsLeftAt
 from ..services.closing import record_closing
@@ -27,6 +27,7 @@ DOCUMENTS = "\n".join(
 
 
 class ClosingForm(ActForm):
+    declared = declaration(record_closing)
     closed_at = forms.DateTimeField(label=_("cessation le"), initial=timezone.now)
     documents_left_at = forms.ChoiceField(label=_("documents laissés"), choices=DocumentsLeftAt.choices)
     documents = forms.CharField(
@@ -48,7 +49,6 @@ class ClosingForm(ActForm):
 
 @admin.register(ClosingDown)
 class ClosingDownAdmin(ActAdmin):
-    act = Act.CLOSE_DOWN
     add_form = ClosingForm
     list_display = ("closed_at", "disposal", "officer_name", "recorded_by", "visa_by", "visa_at")
     detail_fields = (

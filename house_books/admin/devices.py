@@ -13,7 +13,7 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
 
@@ -23,6 +23,7 @@ from . import ActAdmin, ActForm
 
 
 class ShoeDeviceForm(ActForm):
+    declared = declaration(register_device)
     approved_model = forms.CharField(label=_("modèle agréé"), max_length=120)
     approval_reference = forms.CharField(label=_("décision d'agrément du modèle"), max_length=120)
 
@@ -37,7 +38,6 @@ class ShoeDeviceForm(ActForm):
 class ShoeDeviceAdmin(ActAdmin):
     """The shoes of the cabinet; "Ajouter" registers one (the casino gives its number)."""
 
-    act = Act.HOUSE_BOOKS
     add_form = ShoeDeviceForm
     list_display = ("number", "approved_model", "approval_reference", "state", "recorded_at")
     list_filter = ("state",)
@@ -50,6 +50,7 @@ class _DeviceChoice(ModelChoiceField):
 
 
 class DeviceAssignmentForm(ActForm):
+    declared = declaration(assign_device)
     device = _DeviceChoice(
         label=_("sabot"), queryset=ShoeDevice.objects.filter(state=DeviceState.CABINET).order_by("number")
     )
@@ -67,7 +68,6 @@ class DeviceAssignmentForm(ActForm):
 class DeviceAssignmentAdmin(ActAdmin):
     """The assignments of the shoes; "Ajouter" assigns one to a table (the director's act)."""
 
-    act = Act.ASSIGN_DEVICE
     add_form = DeviceAssignmentForm
     list_display = ("day", "table_number", "device", "assigned_by", "assigned_at", "returned_at")
     date_hierarchy = "day"
@@ -84,6 +84,7 @@ class _AssignmentChoice(ModelChoiceField):
 
 
 class DeviceReturnForm(ActForm):
+    declared = declaration(return_device)
     assignment = _AssignmentChoice(
         label=_("affectation"),
         queryset=DeviceAssignment.objects.filter(returned_at__isnull=True)
@@ -102,7 +103,6 @@ class DeviceReturnForm(ActForm):
 class DeviceReturnAdmin(ActAdmin):
     """The shoes put back in the cabinet (the same rows, by their return): "Ajouter" returns one."""
 
-    act = Act.HOUSE_BOOKS
     add_form = DeviceReturnForm
     list_display = ("returned_at", "device", "table_number", "day")
     detail_fields = DeviceAssignmentAdmin.detail_fields

@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import selectors, services
@@ -32,6 +32,7 @@ _MINISTER_GROUNDS = [(v, label) for v, label in ExclusionGround.choices if v != 
 
 
 class MinisterialExclusionForm(ActForm):
+    declared = declaration(services.record_ministerial_exclusion)
     last_name = forms.CharField(label=_("nom"), max_length=120)
     first_names = forms.CharField(label=_("prénoms"), max_length=200)
     birth_date = forms.DateField(label=_("date de naissance"))
@@ -50,8 +51,6 @@ class MinisterialExclusionForm(ActForm):
 @admin.register(Exclusion)
 class ExclusionAdmin(ActAdmin):
     """The fichier des exclus; "Ajouter" records an exclusion pronounced by the minister."""
-
-    act = Act.HOUSE_BOOKS
 
     add_form = MinisterialExclusionForm
     list_display = (
@@ -124,6 +123,7 @@ class ExclusionAdmin(ActAdmin):
 
 
 class OwnExclusionForm(ActForm):
+    declared = declaration(services.record_own_exclusion)
     kind = forms.ChoiceField(label=_("nature"), choices=ExclusionKind.choices)
     last_name = forms.CharField(label=_("nom"), max_length=120)
     first_names = forms.CharField(label=_("prénoms"), max_length=200)
@@ -142,8 +142,6 @@ class OwnExclusionForm(ActForm):
 class OwnExclusionAdmin(ActAdmin):
     """Exclusions and refusals of admission by the management (LU art. 69)."""
 
-    act = Act.HOUSE_BOOKS
-
     add_form = OwnExclusionForm
     list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
     detail_fields = ExclusionAdmin.detail_fields
@@ -160,6 +158,7 @@ class _ExclusionChoice(ModelChoiceField):
 
 
 class ExclusionNoticeForm(ActForm):
+    declared = declaration(services.notify_own_exclusion)
     exclusion = _ExclusionChoice(
         label=_("exclusion par la direction"),
         queryset=Exclusion.objects.filter(origin=ExclusionOrigin.CASINO, minister_notified_on__isnull=True),
@@ -178,8 +177,6 @@ class ExclusionNoticeForm(ActForm):
 class ExclusionNoticeAdmin(ActAdmin):
     """The notices to the minister of the management's own exclusions: "Ajouter" gives one."""
 
-    act = Act.HOUSE_BOOKS
-
     add_form = ExclusionNoticeForm
     list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
     detail_fields = ExclusionAdmin.detail_fields
@@ -191,6 +188,7 @@ class ExclusionNoticeAdmin(ActAdmin):
 
 
 class ExclusionLiftForm(ActForm):
+    declared = declaration(services.lift_exclusion)
     exclusion = _ExclusionChoice(
         label=_("exclusion"), queryset=Exclusion.objects.filter(lifted_on__isnull=True)
     )
@@ -208,8 +206,6 @@ class ExclusionLiftForm(ActForm):
 class ExclusionLiftAdmin(ActAdmin):
     """The radiations from the list of the excluded: "Ajouter" records one."""
 
-    act = Act.HOUSE_BOOKS
-
     add_form = ExclusionLiftForm
     list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
     detail_fields = ExclusionAdmin.detail_fields
@@ -226,6 +222,7 @@ class _InForceChoice(ModelChoiceField):
 
 
 class RefusedEntryForm(ActForm):
+    declared = declaration(services.record_refused_entry)
     exclusion = _InForceChoice(
         label=_("exclusion appliquée"),
         queryset=Exclusion.objects.filter(lifted_on__isnull=True).order_by("last_name", "first_names", "pk"),
@@ -250,8 +247,6 @@ class RefusedEntryForm(ActForm):
 class RefusedEntryAdmin(ActAdmin):
     """The entries refused at the door (LU art. 67, 75): "Ajouter" writes one under the
     exclusion it enforces, with the person as identified and the physionomiste."""
-
-    act = Act.REFUSE_ENTRY
 
     add_form = RefusedEntryForm
     list_display = ("refused_at", "last_name", "first_names", "birth_date", "exclusion", "physionomiste")

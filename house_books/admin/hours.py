@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates, roles
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
 
@@ -22,6 +22,7 @@ from . import ActAdmin, ActForm
 
 
 class SeanceHoursForm(ActForm):
+    declared = declaration(notify_seance_hours)
     weekday_start = forms.TimeField(label=_("début des séances, jours ordinaires"))
     holiday_start = forms.TimeField(label=_("début des séances, dimanches et jours fériés"))
     closing = forms.TimeField(label=_("heure de fermeture fixée par l'autorisation"))
@@ -38,7 +39,6 @@ class SeanceHoursForm(ActForm):
 
 @admin.register(SeanceHours)
 class SeanceHoursAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = SeanceHoursForm
     list_display = ("effective_from", "weekday_start", "holiday_start", "closing", "notified_at", "reference")
     detail_fields = (
@@ -59,6 +59,7 @@ class _OpenSessionChoice(ModelChoiceField):
 
 
 class EarlyStopForm(ActForm):
+    declared = declaration(record_early_stop)
     session = _OpenSessionChoice(label=_("séance"), queryset=tables.open_sessions())
     reason = forms.ChoiceField(label=_("motif"), choices=EarlyStopReason.choices)
     stopped_at = forms.DateTimeField(label=_("arrêtée le"), initial=timezone.now)
@@ -73,7 +74,6 @@ class EarlyStopForm(ActForm):
 
 @admin.register(EarlyStop)
 class EarlyStopAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = EarlyStopForm
     list_display = ("session", "stopped_at", "reason", "recorded_by")
     detail_fields = ("session", "stopped_at", "reason", "note", "recorded_by", "recorded_at")
@@ -83,6 +83,7 @@ class EarlyStopAdmin(ActAdmin):
 
 
 class BankFailureForm(ActForm):
+    declared = declaration(record_bank_failure)
     occurred_at = forms.DateTimeField(label=_("survenue le"), initial=timezone.now)
     description = forms.CharField(
         label=_("circonstances"), widget=forms.Textarea(attrs={"rows": 3}), max_length=2000
@@ -126,7 +127,6 @@ class BankFailureForm(ActForm):
 
 @admin.register(BankFailure)
 class BankFailureAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = BankFailureForm
     list_display = ("occurred_at", "officer_name", "officer_told_at", "minister_told_at", "recorded_by")
     detail_fields = (
@@ -146,6 +146,7 @@ class _FailureChoice(ModelChoiceField):
 
 
 class NewAuthorisationForm(ActForm):
+    declared = declaration(record_new_authorisation)
     failure = _FailureChoice(
         label=_("défaillance"),
         queryset=BankFailure.objects.filter(new_authorisation__isnull=True).order_by("-occurred_at"),
@@ -162,7 +163,6 @@ class NewAuthorisationForm(ActForm):
 
 @admin.register(NewAuthorisation)
 class NewAuthorisationAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = NewAuthorisationForm
     list_display = ("failure", "granted_on", "reference", "recorded_by")
     detail_fields = ("failure", "granted_on", "reference", "recorded_by", "recorded_at")

@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from tables import selectors as tables
 
 from ..models import TableNotice
@@ -26,6 +26,7 @@ def _tables() -> list[tuple[int, str]]:
 
 
 class TableNoticeForm(ActForm):
+    declared = declaration(post_table_notice)
     table = forms.TypedChoiceField(label=_("table"), coerce=int, choices=_tables)
     day = forms.DateField(label=_("journée"), initial=timezone.localdate)
 
@@ -38,7 +39,6 @@ class TableNoticeForm(ActForm):
 
 @admin.register(TableNotice)
 class TableNoticeAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = TableNoticeForm
     list_display = ("table_number", "table_code", "day", "advance", "minimum", "maximum", "posted_by")
     detail_fields = (

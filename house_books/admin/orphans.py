@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import dates
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
@@ -19,6 +19,7 @@ from . import ActAdmin, ActForm
 
 
 class OrphanEntryForm(ActForm):
+    declared = declaration(services.record_orphan)
     found_at = forms.DateTimeField(label=_("trouvé le"), initial=timezone.now)
     kind = forms.ChoiceField(label=_("nature"), choices=OrphanKind.choices)
     table_number = forms.IntegerField(label=_("table"), required=False, min_value=1, max_value=999)
@@ -51,7 +52,6 @@ class OrphanEntryForm(ActForm):
 
 @admin.register(OrphanEntry)
 class OrphanEntryAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = OrphanEntryForm
     list_display = ("number", "found_at", "kind", "table_number", "amount", "exercise", "recorded_by")
     list_filter = ("exercise", "kind")
@@ -77,6 +77,7 @@ class _EntryChoice(ModelChoiceField):
 
 
 class OrphanRepaymentForm(ActForm):
+    declared = declaration(services.repay_orphan)
     entry = _EntryChoice(label=_("inscription primitive"), queryset=OrphanEntry.objects.order_by("-number"))
     repaid_on = forms.DateField(label=_("remboursé le"), initial=timezone.localdate)
     amount = forms.DecimalField(label=_("montant remboursé"), max_digits=12, decimal_places=2, min_value=0)
@@ -97,7 +98,6 @@ class OrphanRepaymentForm(ActForm):
 
 @admin.register(OrphanRepayment)
 class OrphanRepaymentAdmin(ActAdmin):
-    act = Act.HOUSE_BOOKS
     add_form = OrphanRepaymentForm
     list_display = ("entry", "repaid_on", "amount", "owner_name", "recorded_by")
     detail_fields = (
@@ -114,6 +114,7 @@ class OrphanRepaymentAdmin(ActAdmin):
 
 
 class OrphanTransferForm(ActForm):
+    declared = declaration(services.transfer_orphans)
     exercise = forms.IntegerField(label=_("exercice"), min_value=2000, max_value=2999)
     transferred_on = forms.DateField(label=_("versé le"), initial=timezone.localdate)
     amount = forms.DecimalField(
@@ -135,7 +136,6 @@ class OrphanTransferForm(ActForm):
 @admin.register(OrphanTransfer)
 class OrphanTransferAdmin(ActAdmin):
     add_form = OrphanTransferForm
-    act = Act.TRANSFER_ORPHANS
     list_display = ("exercise", "transferred_on", "amount", "commune", "receipt", "minister_notified_on")
     detail_fields = (
         "exercise",

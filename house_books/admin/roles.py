@@ -14,7 +14,7 @@ from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from casino_ops import roles
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 
 from .. import services
 from ..models import RoleEntry, RoleEntryKind
@@ -26,6 +26,7 @@ GRANTABLE = [(role, label) for role, label in roles.LABELS.items() if role != ro
 
 
 class RoleEntryForm(ActForm):
+    declared = declaration(services.grant_role)
     kind = forms.ChoiceField(label=_("acte"), choices=RoleEntryKind.choices)
     person = PersonChoice(label=_("personne"), queryset=people())
     role = forms.ChoiceField(label=_("rôle"), choices=[("", "—"), *GRANTABLE], required=False)
@@ -53,7 +54,6 @@ class RoleEntryForm(ActForm):
 @admin.register(RoleEntry)
 class RoleEntryAdmin(ActAdmin):
     add_form = RoleEntryForm
-    act = Act.GRANT_ROLES
     list_display = ("recorded_at", "kind", "person_name", "role", "reason", "recorded_by")
     list_filter = ("kind", "role")
     search_fields = ("person__username", "person__last_name", "person_name", "reason")

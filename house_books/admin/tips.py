@@ -9,7 +9,7 @@ from django.contrib import admin
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
+from casino_ops.acts import declaration
 
 from .. import services
 from ..models import TipsCount
@@ -18,6 +18,7 @@ from .people import PersonChoice, people
 
 
 class TipsCountForm(ActForm):
+    declared = declaration(services.count_tips)
     day = forms.DateField(label=_("journée"), initial=timezone.localdate)
     box = forms.CharField(label=_("tirelire"), max_length=60, initial="Tirelire n° 1")
     amount = forms.DecimalField(label=_("montant compté"), max_digits=12, decimal_places=2, min_value=0)
@@ -34,7 +35,6 @@ class TipsCountForm(ActForm):
 @admin.register(TipsCount)
 class TipsCountAdmin(ActAdmin):
     add_form = TipsCountForm
-    act = Act.COUNT_TIPS
     list_display = ("day", "box", "amount", "counted_by", "witness", "counted_at")
     date_hierarchy = "day"
     detail_fields = ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at")

@@ -19,6 +19,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
@@ -67,6 +68,12 @@ def _require_director(actor: User, article: str, *, person: Any = None) -> None:
     access.require(actor, Act.APPROVALS, article=article, gate=not own)
 
 
+@declare_act(
+    act=Act.APPROVALS,
+    action=Action.HOUSE_APPROVAL_RECORDED,
+    article="house.approvals",
+    gate=False,  # the service's own gate (see its body)
+)
 @transaction.atomic
 def record_approval(
     *,
@@ -119,6 +126,12 @@ def record_approval(
     return approval
 
 
+@declare_act(
+    act=Act.APPROVALS,
+    action=Action.HOUSE_APPROVAL_ENDED,
+    article="house.approvals",
+    gate=False,  # the service's own gate (see its body)
+)
 @transaction.atomic
 def end_approval(
     *,

@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from casino_ops import dates
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 from tables import selectors as tables
 from tables.services import interrupt_session
@@ -27,7 +29,7 @@ from tables.services import interrupt_session
 from ..models import BankFailure, NewAuthorisation
 from ..rules import bank as rules
 from ..rules.common import required_text
-from ._shared import create, profile, require_management
+from ._shared import create, profile
 
 RULE = "house.bank"
 
@@ -38,6 +40,12 @@ def _lock_book() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.bank'))")
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_BANK_FAILURE_RECORDED,
+    article="house.bank",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_bank_failure(
     *,
@@ -56,7 +64,6 @@ def record_bank_failure(
     séance's croupier, signed by ``actor``, under LU before ``cashier``); the advance book's line says it is the failure."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor, article)
     occurred_at = rules.moment(occurred_at, "occurred_at", article)
     description = required_text(description, "description", _("les circonstances"), article)
     officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
@@ -124,6 +131,12 @@ def _counts_of_open_seances(counts: Mapping[int, Any], current: str) -> list[tup
     return rules.counts_of_open_seances(counts, open_now, article)
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_NEW_AUTHORISATION_RECORDED,
+    article="house.bank",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_new_authorisation(
     *, actor: User, failure: BankFailure, granted_on: dt.date, reference: str
@@ -131,7 +144,6 @@ def record_new_authorisation(
     """The new authorisation granted after ``failure``: the séances may open again."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor, article)
     failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
     rules.check_authorisation_not_recorded(NewAuthorisation.objects.filter(failure=failure).exists(), article)
     rules.check_granted_on(granted_on, failure.occurred_at, article)

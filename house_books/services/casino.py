@@ -18,8 +18,8 @@ import audit
 from audit.actions import Action
 from audit.models import AuditEvent
 from cards_registry import selectors as depot
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.models import BEGINNING, CalendarRule, CasinoSettings
 from casino_ops.rules import check_casino_settings
 from casino_ops.services import CALENDAR_FIELDS, EDITABLE_FIELDS
@@ -28,10 +28,10 @@ from tables import selectors as tables
 from ..rules import casino as rules
 
 
+@declare_act(act=Act.CASINO_SETTINGS, action=Action.CASINO_SETTINGS_CHANGED, article="casino.profile")
 @transaction.atomic
 def update_casino_settings(*, actor: User, **changes: Any) -> CasinoSettings:
     """Change the casino's settings: the director only."""
-    access.require(actor, Act.CASINO_SETTINGS)
     # the gaming day's and the exercise's settings left empty in a form keep their value
     changes = {
         key: value

@@ -23,6 +23,7 @@ from audit.actions import Action
 from cards_registry import selectors as depot
 from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import cite
 
@@ -40,6 +41,12 @@ def _lock_book() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.closing'))")
 
 
+@declare_act(
+    act=Act.CLOSE_DOWN,
+    action=Action.HOUSE_CLOSING_RECORDED,
+    article="house.closing",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_closing(
     *,
@@ -55,7 +62,6 @@ def record_closing(
     shoe device and the exclusion file destroyed or handed to ``successor`` before
     ``officer_name``. The devices leave the cabinet's book (state ``disposed``)."""
     article = cite(RULE, profile())
-    access.require(actor, Act.CLOSE_DOWN, article=article)
     rules.check_closed_at(closed_at, article)
     rules.check_documents_left_at(documents_left_at, article)
     documents_text = rules.documents(documents, article)

@@ -17,15 +17,15 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
 from ..rules import devices as rules
 from ..rules.common import required_text
-from ._shared import create, profile, require_management
+from ._shared import create, profile
 
 RULE = "house.devices"
 
@@ -36,11 +36,16 @@ def _lock_book() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.devices'))")
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_DEVICE_REGISTERED,
+    article="house.devices",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def register_device(*, actor: User, approved_model: str, approval_reference: str) -> ShoeDevice:
     """A shoe of an approved model enters the cabinet, numbered by the casino."""
     article = cite(RULE, profile())
-    require_management(actor, article)
     approved_model = required_text(approved_model, "approved_model", _("le modèle agréé"), article)
     approval_reference = required_text(
         approval_reference, "approval_reference", _("la décision d'agrément du modèle"), article
@@ -70,11 +75,16 @@ def register_device(*, actor: User, approved_model: str, approval_reference: str
     return device
 
 
+@declare_act(
+    act=Act.ASSIGN_DEVICE,
+    action=Action.HOUSE_DEVICE_ASSIGNED,
+    article="house.devices",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def assign_device(*, actor: User, device: ShoeDevice, table_number: int, day: dt.date) -> DeviceAssignment:
     """The director assigns a shoe from the cabinet to a table for the séance of ``day``."""
     article = cite(RULE, profile())
-    access.require(actor, Act.ASSIGN_DEVICE, article=article)
     device = ShoeDevice.objects.select_for_update().get(pk=device.pk)
     rules.check_assignable(device, DeviceAssignment.objects.filter(device=device, day=day).exists(), article)
     rules.check_table_number(table_number, article)
@@ -98,11 +108,16 @@ def assign_device(*, actor: User, device: ShoeDevice, table_number: int, day: dt
     return assignment
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_DEVICE_RETURNED,
+    article="house.devices",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def return_device(*, actor: User, assignment: DeviceAssignment) -> DeviceAssignment:
     """The shoe goes back to the cabinet at the end of the séance."""
     article = cite(RULE, profile())
-    require_management(actor, article)
     assignment = DeviceAssignment.objects.select_for_update().select_related("device").get(pk=assignment.pk)
     rules.check_not_returned(assignment, article)
     now = tables.acts_now()

@@ -23,8 +23,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 
 from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin, RefusedEntry
@@ -61,6 +61,12 @@ def _payload(exclusion: Exclusion) -> dict[str, Any]:
     }
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_EXCLUSION_RECORDED,
+    article="house.exclusions.minister",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_ministerial_exclusion(
     *,
@@ -75,7 +81,6 @@ def record_ministerial_exclusion(
 ) -> Exclusion:
     """An exclusion pronounced by the Minister of Justice, notified to the director (LU art. 68)."""
     article = cite(MINISTER_RULE, profile())
-    require_management(actor, article)
     rules.check_minister_ground(ground, article)
     person = rules.person(last_name, first_names, birth_date, article)
     decided = past_date(decided_on, "decided_on", article)
@@ -100,6 +105,12 @@ def record_ministerial_exclusion(
     return exclusion
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_OWN_EXCLUSION_RECORDED,
+    article="house.exclusions.own",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_own_exclusion(
     *,
@@ -116,7 +127,6 @@ def record_own_exclusion(
     initiative (LU art. 69): written with its reasons, to be notified at once to the minister
     (:func:`notify_own_exclusion`)."""
     article = cite(OWN_RULE, profile())
-    require_management(actor, article)
     rules.check_own_kind(kind, article)
     person = rules.person(last_name, first_names, birth_date, article)
     decided = past_date(decided_on, "decided_on", article)
@@ -139,13 +149,18 @@ def record_own_exclusion(
     return exclusion
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_EXCLUSION_NOTIFIED,
+    article="house.exclusions.own",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def notify_own_exclusion(
     *, actor: User, exclusion: Exclusion, notified_on: dt.date, reference: str
 ) -> Exclusion:
     """The notice of the casino's own exclusion, with its reasons, to the Minister of Justice."""
     article = cite(OWN_RULE, profile())
-    require_management(actor, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     rules.check_notifiable(exclusion, article)
     day = past_date(notified_on, "notified_on", article)
@@ -159,6 +174,12 @@ def notify_own_exclusion(
     return exclusion
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_EXCLUSION_LIFTED,
+    article="house.exclusions",
+    gate=False,  # the service's own gate (see its body)
+)
 @transaction.atomic
 def lift_exclusion(*, actor: User, exclusion: Exclusion, lifted_on: dt.date, reference: str) -> Exclusion:
     """A radiation: the minister's decision notified to the director (LU art. 68), or the end
@@ -187,6 +208,12 @@ def lift_exclusion(*, actor: User, exclusion: Exclusion, lifted_on: dt.date, ref
     return exclusion
 
 
+@declare_act(
+    act=Act.REFUSE_ENTRY,
+    action=Action.HOUSE_ENTRY_REFUSED,
+    article="house.exclusions.entrance",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_refused_entry(
     *,
@@ -202,7 +229,6 @@ def record_refused_entry(
     """An entry refused at the door to a person under an exclusion (LU art. 67, 75), written
     under the exclusion it enforces: in force that day, naming the same person."""
     article = cite(ENTRANCE_RULE, profile())
-    access.require(actor, Act.REFUSE_ENTRY, article=article)
     rules.check_exclusion_given(exclusion, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     moment = past_moment(refused_at, "refused_at", article)

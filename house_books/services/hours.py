@@ -19,6 +19,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 from tables import selectors as tables
 
@@ -26,7 +28,7 @@ from .. import selectors
 from ..models import BankFailure, EarlyStop, EarlyStopReason, SeanceHours
 from ..rules import hours as rules
 from ..rules.common import required_text
-from ._shared import create, profile, require_management
+from ._shared import create, profile
 
 RULE = "house.hours"
 
@@ -37,6 +39,12 @@ def _lock_book() -> None:
             cursor.execute("SELECT pg_advisory_xact_lock(hashtext('house_books.hours'))")
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_HOURS_NOTIFIED,
+    article="house.hours",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def notify_seance_hours(
     *,
@@ -53,7 +61,6 @@ def notify_seance_hours(
     at least 24 hours before it takes effect (LU art. 71)."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor, article)
     weekday_start = rules.time(weekday_start, "weekday_start", article)
     holiday_start = rules.time(holiday_start, "holiday_start", article)
     closing = rules.time(closing, "closing", article)
@@ -92,6 +99,12 @@ def notify_seance_hours(
     return hours
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_EARLY_STOP_RECORDED,
+    article="house.hours",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_early_stop(
     *, actor: User, session: Any, reason: str, stopped_at: dt.datetime | None = None, note: str = ""
@@ -101,7 +114,6 @@ def record_early_stop(
     recorded at or before the stop). Recorded before the séance is closed."""
     current = profile()
     article = cite(RULE, current)
-    require_management(actor, article)
     rules.check_stop_reason(reason, article)
     session = tables.open_sessions().select_for_update(of=("self",)).filter(pk=session.pk).first()
     rules.check_session_open(session, article)

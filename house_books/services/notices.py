@@ -16,22 +16,29 @@ from django.db import transaction
 
 import audit
 from audit.actions import Action
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 from tables import selectors as tables
 
 from ..models import TableNotice
 from ..rules import notices as rules
-from ._shared import create, profile, require_management
+from ._shared import create, profile
 
 RULE = "house.table_notice"
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_TABLE_NOTICE_POSTED,
+    article="house.table_notice",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def post_table_notice(*, actor: User, table: Any, day: dt.date) -> TableNotice:
     """The notice posted at ``table`` (a table or its number) on ``day``: its number, its
     advance, its minimum and its maximum in force."""
     article = cite(RULE, profile())
-    require_management(actor, article)
     number = rules.table_number(table, article)
     rules.check_day(day, article)
     rows = tables.limits_in_force(number)

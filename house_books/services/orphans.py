@@ -20,8 +20,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 from tables import selectors as tables
 
@@ -29,7 +29,7 @@ from ..models import OrphanEntry, OrphanRepayment, OrphanTransfer
 from ..rules import orphans as rules
 from ..rules.common import money, required_text
 from ..selectors import orphan_balance, orphan_entry_balance
-from ._shared import create, profile, require_management
+from ._shared import create, profile
 
 RULE = "house.orphans"
 
@@ -48,6 +48,12 @@ def _refuse_closed(exercise: int, article: str, field: str) -> None:
     )
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_ORPHAN_RECORDED,
+    article="house.orphans",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def record_orphan(
     *,
@@ -66,7 +72,6 @@ def record_orphan(
     the moment it is found abandoned (``stake`` and ``winnings``; ``amount`` is their sum).
     """
     article = cite(RULE, profile())
-    require_management(actor, article)
     rules.check_kind(kind, article)
     rules.check_found_at(found_at, tables.acts_now(), article)
     description = required_text(description, "description", _("les circonstances de la découverte"), article)
@@ -111,6 +116,12 @@ def record_orphan(
     return entry
 
 
+@declare_act(
+    act=Act.HOUSE_BOOKS,
+    action=Action.HOUSE_ORPHAN_REPAID,
+    article="house.orphans",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def repay_orphan(
     *,
@@ -128,7 +139,6 @@ def repay_orphan(
     deducted from it, with the owner's name and address, his proof and the original entry.
     """
     article = cite(RULE, profile())
-    require_management(actor, article)
     _lock()
     entry = OrphanEntry.objects.get(pk=entry.pk)
     value = money(amount, "amount", article)
@@ -169,6 +179,12 @@ def repay_orphan(
     return repayment
 
 
+@declare_act(
+    act=Act.TRANSFER_ORPHANS,
+    action=Action.HOUSE_ORPHANS_TRANSFERRED,
+    article="house.orphans",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def transfer_orphans(
     *,
@@ -188,7 +204,6 @@ def transfer_orphans(
     """
     article = cite(RULE, profile())
 
-    access.require(actor, Act.TRANSFER_ORPHANS, article=article)
     exercise = rules.exercise_year(exercise, article)
     value = money(amount, "amount", article, allow_zero=True)
     commune = required_text(commune, "commune", _("la commune, siège du casino"), article)

@@ -17,14 +17,16 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access, clock, roles
+from casino_ops import clock, roles
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 
 from ..models import RoleEntry, RoleEntryKind
 from ..rules import people as rules
 from ..rules.common import required_text
 from ..selectors import person_name, roles_book_kept, roles_by_act
+from ..serializers import RoleActInSerializer
 from ._shared import create, profile
 
 
@@ -66,13 +68,18 @@ def _write(
     return entry
 
 
+@declare_act(
+    act=Act.GRANT_ROLES,
+    action=Action.HOUSE_ROLE_GRANTED,
+    schema=RoleActInSerializer,
+    article="people.roles",
+)
 @transaction.atomic
 def grant_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntry:
     """The director gives ``person`` the role ``role`` (never the officer's, never to himself,
     never one incompatible with a role the person holds), for the reason written."""
     p = profile()
     article = cite("people.roles", p)
-    access.require(actor, Act.GRANT_ROLES, profile=p)
     reason = required_text(reason, "reason", _("le motif"), article)
     _lock_book()
     held = _held(person)
@@ -89,13 +96,18 @@ def grant_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntr
     )
 
 
+@declare_act(
+    act=Act.GRANT_ROLES,
+    action=Action.HOUSE_ROLE_WITHDRAWN,
+    schema=RoleActInSerializer,
+    article="people.roles",
+)
 @transaction.atomic
 def withdraw_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntry:
     """The director takes back the role ``role`` from ``person`` (never the officer's, never his
     own), for the reason written."""
     p = profile()
     article = cite("people.roles", p)
-    access.require(actor, Act.GRANT_ROLES, profile=p)
     reason = required_text(reason, "reason", _("le motif"), article)
     _lock_book()
     held = _held(person)
@@ -112,13 +124,18 @@ def withdraw_role(*, actor: User, person: User, role: str, reason: str) -> RoleE
     )
 
 
+@declare_act(
+    act=Act.GRANT_ROLES,
+    action=Action.HOUSE_PERSON_RENAMED,
+    schema=RoleActInSerializer,
+    article="people.roles",
+)
 @transaction.atomic
 def rename_person(*, actor: User, person: User, first_name: str, last_name: str, reason: str) -> RoleEntry:
     """The director writes a person's new name (a marriage, a spelling set right), for the reason
     written: the books name people as this act leaves them."""
     p = profile()
     article = cite("people.roles", p)
-    access.require(actor, Act.GRANT_ROLES, profile=p)
     reason = required_text(reason, "reason", _("le motif"), article)
     first_name = required_text(first_name, "first_name", _("le prénom"), article)
     last_name = required_text(last_name, "last_name", _("le nom"), article)

@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import access
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import cite
 
 from ..models import TipsCount
@@ -31,6 +31,12 @@ from .approvals import check_approved
 RULE = "house.tips"
 
 
+@declare_act(
+    act=Act.COUNT_TIPS,
+    action=Action.HOUSE_TIPS_COUNTED,
+    article="house.tips",
+    gate_cites_article=True,
+)
 @transaction.atomic
 def count_tips(
     *,
@@ -45,7 +51,6 @@ def count_tips(
     """The count of the day's tips box, entered in the register and the account "pourboires"."""
     current = profile()
     article = cite(RULE, current)
-    access.require(actor, Act.COUNT_TIPS, article=article)
     moment = counted_at or timezone.now()
     rules.check_count_day(day, moment, article)
     box = required_text(box, "box", _("la tirelire"), article)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from cards_registry.selectors import colour, decks_checked_for_play
 from casino_ops import roles
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActPageForm, model_choice_field
 from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
@@ -48,6 +49,7 @@ class DeckChoiceField(_ModelMultipleChoiceField):
 
 
 class OpenSessionForm(ActPageForm):
+    declared = declaration(services.open_session)
     model = Session
     table = forms.ModelChoiceField(label=_("table"), queryset=Table.objects.filter(in_service=True))
     day = forms.DateField(
@@ -86,6 +88,7 @@ class SessionActForm(ActPageForm):
 
 
 class AdvanceForm(SessionActForm):
+    declared = declaration(services.add_advance)
     model = AdvanceEntry
     amount = money_field(_("montant compté et annoncé"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=role_users(roles.CROUPIER))
@@ -97,6 +100,7 @@ class AdvanceForm(SessionActForm):
 
 
 class MaximumForm(SessionActForm):
+    declared = declaration(services.change_maximum)
     model = MaximumChange
     maximum = money_field(_("nouveau maximum par case"))
     display_changed = forms.BooleanField(
@@ -113,6 +117,7 @@ class MaximumForm(SessionActForm):
 
 
 class InterruptForm(SessionActForm):
+    declared = declaration(services.interrupt_session)
     model = AdvanceEntry
     mode = forms.ChoiceField(
         label=_("interruption"),
@@ -146,6 +151,7 @@ class InterruptForm(SessionActForm):
 
 
 class ResumeForm(SessionActForm):
+    declared = declaration(services.resume_session)
     confirm = forms.BooleanField(label=_("la partie reprend"))
 
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
@@ -153,6 +159,7 @@ class ResumeForm(SessionActForm):
 
 
 class CloseForm(SessionActForm):
+    declared = declaration(services.close_session)
     model = Session
     closing_cash = money_field(_("encaisse comptée, annoncée et inscrite"))
     counted_by = forms.ModelChoiceField(label=_("compté par"), queryset=role_users(roles.CROUPIER))
@@ -176,6 +183,7 @@ class ShoeForm(SessionActForm):
     """The six decks are chosen among those the depot issued to the session's table for
     its day, by serial and sixain (what the director reads on the decks)."""
 
+    declared = declaration(services.fill_shoe)
     model = Shoe
     decks = DeckChoiceField(
         label=_("jeux remis à la table (six : trois de chaque couleur de dos)"),
@@ -206,6 +214,7 @@ class ShoeForm(SessionActForm):
 
 
 class HandLogForm(SessionActForm):
+    declared = declaration(services.upload_hand_log)
     file = forms.FileField(label=_("journal de mains (.json : un sabot ; .jsonl : un sabot par ligne)"))
 
     def act(self, actor: Any, data: dict[str, Any]) -> list[Any]:
@@ -241,6 +250,7 @@ class HandLogForm(SessionActForm):
 class CorrectionForm(ActPageForm):
     """A line of the advance book or of the control register corrected by a new line (FR art. 68)."""
 
+    declared = declaration(services.correct_control_line)
     model = ControlLine
     amount = forms.DecimalField(label=_("montant correct"), max_digits=14, decimal_places=2)
     approval = forms.CharField(label=_("approbation du directeur, en toutes lettres"), widget=forms.Textarea)
@@ -272,6 +282,7 @@ class ExplanationForm(ActPageForm):
     """The director's explanation when he takes note of discrepancies (required for a log of a
     shoe the séance never filled, FR art. 40, LU art. 7)."""
 
+    declared = declaration(services.acknowledge_discrepancies)
     model = DiscrepancyAcknowledgement
     note = forms.CharField(
         label=_("explication du directeur"),
@@ -291,6 +302,7 @@ class ExplanationForm(ActPageForm):
 
 
 class DelegationForm(ActPageForm):
+    declared = declaration(services.grant_delegation)
     delegate = forms.ModelChoiceField(
         label=_("membre du comité de direction délégué"), queryset=role_users(roles.COMMITTEE)
     )
@@ -304,7 +316,7 @@ class DelegationForm(ActPageForm):
 
 
 class MinistryNoticeForm(ActPageForm):
-    model = MinistryNotice
+    declared = declaration(services.record_ministry_notice)
     minimum = money_field(_("minimum annoncé"))
     sent_on = forms.DateField(label=_("envoyée le"))
     reference = forms.CharField(
@@ -318,6 +330,7 @@ class MinistryNoticeForm(ActPageForm):
 
 
 class AuthorisedMinimumForm(ActPageForm):
+    declared = declaration(services.record_authorised_minimum)
     minimum = money_field(_("mise minimale autorisée"))
     decree_reference = forms.CharField(label=_("référence de l'arrêté"), max_length=200)
     decree_date = forms.DateField(label=_("arrêté du"))
@@ -333,6 +346,8 @@ class AuthorisedMinimumForm(ActPageForm):
 class TableServiceForm(ActPageForm):
     """A table put out of service, or back in service."""
 
+    declared = declaration(services.set_table_in_service)
+
     def __init__(self, *args: Any, table: Table, in_service: bool, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.table, self.in_service = table, in_service
@@ -346,6 +361,8 @@ class TableServiceForm(ActPageForm):
 
 class StampMinimumForm(ActPageForm):
     """An officer's visa on the authorised minimum of a decree."""
+
+    declared = declaration(services.stamp_authorised_minimum)
 
     def __init__(self, *args: Any, minimum: AuthorisedMinimum, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -361,6 +378,8 @@ class StampMinimumForm(ActPageForm):
 class AcknowledgeForm(ActPageForm):
     """The director takes note of discrepancies (without an explanation)."""
 
+    declared = declaration(services.acknowledge_discrepancies)
+
     def __init__(self, *args: Any, discrepancies: list[Any], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.discrepancies = discrepancies
@@ -374,6 +393,8 @@ class AcknowledgeForm(ActPageForm):
 
 class CloseDayForm(ActPageForm):
     """The director closes a day of the control register."""
+
+    declared = declaration(services.close_day)
 
     def __init__(self, *args: Any, control_day: ControlDay, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

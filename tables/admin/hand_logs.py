@@ -13,7 +13,6 @@ from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops.access import Act
 from casino_ops.admin_acts import act_action, act_page
 from casino_ops.admin_display import house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
@@ -117,7 +116,6 @@ class DiscrepancyActsAdmin(DiscrepancyAdmin):
             form_class=ExplanationForm,
             back=reverse("admin:tables_discrepancy_changelist"),
             perm="tables.view_discrepancy",
-            acts=(Act.ACKNOWLEDGE_DISCREPANCIES,),
             discrepancies=rows,
         )
 

@@ -12,9 +12,8 @@ from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access, dates
-from casino_ops.access import Act
-from casino_ops.admin_acts import act_action, act_page
+from casino_ops import dates
+from casino_ops.admin_acts import act_action, act_page, may_perform
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
@@ -41,7 +40,7 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
 
     def has_correct_permission(self, request: HttpRequest) -> bool:
         """A correction is approved by the director in words (FR art. 68)."""
-        return access.may(request.user, Act.CONTROL_REGISTER)
+        return may_perform(request.user, CorrectionForm)
 
     @admin.action(
         description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
@@ -62,7 +61,6 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
             line=entry,
             back=reverse("admin:tables_session_change", args=[entry.session_id]),
             perm="tables.view_advanceentry",
-            acts=(Act.CONTROL_REGISTER,),
         )
 
 
@@ -161,7 +159,7 @@ class ControlLineAdmin(ReadOnlyAdmin):
 
     def has_correct_permission(self, request: HttpRequest) -> bool:
         """A correction is approved by the director in words (FR art. 68)."""
-        return access.may(request.user, Act.CONTROL_REGISTER)
+        return may_perform(request.user, CorrectionForm)
 
     @admin.action(
         description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
@@ -182,5 +180,4 @@ class ControlLineAdmin(ReadOnlyAdmin):
             line=line,
             back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
             perm="tables.view_controlline",
-            acts=(Act.CONTROL_REGISTER,),
         )

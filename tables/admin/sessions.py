@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 from cards_registry.selectors import colour, incident_notice, open_incidents_at
 from casino_ops import access, dates
 from casino_ops.access import Act
-from casino_ops.admin_acts import act_page
+from casino_ops.admin_acts import act_page, declared_acts, may_perform
 from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
 
@@ -145,17 +145,12 @@ SESSION_ACTS = {
 }
 
 
-# Who may sign each act (casino_ops.access; the service refuses anyone else, with the
-# article): the page offers a user only the acts of his role. The maximum is the
-# director's, or a committee member's as his recorded delegate (the service checks that).
+# Who may perform each act: the acts of the declaration of the service its form calls
+# (casino_ops.acts; the service refuses anyone else, with the article): the page offers a
+# user only the acts of his role. The maximum is the director's, or a committee member's as
+# his recorded delegate (the service checks that).
 SESSION_ACT_ACTS: dict[str, tuple[Act, ...]] = {
-    "advance": (Act.SIGN_ADVANCE,),
-    "maximum": (Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
-    "close": (Act.SIGN_ADVANCE,),
-    "interrupt": (Act.COUNT,),
-    "resume": (Act.COUNT,),
-    "shoe": (Act.COUNT,),
-    "handlog": (Act.COUNT,),
+    key: declared_acts(form_class) for key, (_title, form_class) in SESSION_ACTS.items()
 }
 
 
@@ -192,7 +187,7 @@ class SessionAdmin(ReadOnlyAdmin):
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         """Opening a séance signs its initial advance (FR art. 69, LU art. 10)."""
-        return access.may(request.user, Act.SIGN_ADVANCE)
+        return may_perform(request.user, OpenSessionForm)
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
@@ -212,7 +207,6 @@ class SessionAdmin(ReadOnlyAdmin):
             form_class=OpenSessionForm,
             back=reverse("admin:tables_session_changelist"),
             perm="tables.view_session",
-            acts=(Act.SIGN_ADVANCE,),
             then=lambda session: reverse("admin:tables_session_change", args=[session.pk]),
         )
 
@@ -229,7 +223,6 @@ class SessionAdmin(ReadOnlyAdmin):
             back=reverse("admin:tables_session_change", args=[pk]),
             perm="tables.view_session",
             files=act == "handlog",
-            acts=SESSION_ACT_ACTS[act],
             session=session,
         )
 

@@ -12,9 +12,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from casino_ops import access
-from casino_ops.access import Act
-from casino_ops.admin_acts import ActAdmin, ActForm, act_action, act_page
+from casino_ops.acts import declaration
+from casino_ops.admin_acts import ActAdmin, ActForm, act_action, act_page, may_perform
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.services import get_casino
 from casino_ops.validators import validate_no_control_characters
@@ -46,6 +45,8 @@ class TableForm(ActForm):
     class Meta(ActForm.Meta):
         model = Table
 
+    declared = declaration(services.create_table)
+
     def act(self, actor: Any, data: dict[str, Any]) -> Table:
         return services.create_table(
             actor=actor, number=data["number"], code=data["code"], boxes=data["boxes"]
@@ -58,7 +59,6 @@ class TableAdmin(ActAdmin):
     by the list's actions."""
 
     add_form = TableForm
-    act = Act.PUT_ON_FLOOR
     list_display = ("number", "code", "game", "boxes", "in_service")
     detail_fields = ("number", "code", "game", "boxes", "in_service")
     actions = ["put_out_of_service", "put_in_service"]
@@ -93,10 +93,10 @@ class DelegationAdmin(ReadOnlyAdmin):
     act_form = DelegationForm  # the form of its "Ajouter" page (the act)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.may(request.user, Act.GRANT_DELEGATION)
+        return may_perform(request.user, self.act_form)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not access.may(request.user, Act.GRANT_DELEGATION):
+        if not may_perform(request.user, self.act_form):
             raise PermissionDenied
         return act_page(
             self,
@@ -126,10 +126,10 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     act_form = AuthorisedMinimumForm  # the form of its "Ajouter" page (the act)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM)
+        return may_perform(request.user, self.act_form)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not access.may(request.user, Act.RECORD_AUTHORISED_MINIMUM):
+        if not may_perform(request.user, self.act_form):
             raise PermissionDenied
         return act_page(
             self,
@@ -171,10 +171,10 @@ class MinistryNoticeAdmin(ReadOnlyAdmin):
         return str(_("%(n)s jours avant")) % {"n": (recorded_on - notice.sent_on).days}
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return access.may(request.user, Act.RECORD_MINISTRY_NOTICE)
+        return may_perform(request.user, self.act_form)
 
     def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not access.may(request.user, Act.RECORD_MINISTRY_NOTICE):
+        if not may_perform(request.user, self.act_form):
             raise PermissionDenied
         return act_page(
             self,

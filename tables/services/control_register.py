@@ -14,8 +14,9 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import access, dates, officers
+from casino_ops import dates, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -38,7 +39,6 @@ from ._shared import (
     _refuse_closed_day,
     _refuse_decks_out,
     _require_decks_in_shoe,
-    _require_director,
     _save,
 )
 
@@ -72,13 +72,18 @@ def _check_day_may_close(day: dt.date, profile: str) -> None:
         )
 
 
+@declare_act(
+    act=Act.CONTROL_REGISTER,
+    action=Action.CONTROL_REGISTER_DAY_CLOSED,
+    article="control_register",
+    refusals=("SESSIONS_NOT_CLOSED", "DECKS_NOT_RETURNED"),
+)
 @transaction.atomic
 def close_day(*, actor: User, day: dt.date) -> ControlDay:
     """The director closes the day of the control register: every session of the day is closed
     and its result carried; the day's total is written (FR art. 72; LU art. 10). Only a day
     that has ended (a past gaming day, or the current one after its date) is closed."""
     profile = get_casino().profile
-    _require_director(actor, profile)
     _check_day_may_close(day, profile)
     control_day, _created = ControlDay.objects.select_for_update(no_key=True).get_or_create(day=day)
     if control_day.is_closed:
@@ -111,6 +116,12 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
     return control_day
 
 
+@declare_act(
+    act=Act.STAMP_CONTROL_REGISTER,
+    action=Action.CONTROL_REGISTER_DAY_STAMPED,
+    article="control_register",
+    refusals=("ALREADY_STAMPED", "DAY_NOT_CLOSED"),
+)
 @transaction.atomic
 def stamp_control_day(
     *, actor: User, control_day: ControlDay, remark: str = "", signature: OfficerSignature | None = None
@@ -119,7 +130,6 @@ def stamp_control_day(
     is totalled, closed and stamped at the day's end)."""
     profile = get_casino().profile
     article = cite("control_register", profile)
-    access.require(actor, Act.STAMP_CONTROL_REGISTER, profile=profile)
     control_day = ControlDay.objects.select_for_update(no_key=True).get(pk=control_day.pk)
     if not control_day.is_closed:
         raise RegulationError(
@@ -164,6 +174,12 @@ def stamp_control_day(
     return control_day
 
 
+@declare_act(
+    act=Act.CONTROL_REGISTER,
+    action=Action.CONTROL_REGISTER_CORRECTED,
+    article="books.no_erasure",
+    refusals=("AMOUNT_INVALID",),
+)
 @transaction.atomic
 def correct_control_line(
     *, actor: User, line: ControlLine, result: Decimal, approval: str, reason: str
@@ -171,7 +187,6 @@ def correct_control_line(
     """A correction of a line of the control register: a new line pointing at the one it
     corrects, approved in words by the director (FR art. 68). Allowed after the day's closing."""
     profile = get_casino().profile
-    _require_director(actor, profile)
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     rules.check_approval_in_words(approval, reason, profile)
     if not isinstance(result, Decimal) or not result.is_finite() or result.as_tuple().exponent < -2:  # type: ignore[operator]
@@ -209,6 +224,13 @@ def correct_control_line(
     return correction
 
 
+@declare_act(
+    act=Act.CONTROL_REGISTER,
+    action=Action.ADVANCE_BOOK_CORRECTED,
+    article="books.no_erasure",
+    refusals=("NOT_CORRECTABLE", "ADVANCE_NOT_EQUAL"),
+    profile=lambda kw: kw["entry"].session.profile,
+)
 @transaction.atomic
 def correct_advance_entry(
     *, actor: User, entry: AdvanceEntry, amount: Decimal, approval: str, reason: str
@@ -218,7 +240,6 @@ def correct_advance_entry(
     corrected too in the control register, by a correction line (even after the day's closing)."""
     session = _lock_session(entry.session_id)
     profile = session.profile
-    _require_director(actor, profile)
     entry = AdvanceEntry.objects.get(pk=entry.pk)
     if entry.kind not in AMOUNT_KINDS or entry.amount is None:
         raise RegulationError(

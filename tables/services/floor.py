@@ -10,20 +10,28 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from .. import rules
 from ..models import ControlDay, Table
-from ._shared import _require_management
+from ..serializers import TableInSerializer
 
 
+@declare_act(
+    act=Act.PUT_ON_FLOOR,
+    action=Action.TABLE_CREATED,
+    schema=TableInSerializer,
+    article="table.layout",
+    refusals=("TABLE_NUMBER_TAKEN", "TOO_MANY_BOXES"),
+)
 @transaction.atomic
 def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Table:
     """Put a blackjack table on the floor; its number is its cash box's and advance book's.
     The director or a committee member only."""
     profile = get_casino().profile
-    _require_management(actor, profile)
     if Table.objects.filter(number=number).exists():
         raise RegulationError(
             "TABLE_NUMBER_TAKEN",
@@ -59,12 +67,17 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
     return table
 
 
+@declare_act(
+    act=Act.PUT_ON_FLOOR,
+    action=(Action.TABLE_IN_SERVICE, Action.TABLE_OUT_OF_SERVICE),
+    article="table.in_service",
+    refusals=("TABLE_SERVICE_UNCHANGED",),
+)
 @transaction.atomic
 def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason: str = "") -> Table:
     """Put a table in or out of service (the director or a committee member). A table out of
     service opens no session and receives no decks from the depot (FR art. 40, 42; LU art. 7, 9)."""
     profile = get_casino().profile
-    _require_management(actor, profile)
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     in_service = bool(in_service)
     if table.in_service == in_service:

@@ -16,8 +16,9 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from cards_registry.services import REPLAY_CODES, report_incident_from_replay
-from casino_ops import access, act_checks
+from casino_ops import act_checks
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -32,6 +33,7 @@ from ..models import (
     Session,
     Shoe,
 )
+from ..serializers import AcknowledgeInSerializer
 from ..tasks import replay_hand_log as replay_task
 from ._shared import (
     _refuse_closed_day,
@@ -47,12 +49,18 @@ _LOOK_UP = object()
 EXPLAINED_CODES = frozenset({"SHOE_UNKNOWN"})
 
 
+@declare_act(
+    act=Act.UPLOAD_HAND_LOG,
+    action=Action.HAND_LOG_RECEIVED,
+    article="hand_log.table",
+    refusals=("HAND_LOG_DUPLICATE", "HAND_LOG_TABLE", "DAY_CLOSED", "SESSION_WITHOUT_DECKS"),
+    profile=lambda kw: kw["session"].profile,
+)
 def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
     """Receive a hand log for a session: validated (a rejection names the field, nothing is
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
     replay once committed. A log already received (same SHA-256) or for a day closed in the
     control register is refused (FR art. 68)."""
-    access.require(actor, Act.UPLOAD_HAND_LOG, profile=session.profile)
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     profile = session.profile
@@ -300,6 +308,13 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
         )
 
 
+@declare_act(
+    act=Act.ACKNOWLEDGE_DISCREPANCIES,
+    action=Action.DISCREPANCY_ACKNOWLEDGED,
+    schema=AcknowledgeInSerializer,
+    article="books.no_erasure",
+    refusals=("EXPLANATION_REQUIRED",),
+)
 @transaction.atomic
 def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = "") -> list[Any]:
     """The director takes note of discrepancies found by the replay: one signed, dated row each
@@ -307,7 +322,6 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
     shoe the séance never filled (``SHOE_UNKNOWN``) is taken note of only with his explanation
     in ``note`` (FR art. 40, LU art. 7), which opens an incident for the officer to close."""
     profile = get_casino().profile
-    access.require(actor, Act.ACKNOWLEDGE_DISCREPANCIES, profile=profile)
     discrepancies = list(discrepancies)
     note = (note or "").strip()
     done = set(

@@ -13,6 +13,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
@@ -26,6 +27,12 @@ from ..models import (
     Session,
     SessionStatus,
 )
+from ..serializers import (
+    AuthorisedMinimumInSerializer,
+    DelegationInSerializer,
+    MaximumInSerializer,
+    MinistryNoticeInSerializer,
+)
 from ._shared import (
     _lock_session,
     _require_maximum_fixer,
@@ -35,6 +42,14 @@ from ._shared import (
 )
 
 
+@declare_act(
+    act=(Act.FIX_MAXIMUM, Act.FIX_MAXIMUM_AS_DELEGATE),
+    action=Action.SESSION_MAXIMUM_CHANGED,
+    schema=MaximumInSerializer,
+    article="limits.maximum_change",
+    refusals=("MAXIMUM_FIXED_FOR_SEASON", "SIGNATURE_REQUIRED", "MAXIMUM_BY_DIRECTOR", "DISPLAY_NOT_CHANGED"),
+    gate=False,  # LU refuses any change first; then the signer, then the director or his delegate
+)
 @transaction.atomic
 def change_maximum(
     *, actor: User, session: Session, maximum: Decimal, display_changed: bool
@@ -112,6 +127,13 @@ def _refuse(code: str, message: str, article: str, field: str) -> RegulationErro
     return RegulationError(code, message, article, field=field)
 
 
+@declare_act(
+    act=Act.GRANT_DELEGATION,
+    action=Action.DELEGATION_GRANTED,
+    schema=DelegationInSerializer,
+    article="limits.maximum_by_director",
+    refusals=("DELEGATE_NOT_COMMITTEE", "DELEGATION_APPROVAL", "DELEGATION_DATES"),
+)
 @transaction.atomic
 def grant_delegation(
     *,
@@ -127,7 +149,6 @@ def grant_delegation(
     LU art. 33). A dated act, shown in the registers."""
     profile = get_casino().profile
     article = cite("limits.maximum_by_director", profile)
-    access.require(actor, Act.GRANT_DELEGATION, article=article)
     if not access.may(delegate, Act.BE_DELEGATE):
         raise _refuse(
             "DELEGATE_NOT_COMMITTEE",
@@ -180,6 +201,13 @@ def grant_delegation(
     return delegation
 
 
+@declare_act(
+    act=Act.RECORD_AUTHORISED_MINIMUM,
+    action=Action.AUTHORISED_MINIMUM_RECORDED,
+    schema=AuthorisedMinimumInSerializer,
+    article="limits.authorised_minimum",
+    refusals=("AUTHORISED_MINIMUM_INVALID", "DECREE_DATES", "DECREE_REFERENCE"),
+)
 @transaction.atomic
 def record_authorised_minimum(
     *, actor: User, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date
@@ -188,7 +216,6 @@ def record_authorised_minimum(
     comes into force). It takes effect once an officer has stamped it (FR art. 55-5; LU art. 26, 33)."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    access.require(actor, Act.RECORD_AUTHORISED_MINIMUM, article=article)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
         raise _refuse(
@@ -233,6 +260,12 @@ def record_authorised_minimum(
     return act
 
 
+@declare_act(
+    act=Act.STAMP_AUTHORISED_MINIMUM,
+    action=Action.AUTHORISED_MINIMUM_STAMPED,
+    article="limits.authorised_minimum",
+    refusals=("ALREADY_STAMPED",),
+)
 @transaction.atomic
 def stamp_authorised_minimum(
     *, actor: User, act: AuthorisedMinimum, signature: OfficerSignature | None = None
@@ -240,7 +273,6 @@ def stamp_authorised_minimum(
     """An officer stamps (vise) the act; from then on (and from its date in force) it holds."""
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
-    access.require(actor, Act.STAMP_AUTHORISED_MINIMUM, article=article)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
         raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
@@ -268,6 +300,13 @@ def stamp_authorised_minimum(
     return act
 
 
+@declare_act(
+    act=Act.RECORD_MINISTRY_NOTICE,
+    action=Action.MINISTRY_NOTICE_RECORDED,
+    schema=MinistryNoticeInSerializer,
+    article="limits.ministry_notice",
+    refusals=("NOTICE_IN_FUTURE", "MINISTRY_NOTICE_NO_REFERENCE"),
+)
 @transaction.atomic
 def record_ministry_notice(
     *, actor: User, minimum: Decimal, sent_on: dt.date, reference: str
@@ -279,7 +318,6 @@ def record_ministry_notice(
     casino = get_casino()
     profile = casino.profile
     article = cite("limits.ministry_notice", profile)
-    access.require(actor, Act.RECORD_MINISTRY_NOTICE, article=article)
     rules.check_amount(minimum, "minimum", "limits.ministry_notice", profile)
     now = clock.now()
     rules.check_notice_sent_on(profile=profile, sent_on=sent_on, today=casino.gaming_day(now))

@@ -16,6 +16,7 @@ from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
 from casino_ops import access, act_checks, dates
 from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.rules import check_counter_not_signer
 from casino_ops.services import get_casino
@@ -30,6 +31,13 @@ from ..models import (
     Session,
     SessionStatus,
     Table,
+)
+from ..serializers import (
+    AdvanceInSerializer,
+    CloseInSerializer,
+    InterruptInSerializer,
+    NoInputSerializer,
+    OpenSessionInSerializer,
 )
 from ._shared import (
     _authorised_minimum,
@@ -47,6 +55,19 @@ from ._shared import (
 )
 
 
+@declare_act(
+    act=Act.SIGN_ADVANCE,
+    action=Action.SESSION_OPENED,
+    schema=OpenSessionInSerializer,
+    article="advance.count_and_sign",
+    refusals=(
+        "SESSION_NOT_TODAY",
+        "MAXIMUM_BY_DIRECTOR",
+        "TABLE_OUT_OF_SERVICE",
+        "SESSION_STILL_OPEN",
+        "DAY_CLOSED",
+    ),
+)
 @transaction.atomic
 def open_session(
     *,
@@ -72,7 +93,6 @@ def open_session(
     today = casino.gaming_day(now)
     if day is None:
         day = today
-    _require_signer(actor, profile, field="actor")
     rules.check_gaming_day(profile=profile, day=day, current=today)
     delegation = _require_maximum_fixer(actor, profile, day)
     _require_table_staff(croupier, profile, field="croupier")
@@ -235,13 +255,20 @@ def open_session(
     return session
 
 
+@declare_act(
+    act=Act.SIGN_ADVANCE,
+    action=Action.SESSION_ADVANCE_ADDED,
+    schema=AdvanceInSerializer,
+    article="advance.count_and_sign",
+    refusals=("COUNTED_BY_STAFF", "ADVANCE_NOT_EQUAL", "SESSION_STATE"),
+    profile=lambda kw: kw["session"].profile,
+)
 @transaction.atomic
 def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: User) -> AdvanceEntry:
     """A further advance during the session, equal to the initial one, counted and signed
     (FR art. 42, 69; LU art. 9, 10)."""
     session = _lock_session(session)
     profile = session.profile
-    _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     # first: after a bank failure, no advance at all (LU art. 11), the séance open or not
@@ -280,6 +307,21 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     return entry
 
 
+@declare_act(
+    act=Act.COUNT,
+    action=Action.SESSION_INTERRUPTED,
+    schema=InterruptInSerializer,
+    article="session.interruption",
+    refusals=(
+        "INTERRUPTION_MODE",
+        "INTERRUPTION_AMOUNT",
+        "INTERRUPTION_MUST_BE_COUNTED",
+        "KEY_HOLDER",
+        "CASHIER_ABSENT",
+        "SESSION_STATE",
+    ),
+    profile=lambda kw: kw["session"].profile,
+)
 @transaction.atomic
 def interrupt_session(
     *,
@@ -299,7 +341,6 @@ def interrupt_session(
     present). ``note``: why the play stopped, written on the line (a bank failure, LU art. 11)."""
     session = _lock_session(session)
     profile = session.profile
-    _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
     act_checks.run(
         act_checks.Act.SESSION_INTERRUPT,
@@ -402,12 +443,19 @@ def interrupt_session(
     return entry
 
 
+@declare_act(
+    act=Act.COUNT,
+    action=Action.SESSION_RESUMED,
+    schema=NoInputSerializer,
+    article="session.interruption",
+    refusals=("KEY_HOLDER_ONLY", "SESSION_STATE"),
+    profile=lambda kw: kw["session"].profile,
+)
 @transaction.atomic
 def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
     """The play resumes; a box locked at the interruption is reopened by the key holder named
     then (FR art. 69; LU art. 23)."""
     session = _lock_session(session)
-    _require_table_staff(actor, session.profile, field="actor")
     _require_status(session, SessionStatus.INTERRUPTED)
     last = (
         session.entries.filter(kind__in=[EntryKind.INTERRUPTION_LOCKED, EntryKind.INTERRUPTION_COUNTED])
@@ -460,6 +508,14 @@ def _require_closable(session: Session) -> None:
     _require_status(session, SessionStatus.OPEN)
 
 
+@declare_act(
+    act=Act.SIGN_ADVANCE,
+    action=Action.SESSION_CLOSED,
+    schema=CloseInSerializer,
+    article="advance.count_and_sign",
+    refusals=("COUNTED_BY_STAFF", "NOT_CERTIFIED_EXACT", "CASHIER_ABSENT", "SESSION_STATE"),
+    profile=lambda kw: kw["session"].profile,
+)
 @transaction.atomic
 def close_session(
     *,
@@ -476,7 +532,6 @@ def close_session(
     the advances) is carried to the day's control register (FR art. 72)."""
     session = _lock_session(session)
     profile = session.profile
-    _require_signer(actor, profile, field="actor")
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     _require_closable(session)

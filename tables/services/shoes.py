@@ -18,6 +18,8 @@ from cards_registry.rules import check_blackjack_sixain, check_decks_playable
 from cards_registry.selectors import decks_checked_for_play, decks_issued_to, incident_notice
 from cards_registry.services import incident_at_shoe
 from casino_ops import dates
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -30,7 +32,6 @@ from ..models import (
 from ._shared import (
     _lock_session,
     _require_status,
-    _require_table_staff,
     _save,
 )
 
@@ -62,6 +63,13 @@ class _WrongComposition(Exception):
         self.error, self.decks = error, decks
 
 
+@declare_act(
+    act=Act.COUNT,
+    action=Action.SHOE_FILLED,
+    article="depot.issue_and_unseal",
+    refusals=("SESSION_STATE",),
+    profile=lambda kw: kw["session"].profile,
+)
 def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
     """Fill a shoe of the session from a sixain issued to the table for the day by the card depot:
     six decks, three of one back colour and three of the other (FR art. 40, 55-4; LU art. 7, 32).
@@ -92,7 +100,6 @@ def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: 
 def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str) -> Shoe:
     session = _lock_session(session)
     profile = session.profile
-    _require_table_staff(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN)
     wanted = list(dict.fromkeys(deck_ids))
     # The decks of the table's day not yet returned (FR art. 40, LU art. 7), then the depot's

@@ -1,0 +1,140 @@
+"""Each regulated act declared once, on its service: who may perform it, its input, its record.
+
+A service function is declared with :func:`declare_act`::
+
+    @declare_act(
+        act=Act.SIGN_ADVANCE,
+        action=Action.SESSION_ADVANCE_ADDED,
+        schema=AdvanceInSerializer,
+        article="advance.count_and_sign",
+        refusals=("ADVANCE_NOT_EQUAL", "SESSION_NOT_OPEN"),
+        profile=lambda kwargs: kwargs["session"].profile,
+    )
+    @transaction.atomic
+    def add_advance(*, actor, session, amount, counted_by): ...
+
+The declaration (:class:`DeclaredAct`) says, once:
+
+- ``act``: the :class:`casino_ops.access.Act` (or the acts, any of which will do) whose
+  roles may perform it;
+- ``action``: the code of its event in the audit chain (``audit.actions.Action``), or the
+  codes of its events when it records one of several (a table put in or out of service);
+- ``schema``: its input, a serializer with ``SafeSerializerMixin`` (the API's body);
+- ``article``: the key in :mod:`casino_ops.regulations` of the article an input refused
+  is refused under;
+- ``refusals``: the codes of the refusals the act itself may raise (besides its gate's);
+- ``gate``: the service's own ``access.require`` is the declaration's (the wrapper refuses
+  whoever may not perform ``act`` before the body runs, with the act's code and article,
+  and runs the checks every act by a person passes); ``False`` only where the service
+  decides among several acts itself (the maximum: the director's, or his delegate's);
+- ``gate_cites_article``: the gate's refusal cites the declaration's ``article`` rather than
+  the access table's (the house books: one act, ``Act.HOUSE_BOOKS``, keeps them all, and a
+  refusal cites the book's own article).
+
+The doors are derived from it: the API's act view (:class:`casino_ops.api.DeclaredActView`:
+its ``act``, ``serializer_class`` and ``rule``) and the admin's act forms
+(:class:`casino_ops.admin_acts.ActFormMixin.declared`: the acts a page or an "Ajouter" is
+offered under), so that no door offers an act under another ``Act`` than its service requires.
+Every declaration is in :data:`REGISTRY`, by the service's dotted name.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeVar, cast
+
+from . import access
+from .access import Act
+from .regulations import cite
+from .services import get_casino
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+@dataclass(frozen=True)
+class DeclaredAct:
+    """One regulated act, as its service declares it (see the module's text)."""
+
+    name: str
+    service: Callable[..., Any]
+    acts: tuple[Act, ...]
+    actions: tuple[str, ...]
+    schema: Any
+    article: str
+    refusals: tuple[str, ...]
+    gate: bool
+    gate_cites_article: bool = False
+
+    @property
+    def act(self) -> Act | tuple[Act, ...]:
+        """The act, or the acts any of which will do (as a view's ``act`` names them)."""
+        return self.acts[0] if len(self.acts) == 1 else self.acts
+
+
+#: Every declared act, by its service's dotted name (``tables.services.sessions.add_advance``).
+REGISTRY: dict[str, DeclaredAct] = {}
+
+
+def declare_act(
+    *,
+    act: Act | tuple[Act, ...],
+    action: str | tuple[str, ...],
+    article: str,
+    schema: Any = None,
+    refusals: tuple[str, ...] = (),
+    gate: bool = True,
+    gate_cites_article: bool = False,
+    profile: Callable[[Mapping[str, Any]], str] | None = None,
+) -> Callable[[F], F]:
+    """Declare the service it decorates (see the module's text). ``profile`` reads the
+    profile an act is judged under from the service's arguments (a séance's own), else
+    the casino's."""
+    acts = act if isinstance(act, tuple) else (act,)
+    if not acts or not all(isinstance(a, Act) for a in acts):
+        raise TypeError(f"declare_act: act must be an Act or a tuple of Acts, not {act!r}")
+    if gate and len(acts) != 1:
+        raise TypeError("declare_act: the declaration's gate requires one act (gate=False otherwise)")
+
+    def decorate(function: F) -> F:
+        name = f"{function.__module__}.{function.__name__}"
+
+        @functools.wraps(function)
+        def gated(*args: Any, **kwargs: Any) -> Any:
+            if gate:
+                actor = kwargs.get("actor")
+                # the casino's profile is read only to word a refusal (no query for an act allowed)
+                judged = profile(kwargs) if profile is not None else None
+                cited = None
+                if gate_cites_article and not access.may(actor, acts[0]):
+                    cited = cite(article, judged or get_casino().profile)
+                access.require(actor, acts[0], profile=judged, article=cited)
+            return function(*args, **kwargs)
+
+        declared = DeclaredAct(
+            name=name,
+            service=gated,
+            acts=acts,
+            actions=tuple(str(a) for a in (action if isinstance(action, tuple) else (action,))),
+            schema=schema,
+            article=article,
+            refusals=tuple(refusals),
+            gate=gate,
+            gate_cites_article=gate_cites_article,
+        )
+        gated.declaration = declared  # type: ignore[attr-defined]
+        REGISTRY[name] = declared
+        return cast(F, gated)
+
+    return decorate
+
+
+def declaration(service: Callable[..., Any]) -> DeclaredAct:
+    """The declaration of a declared service (a service not declared is a programming error)."""
+    declared = getattr(service, "declaration", None)
+    if not isinstance(declared, DeclaredAct):
+        raise TypeError(
+            f"{getattr(service, '__qualname__', service)!r} is not a declared act (casino_ops.acts)"
+        )
+    return declared
