@@ -107,6 +107,7 @@ class Write:
 ACT_TABLE: dict[Act, tuple[str, str]] = {
     Act.UPLOAD_HAND_LOG: ("DCTM", ""),
     Act.DEPOT: ("DC", "FR art. 39"),
+    Act.REPORT_INCIDENT: ("DCT", "FR art. 40"),
     Act.SIGN_ADVANCE: ("DC", "FR art. 69"),
     Act.COUNT: ("DCT", "FR art. 69"),
     Act.FIX_MAXIMUM: ("D", "FR art. 55-5"),
@@ -230,7 +231,7 @@ EXPECTATIONS: dict[str, Any] = {
     ),
     "tables:hand-log-detail": Api("DCTO", kwargs=lambda s: {"pk": s.hand_log.pk}),
     "tables:dealer-errors": Api("DCTO"),
-    "depot:incidents": Api("DCO", acts=(Act.DEPOT,)),
+    "depot:incidents": Api("DCO", acts=(Act.REPORT_INCIDENT,)),
     "depot:returns": Api("DCTO", acts=(Act.DEPOT,)),
     "depot:out-of-use": Api("DCTO", acts=(Act.DEPOT,)),
     "depot:inspection": Api("DCO"),
