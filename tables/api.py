@@ -215,7 +215,6 @@ class AuthorisedMinimums(DeclaredActView):
         )
 
 
-
 class MinistryNotices(DeclaredActView):
     """POST: the director records his notice to the minister of a raised minimum, when he sends
     it (LU art. 26); GET: the book of notices, each with its recording beside its declared day."""
