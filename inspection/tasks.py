@@ -12,7 +12,7 @@ from django.db import InterfaceError, OperationalError
 from audit import record
 from audit.actions import Action
 from audit.models import Report, ReportPart
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 
 from .registers.issuing import ProofPending
 from .registers.parts import all_done, assemble, assemble_or_wait, make_part

@@ -66,4 +66,4 @@ class TablesConfig(AppConfig):
 
         register_table_check(table_refusal)  # the depot issues decks only to a table in service
         register_day_closed(day_closed)  # ... and for a day not yet closed
-        from . import inspection  # noqa: F401  (its checks join inspect_books)
+        from . import checks as self_inspection  # noqa: F401  (its checks join inspect_books)

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from casino_ops import act_checks
 from casino_ops.act_checks import Act
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from tables.clock import history_at

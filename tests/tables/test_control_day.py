@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
 from tests import builders

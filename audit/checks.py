@@ -1,4 +1,4 @@
-"""Self-inspection of the record itself (see casino_ops.inspection): the chain and every book
+"""Self-inspection of the record itself (see casino_ops.checks): the chain and every book
 against it, as ``verify_audit`` checks them, so that a row written behind the acts' back (SQL,
 ``loaddata``, a restored copy) is named the same day, with its article (FR art. 68; LU art. 10)."""
 
@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 from django.utils.translation import gettext as _
 
-from casino_ops.inspection import Breach, check
+from casino_ops.checks import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 

@@ -1,4 +1,4 @@
-"""Self-inspection of the other books (see casino_ops.inspection)."""
+"""Self-inspection of the other books (see casino_ops.checks)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from casino_ops import dates, roles
-from casino_ops.inspection import Breach, check
+from casino_ops.checks import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from tables import selectors as tables

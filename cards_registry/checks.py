@@ -1,7 +1,7 @@
 """The depot's checks for the self-inspection (``manage.py inspect_books``, the nightly task):
 every open breach of the card procedure an inspector would find (FR art. 39-40, LU art. 6-7).
 
-Each check reads the books as they stand and yields one :class:`~casino_ops.inspection.Breach`
+Each check reads the books as they stand and yields one :class:`~casino_ops.checks.Breach`
 per object at fault, with the article of the casino's profile and the portal page to see it.
 The decks in two live shoes and the hand logs of unknown shoes are the tables' checks.
 """
@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from audit.books import check_numbering
 from casino_ops import dates
-from casino_ops.inspection import Breach, check
+from casino_ops.checks import Breach, check
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 

@@ -1,7 +1,7 @@
 """The self-inspection: every open breach an inspector would find, with its article.
 
-Each app declares its checks in its own ``inspection.py`` module with the
-:func:`check` decorator; each app's ``AppConfig.ready()`` imports its ``inspection``
+Each app declares its checks in its own ``checks.py`` module with the
+:func:`check` decorator; each app's ``AppConfig.ready()`` imports its ``checks``
 module, so this module, at the bottom of the import order, never imports an app. ``manage.py inspect_books`` and the nightly task run them all.
 
 A check is a function ``(day) -> iterable of Breach``: ``day`` is the gaming day the
