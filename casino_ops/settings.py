@@ -203,7 +203,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
-    # The schema is checked by the test suite (tests/api/test_schema.py), not by check --deploy.
+    # The schema is checked by the test suite (tests/inspection/api/test_schema.py), not by check --deploy.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
 

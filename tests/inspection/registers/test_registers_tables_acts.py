@@ -29,7 +29,7 @@ from tables.models import Discrepancy
 from tests import builders
 from tests.builders import at_day
 
-from .conftest import pyhanko_validate
+from tests.audit.conftest import pyhanko_validate
 
 DAY = dt.date(2026, 11, 30)
 D = Decimal

@@ -1,5 +1,5 @@
 """A hand log whose integer no column holds is refused alike by the admin upload and by
-``import_hand_logs`` (as by the API, tests/api/test_schema.py): the field named, nothing stored."""
+``import_hand_logs`` (as by the API, tests/inspection/api/test_schema.py): the field named, nothing stored."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from casino_ops import roles
-from tests.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.inspection.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "handlog"
 
 
 def _log(shoe_id: str, number: int) -> bytes:
@@ -27,7 +27,7 @@ def _log(shoe_id: str, number: int) -> bytes:
 
 @pytest.fixture(autouse=True)
 def two_factor_required(settings: Any) -> None:
-    """The admin's act pages without the code step (its own tests are in tests/portal)."""
+    """The admin's act pages without the code step (its own tests are in tests/inspection/portal)."""
     settings.TWO_FACTOR_REQUIRED = False
 
 

@@ -15,7 +15,7 @@ from inspection.registers import get_register
 from inspection.registers.base import Request, place_corrections
 from inspection.registers.render import print_register
 
-from .conftest import pdf_text, red_pixels, render_page
+from tests.audit.conftest import pdf_text, red_pixels, render_page
 
 
 @pytest.mark.django_db

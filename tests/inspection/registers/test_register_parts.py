@@ -24,7 +24,7 @@ from inspection.registers.reports import produce_report, request_report
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
 
-from .conftest import assert_signed_and_tamper_evident, pdf_text
+from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
 
 START, END = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
 

@@ -15,7 +15,7 @@ import audit
 from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from casino_ops import roles
-from tests.portal.conftest import clients, devices  # noqa: F401
+from tests.inspection.portal.conftest import clients, devices  # noqa: F401
 
 VERIFIER = Path(__file__).resolve().parents[2] / "inspection" / "verifier.py"
 

@@ -17,7 +17,7 @@ from inspection.registers import get_register, register_names
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
 
-from .conftest import assert_signed_and_tamper_evident, non_white_pixels, pdf_text, render_page
+from tests.audit.conftest import assert_signed_and_tamper_evident, non_white_pixels, pdf_text, render_page
 
 TABLE_BOOKS = {"advance-book", "session-report"}
 

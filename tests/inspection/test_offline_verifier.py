@@ -14,7 +14,7 @@ from django.db import connection
 
 from audit.checkpoints import make_checkpoint
 
-from .test_checkpoints import (
+from tests.audit.test_checkpoints import (
     _checkpoints_as_superuser_without_guard,
     _record,
     _rewrite_whole_chain_with_recomputed_hashes,

@@ -18,7 +18,7 @@ from audit.models import AuditEvent
 from casino_ops import roles
 from tests import builders
 
-FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "handlog"
 DAY = dt.date(2026, 11, 30)
 
 
@@ -212,7 +212,7 @@ def module_devices(samples: Samples) -> dict[str, Any]:
 
 @pytest.fixture(name="clients")
 def module_clients(samples: Samples) -> dict[str, Any]:
-    """The ``clients`` of tests/portal/conftest.py, on the sessions signed in once for the module."""
+    """The ``clients`` of tests/inspection/portal/conftest.py, on the sessions signed in once for the module."""
     from django.conf import settings
     from django.test import Client
 

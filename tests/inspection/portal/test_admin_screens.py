@@ -18,7 +18,7 @@ import pytest
 
 from .test_browser import AXE_RUN_JS, CHROMIUM, VIEWPORTS, _admin_pages, axe_script, chromium  # noqa: F401
 
-OUTPUT = Path(__file__).resolve().parents[2] / "test-output" / "admin"
+OUTPUT = Path(__file__).resolve().parents[3] / "test-output" / "admin"
 
 pytestmark = [
     pytest.mark.browser,

@@ -54,7 +54,7 @@ ARGS = [
         )
     ),
 ]
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 OUTPUT = ROOT / "test-output" / "browser"
 # axe-core from the npm registry, pinned; scripts/system-deps.sh installs it, and
 # the test does too when it is missing (the same command).
@@ -463,7 +463,7 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
     first.close()
 
     # The director's admin pages (its acts' pages among them) are toured by
-    # tests/portal/test_admin_screens.py, at both sizes in both languages: not twice.
+    # tests/inspection/portal/test_admin_screens.py, at both sizes in both languages: not twice.
     portal = _portal_pages(samples)
     for language, locale in LOCALES.items():
         for who, state, pages in (("officer", officer_state, portal),):

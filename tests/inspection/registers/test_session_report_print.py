@@ -22,7 +22,7 @@ from tables.models import Discrepancy
 from tests import builders
 from tests.builders import at_day
 
-from .conftest import pdf_text, render_page
+from tests.audit.conftest import pdf_text, render_page
 
 DAY = dt.date(2026, 11, 30)
 

@@ -135,7 +135,7 @@ def _register_of_today(director: Any) -> Any:
     """The receipt book of the days up to today, signed now (the officer's visa is today's)."""
     from django.utils import timezone
 
-    from tests.portal.samples import DAY
+    from tests.inspection.portal.samples import DAY
 
     today = timezone.localdate()
     from inspection.registers.reports import produce_report, request_report

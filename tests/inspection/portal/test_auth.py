@@ -187,7 +187,7 @@ def test_check_deploy_is_clean_in_production_settings(tmp_path: Path) -> None:
     env.pop("OFFICER_DEMO_PASSKEY", None)
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
-        cwd=Path(__file__).resolve().parents[2],
+        cwd=Path(__file__).resolve().parents[3],
         env=env,
         capture_output=True,
         text=True,
