@@ -340,7 +340,7 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
             date_to=today,
             enqueue=False,
         )
-        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             report.refresh_from_db()
@@ -361,7 +361,7 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
             time.sleep(0.1)
         log_text = (tmp_path / "worker.log").read_text()
         assert report.state == Report.State.DONE and report.error == "", (report.error, log_text[-3000:])
-        assert "audit.tasks.assemble_report" in log_text and "retry" in log_text.lower()
+        assert "inspection.tasks.assemble_report" in log_text and "retry" in log_text.lower()
         with default_storage.open(report.file.name, "rb") as f:
             register = tmp_path / "registre.pdf"
             register.write_bytes(f.read())

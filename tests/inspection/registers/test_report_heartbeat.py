@@ -77,7 +77,7 @@ def test_a_dead_worker_is_found_within_two_minutes_with_the_production_settings(
     from casino_ops import settings as production
 
     beat = production.CELERY_BEAT_SCHEDULE["recover-stale-reports"]
-    assert beat["task"] == "audit.tasks.recover_stale_reports"
+    assert beat["task"] == "inspection.tasks.recover_stale_reports"
     # stale at most REPORT_HEARTBEAT_STALE_AFTER after its last beat, taken at the next recovery
     assert production.REPORT_HEARTBEAT_STALE_AFTER + float(beat["schedule"]) <= 90  # type: ignore[arg-type]
     # a live worker, one beat late, never looks dead
@@ -261,7 +261,7 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
         report = request_report(
             actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False
         )
-        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
         deadline = time.monotonic() + 180
         in_hand = None
         while in_hand is None and time.monotonic() < deadline and first.poll() is None:
@@ -285,7 +285,7 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
         sent = 0.0
         while time.monotonic() < deadline:
             if time.monotonic() - sent >= 1:  # the beat, every second here
-                sender.send_task("audit.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
+                sender.send_task("inspection.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
                 sent = time.monotonic()
             report.refresh_from_db()
             if report.state in (Report.State.DONE, Report.State.FAILED):

@@ -53,7 +53,7 @@ def test_the_visibility_timeout_outlasts_the_longest_print_and_the_recovery_runs
     )
     assert production.CELERY_TASK_TIME_LIMIT < production.REPORT_STALE_AFTER <= 30 * 60
     beat = production.CELERY_BEAT_SCHEDULE["recover-stale-reports"]
-    assert beat["task"] == "audit.tasks.recover_stale_reports" and beat["schedule"] <= 30
+    assert beat["task"] == "inspection.tasks.recover_stale_reports" and beat["schedule"] <= 30
 
 
 @pytest.mark.django_db
@@ -116,7 +116,7 @@ def test_a_report_left_running_by_a_dead_worker_is_resumed_by_the_beat_task(
     worker = start_worker(env, queue, log)
     sender = Celery(broker=redis_url(), set_as_current=False)  # the suite keeps its own app
     try:
-        sender.send_task("audit.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
+        sender.send_task("inspection.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             report.refresh_from_db()

@@ -203,7 +203,7 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
         report = request_report(
             actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False
         )
-        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
         killed = None
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and killed is None:
@@ -263,7 +263,7 @@ def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_mad
             timezone.localdate() + dt.timedelta(days=1),
         )
         report = request_report(actor=None, register="depot-log", date_from=start, date_to=end, enqueue=False)
-        sender.send_task("audit.tasks.make_report", args=[report.pk], queue=queue)
+        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
         deadline = time.monotonic() + 240
         killed = None
         seen: set[tuple[int, int]] = set()
