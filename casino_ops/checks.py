@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .plugins import Registry
+
 
 @dataclass(frozen=True)
 class Breach:
@@ -46,25 +48,27 @@ class Check:
     whole_record: bool = False
 
 
-_CHECKS: dict[str, Check] = {}
+#: every check of the apps, by name
+CHECKS: Registry[Check] = Registry("casino_ops.checks.CHECKS")
 
 
 def check(name: str, label: str, *, whole_record: bool = False) -> Callable[[CheckFunction], CheckFunction]:
     """Register ``function`` as the check ``name`` (unique across apps). ``whole_record``: it reads
     the whole audit record, so a page inspecting as it is shown leaves it out."""
 
-    def register(function: CheckFunction) -> CheckFunction:
-        existing = _CHECKS.get(name)
+    def declare(function: CheckFunction) -> CheckFunction:
+        existing = CHECKS.get(name)
         if existing is not None and existing.run is not function:
             raise ValueError(f"inspection check {name!r} declared twice")
-        _CHECKS[name] = Check(name, label, function, whole_record)
+        if existing is None:
+            CHECKS.register(name, Check(name, label, function, whole_record))
         return function
 
-    return register
+    return declare
 
 
 def checks() -> list[Check]:
-    return sorted(_CHECKS.values(), key=lambda c: c.name)
+    return sorted(CHECKS, key=lambda c: c.name)
 
 
 @dataclass(frozen=True)

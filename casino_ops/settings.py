@@ -273,8 +273,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=300.0),
     },
     # The books' self-inspection, each night once the gaming day is over (an audited event).
-    "inspect-books-nightly": {"task": "inspection.tasks.inspect_books", "schedule": crontab(hour=6, minute=30)},
-    "recover-stale-reports": {"task": "inspection.tasks.recover_stale_reports", "schedule": REPORT_RECOVERY_EVERY},
+    "inspect-books-nightly": {
+        "task": "inspection.tasks.inspect_books",
+        "schedule": crontab(hour=6, minute=30),
+    },
+    "recover-stale-reports": {
+        "task": "inspection.tasks.recover_stale_reports",
+        "schedule": REPORT_RECOVERY_EVERY,
+    },
 }
 
 # --- The audit record -------------------------------------------------------

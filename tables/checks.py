@@ -25,8 +25,8 @@ from audit.models import AuditEvent
 from cards_registry.models import Incident, IncidentRoute
 from cards_registry.services.incidents import EXPLAINED_CODES as EXPLAINED_INCIDENTS
 from casino_ops import dates
-from casino_ops.dates import amount
 from casino_ops.checks import Breach, check
+from casino_ops.dates import amount
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 

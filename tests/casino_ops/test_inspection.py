@@ -12,12 +12,12 @@ from casino_ops import checks as self_inspection
 
 @pytest.fixture
 def one_breach():
-    @self_inspection.check("test.always", "a check that always finds one breach")
     def always(day):
         yield self_inspection.Breach("test.always", "FR art. 39", "jeu 1234", "absent de l'armoire")
 
-    yield
-    self_inspection._CHECKS.pop("test.always")
+    declared = self_inspection.Check("test.always", "a check that always finds one breach", always)
+    with self_inspection.CHECKS.temporarily("test.always", declared):
+        yield
 
 
 @pytest.mark.django_db

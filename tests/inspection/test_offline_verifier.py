@@ -13,7 +13,6 @@ from django.core.management import call_command
 from django.db import connection
 
 from audit.checkpoints import make_checkpoint
-
 from tests.audit.test_checkpoints import (
     _checkpoints_as_superuser_without_guard,
     _record,

@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
-from tests.inspection.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 

@@ -21,10 +21,9 @@ from inspection.registers.base import Request
 from inspection.registers.parts import progress_of
 from inspection.registers.render import print_register
 from inspection.registers.reports import produce_report, request_report
+from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
 from tests.builders import kept_for_module
 from tests.demo_rows import loaded
-
-from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
 
 START, END = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
 

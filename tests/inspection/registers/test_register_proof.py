@@ -30,12 +30,11 @@ from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
+from tests.audit.test_witness_push import casino_log  # noqa: F401  # the fixture
 from tests.celery_workers import redis_url, start_worker, worker_env
 from tests.inspection.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
-
-from tests.audit.test_witness_push import casino_log  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,6 @@ from casino_ops.regulations import RegulationError
 from inspection.registers import get_register
 from inspection.registers.base import Request, place_corrections
 from inspection.registers.render import print_register
-
 from tests.audit.conftest import pdf_text, red_pixels, render_page
 
 

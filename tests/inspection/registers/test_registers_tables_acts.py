@@ -27,9 +27,8 @@ from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
 from tests import builders
-from tests.builders import at_day
-
 from tests.audit.conftest import pyhanko_validate
+from tests.builders import at_day
 
 DAY = dt.date(2026, 11, 30)
 D = Decimal

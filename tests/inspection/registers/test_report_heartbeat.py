@@ -285,7 +285,9 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
         sent = 0.0
         while time.monotonic() < deadline:
             if time.monotonic() - sent >= 1:  # the beat, every second here
-                sender.send_task("inspection.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
+                sender.send_task(
+                    "inspection.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue
+                )
                 sent = time.monotonic()
             report.refresh_from_db()
             if report.state in (Report.State.DONE, Report.State.FAILED):
