@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from casino_ops.acts import declaration
 from casino_ops.api import ActView, DeclaredActView, user_by_username
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError, cite
 
 from . import selectors, services

@@ -62,4 +62,4 @@ class CardsRegistryConfig(AppConfig):
                 },
             }
         )
-        from . import inspection  # noqa: F401  (its checks join inspect_books)
+        from . import checks as self_inspection  # noqa: F401  (its checks join inspect_books)

@@ -3,12 +3,12 @@
 Other apps (tables: the shoes and sessions a deck served) register a provider in
 their ``AppConfig.ready()``::
 
-    from cards_registry.history import HistoryLine, register_history_provider
+    from cards_registry.history import PROVIDERS, HistoryLine
 
     def shoes_of(deck) -> list[HistoryLine]:
         ...
 
-    register_history_provider(shoes_of)
+    PROVIDERS.register("tables.shoes", shoes_of)
 
 :func:`cards_registry.selectors.deck_history` merges the depot's own lines and every
 provider's lines in time order (ties keep the audit sequence order).
@@ -20,6 +20,8 @@ import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+from casino_ops.plugins import Registry
 
 
 @dataclass(frozen=True)
@@ -33,18 +35,8 @@ class HistoryLine:
 
 HistoryProvider = Callable[[Any], list[HistoryLine]]
 
-_providers: list[HistoryProvider] = []
-
-
-def register_history_provider(fn: HistoryProvider) -> HistoryProvider:
-    """Add ``fn(deck) -> list[HistoryLine]`` to every deck history (idempotent; usable as a decorator)."""
-    if fn not in _providers:
-        _providers.append(fn)
-    return fn
-
-
-def providers() -> tuple[HistoryProvider, ...]:
-    return tuple(_providers)
+#: ``provider(deck) -> list[HistoryLine]``, each added to every deck's history
+PROVIDERS: Registry[HistoryProvider] = Registry("cards_registry.history.PROVIDERS")
 
 
 def merge(lines: list[HistoryLine]) -> list[HistoryLine]:

@@ -392,14 +392,14 @@ def require(
 
 def require_approved(user: Any, act: Act, *, profile: str | None = None, field: str = "actor") -> None:
     """The gate every act by a person of the casino passes, whatever its book: the checks the
-    apps above register for :attr:`casino_ops.act_checks.Act.PERFORM` (LU art. 51, 54, 63: the
+    apps above register for :attr:`casino_ops.act_checks.Hook.PERFORM` (LU art. 51, 54, 63: the
     person holds an approval in force on the gaming day the act is done; a revoked person does
     nothing more). An officer of the State and the hand-log machine are not the casino's
     people: nothing is added for them."""
     if user is None or roles.has_role(user, roles.OFFICER, roles.MACHINE):
         return
     act_checks.run(
-        act_checks.Act.PERFORM,
+        act_checks.Hook.PERFORM,
         day=clock.gaming_date(clock.now()),
         profile=profile or "",
         people={field: user},

@@ -11,14 +11,17 @@ refuse the act. Without a registered check (the lower app alone), nothing is add
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from enum import StrEnum
 from typing import Any, Protocol
 
+from .plugins import Registry
 
-class Act(StrEnum):
-    """The acts of the tables and the depot that the apps above may bind. A name that is
-    not one of these fails where it is written (``Act.SESION_OPEN`` at import, ``run("…")``
+
+class Hook(StrEnum):
+    """The points of the tables' and the depot's acts where the apps above may bind a check (who
+    may perform an act is :class:`casino_ops.access.Act`, another thing). A name that is
+    not one of these fails where it is written (``Hook.SESION_OPEN`` at import, ``run("…")``
     with a :class:`ValueError`)."""
 
     #: any act by a person of the casino, at the gate (:func:`casino_ops.access.require`):
@@ -44,7 +47,7 @@ class ActCheck(Protocol):
     def __call__(
         self,
         *,
-        act: Act,
+        act: Hook,
         day: dt.date,
         profile: str,
         people: Mapping[str, Any],
@@ -53,23 +56,12 @@ class ActCheck(Protocol):
     ) -> None: ...
 
 
-_checks: dict[str, Callable[..., None]] = {}
-
-
-def register(name: str, check: Callable[..., None] | None) -> None:
-    """Register ``check`` under ``name`` (again: replaced; ``None``: removed)."""
-    if check is None:
-        _checks.pop(name, None)
-    else:
-        _checks[name] = check
-
-
-def registered() -> dict[str, Callable[..., None]]:
-    return dict(_checks)
+#: the checks the apps above bind to these acts, by name (``CHECKS.register("house.hours", check)``)
+CHECKS: Registry[ActCheck] = Registry("casino_ops.act_checks.CHECKS")
 
 
 def run(
-    act: Act | str,
+    act: Hook | str,
     *,
     day: dt.date,
     profile: str,
@@ -77,9 +69,9 @@ def run(
     at: dt.datetime | None = None,
     subject: Any = None,
 ) -> None:
-    """Every registered check of ``act`` (:class:`Act`): ``people``
+    """Every registered check of ``act`` (:class:`Hook`): ``people``
     maps the act's field (``"actor"``, ``"counted_by"``…) to who signs, counts or witnesses;
     ``subject`` is the act's object (a table for an opening, the session for a closing)."""
-    act = Act(act)  # an unknown name is refused here, before any check runs
-    for check in list(_checks.values()):
+    act = Hook(act)  # an unknown name is refused here, before any check runs
+    for check in CHECKS:
         check(act=act, day=day, profile=profile, people=people, at=at, subject=subject)

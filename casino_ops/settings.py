@@ -203,7 +203,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "SERVE_PERMISSIONS": ["rest_framework.permissions.IsAuthenticated"],
-    # The schema is checked by the test suite (tests/api/test_schema.py), not by check --deploy.
+    # The schema is checked by the test suite (tests/inspection/api/test_schema.py), not by check --deploy.
     "ENABLE_DJANGO_DEPLOY_CHECK": False,
 }
 
@@ -273,8 +273,14 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": env.float("AUDIT_CHECKPOINT_EVERY", default=300.0),
     },
     # The books' self-inspection, each night once the gaming day is over (an audited event).
-    "inspect-books-nightly": {"task": "audit.tasks.inspect_books", "schedule": crontab(hour=6, minute=30)},
-    "recover-stale-reports": {"task": "audit.tasks.recover_stale_reports", "schedule": REPORT_RECOVERY_EVERY},
+    "inspect-books-nightly": {
+        "task": "inspection.tasks.inspect_books",
+        "schedule": crontab(hour=6, minute=30),
+    },
+    "recover-stale-reports": {
+        "task": "inspection.tasks.recover_stale_reports",
+        "schedule": REPORT_RECOVERY_EVERY,
+    },
 }
 
 # --- The audit record -------------------------------------------------------

@@ -9,4 +9,10 @@ class InspectionConfig(AppConfig):
     def ready(self) -> None:
         # the registers' and the self-inspection's Celery tasks, known in every process
         # (a request for a register queues its task)
+        # the last app: every app has registered what it plugs into the others (casino_ops.plugins);
+        # nothing registers under a running process
+        from casino_ops.plugins import close_all
+
         from . import tasks  # noqa: F401
+
+        close_all()

@@ -4,6 +4,7 @@ Tasks take ids and are idempotent: late acknowledgement delivers a task again
 when its worker dies, and a second delivery finds the work done or in hand.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from celery import shared_task
@@ -12,7 +13,7 @@ from django.db import InterfaceError, OperationalError
 from audit import record
 from audit.actions import Action
 from audit.models import Report, ReportPart
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 
 from .registers.issuing import ProofPending
 from .registers.parts import all_done, assemble, assemble_or_wait, make_part
@@ -20,30 +21,42 @@ from .registers.reports import fail, produce_report, recover_stale
 from .templatetags.inspection_panel import store
 
 
-@shared_task(
-    name="audit.tasks.make_report",
+def task(name: str, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """Register the function as the Celery task ``inspection.tasks.<name>``, and under its former
+    name ``audit.tasks.<name>`` (the registers' tasks were the record's app's) with the same
+    options: a message queued under the former name before an upgrade still runs."""
+
+    def decorate(function: Callable[..., Any]) -> Any:
+        shared_task(name=f"audit.tasks.{name}", **options)(function)
+        return shared_task(name=f"inspection.tasks.{name}", **options)(function)
+
+    return decorate
+
+
+@task(
+    "make_report",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
     bind=True,
-)  # type: ignore[untyped-decorator]  # celery has no types
+)
 def make_report(self: Any, report_id: int) -> str:
     """Make one register's signed PDF (see inspection.registers.reports); its parts go to the same queue."""
     queue = (self.request.delivery_info or {}).get("routing_key") or None
     return produce_report(report_id, queue=queue).state
 
 
-@shared_task(
-    name="audit.tasks.make_report_part",
+@task(
+    "make_report_part",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=5,
     bind=True,
-)  # type: ignore[untyped-decorator]  # celery has no types
+)
 def make_report_part(self: Any, report_part_id: int) -> bool:
     """Make one period of a print (see inspection.registers.parts); the last one assembles the whole.
 
@@ -63,15 +76,15 @@ def make_report_part(self: Any, report_part_id: int) -> bool:
     return made
 
 
-@shared_task(
-    name="audit.tasks.assemble_report",
+@task(
+    "assemble_report",
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(OperationalError, InterfaceError),
     retry_backoff=True,
     max_retries=None,
     bind=True,
-)  # type: ignore[untyped-decorator]  # celery has no types
+)
 def assemble_report(self: Any, report_id: int) -> str:
     """Assemble a print whose parts are made, once the witnesses cosigned a checkpoint covering
     its issuing event (see inspection.registers.issuing); tried again every
@@ -95,7 +108,7 @@ def assemble_report(self: Any, report_id: int) -> str:
         raise
 
 
-@shared_task(name="audit.tasks.inspect_books", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
+@task("inspect_books", acks_late=True, reject_on_worker_lost=True)
 def inspect_books(day: str | None = None) -> int:
     """The nightly self-inspection (beat): every check run, its result an audited event
     (``inspection.run``: the checks, the breaches with their articles). Returns the breaches' count."""
@@ -118,7 +131,7 @@ def inspect_books(day: str | None = None) -> int:
     return len(result.breaches)
 
 
-@shared_task(name="audit.tasks.recover_stale_reports", acks_late=True, reject_on_worker_lost=True)  # type: ignore[untyped-decorator]  # celery has no types
+@task("recover_stale_reports", acks_late=True, reject_on_worker_lost=True)
 def recover_stale_reports(queue: str | None = None) -> dict[str, list[int]]:
     """Beat, every REPORT_RECOVERY_EVERY seconds: a report left running by a worker that died is
     resumed, or failed with its reason after its last attempt, once its heartbeat is stale (see

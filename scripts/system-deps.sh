@@ -12,7 +12,7 @@ if [ "$what" = test ]; then
   command -v npm >/dev/null || packages+=(npm)
 fi
 # axe-core for the browser tests, from the npm registry at a pinned version, into
-# test-output/ (ignored by git). tests/portal/test_browser.py pins the same version.
+# test-output/ (ignored by git). tests/inspection/portal/test_browser.py pins the same version.
 AXE_VERSION=4.14.1
 install_axe() {
   [ "$what" = test ] || return 0

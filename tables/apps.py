@@ -7,7 +7,7 @@ class TablesConfig(AppConfig):
     verbose_name = _("Tables de jeu")
 
     def ready(self) -> None:
-        from cards_registry.history import register_history_provider
+        from cards_registry import floor, history
         from casino_ops import roles
 
         from . import books
@@ -44,11 +44,9 @@ class TablesConfig(AppConfig):
                 roles.OFFICER: view_all,
             }
         )
-        register_history_provider(deck_shoe_history)
-        from cards_registry.floor import register_day_closed, register_table_check
-
+        history.PROVIDERS.register("tables.shoes", deck_shoe_history)  # the shoes a deck served
         from .services.floor import day_closed, table_refusal
 
-        register_table_check(table_refusal)  # the depot issues decks only to a table in service
-        register_day_closed(day_closed)  # ... and for a day not yet closed
-        from . import inspection  # noqa: F401  (its checks join inspect_books)
+        floor.TABLE_CHECKS.register("tables.in_service", table_refusal)  # decks go to a table in service
+        floor.DAY_CLOSED.register("tables.control_day", day_closed)  # ... and for a day not yet closed
+        from . import checks as self_inspection  # noqa: F401  (its checks join inspect_books)

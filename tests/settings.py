@@ -10,7 +10,7 @@ os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production")
 os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test")
 os.environ.setdefault("SECURE_SSL_REDIRECT", "0")
 os.environ.setdefault("AUDIT_EVENT_KEY", "test-audit-event-key-not-for-production")
-# Tests of the apps sign users in with force_login; tests/portal turn the
+# Tests of the apps sign users in with force_login; tests/inspection/portal turn the
 # two-factor requirement back on (the production default) and prove it.
 os.environ.setdefault("TWO_FACTOR_REQUIRED", "0")
 # Static files by their own names (no collectstatic before the tests); the manifest of

@@ -14,8 +14,8 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from casino_ops.inspection import Breach, inspect
-from house_books.inspection import _OUTSIDE_HOURS
+from casino_ops.checks import Breach, inspect
+from house_books.checks import _OUTSIDE_HOURS
 from tables.models import Session
 from tests.builders import gaming_day
 

@@ -4,7 +4,7 @@ Each submission is either accepted (a redirect) or refused with the form shown a
 (or a clear 4xx); never a 500 (the test client re-raises a server error), and a
 refused submission leaves every table of the apps exactly as it was (rows counted
 before and after). The hand-log upload has its own tests. The API's writes are
-covered by schemathesis (tests/api/test_schema.py).
+covered by schemathesis (tests/inspection/api/test_schema.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino_ops import roles
-from tests.portal.samples import Samples, dev_cert, samples, signing  # noqa: F401
+from tests.inspection.portal.samples import Samples, dev_cert, samples, signing  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -1,7 +1,7 @@
 """Every check of ``inspect_books`` is proven by a planted-breach test on each profile it applies to,
 and said in the docs' check list.
 
-The registry of checks (``casino_ops.inspection.checks()``) is held to two written-out lists:
+The registry of checks (``casino_ops.checks.checks()``) is held to two written-out lists:
 
 - the docs' table of checks (docs/operations.md, "The self-inspection's checks"): each check a row,
   with the profiles it applies to and what it names;
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from casino_ops.inspection import checks
+from casino_ops.checks import checks
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs" / "operations.md"

@@ -19,4 +19,4 @@ def test_the_recorded_durations_name_test_files_of_this_suite() -> None:
     assert all(name.startswith("tests/") and name.endswith(".py") for name in durations)
     # the browser tour, minutes long, is among the files started first
     slowest = sorted(durations, key=durations.__getitem__, reverse=True)[:5]
-    assert "tests/portal/test_browser.py" in slowest, slowest
+    assert "tests/inspection/portal/test_browser.py" in slowest, slowest

@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from casino_ops.plugins import Registry
+
 
 @dataclass(frozen=True)
 class Numbering:
@@ -34,7 +36,8 @@ class Numbering:
         return str(self.model._meta.db_table)
 
 
-_NUMBERINGS: dict[Any, Numbering] = {}
+#: the numbered books, by table
+NUMBERINGS: Registry[Numbering] = Registry("audit.books.numbering.NUMBERINGS")
 
 
 def register_numbering(
@@ -66,12 +69,11 @@ def register_numbering(
         corrects=corrects,
         explanation=explanation,
     )
-    _NUMBERINGS[model] = numbering
-    return numbering
+    return NUMBERINGS.register(numbering.table, numbering)
 
 
 def numberings() -> list[Numbering]:
-    return sorted(_NUMBERINGS.values(), key=lambda n: n.table)
+    return sorted(NUMBERINGS, key=lambda n: n.table)
 
 
 def _attnames(numbering: Numbering) -> list[str]:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino_ops.bookrows import BookManager, BookQuerySet, set_collector
+from casino_ops.plugins import Registry
 
 from .rows import read_books
 
@@ -36,8 +37,8 @@ class Book:
         return [c for f, c in zip(self.fields, self.columns, strict=True) if f not in self.mutable]
 
 
-_BOOKS: dict[Any, Book] = {}
-_BY_TABLE: dict[str, Book] = {}
+#: the books bound to the chain, by table
+BOOKS: Registry[Book] = Registry("audit.books.registry.BOOKS")
 
 
 def _kind(model_field: Any, digest: bool) -> str:
@@ -92,8 +93,7 @@ def register_book(
         append_only=append_only,
         mutable=mutable,
     )
-    _BOOKS[model] = book
-    _BY_TABLE[book.table] = book
+    BOOKS.register(book.table, book)
     from django.db.models.signals import m2m_changed, post_save
 
     post_save.connect(_saved, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
@@ -103,11 +103,11 @@ def register_book(
 
 
 def books() -> list[Book]:
-    return sorted(_BY_TABLE.values(), key=lambda b: b.table)
+    return sorted(BOOKS, key=lambda b: b.table)
 
 
 def book_for(table: str) -> Book | None:
-    return _BY_TABLE.get(table)
+    return BOOKS.get(table)
 
 
 # --- Capture: the rows an act writes ------------------------------------------------
@@ -140,7 +140,7 @@ def _collect(using: str, book: Book, pks: list[Any]) -> None:
 def _saved(sender: Any, instance: Any, raw: bool = False, using: str = "default", **kwargs: Any) -> None:
     if raw or instance.pk is None:
         return
-    _collect(using, _BOOKS[sender], [instance.pk])
+    _collect(using, BOOKS[sender._meta.db_table], [instance.pk])
 
 
 def _linked(
@@ -156,13 +156,13 @@ def _linked(
     pks = sender._default_manager.using(using).filter(
         **{near.attname: instance.pk, f"{far.attname}__in": pk_set}
     )
-    _collect(using, _BOOKS[sender], list(pks.values_list("pk", flat=True)))
+    _collect(using, BOOKS[sender._meta.db_table], list(pks.values_list("pk", flat=True)))
 
 
 def _bulk_written(using: str, model: Any, pks: list[Any]) -> None:
     """The rows a book's queryset wrote by ``bulk_create`` or ``update``."""
-    book = _BOOKS.get(model)
-    if book is not None:
+    book = BOOKS.get(model._meta.db_table)
+    if book is not None and book.model is model:
         _collect(using, book, pks)
 
 

@@ -259,7 +259,7 @@ def deck_history(deck: Deck) -> list[HistoryLine]:
                     _seq(numbers, destruction, Action.DEPOT_DESTRUCTION_STAMPED),
                 )
             )
-    for provider in history.providers():
+    for provider in history.PROVIDERS:
         lines.extend(provider(deck))
     return history.merge(lines)
 

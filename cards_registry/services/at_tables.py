@@ -76,7 +76,7 @@ def issue_decks(
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
     act_checks.run(
-        act_checks.Act.DEPOT_ISSUE,
+        act_checks.Hook.DEPOT_ISSUE,
         day=day,
         profile=profile,
         people={"actor": actor, "received_by": received_by},
@@ -247,7 +247,7 @@ def _check_at_table(
 ) -> TableCheck:
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
-    act_checks.run(act_checks.Act.DEPOT_COUNT, day=day, profile=profile, people={"actor": actor})
+    act_checks.run(act_checks.Hook.DEPOT_COUNT, day=day, profile=profile, people={"actor": actor})
     [deck] = _lock_decks([deck])
     line = (
         IssueLine.objects.filter(
@@ -355,7 +355,7 @@ def return_decks(
     profile = _profile()
     article = cite("depot.issue_and_unseal", profile)
     _require_key_holder(actor, profile)
-    act_checks.run(act_checks.Act.DEPOT_RETURN, day=day, profile=profile, people={"actor": actor})
+    act_checks.run(act_checks.Hook.DEPOT_RETURN, day=day, profile=profile, people={"actor": actor})
     check_return(results=results, order_restored=order_restored, profile=profile)
     if officer_informed is not None or authority_informed.strip():
         _told(officer_informed, authority_informed, officer_informed_at, profile)

@@ -80,7 +80,7 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
     if holder is not None and holder.pk == receiver.pk:
         raise RegulationError("KEY_SAME_HOLDER", _("Il détient déjà la clé."), article, field="receiver")
     act_checks.run(
-        act_checks.Act.DEPOT_KEY_HANDOVER,
+        act_checks.Hook.DEPOT_KEY_HANDOVER,
         day=timezone.localdate(),
         profile=profile,
         people={"actor": actor, "receiver": receiver},
@@ -149,7 +149,7 @@ def open_for_inspection(
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
     act_checks.run(
-        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+        act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     if demand is not None:
         demand = CabinetDemand.objects.select_for_update().get(pk=demand.pk)
@@ -204,7 +204,7 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
     article = cite("depot.cabinet_key", profile)
     _require_key_holder(actor, profile)
     act_checks.run(
-        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+        act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     opening = CabinetOpening.objects.select_for_update().get(pk=opening.pk)
     if opening.purpose != OpeningPurpose.INSPECTION or opening.demanded_by is None:
@@ -297,7 +297,7 @@ def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str)
     article = cite("depot.destruction", profile)
     _require_key_holder(actor, profile)
     act_checks.run(
-        act_checks.Act.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
+        act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     if not reason.strip():
         raise RegulationError("REASON_REQUIRED", _("Indiquez le motif."), article, field="reason")

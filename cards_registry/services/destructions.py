@@ -77,7 +77,7 @@ def destroy_decks(
     _require_key_holder(actor, profile)
     check_destruction(witnessed=access.may(officer, Act.VISA), checks=checks, profile=profile)
     act_checks.run(
-        act_checks.Act.DEPOT_DESTROY, day=timezone.localdate(), profile=profile, people={"actor": actor}
+        act_checks.Hook.DEPOT_DESTROY, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     decks = _lock_decks([c["deck"] for c in checks])
     for deck in decks:

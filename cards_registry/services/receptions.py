@@ -102,7 +102,7 @@ def receive(
     check_reception_day(
         received_on, today=timezone.localdate(now), gaming_day=get_casino().gaming_day(now), profile=profile
     )
-    act_checks.run(act_checks.Act.DEPOT_RECEIVE, day=received_on, profile=profile, people={"actor": actor})
+    act_checks.run(act_checks.Hook.DEPOT_RECEIVE, day=received_on, profile=profile, people={"actor": actor})
     check_sixains_only(decks, profile)
     planned, sixain_serials = plan_reception(sixains=sixains, decks=decks, profile=profile)
     serials = [serial for _s, serial, _c in planned]

@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.act_checks import Act
+from casino_ops.act_checks import Hook
 from casino_ops.regulations import RegulationError, cite
 
 
 def check_seance_hours(
-    act: Act,
+    act: Hook,
     day: dt.date,
     profile: str,
     at: dt.datetime,
@@ -27,7 +27,7 @@ def check_seance_hours(
     """A séance opens within the hours notified to the ministers, and closes before the
     closing hour only once its early stop is recorded (``stopped``)."""
     article = cite("house.hours", profile)
-    if act == Act.SESSION_OPEN and at < start:
+    if act == Hook.SESSION_OPEN and at < start:
         raise RegulationError(
             "SESSION_BEFORE_START_HOUR",
             _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
@@ -35,7 +35,7 @@ def check_seance_hours(
             article,
             field="table",
         )
-    if act == Act.SESSION_OPEN and at >= close:
+    if act == Hook.SESSION_OPEN and at >= close:
         raise RegulationError(
             "SESSION_AFTER_CLOSING_HOUR",
             _("L'heure de fermeture (%(close)s) est passée.")
@@ -43,7 +43,7 @@ def check_seance_hours(
             article,
             field="table",
         )
-    if act == Act.SESSION_CLOSE and at < close and not stopped:
+    if act == Hook.SESSION_CLOSE and at < close and not stopped:
         raise RegulationError(
             "EARLY_STOP_WITHOUT_REASON",
             _(
@@ -55,14 +55,14 @@ def check_seance_hours(
         )
 
 
-def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
+def check_bank_authorised(act: Hook, profile: str, failure: Any) -> None:
     """LU art. 11: after a failure not yet followed by a new authorisation (``failure``) no
     séance opens, no advance feeds an open one, no interrupted séance resumes and no round is
     played."""
     if failure is None:
         return
     when = {"at": dates.moment(failure.occurred_at)}
-    if act == Act.SESSION_PLAY:
+    if act == Hook.SESSION_PLAY:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",
             _(
@@ -72,7 +72,7 @@ def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
             cite("house.bank", profile),
             field="session",
         )
-    if act == Act.SESSION_RESUME:
+    if act == Hook.SESSION_RESUME:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",
             _(
@@ -82,7 +82,7 @@ def check_bank_authorised(act: Act, profile: str, failure: Any) -> None:
             cite("house.bank", profile),
             field="session",
         )
-    if act == Act.SESSION_ADVANCE:
+    if act == Hook.SESSION_ADVANCE:
         raise RegulationError(
             "BANK_FAILURE_NO_AUTHORISATION",
             _(

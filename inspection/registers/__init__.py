@@ -37,11 +37,11 @@ _modules = (
     destructions, exclusions, hours, incidents, numbering, order_book, orphans, receipt_book,
     session_report, shoe_devices, table_notice, tips,
 )  # fmt: skip
-if set(REGISTERS) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(
+if set(REGISTERS.names()) != set(MODULES) or {m.__name__.rpartition(".")[2] for m in _modules} != set(
     MODULES.values()
 ):
     raise ImportError(
-        f"inspection.registers: the registers {sorted(REGISTERS)} are not those named {sorted(MODULES)}"
+        f"inspection.registers: the registers {sorted(REGISTERS.names())} are not those named {sorted(MODULES)}"
     )
 
 __all__ = ["REGISTERS", "Register", "get_register", "register_names"]

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 
 from django.utils.translation import gettext_lazy as _
 
+from casino_ops.plugins import Registry
 from casino_ops.regulations import RegulationError
 
 #: name on the command line -> module of this package (each imported by the package)
@@ -34,7 +35,8 @@ MODULES = {
     "numbering": "numbering",
 }
 
-REGISTERS: dict[str, Register] = {}
+#: every register, by its name on the command line (each module registers its own)
+REGISTERS: Registry[Register] = Registry("inspection.registers.base.REGISTERS")
 
 
 @dataclass(frozen=True)
@@ -115,13 +117,13 @@ class Register:
 
 def register(cls: type[Register]) -> type[Register]:
     """Class decorator: put a register in the registry under its name."""
-    REGISTERS[cls.name] = cls()
+    REGISTERS.register(cls.name, cls())
     return cls
 
 
 def load_all() -> dict[str, Register]:
     """Every register, by name (the package imports each register's module)."""
-    return REGISTERS
+    return dict(REGISTERS.items())
 
 
 def register_names() -> list[str]:

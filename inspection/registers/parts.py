@@ -25,7 +25,7 @@ period is read again and compared by its content hash.
 
 The parts still to make fan out over the Celery workers: the report task
 makes the first itself and sends the others as a group of
-``audit.tasks.make_report_part`` tasks (ids only). Each is idempotent (a
+``inspection.tasks.make_report_part`` tasks (ids only). Each is idempotent (a
 PostgreSQL advisory lock per print part; a part found made is left as it
 is; a stored part has a unique key: register, table, period, content hash).
 The task that completes the last part assembles the print (:func:`assemble`)
@@ -290,7 +290,7 @@ def _made(report_part: ReportPart) -> RegisterPart:
 def assemble_or_wait(report_id: int, *, queue: str | None = None) -> Report:
     """:func:`assemble`; while the witnesses have not cosigned the issuing event's checkpoint,
     the report waits (its ``error`` says why) and is assembled again later by the task
-    ``audit.tasks.assemble_report``, on ``queue`` (with Celery run in-process, it fails with the reason: asked
+    ``inspection.tasks.assemble_report``, on ``queue`` (with Celery run in-process, it fails with the reason: asked
     again, it is tried again)."""
     from django.conf import settings
 

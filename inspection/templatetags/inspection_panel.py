@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from cards_registry import selectors as depot
 from casino_ops import roles
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 
 register = template.Library()
 
@@ -26,7 +26,7 @@ CACHE_KEY = "books_inspection:last"
 
 
 def store(result: Any) -> dict[str, Any]:
-    """Keep ``result`` (an :class:`~casino_ops.inspection.Inspection`) as the last one run."""
+    """Keep ``result`` (an :class:`~casino_ops.checks.Inspection`) as the last one run."""
     stored = {"inspection": result.as_dict(), "at": timezone.now()}
     cache.set(CACHE_KEY, stored, timeout=None)
     return stored

@@ -99,7 +99,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     else:
         croupier = shoe.croupier if shoe is not None else session.croupier
     act_checks.run(
-        act_checks.Act.SESSION_PLAY,
+        act_checks.Hook.SESSION_PLAY,
         day=session.day,
         profile=profile,
         people={"croupier": croupier},

@@ -117,7 +117,7 @@ def open_session(
         )
     _refuse_closed_day(day, profile)
     act_checks.run(
-        act_checks.Act.SESSION_OPEN,
+        act_checks.Hook.SESSION_OPEN,
         day=day,
         profile=profile,
         people={"actor": actor, "croupier": croupier},
@@ -273,7 +273,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     # first: after a bank failure, no advance at all (LU art. 11), the séance open or not
     act_checks.run(
-        act_checks.Act.SESSION_ADVANCE,
+        act_checks.Hook.SESSION_ADVANCE,
         day=session.day,
         profile=profile,
         people={"actor": actor, "counted_by": counted_by},
@@ -343,7 +343,7 @@ def interrupt_session(
     profile = session.profile
     _require_status(session, SessionStatus.OPEN)
     act_checks.run(
-        act_checks.Act.SESSION_INTERRUPT,
+        act_checks.Hook.SESSION_INTERRUPT,
         day=session.day,
         profile=profile,
         people={
@@ -473,7 +473,7 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
     # the box reopened and the play resumed: by an approved person, never after a bank failure
     # not yet followed by a new authorisation (LU art. 11, 51, 54, 63)
     act_checks.run(
-        act_checks.Act.SESSION_RESUME,
+        act_checks.Hook.SESSION_RESUME,
         day=session.day,
         profile=session.profile,
         people={"actor": actor},
@@ -563,7 +563,7 @@ def close_session(
     control_day = _refuse_closed_day(session.day, profile, lock=True)
     now = clock.now()
     act_checks.run(
-        act_checks.Act.SESSION_CLOSE,
+        act_checks.Hook.SESSION_CLOSE,
         day=session.day,
         profile=profile,
         people={"actor": actor, "counted_by": counted_by, "cashier": cashier},

@@ -5,6 +5,8 @@ demo), and a row tampered with before the migration still refuses it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from typing import Any
 
 import pytest
@@ -40,19 +42,25 @@ def _alter(sql: str) -> None:
         cursor.execute(sql)
 
 
-def _declare(monkeypatch: pytest.MonkeyPatch, fields: list[tuple[str, str, str]]) -> None:
-    """The séances' book as the new code declares it (what the migration's app version would)."""
-    book = _book(TABLE, "id", fields)
-    object.__setattr__(book, "model", Session)
-    monkeypatch.setitem(book_registry._BY_TABLE, TABLE, book)
-    monkeypatch.setitem(book_registry._BOOKS, Session, book)
+@pytest.fixture
+def declare() -> Iterator[Callable[[list[tuple[str, str, str]]], None]]:
+    """The séances' book as the new code declares it (what the migration's app version would),
+    for the test's length."""
+    with ExitStack() as stack:
+
+        def declared(fields: list[tuple[str, str, str]]) -> None:
+            book = _book(TABLE, "id", fields)
+            object.__setattr__(book, "model", Session)
+            stack.enter_context(book_registry.BOOKS.temporarily(TABLE, book))
+
+        yield declared
 
 
-def test_a_field_added_to_a_book_binds_the_rows_written_before(month_of_acts, monkeypatch, capsys):
+def test_a_field_added_to_a_book_binds_the_rows_written_before(month_of_acts, declare, capsys):
     before = month_of_acts
     _alter(f"ALTER TABLE {TABLE} ADD COLUMN screen_note varchar(50) NOT NULL DEFAULT 'néant'")
     after = [*before, ("screen_note", "screen_note", "value")]
-    _declare(monkeypatch, after)
+    declare(after)
     code, _out, err = _verify(capsys)
     assert code == 1 and f"BOOK: {TABLE} pk" in err  # without the amendment, every row differs
     operation = amend_operations(table=TABLE, pk="id", before=before, after=after, reason="note d'écran")
@@ -69,7 +77,7 @@ def test_a_field_added_to_a_book_binds_the_rows_written_before(month_of_acts, mo
     assert code == 1 and f"BOOK: {TABLE} pk {pk} field screen_note" in err
 
 
-def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, monkeypatch, capsys):
+def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, declare, capsys):
     before_now = month_of_acts
     old, new = "ministry_notice_reference", "notice_reference"
     _alter(f'ALTER TABLE {TABLE} RENAME COLUMN "{old}" TO "{new}"')
@@ -79,7 +87,7 @@ def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, monk
         (new if name == old else name, new if name == old else column, kind)
         for name, column, kind in before_now
     ]
-    _declare(monkeypatch, after)
+    declare(after)
     code, _out, _err = _verify(capsys)
     assert code == 1
     count = amend_book(table=TABLE, pk="id", before=before, after=after, renamed={old: new})
@@ -88,7 +96,7 @@ def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, monk
     assert code == 0, err
 
 
-def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of_acts, monkeypatch, capsys):
+def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of_acts, declare, capsys):
     before = month_of_acts
     pk = Session.objects.order_by("pk").values_list("pk", flat=True).first()
     _as_superuser(f"UPDATE {TABLE} SET minimum = minimum + 1 WHERE id = %s", [pk], TABLE)
@@ -98,6 +106,6 @@ def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of
         amend_book(table=TABLE, pk="id", before=before, after=after)
     assert f"{TABLE} pk {pk}: differs from event #" in str(refused.value)
     assert not AuditEvent.objects.filter(action="book.amended").exists()
-    _declare(monkeypatch, before)
+    declare(before)
     code, _out, err = _verify(capsys)
     assert code == 1 and f"BOOK: {TABLE} pk {pk} field minimum" in err

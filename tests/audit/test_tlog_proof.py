@@ -19,7 +19,7 @@ from audit import witnesses
 from audit.actions import Action
 from audit.tlog_proofs import tlog_proof
 from inspection import verifier
-from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
+from tests.inspection.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 

@@ -61,7 +61,5 @@ def depot_alone():
     table number is accepted); the floor's check (tables.apps) is restored after each test."""
     from cards_registry import floor
 
-    registered = floor._table_check
-    floor.register_table_check(None)
-    yield
-    floor.register_table_check(registered)
+    with floor.TABLE_CHECKS.temporarily("tables.in_service", None):
+        yield

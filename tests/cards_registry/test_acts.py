@@ -51,18 +51,16 @@ def test_decks_in_the_cabinet_declared_out_of_use(director: Any, officer: Any, d
 
 
 def test_issue_only_to_a_table_the_floor_accepts(director: Any, decks: list[Deck]) -> None:
-    floor.register_table_check(
-        lambda number, day: None if number == 1 else f"Pas de table {number} en service."
-    )
-    try:
+    def only_table_1(number: int, day: Any) -> str | None:
+        return None if number == 1 else f"Pas de table {number} en service."
+
+    with floor.TABLE_CHECKS.temporarily("test.table_1", only_table_1):
         with assert_refused("TABLE_NOT_IN_SERVICE", article="FR art. 40") as refusal:
             services.issue_decks(actor=director, table_number=77, day=TODAY(), decks=decks[:1])
         err = refusal.value
         assert err.field == "table_number" and "77" in err.message
         assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.IN_CABINET
         services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:1])
-    finally:
-        floor.register_table_check(None)
 
 
 def test_the_officer_demands_the_opening_and_the_inventory_finds_differences(

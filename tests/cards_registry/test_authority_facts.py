@@ -18,7 +18,7 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from cards_registry import services
 from cards_registry.models import AuthorityVisa, DepotSettings, Manufacturer, SixainCap
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tests.builders import assert_refused
 from tests.guards import behind_the_guard
 

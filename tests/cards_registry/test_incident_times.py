@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards_registry import selectors, services
 from cards_registry.models import Deck, Incident
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tables.clock import history_at
 from tests.builders import books_read_under
 

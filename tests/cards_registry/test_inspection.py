@@ -171,7 +171,7 @@ def test_the_nightly_task_records_its_result(director: Any, decks: list[Deck]) -
 
 def test_the_beat_runs_it_nightly(settings: Any) -> None:
     entry = settings.CELERY_BEAT_SCHEDULE["inspect-books-nightly"]
-    assert entry["task"] == "audit.tasks.inspect_books"
+    assert entry["task"] == "inspection.tasks.inspect_books"
 
 
 def test_an_order_book_counter_moved_forward_is_a_numbering_breach(

@@ -14,7 +14,7 @@ from audit.models import AuditEvent
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, TableCheck
 from casino_ops import roles
-from casino_ops.act_checks import Act
+from casino_ops.act_checks import Hook
 from house_books.act_checks import approved_people
 from tests.builders import gaming_day
 
@@ -59,7 +59,7 @@ def test_the_approvals_of_every_person_of_an_act_are_read_in_one_query(
         roles.roles_of(person)  # read once per user instance, to tell an officer (not approved)
     with django_assert_num_queries(1):
         approved_people(
-            act=Act.DEPOT_ISSUE,
+            act=Hook.DEPOT_ISSUE,
             day=day,
             profile="LU",
             people={"actor": director, "received_by": croupier, "witness": committee},
@@ -71,4 +71,4 @@ def test_no_query_for_approvals_when_no_one_signs(
 ) -> None:
     day = gaming_day()
     with django_assert_num_queries(0):
-        approved_people(act=Act.DEPOT_ISSUE, day=day, profile="LU", people={"actor": None})
+        approved_people(act=Hook.DEPOT_ISSUE, day=day, profile="LU", people={"actor": None})

@@ -177,12 +177,9 @@ def test_history_providers_are_merged_in_time_order(decks: list[Deck]) -> None:
     def provider(d: Deck) -> list[HistoryLine]:
         return [marker] if d.pk == deck.pk else []
 
-    history.register_history_provider(provider)
-    try:
+    with history.PROVIDERS.temporarily("test.provider", provider):
         assert selectors.deck_history(deck)[-1] == marker
         assert marker not in selectors.deck_history(decks[1])
-    finally:
-        history._providers.remove(provider)
 
 
 def test_find_deck(decks: list[Deck]) -> None:

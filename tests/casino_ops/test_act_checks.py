@@ -5,18 +5,18 @@ import datetime as dt
 import pytest
 
 from casino_ops import act_checks
-from casino_ops.act_checks import Act
+from casino_ops.act_checks import Hook
 
 
-def test_an_unknown_act_name_is_refused_before_any_check_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unknown_act_name_is_refused_before_any_check_runs() -> None:
     seen: list[str] = []
-    monkeypatch.setattr(act_checks, "_checks", {"test.spy": lambda **kw: seen.append(kw["act"])})
-    with pytest.raises(ValueError, match="sesion.open"):
-        act_checks.run("sesion.open", day=dt.date(2026, 1, 1), profile="FR", people={})
-    assert seen == []
-    act_checks.run("session.open", day=dt.date(2026, 1, 1), profile="FR", people={})
-    assert seen == [Act.SESSION_OPEN]
-    assert isinstance(seen[0], Act)
+    with act_checks.CHECKS.temporarily("test.spy", lambda **kw: seen.append(kw["act"]), alone=True):
+        with pytest.raises(ValueError, match="sesion.open"):
+            act_checks.run("sesion.open", day=dt.date(2026, 1, 1), profile="FR", people={})
+        assert seen == []
+        act_checks.run("session.open", day=dt.date(2026, 1, 1), profile="FR", people={})
+    assert seen == [Hook.SESSION_OPEN]
+    assert isinstance(seen[0], Hook)
 
 
 def test_every_act_the_services_name_is_a_member() -> None:
@@ -30,5 +30,5 @@ def test_every_act_the_services_name_is_a_member() -> None:
         calls += re.findall(r"act_checks\.run\(\s*([^,\s]+)", path.read_text())
     assert calls, "no act_checks.run call found"
     for name in calls:
-        assert name.startswith("act_checks.Act.") or name.startswith("Act."), name
-        assert name.rsplit(".", 1)[1] in Act.__members__, name
+        assert name.startswith("act_checks.Hook.") or name.startswith("Hook."), name
+        assert name.rsplit(".", 1)[1] in Hook.__members__, name

@@ -7,17 +7,17 @@ import json
 import pytest
 from django.core.management import call_command
 
-from casino_ops import inspection
+from casino_ops import checks as self_inspection
 
 
 @pytest.fixture
 def one_breach():
-    @inspection.check("test.always", "a check that always finds one breach")
     def always(day):
-        yield inspection.Breach("test.always", "FR art. 39", "jeu 1234", "absent de l'armoire")
+        yield self_inspection.Breach("test.always", "FR art. 39", "jeu 1234", "absent de l'armoire")
 
-    yield
-    inspection._CHECKS.pop("test.always")
+    declared = self_inspection.Check("test.always", "a check that always finds one breach", always)
+    with self_inspection.CHECKS.temporarily("test.always", declared):
+        yield
 
 
 @pytest.mark.django_db
@@ -59,4 +59,4 @@ def test_text_output_and_bad_day(one_breach, capsys):
 
 def test_a_name_declared_twice_is_refused(one_breach):
     with pytest.raises(ValueError):
-        inspection.check("test.always", "other")(lambda day: [])
+        self_inspection.check("test.always", "other")(lambda day: [])

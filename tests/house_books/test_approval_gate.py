@@ -218,7 +218,7 @@ def test_the_gate_and_the_acts_own_check_read_the_approvals_once(
     day = gaming_day()
     with django_assert_num_queries(1):
         access.require(director, Act.DEPOT, profile="LU")
-        act_checks.run(act_checks.Act.DEPOT_ISSUE, day=day, profile="LU", people={"actor": director})
+        act_checks.run(act_checks.Hook.DEPOT_ISSUE, day=day, profile="LU", people={"actor": director})
 
 
 # -- the people an act of the tables names ---------------------------------------------------------

@@ -13,8 +13,8 @@ import pytest
 from django.utils import timezone
 
 from casino_ops import act_checks
-from casino_ops.act_checks import Act
-from casino_ops.inspection import inspect
+from casino_ops.act_checks import Hook
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from tables.clock import history_at
@@ -55,10 +55,10 @@ def revoked_croupier(lu_casino: Any, director: Any, croupier: Any) -> Any:
     return croupier
 
 
-@pytest.mark.parametrize("act", list(Act))
+@pytest.mark.parametrize("act", list(Hook))
 @pytest.mark.parametrize("field", FIELDS)
 def test_every_act_and_every_person_is_checked(
-    act: Act, field: str, director: Any, revoked_croupier: Any
+    act: Hook, field: str, director: Any, revoked_croupier: Any
 ) -> None:
     act_checks.run(act, day=D, profile="LU", people={"actor": director})  # approved: no refusal
     with pytest.raises(RegulationError) as refused:

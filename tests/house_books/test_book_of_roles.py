@@ -15,7 +15,7 @@ from django.db import connection
 from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from house_books import selectors, services
 from house_books.models import RoleEntry
 from tests.builders import assert_refused

@@ -13,7 +13,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import ClosingDown, DeviceState, ShoeDevice, TableNotice
 from house_books.services.closing import record_closing, stamp_closing

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import DeviceAssignment, ShoeDevice
 from house_books.services.devices import assign_device, register_device, return_device

@@ -13,7 +13,7 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from house_books import selectors, services
 from house_books.services.exclusions import NOTICE_RECORDING_DAYS
 from inspection.registers import get_register

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from house_books import services
 from tables.clock import history_at
 from tests.builders import gaming_day

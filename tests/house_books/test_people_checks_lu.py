@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 
 from casino_ops import roles
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from house_books import services
 
 pytestmark = pytest.mark.django_db

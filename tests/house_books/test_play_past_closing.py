@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tests import builders
 
 from .test_hours_bank import D, _close, _hours, _open, cashier, table  # noqa: F401

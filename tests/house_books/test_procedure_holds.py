@@ -104,7 +104,7 @@ def test_a_book_row_loaded_by_loaddata_is_named_by_inspect_books(
 
     from django.core.management import call_command
 
-    from casino_ops.inspection import inspect
+    from casino_ops.checks import inspect
     from tables.services import create_table
 
     create_table(actor=director, number=3, code="BJ03")
@@ -132,7 +132,7 @@ def test_an_event_recorded_when_the_clock_ran_backwards_is_named(director: Any, 
     from django.utils import timezone
 
     from audit.verification import verify
-    from casino_ops.inspection import inspect
+    from casino_ops.checks import inspect
     from tables.services import create_table
 
     create_table(actor=director, number=3, code="BJ03")
@@ -155,7 +155,7 @@ def test_a_superuser_made_in_sql_on_a_database_in_service_is_named(casino: Any) 
     from django.db import connection
     from django.utils import timezone
 
-    from casino_ops.inspection import inspect
+    from casino_ops.checks import inspect
 
     assert not [b for b in inspect().breaches if b.check == "people.superuser_unrecorded"]
     with connection.cursor() as cursor:
@@ -170,7 +170,7 @@ def test_a_superuser_made_in_sql_on_a_database_in_service_is_named(casino: Any) 
 
 def test_a_line_counted_and_signed_by_one_person_is_named(users: dict[str, Any], casino: Any) -> None:
     """A line whose counter was set to its signer behind the acts' back (FR art. 69)."""
-    from casino_ops.inspection import inspect
+    from casino_ops.checks import inspect
     from tables.models import AdvanceEntry
     from tables.services import create_table
     from tests import builders

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from casino_ops import roles
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import TipsCount

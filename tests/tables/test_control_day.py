@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
 from tests import builders
@@ -154,7 +154,7 @@ def test_a_day_closed_a_week_ago_and_never_stamped(staff, open_session):
 def test_the_officer_stamps_the_day_from_the_portal(staff, open_session):
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from tests.portal.conftest import signed_in
+    from tests.inspection.portal.conftest import signed_in
 
     _close_even(staff, open_session)
     services.close_day(actor=staff["director"], day=DAY)

@@ -12,8 +12,8 @@ import pytest
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops.checks import inspect
 from casino_ops.dates import amount
-from casino_ops.inspection import inspect
 from tables import selectors, services
 from tables.models import ControlDay, EntryKind
 from tests import builders

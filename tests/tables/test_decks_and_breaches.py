@@ -17,7 +17,7 @@ from django.core.management import CommandError, call_command
 from audit.models import AuditEvent
 from cards_registry.models import Incident
 from cards_registry.services import close_incident
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from house_books.services.casino import update_casino_settings
 from tables import services
 from tables.blackjack.simulator import simulate_shoe

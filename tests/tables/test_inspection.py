@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import pytest
 
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.blackjack.simulator import simulate_shoe

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from casino_ops.inspection import inspect
+from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
 from tests.builders import books_read_under

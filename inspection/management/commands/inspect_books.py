@@ -14,8 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from casino_ops.checks import inspect
 from casino_ops.commands import Writes
-from casino_ops.inspection import inspect
 
 
 def _day(value: str) -> dt.date:

@@ -1,0 +1,402 @@
+"""Registers printed once per period: parts stored, reused, made again only where the books changed,
+merged with pages numbered over the whole and one signature; and the layout of the pages."""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.files.storage import default_storage
+from django.utils import timezone
+
+from audit.models import RegisterPart, Report, ReportPart
+from inspection.registers import get_register, register_names
+from inspection.registers.base import Request
+from inspection.registers.parts import progress_of
+from inspection.registers.render import print_register
+from inspection.registers.reports import produce_report, request_report
+from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
+from tests.builders import kept_for_module
+from tests.demo_rows import loaded
+
+START, END = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
+
+
+@pytest.fixture(scope="module")
+def demo_book(django_db_setup: None, django_db_blocker: Any) -> Any:
+    """Made once for the module (seed_demo takes seconds): every test here prints from it."""
+    yield from kept_for_module(django_db_blocker, _demo_book)
+
+
+@pytest.fixture
+def book(db: None, demo_book: list[Any]) -> list[Any]:
+    """The demo casino, and six receptions a month in the receipt book from January to March 2025."""
+    from cards_registry.models import Reception
+
+    return [Reception.objects.get(pk=reception.pk) for reception in demo_book]
+
+
+def _demo_book() -> list[Any]:
+    from cards_registry.models import Book, BookKind, Deck, Manufacturer, Order, Reception, Sixain
+
+    loaded("FR")
+    director = get_user_model().objects.get(username="directeur")
+    maker = Manufacturer.objects.order_by("code").first()
+    now = timezone.now()
+    order_book = Book.objects.create(kind=BookKind.ORDER, number=800, closed_at=now)
+    receipts = Book.objects.create(kind=BookKind.RECEIPT, number=801, closed_at=now, last_number=18)
+    order = Order.objects.create(
+        book=order_book, number=1, manufacturer=maker, ordered_on=START, recorded_by=director
+    )
+    receptions = []
+    for i in range(18):
+        reception = Reception.objects.create(
+            book=receipts,
+            number=i + 1,
+            order=order,
+            manufacturer=maker,
+            received_on=dt.date(2025, 1 + i // 6, 3 + 4 * (i % 6)),
+            delivery_note=f"BL {i + 1:04d}",
+            recorded_by=director,
+        )
+        sixain = Sixain.objects.create(manufacturer=maker, serial=f"PX{i:04d}", reception=reception)
+        for k in range(1, 7):
+            Deck.objects.create(
+                manufacturer=maker,
+                serial=f"PX{i:04d}-{k}",
+                back_colour="bleu",
+                reception=reception,
+                sixain=sixain,
+            )
+        receptions.append(reception)
+    return receptions
+
+
+def _print(register: str = "receipt-book", start: dt.date = START, end: dt.date = END) -> Report:
+    report = request_report(actor=None, register=register, date_from=start, date_to=end, enqueue=False)
+    return produce_report(report.pk, inline_parts=True)
+
+
+def _read(report: Report) -> bytes:
+    with default_storage.open(report.file.name, "rb") as f:
+        return f.read()
+
+
+def _page_texts(pdf: bytes) -> list[str]:
+    """The text of each page, as poppler's pdftotext reads it (pages end with a form feed)."""
+    text = subprocess.run(
+        ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True, timeout=120
+    ).stdout.decode()
+    return text.split("\f")[:-1]
+
+
+@pytest.mark.django_db
+def test_a_print_is_made_of_monthly_parts_reused_until_a_correction_touches_their_month(
+    book: list[Any], signing_configured: Any, nss_db: str, tmp_path: Path
+) -> None:
+    from cards_registry.services import record_correction
+
+    first = _print()
+    assert first.state == Report.State.DONE
+    parts = list(ReportPart.objects.filter(report=first).select_related("part").order_by("number"))
+    assert [(p.date_from, p.date_to) for p in parts] == [
+        (dt.date(2025, 1, 1), dt.date(2025, 1, 31)),
+        (dt.date(2025, 2, 1), dt.date(2025, 2, 28)),
+        (dt.date(2025, 3, 1), dt.date(2025, 3, 31)),
+    ]
+    assert not any(p.reused for p in parts) and progress_of(first) == (3, 3)
+    assert first.pages == sum(p.part.pages for p in parts) and first.rows == 18
+    assert RegisterPart.objects.count() == 3
+
+    # the same request while nothing changed: the same report
+    assert _print().pk == first.pk
+
+    # a correction in February: a new print, February made again, January and March taken as they are
+    director = get_user_model().objects.get(username="directeur")
+    record_correction(
+        actor=director,
+        entry=book[7],
+        field="delivery_note",
+        new_value="BL 9999",
+        reason="erreur de saisie",
+        approval="Approuvé, le directeur responsable",
+    )
+    second = request_report(actor=None, register="receipt-book", date_from=START, date_to=END, enqueue=False)
+    from inspection.registers.parts import likely_changed_first, plan
+
+    order = likely_changed_first(second, [rp for rp in plan(second) if rp.part_id is None])
+    assert [rp.date_from.month for rp in order] == [2, 1, 3]  # the corrected month is made first
+    second = produce_report(second.pk, inline_parts=True)
+    assert second.pk != first.pk and second.state == Report.State.DONE
+    again = list(ReportPart.objects.filter(report=second).select_related("part").order_by("number"))
+    assert [p.reused for p in again] == [True, False, True]
+    assert again[0].part_id == parts[0].part_id and again[2].part_id == parts[2].part_id
+    assert again[1].part_id != parts[1].part_id and RegisterPart.objects.count() == 4
+    assert again[1].part.content_hash != parts[1].part.content_hash
+    text = " ".join(pdf_text_of(_read(second), tmp_path).split())
+    assert "BL 9999" in text and "erreur de saisie" in text
+
+    # one signature over the whole, checked by outside tools; pages numbered over the whole
+    pdf = tmp_path / "second.pdf"
+    pdf.write_bytes(_read(second))
+    assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
+    pages = _page_texts(_read(second))
+    assert len(pages) == second.pages
+    for n, page in enumerate(pages, 1):
+        assert f"page {n} / {len(pages)}" in page
+        assert "Du 01/01/2025 au 31/03/2025" in page  # the period asked for, on every page
+        assert " p. " not in page  # the parts' own stamp is taken off
+
+
+def pdf_text_of(data: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "x.pdf"
+    path.write_bytes(data)
+    return pdf_text(path)
+
+
+@pytest.mark.django_db
+def test_a_stored_part_is_a_signed_pdf_of_its_own_period(
+    book: list[Any], signing_configured: Any, nss_db: str, tmp_path: Path
+) -> None:
+    _print()
+    part = RegisterPart.objects.get(date_from=dt.date(2025, 2, 1))
+    pdf = tmp_path / "part.pdf"
+    with default_storage.open(part.file.name, "rb") as f:
+        pdf.write_bytes(f.read())
+    assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
+    text = pdf_text(pdf)
+    assert "Du 01/02/2025 au 28/02/2025" in text and part.content_hash in text.replace("\n", "")
+    assert f"p. 1 / {part.pages}" in text
+
+
+TABLE_BOOKS = {"advance-book", "session-report"}
+
+
+def _whole_and_parts_request(name: str) -> Request:
+    """The receipt book over the three months of the fixture's receptions; every other
+    register over the demo's last two months (two months' parts, or a part per day)."""
+    if name == "receipt-book":
+        return Request(START, END)
+    today = timezone.localdate()
+    return Request(
+        today - dt.timedelta(days=60), today + dt.timedelta(days=1), 1 if name in TABLE_BOOKS else None
+    )
+
+
+#: The books the FR demo leaves empty: they are printed from the LU demo
+#: (test_register_parts_lu.py), where each has entries.
+LU_DEMO_BOOKS = ("hours", "bank-failures", "shoe-devices", "closing", "table-notice", "authorised-minimums")
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", [name for name in register_names() if name not in LU_DEMO_BOOKS])
+def test_a_print_from_reused_parts_reads_the_same_page_for_page_as_a_whole_print(
+    name: str, book: list[Any], signing_configured: Any, nss_db: str, tmp_path: Path
+) -> None:
+    assert check_whole_and_reused_parts(name, signing_configured.ca_pem, nss_db, tmp_path) > 0
+
+
+def check_whole_and_reused_parts(name: str, ca_pem: Any, nss_db: str, tmp_path: Path) -> int:
+    """A register: the stored parts, taken again by a new print, make the same pages as the
+    whole book printed at once; the print from reused parts is signed and checkable by
+    pyHanko and pdfsig. Returns how many parts had entries."""
+    request = _whole_and_parts_request(name)
+    at = timezone.now()
+    first = request_report(
+        actor=None,
+        register=name,
+        date_from=request.date_from,
+        date_to=request.date_to,
+        table=request.table,
+        enqueue=False,
+    )
+    produce_report(first.pk, inline_parts=True)  # stores the parts
+    from inspection.registers.render import finish, merge
+
+    # a second, new print that takes every part as stored
+    report = Report.objects.create(
+        key="x" * 64,
+        register=name,
+        date_from=request.date_from,
+        date_to=request.date_to,
+        table_number=request.table,
+    )
+    produce_report(report.pk, inline_parts=True)
+    report.refresh_from_db()
+    assert report.state == Report.State.DONE, report.error
+    links = list(ReportPart.objects.filter(report=report).select_related("part").order_by("number"))
+    assert links and all(link.reused for link in links)
+    # as the print assembles them: the parts with entries; with none, the headers once
+    # over the whole period (a part of its own, stored and reused too)
+    filled = [link for link in links if not link.part.empty]
+    used = filled or [
+        link for link in links if (link.date_from, link.date_to) == (request.date_from, request.date_to)
+    ]
+    pdfs = []
+    for link in used:
+        with default_storage.open(link.part.file.name, "rb") as f:
+            pdfs.append(f.read())
+    # the whole book printed at once, at the same head of the chain (each print moves it: its
+    # register.printed event)
+    whole = print_register(get_register(name), request, printed_at=at)
+    merged, _seq, _hash = finish(merge(pdfs), get_register(name), request, printed_at=at, sign=False)
+    whole_pages = _page_texts(whole.pdf)
+    parts_pages = _page_texts(merged)
+    assert len(whole_pages) == len(parts_pages) == report.pages
+    for n, (a, b) in enumerate(zip(whole_pages, parts_pages, strict=True), 1):
+        assert a == b, f"{name}: page {n} differs"
+    signed = tmp_path / f"{name}.pdf"
+    signed.write_bytes(_read(report))
+    assert_signed_and_tamper_evident(signed, tmp_path, ca_pem, nss_db)
+    assert len(_page_texts(signed.read_bytes())) == report.pages
+    return len(filled)
+
+
+def _control_period() -> tuple[dt.date, dt.date]:
+    today = timezone.localdate()
+    return today - dt.timedelta(days=3), today + dt.timedelta(days=1)
+
+
+@pytest.mark.django_db
+def test_a_daily_book_is_printed_by_day(book: list[Any], signing_configured: Any) -> None:
+    from tables.models import ControlDay
+
+    start, end = _control_period()
+    report = _print("control-register", start, end)
+    days = list(
+        ControlDay.objects.filter(day__range=(start, end)).order_by("day").values_list("day", flat=True)
+    )
+    assert days
+    parts = list(ReportPart.objects.filter(report=report).order_by("number"))
+    assert [(p.date_from, p.date_to) for p in parts] == [(d, d) for d in days]
+
+
+# --- Layout (the depot log's title cut off, orphan words, codes broken mid-word) ------
+
+
+def _words(pdf: Path, page: int = 1) -> tuple[float, float, list[tuple[float, float, float, float, str]]]:
+    """pdftotext -bbox: the page's size and its words (xMin, yMin, xMax, yMax, text)."""
+    out = subprocess.run(
+        ["pdftotext", "-bbox", "-f", str(page), "-l", str(page), str(pdf), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    size = re.search(r'<page width="([\d.]+)" height="([\d.]+)"', out)
+    assert size
+    words = [
+        (float(a), float(b), float(c), float(d), html.unescape(w))
+        for a, b, c, d, w in re.findall(
+            r'<word xMin="([\d.-]+)" yMin="([\d.-]+)" xMax="([\d.-]+)" yMax="([\d.-]+)">([^<]*)</word>', out
+        )
+    ]
+    return float(size.group(1)), float(size.group(2)), words
+
+
+def _printed(name: str, tmp_path: Path, start: dt.date, end: dt.date, table: int | None = None) -> Path:
+    printed = print_register(get_register(name), Request(start, end, table))
+    pdf = tmp_path / f"{name}.pdf"
+    pdf.write_bytes(printed.pdf)
+    return pdf
+
+
+def _title_lines(words: list[tuple[float, float, float, float, str]], title: str) -> list[list[str]]:
+    """The lines (grouped by height) of page 1 that hold the title's words, top to bottom."""
+    wanted = [w for w in title.upper().replace("\u00a0", " ").split()]
+    found = [w for w in words if w[1] < 120 and w[4] in wanted]  # the title is printed in capitals
+    lines: dict[float, list[str]] = {}
+    for w in found:
+        lines.setdefault(round(w[1]), []).append(w[4])
+    return [lines[y] for y in sorted(lines)]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("name", ["depot-log", "receipt-book", "destructions", "order-book", "incidents"])
+def test_the_title_is_whole_on_page_one_and_leaves_no_word_alone(
+    name: str, book: list[Any], signing_configured: Any, tmp_path: Path
+) -> None:
+    today = timezone.localdate()
+    pdf = _printed(name, tmp_path, today - dt.timedelta(days=60), today + dt.timedelta(days=1))
+    width, height, words = _words(pdf)
+    assert words
+    outside = [w for w in words if w[0] < 0 or w[1] < 0 or w[2] > width or w[3] > height]
+    assert not outside, f"cut off at the edge of page 1: {outside[:5]}"
+    title = str(get_register(name).title)
+    lines = _title_lines(words, title)
+    assert sum(len(line) for line in lines) >= len(title.split()), (lines, title)
+    assert all(len(line) >= 2 for line in lines), f"a word alone on a line of the title: {lines}"
+
+
+@pytest.mark.django_db
+def test_the_session_report_does_not_break_codes_mid_word(
+    book: list[Any], signing_configured: Any, tmp_path: Path
+) -> None:
+    """On the demo data (``book``: seed_demo, plus receptions early in 2025 that this report does not show)."""
+    from tables.models import Discrepancy
+
+    codes = set(Discrepancy.objects.values_list("code", flat=True))
+    tables = set(Discrepancy.objects.values_list("session__table__number", flat=True))
+    assert codes and tables, "the demo has discrepancies found at the replay"
+    today = timezone.localdate()
+    table = sorted(tables)[0]
+    pdf = _printed(
+        "session-report", tmp_path, today - dt.timedelta(days=3), today + dt.timedelta(days=1), table
+    )
+    words = {w for page in range(1, 4) for w in _page_words(pdf, page)}
+    pieces = {w for w in words if any(w != c and w in c and len(w) > 3 for c in codes) and w not in codes}
+    assert not pieces, f"codes broken mid-word: {sorted(pieces)[:10]}"
+    assert not codes & words  # the discrepancies by their labels, never their codes
+    # the discrepancies by their labels, in whole words
+    from django.utils import translation
+
+    from tables.labels import discrepancy_label
+
+    with translation.override("fr"):
+        firsts = {discrepancy_label(code).split()[0].strip(",:;") for code in codes}
+    assert firsts & words, "the discrepancies of these pages by their labels"
+
+
+def _page_words(pdf: Path, page: int) -> list[str]:
+    try:
+        return [w[4] for w in _words(pdf, page)[2]]
+    except subprocess.CalledProcessError:
+        return []
+
+
+@pytest.mark.django_db
+def test_a_long_period_with_few_rows_costs_its_rows_not_its_months(
+    book: list[Any], signing_configured: Any, tmp_path: Path
+) -> None:
+    """Six years asked for, rows in three months: only those three parts are rendered (an empty
+    month is read, stored as empty and left out, never laid out as a PDF), and the print is the
+    same pages as the three months' alone."""
+    short = _print()
+    long = _print(start=dt.date(2020, 1, 1), end=dt.date(2025, 12, 31))
+    assert long.state == Report.State.DONE and long.rows == short.rows == 18
+    links = list(ReportPart.objects.filter(report=long).select_related("part"))
+    assert len(links) == 72
+    rendered = [link.part for link in links if link.part.file]
+    assert sorted(p.date_from.month for p in rendered) == [1, 2, 3]
+    assert all(not link.part.file and link.part.pages == 0 for link in links if link.part.empty)
+    assert long.pages == short.pages
+    assert len(_page_texts(_read(long))) == long.pages
+    assert "Du 01/01/2020 au 31/12/2025" in _page_texts(_read(long))[0]
+
+
+@pytest.mark.django_db
+def test_a_period_without_rows_prints_its_headers_once_even_from_stored_empty_months(
+    book: list[Any], signing_configured: Any
+) -> None:
+    """Empty months stored without a PDF; a print of one of them alone (its only part, found
+    stored) still prints the headers once."""
+    _print(start=dt.date(2024, 1, 1), end=dt.date(2024, 12, 31))
+    alone = _print(start=dt.date(2024, 6, 1), end=dt.date(2024, 6, 30))
+    assert alone.state == Report.State.DONE and alone.rows == 0 and alone.pages >= 1
+    assert len(_page_texts(_read(alone))) == alone.pages
