@@ -8,7 +8,13 @@ from typing import Any
 
 import pytest
 
-from tests.inspection.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
 BASE = "/api/inspection"
 SHAPE = {"code", "message", "field", "article"}
