@@ -8,8 +8,10 @@ from django.conf import settings
 from django.db import connections, models, router
 from django.utils import timezone
 
+from casino_ops.django_internals import connection_memo
+
 from ..actions import Action
-from ..books import ROWS_KEY, drain
+from ..books import MARKS, ROWS_KEY, drain
 from ..models import AuditEvent
 from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
 from .seal import INSERT_SQL, _insert, _seal, insert_and_seal
@@ -116,7 +118,7 @@ def record(
 
 def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any]:
     """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
-    if not connection.__dict__.get("_audit_book_marks"):
+    if not connection_memo(connection, MARKS):
         return payload or {}  # no row of a book written since the last event
 
     rows = drain(connection)
