@@ -27,6 +27,7 @@ from django.utils.connection import ConnectionProxy
 
 if TYPE_CHECKING:
     from django.contrib.admin import AdminSite
+    from django.http import HttpRequest
 
 # -- a connection's own memo ------------------------------------------------------------
 
@@ -151,6 +152,18 @@ class CommitHooks(BaseDatabaseWrapper):
     def _rollback(self) -> None:
         self.before_rollback()
         super()._rollback()  # type: ignore[misc]
+
+
+# -- a request's body ---------------------------------------------------------------
+
+
+def body_already_read(request: HttpRequest) -> bytes | None:
+    """The body of ``request`` when Django has already read it in full (``request.body``, or
+    a parser that asked for it), else ``None``: the stream is still to be read, in pieces.
+
+    Relies on: ``HttpRequest._body``, set once the body is read in full (every version);
+    the public ``request.body`` would read it whole, past any limit of the caller's."""
+    return cast("bytes | None", getattr(request, "_body", None))
 
 
 # -- the admin's registry -------------------------------------------------------------

@@ -11,6 +11,8 @@ benches included, its migrations left out: Django writes them). A use is:
   SQL compiler's steps);
 - an attribute of a class imported from ``django`` assigned to (Django patched:
   ``DatabaseOperations.sql_flush = …``);
+- ``getattr``, ``hasattr``, ``setattr`` or ``delattr`` of an underscored name that Django's
+  source names, on anything (``getattr(request, "_body", None)``);
 - a name beginning with ``_`` imported from ``django`` (outside ``if TYPE_CHECKING:``, where
   the stubs' own names are), or a name its stubs do not know (``debug_transaction``);
 - in a class deriving from a Django class, ``self._x`` or ``super()._x`` where ``_x`` is
@@ -191,6 +193,19 @@ class Finder(ast.NodeVisitor):
         self.class_django.append(django_names - own)
         self.generic_visit(node)
         self.class_django.pop()
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if (
+            isinstance(node.func, ast.Name)
+            and node.func.id in {"getattr", "hasattr", "setattr", "delattr"}
+            and len(node.args) >= 2
+            and isinstance(node.args[1], ast.Constant)
+            and isinstance(name := node.args[1].value, str)
+            and _private(name)
+            and name in _all_django_names()
+        ):
+            self.found.append((node.lineno, ast.unparse(node)))
+        self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         root = _root(node.value)

@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 from audit.models import AuditEvent
 from casino_ops.django_internals import (
     CommitHooks,
+    body_already_read,
     connection_memo,
     connection_memo_list,
     database_less_cursor,
@@ -161,3 +162,14 @@ def test_a_flush_goes_through_the_wrapper_then_django_again() -> None:
     assert wrapped == [*plain, "SELECT 'after'"]
     assert seen == [(["auth_group"], plain)]
     assert connection.ops.sql_flush(no_style(), ["auth_group"]) == plain
+
+
+def test_a_body_already_read_is_given_else_none() -> None:
+    from django.test import RequestFactory
+
+    request = RequestFactory().post("/", data=b"hand log", content_type="text/plain")
+    assert body_already_read(request) is None
+    assert request.body == b"hand log"
+    assert body_already_read(request) == b"hand log"
+    fresh = RequestFactory().post("/", data=b"hand log", content_type="text/plain")
+    assert fresh.read(4) == b"hand" and body_already_read(fresh) is None  # read in pieces: not kept
