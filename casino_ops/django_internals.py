@@ -117,6 +117,18 @@ def update_returning(queryset: models.QuerySet[Any], values: dict[str, Any]) -> 
     return len(keys), keys
 
 
+# -- the driver's errors as Django's ----------------------------------------------------
+
+
+def database_errors(connection: BaseDatabaseWrapper) -> Any:
+    """A context manager raising the driver's errors (``psycopg.errors.…``) as Django's
+    (``django.db.IntegrityError``…), for statements sent on the raw connection.
+
+    Relies on: ``BaseDatabaseWrapper.wrap_database_errors`` (Django ≥ 1.6), the
+    ``DatabaseErrorWrapper`` that Django's own cursors use."""
+    return connection.wrap_database_errors
+
+
 # -- the backend's transaction end -----------------------------------------------------
 
 
@@ -146,7 +158,7 @@ class CommitHooks(BaseDatabaseWrapper):
         if not statements or self.connection is None:
             super()._commit()  # type: ignore[misc]  # Django's private hook, absent from the stubs
             return
-        with debug_transaction(self, "COMMIT"), self.wrap_database_errors:
+        with debug_transaction(self, "COMMIT"), database_errors(self):
             self.commit_with(statements)
 
     def _rollback(self) -> None:

@@ -41,7 +41,8 @@ DOCUMENTED = {"_meta", "_default_manager", "_base_manager", "_state", "_db"}
 #: Names of django modules imported although the stubs leave them out.
 NOT_IN_STUBS = {("django.db.backends.utils", "debug_transaction")}
 #: Django's internals without an underscore (the transaction's on-commit list, the SQL
-#: compiler's steps), on a Django value or in a class deriving from Django's.
+#: compiler's steps, the wrapper of the driver's errors), on a Django value or in a class
+#: deriving from Django's.
 INTERNALS = {
     "run_on_commit",
     "savepoint_ids",
@@ -49,6 +50,7 @@ INTERNALS = {
     "clear_select_clause",
     "related_updates",
     "get_compiler",
+    "wrap_database_errors",
 }
 #: What Django calls ``self``'s in a method: the receiver names followed in a subclass.
 RECEIVERS = {"self", "cls"}

@@ -38,7 +38,7 @@ import psycopg
 from django.db import DataError
 from django.db.backends.postgresql import base
 
-from casino_ops.django_internals import CommitHooks
+from casino_ops.django_internals import CommitHooks, database_errors
 
 #: The statements of the held writes, split at their placeholders (a few, reused).
 _PARTS: dict[str, list[str]] = {}
@@ -96,7 +96,7 @@ class DatabaseWrapper(CommitHooks, base.DatabaseWrapper):
             texts.extend(statement)
             ends.append(len(texts) - 1)
         rows: dict[int, list[tuple[Any, ...]]] = {}
-        with self.wrap_database_errors:
+        with database_errors(self):
             self._send_held("; ".join(texts))
             cursor = self._cursor_for_deferred()
             index = 0
@@ -142,7 +142,7 @@ class DatabaseWrapper(CommitHooks, base.DatabaseWrapper):
             # A batch that held its PREPARE failed: the server may have kept it or not
             # (a PREPARE outlives its transaction's rollback).
             self._unsure.discard(name)
-            with self.wrap_database_errors:
+            with database_errors(self):
                 row = (
                     self._cursor_for_deferred()
                     .execute("SELECT count(*) FROM pg_prepared_statements WHERE name = %s", [name])
@@ -171,7 +171,7 @@ class DatabaseWrapper(CommitHooks, base.DatabaseWrapper):
         """Send the held writes now (before reading through the raw connection)."""
         statements = self._take_deferred()
         if statements:
-            with self.wrap_database_errors:
+            with database_errors(self):
                 self._send_held("; ".join(statements))
 
     def _literal(self, value: Any) -> str:
@@ -192,7 +192,7 @@ class DatabaseWrapper(CommitHooks, base.DatabaseWrapper):
             return str(value)
         if kind is dt.datetime and value.tzinfo is not None:
             return f"'{value.isoformat()}'::timestamptz"
-        with self.wrap_database_errors:
+        with database_errors(self):
             return self._cursor_for_deferred().mogrify("%s", [value])
 
     def get_connection_params(self) -> dict[str, Any]:

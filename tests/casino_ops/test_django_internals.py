@@ -20,6 +20,7 @@ from casino_ops.django_internals import (
     body_already_read,
     connection_memo,
     connection_memo_list,
+    database_errors,
     database_less_cursor,
     live_on_commit,
     name_of_test_database,
@@ -173,3 +174,14 @@ def test_a_body_already_read_is_given_else_none() -> None:
     assert body_already_read(request) == b"hand log"
     fresh = RequestFactory().post("/", data=b"hand log", content_type="text/plain")
     assert fresh.read(4) == b"hand" and body_already_read(fresh) is None  # read in pieces: not kept
+
+
+@pytest.mark.django_db
+def test_the_drivers_errors_are_raised_as_djangos() -> None:
+    from django.db import IntegrityError
+
+    Group.objects.create(name="contract twice")
+    wrapper = connections["default"]
+    with pytest.raises(IntegrityError), transaction.atomic():  # Django's error, not psycopg's
+        with database_errors(wrapper), wrapper.connection.cursor() as cursor:
+            cursor.execute("INSERT INTO auth_group (name) VALUES ('contract twice')")
