@@ -27,16 +27,18 @@ def test_each_mode_and_backend_has_its_strategy() -> None:
 
 
 def test_the_strategy_follows_the_settings_of_a_test(settings: Any) -> None:
-    assert type(sealing.for_database("default")) is sealing.SealedInOneTrip  # the tests' inline
-    settings.AUDIT_SEALING = "sealer"  # setting_changed: chosen again
+    settings.AUDIT_SEALING = "inline"  # setting_changed: chosen again
+    assert type(sealing.for_database("default")) is sealing.SealedInOneTrip
+    settings.AUDIT_SEALING = "sealer"
     assert type(sealing.for_database("default")) is sealing.HeldForCommit
 
 
 @pytest.mark.django_db
-def test_record_uses_the_strategy_chosen_not_the_setting_read_again(monkeypatch: Any) -> None:
-    from django.conf import settings
+def test_record_uses_the_strategy_chosen_not_the_setting_read_again(settings: Any, monkeypatch: Any) -> None:
+    from django.conf import settings as django_settings
 
-    monkeypatch.setattr(settings, "AUDIT_SEALING", "sealer")  # no signal: nothing chosen again
+    settings.AUDIT_SEALING = "inline"  # chosen (setting_changed)
+    monkeypatch.setattr(django_settings, "AUDIT_SEALING", "sealer")  # no signal: nothing chosen again
     with transaction.atomic():
         group = Group.objects.create(name="t-chosen once")
         event = audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": "t"})
