@@ -89,6 +89,8 @@ def django_db_keepdb(
     no copy once it has the lock (the first one's migrate failed, or it died) migrates its own."""
     from django.db import connection
 
+    from casino_ops.django_internals import database_less_cursor, name_of_test_database
+
     reuse = bool(request.config.getvalue("reuse_db"))
     if reuse or not hasattr(request.config, "workerinput") or connection.vendor != "postgresql":
         return reuse
@@ -100,8 +102,8 @@ def django_db_keepdb(
         _migrating.append(lock)
         return False
     try:
-        own = connection.creation._get_test_db_name()
-        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        own = name_of_test_database(connection)
+        with django_db_blocker.unblock(), database_less_cursor(connection) as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(own)}")
             cursor.execute(f"CREATE DATABASE {_quoted(own)} TEMPLATE {_quoted(named.read_text())}")
         _copied.append(own)
@@ -114,12 +116,14 @@ def _leave_a_copy(django_db_blocker: Any, shared: Any) -> None:
     """The worker that migrated copies its database for the others, then lets them go on."""
     from django.db import connection
 
+    from casino_ops.django_internals import database_less_cursor
+
     lock = _migrating.pop()
     try:
         own = connection.settings_dict["NAME"]
         copy = f"{own.rpartition('_')[0] or own}_migrated"
         connection.close()  # the source of a copy has no session on it
-        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        with django_db_blocker.unblock(), database_less_cursor(connection) as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(copy)}")
             cursor.execute(f"CREATE DATABASE {_quoted(copy)} TEMPLATE {_quoted(own)}")
         (shared / MIGRATED_COPY).write_text(copy)
@@ -150,7 +154,9 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     from django.db import connection
     from pytest_django.plugin import blocking_manager_key
 
-    with config.stash[blocking_manager_key].unblock(), connection._nodb_cursor() as cursor:
+    from casino_ops.django_internals import database_less_cursor
+
+    with config.stash[blocking_manager_key].unblock(), database_less_cursor(connection) as cursor:
         cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(named.read_text())}")
 
 
@@ -168,6 +174,8 @@ def django_db_setup(
     would wait five seconds, then refuse with a warning and leave the database behind."""
     from django.db import connection
 
+    from casino_ops.django_internals import database_less_cursor
+
     if _migrating:
         _leave_a_copy(django_db_blocker, tmp_path_factory.getbasetemp().parent)
     _copy_migrated_rows(django_db_blocker)
@@ -179,7 +187,7 @@ def django_db_setup(
         )
     connection.close()
     if _copied:  # kept by pytest-django (django_db_keepdb): this worker drops its copy
-        with django_db_blocker.unblock(), connection._nodb_cursor() as cursor:
+        with django_db_blocker.unblock(), database_less_cursor(connection) as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(_copied.pop())}")
 
 
@@ -240,14 +248,12 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     this thread.)"""
     if not _transactional(item):
         return (yield)
-    from django.db.backends.postgresql.operations import DatabaseOperations
-
-    flush = DatabaseOperations.sql_flush
+    from casino_ops.django_internals import postgresql_flush_wrapped
 
     def sql_flush_of_the_test_suite(
-        self: DatabaseOperations, style: Any, tables: Any, **kwargs: Any
+        flush: Any, operations: Any, style: Any, tables: Any, **kwargs: Any
     ) -> list[str]:
-        statements = flush(self, style, tables, **kwargs)
+        statements = flush(operations, style, tables, **kwargs)
         if not statements:
             return statements
         guarded = [table for table in _guarded() if table in tables]
@@ -258,11 +264,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
             *_rows_put_back(tables),
         ]
 
-    DatabaseOperations.sql_flush = sql_flush_of_the_test_suite  # type: ignore[method-assign]
-    try:
+    with postgresql_flush_wrapped(sql_flush_of_the_test_suite):
         return (yield)
-    finally:
-        DatabaseOperations.sql_flush = flush  # type: ignore[method-assign]
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -33,6 +33,8 @@ class AuditConfig(AppConfig):
         checks.register(check_witness_configured, checks.Tags.security, deploy=True)
         # the record's Celery tasks, known in every process (a command queues a checkpoint)
         # the commands of demo data refuse a database holding any act (casino_ops.commands)
+        from django.core.signals import setting_changed
+
         from casino_ops import commands
 
         from . import checks as self_inspection  # noqa: F401  (the chain and the books join inspect_books)
@@ -40,7 +42,12 @@ class AuditConfig(AppConfig):
             record_tasks,  # noqa: F401
             witness_tasks,  # noqa: F401  (the checkpoints pushed to the authority's witnesses)
         )
+        from .chain import sealing
         from .models import AuditEvent
+
+        # How the record writes and seals its events, chosen once (audit.chain.sealing).
+        sealing.choose()
+        setting_changed.connect(sealing.on_setting_changed, dispatch_uid="audit.chain.sealing")
 
         commands.acts_held = AuditEvent.objects.count
 

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, settings) -> None:
     from django.db import connection, transaction
 
     import audit
-    from audit.chain import seal_pending, verify_chain
+    from audit.chain import seal_pending, sealing, verify_chain
 
     def next_name(prefix: str) -> str:  # audited saves' names begin with "a", plain ones' with "p"
         return f"{prefix}{uuid.uuid4().hex}"
@@ -150,7 +150,7 @@ def run(args: argparse.Namespace, settings) -> None:
     figures: dict[str, list[dict]] = {mode: [] for mode in modes}
     for r in range(args.rounds):
         for mode in modes[r % 3 :] + modes[: r % 3]:
-            settings.AUDIT_SEALING = "sealer" if mode == "plain" else mode
+            sealing.use("sealer" if mode == "plain" else mode)
             fn = plain_save if mode == "plain" else audited_save
             figures[mode].append(_concurrent(args, fn, sealer=mode == "sealer"))
     plain_rates = [f["rate"] for f in figures["plain"]]

@@ -229,20 +229,19 @@ def _one_writer(
     """Seconds per save of each contender, block by block, taking turns (the order
     rotating at each turn), the sealer running throughout; and each block's ratio
     to plain's block of the same turn."""
-    from django.conf import settings
 
-    from audit.chain import seal_pending
+    from audit.chain import seal_pending, sealing
 
     times: dict[str, list[float]] = {name: [] for name in names}
     with _sealer("sealer" in names):
         for name in names:  # warm up
-            settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
+            sealing.use("sealer" if name == "sealer" else "inline")
             for _ in range(20):
                 contenders[name]()
         for turn in range(max(1, saves // block)):
             shift = turn % len(names)
             for name in names[shift:] + names[:shift]:
-                settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
+                sealing.use("sealer" if name == "sealer" else "inline")
                 if name == "inline":
                     seal_pending()  # the sealer's backlog is not inline's to seal
                 fn = contenders[name]
@@ -296,10 +295,9 @@ def _concurrent(
 
 
 def run(args: argparse.Namespace) -> None:
-    from django.conf import settings
     from django.db import connection
 
-    from audit.chain import seal_pending, verify_chain
+    from audit.chain import seal_pending, sealing, verify_chain
 
     contenders = _contenders()
     only = {"plain", *filter(None, args.only.split(","))}
@@ -315,7 +313,7 @@ def run(args: argparse.Namespace) -> None:
     )
 
     def measure(name: str, fn: Callable[[], float]) -> float:
-        settings.AUDIT_SEALING = "sealer" if name == "sealer" else "inline"
+        sealing.use("sealer" if name == "sealer" else "inline")
         with _sealer(name == "sealer"):
             value = fn()
         seal_pending()

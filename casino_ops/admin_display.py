@@ -117,7 +117,7 @@ def object_link(obj: Any, label: Any = "") -> SafeString:
     has one: never its database id."""
     meta = obj._meta
     text = f"{label} : {obj}" if label else str(obj)
-    if obj.__class__ in admin.site._registry:
+    if admin.site.is_registered(obj.__class__):
         from django.urls import NoReverseMatch, reverse
 
         try:

@@ -10,11 +10,11 @@ a collector (the record not loaded), the querysets are Django's.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
 
-from django.core.exceptions import EmptyResultSet
-from django.db import connections, models, transaction
-from django.db.models import sql
+from django.db import connections, models
+
+from .django_internals import update_returning
 
 _M = TypeVar("_M", bound=models.Model)
 
@@ -42,7 +42,10 @@ class BookQuerySet(models.QuerySet[_M]):
     def update(self, **kwargs: Any) -> int:
         if _collector is None or not connections[self.db].in_atomic_block:
             return super().update(**kwargs)
-        returned = self._update_returning(kwargs)
+        # PostgreSQL: Django's own UPDATE, which also returns the keys of the rows it wrote
+        # (RETURNING): one statement instead of a SELECT of the keys, then the UPDATE; the same
+        # rows, read in the same transaction.
+        returned = update_returning(self, kwargs)
         if returned is not None:
             done, pks = returned
         else:
@@ -50,42 +53,6 @@ class BookQuerySet(models.QuerySet[_M]):
             done = super().update(**kwargs)
         _collector(self.db, self.model._meta.concrete_model, pks)
         return done
-
-    def _update_returning(self, kwargs: dict[str, Any]) -> tuple[int, list[Any]] | None:
-        """PostgreSQL: Django's own ``UPDATE``, which also returns the keys of the rows it
-        wrote (``RETURNING``): one statement instead of a ``SELECT`` of the keys, then the
-        ``UPDATE``; the same rows, read in the same transaction. ``None`` where Django's
-        ``update`` does more than one plain statement (a parent's fields, a composite key)
-        or refuses it: the caller then reads the keys first, as before."""
-        self._for_write = True
-        connection = connections[self.db]
-        meta = self.model._meta
-        if (
-            connection.vendor != "postgresql"
-            or not kwargs
-            or self.query.is_sliced
-            or self.query.combinator
-            or meta.is_composite_pk
-        ):
-            return None
-        query = cast(sql.UpdateQuery, self.query.chain(sql.UpdateQuery))
-        query.add_update_values(kwargs)
-        if query.related_updates or query.annotations or query.order_by:
-            return None
-        query.clear_select_clause()
-        compiler = query.get_compiler(self.db)
-        with transaction.mark_for_rollback_on_error(using=self.db):
-            try:
-                statement, params = compiler.as_sql()
-            except EmptyResultSet:
-                return 0, []  # no row can match: Django sends nothing either
-            if not statement:
-                return None
-            with connection.cursor() as cursor:
-                cursor.execute(f"{statement} RETURNING {connection.ops.quote_name(meta.pk.column)}", params)
-                pks = [row[0] for row in cursor.fetchall()]
-        self._result_cache = None
-        return len(pks), pks
 
 
 class BookManager(models.Manager[_M]):

@@ -26,6 +26,7 @@ from rest_framework.response import Response
 from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.acts import declaration
 from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadList
+from casino_ops.django_internals import body_already_read
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
@@ -85,9 +86,8 @@ def _read_log_body(request: Request) -> bytes:
     except ValueError:
         declared = 0
     rules.check_hand_log_size(declared)
-    if getattr(django_request, "_body", None) is not None:
-        raw = django_request._body
-    else:
+    raw = body_already_read(django_request)
+    if raw is None:
         raw = django_request.read(rules.MAX_HAND_LOG_BYTES + 1)
     rules.check_hand_log_size(len(raw))
     return raw

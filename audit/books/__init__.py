@@ -35,7 +35,7 @@ from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
 from .numbering import check_numbering, numberings, register_numbering
-from .registry import ROWS_KEY, Book, BookManager, BookQuerySet, book_for, books, drain, register_book
+from .registry import MARKS, ROWS_KEY, Book, BookManager, BookQuerySet, book_for, books, drain, register_book
 from .rows import iter_rows, read_rows, select_sql
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "BookCheck",
     "BookManager",
     "BookQuerySet",
+    "MARKS",
     "ROWS_KEY",
     "book_for",
     "books",

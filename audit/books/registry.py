@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from casino_ops.bookrows import BookManager, BookQuerySet, set_collector
+from casino_ops.django_internals import connection_memo, connection_memo_list, live_on_commit
 from casino_ops.plugins import Registry
 
 from .rows import read_books
@@ -39,6 +40,9 @@ class Book:
 
 #: the books bound to the chain, by table
 BOOKS: Registry[Book] = Registry("audit.books.registry.BOOKS")
+
+#: The connection's memo of the book rows written since its last event (:func:`drain`).
+MARKS = "_audit_book_marks"
 
 
 def _kind(model_field: Any, digest: bool) -> str:
@@ -134,7 +138,7 @@ def _collect(using: str, book: Book, pks: list[Any]) -> None:
         return  # not inside an act's transaction: no event can bind it
     mark = _Mark(book, pks)
     connection.on_commit(mark)
-    connection.__dict__.setdefault("_audit_book_marks", []).append(mark)
+    connection_memo_list(connection, MARKS).append(mark)
 
 
 def _saved(sender: Any, instance: Any, raw: bool = False, using: str = "default", **kwargs: Any) -> None:
@@ -189,10 +193,10 @@ def drain(connection: Any) -> list[list[Any]]:
     """The rows written in ``connection``'s transaction since the last event, as they stand
     now: ``[[table, pk, {field: value}], ...]`` (sorted), for :func:`audit.chain.record`."""
     using = connection.alias
-    marks = connection.__dict__.get("_audit_book_marks")
+    marks = connection_memo(connection, MARKS)
     if not marks:
         return []
-    live = {id(entry[1]) for entry in connection.run_on_commit}
+    live = live_on_commit(connection)
     wanted: dict[Book, dict[Any, None]] = {}
     for mark in marks:
         if id(mark) in live:

@@ -60,7 +60,8 @@ control characters, so it never holds US), and ``prev_hash`` of the first event
 framing is unambiguous.
 
 The package, by concern: :mod:`.hashing` (what the hash and the MAC cover),
-:mod:`.recording`, :mod:`.seal`, :mod:`.sealer` (the sealer's loop: it reconnects with a
+:mod:`.recording`, :mod:`.sealing` (the strategy of the mode, chosen once at start-up),
+:mod:`.seal`, :mod:`.sealer` (the sealer's loop: it reconnects with a
 back-off when the database is lost and seals the alarm ``audit.sealing_interrupted`` after an
 interruption longer than ``AUDIT_SEALING_LATE_AFTER``), :mod:`.rows` (reading the sealed chain,
 COPY on PostgreSQL) and :mod:`.verify`.

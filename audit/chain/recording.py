@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from django.db import connections, models, router
 from django.utils import timezone
 
+from casino_ops.django_internals import connection_memo
+
 from ..actions import Action
-from ..books import ROWS_KEY, drain
+from ..books import MARKS, ROWS_KEY, drain
 from ..models import AuditEvent
 from .hashing import _one_line, canonical_json, event_bytes, event_mac, format_time
-from .seal import INSERT_SQL, _insert, _seal, insert_and_seal
+from .sealing import for_database
 
 
 def record(
@@ -32,7 +33,8 @@ def record(
     ``payload`` what the act recorded, as plain JSON-able data.
 
     Returns the event, inserted (and sealed, in inline mode); ``None`` when the
-    event is held for the commit (sealer mode on PostgreSQL): it has no id before.
+    event is held for the commit (sealer mode on PostgreSQL): it has no id before. How it
+    is written and sealed was chosen at start-up (:mod:`.sealing`).
     """
     if not isinstance(action, Action):
         raise TypeError(f"audit.record() takes an audit.actions.Action, not {action!r}")
@@ -70,53 +72,13 @@ def record(
             payload=text,
         )
     )
-    if settings.AUDIT_SEALING == "sealer" and hasattr(connection, "defer"):
-        # Sent with the COMMIT (casino_ops.postgresql): no round trip of its own.
-        # Nothing reads the event back before; it has no id until then. The moment
-        # goes as its stamp (UTC, to the microsecond: the same instant).
-        connection.defer(
-            INSERT_SQL,
-            [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac],
-            prepared="audit_event_insert",  # parsed and planned once per connection
-        )
-        return None
-    # Positional, in the fields' order (id, seq, …, actor_id, …, mac): half the cost of
-    # keywords (the stubs know the fields' names, not this order).
-    event = AuditEvent(
-        None,
-        None,
-        recorded_at,
-        actor_id,
-        actor_name,
-        action_code,
-        object_type,
-        object_id,
-        text,
-        mac,  # type: ignore[misc]
-    )
-    event._state.adding = False
-    event._state.db = using
-    if settings.AUDIT_SEALING != "inline":
-        _insert(using, event, actor_id)  # sealer mode without a backend that holds writes
-        return event
-    if hasattr(connection, "batch"):
-        # PostgreSQL: the lock, the INSERT and the reads in one round trip, the seals
-        # sent with the COMMIT (audit.chain.seal.insert_and_seal).
-        event.id, seals = insert_and_seal(
-            using, [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac]
-        )
-    else:
-        _insert(using, event, actor_id)
-        seals = _seal(using, limit=None)
-    for seq, prev, digest, sealed_at, event_id in seals:
-        if event_id == event.id:
-            event.seq, event.prev_hash, event.hash, event.sealed_at = seq, prev, digest, sealed_at
-    return event
+    values = [stamp, actor_id, actor_name, action_code, object_type, object_id, text, mac]
+    return for_database(using).write(using, connection, values, recorded_at)
 
 
 def _with_rows(connection: Any, payload: dict[str, Any] | None) -> dict[str, Any]:
     """The payload, plus the regulated rows the act wrote (audit.books), under "rows"."""
-    if not connection.__dict__.get("_audit_book_marks"):
+    if not connection_memo(connection, MARKS):
         return payload or {}  # no row of a book written since the last event
 
     rows = drain(connection)

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.db import connections, router, transaction
 from django.utils import timezone
 
+from casino_ops.django_internals import database_errors
 from casino_ops.postgresql.base import DatabaseWrapper
 
 from ..actions import Action
@@ -415,7 +416,7 @@ def _write_seals(using: str, rows: list[Seal]) -> None:
         # One statement for the whole pass, its arrays bound by the server (the pass
         # has already read through Django's cursor: nothing is held for the commit).
         seqs, prevs, digests, _, ids = zip(*rows, strict=True)
-        with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        with database_errors(connection), psycopg.Cursor(connection.connection) as cursor:
             cursor.execute(
                 f"UPDATE {table} AS e SET seq = v.seq, prev_hash = v.prev, hash = v.hash, sealed_at = %s "
                 "FROM unnest(%s::bigint[], %s::bigint[], %s::text[], %s::text[]) AS v(id, seq, prev, hash) "

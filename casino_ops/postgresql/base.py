@@ -37,14 +37,15 @@ from typing import Any
 import psycopg
 from django.db import DataError
 from django.db.backends.postgresql import base
-from django.db.backends.utils import debug_transaction  # type: ignore[attr-defined]  # not in the stubs
+
+from casino_ops.django_internals import CommitHooks, database_errors
 
 #: The statements of the held writes, split at their placeholders (a few, reused).
 _PARTS: dict[str, list[str]] = {}
 _NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
-class DatabaseWrapper(base.DatabaseWrapper):
+class DatabaseWrapper(CommitHooks, base.DatabaseWrapper):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._deferred: list[str] = []
@@ -95,7 +96,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             texts.extend(statement)
             ends.append(len(texts) - 1)
         rows: dict[int, list[tuple[Any, ...]]] = {}
-        with self.wrap_database_errors:
+        with database_errors(self):
             self._send_held("; ".join(texts))
             cursor = self._cursor_for_deferred()
             index = 0
@@ -141,7 +142,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             # A batch that held its PREPARE failed: the server may have kept it or not
             # (a PREPARE outlives its transaction's rollback).
             self._unsure.discard(name)
-            with self.wrap_database_errors:
+            with database_errors(self):
                 row = (
                     self._cursor_for_deferred()
                     .execute("SELECT count(*) FROM pg_prepared_statements WHERE name = %s", [name])
@@ -170,7 +171,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
         """Send the held writes now (before reading through the raw connection)."""
         statements = self._take_deferred()
         if statements:
-            with self.wrap_database_errors:
+            with database_errors(self):
                 self._send_held("; ".join(statements))
 
     def _literal(self, value: Any) -> str:
@@ -191,7 +192,7 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return str(value)
         if kind is dt.datetime and value.tzinfo is not None:
             return f"'{value.isoformat()}'::timestamptz"
-        with self.wrap_database_errors:
+        with database_errors(self):
             return self._cursor_for_deferred().mogrify("%s", [value])
 
     def get_connection_params(self) -> dict[str, Any]:
@@ -233,27 +234,23 @@ class DatabaseWrapper(base.DatabaseWrapper):
             self.flush_deferred()
         return execute(sql, params, many, context)
 
-    # -- the transaction's end (Django's private hooks, absent from the stubs) -----
-    def _commit(self) -> None:
-        statements = self._take_deferred()
-        if not statements or self.connection is None:
-            super()._commit()  # type: ignore[misc]
-            return
-        with debug_transaction(self, "COMMIT"), self.wrap_database_errors:
-            # One simple query: the writes, then COMMIT. psycopg then finds the
-            # transaction closed and its commit() sends nothing more.
-            self._send_held("; ".join([*statements, "COMMIT"]))
-            self.connection.commit()
-        return None
+    # -- the transaction's end (casino_ops.django_internals.CommitHooks) -----------
+    def statements_before_commit(self) -> list[str]:
+        return self._take_deferred()
+
+    def commit_with(self, statements: list[str]) -> None:
+        # One simple query: the writes, then COMMIT. psycopg then finds the
+        # transaction closed and its commit() sends nothing more.
+        self._send_held("; ".join([*statements, "COMMIT"]))
+        self.connection.commit()
 
     def _drop_deferred(self) -> None:
         self._take_deferred()
         self._prepared -= self._preparing  # their PREPARE was never sent
         self._preparing = set()
 
-    def _rollback(self) -> None:
+    def before_rollback(self) -> None:
         self._drop_deferred()
-        super()._rollback()  # type: ignore[misc]
 
     def close(self) -> None:
         self._drop_deferred()

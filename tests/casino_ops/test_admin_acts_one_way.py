@@ -13,6 +13,7 @@ from django.contrib import admin
 
 from casino_ops import roles
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
+from casino_ops.django_internals import registered_admins
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_APPS = ("casino_ops", "audit", "inspection", "cards_registry", "tables", "house_books")
@@ -114,7 +115,7 @@ def test_the_check_finds_an_act_performed_outside_the_mechanism(tmp_path):
 def _project_admins() -> list[tuple[type, admin.ModelAdmin]]:  # type: ignore[type-arg]
     for app in PROJECT_APPS:
         importlib.import_module(app)
-    return [(m, a) for m, a in admin.site._registry.items() if m._meta.app_label in PROJECT_APPS]
+    return [(m, a) for m, a in registered_admins(admin.site).items() if m._meta.app_label in PROJECT_APPS]
 
 
 @pytest.mark.django_db

@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import admin
 from rest_framework import serializers
 
+from casino_ops.django_internals import registered_admins
 from casino_ops.forms import SafeFormMixin
 from casino_ops.validation import SafeSerializerMixin
 from tables.admin.act_forms import AuthorisedMinimumForm, DelegationForm
@@ -53,7 +54,7 @@ def test_every_admin_that_takes_input_uses_a_safe_form(rf, users):
     request = rf.get("/admin/")
     request.user = users[roles.DIRECTOR]
     unsafe = []
-    for model, model_admin in admin.site._registry.items():
+    for model, model_admin in registered_admins(admin.site).items():
         if model._meta.app_label not in PROJECT_APPS:
             continue
         for change, allowed in (

@@ -13,6 +13,7 @@ from django.urls import reverse
 
 from casino_ops import roles
 from casino_ops.admin_display import is_amount
+from casino_ops.django_internals import registered_admins
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +54,7 @@ def test_the_sessions_list_and_page_write_their_amounts_grouped(client, staff, o
 def _registered() -> list[tuple[Any, Any]]:
     return [
         (model, model_admin)
-        for model, model_admin in admin.site._registry.items()
+        for model, model_admin in registered_admins(admin.site).items()
         if model._meta.app_label in ("casino_ops", "audit", "cards_registry", "tables", "house_books")
     ]
 

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from casino_ops.django_internals import registered_admins
+
 from .test_browser import AXE_RUN_JS, CHROMIUM, VIEWPORTS, _admin_pages, axe_script, chromium  # noqa: F401
 
 OUTPUT = Path(__file__).resolve().parents[3] / "test-output" / "admin"
@@ -76,7 +78,7 @@ def every_admin_page() -> dict[str, str]:
     from django.urls import reverse
 
     pages: dict[str, str] = {}
-    for model in admin.site._registry:
+    for model in registered_admins(admin.site):
         meta = model._meta
         if meta.app_label not in ADMIN_APPS:
             continue

@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from audit.actions import Action
 from casino_ops import roles
+from casino_ops.django_internals import registered_admins
 
 from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 from .test_browser import _admin_pages, _portal_pages
@@ -61,7 +62,7 @@ def raw_codes(page: str) -> list[str]:
 def admin_pages(samples: Any, apps: tuple[str, ...]) -> dict[str, str]:
     """Every registered model's list and its first entry's page, with the acts' pages."""
     pages = dict(_admin_pages(samples))
-    for model in admin.site._registry:
+    for model in registered_admins(admin.site):
         meta = model._meta
         if meta.app_label not in apps:
             continue
