@@ -457,6 +457,7 @@ LU_ONLY = {
     "house_books_seancehours",
     "house_books_shoedevice",
     "house_books_tablenotice",
+    "tables_ministrynotice",
 }
 
 

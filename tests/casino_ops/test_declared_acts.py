@@ -28,6 +28,7 @@ from casino_ops.access import ACTS, Act
 from casino_ops.acts import REGISTRY, DeclaredAct, declaration
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
 from casino_ops.api import DeclaredActView
+from casino_ops.django_internals import registered_admins
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import SafeSerializerMixin
@@ -235,7 +236,7 @@ def test_each_act_form_is_offered_under_the_acts_of_the_service_it_calls(form: t
 
 
 def test_each_add_page_is_offered_under_its_forms_declaration() -> None:
-    for model_admin in admin.site._registry.values():
+    for model_admin in registered_admins(admin.site).values():
         if not isinstance(model_admin, ActAdmin) or model_admin.add_form is None:
             continue
         name = f"{type(model_admin).__module__}.{type(model_admin).__qualname__}"

@@ -12,6 +12,7 @@ from django.contrib.auth.models import Permission, User
 from django.test import RequestFactory
 
 from casino_ops import roles
+from casino_ops.django_internals import registered_admins
 
 APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 
@@ -32,7 +33,7 @@ def test_the_role_groups_hold_view_permissions_only() -> None:
 
 
 def _admins() -> list[tuple[Any, Any]]:
-    return [(m, a) for m, a in admin.site._registry.items() if m._meta.app_label in APPS]
+    return [(m, a) for m, a in registered_admins(admin.site).items() if m._meta.app_label in APPS]
 
 
 def _request(user: Any) -> Any:
@@ -68,7 +69,7 @@ def test_the_admin_asks_access_for_the_act_not_the_group(users: dict[str, Any], 
         group.permissions.clear()
     director = User.objects.get(pk=director.pk)  # no cached permissions
     request = _request(director)
-    assert admin.site._registry[Session].has_add_permission(request)
-    assert admin.site._registry[Report].has_add_permission(request)
-    assert admin.site._registry[CasinoSettings].has_change_permission(request, casino)
-    assert not admin.site._registry[Session].has_view_permission(request)
+    assert admin.site.get_model_admin(Session).has_add_permission(request)
+    assert admin.site.get_model_admin(Report).has_add_permission(request)
+    assert admin.site.get_model_admin(CasinoSettings).has_change_permission(request, casino)
+    assert not admin.site.get_model_admin(Session).has_view_permission(request)

@@ -31,7 +31,7 @@ def test_only_the_director_may_change_the_casino_settings(users, casino):
 
     from casino_ops.models import CasinoSettings
 
-    settings_admin = admin.site._registry[CasinoSettings]
+    settings_admin = admin.site.get_model_admin(CasinoSettings)
     for role, user in users.items():
         assert not user.has_perm("casino_ops.change_casinosettings")
         request = RequestFactory().get("/admin/")
