@@ -62,7 +62,7 @@ def test_an_act_of_the_books_refused_to_a_croupier_cites_the_books_article(
 @pytest.mark.django_db
 def test_lu_registers_name_no_french_model_and_cite_no_french_article(lu_casino: Any) -> None:
     request = Request(D, D, 1)
-    for name in sorted(REGISTERS):
+    for name in sorted(REGISTERS.names()):
         header = header_of(get_register(name), request)
         assert "n° 1" not in header["model"] and "n° 2" not in header["model"], (name, header["model"])
         assert header["article"].startswith("LU art. "), (name, header["article"])
