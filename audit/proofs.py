@@ -129,28 +129,26 @@ def tree() -> Tree:
     return Tree(_stored, _leaves, STORE_LEVEL, fetch=fetch)
 
 
-def _refuse(code: str, message: str, field: str) -> RegulationError:
-    return RegulationError(code, message, cite("books.no_erasure", get_casino().profile), field=field)
-
-
 def _checkpoint(number: int | None, *, covering: int = 0, field: str = "checkpoint") -> Checkpoint:
     query = Checkpoint.objects.exclude(root_hash="")
     if number is not None:
         found = query.filter(number=number).first()
         if found is None:
-            raise _refuse(
+            raise RegulationError(
                 "CHECKPOINT_UNKNOWN",
                 _("Aucun point de contrôle n° %(n)s signant un arbre de Merkle.") % {"n": number},
-                field,
+                cite("books.no_erasure", get_casino().profile),
+                field=field,
             )
         return found
     found = query.filter(seq__gte=covering).order_by("number").last()
     if found is None:
-        raise _refuse(
+        raise RegulationError(
             "CHECKPOINT_NONE",
             _("Aucun point de contrôle ne couvre encore l'événement n° %(seq)s : attendez le prochain.")
             % {"seq": covering},
-            field,
+            cite("books.no_erasure", get_casino().profile),
+            field=field,
         )
     return found
 
@@ -164,14 +162,20 @@ def inclusion_proof(seq: int, checkpoint: int | None = None) -> dict[str, Any]:
     """The proof that event ``seq`` is in the tree a signed checkpoint (by default the last) heads."""
     event = AuditEvent.objects.filter(seq=seq).first()
     if event is None:
-        raise _refuse("AUDIT_EVENT_UNKNOWN", _("Aucun événement scellé n° %(seq)s.") % {"seq": seq}, "seq")
+        raise RegulationError(
+            "AUDIT_EVENT_UNKNOWN",
+            _("Aucun événement scellé n° %(seq)s.") % {"seq": seq},
+            cite("books.no_erasure", get_casino().profile),
+            field="seq",
+        )
     signed = _checkpoint(checkpoint, covering=seq)
     if signed.seq < seq:
-        raise _refuse(
+        raise RegulationError(
             "CHECKPOINT_TOO_EARLY",
             _("Le point de contrôle n° %(n)s s'arrête à l'événement %(end)s, avant l'événement %(seq)s.")
             % {"n": signed.number, "end": signed.seq, "seq": seq},
-            "checkpoint",
+            cite("books.no_erasure", get_casino().profile),
+            field="checkpoint",
         )
     fields = {
         "seq": seq,
@@ -213,18 +217,29 @@ def consistency_proof(
     older = None
     if first_size is None:
         if first is None:
-            raise _refuse("CHECKPOINT_UNKNOWN", _("Indiquez le premier point de contrôle."), "first")
+            raise RegulationError(
+                "CHECKPOINT_UNKNOWN",
+                _("Indiquez le premier point de contrôle."),
+                cite("books.no_erasure", get_casino().profile),
+                field="first",
+            )
         older = _checkpoint(first, field="first")
         first_size = older.seq
     elif first_size < 1:
-        raise _refuse("CHECKPOINT_UNKNOWN", _("La taille doit être au moins 1."), "first_size")
+        raise RegulationError(
+            "CHECKPOINT_UNKNOWN",
+            _("La taille doit être au moins 1."),
+            cite("books.no_erasure", get_casino().profile),
+            field="first_size",
+        )
     newer = _checkpoint(second, covering=first_size, field="second")
     if newer.seq < first_size:
-        raise _refuse(
+        raise RegulationError(
             "CHECKPOINT_ORDER",
             _("Le point de contrôle n° %(b)s s'arrête à l'événement %(end)s, avant l'événement %(seq)s.")
             % {"b": newer.number, "end": newer.seq, "seq": first_size},
-            "second",
+            cite("books.no_erasure", get_casino().profile),
+            field="second",
         )
     merkle = tree()
     path = merkle.consistency_proof(first_size, newer.seq)

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from django.utils.translation import gettext as _
 
+from casino_ops.regulations import RegulationError, cite
+from casino_ops.services import get_casino
 from tlog import proof as proofs
 
 from .chain import event_bytes, format_time
 from .models import AuditEvent, CheckpointNote
-from .proofs import _refuse, tree
+from .proofs import tree
 from .witnesses import cosigned_by, policy
 
 
@@ -35,14 +37,20 @@ def best_note(seq: int) -> CheckpointNote | None:
 def tlog_proof(seq: int) -> str:
     event = AuditEvent.objects.filter(seq=seq).first()
     if event is None:
-        raise _refuse("AUDIT_EVENT_UNKNOWN", _("Aucun événement scellé n° %(seq)s.") % {"seq": seq}, "seq")
+        raise RegulationError(
+            "AUDIT_EVENT_UNKNOWN",
+            _("Aucun événement scellé n° %(seq)s.") % {"seq": seq},
+            cite("books.no_erasure", get_casino().profile),
+            field="seq",
+        )
     note = best_note(seq)
     if note is None:
-        raise _refuse(
+        raise RegulationError(
             "CHECKPOINT_NONE",
             _("Aucun point de contrôle ne couvre encore l'événement n° %(seq)s : attendez le prochain.")
             % {"seq": seq},
-            "seq",
+            cite("books.no_erasure", get_casino().profile),
+            field="seq",
         )
     data = event_bytes(
         recorded_at=format_time(event.recorded_at),

@@ -79,14 +79,14 @@ def resolve_decks(
             continue
         code, _sep, serial = token.rpartition(":")
         matches = find_deck(serial, code or None)
-        if len(matches) != 1:
+        if not matches:
             raise RegulationError(
-                "DECK_UNKNOWN" if not matches else "DECK_AMBIGUOUS",
-                (
-                    _("Jeu inconnu : %(serial)s.")
-                    if not matches
-                    else _("Plusieurs fabricants ont le jeu %(serial)s : écrivez FABRICANT:%(serial)s.")
-                )
+                "DECK_UNKNOWN", _("Jeu inconnu : %(serial)s.") % {"serial": token}, article, field="decks"
+            )
+        if len(matches) > 1:
+            raise RegulationError(
+                "DECK_AMBIGUOUS",
+                _("Plusieurs fabricants ont le jeu %(serial)s : écrivez FABRICANT:%(serial)s.")
                 % {"serial": token},
                 article,
                 field="decks",

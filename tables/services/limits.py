@@ -107,10 +107,6 @@ def change_minimum(*, actor: User, session: Session, minimum: Decimal) -> None:
     )
 
 
-def _refuse(code: str, message: str, article: str, field: str) -> RegulationError:
-    return RegulationError(code, message, article, field=field)
-
-
 @transaction.atomic
 def grant_delegation(
     *,
@@ -128,29 +124,29 @@ def grant_delegation(
     article = cite("limits.maximum_by_director", profile)
     access.require(actor, Act.GRANT_DELEGATION, article=article)
     if not access.may(delegate, Act.BE_DELEGATE):
-        raise _refuse(
+        raise RegulationError(
             "DELEGATE_NOT_COMMITTEE",
             _("Le délégué est un membre du comité de direction."),
             article,
-            "delegate",
+            field="delegate",
         )
     if not (approval_reference or "").strip():
-        raise _refuse(
+        raise RegulationError(
             "DELEGATION_APPROVAL",
             _("La référence de l'agrément du délégué par le ministre est requise."),
             article,
-            "approval_reference",
+            field="approval_reference",
         )
     if valid_until is not None and valid_until < valid_from:
-        raise _refuse(
-            "DELEGATION_DATES", _("La fin de la délégation précède son début."), article, "valid_until"
+        raise RegulationError(
+            "DELEGATION_DATES", _("La fin de la délégation précède son début."), article, field="valid_until"
         )
     if approved_on > valid_from:
-        raise _refuse(
+        raise RegulationError(
             "DELEGATION_DATES",
             _("La délégation ne prend effet qu'après l'agrément du délégué."),
             article,
-            "valid_from",
+            field="valid_from",
         )
     delegation = _save(
         Delegation(
@@ -190,22 +186,19 @@ def record_authorised_minimum(
     access.require(actor, Act.RECORD_AUTHORISED_MINIMUM, article=article)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
-        raise _refuse(
+        raise RegulationError(
             "AUTHORISED_MINIMUM_INVALID",
             _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
             article,
-            "minimum",
+            field="minimum",
         )
     if not (decree_reference or "").strip():
-        raise _refuse(
-            "DECREE_REFERENCE", _("La référence de l'arrêté est requise."), article, "decree_reference"
+        raise RegulationError(
+            "DECREE_REFERENCE", _("La référence de l'arrêté est requise."), article, field="decree_reference"
         )
     if in_force_on < decree_date:
-        raise _refuse(
-            "DECREE_DATES",
-            _("L'arrêté n'entre pas en vigueur avant sa date."),
-            article,
-            "in_force_on",
+        raise RegulationError(
+            "DECREE_DATES", _("L'arrêté n'entre pas en vigueur avant sa date."), article, field="in_force_on"
         )
     act = _save(
         AuthorisedMinimum(
@@ -242,7 +235,7 @@ def stamp_authorised_minimum(
     access.require(actor, Act.STAMP_AUTHORISED_MINIMUM, article=article)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
-        raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
+        raise RegulationError("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, field="act")
     sealed = officers.seal(
         officer=actor,
         act=Action.AUTHORISED_MINIMUM_STAMPED,
