@@ -26,7 +26,8 @@ from rest_framework.response import Response
 from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.access import Act
 from casino_ops.api import ActMixin, ActView
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from . import rules, selectors, services
@@ -250,8 +251,8 @@ class AcknowledgeDiscrepancies(ActView):
         rows = list(Discrepancy.objects.filter(pk__in=wanted))
         if len(rows) != len(wanted):
             missing = sorted(wanted - {r.pk for r in rows})
-            raise RegulationError(
-                "UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", self.article(), field="discrepancies"
+            raise Refusal.UNKNOWN_DISCREPANCY.error(
+                article=self.article(), message=f"discrepancies : {missing}"
             )
         done = services.acknowledge_discrepancies(actor=self.actor(), discrepancies=rows, note=data["note"])
         return Response({"acknowledged": [r.discrepancy_id for r in done]}, status=status.HTTP_200_OK)
@@ -300,7 +301,7 @@ class OpenSession(ActView):
         data["croupier"] = self.user_named(data["croupier"], "croupier")
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
-            raise RegulationError("UNKNOWN_TABLE", "table", self.article(), field="table")
+            raise Refusal.UNKNOWN_TABLE.error(article=self.article())
         session = services.open_session(actor=self.actor(), table=table, **data)
         return Response({"id": session.pk, "day": session.day}, status=status.HTTP_201_CREATED)
 

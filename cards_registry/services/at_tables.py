@@ -14,6 +14,7 @@ import audit
 from audit.actions import Action
 from casino_ops import access, act_checks, clock, dates
 from casino_ops.access import Act
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -76,15 +77,9 @@ def issue_decks(
     check_issue(table_number=table_number, day=day, today=clock.today(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
-        raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
+        raise Refusal.TABLE_NOT_IN_SERVICE.error(article=article, message=refusal)
     if day_closed(day):
-        raise RegulationError(
-            "ISSUE_DAY_CLOSED",
-            _("La journée du %(day)s est arrêtée au registre de contrôle : aucun jeu n'y sort plus.")
-            % {"day": dates.day(day)},
-            article,
-            field="day",
-        )
+        raise Refusal.ISSUE_DAY_CLOSED.error(article=article, day=dates.day(day))
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
@@ -244,12 +239,8 @@ def _check_at_table(
         .first()
     )
     if line is None:
-        raise RegulationError(
-            "DECK_NOT_AT_TABLE",
-            _("Le jeu %(serial)s n'a pas été remis à la table %(table)s pour cette journée.")
-            % {"serial": deck.serial, "table": table_number},
-            article,
-            field="deck",
+        raise Refusal.DECK_NOT_AT_TABLE.error(
+            article=article, field="deck", serial=deck.serial, table=table_number
         )
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
     new_deck = deck.unsealed_at is None
@@ -359,12 +350,12 @@ def return_decks(
     }
     for deck, result, _remark in outcome:
         if deck.pk not in lines:
-            raise RegulationError(
-                "DECK_NOT_AT_TABLE",
-                _("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là.")
-                % {"serial": deck.serial, "table": table_number},
-                article,
+            raise Refusal.DECK_NOT_AT_TABLE.error(
+                article=article,
                 field="results",
+                message=_("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là."),
+                serial=deck.serial,
+                table=table_number,
             )
         if result == ReturnResult.QUARANTINED:
             continue

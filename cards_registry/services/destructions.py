@@ -15,7 +15,8 @@ from audit.actions import Action
 from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
 from ..models import (
@@ -77,11 +78,8 @@ def destroy_decks(
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)
     open_incidents = Incident.objects.filter(decks__in=decks, closure__isnull=True)
     if open_incidents.exists():
-        raise RegulationError(
-            "DECK_QUARANTINED",
-            _("Un jeu est concerné par un incident ouvert."),
-            cite("depot.incident", profile),
-            field="decks",
+        raise Refusal.DECK_QUARANTINED.error(
+            profile, message=_("Un jeu est concerné par un incident ouvert.")
         )
     # What the officer finds opens an incident (FR art. 40 §5, LU art. 7 §5): a card missing,
     # or a mark not already known (a deck put out of use as marked was found so before).

@@ -26,7 +26,8 @@ from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import (
     BookKind,
@@ -219,9 +220,7 @@ def record_incident_report(
     access.require(actor, Act.RECORD_INCIDENT_NOTICE, article=article)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
-        raise RegulationError(
-            "INCIDENT_ALREADY_REPORTED", _("Cet incident a déjà été signalé."), article, field="incident"
-        )
+        raise Refusal.INCIDENT_ALREADY_REPORTED.error(article=article)
     _told(officer_informed, authority_informed, informed_at, profile)
     check_incident_facts(
         occurred_at=incident.occurred_at,

@@ -13,7 +13,8 @@ from audit.actions import Action
 from casino_ops import access, clock, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
 from ..models import (
@@ -56,9 +57,7 @@ def register_manufacturer(
         profile=profile,
     )
     if Manufacturer.objects.filter(code=code.strip()).exists():
-        raise RegulationError(
-            "MANUFACTURER_EXISTS", _("Un fabricant porte déjà ce code."), article, field="code"
-        )
+        raise Refusal.MANUFACTURER_EXISTS.error(article=article)
     maker = _create(
         Manufacturer,
         article,
@@ -96,21 +95,9 @@ def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = ""
     article = cite("depot.max_sixains", profile)
     reference = " ".join(str(reference or "").split())
     if profile == "LU" and max_sixains is None:
-        raise RegulationError(
-            "SIXAIN_CAP_REQUIRED",
-            _(
-                "Le nombre de sixains que le casino peut détenir est fixé par le ministère : il ne se vide pas."
-            ),
-            article,
-            field="max_sixains",
-        )
+        raise Refusal.SIXAIN_CAP_REQUIRED.error(article=article)
     if profile == "LU" and is_placeholder(reference):
-        raise RegulationError(
-            "SIXAIN_CAP_REFERENCE",
-            _("Le nombre de sixains fixé par le ministère s'inscrit avec la référence de sa décision."),
-            article,
-            field="reference",
-        )
+        raise Refusal.SIXAIN_CAP_REFERENCE.error(article=article)
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains
@@ -154,7 +141,7 @@ def _stamp_fact(
     _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
     fact = type(fact).objects.select_for_update().get(pk=fact.pk)
     if AuthorityVisa.objects.filter(**{key: fact}).exists():
-        raise RegulationError("ALREADY_STAMPED", already, article)
+        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
     remark = str(remark or "")
     sealed = officers.seal(
         officer=actor,

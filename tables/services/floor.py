@@ -10,7 +10,8 @@ from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import rules
@@ -25,18 +26,9 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
     profile = get_casino().profile
     _require_management(actor, profile)
     if Table.objects.filter(number=number).exists():
-        raise RegulationError(
-            "TABLE_NUMBER_TAKEN",
-            _("La table n° %(n)s existe déjà.") % {"n": number},
-            field="number",
-        )
+        raise Refusal.TABLE_NUMBER_TAKEN.error(n=number)
     if not 1 <= boxes <= 7:
-        raise RegulationError(
-            "TOO_MANY_BOXES",
-            _("Une table de black-jack a de 1 à 7 cases."),
-            cite("table.layout", profile),
-            field="boxes",
-        )
+        raise Refusal.TOO_MANY_BOXES.error(profile)
     table = rules.validated(
         Table(number=number, code=code, boxes=boxes), cite("advance.book", profile), unique=True
     )
@@ -44,12 +36,7 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
         with transaction.atomic():
             table.save(force_insert=True)
     except IntegrityError:  # a table created at the same moment by someone else
-        raise RegulationError(
-            "TABLE_NUMBER_TAKEN",
-            _("La table n° %(n)s ou le code %(c)s existe déjà.") % {"n": number, "c": code},
-            cite("advance.book", profile),
-            field="number",
-        ) from None
+        raise Refusal.TABLE_NUMBER_TAKEN_ADVANCE_BOOK.error(profile, n=number, c=code) from None
     audit.record(
         actor=actor,
         action=Action.TABLE_CREATED,
@@ -68,12 +55,8 @@ def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason:
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     in_service = bool(in_service)
     if table.in_service == in_service:
-        raise RegulationError(
-            "TABLE_SERVICE_UNCHANGED",
-            _("La table %(t)s est déjà %(state)s.")
-            % {"t": table.code, "state": _("en service") if in_service else _("hors service")},
-            cite("advance.book", profile),
-            field="in_service",
+        raise Refusal.TABLE_SERVICE_UNCHANGED.error(
+            profile, t=table.code, state=_("en service") if in_service else _("hors service")
         )
     table.in_service = in_service
     table.save(update_fields=["in_service"])

@@ -18,7 +18,8 @@ from audit.actions import Action
 from cards_registry.services import REPLAY_CODES, report_incident_from_replay
 from casino_ops import access, act_checks
 from casino_ops.access import Act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import clock, rules
@@ -59,13 +60,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     doc = rules.parse_hand_log(raw, profile)
     _refuse_closed_day(session.day, profile)
     if doc["table"] != session.table.code:
-        raise RegulationError(
-            "HAND_LOG_TABLE",
-            _("Le journal est celui de la table %(l)s, la séance celle de la table %(t)s.")
-            % {"l": doc["table"], "t": session.table.code},
-            cite("hand_log.table", profile),
-            field="table",
-        )
+        raise Refusal.HAND_LOG_TABLE.error(profile, l=doc["table"], t=session.table.code)
     # one read: the séance's shoe of that label, or else any shoe of the séance (which is enough
     # for the decks' check), or none (refused: FR art. 40)
     found = (
@@ -105,13 +100,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         if "sha256" not in constraint:
             raise
         # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
-        raise RegulationError(
-            "HAND_LOG_DUPLICATE",
-            _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
-            % {"h": digest},
-            cite("books.no_erasure", profile),
-            field="sha256",
-        ) from None
+        raise Refusal.HAND_LOG_DUPLICATE.error(profile, h=digest) from None
 
 
 @transaction.atomic
@@ -295,15 +284,8 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
     if unknown and not note:
         # a log of a shoe the séance never filled: its cards come from no recorded deck, and
         # the director says how (FR art. 40, LU art. 7)
-        raise RegulationError(
-            "EXPLANATION_REQUIRED",
-            _(
-                "Un journal de mains d'un sabot inconnu de la séance (%(logs)s) ne se prend en compte "
-                "qu'avec l'explication du directeur."
-            )
-            % {"logs": ", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))},
-            cite("depot.issue_and_unseal", profile),
-            field="note",
+        raise Refusal.EXPLANATION_REQUIRED.error(
+            profile, logs=", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))
         )
     rows = []
     now = clock.now()

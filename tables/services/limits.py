@@ -14,7 +14,8 @@ from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import clock, rules
@@ -43,25 +44,18 @@ def change_maximum(
     session = _lock_session(session)
     profile = session.profile
     if profile == "LU":
-        raise RegulationError(
-            "MAXIMUM_FIXED_FOR_SEASON",
-            _("Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."),
-            cite("limits.maximum_change", profile),
-            field="maximum",
+        raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(
+            profile,
+            message=_(
+                "Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."
+            ),
         )
     _require_signer(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN, SessionStatus.INTERRUPTED)
     delegation = _require_maximum_fixer(actor, profile, get_casino().gaming_day(clock.now()))
     rules.check_maximum_multiple(session.minimum, maximum, profile)
     if not display_changed:
-        raise RegulationError(
-            "DISPLAY_NOT_CHANGED",
-            _(
-                "Le maximum ne change en cours de séance que s'il est clairement indiqué sur l'affichage de la table."
-            ),
-            cite("limits.maximum_change", profile),
-            field="display_changed",
-        )
+        raise Refusal.DISPLAY_NOT_CHANGED.error(profile)
     change = _save(
         MaximumChange(
             session=session,
@@ -102,9 +96,7 @@ def change_minimum(*, actor: User, session: Session, minimum: Decimal) -> None:
         )
     else:
         message = _("Le minimum d'une table ne peut être modifié au cours d'une même journée.")
-    raise RegulationError(
-        "MINIMUM_FIXED_IN_SESSION", message, cite("limits.minimum_change", profile), field="minimum"
-    )
+    raise Refusal.MINIMUM_FIXED_IN_SESSION.error(profile, message=message)
 
 
 @transaction.atomic
@@ -124,30 +116,15 @@ def grant_delegation(
     article = cite("limits.maximum_by_director", profile)
     access.require(actor, Act.GRANT_DELEGATION, article=article)
     if not access.may(delegate, Act.BE_DELEGATE):
-        raise RegulationError(
-            "DELEGATE_NOT_COMMITTEE",
-            _("Le délégué est un membre du comité de direction."),
-            article,
-            field="delegate",
-        )
+        raise Refusal.DELEGATE_NOT_COMMITTEE.error(article=article)
     if not (approval_reference or "").strip():
-        raise RegulationError(
-            "DELEGATION_APPROVAL",
-            _("La référence de l'agrément du délégué par le ministre est requise."),
-            article,
-            field="approval_reference",
-        )
+        raise Refusal.DELEGATION_APPROVAL.error(article=article)
     if valid_until is not None and valid_until < valid_from:
-        raise RegulationError(
-            "DELEGATION_DATES", _("La fin de la délégation précède son début."), article, field="valid_until"
+        raise Refusal.DELEGATION_DATES.error(
+            article=article, field="valid_until", message=_("La fin de la délégation précède son début.")
         )
     if approved_on > valid_from:
-        raise RegulationError(
-            "DELEGATION_DATES",
-            _("La délégation ne prend effet qu'après l'agrément du délégué."),
-            article,
-            field="valid_from",
-        )
+        raise Refusal.DELEGATION_DATES.error(article=article, field="valid_from")
     delegation = _save(
         Delegation(
             delegate=delegate,
@@ -186,20 +163,11 @@ def record_authorised_minimum(
     access.require(actor, Act.RECORD_AUTHORISED_MINIMUM, article=article)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
-        raise RegulationError(
-            "AUTHORISED_MINIMUM_INVALID",
-            _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
-            article,
-            field="minimum",
-        )
+        raise Refusal.AUTHORISED_MINIMUM_INVALID.error(article=article, field="minimum")
     if not (decree_reference or "").strip():
-        raise RegulationError(
-            "DECREE_REFERENCE", _("La référence de l'arrêté est requise."), article, field="decree_reference"
-        )
+        raise Refusal.DECREE_REFERENCE.error(article=article)
     if in_force_on < decree_date:
-        raise RegulationError(
-            "DECREE_DATES", _("L'arrêté n'entre pas en vigueur avant sa date."), article, field="in_force_on"
-        )
+        raise Refusal.DECREE_DATES.error(article=article)
     act = _save(
         AuthorisedMinimum(
             minimum=minimum,
@@ -235,7 +203,7 @@ def stamp_authorised_minimum(
     access.require(actor, Act.STAMP_AUTHORISED_MINIMUM, article=article)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
-        raise RegulationError("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, field="act")
+        raise Refusal.ALREADY_STAMPED_LIMITS_AUTHORISED_MINIMUM.error(article=article)
     sealed = officers.seal(
         officer=actor,
         act=Action.AUTHORISED_MINIMUM_STAMPED,
