@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 from casino_ops.services import get_casino
 
 from .chain import event_bytes, format_time
@@ -129,29 +129,16 @@ def tree() -> Tree:
     return Tree(_stored, _leaves, STORE_LEVEL, fetch=fetch)
 
 
-def _refuse(code: str, message: str, field: str) -> RegulationError:
-    return RegulationError(code, message, cite("books.no_erasure", get_casino().profile), field=field)
-
-
 def _checkpoint(number: int | None, *, covering: int = 0, field: str = "checkpoint") -> Checkpoint:
     query = Checkpoint.objects.exclude(root_hash="")
     if number is not None:
         found = query.filter(number=number).first()
         if found is None:
-            raise _refuse(
-                "CHECKPOINT_UNKNOWN",
-                _("Aucun point de contrôle n° %(n)s signant un arbre de Merkle.") % {"n": number},
-                field,
-            )
+            raise Refusal.CHECKPOINT_UNKNOWN.error(get_casino().profile, field=field, n=number)
         return found
     found = query.filter(seq__gte=covering).order_by("number").last()
     if found is None:
-        raise _refuse(
-            "CHECKPOINT_NONE",
-            _("Aucun point de contrôle ne couvre encore l'événement n° %(seq)s : attendez le prochain.")
-            % {"seq": covering},
-            field,
-        )
+        raise Refusal.CHECKPOINT_NONE.error(get_casino().profile, field=field, seq=covering)
     return found
 
 
@@ -164,14 +151,11 @@ def inclusion_proof(seq: int, checkpoint: int | None = None) -> dict[str, Any]:
     """The proof that event ``seq`` is in the tree a signed checkpoint (by default the last) heads."""
     event = AuditEvent.objects.filter(seq=seq).first()
     if event is None:
-        raise _refuse("AUDIT_EVENT_UNKNOWN", _("Aucun événement scellé n° %(seq)s.") % {"seq": seq}, "seq")
+        raise Refusal.AUDIT_EVENT_UNKNOWN.error(get_casino().profile, seq=seq)
     signed = _checkpoint(checkpoint, covering=seq)
     if signed.seq < seq:
-        raise _refuse(
-            "CHECKPOINT_TOO_EARLY",
-            _("Le point de contrôle n° %(n)s s'arrête à l'événement %(end)s, avant l'événement %(seq)s.")
-            % {"n": signed.number, "end": signed.seq, "seq": seq},
-            "checkpoint",
+        raise Refusal.CHECKPOINT_TOO_EARLY.error(
+            get_casino().profile, n=signed.number, end=signed.seq, seq=seq
         )
     fields = {
         "seq": seq,
@@ -213,18 +197,19 @@ def consistency_proof(
     older = None
     if first_size is None:
         if first is None:
-            raise _refuse("CHECKPOINT_UNKNOWN", _("Indiquez le premier point de contrôle."), "first")
+            raise Refusal.CHECKPOINT_UNKNOWN.error(
+                get_casino().profile, field="first", message=_("Indiquez le premier point de contrôle.")
+            )
         older = _checkpoint(first, field="first")
         first_size = older.seq
     elif first_size < 1:
-        raise _refuse("CHECKPOINT_UNKNOWN", _("La taille doit être au moins 1."), "first_size")
+        raise Refusal.CHECKPOINT_UNKNOWN.error(
+            get_casino().profile, field="first_size", message=_("La taille doit être au moins 1.")
+        )
     newer = _checkpoint(second, covering=first_size, field="second")
     if newer.seq < first_size:
-        raise _refuse(
-            "CHECKPOINT_ORDER",
-            _("Le point de contrôle n° %(b)s s'arrête à l'événement %(end)s, avant l'événement %(seq)s.")
-            % {"b": newer.number, "end": newer.seq, "seq": first_size},
-            "second",
+        raise Refusal.CHECKPOINT_ORDER.error(
+            get_casino().profile, b=newer.number, end=newer.seq, seq=first_size
         )
     merkle = tree()
     path = merkle.consistency_proof(first_size, newer.seq)

@@ -10,13 +10,13 @@ alone (``verifier.py tlog-proof``), years later.
 
 from __future__ import annotations
 
-from django.utils.translation import gettext as _
-
+from casino_ops.refusals import Refusal
+from casino_ops.services import get_casino
 from tlog import proof as proofs
 
 from .chain import event_bytes, format_time
 from .models import AuditEvent, CheckpointNote
-from .proofs import _refuse, tree
+from .proofs import tree
 from .witnesses import cosigned_by, policy
 
 
@@ -35,15 +35,10 @@ def best_note(seq: int) -> CheckpointNote | None:
 def tlog_proof(seq: int) -> str:
     event = AuditEvent.objects.filter(seq=seq).first()
     if event is None:
-        raise _refuse("AUDIT_EVENT_UNKNOWN", _("Aucun événement scellé n° %(seq)s.") % {"seq": seq}, "seq")
+        raise Refusal.AUDIT_EVENT_UNKNOWN.error(get_casino().profile, seq=seq)
     note = best_note(seq)
     if note is None:
-        raise _refuse(
-            "CHECKPOINT_NONE",
-            _("Aucun point de contrôle ne couvre encore l'événement n° %(seq)s : attendez le prochain.")
-            % {"seq": seq},
-            "seq",
-        )
+        raise Refusal.CHECKPOINT_NONE.error(get_casino().profile, field="seq", seq=seq)
     data = event_bytes(
         recorded_at=format_time(event.recorded_at),
         actor_name=event.actor_name,

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from casino_ops.acts import declaration
 from casino_ops.api import ActView, DeclaredActView, user_by_username
 from casino_ops.checks import inspect
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 
 from . import selectors, services
 from .models import Deck, DeckStatus, Incident
@@ -60,11 +60,8 @@ class _DepotView(DeclaredActView):
             return None  # the act refuses an incident told to nobody
         user = user_by_username(username)
         if user is None:
-            raise RegulationError(
-                "OFFICER_NOT_TOLD",
-                f"Utilisateur inconnu : {username}",
-                cite("depot.incident", self.profile()),
-                field="officer_informed",
+            raise Refusal.OFFICER_NOT_TOLD.error(
+                self.profile(), field="officer_informed", message=f"Utilisateur inconnu : {username}"
             )
         return user
 
@@ -112,7 +109,7 @@ class Returns(_DepotView):
             named: list[Deck | None] = [*selectors.resolve_decks([line["deck"]], profile=self.profile())]
             [deck] = named or [None]
             if deck is None:
-                raise RegulationError("DECK_UNKNOWN", "Jeu sans numéro.", self.article(), field="results")
+                raise Refusal.DECK_UNKNOWN.error(article=self.article())
             results.append((deck, line["result"], line["remark"], line["cards_counted"]))
         self._decks = [r[0] for r in results]
         return {**data, "results": results, "officer_informed": self.officer(data["officer_informed"])}

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import act_checks, clock, roles
+from .refusals import Refusal
 from .regulations import RegulationError, cite
 from .services import get_casino
 
@@ -115,7 +116,7 @@ ACTS: dict[Act, Rule] = {
     ),
     Act.HOLD_KEY: Rule(
         _M,
-        "KEY_HOLDER_ROLE",
+        Refusal.KEY_HOLDER_ROLE.code,
         gettext_lazy(
             "La clé unique du dépôt est détenue par le directeur ou un membre du comité de direction."
         ),
@@ -166,7 +167,7 @@ ACTS: dict[Act, Rule] = {
     ),
     Act.HOLD_BOX_KEY: Rule(
         (roles.CROUPIER, *_M),
-        "KEY_HOLDER",
+        Refusal.KEY_HOLDER.code,
         gettext_lazy(
             "La clé de la caisse reste au directeur, à un membre du comité de direction ou au chef de partie."
         ),
@@ -174,13 +175,13 @@ ACTS: dict[Act, Rule] = {
     ),
     Act.BE_PRESENT_AS_CASHIER: Rule(
         (roles.CASHIER,),
-        "CASHIER_ABSENT",
+        Refusal.CASHIER_ABSENT.code,
         gettext_lazy("La personne indiquée comme caissier n'a pas ce rôle."),
         "advance.count_and_sign",
     ),
     Act.FIX_MAXIMUM: Rule(
         _D,
-        "MAXIMUM_BY_DIRECTOR",
+        Refusal.MAXIMUM_BY_DIRECTOR.code,
         gettext_lazy(
             "Le maximum est fixé par le directeur responsable, ou par un membre du comité de direction "
             "inscrit comme son délégué agréé pour la direction des jeux à cette date."
@@ -189,7 +190,7 @@ ACTS: dict[Act, Rule] = {
     ),
     Act.FIX_MAXIMUM_AS_DELEGATE: Rule(
         (roles.COMMITTEE,),
-        "MAXIMUM_BY_DIRECTOR",
+        Refusal.MAXIMUM_BY_DIRECTOR.code,
         gettext_lazy(
             "Le maximum est fixé par le directeur responsable, ou par un membre du comité de direction "
             "inscrit comme son délégué agréé pour la direction des jeux à cette date."
@@ -204,7 +205,7 @@ ACTS: dict[Act, Rule] = {
     ),
     Act.BE_DELEGATE: Rule(
         (roles.COMMITTEE,),
-        "DELEGATE_NOT_COMMITTEE",
+        Refusal.DELEGATE_NOT_COMMITTEE.code,
         gettext_lazy("Le délégué est un membre du comité de direction."),
         "limits.maximum_by_director",
     ),

@@ -7,7 +7,7 @@ A service function is declared with :func:`declare_act`::
         action=Action.SESSION_ADVANCE_ADDED,
         schema=AdvanceInSerializer,
         article="advance.count_and_sign",
-        refusals=("ADVANCE_NOT_EQUAL", "SESSION_NOT_OPEN"),
+        refusals=(Refusal.ADVANCE_NOT_EQUAL, Refusal.SESSION_STATE),
         profile=lambda kwargs: kwargs["session"].profile,
     )
     @transaction.atomic
@@ -22,7 +22,9 @@ The declaration (:class:`DeclaredAct`) says, once:
 - ``schema``: its input, a serializer with ``SafeSerializerMixin`` (the API's body);
 - ``article``: the key in :mod:`casino_ops.regulations` of the article an input refused
   is refused under;
-- ``refusals``: the codes of the refusals the act itself may raise (besides its gate's);
+- ``refusals``: the refusals the act itself may raise (besides its gate's): members of
+  :class:`casino_ops.refusals.Refusal`, or the code of a refusal of the access table
+  (``"COUNTED_BY_STAFF"``); the declaration keeps their codes;
 - ``gate``: the service's own ``access.require`` is the declaration's (the wrapper refuses
   whoever may not perform ``act`` before the body runs, with the act's code and article,
   and runs the checks every act by a person passes); ``False`` only where the service
@@ -47,6 +49,7 @@ from typing import Any, TypeVar, cast
 
 from . import access
 from .access import Act
+from .refusals import Refusal
 from .regulations import cite
 from .services import get_casino
 
@@ -83,7 +86,7 @@ def declare_act(
     action: str | tuple[str, ...],
     article: str,
     schema: Any = None,
-    refusals: tuple[str, ...] = (),
+    refusals: tuple[Refusal | str, ...] = (),
     gate: bool = True,
     gate_cites_article: bool = False,
     profile: Callable[[Mapping[str, Any]], str] | None = None,
@@ -119,7 +122,7 @@ def declare_act(
             actions=tuple(str(a) for a in (action if isinstance(action, tuple) else (action,))),
             schema=schema,
             article=article,
-            refusals=tuple(refusals),
+            refusals=tuple(r.code if isinstance(r, Refusal) else r for r in refusals),
             gate=gate,
             gate_cites_article=gate_cites_article,
         )

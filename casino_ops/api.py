@@ -47,6 +47,8 @@ from rest_framework.settings import api_settings
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from casino_ops.refusals import Refusal
+
 from . import access
 from .access import Act, RoleRequired
 from .acts import DeclaredAct
@@ -136,8 +138,8 @@ def input_refusal(errors: Any, article: str) -> RegulationError:
     name, detail = _first_error(errors)
     message = f"{name} : {detail}" if name else str(detail)
     if getattr(detail, "code", None) in _MISSING:
-        return RegulationError("FIELD_REQUIRED", message, article, field=name)
-    return RegulationError("FIELD_INVALID", message, article, field=name)
+        return Refusal.FIELD_REQUIRED.error(article=article, field=name, message=message)
+    return Refusal.FIELD_INVALID_GIVEN.error(article=article, field=name, message=message)
 
 
 class ActSchema(AutoSchema):
@@ -206,7 +208,9 @@ class ActMixin:
             return None
         user = user_by_username(username)
         if user is None:
-            raise RegulationError("UNKNOWN_USER", f"{field} : {username}", self.article(), field=field)
+            raise Refusal.UNKNOWN_USER.error(
+                article=self.article(), field=field, message=f"{field} : {username}"
+            )
         return user
 
 

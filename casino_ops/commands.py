@@ -17,9 +17,10 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.db import DatabaseError
-from django.utils.translation import gettext as _
 
-from .regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+
+from .regulations import RegulationError
 from .services import get_casino
 
 
@@ -81,12 +82,4 @@ def refuse_in_service(what: str) -> None:
     """Demo or development data (``what``) is never written beside the books of a casino in service."""
     count = held()
     if count:
-        raise RegulationError(
-            "DEMO_IN_SERVICE",
-            _(
-                "La base tient déjà %(n)s acte(s) : %(what)s de démonstration ne se fait que pour une "
-                "base vide, jamais à côté de registres en service."
-            )
-            % {"n": count, "what": what},
-            cite("books.no_erasure", get_casino().profile),
-        )
+        raise Refusal.DEMO_IN_SERVICE.error(get_casino().profile, n=count, what=what)

@@ -39,9 +39,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from casino_ops.refusals import Refusal
+
 from . import authority, passkeys, roles
 from .models import OfficerChallenge, OfficerEnrolment
-from .regulations import RegulationError, cite
 from .services import get_casino
 
 SIGNATURE_KEY = "officer_signature"
@@ -183,41 +184,25 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
     user who is casino staff or superuser is refused (no one is two of these)."""
     certificate = authority.configured_certificate()
     if certificate is None:
-        raise RegulationError(
-            "AUTHORITY_NOT_CONFIGURED",
-            _("Le certificat de l'autorité (OFFICER_AUTHORITY_CERTIFICATE) n'est pas configuré."),
-            cite("officers.signature", _profile(profile)),
-            field="document",
-        )
+        raise Refusal.AUTHORITY_NOT_CONFIGURED.error(_profile(profile))
     try:
         authority.verify(document, certificate)
     except authority.DocumentInvalid as error:
-        raise RegulationError(
-            "ENROLMENT_NOT_SIGNED",
-            _("Document : la signature de l'autorité ne le vérifie pas (%(why)s).") % {"why": error},
-            cite("officers.signature", _profile(profile)),
-            field="document",
+        raise Refusal.ENROLMENT_NOT_SIGNED.error(
+            _profile(profile),
+            message=_("Document : la signature de l'autorité ne le vérifie pas (%(why)s)."),
+            why=error,
         ) from error
     if document.get("casino") != casino_id():
-        raise RegulationError(
-            "ENROLMENT_OTHER_CASINO",
-            _("Document : il vaut pour le casino « %(other)s », non pour celui-ci (« %(this)s »).")
-            % {"other": document.get("casino"), "this": casino_id()},
-            cite("officers.signature", _profile(profile)),
-            field="document",
+        raise Refusal.ENROLMENT_OTHER_CASINO.error(
+            _profile(profile), other=document.get("casino"), this=casino_id()
         )
     text = json.dumps(document, sort_keys=True, ensure_ascii=False)
     now = timezone.now()
     if document["kind"] == authority.REVOCATION:
         row = OfficerEnrolment.objects.select_for_update().filter(serial=str(document.get("serial"))).first()
         if row is None:
-            raise RegulationError(
-                "ENROLMENT_UNKNOWN",
-                _("Document : aucune habilitation n° %(serial)s n'est enregistrée.")
-                % {"serial": document.get("serial")},
-                cite("officers.signature", _profile(profile)),
-                field="document",
-            )
+            raise Refusal.ENROLMENT_UNKNOWN.error(_profile(profile), serial=document.get("serial"))
         if row.revoked_at is not None:
             return row, "already"
         try:
@@ -234,25 +219,14 @@ def import_document(document: dict[str, Any], *, profile: str | None = None) -> 
         if document.get("public_key_spki") != passkeys.spki_of(enrolment.public_key):
             raise authority.DocumentInvalid("its two forms of the public key differ")
     except (authority.DocumentInvalid, ValueError) as error:
-        raise RegulationError(
-            "ENROLMENT_NOT_SIGNED",
-            _("Document : %(why)s") % {"why": error},
-            cite("officers.signature", _profile(profile)),
-            field="document",
-        ) from error
+        raise Refusal.ENROLMENT_NOT_SIGNED.error(_profile(profile), why=error) from error
     existing = OfficerEnrolment.objects.filter(serial=enrolment.serial).first()
     if existing is not None:
         return existing, "already"
     User = get_user_model()
     user, _created = User.objects.get_or_create(username=enrolment.username)
     if user.is_superuser or user.is_staff or roles.roles_of(user) - {roles.OFFICER}:
-        raise RegulationError(
-            "OFFICER_IS_STAFF",
-            _("Document : %(user)s est du personnel du casino ; un officier ne l'est jamais.")
-            % {"user": enrolment.username},
-            cite("officers.signature", _profile(profile)),
-            field="document",
-        )
+        raise Refusal.OFFICER_IS_STAFF.error(_profile(profile), user=enrolment.username)
     if _created:
         user.set_unusable_password()
     names = enrolment.name.split(" ", 1)
@@ -332,11 +306,8 @@ def prepare(*, officer: Any, act: str, target: Any, fields: dict[str, Any]) -> d
     """The statement for the officer's page to have signed (refused without an enrolment in force)."""
     enrolment = enrolment_in_force(officer)
     if enrolment is None:
-        raise RegulationError(
-            "OFFICER_NOT_ENROLLED",
-            _("Aucune habilitation de l'autorité n'est en vigueur pour vous."),
-            cite("officers.signature", _profile(None)),
-            field="officer_signature",
+        raise Refusal.OFFICER_NOT_ENROLLED.error(
+            _profile(None), message=_("Aucune habilitation de l'autorité n'est en vigueur pour vous.")
         )
     return statement(
         officer=officer, act=act, target=target_of(target), fields=fields, enrolment_serial=enrolment.serial
@@ -448,22 +419,12 @@ def seal(
     anything else, by another key, too old, or already used."""
     enrolment = enrolment_in_force(officer)
     if enrolment is None:
-        raise RegulationError(
-            "OFFICER_NOT_ENROLLED",
-            _("Aucune habilitation de l'autorité n'est en vigueur pour cet officier."),
-            cite("officers.signature", _profile(profile)),
-            field="officer_signature",
-        )
+        raise Refusal.OFFICER_NOT_ENROLLED.error(_profile(profile))
     target_text = target_of(target)
     if signature is None:
         signature = _demo_signature(officer, enrolment, act, target_text, fields)
     if signature is None:
-        raise RegulationError(
-            "OFFICER_SIGNATURE_REQUIRED",
-            _("Signature de l'officier : l'acte se signe avec votre clé d'accès (passkey)."),
-            cite("officers.signature", _profile(profile)),
-            field="officer_signature",
-        )
+        raise Refusal.OFFICER_SIGNATURE_REQUIRED.error(_profile(profile))
     payload = {key: _plain(value) for key, value in fields.items()}
     origins = list(getattr(settings, "OFFICER_WEBAUTHN_ORIGINS", []) or []) or None
     problem = signature_problem(
@@ -482,22 +443,12 @@ def seal(
         if not (timezone.now() - STATEMENT_LIFETIME <= issued <= timezone.now() + dt.timedelta(minutes=1)):
             problem = "the statement is too old"
     if problem is not None:
-        raise RegulationError(
-            "OFFICER_SIGNATURE_INVALID",
-            _("Signature de l'officier : elle ne vaut pas pour cet acte (%(why)s).") % {"why": problem},
-            cite("officers.signature", _profile(profile)),
-            field="officer_signature",
-        )
+        raise Refusal.OFFICER_SIGNATURE_INVALID.error(_profile(profile), why=problem)
     try:
         with transaction.atomic():
             OfficerChallenge.objects.create(digest=challenge_of(signature.statement).hex(), at=timezone.now())
     except IntegrityError as error:
-        raise RegulationError(
-            "OFFICER_SIGNATURE_REPLAYED",
-            _("Signature de l'officier : elle a déjà servi pour un autre acte."),
-            cite("officers.signature", _profile(profile)),
-            field="officer_signature",
-        ) from error
+        raise Refusal.OFFICER_SIGNATURE_REPLAYED.error(_profile(profile)) from error
     return signature.as_payload()
 
 

@@ -6,72 +6,40 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from django.utils.translation import gettext as _
-
+from casino_ops.refusals import Refusal
 from tables.blackjack.rules import HOUSE_RULE_DEFAULTS, INTEGER_RULE_MINIMUM
 
 from .models import HOUSE_RULE_KEYS
-from .regulations import Profile, RegulationError, cite
+from .regulations import Profile, cite
 
 
 def check_casino_settings(values: dict[str, Any]) -> None:
     """Refuse settings the profile does not allow; the error names the field."""
     profile = values.get("profile")
     if profile not in Profile.values:
-        raise RegulationError(
-            "UNKNOWN_PROFILE",
-            _("Réglementation inconnue : %(p)s (FR ou LU).") % {"p": profile},
-            field="profile",
-        )
+        raise Refusal.UNKNOWN_PROFILE.error(p=profile)
     minimum = values.get("authorised_min_stake")
     if minimum is None or Decimal(minimum) <= 0 or Decimal(minimum) % Decimal("0.10"):
-        raise RegulationError(
-            "AUTHORISED_MINIMUM_INVALID",
-            _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
-            cite("limits.minimum_maximum", profile),
-            field="authorised_min_stake",
-        )
+        raise Refusal.AUTHORISED_MINIMUM_INVALID.error(profile, field="authorised_min_stake")
     for key, profiles in HOUSE_RULE_KEYS.items():
         value = values.get(key, HOUSE_RULE_DEFAULTS[key])
         if profile not in profiles and value != HOUSE_RULE_DEFAULTS[key]:
-            raise RegulationError(
-                "HOUSE_RULE_NOT_ALLOWED",
-                _(
-                    "La règle « %(key)s » ne peut pas être modifiée par le règlement intérieur "
-                    "sous la réglementation %(profile)s."
-                )
-                % {"key": key, "profile": profile},
-                cite("game.house_rules", profile),
-                field=key,
+            raise Refusal.HOUSE_RULE_NOT_ALLOWED.error(
+                profile, field=key, values={"key": key, "profile": profile}
             )
     hands = values.get("max_hands_after_split")
     if hands is not None and int(hands) < INTEGER_RULE_MINIMUM["max_hands_after_split"]:
-        raise RegulationError(
-            "HOUSE_RULE_INVALID",
-            _("Le nombre maximal de mains après séparation est au moins 2."),
-            cite("game.pairs", profile),
-            field="max_hands_after_split",
-        )
+        raise Refusal.HOUSE_RULE_INVALID.error(profile)
     boxes = values.get("max_boxes_per_player")
     if boxes is not None and int(boxes) < INTEGER_RULE_MINIMUM["max_boxes_per_player"]:
-        raise RegulationError(
-            "HOUSE_RULE_INVALID",
-            _("Le nombre maximal de cases par joueur est au moins 1."),
-            cite("game.house_rules", profile),
-            field="max_boxes_per_player",
-        )
+        raise Refusal.HOUSE_RULE_INVALID_GAME_HOUSE_RULES.error(profile)
 
 
 def check_approval_in_words(approval: str, profile: str, rule: str = "books.no_erasure") -> None:
     """A correction of any book is approved in words by the director (FR art. 68): the
     depot's and the tables' corrections alike (``rule``: the book's own, cited under LU)."""
     if not str(approval or "").strip():
-        raise RegulationError(
-            "APPROVAL_IN_WORDS",
-            _("La correction est approuvée en toutes lettres par le directeur."),
-            cite(rule, profile),
-            field="approval",
-        )
+        raise Refusal.APPROVAL_IN_WORDS.error(article=cite(rule, profile))
 
 
 def check_counter_not_signer(counter: Any, signer: Any, profile: str, *, field: str) -> None:
@@ -80,12 +48,4 @@ def check_counter_not_signer(counter: Any, signer: Any, profile: str, *, field: 
     if counter is None or signer is None:
         return
     if getattr(counter, "pk", counter) == getattr(signer, "pk", signer):
-        raise RegulationError(
-            "COUNTER_IS_SIGNER",
-            _(
-                "Celui qui compte ne signe pas : le croupier compte, le directeur ou un membre du "
-                "comité de direction signe."
-            ),
-            cite("people.incompatible", profile),
-            field=field,
-        )
+        raise Refusal.COUNTER_IS_SIGNER.error(profile, field=field)

@@ -25,6 +25,7 @@ from django.utils.text import capfirst
 from rest_framework import serializers
 
 from .forms import TEXT_MAX_LENGTH
+from .refusals import Refusal
 from .regulations import RegulationError
 from .validators import (
     DateWindowValidator,
@@ -33,8 +34,6 @@ from .validators import (
     validate_no_control_characters,
 )
 
-FIELD_INVALID = "FIELD_INVALID"
-
 
 def regulation_error(
     error: ValidationError,
@@ -42,12 +41,11 @@ def regulation_error(
     *,
     field: str | None = None,
     label: str = "",
-    code: str = FIELD_INVALID,
 ) -> RegulationError:
     """The :class:`RegulationError` for a Django ``ValidationError`` about ``field``."""
     messages = "; ".join(str(m) for m in error.messages)
     message = f"{capfirst(label)} : {messages}" if label else messages
-    return RegulationError(code, message, article, field=field)
+    return Refusal.FIELD_INVALID_GIVEN.error(article=article, field=field, message=message)
 
 
 @functools.cache
@@ -66,7 +64,6 @@ def validate_fields(
     *,
     field: str | None = None,
     only: Iterable[str] | None = None,
-    code: str = FIELD_INVALID,
 ) -> None:
     """Refuse ``instance`` if a value does not fit its field (type, length, range) before it is saved.
 
@@ -86,7 +83,6 @@ def validate_fields(
                 article,
                 field=field or model_field.name,
                 label=str(model_field.verbose_name),
-                code=code,
             ) from error
 
 

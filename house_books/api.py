@@ -17,7 +17,7 @@ from rest_framework.response import Response
 
 from casino_ops.acts import declaration
 from casino_ops.api import ActMixin, BookListing, Computed, DeclaredActView, PeriodFilter, ReadList
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 from casino_ops.validation import SafeSerializerMixin
 
 from . import models as m
@@ -137,7 +137,7 @@ class RoleActs(DeclaredActView):
         data = self.validated()
         person = self.user_named(data.pop("person"), "person")
         if person is None:  # the serializer asks for a username: an empty one is refused there
-            raise RegulationError("UNKNOWN_USER", "person", self.article(), field="person")
+            raise Refusal.UNKNOWN_USER.error(article=self.article(), field="person")
         kind = data.pop("kind")
         if kind == m.RoleEntryKind.NAME:
             entry = services.rename_person(

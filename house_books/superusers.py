@@ -16,12 +16,12 @@ from django.core.checks import CheckMessage
 from django.core.checks import Warning as CheckWarning
 from django.core.management.base import CommandError
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import RegulationError
 from casino_ops.services import get_casino
 
 
@@ -51,16 +51,7 @@ def refuse_in_service(sender: Any, instance: Any, raw: bool = False, **kwargs: A
     if raw or not _becomes_superuser(instance) or not in_service():
         return
     if not settings.DEBUG:
-        refusal = RegulationError(
-            "SUPERUSER_IN_SERVICE",
-            _(
-                "La base tient déjà des actes : aucun superutilisateur n'y est créé. Un superutilisateur "
-                "n'accomplit aucun acte réglementé ; les rôles sont attribués par le directeur au livre "
-                "des rôles."
-            ),
-            cite("people.roles", get_casino().profile),
-            field="is_superuser",
-        )
+        refusal = Refusal.SUPERUSER_IN_SERVICE.error(get_casino().profile)
         raise SuperuserRefused(refusal.code, refusal.message, refusal.article, field=refusal.field)
     instance._becomes_superuser = True
 

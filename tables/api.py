@@ -27,7 +27,8 @@ from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.acts import declaration
 from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadList
 from casino_ops.django_internals import body_already_read
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from . import rules, selectors, services
@@ -261,8 +262,8 @@ class AcknowledgeDiscrepancies(DeclaredActView):
         rows = list(Discrepancy.objects.filter(pk__in=wanted))
         if len(rows) != len(wanted):
             missing = sorted(wanted - {r.pk for r in rows})
-            raise RegulationError(
-                "UNKNOWN_DISCREPANCY", f"discrepancies : {missing}", self.article(), field="discrepancies"
+            raise Refusal.UNKNOWN_DISCREPANCY.error(
+                article=self.article(), message=f"discrepancies : {missing}"
             )
         return {"discrepancies": rows, "note": data["note"]}
 
@@ -308,13 +309,11 @@ class OpenSession(DeclaredActView):
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         table = Table.objects.filter(number=data.pop("table")).first()
         if table is None:
-            raise RegulationError("UNKNOWN_TABLE", "table", self.article(), field="table")
+            raise Refusal.UNKNOWN_TABLE.error(article=self.article())
         if data.get("ministry_notice") is not None:
             notice = MinistryNotice.objects.filter(pk=data["ministry_notice"]).first()
             if notice is None:
-                raise RegulationError(
-                    "UNKNOWN_MINISTRY_NOTICE", "ministry_notice", self.article(), field="ministry_notice"
-                )
+                raise Refusal.UNKNOWN_MINISTRY_NOTICE.error(article=self.article())
             data["ministry_notice"] = notice
         return {**data, "table": table}
 

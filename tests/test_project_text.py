@@ -62,13 +62,16 @@ def test_no_file_cites_a_document_the_repository_does_not_hold() -> None:
 def test_the_hand_log_page_names_every_refusal_and_discrepancy() -> None:
     """docs/hand-log.md, for the people who produce logs: every refusal a log may meet at
     reception, every discrepancy of the replay and of the comparison with its séance."""
+    from casino_ops.refusal_table import raised_in
+    from casino_ops.refusals import Refusal
     from tables.blackjack.rules import DISCREPANCY_CODES
 
     page = (ROOT / "docs" / "hand-log.md").read_text(encoding="utf-8")
-    raised = set()
-    for source in ("tables/rules/logs.py", "tables/services/hand_logs.py"):
-        text = (ROOT / source).read_text(encoding="utf-8")
-        raised |= set(re.findall(r'RegulationError\(\s*"([A-Z_]+)"', text))
+    sources = ("tables.rules.logs", "tables.services.hand_logs")
+    where = raised_in()
+    raised = {r.code for r in Refusal if where.get(r.name, frozenset()) & set(sources)}
+    for source in sources:
+        text = (ROOT / (source.replace(".", "/") + ".py")).read_text(encoding="utf-8")
         raised |= set(re.findall(r'"code": "([A-Z_]+)"', text))
     raised -= {"EXPLANATION_REQUIRED"}  # the director's, when he takes note (not the producer's)
     raised |= {"SESSION_WITHOUT_DECKS", "DAY_CLOSED", "ROLE_REQUIRED", "TOKEN_NOT_ALLOWED"}

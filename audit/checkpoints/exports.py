@@ -9,7 +9,7 @@ from typing import Any
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 from casino_ops.services import get_casino
 
 from .. import signing
@@ -54,20 +54,13 @@ def read_export(data: bytes) -> dict[str, Any]:
     """An export's content, after checking its signature (RegulationError if it does not hold)."""
     check = signing.verify_data(data)
     if not check.ok or check.content is None:
-        raise RegulationError(
-            "CHECKPOINT_EXPORT_INVALID",
-            _("Le fichier de points de contrôle n'est pas intact : sa signature ne se vérifie pas."),
-            cite("books.no_erasure", get_casino().profile),
-            field="against",
+        raise Refusal.CHECKPOINT_EXPORT_INVALID.error(
+            get_casino().profile,
+            message=_("Le fichier de points de contrôle n'est pas intact : sa signature ne se vérifie pas."),
         )
     document = json.loads(check.content.decode("utf-8"))
     if not isinstance(document, dict) or document.get("type") != EXPORT_TYPE:
-        raise RegulationError(
-            "CHECKPOINT_EXPORT_INVALID",
-            _("Ce fichier n'est pas un export de points de contrôle."),
-            cite("books.no_erasure", get_casino().profile),
-            field="against",
-        )
+        raise Refusal.CHECKPOINT_EXPORT_INVALID.error(get_casino().profile)
     document["signer"] = check.signer
     document["certificate"] = check.certificate
     return document

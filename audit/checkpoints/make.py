@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from casino_ops.celery import app
 from casino_ops.models import CasinoSettings
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 from casino_ops.services import get_casino
 
 from .. import signing
@@ -75,12 +75,7 @@ def make_checkpoint() -> Checkpoint | None:
     outcome = verify(merkle=tree)  # the chain, then the books against it (as verify_audit)
     result = outcome.chain
     if not result.chain_ok or result.checkpoint_problems:
-        raise RegulationError(
-            "AUDIT_CHAIN_BROKEN",
-            _("La chaîne d'audit ne se vérifie pas (%(reason)s) : aucun point de contrôle n'est signé.")
-            % {"reason": result.describe()},
-            cite("books.no_erasure", get_casino().profile),
-        )
+        raise Refusal.AUDIT_CHAIN_BROKEN.error(get_casino().profile, reason=result.describe())
     forged = outcome.book_problems + outcome.officer_problems
     if forged:
         _refuse_forged_books(forged)
@@ -152,14 +147,10 @@ def _refuse_forged_books(problems: list[str]) -> None:
             )
         seal_pending()
     more = len(problems) - len(named)
-    raise RegulationError(
-        "AUDIT_BOOKS_FORGED",
-        _(
-            "Les registres diffèrent de ce que la chaîne d'audit a scellé (%(problems)s%(more)s) : "
-            "aucun point de contrôle n'est signé par-dessus ; une alarme est scellée dans la chaîne."
-        )
-        % {"problems": "; ".join(named), "more": _(" ; et %(n)s autre(s)") % {"n": more} if more else ""},
-        cite("books.no_erasure", get_casino().profile),
+    raise Refusal.AUDIT_BOOKS_FORGED.error(
+        get_casino().profile,
+        problems="; ".join(named),
+        more=_(" ; et %(n)s autre(s)") % {"n": more} if more else "",
     )
 
 
@@ -192,15 +183,7 @@ def _store_nodes(nodes: list[tuple[int, int, bytes]]) -> None:
         if found is None:
             missing.append(MerkleNode(level=level, index=index, hash=digest.hex()))
         elif found != digest.hex():
-            raise RegulationError(
-                "AUDIT_MERKLE_TAMPERED",
-                _(
-                    "Le nœud %(level)s/%(index)s de l'arbre de Merkle ne correspond plus aux événements : "
-                    "aucun point de contrôle n'est signé."
-                )
-                % {"level": level, "index": index},
-                cite("books.no_erasure", get_casino().profile),
-            )
+            raise Refusal.AUDIT_MERKLE_TAMPERED.error(get_casino().profile, level=level, index=index)
     MerkleNode.objects.bulk_create(missing, batch_size=2000)
 
 

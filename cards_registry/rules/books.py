@@ -10,7 +10,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import Unit
 from .decks import check_blackjack_sixain
@@ -32,26 +33,15 @@ def check_manufacturer(
     article = cite("depot.approved_manufacturer", profile)
     for field, value in (("code", code), ("name", name), ("approval_reference", approval_reference)):
         if not value.strip():
-            raise RegulationError("FIELD_REQUIRED", _("Ce champ est obligatoire."), article, field=field)
+            raise Refusal.FIELD_REQUIRED_DEPOT_APPROVED_MANUFACTURER.error(article=article, field=field)
     if not ministry.strip():
-        raise RegulationError(
-            "FIELD_REQUIRED", _("Indiquez le ministère qui a délivré l'agrément."), article, field="ministry"
+        raise Refusal.FIELD_REQUIRED_DEPOT_APPROVED_MANUFACTURER.error(
+            article=article, field="ministry", message=_("Indiquez le ministère qui a délivré l'agrément.")
         )
     if is_placeholder(approval_reference):
-        raise RegulationError(
-            "APPROVAL_REFERENCE_MISSING",
-            _("L'agrément se recopie avec la référence que le ministère lui a donnée, non « %(r)s ».")
-            % {"r": approval_reference.strip()},
-            article,
-            field="approval_reference",
-        )
+        raise Refusal.APPROVAL_REFERENCE_MISSING.error(article=article, r=approval_reference.strip())
     if valid_until is not None and valid_until < valid_from:
-        raise RegulationError(
-            "APPROVAL_DATES",
-            _("La fin de validité de l'agrément précède son début."),
-            article,
-            field="valid_until",
-        )
+        raise Refusal.APPROVAL_DATES.error(article=article)
     check_ministry(ministry, profile)
 
 
@@ -83,35 +73,20 @@ def check_ministry(ministry: str, profile: str) -> None:
     """The approval is the ministry's of the casino's profile (FR art. 39: Interior; LU art. 6:
     Finance): naming the other one, or another body (a chamber of commerce…), is refused."""
     if not names_ministry(ministry, profile):
-        raise RegulationError(
-            "MINISTRY_PROFILE",
-            _("Les fabricants sont agréés par le %(ministry)s.") % {"ministry": MINISTRIES[profile]},
-            cite("depot.approved_manufacturer", profile),
-            field="ministry",
-        )
+        raise Refusal.MINISTRY_PROFILE.error(profile, ministry=MINISTRIES[profile])
 
 
 def check_sixains_only(decks: Sequence[Any], profile: str) -> None:
     """LU art. 6: the casino obtains cards only by sixains; a reception of loose decks is refused."""
     if profile == "LU" and decks:
-        raise RegulationError(
-            "SIXAINS_ONLY",
-            _("Au Luxembourg, les cartes ne sont obtenues que par sixains : %(n)s jeu(x) hors sixain.")
-            % {"n": len(decks)},
-            cite("depot.receipt_book", profile),
-            field="decks",
-        )
+        raise Refusal.SIXAINS_ONLY.error(profile, n=len(decks))
 
 
 def check_approved(manufacturer: Any, day: dt.date, profile: str, *, field: str = "manufacturer") -> None:
     """Cards are bought only from a maker approved by the ministry on ``day``."""
     if not manufacturer.approved_on(day):
-        raise RegulationError(
-            "MANUFACTURER_NOT_APPROVED",
-            _("Le fabricant %(name)s n'est pas agréé au %(day)s.")
-            % {"name": manufacturer.name, "day": dates.day(day)},
-            cite("depot.approved_manufacturer", profile),
-            field=field,
+        raise Refusal.MANUFACTURER_NOT_APPROVED.error(
+            profile, field=field, name=manufacturer.name, day=dates.day(day)
         )
 
 
@@ -119,48 +94,29 @@ def check_order_lines(lines: Sequence[Mapping[str, Any]], profile: str) -> None:
     """An order has at least one line, each with a positive quantity, a known unit and a back colour."""
     article = cite("depot.order_book", profile)
     if not lines:
-        raise RegulationError(
-            "ORDER_EMPTY", _("Un bon de commande a au moins une ligne."), article, field="lines"
-        )
+        raise Refusal.ORDER_EMPTY.error(article=article)
     for index, line in enumerate(lines, start=1):
         if int(line["quantity"]) <= 0:
-            raise RegulationError(
-                "ORDER_QUANTITY",
-                _("Ligne %(n)s : la quantité doit être positive.") % {"n": index},
-                article,
-                field="lines",
-            )
+            raise Refusal.ORDER_QUANTITY.error(article=article, n=index)
         if line["unit"] not in Unit.values:
-            raise RegulationError(
-                "ORDER_UNIT", _("Ligne %(n)s : unité inconnue.") % {"n": index}, article, field="lines"
-            )
+            raise Refusal.ORDER_UNIT.error(article=article, n=index)
         if not str(line["back_colour"]).strip():
-            raise RegulationError(
-                "ORDER_COLOUR",
-                _("Ligne %(n)s : indiquez la couleur du dos.") % {"n": index},
-                article,
-                field="lines",
-            )
+            raise Refusal.ORDER_COLOUR.error(article=article, n=index)
 
 
 def check_order_sendable(*, order: Any, stamped: bool, approved_today: bool, profile: str) -> None:
     """An order is sent once, after the officer's visa, to a maker still approved."""
     article = cite("depot.order_book", profile)
     if not stamped:
-        raise RegulationError(
-            "ORDER_NOT_STAMPED",
-            _("Le bon n° %(n)s doit être visé par un officier avant d'être envoyé.") % {"n": order.number},
-            article,
-            field="order",
-        )
+        raise Refusal.ORDER_NOT_STAMPED.error(article=article, n=order.number)
     if order.sent_at is not None:
-        raise RegulationError("ORDER_ALREADY_SENT", _("Ce bon a déjà été envoyé."), article, field="order")
+        raise Refusal.ORDER_ALREADY_SENT.error(article=article)
     if not approved_today:
-        raise RegulationError(
-            "MANUFACTURER_NOT_APPROVED",
-            _("Le fabricant %(name)s n'est plus agréé.") % {"name": order.manufacturer.name},
-            cite("depot.approved_manufacturer", profile),
+        raise Refusal.MANUFACTURER_NOT_APPROVED.error(
+            profile,
             field="order",
+            message=_("Le fabricant %(name)s n'est plus agréé."),
+            name=order.manufacturer.name,
         )
 
 
@@ -172,24 +128,13 @@ PlannedDeck = tuple[int | None, str, str]
 
 def check_order_sent(order: Any, profile: str) -> None:
     if order.sent_at is None:
-        raise RegulationError(
-            "ORDER_NOT_SENT",
-            _("Le bon n° %(n)s n'a pas été visé et envoyé : rien ne peut être pris en charge sur ce bon.")
-            % {"n": order.number},
-            cite("depot.order_book", profile),
-            field="order",
-        )
+        raise Refusal.ORDER_NOT_SENT.error(profile, n=order.number)
 
 
 def _colour_of(deck: Mapping[str, Any], serial: str, article: str) -> str:
     colour = str(deck.get("back_colour") or "").strip()
     if not colour:
-        raise RegulationError(
-            "COLOUR_REQUIRED",
-            _("Jeu %(serial)s : indiquez la couleur du dos.") % {"serial": serial},
-            article,
-            field="decks",
-        )
+        raise Refusal.COLOUR_REQUIRED.error(article=article, serial=serial)
     return colour
 
 
@@ -198,11 +143,11 @@ def _plan_sixain(
 ) -> tuple[str, list[PlannedDeck]]:
     s_serial = str(sixain.get("serial") or "").strip()
     if profile == "LU" and not s_serial:
-        raise RegulationError(
-            "SERIAL_REQUIRED",
-            _("Sixain %(n)s : le numéro de série du fabricant est obligatoire.") % {"n": s_index + 1},
-            article,
+        raise Refusal.SERIAL_REQUIRED.error(
+            article=article,
             field="sixains",
+            message=_("Sixain %(n)s : le numéro de série du fabricant est obligatoire."),
+            n=s_index + 1,
         )
     s_decks = list(sixain.get("decks") or [])
     check_blackjack_sixain([str(d.get("back_colour") or "") for d in s_decks], profile)
@@ -213,12 +158,12 @@ def _plan_sixain(
         serial = str(deck.get("serial") or "").strip()
         if not serial:
             if profile == "FR":
-                raise RegulationError(
-                    "SERIAL_REQUIRED",
-                    _("Sixain %(s)s, jeu %(n)s : le numéro de série du jeu est obligatoire.")
-                    % {"s": s_serial, "n": d_index},
-                    article,
+                raise Refusal.SERIAL_REQUIRED.error(
+                    article=article,
                     field="decks",
+                    message=_("Sixain %(s)s, jeu %(n)s : le numéro de série du jeu est obligatoire."),
+                    s=s_serial,
+                    n=d_index,
                 )
             serial = f"{s_serial}-{d_index}"
         planned.append((s_index, serial, _colour_of(deck, serial, article)))
@@ -235,7 +180,7 @@ def plan_reception(
     """
     article = cite("depot.receipt_book", profile)
     if not sixains and not decks:
-        raise RegulationError("RECEPTION_EMPTY", _("Aucun jeu reçu."), article, field="decks")
+        raise Refusal.RECEPTION_EMPTY.error(article=article)
     planned: list[PlannedDeck] = []
     sixain_serials: list[str] = []
     for s_index, sixain in enumerate(sixains):
@@ -245,12 +190,7 @@ def plan_reception(
     for d_index, deck in enumerate(decks, start=1):
         serial = str(deck.get("serial") or "").strip()
         if not serial:
-            raise RegulationError(
-                "SERIAL_REQUIRED",
-                _("Jeu %(n)s : le numéro de série du jeu est obligatoire.") % {"n": d_index},
-                article,
-                field="decks",
-            )
+            raise Refusal.SERIAL_REQUIRED.error(article=article, field="decks", n=d_index)
         planned.append((None, serial, _colour_of(deck, serial, article)))
     return planned, sixain_serials
 
@@ -270,28 +210,18 @@ def check_serials_new(
     known = sorted(known)
     duplicates = twice or known or s_twice or sorted(known_sixains)
     if duplicates:
-        raise RegulationError(
-            "SERIAL_ALREADY_KNOWN",
-            _("Numéro(s) de série déjà connu(s) pour %(maker)s : %(serials)s.")
-            % {"maker": maker_name, "serials": ", ".join(duplicates[:10])},
-            cite("depot.receipt_book", profile),
+        raise Refusal.SERIAL_ALREADY_KNOWN.error(
+            profile,
             field="decks" if (twice or known) else "sixains",
+            maker=maker_name,
+            serials=", ".join(duplicates[:10]),
         )
 
 
 def check_max_sixains(*, limit: int | None, held: int, new: int, profile: str) -> None:
     """LU art. 6: the depot holds no more sixains than the ministry allows (no limit: ``None``)."""
     if limit is not None and held + new > limit:
-        raise RegulationError(
-            "MAX_SIXAINS",
-            _(
-                "Le ministère autorise au plus %(limit)s sixains ; le dépôt en détient %(held)s, "
-                "%(new)s de plus dépasseraient la limite."
-            )
-            % {"limit": limit, "held": held, "new": new},
-            cite("depot.max_sixains", profile),
-            field="sixains",
-        )
+        raise Refusal.MAX_SIXAINS.error(profile, limit=limit, held=held, new=new)
 
 
 def over_delivery(
@@ -312,18 +242,10 @@ def check_reception_day(received_on: Any, *, today: dt.date, gaming_day: dt.date
     if not isinstance(received_on, dt.date) or not (
         min(today, gaming_day) <= received_on <= max(today, gaming_day)
     ):
-        raise RegulationError(
-            "RECEPTION_DAY",
-            _(
-                "La prise en charge s'inscrit le jour de la livraison : %(day)s n'est pas la journée "
-                "en cours (%(today)s)."
-            )
-            % {
-                "day": dates.day(received_on) if isinstance(received_on, dt.date) else received_on,
-                "today": dates.day(today),
-            },
-            cite("depot.receipt_book", profile),
-            field="received_on",
+        raise Refusal.RECEPTION_DAY.error(
+            profile,
+            day=dates.day(received_on) if isinstance(received_on, dt.date) else received_on,
+            today=dates.day(today),
         )
 
 
@@ -333,18 +255,11 @@ def check_no_over_delivery(
     """No more decks are taken in than the order's (FR art. 39, LU art. 6): the surplus goes back
     to the maker, or comes on a further order stamped by the officer."""
     if over:
-        raise RegulationError(
-            "OVER_DELIVERY",
-            _(
-                "Livraison au-delà du bon de commande n° %(number)s (%(over)s de plus) : renvoyez le "
-                "surplus au fabricant ou établissez un bon complémentaire visé par l'officier."
-            )
-            % {
-                "number": order_number,
-                "over": ", ".join(f"{colour} : {n}" for colour, n in sorted(over.items())),
-            },
-            cite("depot.receipt_book", profile),
+        raise Refusal.OVER_DELIVERY.error(
+            profile,
             field="sixains" if sixains else "decks",
+            number=order_number,
+            over=", ".join(f"{colour} : {n}" for colour, n in sorted(over.items())),
         )
 
 
@@ -355,24 +270,11 @@ def check_correction(*, fields: Sequence[str], field: str, reason: str, profile:
     """Only the listed rubrics of an entry are corrected, and always with a reason (FR art. 68)."""
     article = cite("depot.correction", profile)
     if field not in fields:
-        raise RegulationError(
-            "CORRECTION_FIELD",
-            _("Cette rubrique ne se corrige pas (rubriques possibles : %(fields)s).")
-            % {"fields": ", ".join(fields)},
-            article,
-            field="field",
-        )
+        raise Refusal.CORRECTION_FIELD.error(article=article, fields=", ".join(fields))
     if not reason.strip():
-        raise RegulationError(
-            "CORRECTION_REASON", _("Indiquez le motif de la correction."), article, field="reason"
-        )
+        raise Refusal.CORRECTION_REASON.error(article=article)
 
 
 def check_correction_changes(old: str, new_value: str, profile: str) -> None:
     if new_value.strip() == old:
-        raise RegulationError(
-            "CORRECTION_SAME",
-            _("La nouvelle mention est identique à l'actuelle."),
-            cite("depot.correction", profile),
-            field="new_value",
-        )
+        raise Refusal.CORRECTION_SAME.error(profile)

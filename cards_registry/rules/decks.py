@@ -6,9 +6,8 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import DeckStatus
 
@@ -48,31 +47,15 @@ def check_transition(deck: Any, target: str, act: str, profile: str) -> None:
     current = deck.status
     rule = _RULE_OF_TARGET[DeckStatus(target)]
     if current == DeckStatus.DESTROYED:
-        raise RegulationError(
-            "DECK_DESTROYED",
-            _("Le jeu %(serial)s est détruit : il ne peut plus revenir.") % {"serial": deck.serial},
-            cite("depot.destruction", profile),
-            field="decks",
-        )
+        raise Refusal.DECK_DESTROYED.error(profile, serial=deck.serial)
     if current == DeckStatus.QUARANTINED and act != "close_incident":
-        raise RegulationError(
-            "DECK_QUARANTINED",
-            _("Le jeu %(serial)s est consigné par un incident ouvert : l'officier doit d'abord le clore.")
-            % {"serial": deck.serial},
-            cite("depot.incident", profile),
-            field="decks",
-        )
+        raise Refusal.DECK_QUARANTINED.error(profile, serial=deck.serial)
     if TRANSITIONS.get((current, target)) != act:
-        raise RegulationError(
-            "ILLEGAL_TRANSITION",
-            _("Le jeu %(serial)s est « %(current)s » : il ne peut pas passer à « %(target)s » par cet acte.")
-            % {
-                "serial": deck.serial,
-                "current": DeckStatus(current).label,
-                "target": DeckStatus(target).label,
-            },
-            cite(rule, profile),
-            field="decks",
+        raise Refusal.ILLEGAL_TRANSITION.error(
+            article=cite(rule, profile),
+            serial=deck.serial,
+            current=DeckStatus(current).label,
+            target=DeckStatus(target).label,
         )
 
 
@@ -85,24 +68,9 @@ def check_blackjack_sixain(decks: Iterable[Any], profile: str) -> None:
     counts = Counter(str(colour).strip().lower() for colour in colours)
     if len(colours) != 6 or sorted(counts.values()) != [3, 3]:
         described = ", ".join(f"{n} × {colour}" for colour, n in sorted(counts.items())) or "aucun jeu"
-        raise RegulationError(
-            "SIXAIN_COMPOSITION",
-            _(
-                "Un sixain de black-jack compte six jeux, trois d'une couleur de dos et trois "
-                "de l'autre (reçu : %(described)s)."
-            )
-            % {"described": described},
-            cite("depot.sixain", profile),
-            field="decks",
-        )
+        raise Refusal.SIXAIN_COMPOSITION.error(profile, described=described)
 
 
 def check_cards_counted(count: int, profile: str) -> None:
     if count != CARDS_PER_DECK:
-        raise RegulationError(
-            "CARD_COUNT",
-            _("Un jeu compte 52 cartes : %(count)s comptées. Signalez l'incident à l'officier.")
-            % {"count": count},
-            cite("depot.incident", profile),
-            field="cards_counted",
-        )
+        raise Refusal.CARD_COUNT.error(profile, field="cards_counted", count=count)

@@ -8,7 +8,8 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import IncidentKind, ReturnResult
 from .decks import check_cards_counted
@@ -22,16 +23,11 @@ def check_issue(
     """Decks leave the cabinet only to be used: for a named table, the current day (FR art. 40, LU art. 7)."""
     article = cite("depot.issue_and_unseal", profile)
     if table_number is None or int(table_number) <= 0:
-        raise RegulationError("TABLE_REQUIRED", _("Indiquez la table."), article, field="table_number")
+        raise Refusal.TABLE_REQUIRED.error(article=article)
     if not (today - dt.timedelta(days=1) <= day <= today):
-        raise RegulationError(
-            "ISSUE_DAY",
-            _("Les jeux ne sortent du dépôt que pour être utilisés : la journée doit être celle en cours."),
-            article,
-            field="day",
-        )
+        raise Refusal.ISSUE_DAY.error(article=article)
     if not decks:
-        raise RegulationError("ISSUE_EMPTY", _("Aucun jeu à remettre."), article, field="decks")
+        raise Refusal.ISSUE_EMPTY.error(article=article)
 
 
 def check_table_check(
@@ -47,30 +43,13 @@ def check_table_check(
     """The check of a deck at the table: a witness, the band of a new deck, the video (FR), order and count."""
     article = cite("depot.issue_and_unseal", profile)
     if not witness.strip():
-        raise RegulationError(
-            "WITNESS_REQUIRED", _("Indiquez le témoin du contrôle."), article, field="witness"
-        )
+        raise Refusal.WITNESS_REQUIRED.error(article=article)
     if new_deck and band_intact is not True:
-        raise RegulationError(
-            "BAND_NOT_INTACT",
-            _("La bande de contrôle d'un jeu neuf doit être intacte : signalez l'incident à l'officier."),
-            cite("depot.incident", profile),
-            field="band_intact",
-        )
+        raise Refusal.BAND_NOT_INTACT.error(profile)
     if new_deck and profile == "FR" and not video_reference.strip():
-        raise RegulationError(
-            "VIDEO_REQUIRED",
-            _("Un jeu neuf est descellé à la table sous vidéo : indiquez la référence de l'enregistrement."),
-            article,
-            field="video_reference",
-        )
+        raise Refusal.VIDEO_REQUIRED.error(article=article)
     if not order_checked:
-        raise RegulationError(
-            "ORDER_NOT_CHECKED",
-            _("Les cartes sont étalées faces visibles pour vérifier l'ordre du fabricant."),
-            article,
-            field="order_checked",
-        )
+        raise Refusal.ORDER_NOT_CHECKED.error(article=article)
     check_cards_counted(cards_counted, profile)
 
 
@@ -93,25 +72,15 @@ def table_check_finding(*, new_deck: bool, band_intact: bool | None, cards_count
 def check_return(*, results: Sequence[Any], order_restored: bool, profile: str) -> None:
     article = cite("depot.issue_and_unseal", profile)
     if not results:
-        raise RegulationError("RETURN_EMPTY", _("Aucun jeu rendu."), article, field="results")
+        raise Refusal.RETURN_EMPTY.error(article=article)
     if not order_restored:
-        raise RegulationError(
-            "ORDER_NOT_RESTORED",
-            _("En fin de partie les cartes sont remises dans l'ordre du fabricant avant leur examen."),
-            article,
-            field="order_restored",
-        )
+        raise Refusal.ORDER_NOT_RESTORED.error(article=article)
 
 
 def check_return_result(result: str, profile: str) -> None:
     """A returned deck is examined as fit, marked, damaged or worn (quarantine is the incident's)."""
     if result not in ReturnResult.values or result == ReturnResult.QUARANTINED:
-        raise RegulationError(
-            "RETURN_RESULT",
-            _("Résultat d'examen inconnu."),
-            cite("depot.issue_and_unseal", profile),
-            field="results",
-        )
+        raise Refusal.RETURN_RESULT.error(profile)
 
 
 # -- incidents -----------------------------------------------------------------------------
@@ -119,9 +88,7 @@ def check_return_result(result: str, profile: str) -> None:
 
 def check_incident_kind(kind: str, profile: str) -> None:
     if kind not in IncidentKind.values:
-        raise RegulationError(
-            "INCIDENT_KIND", _("Nature d'incident inconnue."), cite("depot.incident", profile), field="kind"
-        )
+        raise Refusal.INCIDENT_KIND.error(profile)
 
 
 def check_officer_told(
@@ -139,44 +106,36 @@ def check_officer_told(
     """
     article = cite("depot.incident", profile)
     if officer_informed is None and authority.strip() and profile == "LU":
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _("Au Luxembourg, l'incident est signalé à l'officier de contrôle : indiquez son nom."),
-            article,
+        raise Refusal.OFFICER_NOT_TOLD.error(
+            article=article,
             field="officer_informed",
+            message=_("Au Luxembourg, l'incident est signalé à l'officier de contrôle : indiquez son nom."),
         )
     if officer_informed is None and authority.strip():
         if officer_informed_at is None:
-            raise RegulationError(
-                "OFFICER_NOT_TOLD",
-                _("Indiquez l'heure à laquelle le service de police judiciaire a été avisé."),
-                article,
+            raise Refusal.OFFICER_NOT_TOLD.error(
+                article=article,
                 field="officer_informed_at",
+                message=_("Indiquez l'heure à laquelle le service de police judiciaire a été avisé."),
             )
         return officer_informed_at
     if officer_informed is None:
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _("L'incident est signalé sur-le-champ à l'officier : indiquez son nom."),
-            article,
+        raise Refusal.OFFICER_NOT_TOLD.error(
+            article=article,
             field="officer_informed",
+            message=_("L'incident est signalé sur-le-champ à l'officier : indiquez son nom."),
         )
     if not is_officer:
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _("%(name)s n'est pas un officier de police ou de contrôle.")
-            % {"name": officer_informed.get_username()},
-            article,
-            field="officer_informed",
+        raise Refusal.OFFICER_NOT_TOLD.error(
+            article=article, field="officer_informed", name=officer_informed.get_username()
         )
     if officer_informed_at is None:
-        raise RegulationError(
-            "OFFICER_NOT_TOLD",
-            _(
+        raise Refusal.OFFICER_NOT_TOLD.error(
+            article=article,
+            field="officer_informed_at",
+            message=_(
                 "L'incident est signalé sur-le-champ à l'officier : indiquez l'heure à laquelle il a été avisé."
             ),
-            article,
-            field="officer_informed_at",
         )
     return officer_informed_at
 
@@ -196,32 +155,15 @@ def check_incident_facts(
     card may belong to no deck: then the card is described)."""
     article = cite("depot.incident", profile)
     if occurred_at > now or (officer_informed_at is not None and officer_informed_at > now):
-        raise RegulationError(
-            "INCIDENT_IN_FUTURE",
-            _("Une heure dans le futur ne peut pas être enregistrée."),
-            article,
-            field="occurred_at",
-        )
+        raise Refusal.INCIDENT_IN_FUTURE.error(article=article)
     if officer_informed_at is not None and officer_informed_at < occurred_at:
-        raise RegulationError(
-            "OFFICER_TOLD_BEFORE",
-            _("L'officier ne peut pas avoir été avisé avant l'incident."),
-            article,
-            field="officer_informed_at",
-        )
+        raise Refusal.OFFICER_TOLD_BEFORE.error(article=article)
     if not circumstances.strip():
-        raise RegulationError(
-            "CIRCUMSTANCES_REQUIRED", _("Décrivez les circonstances."), article, field="circumstances"
-        )
+        raise Refusal.CIRCUMSTANCES_REQUIRED.error(article=article)
     if not decks and kind != IncidentKind.FOREIGN:
-        raise RegulationError("INCIDENT_DECKS", _("Indiquez les jeux concernés."), article, field="decks")
+        raise Refusal.INCIDENT_DECKS.error(article=article)
     if not decks and not card.strip():
-        raise RegulationError(
-            "INCIDENT_CARD",
-            _("Une carte étrangère à tout jeu est décrite (valeur, dos, fabricant)."),
-            article,
-            field="card",
-        )
+        raise Refusal.INCIDENT_CARD.error(article=article)
 
 
 def report_is_late(delay: dt.timedelta | None, minutes: int) -> bool:
@@ -250,23 +192,22 @@ def check_cards_returned(cards_counted: Any, profile: str, *, serial: str = "") 
     (FR art. 40 §5, LU art. 7 §5: the cards are counted and examined at their return)."""
     article = cite("depot.issue_and_unseal", profile)
     if cards_counted is None or (isinstance(cards_counted, str) and not cards_counted.strip()):
-        raise RegulationError(
-            "CARD_COUNT",
-            _("Jeu %(serial)s : comptez ses cartes et indiquez leur nombre, rien n'est présumé.")
-            % {"serial": serial},
-            article,
+        raise Refusal.CARD_COUNT.error(
+            article=article,
             field="results",
+            message=_("Jeu %(serial)s : comptez ses cartes et indiquez leur nombre, rien n'est présumé."),
+            serial=serial,
         )
     try:
         count = int(cards_counted)
     except (TypeError, ValueError):
         count = -1
     if isinstance(cards_counted, bool) or not 0 <= count <= 104:
-        raise RegulationError(
-            "CARD_COUNT",
-            _("Indiquez le nombre de cartes comptées au retour (%(value)s).") % {"value": cards_counted},
-            article,
+        raise Refusal.CARD_COUNT.error(
+            article=article,
             field="results",
+            message=_("Indiquez le nombre de cartes comptées au retour (%(value)s)."),
+            value=cards_counted,
         )
     return count
 
@@ -284,21 +225,13 @@ def check_decks_playable(
     article = cite("depot.issue_and_unseal", profile)
     unchecked = [d for d in deck_ids if d not in checked_ids]
     if unchecked:
-        raise RegulationError(
-            "DECK_NOT_CHECKED",
-            _("Jeu(x) non descellé(s) ni contrôlé(s) à la table ce jour : %(serials)s.")
-            % {"serials": ", ".join(serials.get(d, str(d)) for d in unchecked)},
-            article,
-            field="decks",
+        raise Refusal.DECK_NOT_CHECKED.error(
+            article=article, serials=", ".join(serials.get(d, str(d)) for d in unchecked)
         )
     twice = [d for d in deck_ids if d in other_shoe_ids]
     if twice:
-        raise RegulationError(
-            "DECK_IN_ANOTHER_SHOE",
-            _("Jeu(x) déjà dans un autre sabot en jeu : %(serials)s.")
-            % {"serials": ", ".join(serials.get(d, str(d)) for d in twice)},
-            article,
-            field="decks",
+        raise Refusal.DECK_IN_ANOTHER_SHOE.error(
+            article=article, serials=", ".join(serials.get(d, str(d)) for d in twice)
         )
 
 
@@ -306,16 +239,11 @@ def check_closure(*, closed: bool, finding: str, fit_ids: set[int], deck_ids: se
     """An incident is closed once, with the officer's finding; the decks found fit are the incident's."""
     article = cite("depot.incident", profile)
     if closed:
-        raise RegulationError("INCIDENT_CLOSED", _("Cet incident est déjà clos."), article, field="incident")
+        raise Refusal.INCIDENT_CLOSED.error(article=article)
     if not finding.strip():
-        raise RegulationError("FINDING_REQUIRED", _("Indiquez vos constatations."), article, field="finding")
+        raise Refusal.FINDING_REQUIRED.error(article=article)
     if fit_ids - deck_ids:
-        raise RegulationError(
-            "DECK_NOT_IN_INCIDENT",
-            _("Un jeu déclaré apte n'est pas concerné par l'incident."),
-            article,
-            field="decks_fit",
-        )
+        raise Refusal.DECK_NOT_IN_INCIDENT.error(article=article)
 
 
 # -- destruction ---------------------------------------------------------------------------
@@ -325,22 +253,11 @@ def check_destruction(*, witnessed: bool, checks: Sequence[Any], profile: str) -
     """Destruction happens in front of an officer (``witnessed``), of at least one deck."""
     article = cite("depot.destruction", profile)
     if not witnessed:
-        raise RegulationError(
-            "DESTRUCTION_WITNESS",
-            _("La destruction a lieu devant un officier de police ou de contrôle."),
-            article,
-            field="officer",
-        )
+        raise Refusal.DESTRUCTION_WITNESS.error(article=article)
     if not checks:
-        raise RegulationError("DESTRUCTION_EMPTY", _("Aucun jeu à détruire."), article, field="decks")
+        raise Refusal.DESTRUCTION_EMPTY.error(article=article)
 
 
 def check_deck_complete(deck: Any, complete: bool, profile: str) -> None:
     if not complete:
-        raise RegulationError(
-            "DECK_INCOMPLETE",
-            _("Le jeu %(serial)s doit rester complet jusqu'à sa destruction : signalez l'incident.")
-            % {"serial": deck.serial},
-            cite("depot.destruction", profile),
-            field="decks",
-        )
+        raise Refusal.DECK_INCOMPLETE.error(profile, serial=deck.serial)

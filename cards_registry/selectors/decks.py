@@ -12,7 +12,8 @@ from django.utils.translation import gettext_lazy
 from audit.actions import Action
 from audit.reads import audit_numbers
 from casino_ops import dates
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from .. import history
 from ..colours import colour
@@ -69,7 +70,6 @@ def resolve_decks(
 
     An unknown or ambiguous name is a :class:`RegulationError` naming the field.
     """
-    from django.utils.translation import gettext as _
 
     article = cite("depot.receipt_book", profile)
     found: list[Deck] = []
@@ -79,18 +79,10 @@ def resolve_decks(
             continue
         code, _sep, serial = token.rpartition(":")
         matches = find_deck(serial, code or None)
-        if len(matches) != 1:
-            raise RegulationError(
-                "DECK_UNKNOWN" if not matches else "DECK_AMBIGUOUS",
-                (
-                    _("Jeu inconnu : %(serial)s.")
-                    if not matches
-                    else _("Plusieurs fabricants ont le jeu %(serial)s : écrivez FABRICANT:%(serial)s.")
-                )
-                % {"serial": token},
-                article,
-                field="decks",
-            )
+        if not matches:
+            raise Refusal.DECK_UNKNOWN_DEPOT_RECEIPT_BOOK.error(article=article, serial=token)
+        if len(matches) > 1:
+            raise Refusal.DECK_AMBIGUOUS.error(article=article, serial=token)
         found.append(matches[0])
     for token in sixains:
         token = str(token).strip()
@@ -101,12 +93,7 @@ def resolve_decks(
         if code:
             decks = decks.filter(manufacturer__code=code)
         if not decks or len({d.manufacturer_id for d in decks}) != 1:
-            raise RegulationError(
-                "SIXAIN_UNKNOWN",
-                _("Sixain inconnu ou ambigu : %(serial)s.") % {"serial": token},
-                article,
-                field="sixains",
-            )
+            raise Refusal.SIXAIN_UNKNOWN.error(article=article, serial=token)
         found.extend(decks)
     unique: dict[int, Deck] = {}
     for deck in found:

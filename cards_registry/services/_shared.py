@@ -24,7 +24,8 @@ from audit.actions import DEPOT_STAMPED
 from casino_ops import access, clock, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
@@ -69,12 +70,8 @@ def _require_key_holder(actor: User, profile: str) -> None:
     (``Act.DEPOT``) is the declaration's gate of the act (casino_ops.acts)."""
     holder = current_key_holder()
     if holder is None or holder.pk != actor.pk:
-        raise RegulationError(
-            "NOT_KEY_HOLDER",
-            _("Le dépôt ne s'ouvre qu'avec son unique clé, détenue par %(holder)s.")
-            % {"holder": holder.get_username() if holder else _("personne (remettez d'abord la clé)")},
-            cite("depot.cabinet_key", profile),
-            field="actor",
+        raise Refusal.NOT_KEY_HOLDER.error(
+            profile, holder=holder.get_username() if holder else _("personne (remettez d'abord la clé)")
         )
 
 
@@ -140,15 +137,8 @@ def _take_number(kind: str) -> tuple[Book, int]:
     entries, rule = _NUMBERED[kind]
     written = entries._base_manager.filter(book=book).aggregate(last=Max("number"))["last"] or 0
     if book.last_number != written:
-        raise RegulationError(
-            "BOOK_COUNTER_OUT_OF_STEP",
-            _(
-                "Le compteur du %(book)s ne suit plus ses entrées : il indique le n° %(counter)s, "
-                "la dernière entrée écrite porte le n° %(written)s. Aucun numéro n'est attribué : "
-                "la numérotation du carnet doit être vérifiée (verify_audit)."
-            )
-            % {"book": book, "counter": book.last_number, "written": written},
-            cite(rule, _profile()),
+        raise Refusal.BOOK_COUNTER_OUT_OF_STEP.error(
+            article=cite(rule, _profile()), book=book, counter=book.last_number, written=written
         )
     book.last_number += 1
     book.save(update_fields=["last_number"])
@@ -206,14 +196,9 @@ def _stamp(
     key = model.__name__.lower()
     entry = model.objects.select_for_update().get(pk=entry.pk)
     if witness_only and getattr(entry, "officer_id", None) != actor.pk:
-        raise RegulationError(
-            "VISA_NOT_WITNESS",
-            _("La destruction est visée par l'officier qui y a assisté."),
-            article,
-            field="officer",
-        )
+        raise Refusal.VISA_NOT_WITNESS.error(article=article)
     if Visa.objects.filter(**{key: entry}).exists():
-        raise RegulationError("ALREADY_STAMPED", already, article)
+        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
     sealed = officers.seal(
         officer=actor,
         act=DEPOT_STAMPED[key],

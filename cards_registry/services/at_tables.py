@@ -15,6 +15,7 @@ from audit.actions import Action
 from casino_ops import act_checks, clock, dates
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.validation import validate_fields
 
@@ -60,7 +61,7 @@ from .incidents import _open_incident, _told
     act=Act.DEPOT,
     action=Action.DEPOT_DECKS_ISSUED,
     article="depot.issue_and_unseal",
-    refusals=("NOT_KEY_HOLDER", "ISSUE_DAY_CLOSED", "TABLE_NOT_IN_SERVICE"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.ISSUE_DAY_CLOSED, Refusal.TABLE_NOT_IN_SERVICE),
 )
 @transaction.atomic
 def issue_decks(
@@ -84,15 +85,9 @@ def issue_decks(
     check_issue(table_number=table_number, day=day, today=clock.today(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
     if refusal:
-        raise RegulationError("TABLE_NOT_IN_SERVICE", refusal, article, field="table_number")
+        raise Refusal.TABLE_NOT_IN_SERVICE.error(article=article, message=refusal)
     if day_closed(day):
-        raise RegulationError(
-            "ISSUE_DAY_CLOSED",
-            _("La journée du %(day)s est arrêtée au registre de contrôle : aucun jeu n'y sort plus.")
-            % {"day": dates.day(day)},
-            article,
-            field="day",
-        )
+        raise Refusal.ISSUE_DAY_CLOSED.error(article=article, day=dates.day(day))
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
@@ -134,7 +129,7 @@ class _FailedCheck(Exception):
     act=Act.CHECK_AT_TABLE,
     action=Action.DEPOT_DECK_CHECKED,
     article="depot.issue_and_unseal",
-    refusals=("DECK_NOT_AT_TABLE",),
+    refusals=(Refusal.DECK_NOT_AT_TABLE,),
 )
 def check_at_table(
     *,
@@ -257,12 +252,8 @@ def _check_at_table(
         .first()
     )
     if line is None:
-        raise RegulationError(
-            "DECK_NOT_AT_TABLE",
-            _("Le jeu %(serial)s n'a pas été remis à la table %(table)s pour cette journée.")
-            % {"serial": deck.serial, "table": table_number},
-            article,
-            field="deck",
+        raise Refusal.DECK_NOT_AT_TABLE.error(
+            article=article, field="deck", serial=deck.serial, table=table_number
         )
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
     new_deck = deck.unsealed_at is None
@@ -324,7 +315,7 @@ def _check_at_table(
     action=Action.DEPOT_DECKS_RETURNED,
     schema=ReturnInSerializer,
     article="depot.issue_and_unseal",
-    refusals=("NOT_KEY_HOLDER", "DECK_NOT_AT_TABLE", "DECK_UNKNOWN"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.DECK_NOT_AT_TABLE, Refusal.DECK_UNKNOWN),
 )
 @transaction.atomic
 def return_decks(
@@ -379,12 +370,12 @@ def return_decks(
     }
     for deck, result, _remark in outcome:
         if deck.pk not in lines:
-            raise RegulationError(
-                "DECK_NOT_AT_TABLE",
-                _("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là.")
-                % {"serial": deck.serial, "table": table_number},
-                article,
+            raise Refusal.DECK_NOT_AT_TABLE.error(
+                article=article,
                 field="results",
+                message=_("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là."),
+                serial=deck.serial,
+                table=table_number,
             )
         if result == ReturnResult.QUARANTINED:
             continue

@@ -16,7 +16,8 @@ from casino_ops import access, act_checks, dates, officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import (
     CabinetDemand,
@@ -49,7 +50,7 @@ from .incidents import _open_incident
     act=Act.DEPOT,
     action=Action.DEPOT_KEY_HANDED_OVER,
     article="depot.cabinet_key",
-    refusals=("NOT_KEY_HOLDER", "KEY_HOLDER_ROLE", "KEY_SAME_HOLDER"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.KEY_HOLDER_ROLE, Refusal.KEY_SAME_HOLDER),
     gate=False,  # the holder hands the key over; management only takes it when nobody holds it
 )
 @transaction.atomic
@@ -63,22 +64,15 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
     if holder is None:
         _require_management(actor)
     elif holder.pk != actor.pk:
-        raise RegulationError(
-            "NOT_KEY_HOLDER",
-            _("Seul le détenteur de la clé (%(holder)s) peut la remettre.")
-            % {"holder": holder.get_username()},
-            article,
-            field="actor",
+        raise Refusal.NOT_KEY_HOLDER.error(
+            article=article,
+            message=_("Seul le détenteur de la clé (%(holder)s) peut la remettre."),
+            holder=holder.get_username(),
         )
     if not access.may(receiver, Act.HOLD_KEY):
-        raise RegulationError(
-            "KEY_HOLDER_ROLE",
-            _("La clé unique du dépôt est détenue par le directeur ou un membre du comité de direction."),
-            article,
-            field="receiver",
-        )
+        raise Refusal.KEY_HOLDER_ROLE.error(article=article)
     if holder is not None and holder.pk == receiver.pk:
-        raise RegulationError("KEY_SAME_HOLDER", _("Il détient déjà la clé."), article, field="receiver")
+        raise Refusal.KEY_SAME_HOLDER.error(article=article)
     act_checks.run(
         act_checks.Hook.DEPOT_KEY_HANDOVER,
         day=timezone.localdate(),
@@ -110,7 +104,11 @@ def demand_opening(
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
     _require_officer(
-        actor, "INSPECTION_BY_OFFICER", _("demander l'ouverture du dépôt"), "depot.cabinet_key", profile
+        actor,
+        Refusal.INSPECTION_BY_OFFICER.code,
+        _("demander l'ouverture du dépôt"),
+        "depot.cabinet_key",
+        profile,
     )
     sealed = officers.seal(
         officer=actor,
@@ -134,7 +132,7 @@ def demand_opening(
     act=Act.DEPOT,
     action=Action.DEPOT_CABINET_OPENED,
     article="depot.cabinet_key",
-    refusals=("NOT_KEY_HOLDER", "DEMAND_ANSWERED", "INSPECTION_BY_OFFICER"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.DEMAND_ANSWERED, Refusal.INSPECTION_BY_OFFICER),
 )
 @transaction.atomic
 def open_for_inspection(
@@ -154,20 +152,10 @@ def open_for_inspection(
     if demand is not None:
         demand = CabinetDemand.objects.select_for_update().get(pk=demand.pk)
         if demand.openings.exists():
-            raise RegulationError(
-                "DEMAND_ANSWERED",
-                _("Cette demande d'ouverture a déjà été satisfaite."),
-                article,
-                field="demand",
-            )
+            raise Refusal.DEMAND_ANSWERED.error(article=article)
         demanded_by = demand.officer
     if demanded_by is None or not access.may(demanded_by, Act.DEMAND_OPENING):
-        raise RegulationError(
-            "INSPECTION_BY_OFFICER",
-            _("Une inspection du dépôt est demandée par un officier de police ou de contrôle."),
-            article,
-            field="demanded_by",
-        )
+        raise Refusal.INSPECTION_BY_OFFICER.error(article=article)
     opening = _open_cabinet(
         actor, OpeningPurpose.INSPECTION, demanded_by=demanded_by, note=note, article=article
     )
@@ -192,7 +180,7 @@ def open_for_inspection(
     act=Act.DEPOT,
     action=Action.DEPOT_INVENTORY_RECORDED,
     article="depot.cabinet_key",
-    refusals=("NOT_KEY_HOLDER", "INVENTORY_DONE", "INVENTORY_OPENING"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.INVENTORY_DONE, Refusal.INVENTORY_OPENING),
 )
 @transaction.atomic
 def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[str]) -> CabinetInventory:
@@ -208,14 +196,9 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
     )
     opening = CabinetOpening.objects.select_for_update().get(pk=opening.pk)
     if opening.purpose != OpeningPurpose.INSPECTION or opening.demanded_by is None:
-        raise RegulationError(
-            "INVENTORY_OPENING",
-            _("L'inventaire se fait à une ouverture demandée par un officier."),
-            article,
-            field="opening",
-        )
+        raise Refusal.INVENTORY_OPENING.error(article=article)
     if CabinetInventory.objects.filter(opening=opening).exists():
-        raise RegulationError("INVENTORY_DONE", _("L'inventaire de cette ouverture est déjà fait."), article)
+        raise Refusal.INVENTORY_DONE.error(article=article)
     expected = list(decks_in_cabinet_per_books())
     names = {f"{d.manufacturer.code}:{d.serial}": d for d in expected}
     by_serial: dict[str, list[Deck]] = {}
@@ -287,7 +270,7 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
     action=Action.DEPOT_DECKS_DECLARED_OUT_OF_USE,
     schema=OutOfUseInSerializer,
     article="depot.cabinet_key",
-    refusals=("NOT_KEY_HOLDER", "DECKS_REQUIRED", "REASON_REQUIRED"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.DECKS_REQUIRED, Refusal.REASON_REQUIRED),
 )
 @transaction.atomic
 def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str) -> OutOfUseDeclaration:
@@ -300,9 +283,9 @@ def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str)
         act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     if not reason.strip():
-        raise RegulationError("REASON_REQUIRED", _("Indiquez le motif."), article, field="reason")
+        raise Refusal.REASON_REQUIRED.error(article=article)
     if not decks:
-        raise RegulationError("DECKS_REQUIRED", _("Indiquez les jeux."), article, field="decks")
+        raise Refusal.DECKS_REQUIRED.error(article=article)
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.OUT_OF_USE, "declare_out_of_use", profile)
     opening = _open_cabinet(actor, OpeningPurpose.OUT_OF_USE, note=reason.strip()[:300], article=article)

@@ -6,13 +6,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.rules import check_approval_in_words
 
 from ..models import (
@@ -79,12 +79,8 @@ def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -
         **{f"{key}__manufacturer": entry.manufacturer}, field="serial", new_value=new_value.strip()
     ).exclude(**{key: entry})
     if taken.exists() or corrected.exists():
-        raise RegulationError(
-            "SERIAL_ALREADY_KNOWN",
-            _("Numéro(s) de série déjà connu(s) pour %(maker)s : %(serials)s.")
-            % {"maker": entry.manufacturer.name, "serials": new_value.strip()},
-            cite("depot.receipt_book", profile),
-            field="new_value",
+        raise Refusal.SERIAL_ALREADY_KNOWN.error(
+            profile, field="new_value", maker=entry.manufacturer.name, serials=new_value.strip()
         )
 
 
@@ -172,10 +168,9 @@ def _check_typed_value(entry: Model, field: str, new_value: str, profile: str) -
         or (field in ("band_intact", "order_checked") and _as_bool(value) is None)
     )
     if isinstance(entry, ReturnLine | TableCheck) and wrong:
-        raise RegulationError(
-            "CORRECTION_VALUE",
-            _("Mention impossible pour « %(field)s » : %(value)s (%(allowed)s).")
-            % {
+        raise Refusal.CORRECTION_VALUE.error(
+            article=article,
+            values={
                 "field": field,
                 "value": value,
                 "allowed": {
@@ -183,8 +178,6 @@ def _check_typed_value(entry: Model, field: str, new_value: str, profile: str) -
                     "cards_counted": "0 … 104",
                 }.get(field, "oui / non"),
             },
-            article,
-            field="new_value",
         )
 
 

@@ -16,7 +16,8 @@ from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
 from ..models import (
@@ -58,7 +59,7 @@ class DestructionCheck(TypedDict, total=False):
     act=Act.DEPOT,
     action=Action.DEPOT_DESTRUCTION_RECORDED,
     article="depot.destruction",
-    refusals=("NOT_KEY_HOLDER", "DECK_QUARANTINED"),
+    refusals=(Refusal.NOT_KEY_HOLDER, Refusal.DECK_QUARANTINED),
 )
 @transaction.atomic
 def destroy_decks(
@@ -84,11 +85,8 @@ def destroy_decks(
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)
     open_incidents = Incident.objects.filter(decks__in=decks, closure__isnull=True)
     if open_incidents.exists():
-        raise RegulationError(
-            "DECK_QUARANTINED",
-            _("Un jeu est concerné par un incident ouvert."),
-            cite("depot.incident", profile),
-            field="decks",
+        raise Refusal.DECK_QUARANTINED.error(
+            profile, message=_("Un jeu est concerné par un incident ouvert.")
         )
     # What the officer finds opens an incident (FR art. 40 §5, LU art. 7 §5): a card missing,
     # or a mark not already known (a deck put out of use as marked was found so before).

@@ -27,7 +27,8 @@ from casino_ops import access, officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import (
     BookKind,
@@ -150,7 +151,7 @@ def _told(
     action=Action.DEPOT_INCIDENT_REPORTED,
     schema=IncidentInSerializer,
     article="depot.incident",
-    refusals=("OFFICER_NOT_TOLD",),
+    refusals=(Refusal.OFFICER_NOT_TOLD,),
 )
 @transaction.atomic
 def report_incident(
@@ -212,7 +213,7 @@ def report_incident(
     act=Act.RECORD_INCIDENT_NOTICE,
     action=Action.DEPOT_INCIDENT_REPORT_RECORDED,
     article="depot.incident",
-    refusals=("INCIDENT_ALREADY_REPORTED",),
+    refusals=(Refusal.INCIDENT_ALREADY_REPORTED,),
 )
 @transaction.atomic
 def record_incident_report(
@@ -232,9 +233,7 @@ def record_incident_report(
     article = cite("depot.incident", profile)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
-        raise RegulationError(
-            "INCIDENT_ALREADY_REPORTED", _("Cet incident a déjà été signalé."), article, field="incident"
-        )
+        raise Refusal.INCIDENT_ALREADY_REPORTED.error(article=article)
     _told(officer_informed, authority_informed, informed_at, profile)
     check_incident_facts(
         occurred_at=incident.occurred_at,

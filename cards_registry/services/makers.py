@@ -14,7 +14,8 @@ from casino_ops import clock, officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
 from ..models import (
@@ -35,7 +36,7 @@ from ._shared import (
     act=Act.DEPOT,
     action=Action.DEPOT_MANUFACTURER_REGISTERED,
     article="depot.approved_manufacturer",
-    refusals=("MANUFACTURER_EXISTS",),
+    refusals=(Refusal.MANUFACTURER_EXISTS,),
 )
 @transaction.atomic
 def register_manufacturer(
@@ -61,9 +62,7 @@ def register_manufacturer(
         profile=profile,
     )
     if Manufacturer.objects.filter(code=code.strip()).exists():
-        raise RegulationError(
-            "MANUFACTURER_EXISTS", _("Un fabricant porte déjà ce code."), article, field="code"
-        )
+        raise Refusal.MANUFACTURER_EXISTS.error(article=article)
     maker = _create(
         Manufacturer,
         article,
@@ -95,7 +94,7 @@ def register_manufacturer(
     act=Act.DEPOT_SETTINGS,
     action=Action.DEPOT_SETTINGS_CHANGED,
     article="depot.max_sixains",
-    refusals=("SIXAIN_CAP_REFERENCE", "SIXAIN_CAP_REQUIRED"),
+    refusals=(Refusal.SIXAIN_CAP_REFERENCE, Refusal.SIXAIN_CAP_REQUIRED),
 )
 @transaction.atomic
 def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = "") -> DepotSettings:
@@ -106,21 +105,9 @@ def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = ""
     article = cite("depot.max_sixains", profile)
     reference = " ".join(str(reference or "").split())
     if profile == "LU" and max_sixains is None:
-        raise RegulationError(
-            "SIXAIN_CAP_REQUIRED",
-            _(
-                "Le nombre de sixains que le casino peut détenir est fixé par le ministère : il ne se vide pas."
-            ),
-            article,
-            field="max_sixains",
-        )
+        raise Refusal.SIXAIN_CAP_REQUIRED.error(article=article)
     if profile == "LU" and is_placeholder(reference):
-        raise RegulationError(
-            "SIXAIN_CAP_REFERENCE",
-            _("Le nombre de sixains fixé par le ministère s'inscrit avec la référence de sa décision."),
-            article,
-            field="reference",
-        )
+        raise Refusal.SIXAIN_CAP_REFERENCE.error(article=article)
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains
@@ -164,7 +151,7 @@ def _stamp_fact(
     _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
     fact = type(fact).objects.select_for_update().get(pk=fact.pk)
     if AuthorityVisa.objects.filter(**{key: fact}).exists():
-        raise RegulationError("ALREADY_STAMPED", already, article)
+        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
     remark = str(remark or "")
     sealed = officers.seal(
         officer=actor,

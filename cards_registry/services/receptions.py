@@ -18,7 +18,8 @@ from casino_ops import act_checks, clock
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
 
@@ -70,7 +71,7 @@ class SixainData(TypedDict, total=False):
     act=Act.DEPOT,
     action=Action.DEPOT_RECEPTION_RECORDED,
     article="depot.receipt_book",
-    refusals=("NOT_KEY_HOLDER",),
+    refusals=(Refusal.NOT_KEY_HOLDER,),
 )
 @transaction.atomic
 def receive(
@@ -197,11 +198,11 @@ def _create_rows(
         with transaction.atomic():
             made_sixains = Sixain.objects.bulk_create(new_sixains)
     except IntegrityError as exc:
-        raise RegulationError(
-            "SERIAL_ALREADY_KNOWN",
-            _("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
-            article,
+        raise Refusal.SERIAL_ALREADY_KNOWN.error(
+            article=article,
             field="sixains",
+            message=_("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps."),
+            maker=maker.name,
         ) from exc
     new_decks = [
         Deck(
@@ -221,11 +222,11 @@ def _create_rows(
         with transaction.atomic():
             Deck.objects.bulk_create(new_decks)
     except IntegrityError as exc:
-        raise RegulationError(
-            "SERIAL_ALREADY_KNOWN",
-            _("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps.") % {"maker": maker.name},
-            article,
+        raise Refusal.SERIAL_ALREADY_KNOWN.error(
+            article=article,
             field="decks",
+            message=_("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps."),
+            maker=maker.name,
         ) from exc
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
 
@@ -32,41 +32,30 @@ def check_approved(
         message = _(
             "%(name)s n'est pas agréé le %(day)s : il ne peut ni signer, ni compter, ni être témoin."
         ) % {"name": name, "day": dates.day(day)}
-    raise RegulationError("NOT_APPROVED", message, article, field=field)
+    raise Refusal.NOT_APPROVED.error(article=article, field=field, message=message)
 
 
 def check_function(function: str, article: str) -> None:
     if function not in ApprovalFunction.values:
-        raise RegulationError(
-            "APPROVAL_FUNCTION_UNKNOWN",
-            _("Fonction inconnue « %(f)s ».") % {"f": function},
-            article,
-            field="function",
-        )
+        raise Refusal.APPROVAL_FUNCTION_UNKNOWN.error(article=article, f=function)
 
 
 def check_person(person: Any, article: str) -> None:
     if person is None or not getattr(person, "pk", None):
-        raise RegulationError("FIELD_REQUIRED", _("Indiquez la personne agréée."), article, field="person")
+        raise Refusal.FIELD_REQUIRED.error(article=article, field="person")
 
 
 def check_job(function: str, job: str, article: str) -> None:
     """A person employed in the gaming rooms is approved for the job his contract names."""
     if function == ApprovalFunction.STAFF and not job:
-        raise RegulationError(
-            "APPROVAL_JOB_REQUIRED", _("Indiquez l'emploi précisé au contrat."), article, field="job"
-        )
+        raise Refusal.APPROVAL_JOB_REQUIRED.error(article=article)
 
 
 def check_none_in_force(person: Any, overlapping: Approval | None, article: str) -> None:
     """One approval in force per person and function (``overlapping``: the one in force)."""
     if overlapping is not None:
-        raise RegulationError(
-            "APPROVAL_ALREADY_IN_FORCE",
-            _("%(name)s a déjà un agrément en vigueur pour cette fonction (%(ref)s).")
-            % {"name": person.get_username(), "ref": overlapping.reference},
-            article,
-            field="person",
+        raise Refusal.APPROVAL_ALREADY_IN_FORCE.error(
+            article=article, name=person.get_username(), ref=overlapping.reference
         )
 
 
@@ -74,66 +63,35 @@ def check_after_revocation(person: Any, day: dt.date, revocation: Approval | Non
     """A new approval is dated after the latest revocation of the person (``revocation``): dated
     on or before it, it would put back in force the days the minister took away (LU art. 51 IV)."""
     if revocation is not None and revocation.ended_on is not None and day <= revocation.ended_on:
-        raise RegulationError(
-            "APPROVAL_BEFORE_REVOCATION",
-            _(
-                "%(name)s a été révoqué le %(ended)s (%(ref)s) : un nouvel agrément ne peut être daté de ce jour ou d'avant, la révocation n'est jamais effacée."
-            )
-            % {
-                "name": person.get_username(),
-                "ended": dates.day(revocation.ended_on),
-                "ref": revocation.end_reference,
-            },
-            cite("house.approvals", profile),
-            field="approved_on",
+        raise Refusal.APPROVAL_BEFORE_REVOCATION.error(
+            profile,
+            name=person.get_username(),
+            ended=dates.day(revocation.ended_on),
+            ref=revocation.end_reference,
         )
 
 
 def check_end_kind(kind: str, article: str) -> None:
     if kind not in ApprovalEnd.values:
-        raise RegulationError(
-            "APPROVAL_END_UNKNOWN", _("Fin inconnue « %(k)s ».") % {"k": kind}, article, field="kind"
-        )
+        raise Refusal.APPROVAL_END_UNKNOWN.error(article=article, k=kind)
 
 
 def check_not_ended(approval: Approval, article: str) -> None:
     if approval.ended_on is not None:
-        raise RegulationError(
-            "APPROVAL_ALREADY_ENDED",
-            _("Cet agrément a déjà pris fin le %(day)s.") % {"day": dates.day(approval.ended_on)},
-            article,
-            field="approval",
-        )
+        raise Refusal.APPROVAL_ALREADY_ENDED.error(article=article, day=dates.day(approval.ended_on))
 
 
 def check_end_day(approval: Approval, day: dt.date, article: str) -> None:
     if day < approval.approved_on:
-        raise RegulationError(
-            "APPROVAL_END_BEFORE_START",
-            _("La fin ne peut précéder l'agrément (%(day)s).") % {"day": dates.day(approval.approved_on)},
-            article,
-            field="ended_on",
-        )
+        raise Refusal.APPROVAL_END_BEFORE_START.error(article=article, day=dates.day(approval.approved_on))
 
 
 def check_minister_notified(minister_notified_on: Any, article: str) -> None:
     """A resignation or a dismissal is notified to the Minister of Justice: the notice's date."""
     if minister_notified_on is None:
-        raise RegulationError(
-            "APPROVAL_END_NOT_NOTIFIED",
-            _(
-                "Une démission ou un renvoi est notifié au Ministre de la Justice : indiquez la date de l'avis."
-            ),
-            article,
-            field="minister_notified_on",
-        )
+        raise Refusal.APPROVAL_END_NOT_NOTIFIED.error(article=article)
 
 
 def check_notified_after_end(minister_notified_on: dt.date, day: dt.date, article: str) -> None:
     if minister_notified_on < day:
-        raise RegulationError(
-            "APPROVAL_NOTIFIED_BEFORE_END",
-            _("L'avis au ministre suit la démission ou le renvoi."),
-            article,
-            field="minister_notified_on",
-        )
+        raise Refusal.APPROVAL_NOTIFIED_BEFORE_END.error(article=article)

@@ -9,18 +9,17 @@ from decimal import Decimal
 from typing import Any
 
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 
 from .common import money
 
 
 def moment(value: Any, field: str, article: str) -> dt.datetime:
     if not isinstance(value, dt.datetime) or timezone.is_naive(value):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date et une heure."), article, field=field)
+        raise Refusal.FIELD_INVALID_HOUSE_BANK.error(article=article, field=field)
     if value > timezone.now():
-        raise RegulationError("DATE_IN_FUTURE", _("Ce moment est dans le futur."), article, field=field)
+        raise Refusal.DATE_IN_FUTURE.error(article=article, field=field)
     return value
 
 
@@ -30,12 +29,7 @@ def check_notices_after(
     """Each notice (``field``, its moment) follows the failure."""
     for field, told in notices:
         if told < occurred_at:
-            raise RegulationError(
-                "NOTICE_BEFORE_FAILURE",
-                _("L'avis suit la défaillance."),
-                article,
-                field=field,
-            )
+            raise Refusal.NOTICE_BEFORE_FAILURE.error(article=article, field=field)
 
 
 def counts_of_open_seances(
@@ -46,57 +40,29 @@ def counts_of_open_seances(
     numbers = {session.table.number for session in open_now}
     for number in counts:
         if number not in numbers:
-            raise RegulationError(
-                "BANK_FAILURE_NO_SEANCE",
-                _("Aucune séance n'est ouverte à la table %(t)s.") % {"t": number},
-                article,
-                field="counts",
-            )
+            raise Refusal.BANK_FAILURE_NO_SEANCE.error(article=article, t=number)
     found = []
     for session in open_now:
         number = session.table.number
         if counts.get(number) in (None, ""):
-            raise RegulationError(
-                "BANK_FAILURE_COUNT_MISSING",
-                _(
-                    "Toutes les tables s'arrêtent : indiquez l'encaisse comptée à la table %(t)s, inscrite comme en fin de partie."
-                )
-                % {"t": number},
-                article,
-                field="counts",
-            )
+            raise Refusal.BANK_FAILURE_COUNT_MISSING.error(article=article, t=number)
         found.append((session, money(counts[number], "counts", article, allow_zero=True)))
     return found
 
 
 def check_no_failure_pending(pending: bool, article: str) -> None:
     if pending:
-        raise RegulationError(
-            "BANK_FAILURE_PENDING",
-            _("Une défaillance est déjà inscrite sans nouvelle autorisation."),
-            article,
-            field="occurred_at",
-        )
+        raise Refusal.BANK_FAILURE_PENDING.error(article=article)
 
 
 def check_authorisation_not_recorded(recorded: bool, article: str) -> None:
     if recorded:
-        raise RegulationError(
-            "AUTHORISATION_RECORDED",
-            _("La nouvelle autorisation est déjà inscrite."),
-            article,
-            field="failure",
-        )
+        raise Refusal.AUTHORISATION_RECORDED.error(article=article)
 
 
 def check_granted_on(granted_on: Any, occurred_at: dt.datetime, article: str) -> None:
     """A date after the failure, not later than today."""
     if not isinstance(granted_on, dt.date) or isinstance(granted_on, dt.datetime):
-        raise RegulationError("FIELD_INVALID", _("Indiquez une date."), article, field="granted_on")
+        raise Refusal.FIELD_INVALID_HOUSE_BANK_DAY.error(article=article)
     if granted_on > timezone.localdate() or granted_on < timezone.localtime(occurred_at).date():
-        raise RegulationError(
-            "AUTHORISATION_DATE",
-            _("La nouvelle autorisation est accordée après la défaillance, au plus tard aujourd'hui."),
-            article,
-            field="granted_on",
-        )
+        raise Refusal.AUTHORISATION_DATE.error(article=article)

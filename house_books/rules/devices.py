@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 
 from ..models import DeviceAssignment, DeviceState, ShoeDevice
 
@@ -15,40 +13,22 @@ from ..models import DeviceAssignment, DeviceState, ShoeDevice
 def check_assignable(device: ShoeDevice, assigned_that_day: bool, article: str) -> None:
     """A usable shoe of the cabinet, not already assigned for the séance."""
     if device.state == DeviceState.DISPOSED or not device.approval_reference:
-        raise RegulationError(
-            "DEVICE_NOT_USABLE",
-            _("Le sabot n° %(n)s n'est plus utilisable (détruit ou remis).") % {"n": device.number},
-            article,
-            field="device",
-        )
+        raise Refusal.DEVICE_NOT_USABLE.error(article=article, n=device.number)
     if device.state == DeviceState.ASSIGNED or assigned_that_day:
-        raise RegulationError(
-            "DEVICE_ALREADY_ASSIGNED",
-            _("Le sabot n° %(n)s est déjà affecté pour cette séance.") % {"n": device.number},
-            article,
-            field="device",
-        )
+        raise Refusal.DEVICE_ALREADY_ASSIGNED.error(article=article, n=device.number)
 
 
 def check_table_number(table_number: Any, article: str) -> None:
     if not isinstance(table_number, int) or table_number < 1:
-        raise RegulationError("FIELD_INVALID", _("Indiquez la table."), article, field="table_number")
+        raise Refusal.FIELD_INVALID_HOUSE_DEVICES.error(article=article)
 
 
 def check_not_returned(assignment: DeviceAssignment, article: str) -> None:
     if assignment.returned_at is not None:
-        raise RegulationError(
-            "DEVICE_ALREADY_RETURNED", _("Ce sabot est déjà rentré à l'armoire."), article, field="assignment"
-        )
+        raise Refusal.DEVICE_ALREADY_RETURNED.error(article=article)
 
 
 def check_table_in_service(table_number: int, in_service: bool, article: str) -> None:
     """A shoe is assigned only to a table in service (``in_service``)."""
     if not in_service:
-        raise RegulationError(
-            "TABLE_NOT_IN_SERVICE",
-            _("La table n° %(t)s n'existe pas ou n'est pas en service : aucun sabot ne lui est affecté.")
-            % {"t": table_number},
-            article,
-            field="table_number",
-        )
+        raise Refusal.TABLE_NOT_IN_SERVICE_HOUSE_DEVICES.error(article=article, t=table_number)

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 
 from ..models import Exclusion, ExclusionGround, ExclusionKind, ExclusionOrigin
 from .common import past_date, required_text
@@ -22,91 +22,51 @@ from .common import past_date, required_text
 def check_minister_ground(ground: str, article: str) -> None:
     """LU art. 68: the minister excludes on one of its four grounds."""
     if ground not in ExclusionGround.values or ground == ExclusionGround.OWN:
-        raise RegulationError(
-            "EXCLUSION_GROUND_UNKNOWN",
-            _("Motif inconnu « %(g)s » : à sa demande, incapable, condamné, ou trouble de l'ordre ou du jeu.")
-            % {"g": ground},
-            article,
-            field="ground",
-        )
+        raise Refusal.EXCLUSION_GROUND_UNKNOWN.error(article=article, g=ground)
 
 
 def check_director_notified(decided: dt.date, notified: dt.date, article: str) -> None:
     """LU art. 68: the minister's decision is notified to the director, never before it."""
     if notified < decided:
-        raise RegulationError(
-            "EXCLUSION_NOTIFIED_BEFORE_DECISION",
-            _("La notification au directeur ne peut précéder la décision du ministre."),
-            article,
-            field="director_notified_on",
-        )
+        raise Refusal.EXCLUSION_NOTIFIED_BEFORE_DECISION.error(article=article)
 
 
 def check_own_kind(kind: str, article: str) -> None:
     """LU art. 69: the management excludes or refuses admission."""
     if kind not in ExclusionKind.values:
-        raise RegulationError(
-            "EXCLUSION_KIND_UNKNOWN",
-            _("Nature inconnue « %(k)s » : exclusion ou refus d'admission.") % {"k": kind},
-            article,
-            field="kind",
-        )
+        raise Refusal.EXCLUSION_KIND_UNKNOWN.error(article=article, k=kind)
 
 
 def check_notifiable(exclusion: Exclusion, article: str) -> None:
     """LU art. 69: the management's own measure, notified once."""
     if exclusion.origin != ExclusionOrigin.CASINO:
-        raise RegulationError(
-            "EXCLUSION_NOT_OWN",
-            _("Seules les exclusions prononcées par la direction sont notifiées au ministre."),
-            article,
-            field="exclusion",
-        )
+        raise Refusal.EXCLUSION_NOT_OWN.error(article=article)
     if exclusion.minister_notified_on is not None:
-        raise RegulationError(
-            "EXCLUSION_ALREADY_NOTIFIED",
-            _("Cette exclusion a déjà été notifiée au ministre le %(d)s.")
-            % {"d": dates.day(exclusion.minister_notified_on)},
-            article,
-            field="exclusion",
+        raise Refusal.EXCLUSION_ALREADY_NOTIFIED.error(
+            article=article, d=dates.day(exclusion.minister_notified_on)
         )
 
 
 def check_notice_day(exclusion: Exclusion, day: dt.date, article: str) -> None:
     if day < exclusion.decided_on:
-        raise RegulationError(
-            "EXCLUSION_NOTIFIED_BEFORE_DECISION",
-            _("L'avis au ministre ne peut précéder la décision."),
-            article,
-            field="notified_on",
-        )
+        raise Refusal.EXCLUSION_NOTIFIED_BEFORE_DECISION_HOUSE_EXCLUSIONS_OWN.error(article=article)
 
 
 def check_not_lifted(exclusion: Exclusion, article: str) -> None:
     if exclusion.lifted_on is not None:
-        raise RegulationError(
-            "EXCLUSION_ALREADY_LIFTED",
-            _("Cette exclusion a déjà été radiée le %(d)s.") % {"d": dates.day(exclusion.lifted_on)},
-            article,
-            field="exclusion",
-        )
+        raise Refusal.EXCLUSION_ALREADY_LIFTED.error(article=article, d=dates.day(exclusion.lifted_on))
 
 
 def check_lift_day(exclusion: Exclusion, day: dt.date, article: str) -> None:
     if day < exclusion.decided_on:
-        raise RegulationError(
-            "EXCLUSION_LIFTED_BEFORE_DECISION",
-            _("La radiation ne peut précéder l'exclusion (%(d)s).") % {"d": dates.day(exclusion.decided_on)},
-            article,
-            field="lifted_on",
+        raise Refusal.EXCLUSION_LIFTED_BEFORE_DECISION.error(
+            article=article, d=dates.day(exclusion.decided_on)
         )
 
 
 def check_exclusion_given(exclusion: Any, article: str) -> None:
     if not isinstance(exclusion, Exclusion):
-        raise RegulationError(
-            "FIELD_REQUIRED", _("Indiquez l'exclusion appliquée."), article, field="exclusion"
-        )
+        raise Refusal.FIELD_REQUIRED_HOUSE_EXCLUSIONS_ENTRANCE.error(article=article)
 
 
 def person(last_name: Any, first_names: Any, birth_date: Any, article: str) -> dict[str, Any]:
@@ -124,10 +84,9 @@ def check_exclusion_in_force(exclusion: Exclusion, day: dt.date, article: str) -
     """An entry is refused under a measure in force that day: decided by then and not lifted
     (a radiation takes effect on its day)."""
     if exclusion.decided_on > day or (exclusion.lifted_on is not None and exclusion.lifted_on <= day):
-        raise RegulationError(
-            "REFUSED_ENTRY_EXCLUSION_NOT_IN_FORCE",
-            _("L'exclusion de %(name)s n'était pas en vigueur le %(d)s (décidée le %(from)s%(to)s).")
-            % {
+        raise Refusal.REFUSED_ENTRY_EXCLUSION_NOT_IN_FORCE.error(
+            article=article,
+            values={
                 "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
                 "d": dates.day(day),
                 "from": dates.day(exclusion.decided_on),
@@ -135,8 +94,6 @@ def check_exclusion_in_force(exclusion: Exclusion, day: dt.date, article: str) -
                 if exclusion.lifted_on
                 else "",
             },
-            article,
-            field="exclusion",
         )
 
 
@@ -149,18 +106,14 @@ def check_same_person(
         ("first_names", first_names, exclusion.first_names),
     ):
         if not _same_name(given, excluded):
-            raise RegulationError(
-                "REFUSED_ENTRY_OTHER_PERSON",
-                _("« %(given)s » n'est pas la personne exclue (%(name)s).")
-                % {"given": given, "name": f"{exclusion.last_name.upper()} {exclusion.first_names}"},
-                article,
+            raise Refusal.REFUSED_ENTRY_OTHER_PERSON.error(
+                article=article,
                 field=field,
+                message=_("« %(given)s » n'est pas la personne exclue (%(name)s)."),
+                given=given,
+                name=f"{exclusion.last_name.upper()} {exclusion.first_names}",
             )
     if birth_date != exclusion.birth_date:
-        raise RegulationError(
-            "REFUSED_ENTRY_OTHER_PERSON",
-            _("La personne exclue est née le %(d)s : ce n'est pas la même personne.")
-            % {"d": dates.day(exclusion.birth_date)},
-            article,
-            field="birth_date",
+        raise Refusal.REFUSED_ENTRY_OTHER_PERSON.error(
+            article=article, field="birth_date", d=dates.day(exclusion.birth_date)
         )

@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from django.utils.translation import gettext as _
 
 from casino_ops import roles
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 #: Pairs of roles no person holds together.
 INCOMPATIBLE: frozenset[frozenset[str]] = frozenset(
@@ -49,48 +50,20 @@ def check_grant(*, role: str, held: Iterable[str], self_grant: bool, profile: st
     one the person already holds, one incompatible with a role held, or one given to oneself."""
     held = set(held)
     if role not in roles.ALL_ROLES:
-        raise RegulationError(
-            "ROLE_UNKNOWN",
-            _("Rôle inconnu : %(r)s.") % {"r": role},
-            cite("people.roles", profile),
-            field="role",
-        )
+        raise Refusal.ROLE_UNKNOWN.error(profile, r=role)
     if role == roles.OFFICER:
-        raise RegulationError(
-            "OFFICER_BY_AUTHORITY_ONLY",
-            _(
-                "Le rôle d'officier de police ou de contrôle vient seulement de l'habilitation donnée "
-                "par l'autorité : le casino ne l'attribue pas."
-            ),
-            cite("people.officer", profile),
-            field="role",
-        )
+        raise Refusal.OFFICER_BY_AUTHORITY_ONLY.error(profile)
     if self_grant:
-        raise RegulationError(
-            "ROLE_SELF_GRANT",
-            _("Personne ne s'attribue ni ne se retire un rôle à lui-même."),
-            cite("people.roles", profile),
-            field="person",
-        )
+        raise Refusal.ROLE_SELF_GRANT.error(profile)
     if role in held:
-        raise RegulationError(
-            "ROLE_ALREADY_HELD",
-            _("Cette personne a déjà le rôle « %(r)s ».") % {"r": label(role)},
-            cite("people.roles", profile),
-            field="role",
-        )
+        raise Refusal.ROLE_ALREADY_HELD.error(profile, r=label(role))
     clash = incompatible_with(role, held)
     if clash:
         officer = roles.OFFICER in clash
-        raise RegulationError(
-            "ROLES_INCOMPATIBLE",
-            _(
-                "Le rôle « %(r)s » est incompatible avec celui de « %(o)s » que cette personne détient : "
-                "un officier n'est jamais du personnel du casino, et qui compte ne signe pas."
-            )
-            % {"r": label(role), "o": ", ".join(label(c) for c in clash)},
-            cite("people.officer" if officer else "people.incompatible", profile),
-            field="role",
+        raise Refusal.ROLES_INCOMPATIBLE.error(
+            article=cite("people.officer" if officer else "people.incompatible", profile),
+            r=label(role),
+            o=", ".join(label(c) for c in clash),
         )
 
 
@@ -98,29 +71,17 @@ def check_withdrawal(*, role: str, held: Iterable[str], self_grant: bool, profil
     """Refuse taking back a role not held, the officer's (the authority ends his enrolment), or
     one's own."""
     if role == roles.OFFICER:
-        raise RegulationError(
-            "OFFICER_BY_AUTHORITY_ONLY",
-            _(
+        raise Refusal.OFFICER_BY_AUTHORITY_ONLY.error(
+            profile,
+            message=_(
                 "Le rôle d'officier de police ou de contrôle vient seulement de l'habilitation donnée "
                 "par l'autorité : le casino ne le retire pas."
             ),
-            cite("people.officer", profile),
-            field="role",
         )
     if self_grant:
-        raise RegulationError(
-            "ROLE_SELF_GRANT",
-            _("Personne ne s'attribue ni ne se retire un rôle à lui-même."),
-            cite("people.roles", profile),
-            field="person",
-        )
+        raise Refusal.ROLE_SELF_GRANT.error(profile)
     if role not in set(held):
-        raise RegulationError(
-            "ROLE_NOT_HELD",
-            _("Cette personne n'a pas le rôle « %(r)s ».") % {"r": label(role)},
-            cite("people.roles", profile),
-            field="role",
-        )
+        raise Refusal.ROLE_NOT_HELD.error(profile, r=label(role))
 
 
 def check_first_director(*, book_kept: bool, profile: str) -> None:
@@ -128,9 +89,4 @@ def check_first_director(*, book_kept: bool, profile: str) -> None:
     one holds a role the book gave: afterwards the director gives the roles (FR art. 68, 69;
     LU art. 10, 51, 54)."""
     if book_kept:
-        raise RegulationError(
-            "FIRST_DIRECTOR_ALREADY_NAMED",
-            _("Le premier directeur est déjà nommé : les rôles sont attribués par le directeur."),
-            cite("people.roles", profile),
-            field="person",
-        )
+        raise Refusal.FIRST_DIRECTOR_ALREADY_NAMED.error(profile)

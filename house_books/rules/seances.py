@@ -12,7 +12,8 @@ from django.utils.translation import gettext as _
 
 from casino_ops import dates
 from casino_ops.act_checks import Hook
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 
 def check_seance_hours(
@@ -28,30 +29,16 @@ def check_seance_hours(
     closing hour only once its early stop is recorded (``stopped``)."""
     article = cite("house.hours", profile)
     if act == Hook.SESSION_OPEN and at < start:
-        raise RegulationError(
-            "SESSION_BEFORE_START_HOUR",
-            _("Les séances du %(day)s ne commencent pas avant %(start)s, heure notifiée aux ministres.")
-            % {"day": dates.day(day), "start": timezone.localtime(start).strftime("%H:%M")},
-            article,
-            field="table",
+        raise Refusal.SESSION_BEFORE_START_HOUR.error(
+            article=article, day=dates.day(day), start=timezone.localtime(start).strftime("%H:%M")
         )
     if act == Hook.SESSION_OPEN and at >= close:
-        raise RegulationError(
-            "SESSION_AFTER_CLOSING_HOUR",
-            _("L'heure de fermeture (%(close)s) est passée.")
-            % {"close": timezone.localtime(close).strftime("%H:%M")},
-            article,
-            field="table",
+        raise Refusal.SESSION_AFTER_CLOSING_HOUR.error(
+            article=article, close=timezone.localtime(close).strftime("%H:%M")
         )
     if act == Hook.SESSION_CLOSE and at < close and not stopped:
-        raise RegulationError(
-            "EARLY_STOP_WITHOUT_REASON",
-            _(
-                "La séance ne s'arrête avant l'heure de fermeture (%(close)s) que si les joueurs se sont retirés ou après trois coups de suite sans mise : inscrivez d'abord ce motif."
-            )
-            % {"close": timezone.localtime(close).strftime("%H:%M")},
-            article,
-            field="session",
+        raise Refusal.EARLY_STOP_WITHOUT_REASON.error(
+            article=article, close=timezone.localtime(close).strftime("%H:%M")
         )
 
 
@@ -63,67 +50,42 @@ def check_bank_authorised(act: Hook, profile: str, failure: Any) -> None:
         return
     when = {"at": dates.moment(failure.occurred_at)}
     if act == Hook.SESSION_PLAY:
-        raise RegulationError(
-            "BANK_FAILURE_NO_AUTHORISATION",
-            _(
-                "Depuis la défaillance de la contrepartie du %(at)s, aucune manche n'est jouée avant l'inscription d'une nouvelle autorisation : journal d'un sabot garni après la défaillance refusé."
-            )
-            % when,
-            cite("house.bank", profile),
+        raise Refusal.BANK_FAILURE_NO_AUTHORISATION.error(
+            profile,
             field="session",
+            message=_(
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune manche n'est jouée avant l'inscription d'une nouvelle autorisation : journal d'un sabot garni après la défaillance refusé."
+            ),
+            values=when,
         )
     if act == Hook.SESSION_RESUME:
-        raise RegulationError(
-            "BANK_FAILURE_NO_AUTHORISATION",
-            _(
-                "Depuis la défaillance de la contrepartie du %(at)s, aucune séance interrompue ne reprend avant l'inscription d'une nouvelle autorisation."
-            )
-            % when,
-            cite("house.bank", profile),
+        raise Refusal.BANK_FAILURE_NO_AUTHORISATION.error(
+            profile,
             field="session",
+            message=_(
+                "Depuis la défaillance de la contrepartie du %(at)s, aucune séance interrompue ne reprend avant l'inscription d'une nouvelle autorisation."
+            ),
+            values=when,
         )
     if act == Hook.SESSION_ADVANCE:
-        raise RegulationError(
-            "BANK_FAILURE_NO_AUTHORISATION",
-            _(
-                "Depuis la défaillance de la contrepartie du %(at)s, aucune avance n'est versée avant l'inscription d'une nouvelle autorisation."
-            )
-            % when,
-            cite("house.bank", profile),
-            field="session",
-        )
-    raise RegulationError(
-        "BANK_FAILURE_NO_AUTHORISATION",
-        _(
-            "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
-        )
-        % when,
-        cite("house.bank", profile),
+        raise Refusal.BANK_FAILURE_NO_AUTHORISATION.error(profile, field="session", values=when)
+    raise Refusal.BANK_FAILURE_NO_AUTHORISATION.error(
+        profile,
         field="table",
+        message=_(
+            "Depuis la défaillance de la contrepartie du %(at)s, aucune séance n'ouvre avant l'inscription d'une nouvelle autorisation."
+        ),
+        values=when,
     )
 
 
 def check_device_assigned(table_number: int, day: dt.date, profile: str, assigned: bool) -> None:
     """Under LU a séance opens only with its numbered shoe assigned (``assigned``)."""
     if not assigned:
-        raise RegulationError(
-            "SESSION_WITHOUT_DEVICE",
-            _(
-                "Aucun sabot n'est affecté à la table %(t)s pour la séance du %(day)s : le directeur affecte d'abord un sabot numéroté de l'armoire."
-            )
-            % {"t": table_number, "day": dates.day(day)},
-            cite("house.devices", profile),
-            field="table",
-        )
+        raise Refusal.SESSION_WITHOUT_DEVICE.error(profile, t=table_number, day=dates.day(day))
 
 
 def check_not_closed_down(profile: str, closing: Any) -> None:
     """After the closing down (``closing``) no séance opens."""
     if closing is not None:
-        raise RegulationError(
-            "CASINO_CLOSED_DOWN",
-            _("L'exploitation a cessé le %(at)s : aucune séance n'ouvre plus.")
-            % {"at": dates.moment(closing.closed_at)},
-            cite("house.closing", profile),
-            field="table",
-        )
+        raise Refusal.CASINO_CLOSED_DOWN.error(profile, at=dates.moment(closing.closed_at))

@@ -7,10 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from django.utils.translation import gettext_lazy as _
-
 from casino_ops.plugins import Registry
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 
 #: name on the command line -> module of this package (each imported by the package)
 MODULES = {
@@ -100,19 +98,11 @@ class Register:
 
     def check(self, request: Request) -> None:
         if request.date_from > request.date_to:
-            raise RegulationError(
-                "REGISTER_BAD_PERIOD",
-                _("La période est vide : la date de début (%(a)s) est après la date de fin (%(b)s).")
-                % {"a": request.date_from.isoformat(), "b": request.date_to.isoformat()},
-                field="date_from",
+            raise Refusal.REGISTER_BAD_PERIOD.error(
+                a=request.date_from.isoformat(), b=request.date_to.isoformat()
             )
         if self.needs_table and request.table is None:
-            raise RegulationError(
-                "REGISTER_TABLE_REQUIRED",
-                _("Le registre « %(name)s » se tient par table : indiquez le numéro de table (--table N).")
-                % {"name": self.title},
-                field="table",
-            )
+            raise Refusal.REGISTER_TABLE_REQUIRED.error(name=self.title)
 
 
 def register(cls: type[Register]) -> type[Register]:
@@ -132,12 +122,7 @@ def register_names() -> list[str]:
 
 def get_register(name: str) -> Register:
     if name not in MODULES:
-        raise RegulationError(
-            "REGISTER_UNKNOWN",
-            _("Registre inconnu « %(name)s ». Registres : %(names)s.")
-            % {"name": name, "names": ", ".join(MODULES)},
-            field="register",
-        )
+        raise Refusal.REGISTER_UNKNOWN.error(name=name, names=", ".join(MODULES))
     return REGISTERS[name]
 
 

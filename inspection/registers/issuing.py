@@ -48,6 +48,7 @@ from audit.checkpoints import make_checkpoint
 from audit.checkpoints.make import REFUSED_OBJECT
 from audit.models import AuditEvent, Checkpoint, Report
 from audit.tlog_proofs import best_note, tlog_proof
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError
 
 #: The name of the proof attached to the PDF.
@@ -153,7 +154,7 @@ def proof_of(seq: int) -> str | None:
         try:
             make_checkpoint()
         except RegulationError as refused:
-            if refused.code != "AUDIT_BOOKS_FORGED":
+            if refused.code != Refusal.AUDIT_BOOKS_FORGED.code:
                 raise
             raise BooksForged(_last_alarm()) from refused
     casino_notes.make_notes()

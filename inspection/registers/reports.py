@@ -30,6 +30,7 @@ from django.utils.translation import gettext as _
 
 from audit import signing
 from audit.models import Report, ReportPart
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError
 from tables import selectors as tables
 
@@ -121,11 +122,7 @@ def request_report(
 
 def _check_table(number: int) -> None:
     if not tables.table_exists(number):
-        raise RegulationError(
-            "REGISTER_UNKNOWN_TABLE",
-            _("Il n'y a pas de table n° %(n)s.") % {"n": number},
-            field="table",
-        )
+        raise Refusal.REGISTER_UNKNOWN_TABLE.error(n=number)
 
 
 @contextlib.contextmanager

@@ -8,7 +8,8 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 MAXIMUM_MULTIPLES = (50, 100, 200)
 
@@ -27,29 +28,26 @@ def check_amount(value: Decimal, field: str, rule: str, profile: str, *, allow_z
     """An amount is a Decimal with at most two decimals and twelve digits before the point,
     positive (or zero where allowed)."""
     if not isinstance(value, Decimal) or not value.is_finite():
-        raise RegulationError("AMOUNT_INVALID", _("Montant invalide."), cite(rule, profile), field=field)
+        raise Refusal.AMOUNT_INVALID.error(
+            article=cite(rule, profile), field=field, message=_("Montant invalide.")
+        )
     if value.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise RegulationError(
-            "AMOUNT_INVALID",
-            _("Un montant a au plus deux décimales (reçu : %(v)s).") % {"v": value},
-            cite(rule, profile),
+        raise Refusal.AMOUNT_INVALID.error(
+            article=cite(rule, profile),
             field=field,
+            message=_("Un montant a au plus deux décimales (reçu : %(v)s)."),
+            v=value,
         )
     if value.adjusted() >= AMOUNT_INTEGER_DIGITS:
-        raise RegulationError(
-            "AMOUNT_INVALID",
-            _("Un montant a au plus %(n)s chiffres avant la virgule (reçu : %(v)s).")
-            % {"n": AMOUNT_INTEGER_DIGITS, "v": value},
-            cite(rule, profile),
+        raise Refusal.AMOUNT_INVALID.error(
+            article=cite(rule, profile),
             field=field,
+            message=_("Un montant a au plus %(n)s chiffres avant la virgule (reçu : %(v)s)."),
+            n=AMOUNT_INTEGER_DIGITS,
+            v=value,
         )
     if value < 0 or (value == 0 and not allow_zero):
-        raise RegulationError(
-            "AMOUNT_INVALID",
-            _("Le montant doit être positif (reçu : %(v)s).") % {"v": value},
-            cite(rule, profile),
-            field=field,
-        )
+        raise Refusal.AMOUNT_INVALID.error(article=cite(rule, profile), field=field, v=value)
 
 
 def check_limits(minimum: Decimal, maximum: Decimal, authorised_min: Decimal, profile: str) -> None:
@@ -57,31 +55,20 @@ def check_limits(minimum: Decimal, maximum: Decimal, authorised_min: Decimal, pr
     check_amount(minimum, "minimum", "limits.minimum_maximum", profile)
     check_amount(maximum, "maximum", "limits.minimum_maximum", profile)
     if minimum < authorised_min:
-        raise RegulationError(
-            "MINIMUM_BELOW_AUTHORISED",
-            _("Le minimum de la table (%(m)s) est inférieur au minimum autorisé du casino (%(a)s).")
-            % {"m": dates.amount(minimum), "a": dates.amount(authorised_min)},
-            cite("limits.minimum_maximum", profile),
-            field="minimum",
+        raise Refusal.MINIMUM_BELOW_AUTHORISED.error(
+            profile, m=dates.amount(minimum), a=dates.amount(authorised_min)
         )
     check_maximum_multiple(minimum, maximum, profile)
 
 
 def check_maximum_multiple(minimum: Decimal, maximum: Decimal, profile: str) -> None:
     if maximum not in {minimum * k for k in MAXIMUM_MULTIPLES}:
-        raise RegulationError(
-            "MAXIMUM_NOT_MULTIPLE",
-            _(
-                "Le maximum par case doit être 50, 100 ou 200 fois le minimum (%(a)s, %(b)s ou %(c)s) ; reçu %(m)s."
-            )
-            % {
-                "a": dates.amount(minimum * 50),
-                "b": dates.amount(minimum * 100),
-                "c": dates.amount(minimum * 200),
-                "m": dates.amount(maximum),
-            },
-            cite("limits.minimum_maximum", profile),
-            field="maximum",
+        raise Refusal.MAXIMUM_NOT_MULTIPLE.error(
+            profile,
+            a=dates.amount(minimum * 50),
+            b=dates.amount(minimum * 100),
+            c=dates.amount(minimum * 200),
+            m=dates.amount(maximum),
         )
 
 
@@ -100,46 +87,23 @@ def check_minimum_against_history(
     if profile != "LU":
         return
     if same_day_minimum is not None and minimum != same_day_minimum:
-        raise RegulationError(
-            "MINIMUM_CHANGED_WITHIN_DAY",
-            _("Le minimum d'une table ne change pas au cours d'une même journée (%(p)s ce jour-là).")
-            % {"p": dates.amount(same_day_minimum)},
-            cite("limits.minimum_change", profile),
-            field="minimum",
-        )
+        raise Refusal.MINIMUM_CHANGED_WITHIN_DAY.error(profile, p=dates.amount(same_day_minimum))
     if year_minimum is not None and minimum < year_minimum:
-        raise RegulationError(
-            "MINIMUM_LOWERED",
-            _("Le minimum, relevé à %(p)s pendant l'exercice, ne peut être ramené plus bas avant sa fin.")
-            % {"p": dates.amount(year_minimum)},
-            cite("limits.minimum_change", profile),
-            field="minimum",
-        )
+        raise Refusal.MINIMUM_LOWERED.error(profile, p=dates.amount(year_minimum))
 
 
 def check_gaming_day(*, profile: str, day: Any, current: Any) -> None:
     """A session opens only for the current gaming day: its advance is written at once, never
     for another day (FR art. 69; LU art. 10, "inscrite séance tenante")."""
     if day != current:
-        raise RegulationError(
-            "SESSION_NOT_TODAY",
-            _("Une séance s'ouvre pour la journée de jeu en cours (%(c)s), pas pour le %(d)s.")
-            % {"c": dates.day(current), "d": dates.day(day)},
-            cite("advance.gaming_day", profile),
-            field="day",
-        )
+        raise Refusal.SESSION_NOT_TODAY.error(profile, c=dates.day(current), d=dates.day(day))
 
 
 def check_notice_sent_on(*, profile: str, sent_on: Any, today: Any) -> None:
     """LU art. 26: the day the director says he informed the minister is not after the day the
     notice is recorded (it is recorded when it is sent; an earlier day is kept, and named)."""
     if sent_on > today:
-        raise RegulationError(
-            "NOTICE_IN_FUTURE",
-            _("La date d'information du ministre ne peut pas être postérieure à aujourd'hui."),
-            cite("limits.ministry_notice", profile),
-            field="sent_on",
-        )
+        raise Refusal.NOTICE_IN_FUTURE.error(profile)
 
 
 def check_ministry_notice(
@@ -158,36 +122,15 @@ def check_ministry_notice(
     if profile != "LU" or not required:
         return
     if recorded_on is None:
-        raise RegulationError(
-            "MINISTRY_NOTICE_MISSING",
-            _(
-                "Un minimum (%(m)s) supérieur au minimum autorisé (%(a)s) ou relevé dans l'exercice est "
-                "notifié au ministre huit jours à l'avance : citez l'information inscrite au livre des "
-                "informations du ministre."
-            )
-            % {"m": dates.amount(minimum), "a": dates.amount(authorised_min)},
-            cite("limits.ministry_notice", profile),
-            field="ministry_notice",
+        raise Refusal.MINISTRY_NOTICE_MISSING.error(
+            profile, m=dates.amount(minimum), a=dates.amount(authorised_min)
         )
     if notice_minimum != minimum:
-        raise RegulationError(
-            "MINISTRY_NOTICE_OTHER_MINIMUM",
-            _("L'information citée annonce un minimum de %(n)s, non celui de la séance (%(m)s).")
-            % {"n": dates.amount(notice_minimum), "m": dates.amount(minimum)},
-            cite("limits.ministry_notice", profile),
-            field="ministry_notice",
+        raise Refusal.MINISTRY_NOTICE_OTHER_MINIMUM.error(
+            profile, n=dates.amount(notice_minimum), m=dates.amount(minimum)
         )
     if (day - recorded_on).days < LU_MINISTRY_NOTICE_DAYS:
-        raise RegulationError(
-            "MINIMUM_RAISE_NOT_NOTIFIED",
-            _(
-                "L'information du ministre citée a été inscrite le %(r)s, moins de huit jours avant la "
-                "journée du %(d)s : un minimum relevé est notifié huit jours à l'avance."
-            )
-            % {"r": dates.day(recorded_on), "d": dates.day(day)},
-            cite("limits.ministry_notice", profile),
-            field="ministry_notice",
-        )
+        raise Refusal.MINIMUM_RAISE_NOT_NOTIFIED.error(profile, r=dates.day(recorded_on), d=dates.day(day))
 
 
 def ministry_notice_required(
@@ -204,12 +147,7 @@ def check_ministry_notice_reference(*, profile: str, reference: str) -> None:
     """LU art. 26: the notice is an act an inspector asks for: it is recorded with its reference."""
     if reference.strip():
         return
-    raise RegulationError(
-        "MINISTRY_NOTICE_NO_REFERENCE",
-        _("La référence de l'information du ministre (courrier, accusé de réception) est requise."),
-        cite("limits.ministry_notice", profile),
-        field="reference",
-    )
+    raise Refusal.MINISTRY_NOTICE_NO_REFERENCE.error(profile)
 
 
 def check_same_day_reopening(
@@ -231,32 +169,16 @@ def check_same_day_reopening(
     ratio = minimum / same_day_minimum
     expected_advance = same_day_advance * ratio if same_day_advance is not None else None
     if expected_advance is not None and advance != expected_advance:
-        raise RegulationError(
-            "ADVANCE_NOT_PROPORTIONAL",
-            _("Le minimum passe de %(o)s à %(m)s dans la journée : l'avance suit en proportion, soit %(e)s.")
-            % {
-                "o": dates.amount(same_day_minimum),
-                "m": dates.amount(minimum),
-                "e": dates.amount(expected_advance),
-            },
-            cite("limits.minimum_change", profile),
-            field="advance_amount",
+        raise Refusal.ADVANCE_NOT_PROPORTIONAL.error(
+            profile,
+            o=dates.amount(same_day_minimum),
+            m=dates.amount(minimum),
+            e=dates.amount(expected_advance),
         )
     expected_max = same_day_maximum * ratio if same_day_maximum is not None else None
     if expected_max is not None and maximum != expected_max:
-        raise RegulationError(
-            "MAXIMUM_NOT_PROPORTIONAL",
-            _(
-                "Le minimum passe de %(o)s à %(m)s dans la journée : le maximum suit en proportion, "
-                "soit %(e)s."
-            )
-            % {
-                "o": dates.amount(same_day_minimum),
-                "m": dates.amount(minimum),
-                "e": dates.amount(expected_max),
-            },
-            cite("limits.minimum_change", profile),
-            field="maximum",
+        raise Refusal.MAXIMUM_NOT_PROPORTIONAL.error(
+            profile, o=dates.amount(same_day_minimum), m=dates.amount(minimum), e=dates.amount(expected_max)
         )
 
 
@@ -274,9 +196,4 @@ def check_season_maximum(
         return
     expected = season_maximum * minimum / season_minimum
     if maximum != expected:
-        raise RegulationError(
-            "MAXIMUM_FIXED_FOR_SEASON",
-            _("Le maximum de cette table est fixé pour la saison : %(e)s.") % {"e": dates.amount(expected)},
-            cite("limits.maximum_change", profile),
-            field="maximum",
-        )
+        raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(profile, e=dates.amount(expected))

@@ -12,6 +12,7 @@ from typing import Any, cast
 from django.utils.translation import gettext as _
 
 from casino_ops import dates
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 
 from ..blackjack import Rejected, replay_valid, validate
@@ -72,12 +73,7 @@ MAX_STORED_CENTS = 10**14 - 1
 
 
 def _too_large(size: int) -> RegulationError:
-    return RegulationError(
-        "HAND_LOG_TOO_LARGE",
-        _("Journal refusé : %(n)s octets, au-delà de la limite de %(m)s octets.")
-        % {"n": size, "m": MAX_HAND_LOG_BYTES},
-        field="document",
-    )
+    return Refusal.HAND_LOG_TOO_LARGE.error(n=size, m=MAX_HAND_LOG_BYTES)
 
 
 def check_hand_log_size(size: int) -> None:
@@ -129,11 +125,11 @@ def _check_log_values(doc: Any) -> None:
     while stack:
         value, path, depth = stack.pop()
         if depth > MAX_HAND_LOG_DEPTH:
-            raise RegulationError(
-                "HAND_LOG_REJECTED",
-                _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
-                % {"f": path or "document", "n": MAX_HAND_LOG_DEPTH},
+            raise Refusal.HAND_LOG_REJECTED.error(
                 field=path or "document",
+                message=_("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux."),
+                f=path or "document",
+                n=MAX_HAND_LOG_DEPTH,
             )
         if isinstance(value, dict):
             for key, item in value.items():
@@ -147,28 +143,27 @@ def _check_log_values(doc: Any) -> None:
 
 def _check_string(value: str, path: str, name: str) -> None:
     if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : %(f)s : caractère de contrôle (NUL ou autre) interdit.") % {"f": path},
+        raise Refusal.HAND_LOG_REJECTED.error(
             field=path,
+            message=_("Journal refusé : %(f)s : caractère de contrôle (NUL ou autre) interdit."),
+            f=path,
         )
     limit = MAX_STRING_LENGTHS.get(name, MAX_STRING_LENGTH)
     if len(value) > limit:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : %(f)s : %(n)s caractères, au plus %(m)s.")
-            % {"f": path, "n": len(value), "m": limit},
-            field=path,
-        )
+        raise Refusal.HAND_LOG_REJECTED.error(field=path, f=path, n=len(value), m=limit)
 
 
 def _out_of_range(field: str, value: int, bounds: tuple[int, int], profile: str) -> RegulationError:
-    return RegulationError(
-        "HAND_LOG_REJECTED",
-        _("Journal refusé : %(f)s : %(v)s hors de l'intervalle de %(a)s à %(b)s que sa colonne contient.")
-        % {"f": field, "v": value, "a": bounds[0], "b": bounds[1]},
-        _rejected_article(field, profile),
+    return Refusal.HAND_LOG_REJECTED_GIVEN.error(
+        article=_rejected_article(field, profile),
         field=field,
+        message=_(
+            "Journal refusé : %(f)s : %(v)s hors de l'intervalle de %(a)s à %(b)s que sa colonne contient."
+        ),
+        f=field,
+        v=value,
+        a=bounds[0],
+        b=bounds[1],
     )
 
 
@@ -218,12 +213,7 @@ def _refused_value(field: str, reason: str, profile: str) -> RegulationError:
     )
     if field.startswith("rounds") and "declined" in field:
         rule = "game.play"
-    return RegulationError(
-        "HAND_LOG_REJECTED",
-        _("Journal refusé : %(f)s : %(r)s.") % {"f": field, "r": reason},
-        cite(rule, profile),
-        field=field,
-    )
+    return Refusal.HAND_LOG_REJECTED_GIVEN.error(article=cite(rule, profile), field=field, f=field, r=reason)
 
 
 def _check_shoe_in_range(doc: dict[str, Any], profile: str) -> None:
@@ -310,12 +300,8 @@ def _check_amounts_fit(doc: dict[str, Any], rules: Rules, profile: str) -> None:
 
 
 def _too_large_amount(where: str, profile: str) -> RegulationError:
-    return RegulationError(
-        "HAND_LOG_REJECTED",
-        _("Journal refusé : %(f)s : un montant du rejeu dépasse %(m)s, ce que sa colonne contient.")
-        % {"f": where, "m": dates.amount(Decimal("999999999999.99"))},
-        cite("game.limits", profile),
-        field="rounds",
+    return Refusal.HAND_LOG_REJECTED_GAME_LIMITS.error(
+        profile, f=where, m=dates.amount(Decimal("999999999999.99"))
     )
 
 
@@ -328,17 +314,17 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     try:
         doc = json.loads(raw.decode("utf-8"), parse_constant=_no_constant)
     except RecursionError:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux.")
-            % {"f": "document", "n": MAX_HAND_LOG_DEPTH},
+        raise Refusal.HAND_LOG_REJECTED.error(
             field="document",
+            message=_("Journal refusé : %(f)s : imbrication au-delà de %(n)s niveaux."),
+            f="document",
+            n=MAX_HAND_LOG_DEPTH,
         ) from None
     except (UnicodeDecodeError, ValueError) as exc:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s).") % {"e": exc},
+        raise Refusal.HAND_LOG_REJECTED.error(
             field="document",
+            message=_("Journal refusé : ce n'est pas un document JSON en UTF-8 (%(e)s)."),
+            e=exc,
         ) from None
     if isinstance(doc, dict):  # the short top-level strings, checked at once
         for name in ("table", "shoe_id"):
@@ -349,11 +335,8 @@ def parse_hand_log(raw: bytes, profile: str) -> dict[str, Any]:
     try:
         rules = validate(doc)
     except Rejected as rej:
-        raise RegulationError(
-            "HAND_LOG_REJECTED",
-            _("Journal refusé : %(f)s : %(r)s.") % {"f": rej.field, "r": rej.reason},
-            _rejected_article(rej.field, profile),
-            field=rej.field,
+        raise Refusal.HAND_LOG_REJECTED_GIVEN.error(
+            article=_rejected_article(rej.field, profile), field=rej.field, f=rej.field, r=rej.reason
         ) from None
     # validate() refused anything but a JSON object
     doc = cast("dict[str, Any]", doc)

@@ -7,9 +7,8 @@ from typing import TypeVar
 
 from django.core.exceptions import NON_FIELD_ERRORS, ValidationError
 from django.db.models import Model
-from django.utils.translation import gettext as _
 
-from casino_ops.regulations import RegulationError
+from casino_ops.refusals import Refusal
 
 M = TypeVar("M", bound=Model)
 
@@ -42,10 +41,9 @@ def validated(
             if name == NON_FIELD_ERRORS
             else getattr(meta.get_field(name), "verbose_name", name)
         )
-        raise RegulationError(
-            "FIELD_INVALID",
-            _("Champ « %(field)s » : %(error)s") % {"field": label, "error": " ".join(errors)},
-            article,
+        raise Refusal.FIELD_INVALID_ADVANCE_BOOK.error(
+            article=article,
             field=None if name == NON_FIELD_ERRORS else name,
+            values={"field": label, "error": " ".join(errors)},
         ) from None
     return instance

@@ -10,12 +10,12 @@ from typing import TypeVar
 from django.contrib.auth.models import User
 from django.db import connection
 from django.db.models import Max, Model
-from django.utils.translation import gettext as _
 
 from cards_registry.selectors import decks_out
 from casino_ops import access, dates
 from casino_ops.access import Act
 from casino_ops.models import CasinoSettings
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock, rules
@@ -79,15 +79,7 @@ def _require_maximum_fixer(user: User, profile: str, day: dt.date, field: str = 
                 return delegation
     else:  # neither the director nor a committee member: not a matter of delegation
         access.require(user, Act.FIX_MAXIMUM, profile=profile, field=field)
-    raise RegulationError(
-        "MAXIMUM_BY_DIRECTOR",
-        _(
-            "Le maximum est fixé par le directeur responsable, ou par un membre du comité de direction "
-            "inscrit comme son délégué agréé pour la direction des jeux à cette date."
-        ),
-        cite("limits.maximum_by_director", profile),
-        field=field,
-    )
+    raise Refusal.MAXIMUM_BY_DIRECTOR.error(profile, field=field)
 
 
 def _authorised_minimum(casino: CasinoSettings, day: dt.date) -> Decimal:
@@ -117,16 +109,7 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
 
 
 def _day_closed(day: dt.date, profile: str) -> RegulationError:
-    return RegulationError(
-        "DAY_CLOSED",
-        _(
-            "La journée du %(d)s est arrêtée au registre de contrôle : rien ne s'y ajoute ni ne "
-            "s'y modifie, sauf par une correction approuvée par le directeur."
-        )
-        % {"d": dates.day(day)},
-        cite("books.no_erasure", profile),
-        field="day",
-    )
+    return Refusal.DAY_CLOSED.error(profile, d=dates.day(day))
 
 
 def _share_lock_day(day: dt.date, profile: str) -> None:
@@ -202,12 +185,8 @@ def _lock_session(session: Session | int) -> Session:
 
 def _require_status(session: Session, *allowed: str, field: str = "session") -> None:
     if session.status not in allowed:
-        raise RegulationError(
-            "SESSION_STATE",
-            _("La séance %(s)s est « %(state)s » : cet acte n'est pas possible.")
-            % {"s": session, "state": SessionStatus(session.status).label},
-            cite("advance.book", session.profile),
-            field=field,
+        raise Refusal.SESSION_STATE.error(
+            session.profile, field=field, s=session, state=SessionStatus(session.status).label
         )
 
 
@@ -223,12 +202,8 @@ def _refuse_decks_out(profile: str, *, day: dt.date, table_number: int | None = 
     issued by the card depot are not back in the cabinet (FR art. 40 §5, LU art. 7 §5)."""
     serials = list(decks_out(table_number=table_number, day=day).values_list("serial", flat=True))
     if serials:
-        raise RegulationError(
-            "DECKS_NOT_RETURNED",
-            _("Des jeux remis aux tables ne sont pas rendus au dépôt : %(serials)s.")
-            % {"serials": ", ".join(serials)},
-            cite("depot.issue_and_unseal", profile),
-            field="day" if table_number is None else "session",
+        raise Refusal.DECKS_NOT_RETURNED.error(
+            profile, field="day" if table_number is None else "session", serials=", ".join(serials)
         )
 
 
@@ -239,13 +214,4 @@ def _require_decks_in_shoe(session: Session, *, field: str, recording: str) -> N
     32). ``recording`` names what is refused."""
     if Shoe.objects.filter(session_id=session.pk).exists():
         return
-    raise RegulationError(
-        "SESSION_WITHOUT_DECKS",
-        _(
-            "La séance %(s)s n'a aucun sabot garni de jeux remis par le dépôt à sa table pour sa "
-            "journée : %(what)s refusé."
-        )
-        % {"s": session, "what": recording},
-        cite("depot.issue_and_unseal", session.profile),
-        field=field,
-    )
+    raise Refusal.SESSION_WITHOUT_DECKS.error(session.profile, field=field, s=session, what=recording)

@@ -18,6 +18,7 @@ from casino_ops import dates, officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 from casino_ops.validators import earliest_date
@@ -55,28 +56,16 @@ def _check_day_may_close(day: dt.date, profile: str) -> None:
     article = cite("control_register", profile)
     opened = earliest_date()
     if day < opened:
-        raise RegulationError(
-            "DAY_BEFORE_OPENING",
-            _("Le casino n'était pas ouvert le %(d)s (ouverture le %(o)s) : aucune journée à arrêter.")
-            % {"d": dates.day(day), "o": dates.day(opened)},
-            article,
-            field="day",
-        )
+        raise Refusal.DAY_BEFORE_OPENING.error(article=article, d=dates.day(day), o=dates.day(opened))
     if not day_has_ended(day, clock.now()):
-        raise RegulationError(
-            "DAY_NOT_ENDED",
-            _("La journée du %(d)s n'est pas terminée : elle ne s'arrête qu'une fois finie.")
-            % {"d": dates.day(day)},
-            article,
-            field="day",
-        )
+        raise Refusal.DAY_NOT_ENDED.error(article=article, d=dates.day(day))
 
 
 @declare_act(
     act=Act.CONTROL_REGISTER,
     action=Action.CONTROL_REGISTER_DAY_CLOSED,
     article="control_register",
-    refusals=("SESSIONS_NOT_CLOSED", "DECKS_NOT_RETURNED"),
+    refusals=(Refusal.SESSIONS_NOT_CLOSED, Refusal.DECKS_NOT_RETURNED),
 )
 @transaction.atomic
 def close_day(*, actor: User, day: dt.date) -> ControlDay:
@@ -94,12 +83,7 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
         .values_list("table__code", flat=True)
     )
     if running:
-        raise RegulationError(
-            "SESSIONS_NOT_CLOSED",
-            _("Des séances de la journée ne sont pas clôturées : %(t)s.") % {"t": ", ".join(running)},
-            cite("control_register", profile),
-            field="day",
-        )
+        raise Refusal.SESSIONS_NOT_CLOSED.error(profile, t=", ".join(running))
     _refuse_decks_out(profile, day=day)
     total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
     control_day.closed_at = clock.now()
@@ -120,7 +104,7 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
     act=Act.STAMP_CONTROL_REGISTER,
     action=Action.CONTROL_REGISTER_DAY_STAMPED,
     article="control_register",
-    refusals=("ALREADY_STAMPED", "DAY_NOT_CLOSED"),
+    refusals=(Refusal.ALREADY_STAMPED, Refusal.DAY_NOT_CLOSED),
 )
 @transaction.atomic
 def stamp_control_day(
@@ -132,20 +116,9 @@ def stamp_control_day(
     article = cite("control_register", profile)
     control_day = ControlDay.objects.select_for_update(no_key=True).get(pk=control_day.pk)
     if not control_day.is_closed:
-        raise RegulationError(
-            "DAY_NOT_CLOSED",
-            _("La journée du %(d)s n'est pas arrêtée : elle se vise une fois arrêtée par le directeur.")
-            % {"d": dates.day(control_day.day)},
-            article,
-            field="control_day",
-        )
+        raise Refusal.DAY_NOT_CLOSED.error(article=article, d=dates.day(control_day.day))
     if control_day.is_stamped:
-        raise RegulationError(
-            "ALREADY_STAMPED",
-            _("La journée du %(d)s est déjà visée.") % {"d": dates.day(control_day.day)},
-            article,
-            field="control_day",
-        )
+        raise Refusal.ALREADY_STAMPED_CONTROL_REGISTER.error(article=article, d=dates.day(control_day.day))
     remark = (remark or "").strip()
     sealed = officers.seal(
         officer=actor,
@@ -178,7 +151,7 @@ def stamp_control_day(
     act=Act.CONTROL_REGISTER,
     action=Action.CONTROL_REGISTER_CORRECTED,
     article="books.no_erasure",
-    refusals=("AMOUNT_INVALID",),
+    refusals=(Refusal.AMOUNT_INVALID,),
 )
 @transaction.atomic
 def correct_control_line(
@@ -190,9 +163,7 @@ def correct_control_line(
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     rules.check_approval_in_words(approval, reason, profile)
     if not isinstance(result, Decimal) or not result.is_finite() or result.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise RegulationError(
-            "AMOUNT_INVALID", _("Montant invalide."), cite("books.no_erasure", profile), field="result"
-        )
+        raise Refusal.AMOUNT_INVALID_BOOKS_NO_ERASURE.error(profile)
     if result != 0:
         _require_decks_in_shoe(line.session, field="result", recording=_("résultat"))
     original = line.corrects or line
@@ -228,7 +199,7 @@ def correct_control_line(
     act=Act.CONTROL_REGISTER,
     action=Action.ADVANCE_BOOK_CORRECTED,
     article="books.no_erasure",
-    refusals=("NOT_CORRECTABLE", "ADVANCE_NOT_EQUAL"),
+    refusals=(Refusal.NOT_CORRECTABLE, Refusal.ADVANCE_NOT_EQUAL),
     profile=lambda kw: kw["entry"].session.profile,
 )
 @transaction.atomic
@@ -242,14 +213,7 @@ def correct_advance_entry(
     profile = session.profile
     entry = AdvanceEntry.objects.get(pk=entry.pk)
     if entry.kind not in AMOUNT_KINDS or entry.amount is None:
-        raise RegulationError(
-            "NOT_CORRECTABLE",
-            _(
-                "Seule une ligne portant un montant se corrige ; une correction se corrige en corrigeant la ligne d'origine."
-            ),
-            cite("books.no_erasure", profile),
-            field="entry",
-        )
+        raise Refusal.NOT_CORRECTABLE.error(profile)
     rules.check_approval_in_words(approval, reason, profile)
     rules.check_amount(amount, "amount", "books.no_erasure", profile, allow_zero=True)
     previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
@@ -321,25 +285,18 @@ def _check_corrected_advance(session: Session, entry: AdvanceEntry, amount: Deci
     if entry.kind == EntryKind.FURTHER_ADVANCE:
         initial = advances[0][1] if advances else session.advance_amount
         if amount != initial:
-            raise RegulationError(
-                "ADVANCE_NOT_EQUAL",
-                _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.")
-                % {"a": dates.amount(initial)},
-                cite("advance.book", profile),
-                field="amount",
-            )
+            raise Refusal.ADVANCE_NOT_EQUAL.error(profile, a=dates.amount(initial))
         return
     others = [(line, value) for line, value in advances[1:] if value != amount]
     if others:
-        raise RegulationError(
-            "ADVANCE_NOT_EQUAL",
-            _(
+        raise Refusal.ADVANCE_NOT_EQUAL.error(
+            profile,
+            message=_(
                 "Les avances complémentaires de la séance (lignes %(l)s) sont de %(a)s : chaque avance "
                 "est égale à l'avance initiale, qui ne se corrige pas à un autre montant."
-            )
-            % {"l": ", ".join(str(line) for line, _value in others), "a": dates.amount(others[0][1])},
-            cite("advance.book", profile),
-            field="amount",
+            ),
+            l=", ".join(str(line) for line, _value in others),
+            a=dates.amount(others[0][1]),
         )
     earlier = [
         s

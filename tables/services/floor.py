@@ -12,7 +12,8 @@ import audit
 from audit.actions import Action
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import rules
@@ -25,7 +26,7 @@ from ..serializers import TableInSerializer
     action=Action.TABLE_CREATED,
     schema=TableInSerializer,
     article="table.layout",
-    refusals=("TABLE_NUMBER_TAKEN", "TOO_MANY_BOXES"),
+    refusals=(Refusal.TABLE_NUMBER_TAKEN, Refusal.TOO_MANY_BOXES),
 )
 @transaction.atomic
 def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Table:
@@ -33,18 +34,9 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
     The director or a committee member only."""
     profile = get_casino().profile
     if Table.objects.filter(number=number).exists():
-        raise RegulationError(
-            "TABLE_NUMBER_TAKEN",
-            _("La table n° %(n)s existe déjà.") % {"n": number},
-            field="number",
-        )
+        raise Refusal.TABLE_NUMBER_TAKEN.error(n=number)
     if not 1 <= boxes <= 7:
-        raise RegulationError(
-            "TOO_MANY_BOXES",
-            _("Une table de black-jack a de 1 à 7 cases."),
-            cite("table.layout", profile),
-            field="boxes",
-        )
+        raise Refusal.TOO_MANY_BOXES.error(profile)
     table = rules.validated(
         Table(number=number, code=code, boxes=boxes), cite("advance.book", profile), unique=True
     )
@@ -52,12 +44,7 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
         with transaction.atomic():
             table.save(force_insert=True)
     except IntegrityError:  # a table created at the same moment by someone else
-        raise RegulationError(
-            "TABLE_NUMBER_TAKEN",
-            _("La table n° %(n)s ou le code %(c)s existe déjà.") % {"n": number, "c": code},
-            cite("advance.book", profile),
-            field="number",
-        ) from None
+        raise Refusal.TABLE_NUMBER_TAKEN_ADVANCE_BOOK.error(profile, n=number, c=code) from None
     audit.record(
         actor=actor,
         action=Action.TABLE_CREATED,
@@ -71,7 +58,7 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
     act=Act.PUT_ON_FLOOR,
     action=(Action.TABLE_IN_SERVICE, Action.TABLE_OUT_OF_SERVICE),
     article="table.in_service",
-    refusals=("TABLE_SERVICE_UNCHANGED",),
+    refusals=(Refusal.TABLE_SERVICE_UNCHANGED,),
 )
 @transaction.atomic
 def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason: str = "") -> Table:
@@ -81,12 +68,8 @@ def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason:
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     in_service = bool(in_service)
     if table.in_service == in_service:
-        raise RegulationError(
-            "TABLE_SERVICE_UNCHANGED",
-            _("La table %(t)s est déjà %(state)s.")
-            % {"t": table.code, "state": _("en service") if in_service else _("hors service")},
-            cite("advance.book", profile),
-            field="in_service",
+        raise Refusal.TABLE_SERVICE_UNCHANGED.error(
+            profile, t=table.code, state=_("en service") if in_service else _("hors service")
         )
     table.in_service = in_service
     table.save(update_fields=["in_service"])

@@ -19,7 +19,8 @@ from cards_registry.services import REPLAY_CODES, report_incident_from_replay
 from casino_ops import act_checks
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import clock, rules
@@ -53,7 +54,12 @@ EXPLAINED_CODES = frozenset({"SHOE_UNKNOWN"})
     act=Act.UPLOAD_HAND_LOG,
     action=Action.HAND_LOG_RECEIVED,
     article="hand_log.table",
-    refusals=("HAND_LOG_DUPLICATE", "HAND_LOG_TABLE", "DAY_CLOSED", "SESSION_WITHOUT_DECKS"),
+    refusals=(
+        Refusal.HAND_LOG_DUPLICATE,
+        Refusal.HAND_LOG_TABLE,
+        Refusal.DAY_CLOSED,
+        Refusal.SESSION_WITHOUT_DECKS,
+    ),
     profile=lambda kw: kw["session"].profile,
 )
 def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
@@ -67,13 +73,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     doc = rules.parse_hand_log(raw, profile)
     _refuse_closed_day(session.day, profile)
     if doc["table"] != session.table.code:
-        raise RegulationError(
-            "HAND_LOG_TABLE",
-            _("Le journal est celui de la table %(l)s, la séance celle de la table %(t)s.")
-            % {"l": doc["table"], "t": session.table.code},
-            cite("hand_log.table", profile),
-            field="table",
-        )
+        raise Refusal.HAND_LOG_TABLE.error(profile, l=doc["table"], t=session.table.code)
     # one read: the shoe of that label (labels are unique: this séance's, or another's, refused),
     # or else any shoe of the séance (which is enough for the decks' check), or none (refused:
     # FR art. 40)
@@ -116,13 +116,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         if "sha256" not in constraint:
             raise
         # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
-        raise RegulationError(
-            "HAND_LOG_DUPLICATE",
-            _("Ce journal (SHA-256 %(h)s) a déjà été reçu ; il n'est ni stocké ni rejoué une seconde fois.")
-            % {"h": digest},
-            cite("books.no_erasure", profile),
-            field="sha256",
-        ) from None
+        raise Refusal.HAND_LOG_DUPLICATE.error(profile, h=digest) from None
 
 
 @transaction.atomic
@@ -183,19 +177,11 @@ def _refuse_shoe_of_another_session(session: Session, other: Shoe) -> None:
     filled (its decks issued to another table or another day) is that séance's, and its cards
     were never this one's (FR art. 40, 55-4; LU art. 7, 32). A label no séance filled is still
     received: the replay names it (``SHOE_UNKNOWN``) for the director's explanation."""
-    raise RegulationError(
-        "HAND_LOG_SHOE_OF_ANOTHER_SESSION",
-        _(
-            "Le sabot %(l)s du journal est celui d'une autre séance (%(o)s), pas de celle-ci (%(s)s) : "
-            "ses jeux n'ont pas été remis à cette table pour cette journée."
-        )
-        % {
-            "l": other.label,
-            "o": Session.objects.select_related("table").get(pk=other.session_id),
-            "s": session,
-        },
-        cite("depot.issue_and_unseal", session.profile),
-        field="shoe_id",
+    raise Refusal.HAND_LOG_SHOE_OF_ANOTHER_SESSION.error(
+        session.profile,
+        l=other.label,
+        o=Session.objects.select_related("table").get(pk=other.session_id),
+        s=session,
     )
 
 
@@ -313,7 +299,7 @@ def _report_card_incidents(log: HandLog, session: Session, discrepancies: list[d
     action=Action.DISCREPANCY_ACKNOWLEDGED,
     schema=AcknowledgeInSerializer,
     article="books.no_erasure",
-    refusals=("EXPLANATION_REQUIRED",),
+    refusals=(Refusal.EXPLANATION_REQUIRED,),
 )
 @transaction.atomic
 def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = "") -> list[Any]:
@@ -333,15 +319,8 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
     if unknown and not note:
         # a log of a shoe the séance never filled: its cards come from no recorded deck, and
         # the director says how (FR art. 40, LU art. 7)
-        raise RegulationError(
-            "EXPLANATION_REQUIRED",
-            _(
-                "Un journal de mains d'un sabot inconnu de la séance (%(logs)s) ne se prend en compte "
-                "qu'avec l'explication du directeur."
-            )
-            % {"logs": ", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))},
-            cite("depot.issue_and_unseal", profile),
-            field="note",
+        raise Refusal.EXPLANATION_REQUIRED.error(
+            profile, logs=", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))
         )
     rows = []
     now = clock.now()

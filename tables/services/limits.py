@@ -15,7 +15,8 @@ from casino_ops import access, officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import clock, rules
@@ -47,7 +48,12 @@ from ._shared import (
     action=Action.SESSION_MAXIMUM_CHANGED,
     schema=MaximumInSerializer,
     article="limits.maximum_change",
-    refusals=("MAXIMUM_FIXED_FOR_SEASON", "SIGNATURE_REQUIRED", "MAXIMUM_BY_DIRECTOR", "DISPLAY_NOT_CHANGED"),
+    refusals=(
+        Refusal.MAXIMUM_FIXED_FOR_SEASON,
+        "SIGNATURE_REQUIRED",
+        Refusal.MAXIMUM_BY_DIRECTOR,
+        Refusal.DISPLAY_NOT_CHANGED,
+    ),
     gate=False,  # LU refuses any change first; then the signer, then the director or his delegate
 )
 @transaction.atomic
@@ -59,25 +65,18 @@ def change_maximum(
     session = _lock_session(session)
     profile = session.profile
     if profile == "LU":
-        raise RegulationError(
-            "MAXIMUM_FIXED_FOR_SEASON",
-            _("Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."),
-            cite("limits.maximum_change", profile),
-            field="maximum",
+        raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(
+            profile,
+            message=_(
+                "Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."
+            ),
         )
     _require_signer(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN, SessionStatus.INTERRUPTED)
     delegation = _require_maximum_fixer(actor, profile, get_casino().gaming_day(clock.now()))
     rules.check_maximum_multiple(session.minimum, maximum, profile)
     if not display_changed:
-        raise RegulationError(
-            "DISPLAY_NOT_CHANGED",
-            _(
-                "Le maximum ne change en cours de séance que s'il est clairement indiqué sur l'affichage de la table."
-            ),
-            cite("limits.maximum_change", profile),
-            field="display_changed",
-        )
+        raise Refusal.DISPLAY_NOT_CHANGED.error(profile)
     change = _save(
         MaximumChange(
             session=session,
@@ -118,13 +117,7 @@ def change_minimum(*, actor: User, session: Session, minimum: Decimal) -> None:
         )
     else:
         message = _("Le minimum d'une table ne peut être modifié au cours d'une même journée.")
-    raise RegulationError(
-        "MINIMUM_FIXED_IN_SESSION", message, cite("limits.minimum_change", profile), field="minimum"
-    )
-
-
-def _refuse(code: str, message: str, article: str, field: str) -> RegulationError:
-    return RegulationError(code, message, article, field=field)
+    raise Refusal.MINIMUM_FIXED_IN_SESSION.error(profile, message=message)
 
 
 @declare_act(
@@ -132,7 +125,7 @@ def _refuse(code: str, message: str, article: str, field: str) -> RegulationErro
     action=Action.DELEGATION_GRANTED,
     schema=DelegationInSerializer,
     article="limits.maximum_by_director",
-    refusals=("DELEGATE_NOT_COMMITTEE", "DELEGATION_APPROVAL", "DELEGATION_DATES"),
+    refusals=(Refusal.DELEGATE_NOT_COMMITTEE, Refusal.DELEGATION_APPROVAL, Refusal.DELEGATION_DATES),
 )
 @transaction.atomic
 def grant_delegation(
@@ -150,30 +143,15 @@ def grant_delegation(
     profile = get_casino().profile
     article = cite("limits.maximum_by_director", profile)
     if not access.may(delegate, Act.BE_DELEGATE):
-        raise _refuse(
-            "DELEGATE_NOT_COMMITTEE",
-            _("Le délégué est un membre du comité de direction."),
-            article,
-            "delegate",
-        )
+        raise Refusal.DELEGATE_NOT_COMMITTEE.error(article=article)
     if not (approval_reference or "").strip():
-        raise _refuse(
-            "DELEGATION_APPROVAL",
-            _("La référence de l'agrément du délégué par le ministre est requise."),
-            article,
-            "approval_reference",
-        )
+        raise Refusal.DELEGATION_APPROVAL.error(article=article)
     if valid_until is not None and valid_until < valid_from:
-        raise _refuse(
-            "DELEGATION_DATES", _("La fin de la délégation précède son début."), article, "valid_until"
+        raise Refusal.DELEGATION_DATES.error(
+            article=article, field="valid_until", message=_("La fin de la délégation précède son début.")
         )
     if approved_on > valid_from:
-        raise _refuse(
-            "DELEGATION_DATES",
-            _("La délégation ne prend effet qu'après l'agrément du délégué."),
-            article,
-            "valid_from",
-        )
+        raise Refusal.DELEGATION_DATES.error(article=article, field="valid_from")
     delegation = _save(
         Delegation(
             delegate=delegate,
@@ -206,7 +184,7 @@ def grant_delegation(
     action=Action.AUTHORISED_MINIMUM_RECORDED,
     schema=AuthorisedMinimumInSerializer,
     article="limits.authorised_minimum",
-    refusals=("AUTHORISED_MINIMUM_INVALID", "DECREE_DATES", "DECREE_REFERENCE"),
+    refusals=(Refusal.AUTHORISED_MINIMUM_INVALID, Refusal.DECREE_DATES, Refusal.DECREE_REFERENCE),
 )
 @transaction.atomic
 def record_authorised_minimum(
@@ -218,23 +196,11 @@ def record_authorised_minimum(
     article = cite("limits.authorised_minimum", profile)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
     if minimum % Decimal("0.10"):
-        raise _refuse(
-            "AUTHORISED_MINIMUM_INVALID",
-            _("La mise minimale autorisée doit être positive et un multiple de 0,10 €."),
-            article,
-            "minimum",
-        )
+        raise Refusal.AUTHORISED_MINIMUM_INVALID.error(article=article, field="minimum")
     if not (decree_reference or "").strip():
-        raise _refuse(
-            "DECREE_REFERENCE", _("La référence de l'arrêté est requise."), article, "decree_reference"
-        )
+        raise Refusal.DECREE_REFERENCE.error(article=article)
     if in_force_on < decree_date:
-        raise _refuse(
-            "DECREE_DATES",
-            _("L'arrêté n'entre pas en vigueur avant sa date."),
-            article,
-            "in_force_on",
-        )
+        raise Refusal.DECREE_DATES.error(article=article)
     act = _save(
         AuthorisedMinimum(
             minimum=minimum,
@@ -264,7 +230,7 @@ def record_authorised_minimum(
     act=Act.STAMP_AUTHORISED_MINIMUM,
     action=Action.AUTHORISED_MINIMUM_STAMPED,
     article="limits.authorised_minimum",
-    refusals=("ALREADY_STAMPED",),
+    refusals=(Refusal.ALREADY_STAMPED,),
 )
 @transaction.atomic
 def stamp_authorised_minimum(
@@ -275,7 +241,7 @@ def stamp_authorised_minimum(
     article = cite("limits.authorised_minimum", profile)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
     if act.stamped_at is not None:
-        raise _refuse("ALREADY_STAMPED", _("Cet acte est déjà visé."), article, "act")
+        raise Refusal.ALREADY_STAMPED_LIMITS_AUTHORISED_MINIMUM.error(article=article)
     sealed = officers.seal(
         officer=actor,
         act=Action.AUTHORISED_MINIMUM_STAMPED,
@@ -305,7 +271,7 @@ def stamp_authorised_minimum(
     action=Action.MINISTRY_NOTICE_RECORDED,
     schema=MinistryNoticeInSerializer,
     article="limits.ministry_notice",
-    refusals=("NOTICE_IN_FUTURE", "MINISTRY_NOTICE_NO_REFERENCE"),
+    refusals=(Refusal.NOTICE_IN_FUTURE, Refusal.MINISTRY_NOTICE_NO_REFERENCE),
 )
 @transaction.atomic
 def record_ministry_notice(

@@ -17,7 +17,8 @@ from audit.checkpoints import checkpoint_on_commit
 from casino_ops import access, act_checks, dates
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 from casino_ops.rules import check_counter_not_signer
 from casino_ops.services import get_casino
 
@@ -61,11 +62,11 @@ from ._shared import (
     schema=OpenSessionInSerializer,
     article="advance.count_and_sign",
     refusals=(
-        "SESSION_NOT_TODAY",
-        "MAXIMUM_BY_DIRECTOR",
-        "TABLE_OUT_OF_SERVICE",
-        "SESSION_STILL_OPEN",
-        "DAY_CLOSED",
+        Refusal.SESSION_NOT_TODAY,
+        Refusal.MAXIMUM_BY_DIRECTOR,
+        Refusal.TABLE_OUT_OF_SERVICE,
+        Refusal.SESSION_STILL_OPEN,
+        Refusal.DAY_CLOSED,
     ),
 )
 @transaction.atomic
@@ -99,22 +100,9 @@ def open_session(
     check_counter_not_signer(croupier, actor, profile, field="croupier")
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     if not table.in_service:
-        raise RegulationError(
-            "TABLE_OUT_OF_SERVICE",
-            _("La table %(t)s n'est pas en service.") % {"t": table.code},
-            cite("table.in_service", profile),
-            field="table",
-        )
+        raise Refusal.TABLE_OUT_OF_SERVICE.error(profile, t=table.code)
     if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
-        raise RegulationError(
-            "SESSION_STILL_OPEN",
-            _(
-                "La séance précédente de la table %(t)s n'est pas clôturée : aucune somme ne reste dans la caisse entre deux séances."
-            )
-            % {"t": table.code},
-            cite("session.no_money_between", profile),
-            field="table",
-        )
+        raise Refusal.SESSION_STILL_OPEN.error(profile, t=table.code)
     _refuse_closed_day(day, profile)
     act_checks.run(
         act_checks.Hook.SESSION_OPEN,
@@ -260,7 +248,7 @@ def open_session(
     action=Action.SESSION_ADVANCE_ADDED,
     schema=AdvanceInSerializer,
     article="advance.count_and_sign",
-    refusals=("COUNTED_BY_STAFF", "ADVANCE_NOT_EQUAL", "SESSION_STATE"),
+    refusals=("COUNTED_BY_STAFF", Refusal.ADVANCE_NOT_EQUAL, Refusal.SESSION_STATE),
     profile=lambda kw: kw["session"].profile,
 )
 @transaction.atomic
@@ -284,12 +272,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     rules.check_amount(amount, "amount", "advance.book", profile)
     initial = selectors.effective_advances(session)[0][1]  # as corrected, if it was (FR art. 68)
     if amount != initial:
-        raise RegulationError(
-            "ADVANCE_NOT_EQUAL",
-            _("Chaque nouvelle avance est égale à l'avance initiale : %(a)s.") % {"a": dates.amount(initial)},
-            cite("advance.book", profile),
-            field="amount",
-        )
+        raise Refusal.ADVANCE_NOT_EQUAL.error(profile, a=dates.amount(initial))
     entry = _entry(session, EntryKind.FURTHER_ADVANCE, amount=amount, counted_by=counted_by, signed_by=actor)
     session.advances_total += amount
     _save(session, cite("advance.book", profile), update_fields=["advances_total"])
@@ -313,12 +296,12 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     schema=InterruptInSerializer,
     article="session.interruption",
     refusals=(
-        "INTERRUPTION_MODE",
-        "INTERRUPTION_AMOUNT",
-        "INTERRUPTION_MUST_BE_COUNTED",
-        "KEY_HOLDER",
-        "CASHIER_ABSENT",
-        "SESSION_STATE",
+        Refusal.INTERRUPTION_MODE,
+        Refusal.INTERRUPTION_AMOUNT,
+        Refusal.INTERRUPTION_MUST_BE_COUNTED,
+        Refusal.KEY_HOLDER,
+        Refusal.CASHIER_ABSENT,
+        Refusal.SESSION_STATE,
     ),
     profile=lambda kw: kw["session"].profile,
 )
@@ -359,22 +342,10 @@ def interrupt_session(
         _require_signer(signed_by, profile, field="signed_by")
         check_counter_not_signer(actor, signed_by, profile, field="signed_by")
         if not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-            raise RegulationError(
-                "CASHIER_ABSENT",
-                _(
-                    "L'encaisse comptée à l'interruption l'est en présence d'un caissier, comme en fin de partie."
-                ),
-                cite("session.interruption", profile),
-                field="cashier",
-            )
+            raise Refusal.CASHIER_ABSENT_SESSION_INTERRUPTION.error(profile)
     if mode == "counted":
         if amount is None:
-            raise RegulationError(
-                "INTERRUPTION_AMOUNT",
-                _("L'encaisse comptée à l'interruption doit être inscrite."),
-                cite("session.interruption", profile),
-                field="amount",
-            )
+            raise Refusal.INTERRUPTION_AMOUNT.error(profile)
         rules.check_amount(amount, "amount", "session.interruption", profile, allow_zero=True)
         entry = _entry(
             session,
@@ -387,28 +358,13 @@ def interrupt_session(
         )
     elif mode == "locked":
         if not access.may(key_holder, Act.HOLD_BOX_KEY):
-            raise RegulationError(
-                "KEY_HOLDER",
-                _(
-                    "La clé de la caisse reste au directeur, à un membre du comité de direction ou au chef de partie."
-                ),
-                cite("session.interruption", profile),
-                field="key_holder",
-            )
+            raise Refusal.KEY_HOLDER.error(profile)
         if (
             profile == "LU"
             and mode == "locked"
             and not Session.objects.filter(status=SessionStatus.OPEN).exclude(pk=session.pk).exists()
         ):
-            raise RegulationError(
-                "INTERRUPTION_MUST_BE_COUNTED",
-                _(
-                    "L'interruption porte sur toutes les tables ouvertes : l'encaisse est vérifiée, comptée "
-                    "et inscrite comme en fin de partie."
-                ),
-                cite("session.interruption", profile),
-                field="mode",
-            )
+            raise Refusal.INTERRUPTION_MUST_BE_COUNTED.error(profile)
         entry = _entry(
             session,
             EntryKind.INTERRUPTION_LOCKED,
@@ -417,12 +373,7 @@ def interrupt_session(
             note=str(note or "").strip(),
         )
     else:
-        raise RegulationError(
-            "INTERRUPTION_MODE",
-            _("Une interruption se fait en comptant l'encaisse ou en la déposant sous clé."),
-            cite("session.interruption", profile),
-            field="mode",
-        )
+        raise Refusal.INTERRUPTION_MODE.error(profile)
     session.status = SessionStatus.INTERRUPTED
     _save(session, cite("advance.book", profile), update_fields=["status"])
     audit.record(
@@ -448,7 +399,7 @@ def interrupt_session(
     action=Action.SESSION_RESUMED,
     schema=NoInputSerializer,
     article="session.interruption",
-    refusals=("KEY_HOLDER_ONLY", "SESSION_STATE"),
+    refusals=(Refusal.KEY_HOLDER_ONLY, Refusal.SESSION_STATE),
     profile=lambda kw: kw["session"].profile,
 )
 @transaction.atomic
@@ -463,13 +414,7 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
         .first()
     )
     if last is not None and last.kind == EntryKind.INTERRUPTION_LOCKED and last.key_holder_id != actor.pk:
-        raise RegulationError(
-            "KEY_HOLDER_ONLY",
-            _("La caisse est rouverte par le détenteur de la clé nommé à l'interruption : %(k)s.")
-            % {"k": last.key_holder},
-            cite("session.interruption", session.profile),
-            field="actor",
-        )
+        raise Refusal.KEY_HOLDER_ONLY.error(session.profile, k=last.key_holder)
     # the box reopened and the play resumed: by an approved person, never after a bank failure
     # not yet followed by a new authorisation (LU art. 11, 51, 54, 63)
     act_checks.run(
@@ -513,7 +458,7 @@ def _require_closable(session: Session) -> None:
     action=Action.SESSION_CLOSED,
     schema=CloseInSerializer,
     article="advance.count_and_sign",
-    refusals=("COUNTED_BY_STAFF", "NOT_CERTIFIED_EXACT", "CASHIER_ABSENT", "SESSION_STATE"),
+    refusals=("COUNTED_BY_STAFF", Refusal.NOT_CERTIFIED_EXACT, Refusal.CASHIER_ABSENT, Refusal.SESSION_STATE),
     profile=lambda kw: kw["session"].profile,
 )
 @transaction.atomic
@@ -536,25 +481,12 @@ def close_session(
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     _require_closable(session)
     if not certified_exact:
-        raise RegulationError(
-            "NOT_CERTIFIED_EXACT",
-            _("L'encaisse de clôture doit être certifiée « exacte » par le signataire."),
-            cite("advance.count_and_sign", profile),
-            field="certified_exact",
-        )
+        raise Refusal.NOT_CERTIFIED_EXACT.error(profile)
     if profile == "LU" and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-        raise RegulationError(
-            "CASHIER_ABSENT",
-            _("La clôture se fait en présence des employés de la table et d'un caissier."),
-            cite("advance.count_and_sign", profile),
-            field="cashier",
-        )
+        raise Refusal.CASHIER_ABSENT.error(profile)
     if cashier is not None and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-        raise RegulationError(
-            "CASHIER_ABSENT",
-            _("La personne indiquée comme caissier n'a pas ce rôle."),
-            cite("advance.count_and_sign", profile),
-            field="cashier",
+        raise Refusal.CASHIER_ABSENT.error(
+            profile, message=_("La personne indiquée comme caissier n'a pas ce rôle.")
         )
     rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
     if closing_cash != session.advances_total:

@@ -9,7 +9,6 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
@@ -20,6 +19,7 @@ from cards_registry.services import incident_at_shoe
 from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError, cite
 
 from .. import clock
@@ -67,7 +67,7 @@ class _WrongComposition(Exception):
     act=Act.COUNT,
     action=Action.SHOE_FILLED,
     article="depot.issue_and_unseal",
-    refusals=("SESSION_STATE",),
+    refusals=(Refusal.SESSION_STATE,),
     profile=lambda kw: kw["session"].profile,
 )
 def fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label: str = "") -> Shoe:
@@ -108,16 +108,8 @@ def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label:
     decks = list(decks_issued_to(table_number=session.table.number, day=session.day).filter(pk__in=wanted))
     if len(decks) != len(wanted):
         found = {d.pk for d in decks}
-        raise RegulationError(
-            "DECK_NOT_ISSUED",
-            _("Des jeux ne sont pas remis à la table %(t)s pour le %(d)s (ou déjà rendus) : %(ids)s.")
-            % {
-                "t": session.table.code,
-                "d": dates.day(session.day),
-                "ids": sorted(set(wanted) - found),
-            },
-            cite("depot.issue_and_unseal", profile),
-            field="decks",
+        raise Refusal.DECK_NOT_ISSUED.error(
+            profile, t=session.table.code, d=dates.day(session.day), ids=sorted(set(wanted) - found)
         )
     by_id = {d.pk: d for d in decks}
     decks = [by_id[pk] for pk in wanted]
@@ -140,12 +132,7 @@ def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label:
     number = (session.shoes.aggregate(m=Max("number"))["m"] or 0) + 1
     label = label.strip() or f"{session.table.code}-{session.day:%Y-%m-%d}-{session.pk}-S{number}"
     if Shoe.objects.filter(label=label).exists():
-        raise RegulationError(
-            "SHOE_LABEL_TAKEN",
-            _("Un sabot porte déjà l'identifiant %(l)s.") % {"l": label},
-            cite("game.shoe", profile),
-            field="label",
-        )
+        raise Refusal.SHOE_LABEL_TAKEN.error(profile, l=label)
     shoe = _save(
         Shoe(session=session, number=number, label=label, filled_at=clock.now(), croupier=actor),
         cite("game.shoe", profile),

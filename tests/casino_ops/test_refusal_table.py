@@ -19,27 +19,21 @@ def test_the_table_reads_the_article_each_refusal_cites() -> None:
     assert ("REASON_REQUIRED", "FR art. 39", "LU art. 6") in found
 
 
-def test_a_rule_given_its_article_by_its_callers_is_listed_with_theirs() -> None:
+def test_a_refusal_is_listed_under_each_rule_its_callers_give() -> None:
+    table = {(r.code, r.lu, r.module) for r in refusal_table.refusals()}
+    # a house rule given its article by its services: listed with each of theirs
+    for lu in ("LU art. 8", "LU art. 23", "LU art. 57"):
+        assert ("AMOUNT_INVALID", lu, "house_books.rules.common") in table
+    assert ("BANK_FAILURE_PENDING", "LU art. 11", "house_books.rules.bank") in table
+
+
+def test_the_modules_raising_a_refusal_are_those_calling_it() -> None:
     import ast
 
-    rules = ast.parse(
-        "def check_pending(pending, article):\n"
-        "    if pending:\n"
-        "        raise RegulationError('PENDING', _('Déjà inscrite.'), article)\n"
+    tree = ast.parse(
+        "def f(profile):\n"
+        "    raise Refusal.ADVANCE_TOO_SMALL.error(profile, e='1')\n"
+        "def g():\n"
+        "    return Refusal.KEY_HOLDER.code\n"
     )
-    service = ast.parse(
-        "def record(actor):\n"
-        "    article = cite('house.bank', profile())\n"
-        "    rules.check_pending(True, article)\n"
-        "def other(actor):\n"
-        "    rules.check_pending(False, article=cite('house.closing', profile()))\n"
-    )
-    callers = refusal_table._Callers({"app.rules": rules, "app.services": service})
-    found = {(r.code, r.fr, r.lu) for r in refusal_table._refusals_in(rules, "app.rules", callers)}
-    assert found == {
-        ("PENDING", "règlement intérieur du casino", "LU art. 11"),
-        ("PENDING", "règlement intérieur du casino", "LU art. 52"),
-    }
-    # and in the project's own table: the house rules' refusals carry their services' articles
-    table = {(r.code, r.lu) for r in refusal_table.refusals()}
-    assert ("BANK_FAILURE_PENDING", "LU art. 11") in table
+    assert refusal_table._raised_by(tree) == {"ADVANCE_TOO_SMALL"}

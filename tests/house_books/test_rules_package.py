@@ -20,7 +20,9 @@ def _raises_regulation_error(path: Path) -> list[int]:
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
             func = node.exc.func
             name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
-            if name == "RegulationError":
+            # RegulationError(…), or a refusal of the registry: Refusal.X.error(…)
+            registry = name == "error" and "Refusal." in ast.unparse(func)
+            if name == "RegulationError" or registry:
                 lines.append(node.lineno)
     return lines
 

@@ -6,7 +6,6 @@ import functools
 from typing import Any
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 import cards_registry.demo
 import casino_ops.demo
@@ -15,7 +14,7 @@ import tables.demo
 from audit.models import AuditEvent
 from casino_ops import officers
 from casino_ops.commands import RegulatedCommand, Writes
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.refusals import Refusal
 from casino_ops.services import get_casino
 from inspection import demo as audit_demo
 
@@ -74,15 +73,7 @@ class Command(RegulatedCommand):
                     "into a database without any act)."
                 )
                 return
-            raise RegulationError(
-                "SEED_DATABASE_IN_SERVICE",
-                _(
-                    "La base tient déjà %(n)s acte(s) : les données de démonstration ne s'écrivent que "
-                    "dans une base vide, jamais dans des registres en service."
-                )
-                % {"n": held},
-                cite("books.no_erasure", get_casino().profile),
-            )
+            raise Refusal.SEED_DATABASE_IN_SERVICE.error(get_casino().profile, n=held)
         context: dict[str, Any] = {"created": [], "profile": options.get("profile") or "FR"}
         # The demo officer's acts are signed by the demo's software passkey (DEMO ONLY).
         with transaction.atomic(), officers.demo_signing():
