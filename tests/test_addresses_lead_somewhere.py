@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from casino_ops import roles
-from tests.builders import enrol_officer
+from tests.support.builders import enrol_officer
 
 
 @pytest.mark.django_db

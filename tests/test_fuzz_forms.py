@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from casino_ops import roles
-from tests.portal.samples import Samples, dev_cert, samples, signing  # noqa: F401
+from tests.support.samples import Samples, dev_cert, samples, signing  # noqa: F401
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -6,4 +6,4 @@ from tests.portal.conftest import (  # noqa: F401
     officer_client,
     two_factor_required,
 )
-from tests.portal.samples import dev_cert, samples, shared_samples, signing  # noqa: F401
+from tests.support.samples import dev_cert, samples, shared_samples, signing  # noqa: F401

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 BASE = "/api/inspection"
 

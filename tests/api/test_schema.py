@@ -22,7 +22,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from casino_ops import roles
-from tests.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 

@@ -21,8 +21,8 @@ from inspection.registers.base import Request
 from inspection.registers.parts import progress_of
 from inspection.registers.render import print_register
 from inspection.registers.reports import produce_report, request_report
-from tests.builders import kept_for_module
-from tests.demo_rows import loaded
+from tests.support.builders import kept_for_module
+from tests.support.demo_rows import loaded
 
 from .conftest import assert_signed_and_tamper_evident, pdf_text
 

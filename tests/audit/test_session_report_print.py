@@ -19,8 +19,8 @@ from inspection.registers.render import print_register
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
-from tests import builders
-from tests.builders import at_day
+from tests.support import builders
+from tests.support.builders import at_day
 
 from .conftest import pdf_text, render_page
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.benches.runner import drop_database, free_port, run_bench, suffix
+from tests.support.bench_runner import drop_database, free_port, run_bench, suffix
 
 pytestmark = pytest.mark.slow
 

@@ -8,7 +8,7 @@ import pytest
 
 from cards_registry.models import Deck, Order
 from casino_ops import roles
-from tests import builders
+from tests.support import builders
 
 COLOURS = builders.COLOURS
 sixain_data = builders.sixain

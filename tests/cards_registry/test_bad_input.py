@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards_registry.models import Deck, DepotSettings, Incident, Order, Reception, Sixain
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

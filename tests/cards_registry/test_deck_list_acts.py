@@ -15,7 +15,7 @@ from django.urls import reverse
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Incident, TableCheck
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from cards_registry import services
 from cards_registry.models import Deck, DeckReturn, DeckStatus, KeyHandover, Reception
 from house_books import services as house
 from house_books.models import Approval
-from tests.builders import assert_refused, books_read_under, gaming_day
+from tests.support.builders import assert_refused, books_read_under, gaming_day
 
 from .conftest import make_sent_order, sixain_data
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cards_registry import rules, selectors, services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
 from casino_ops.regulations import RegulationError
-from tests.builders import books_read_under
+from tests.support.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from cards_registry.models import Deck, DeckStatus, TableCheck
 from casino_ops import roles
 from casino_ops.act_checks import Act
 from house_books.act_checks import approved_people
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 from .test_lu_approvals import approved, issued
 

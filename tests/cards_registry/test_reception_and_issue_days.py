@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Order, Reception
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
 
 from .conftest import make_sent_order, sixain_data
 
@@ -83,7 +83,7 @@ def test_an_over_delivery_is_refused_through_the_admin(
 def test_under_lu_an_over_delivery_of_sixains_is_refused(
     director: Any, officer: Any, maker: Any, key: Any, casino: Any
 ) -> None:
-    from tests.builders import books_read_under
+    from tests.support.builders import books_read_under
 
     books_read_under("LU")
     order = make_sent_order(director, officer, maker, sixains=1)

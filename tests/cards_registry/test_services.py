@@ -25,7 +25,7 @@ from cards_registry.models import (
 )
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
-from tests.builders import assert_refused, books_read_under
+from tests.support.builders import assert_refused, books_read_under
 
 from .conftest import make_sent_order, sixain_data
 
@@ -627,7 +627,7 @@ def test_only_the_witness_stamps_the_destruction(director: Any, officer: Any, de
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
-    from tests.builders import enrol_officer
+    from tests.support.builders import enrol_officer
 
     other = get_user_model().objects.create_user(username="officier2")
     other.groups.add(Group.objects.get(name="officier"))

@@ -22,7 +22,7 @@ from casino_ops.access import Act
 from casino_ops.demo import demo_enrolment
 from casino_ops.passkeys import SoftwarePasskey
 from house_books.services.officers import record_enrolment
-from tests.builders import assert_refused, casino_settings, enrol_officer
+from tests.support.builders import assert_refused, casino_settings, enrol_officer
 
 pytestmark = pytest.mark.django_db
 

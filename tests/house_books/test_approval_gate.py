@@ -20,7 +20,7 @@ from casino_ops.access import ACTS, Act
 from house_books import services
 from house_books.models import Approval
 from house_books.selectors import approved_on
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
 
 from .test_bank_failure_stops import seances  # noqa: F401
 
@@ -234,7 +234,7 @@ def test_a_revoked_person_neither_holds_nor_reopens_the_box_nor_deals_a_hand_log
     from tables.clock import history_at
     from tables.models import HandLog
     from tables.services import interrupt_session, resume_session, upload_hand_log
-    from tests import builders
+    from tests.support import builders
 
     from .test_bank_failure_no_play import _log
     from .test_bank_failure_stops import D, _at
@@ -267,7 +267,7 @@ def test_a_croupier_sending_his_own_hand_log_holds_his_approval_on_the_seances_d
     rounds he dealt before are refused to him (LU art. 51, 54, 63)."""
     from tables.models import HandLog
     from tables.services import upload_hand_log
-    from tests import builders
+    from tests.support import builders
 
     from .test_bank_failure_no_play import _log
     from .test_bank_failure_stops import D

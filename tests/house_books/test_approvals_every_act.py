@@ -20,7 +20,7 @@ from house_books import services
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import open_session
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

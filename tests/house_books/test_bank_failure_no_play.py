@@ -14,8 +14,8 @@ from house_books.services.bank import record_new_authorisation
 from tables.clock import history_at
 from tables.models import HandLog, Session
 from tables.services import resume_session, upload_hand_log
-from tests import builders
-from tests.builders import HANDLOG_FIXTURES, assert_refused
+from tests.support import builders
+from tests.support.builders import HANDLOG_FIXTURES, assert_refused
 
 from .test_bank_failure_stops import D, _at, _fail, cashier, seances  # noqa: F401
 

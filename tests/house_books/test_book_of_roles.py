@@ -18,7 +18,7 @@ from casino_ops import roles
 from casino_ops.inspection import inspect
 from house_books import selectors, services
 from house_books.models import RoleEntry
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
 
@@ -210,7 +210,7 @@ def test_who_counts_never_signs(users: dict[str, Any], casino: Any) -> None:
     """FR art. 69, LU art. 10: the director who opens a séance naming himself as the croupier
     who counted, or signs an advance he counted himself, is refused."""
     from tables import services as tables
-    from tests import builders
+    from tests.support import builders
 
     director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
     table = tables.create_table(actor=director, number=3, code="BJ03")

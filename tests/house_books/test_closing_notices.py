@@ -70,7 +70,7 @@ def table(director: Any) -> Any:
 def _session(director: Any, croupier: Any, table: Any, **limits: Any) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
-    from tests.builders import shoe_for
+    from tests.support.builders import shoe_for
 
     values = {"minimum": Decimal("5.00"), "maximum": Decimal("500.00"), "advance_amount": Decimal("30000.00")}
     values.update(limits)

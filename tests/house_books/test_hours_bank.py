@@ -50,7 +50,7 @@ def _hours(actor: Any, **kw: Any) -> SeanceHours:
 def _open(director: Any, croupier: Any, table: Any, hour: int) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
-    from tests.builders import shoe_for
+    from tests.support.builders import shoe_for
 
     shoe_for(table, D, director)  # LU art. 32 §3, 40 (nothing under FR)
     with history_at(_at(D, hour)):

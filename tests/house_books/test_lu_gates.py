@@ -18,7 +18,7 @@ from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import create_table, open_session
-from tests.builders import shoe_for
+from tests.support.builders import shoe_for
 
 pytestmark = pytest.mark.django_db
 

@@ -76,8 +76,8 @@ def test_lu_a_superuser_made_in_sql_on_a_database_in_service_is_named(lu_casino:
 def test_lu_a_line_counted_and_signed_by_one_person_is_named(lu_casino: Any, users: dict[str, Any]) -> None:
     from tables import services as tables
     from tables.models import AdvanceEntry
-    from tests import builders
-    from tests.guards import behind_the_guard
+    from tests.support import builders
+    from tests.support.guards import behind_the_guard
 
     director = users[roles.DIRECTOR]
     table = tables.create_table(actor=director, number=3, code="BJ03")

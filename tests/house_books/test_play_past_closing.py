@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from casino_ops.inspection import inspect
-from tests import builders
+from tests.support import builders
 
 from .test_hours_bank import D, _close, _hours, _open, cashier, table  # noqa: F401
 

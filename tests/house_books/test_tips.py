@@ -184,7 +184,7 @@ def test_lu_inspection_finds_a_day_of_play_without_a_count(
 ) -> None:
     from tables.clock import history_at
     from tables.services import create_table, open_session
-    from tests.builders import shoe_for
+    from tests.support.builders import shoe_for
 
     table = create_table(actor=director, number=3, code="BJ03")
     since = TODAY - dt.timedelta(days=100)

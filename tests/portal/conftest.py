@@ -36,7 +36,7 @@ def totp_code(device: TOTPDevice) -> str:
 
 def make_devices(users: dict[str, Any]) -> dict[str, Any]:
     """A confirmed authenticator app for each role that needs a one-time code; the officer's
-    second factor is his passkey, the device of his enrolment (tests.builders.enrol_officer)."""
+    second factor is his passkey, the device of his enrolment (tests.support.builders.enrol_officer)."""
     from casino_ops import officers
 
     return {
@@ -101,4 +101,4 @@ def officer_client(clients: dict[str, Client]) -> Client:
     return clients[roles.OFFICER]
 
 
-from .samples import dev_cert, samples, shared_samples, signing  # noqa: F401,E402
+from tests.support.samples import dev_cert, samples, shared_samples, signing  # noqa: F401,E402

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
-from tests.portal.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 

@@ -16,7 +16,7 @@ from cards_registry.models import Visa
 from casino_ops import officers
 from casino_ops.officers import OfficerSignature
 from casino_ops.passkeys import SoftwarePasskey, unb64url
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
 

@@ -22,9 +22,9 @@ from casino_ops import roles
 from casino_ops.access import Act
 from inspection.portal import access
 from inspection.portal.views.registers import available
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
-from .samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
 # the roles with staff accounts (the admin's users); the officer and the machine have none

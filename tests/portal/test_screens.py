@@ -14,7 +14,7 @@ from django.utils import translation
 
 from casino_ops import dates
 
-from .samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 def _main(client: Any, url: str, language: str) -> str:

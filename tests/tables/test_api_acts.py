@@ -6,7 +6,7 @@ import pytest
 
 from audit.models import AuditEvent
 from tables.models import AuthorisedMinimum, Delegation
-from tests import builders
+from tests.support import builders
 
 from .conftest import DAY
 

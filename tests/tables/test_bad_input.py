@@ -84,7 +84,7 @@ def test_an_absurd_session_act_is_refused_on_its_field(
 
 @pytest.mark.django_db
 def test_a_shoe_is_filled_by_choosing_decks_by_serial(director_client, today_session, depot_decks, staff):
-    from tests.depot_helpers import issue_and_check
+    from tests.support.depot_helpers import issue_and_check
 
     issue_and_check(
         director=staff["director"],

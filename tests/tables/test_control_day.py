@@ -16,8 +16,8 @@ from audit.models import AuditEvent
 from casino_ops.inspection import inspect
 from tables import services
 from tables.models import ControlDay
-from tests import builders
-from tests.builders import assert_refused, gaming_day
+from tests.support import builders
+from tests.support.builders import assert_refused, gaming_day
 
 from .conftest import DAY, at_day
 

@@ -15,7 +15,7 @@ from django.core.management.base import CommandError
 from tables import rules, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy, HandLog
-from tests import builders
+from tests.support import builders
 
 from .conftest import DAY, at_day
 

@@ -13,7 +13,7 @@ import time
 import uuid
 
 from audit.merkle import Tree, leaf_hash, root_of
-from tests.witness_process import WitnessServer
+from tests.support.witness_process import WitnessServer
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 from tlog.witness import AddCheckpoint

@@ -10,7 +10,7 @@ import re
 import urllib.parse
 import urllib.request
 
-from tests.witness_process import WitnessServer
+from tests.support.witness_process import WitnessServer
 
 from .test_add_checkpoint import Casino
 

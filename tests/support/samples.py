@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from casino_ops import roles
-from tests import builders
+from tests.support import builders
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 DAY = dt.date(2026, 11, 30)
