@@ -58,9 +58,9 @@ def _offered() -> dict[str, str]:
     offered: dict[str, str] = {}
     for path in sorted(SUPPORT.rglob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and not node.name.startswith(
-                "_"
-            ):
+            if isinstance(
+                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+            ) and not node.name.startswith("_"):
                 offered[node.name] = _module_name(path)
     return offered
 
@@ -84,7 +84,9 @@ def test_no_test_module_defines_again_a_helper_of_the_support_package() -> None:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
                 name = node.name.lstrip("_")
                 if name in offered:
-                    wrong.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name} (tests.support: {offered[name]})")
+                    wrong.append(
+                        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} (tests.support: {offered[name]})"
+                    )
     assert not wrong, "use the support package's helper:\n" + "\n".join(wrong)
 
 

@@ -39,11 +39,6 @@ def _open(director: Any, croupier: Any, table: Any) -> Any:
         )
 
 
-@pytest.fixture
-def table(director: Any) -> Any:
-    return create_table(actor=director, number=3, code="BJ03")
-
-
 def test_no_devices_book_is_no_way_round_the_rule(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:

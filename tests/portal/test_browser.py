@@ -486,7 +486,9 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
                 page.wait_for_selector(".verdict")
                 # the verdict takes the focus: a screen reader reads it at once (the browser
                 # applies autofocus at its next rendering step, not when the element appears)
-                page.wait_for_function("() => document.activeElement && document.activeElement.id === 'verdict-card'")
+                page.wait_for_function(
+                    "() => document.activeElement && document.activeElement.id === 'verdict-card'"
+                )
                 assert page.evaluate("() => document.activeElement.id") == "verdict-card"
                 tour.at_each_size(page, f"{language}-{{size}}-checker-result")
                 page.goto(f"{base}/inspection/audit/")

@@ -14,7 +14,6 @@ from pyhanko.sign import signers
 from audit import devcert
 from audit import signing as casino_signing
 from inspection.portal.checker import check_pdf
-
 from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 URL = "/inspection/signatures/"

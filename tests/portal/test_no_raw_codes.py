@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from audit.actions import Action
 from casino_ops import roles
-
 from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+
 from .test_browser import _admin_pages, _portal_pages
 
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")

@@ -18,8 +18,15 @@ import pytest
 from django.urls import reverse
 
 from casino_ops import roles
+from tests.support.samples import (  # noqa: F401 - made once for the module
+    Samples,
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
-from tests.support.samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 from .test_admin_screens import every_admin_page
 from .test_permission_matrix import ADMIN_ACTS, ADMIN_READS, EXPECTATIONS, Read, _admin_url
 

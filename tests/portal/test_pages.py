@@ -10,7 +10,6 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from cards_registry.models import Deck, IncidentClosure, Visa
-
 from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 

@@ -23,8 +23,14 @@ from casino_ops.access import Act
 from inspection.portal import access
 from inspection.portal.views.registers import available
 from tests.support.builders import gaming_day
-
-from tests.support.samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import (  # noqa: F401 - made once for the module
+    Samples,
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
 OTHER_ROLES = [r for r in roles.ALL_ROLES if r != roles.OFFICER]
 # the roles with staff accounts (the admin's users); the officer and the machine have none

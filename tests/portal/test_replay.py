@@ -9,7 +9,6 @@ import pytest
 from inspection.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
 from tests.support import builders
-
 from tests.support.samples import FIXTURES, worked_example
 
 
