@@ -451,3 +451,27 @@ def books_breaches(code: int, breaches: list[Any]) -> tuple[int, list[Any]]:
     kept = [b for b in breaches if not str(b["check"]).startswith(PEOPLE_AND_RECORD_CHECKS)]
     assert code == (1 if breaches else 0)
     return (1 if kept else 0), kept
+
+
+def close_even(staff: dict[str, Any], session: Any, hour: int = 23) -> None:
+    """The séance closed with no result (the closing cash is the advance), by ``staff``'s
+    director and croupier."""
+    from tables import services
+
+    with at_day(session.day, hour):
+        services.close_session(
+            actor=staff["director"],
+            session=session,
+            closing_cash=session.advances_total,
+            counted_by=staff["croupier"],
+            certified_exact=True,
+        )
+
+
+def other_passkey_pem() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    return ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )

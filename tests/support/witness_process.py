@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,7 +26,10 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from audit.merkle import Tree, leaf_hash, root_of
+from tlog import checkpoint as checkpoints
 from tlog import note as notes
+from tlog.witness import AddCheckpoint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -222,3 +226,30 @@ def checkpoint_note(django_capture_on_commit_callbacks: Any, n: int = 3) -> Any:
     note = casino_notes.note_for(made)
     assert note is not None
     return note
+
+
+class CasinoLog:
+    """A log as a casino keeps it: leaves, its note key, checkpoints of any size."""
+
+    def __init__(self, witness: WitnessServer, *, leaves: int = 0) -> None:
+        self.origin = f"casino-{uuid.uuid4().hex[:8]}.example/audit"
+        self.key = notes.Signer.generate(self.origin)
+        self.leaves = [leaf_hash(f"{self.origin} {i}".encode()) for i in range(leaves)]
+        witness.add_log(self.key.verifier.vkey, name="CasinoLog " + self.origin[7:15])
+
+    def grow(self, n: int) -> None:
+        start = len(self.leaves)
+        self.leaves += [leaf_hash(f"{self.origin} {i}".encode()) for i in range(start, start + n)]
+
+    def checkpoint(
+        self, size: int | None = None, *, root: bytes | None = None, key: notes.Signer | None = None
+    ) -> str:
+        size = len(self.leaves) if size is None else size
+        head = checkpoints.Checkpoint(self.origin, size, root or root_of(self.leaves[:size]))
+        return notes.sign(head.text, key or self.key)
+
+    def request(self, old: int, size: int | None = None, **kwargs: object) -> bytes:
+        size = len(self.leaves) if size is None else size
+        tree = Tree(lambda keys: {}, lambda s, e: self.leaves[s:e], 2)
+        proof = tree.consistency_proof(old, size) if 0 < old < size else []
+        return AddCheckpoint(old, proof, self.checkpoint(size, **kwargs)).body  # type: ignore[arg-type]

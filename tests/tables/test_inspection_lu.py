@@ -15,9 +15,8 @@ import pytest
 from casino_ops.inspection import inspect
 from tables import services
 from tables.models import ControlDay
-from tests.support.builders import books_read_under
+from tests.support.builders import books_read_under, close_even
 from tests.tables.conftest import DAY
-from tests.tables.test_control_day import _close_even
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ def test_lu_a_day_never_closed_then_never_stamped(staff: Any, open_session: Any,
     books_read_under("LU")
     [never_closed] = _named("tables.day_not_closed")
     assert never_closed.article == "LU art. 10" and "30/11/2026" in never_closed.object
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     services.close_day(actor=staff["director"], day=DAY)
     assert not _named("tables.day_not_closed") and not _named("tables.day_not_stamped")
     settings.CONTROL_REGISTER_STAMP_DAYS = 0
