@@ -11,6 +11,7 @@ from pathlib import Path
 TESTS = Path(__file__).resolve().parent
 ROOT = TESTS.parent
 SUPPORT = TESTS / "support"
+DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _test_modules() -> list[Path]:
@@ -52,17 +53,42 @@ def _is_test_module(name: str) -> bool:
     return parts[0] == "tests" and parts[1:2] != ["support"] and parts[-1] != "conftest"
 
 
-def _offered() -> dict[str, str]:
+def _is_fixture(node: ast.AST) -> bool:
+    """Decorated with ``pytest.fixture`` (called or not)."""
+    for decorator in getattr(node, "decorator_list", []):
+        target = decorator.func if isinstance(decorator, ast.Call) else decorator
+        if isinstance(target, ast.Attribute) and target.attr == "fixture":
+            return True
+    return False
+
+
+def _offered() -> dict[str, tuple[str, bool]]:
     """The helpers ``tests/support`` offers, by name (leading underscores dropped): every
-    public function and class its modules define."""
-    offered: dict[str, str] = {}
+    public function and class its modules define, with its module and whether it is a fixture."""
+    offered: dict[str, tuple[str, bool]] = {}
     for path in sorted(SUPPORT.rglob("*.py")):
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(
-                node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
-            ) and not node.name.startswith("_"):
-                offered[node.name] = _module_name(path)
+            if isinstance(node, DEFINITIONS) and not node.name.startswith("_"):
+                offered[node.name] = (_module_name(path), _is_fixture(node))
     return offered
+
+
+def _defined_again(path: Path, node: ast.AST, offered: dict[str, tuple[str, bool]]) -> str | None:
+    """Whether ``node`` (a definition at the top of ``path``) defines again what the support
+    package offers. Two idioms of pytest are not: a fixture that extends the one it overrides
+    (it asks for it by its own name), and a conftest's fixture made with the builder of the
+    same name (``sent_order``: the order the builder sends, for every test of the folder)."""
+    assert isinstance(node, DEFINITIONS)
+    name = node.name.lstrip("_")
+    if name not in offered:
+        return None
+    module, offered_fixture = offered[name]
+    fixture = _is_fixture(node)
+    if fixture and isinstance(node, ast.FunctionDef) and node.name in {a.arg for a in node.args.args}:
+        return None
+    if fixture and path.name == "conftest.py" and not offered_fixture:
+        return None
+    return f"{path.relative_to(ROOT)}:{node.lineno} {node.name} (tests.support: {module})"
 
 
 def test_no_test_module_imports_from_another() -> None:
@@ -81,16 +107,30 @@ def test_no_test_module_defines_again_a_helper_of_the_support_package() -> None:
     wrong = []
     for path in _test_modules():
         for node in ast.parse(path.read_text(encoding="utf-8")).body:
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                name = node.name.lstrip("_")
-                if name in offered:
-                    wrong.append(
-                        f"{path.relative_to(ROOT)}:{node.lineno} {node.name} (tests.support: {offered[name]})"
-                    )
+            if isinstance(node, DEFINITIONS) and (found := _defined_again(path, node, offered)):
+                wrong.append(found)
     assert not wrong, "use the support package's helper:\n" + "\n".join(wrong)
 
 
-def test_the_check_finds_an_import_from_another_test_module(tmp_path: Path) -> None:
+def test_the_check_tells_a_helper_defined_again_from_a_fixture_extended() -> None:
+    offered = {"signed_in": ("tests.support.clients", False), "samples": ("tests.support.samples", True)}
+    here = TESTS / "portal" / "test_example.py"
+    tree = ast.parse(
+        "def _signed_in(user): ...\n"
+        "@pytest.fixture\ndef samples(samples, settings): ...\n"
+        "@pytest.fixture\ndef signed_in(users): ...\n"
+    )
+    found = [_defined_again(here, node, offered) for node in tree.body]
+    assert found == [
+        "tests/portal/test_example.py:1 _signed_in (tests.support: tests.support.clients)",
+        None,
+        "tests/portal/test_example.py:5 signed_in (tests.support: tests.support.clients)",
+    ]
+    in_conftest = _defined_again(TESTS / "portal" / "conftest.py", tree.body[2], offered)
+    assert in_conftest is None  # the fixture made with the builder of its name
+
+
+def test_the_check_finds_an_import_from_another_test_module() -> None:
     """The walk itself: a relative import of a test module is found, one of the support package
     or of a conftest is not."""
     here = TESTS / "portal" / "test_example.py"

@@ -22,8 +22,7 @@ from tables.services.limits import record_authorised_minimum
 from tests.support import builders
 from tests.support.builders import kept_for_module
 from tests.support.demo_rows import loaded
-
-from .test_register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
+from tests.support.register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
 
 
 @pytest.fixture(scope="module")

@@ -30,7 +30,6 @@ from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
-from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.support.celery_workers import redis_url, start_worker, worker_env
 from tests.support.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
@@ -98,7 +97,7 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
     casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
-    clients: Any,  # noqa: F811
+    clients: Any,
     tmp_path: Path,
     capsys: Any,
 ) -> None:

@@ -19,7 +19,6 @@ from audit import witnesses
 from audit.actions import Action
 from audit.tlog_proofs import tlog_proof
 from inspection import verifier
-from tests.portal.conftest import clients, devices  # noqa: F401  # fixtures
 from tests.support.witness_process import WitnessServer, checkpoint_note, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 
@@ -96,7 +95,7 @@ def test_a_register_verified_offline_with_the_authority_s_policy_alone(
 def test_officers_see_which_checkpoints_lack_the_policy_s_cosignatures(
     casino_log: WitnessServer,
     django_capture_on_commit_callbacks: Any,
-    clients: Any,  # noqa: F811
+    clients: Any,
     tmp_path: Path,
 ) -> None:
     from audit import notes as casino_notes

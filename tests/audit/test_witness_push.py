@@ -15,7 +15,7 @@ from audit import notes as casino_notes
 from audit import witnesses
 from audit.actions import Action
 from audit.models import AuditEvent, CheckpointNote, Cosignature, WitnessState
-from tests.support.witness_process import (  # noqa: F401  # noqa: F401
+from tests.support.witness_process import (  # noqa: F401 - the fixtures
     WitnessServer,
     checkpoint_note,
     record_numbered_events,

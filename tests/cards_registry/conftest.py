@@ -8,23 +8,12 @@ from typing import Any
 import pytest
 
 from cards_registry.models import Deck, Order
-from casino_ops import roles
 from house_books import services as house
 from tests.support import builders
 from tests.support.builders import books_read_under, gaming_day
 
 COLOURS = builders.COLOURS
 sixain_data = builders.sixain
-
-
-@pytest.fixture
-def committee(users: dict[str, Any]) -> Any:
-    return users[roles.COMMITTEE]
-
-
-@pytest.fixture
-def croupier(users: dict[str, Any]) -> Any:
-    return users[roles.CROUPIER]
 
 
 @pytest.fixture

@@ -21,6 +21,7 @@ from tests.support.depot_helpers import issue_today
 
 pytestmark = pytest.mark.django_db
 
+
 def test_a_check_at_the_table_costs_a_known_number_of_queries(
     approved: list[Deck], director: Any, croupier: Any, django_assert_num_queries: Any
 ) -> None:

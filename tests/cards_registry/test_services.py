@@ -623,15 +623,10 @@ def test_destruction_refusals(director: Any, officer: Any, committee: Any, decks
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.OUT_OF_USE
 
 
-def test_only_the_witness_stamps_the_destruction(director: Any, officer: Any, decks: list[Deck]) -> None:
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-
-    from tests.support.builders import enrol_officer
-
-    other = get_user_model().objects.create_user(username="officier2")
-    other.groups.add(Group.objects.get(name="officier"))
-    enrol_officer(other)
+def test_only_the_witness_stamps_the_destruction(
+    director: Any, officer: Any, decks: list[Deck], make_user: Any
+) -> None:
+    other = make_user("officier2", roles.OFFICER, is_staff=False)
     out_of_use(director, decks[:1])
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]

@@ -20,7 +20,7 @@ from casino_ops.access import ACTS, Act
 from house_books import services
 from house_books.models import Approval
 from house_books.selectors import approved_on
-from tests.support.bank_failure import seances  # noqa: F401
+from tests.support.bank_failure import seances  # noqa: F401 - the fixture
 from tests.support.builders import assert_refused, gaming_day
 
 pytestmark = pytest.mark.django_db

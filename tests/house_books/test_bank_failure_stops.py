@@ -17,7 +17,13 @@ from house_books.services.bank import record_new_authorisation
 from tables.clock import history_at
 from tables.models import EntryKind, Session, SessionStatus
 from tables.services import add_advance, resume_session
-from tests.support.bank_failure import ADVANCE, D, fail_the_bank, on_failure_day, seances  # noqa: F401
+from tests.support.bank_failure import (
+    ADVANCE,
+    D,
+    fail_the_bank,
+    on_failure_day,
+    seances,  # noqa: F401 - the fixture
+)
 
 pytestmark = pytest.mark.django_db
 

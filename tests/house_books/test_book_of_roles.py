@@ -27,13 +27,6 @@ def _named(check: str) -> list[Any]:
     return [b for b in inspect().breaches if b.check == check]
 
 
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(
-        username="nouveau", password="pw-nouveau-1234", first_name="Anne", last_name="Kremer", is_staff=True
-    )
-
-
 def test_a_role_is_given_by_the_directors_act_and_recorded(director: Any, casino: Any, newcomer: Any) -> None:
     entry = services.grant_role(actor=director, person=newcomer, role=roles.CROUPIER, reason="Engagée le 1er")
     assert roles.has_role(newcomer, roles.CROUPIER)

@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.utils import timezone
@@ -24,13 +23,6 @@ pytestmark = pytest.mark.django_db
 
 def _named(check: str, who: str = "") -> list[Any]:
     return [b for b in inspect().breaches if b.check == check and b.object.startswith(who)]
-
-
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(
-        username="nouveau", password="pw-nouveau-1234", first_name="Anne", last_name="Kremer", is_staff=True
-    )
 
 
 def test_lu_a_role_given_in_sql_is_named_with_its_name_changed_and_the_clash(

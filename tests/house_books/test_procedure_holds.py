@@ -19,11 +19,6 @@ from tests.support.builders import assert_refused
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(username="nouveau", password="pw-nouveau-1234", is_staff=True)
-
-
 # -- the superuser ---------------------------------------------------------------------------
 
 

@@ -20,7 +20,7 @@ from django.db import models
 from django.test import RequestFactory
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
-from .conftest import signed_in
+from tests.support.clients import signed_in
 
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 

@@ -15,8 +15,7 @@ from django.urls import reverse
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops import roles
-
-from .conftest import passkey_login, signed_in, totp_code
+from tests.support.clients import passkey_login, signed_in, totp_code
 
 LOGIN = "/inspection/connexion/"
 

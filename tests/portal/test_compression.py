@@ -39,7 +39,7 @@ def test_the_page_showing_a_second_factor_key_is_not_compressed(
 ) -> None:
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from tests.portal.conftest import signed_in
+    from tests.support.clients import signed_in
 
     # a director signed in with his password only (an officer's second factor is his passkey)
     director = samples.users[roles.DIRECTOR]

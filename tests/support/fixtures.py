@@ -106,3 +106,30 @@ def croupier_client(users: dict[str, Any]) -> Client:
     from casino_ops import roles
 
     return signed_in(users[roles.CROUPIER])
+
+
+@pytest.fixture
+def devices(users: dict[str, Any]) -> dict[str, Any]:
+    """Each role's second factor: an authenticator app, the officer's enrolment."""
+    from tests.support.clients import make_devices
+
+    return make_devices(users)
+
+
+@pytest.fixture
+def clients(users: dict[str, Any], devices: dict[str, Any]) -> dict[str, Client]:
+    """One client per role (verified where the role needs it), plus anonymous and an
+    officer who gave only a password."""
+    from casino_ops import roles
+
+    made = {role: signed_in(users[role], devices.get(role)) for role in roles.ALL_ROLES}
+    made["anonymous"] = Client()
+    made["officer_password_only"] = signed_in(users[roles.OFFICER])
+    return made
+
+
+@pytest.fixture
+def officer_client(clients: dict[str, Client]) -> Client:
+    from casino_ops import roles
+
+    return clients[roles.OFFICER]

@@ -197,7 +197,7 @@ def module_casino(samples: Samples) -> Any:
 def _sign_in_every_role(made: Samples) -> None:
     """Each role's TOTP device and a session signed in with it (the officer's also signed in with
     a password only), kept with the module's samples: a test then has only to show the cookie."""
-    from .conftest import make_devices, signed_in
+    from tests.support.clients import make_devices, signed_in
 
     made.devices = make_devices(made.users)
     for role, user in made.users.items():

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,17 +26,12 @@ import pytest
 from django.conf import settings
 
 from audit.merkle import Tree, leaf_hash, root_of
+from tests.support.ports import free_port
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 from tlog.witness import AddCheckpoint
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _admin_dsn() -> dict[str, Any]:
@@ -56,7 +50,7 @@ class WitnessServer:
     def __init__(self, name: str) -> None:
         self.db = name
         self.key = notes.Signer.generate("witness.authority.example/" + name[-12:], notes.COSIGNATURE_V1)
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         dsn = _admin_dsn()

@@ -32,12 +32,6 @@ def _post(client, session, body):
     )
 
 
-@pytest.fixture
-def croupier_client(client, staff):
-    client.force_login(staff["croupier"])
-    return client
-
-
 @pytest.mark.django_db
 def test_upload_is_stored_unchanged_and_replayed(
     croupier_client, open_session, django_capture_on_commit_callbacks

@@ -146,7 +146,7 @@ def test_a_day_closed_a_week_ago_and_never_stamped(staff, open_session):
 def test_the_officer_stamps_the_day_from_the_portal(staff, open_session):
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from tests.portal.conftest import signed_in
+    from tests.support.clients import signed_in
 
     close_even(staff, open_session)
     services.close_day(actor=staff["director"], day=DAY)
