@@ -6,7 +6,7 @@ in the signature checker. Screenshots go to the test's output directory
 (``test-output/browser/`` too, which git ignores, to look at them).
 
 Then the tour: every portal page in French and in English (the director's admin, its
-acts' pages among them, is toured by test_admin_screens.py and test_admin_screens_en.py), at 1366×900 and on a phone (390×844), each checked by axe-core (no
+acts' pages among them, is toured by test_admin_screens.py), at 1366×900 and on a phone (390×844), each checked by axe-core (no
 serious or critical WCAG 2.1 AA violation), for horizontal overflow, and for raw
 codes or JSON left on screen (a screenshot of each with ``--screenshots``, in
 ``test-output/browser/tour/``); and a keyboard-only walk through login, a register
@@ -262,7 +262,7 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
     first.close()
 
     # The director's admin pages (its acts' pages among them) are toured by
-    # tests/portal/test_admin_screens.py and _en.py, at both sizes in both languages: not twice.
+    # tests/portal/test_admin_screens.py, at both sizes in both languages: not twice.
     portal = portal_pages(samples)
     for language, locale in LOCALES.items():
         for who, state, pages in (("officer", officer_state, portal),):

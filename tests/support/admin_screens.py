@@ -1,8 +1,8 @@
-"""The director's admin in a real browser, one language at a time (the admin's screen tests,
-``tests/portal/test_admin_screens*.py``, one file per language so that the two run side by
-side): every changelist and a change page of each model that has an entry, the acts' pages (a
-séance's acts, the decks' actions, each on its own page), at 1366×900: no page wider than the
-window, the session's acts under the title instead of over it, no raw discrepancy code or JSON
+"""The director's admin in a real browser, one language at a time (the admin's screen test,
+``tests/portal/test_admin_screens.py``, tours both with the same samples): every changelist and
+a change page of each model that has an entry, the acts' pages (a séance's acts, the decks'
+actions, each on its own page), at 1366×900: no page wider than the window, the session's acts
+under the title instead of over it, no raw discrepancy code or JSON
 brace outside the code captions; at 1366×900 and on a phone (390×844): axe-core finds no
 WCAG 2.1 A/AA violation. The page is laid out again for the phone without loading it again.
 With ``--screenshots``, a screenshot of each page goes to ``test-output/admin/<language>/``."""
