@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-# The order in which the workers get the test files: the longest first.
-pytest_plugins = ["tests.scheduling"]
+# The order in which the workers get the test files (the longest first), and the tests' people
+# and signed-in clients (tests/support/).
+pytest_plugins = ["tests.support.scheduling", "tests.support.fixtures"]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -240,7 +241,7 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
     - the rows migrate left are written back as they were, keys included: post_migrate then
       finds them all and writes nothing, and the next test starts from the database as migrate
       left it. (Made again by post_migrate, they would take other keys, in another order, and
-      the demo seeded on the first ones, ``tests/demo_rows.py``, would have to be seeded again.)
+      the demo seeded on the first ones, ``tests/support/demo_rows.py``, would have to be seeded again.)
 
     Nothing else is changed: every other test, and every other moment of this one, runs with
     the database and Django as production has them. (The PostgreSQL operations' class, not one
@@ -273,9 +274,9 @@ def _demo_shared_by_the_workers(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     """Under pytest-xdist, the workers of a run share the demo seeded by the first that needs it
-    (``tests/demo_rows.py``), in the run's temporary directory (each worker's is inside it)."""
+    (``tests/support/demo_rows.py``), in the run's temporary directory (each worker's is inside it)."""
     if hasattr(request.config, "workerinput"):
-        from tests import demo_rows
+        from tests.support import demo_rows
 
         demo_rows.SHARED = tmp_path_factory.getbasetemp().parent / "demo-rows"
 
@@ -311,36 +312,6 @@ def audit_witness(settings: Any, tmp_path_factory: pytest.TempPathFactory) -> No
         settings.AUDIT_WITNESS_DIR = str(tmp_path_factory.mktemp("witness", numbered=True))
 
 
-@pytest.fixture
-def users(db: None) -> dict[str, Any]:
-    """One user per role, keyed by role name, plus ``superuser``-free staff defaults."""
-    from tests.builders import users_by_role
-
-    return users_by_role()
-
-
-@pytest.fixture
-def director(users: dict[str, Any]) -> Any:
-    from casino_ops import roles
-
-    return users[roles.DIRECTOR]
-
-
-@pytest.fixture
-def officer(users: dict[str, Any]) -> Any:
-    from casino_ops import roles
-
-    return users[roles.OFFICER]
-
-
-@pytest.fixture
-def casino(director: Any) -> Any:
-    """The casino's settings: FR, authorised minimum 5.00."""
-    from tests.builders import casino_settings
-
-    return casino_settings(director)
-
-
 # -- the demo casino, seeded once and copied into each test that asks for it ---------------------
 
 
@@ -348,7 +319,7 @@ def casino(director: Any) -> Any:
 def demo(db: None) -> Any:
     """The database as ``seed_demo`` leaves it (the FR casino); ``demo.output``: what it printed.
     Ask for it before any fixture that writes."""
-    from tests.demo_rows import loaded
+    from tests.support.demo_rows import loaded
 
     return loaded("FR")
 
@@ -356,6 +327,6 @@ def demo(db: None) -> Any:
 @pytest.fixture
 def lu_demo(db: None) -> Any:
     """The database as ``seed_demo --profile LU`` leaves it; ``lu_demo.output``: what it printed."""
-    from tests.demo_rows import loaded
+    from tests.support.demo_rows import loaded
 
     return loaded("LU")

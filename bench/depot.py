@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> None:
     from cards_registry import selectors, services
     from casino_ops import roles
     from house_books.services.casino import update_casino_settings
-    from tests import builders
+    from tests.support import builders
 
     User = get_user_model()
     director = User.objects.create_user(username="directeur")

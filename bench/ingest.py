@@ -324,7 +324,7 @@ def set_up_day(
     from casino_ops import roles
     from house_books.services.casino import update_casino_settings
     from tables import services
-    from tests import builders
+    from tests.support import builders
 
     User = get_user_model()
     director = User.objects.create_user("bench_director", is_staff=True)

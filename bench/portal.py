@@ -100,7 +100,7 @@ def fill(extra_shoes: int) -> dict[str, str]:
     croupier = get_user_model().objects.get(groups__name=roles.CROUPIER)
     sessions = list(Session.objects.filter(status="open").select_related("table").order_by("table__number"))
     faults = (("SETTLEMENT_MISMATCH",), ("ILLEGAL_DOUBLE",), ("BET_BELOW_MIN",), ("SETTLEMENT_MISSING",))
-    from tests import builders
+    from tests.support import builders
 
     for i in range(extra_shoes):
         session = sessions[i % len(sessions)]

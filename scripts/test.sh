@@ -49,7 +49,7 @@ run_check() {
 run_check mypy env MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/casino-compliance/mypy}" .venv/bin/mypy
 run_check migrations .venv/bin/python manage.py makemigrations --check --dry-run
 status=0
-# Each file whole to one worker, the longest files first (tests/scheduling.py).
+# Each file whole to one worker, the longest files first (tests/support/scheduling.py).
 .venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 wait
 for name in mypy migrations; do

@@ -4,21 +4,23 @@ no "Voir le site" link to a page that does not exist."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from casino_ops import roles
-from tests.builders import enrol_officer
+from tests.support.clients import signed_in
 
 
 @pytest.mark.django_db
-def test_the_root_sends_a_visitor_to_a_login_and_a_director_to_the_admin() -> None:
+def test_the_root_sends_a_visitor_to_a_login_and_a_director_to_the_admin(
+    make_user: Callable[..., Any],
+) -> None:
     anonymous = Client().get("/")
     assert anonymous.status_code == 302 and anonymous["Location"] == "/inspection/"
-    director = get_user_model().objects.create_user("dir", password="x", is_staff=True)
-    client = Client()
-    client.force_login(director)
+    client = signed_in(make_user("dir", password="x"))
     assert client.get("/")["Location"] == "/admin/"
 
 
@@ -29,14 +31,8 @@ def test_the_admin_shows_no_link_to_a_missing_page(admin_client: Client) -> None
 
 
 @pytest.mark.django_db
-def test_the_officers_api_has_a_root_listing_its_endpoints() -> None:
-    from django.contrib.auth.models import Group
-
-    officer = get_user_model().objects.create_user("off", password="x")
-    officer.groups.add(Group.objects.get(name=roles.OFFICER))
-    enrol_officer(officer)
-    client = Client()
-    client.force_login(officer)
+def test_the_officers_api_has_a_root_listing_its_endpoints(make_user: Callable[..., Any]) -> None:
+    client = signed_in(make_user("off", roles.OFFICER, password="x", is_staff=False))
     response = client.get("/api/inspection/", HTTP_ACCEPT="application/json")
     assert response.status_code == 200, response.status_code
     listed = response.json()
@@ -46,6 +42,5 @@ def test_the_officers_api_has_a_root_listing_its_endpoints() -> None:
     for name, url in listed.items():  # the proofs answer for a given event or checkpoint
         if not name.startswith("proofs/"):
             assert client.get(url, HTTP_ACCEPT="application/json").status_code == 200, url
-    other = Client()
-    other.force_login(get_user_model().objects.create_user("nobody", password="x"))
+    other = signed_in(make_user("nobody", password="x", is_staff=False))
     assert other.get("/api/inspection/", HTTP_ACCEPT="application/json").status_code == 404

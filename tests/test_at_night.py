@@ -17,8 +17,8 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
-from tests import builders
-from tests.audit import test_books_tamper
+from tests.support import builders
+from tests.support.tampering import every_book_written
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_a_seance_after_midnight_is_the_evenings_and_the_books_verify_clean(
     night: None, users: dict[str, Any], casino: Any, django_capture_on_commit_callbacks: Any, capsys: Any
 ) -> None:
     assert builders.gaming_day() == EVENING
-    done = test_books_tamper._scenario(users, django_capture_on_commit_callbacks)
+    done = every_book_written(users, django_capture_on_commit_callbacks)
     assert done["session"].day == EVENING
     assert done["control_line"].control_day.day == EVENING
     assert done["control_line"].control_day.closed_at is not None

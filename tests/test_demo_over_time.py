@@ -17,7 +17,7 @@ from django.utils import timezone
 from casino_ops.checks import Breach, inspect
 from house_books.checks import _OUTSIDE_HOURS
 from tables.models import Session
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -1,5 +1,5 @@
 """The demo seeded by one pytest-xdist worker is taken by the others when it was seeded on the
-rows their database holds, and seeded again when not (tests/demo_rows.py)."""
+rows their database holds, and seeded again when not (tests/support/demo_rows.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from unittest import mock
 
 import pytest
 
-from tests import demo_rows
+from tests.support import demo_rows
 
 
 @pytest.mark.django_db

@@ -57,7 +57,7 @@ def test_the_next_test_finds_them_as_migrate_left_them_keys_included() -> None:
 
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_seeded_before_the_flush_loads_without_being_seeded_again() -> None:
-    from tests import demo_rows
+    from tests.support import demo_rows
 
     seeded = demo_rows._seeded["FR"]
     assert demo_rows.current(seeded)

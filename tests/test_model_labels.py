@@ -17,8 +17,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import override
 
-from tests.builders import kept_for_module
-from tests.demo_rows import loaded
+from tests.support.builders import kept_for_module
+from tests.support.demo_rows import loaded
 
 APPS = ("cards_registry", "tables", "house_books", "audit", "casino_ops")
 
@@ -133,7 +133,7 @@ def test_the_admin_names_the_depots_entries_in_english_too(lu_demo: None) -> Non
     from cards_registry import services
     from cards_registry.admin.corrections import _correction_entry_choices
     from cards_registry.models import Deck, Incident, Order
-    from tests.builders import gaming_day
+    from tests.support.builders import gaming_day
 
     users = get_user_model().objects
     deck = Deck.objects.filter(status="in_cabinet").order_by("serial").first()

@@ -13,7 +13,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
@@ -27,14 +26,9 @@ from django_otp.oath import TOTP
 
 from audit.books.guard import sqlite_guard_statements
 from audit.books.registry import books
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def _copy_tracked_files(target: Path) -> None:
@@ -72,7 +66,7 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
     workdir = tmp_path / "casino"
     workdir.mkdir()
     _copy_tracked_files(workdir)
-    port = _free_port()
+    port = free_port()
     # A fresh shell: none of what the test settings put into this process's environment.
     test_only = {
         "DATABASE_URL",

@@ -1,8 +1,8 @@
-"""The workers get the longest test files first (tests/scheduling.py)."""
+"""The workers get the longest test files first (tests/support/scheduling.py)."""
 
 from __future__ import annotations
 
-from tests.scheduling import known_durations, longest_first
+from tests.support.scheduling import known_durations, longest_first
 
 
 def test_the_longest_files_come_first_each_keeping_its_tests_in_order() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from django.conf import settings
 
-from .test_translations import PO, read_po
+from tests.support.catalogue import PO, read_po
 
 ROOT = Path(settings.BASE_DIR)
 GLOSSARY = ROOT / "docs" / "glossary.md"

@@ -5,28 +5,31 @@ and poppler's pdfsig with an NSS database that trusts the demo CA)."""
 from __future__ import annotations
 
 import atexit
+import datetime as dt
+import http.server
 import json
 import select
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from audit import devcert
-
-
-@pytest.fixture(scope="session")
-def dev_cert(tmp_path_factory: pytest.TempPathFactory) -> devcert.DevCertificate:
-    return devcert.make_dev_certificate(tmp_path_factory.mktemp("signing"), casino="Casino de test")
+from tests.support.samples import dev_cert  # noqa: F401  # the demo certificate, made once a run
+from tests.support.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
+from tlog import note as notes
 
 
 @pytest.fixture
 def signing_configured(
-    settings: Any, dev_cert: devcert.DevCertificate, tmp_path: Path
+    settings: Any,
+    dev_cert: devcert.DevCertificate,  # noqa: F811 - the fixture imported above
+    tmp_path: Path,
 ) -> devcert.DevCertificate:
     settings.SIGNING_PKCS12 = str(dev_cert.pkcs12)
     settings.SIGNING_PKCS12_PASSWORD = dev_cert.password
@@ -44,7 +47,10 @@ def witness(settings: Any, signing_configured: devcert.DevCertificate, tmp_path:
 
 
 @pytest.fixture(scope="session")
-def nss_db(tmp_path_factory: pytest.TempPathFactory, dev_cert: devcert.DevCertificate) -> str:
+def nss_db(
+    tmp_path_factory: pytest.TempPathFactory,
+    dev_cert: devcert.DevCertificate,  # noqa: F811 - the fixture imported above
+) -> str:
     if shutil.which("certutil") is None or shutil.which("pdfsig") is None:
         pytest.fail("poppler-utils and libnss3-tools are needed (scripts/system-deps.sh test)")
     directory = tmp_path_factory.mktemp("nss")
@@ -217,3 +223,92 @@ def pdf_text(pdf: Path) -> str:
     return subprocess.run(
         ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True, timeout=120
     ).stdout
+
+
+def _tsa(tmp_path: Path) -> Any:
+    """A time-stamping authority certificate and key (timeStamping EKU) for the mock server."""
+    from asn1crypto import keys
+    from asn1crypto import x509 as asn1_x509
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Mock TSA")])
+    now = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now)
+        .not_valid_after(now + dt.timedelta(days=2))
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    return (
+        asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER)),
+        keys.PrivateKeyInfo.load(
+            key.private_bytes(
+                serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+            )
+        ),
+    )
+
+
+@pytest.fixture
+def mock_tsa(tmp_path: Path) -> Any:
+    """An RFC 3161 server on localhost (the real one is outside the project)."""
+    import asyncio
+
+    from asn1crypto import tsp
+    from pyhanko.sign.timestamps import DummyTimeStamper
+
+    cert, key = _tsa(tmp_path)
+    stamper = DummyTimeStamper(tsa_cert=cert, tsa_key=key)
+    requests_seen: list[bytes] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            requests_seen.append(body)
+            response = asyncio.run(stamper.async_request_tsa_response(tsp.TimeStampReq.load(body)))
+            data = response.dump()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/timestamp-reply")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/tsa", requests_seen
+    server.shutdown()
+
+
+@pytest.fixture
+def casino_log(
+    witness_server: WitnessServer,  # noqa: F811  # the fixture imported above
+    settings: Any,
+    signing_configured: Any,
+    tmp_path: Path,
+) -> WitnessServer:
+    """The casino's log added to the witness (a fresh origin each test: the witness outlives
+    the test's database), and the casino's policy naming the witness."""
+    key = notes.Signer.generate(f"casino-{tmp_path.name[-20:].replace('_', '-')}.example/audit")
+    settings.AUDIT_NOTE_KEY = key.skey
+    settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
+    witness_server.add_log(key.verifier.vkey, name="Casino de test")
+    policy = tmp_path / "policy.txt"
+    policy.write_text(
+        f"log {key.verifier.vkey}\nwitness A {witness_server.vkey} {witness_server.url}\nquorum A\n",
+        encoding="utf-8",
+    )
+    settings.AUDIT_WITNESS_POLICY = str(policy)
+    return witness_server

@@ -40,7 +40,7 @@ def test_a_book_declared_without_its_manager_is_refused() -> None:
 
 @pytest.mark.django_db
 def test_update_and_bulk_create_of_a_book_are_captured_in_an_act(casino, director, officer) -> None:
-    from tests import builders
+    from tests.support import builders
 
     depot = builders.depot_with_decks(director, officer)
     accessor = Deck._meta.get_field("reception").remote_field.get_accessor_name()
@@ -66,7 +66,7 @@ def test_an_update_of_a_book_returns_its_keys_in_one_statement(
 ) -> None:
     """PostgreSQL: the UPDATE returns the keys of the rows it wrote (no SELECT of them
     first), across a join too; a filter no row can match sends nothing, as Django's."""
-    from tests import builders
+    from tests.support import builders
 
     depot = builders.depot_with_decks(director, officer)
     first, second = depot.decks[0], depot.decks[1]

@@ -17,7 +17,7 @@ from audit.books import registry as book_registry
 from audit.books.amend import _book
 from audit.models import AuditEvent
 from tables.models import Session
-from tests.audit.test_books_tamper import _as_superuser, _verify
+from tests.support.tampering import run_verify_audit, tamper_books
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
@@ -27,7 +27,7 @@ TABLE = "tables_session"
 @pytest.fixture
 def month_of_acts(lu_demo: Any, capsys: Any) -> list[tuple[str, str, str]]:
     """The LU demo (a month of séances), verified clean; the séances' book as declared now."""
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     assert Session.objects.count() > 30
     book = book_for(TABLE)
@@ -61,19 +61,19 @@ def test_a_field_added_to_a_book_binds_the_rows_written_before(month_of_acts, de
     _alter(f"ALTER TABLE {TABLE} ADD COLUMN screen_note varchar(50) NOT NULL DEFAULT 'néant'")
     after = [*before, ("screen_note", "screen_note", "value")]
     declare(after)
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1 and f"BOOK: {TABLE} pk" in err  # without the amendment, every row differs
     operation = amend_operations(table=TABLE, pk="id", before=before, after=after, reason="note d'écran")
     with connection.schema_editor(atomic=True) as editor:
         operation.code(None, editor)
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     events = AuditEvent.objects.filter(action="book.amended", object_id=TABLE)
     assert events.exists() and all(e.actor_id is None for e in events)
     # from now on the new column is bound: changing it behind the application is named
     pk = Session.objects.order_by("pk").values_list("pk", flat=True).first()
-    _as_superuser(f"UPDATE {TABLE} SET screen_note = 'autre' WHERE id = %s", [pk], TABLE)
-    code, _out, err = _verify(capsys)
+    tamper_books(f"UPDATE {TABLE} SET screen_note = 'autre' WHERE id = %s", [pk], TABLE)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1 and f"BOOK: {TABLE} pk {pk} field screen_note" in err
 
 
@@ -88,18 +88,18 @@ def test_a_renamed_field_binds_the_rows_under_their_new_name(month_of_acts, decl
         for name, column, kind in before_now
     ]
     declare(after)
-    code, _out, _err = _verify(capsys)
+    code, _out, _err = run_verify_audit(capsys)
     assert code == 1
     count = amend_book(table=TABLE, pk="id", before=before, after=after, renamed={old: new})
     assert count == Session.objects.count()
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
 
 
 def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of_acts, declare, capsys):
     before = month_of_acts
     pk = Session.objects.order_by("pk").values_list("pk", flat=True).first()
-    _as_superuser(f"UPDATE {TABLE} SET minimum = minimum + 1 WHERE id = %s", [pk], TABLE)
+    tamper_books(f"UPDATE {TABLE} SET minimum = minimum + 1 WHERE id = %s", [pk], TABLE)
     _alter(f"ALTER TABLE {TABLE} ADD COLUMN screen_note varchar(50) NOT NULL DEFAULT 'néant'")
     after = [*before, ("screen_note", "screen_note", "value")]
     with pytest.raises(BookNotVouched) as refused, transaction.atomic():
@@ -107,5 +107,5 @@ def test_a_row_tampered_with_before_the_migration_refuses_the_amendment(month_of
     assert f"{TABLE} pk {pk}: differs from event #" in str(refused.value)
     assert not AuditEvent.objects.filter(action="book.amended").exists()
     declare(before)
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1 and f"BOOK: {TABLE} pk {pk} field minimum" in err

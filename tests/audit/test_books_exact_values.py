@@ -21,9 +21,9 @@ from audit.verification import verify
 from cards_registry.models import Visa
 from casino_ops import roles
 from tables.models import AdvanceEntry
-from tests import builders
-from tests.audit import test_books_tamper
-from tests.guards import behind_the_guard
+from tests.support import builders
+from tests.support.guards import behind_the_guard
+from tests.support.tampering import every_book_written
 
 MERSENNE_61 = 2**61 - 1
 
@@ -43,10 +43,10 @@ def _user(pk: int, role: str) -> Any:
     return user
 
 
-def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
+def scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
     """The tamper test's scenario, its visas stamped by an officer whose key is -1."""
     users = dict(users, **{roles.OFFICER: _user(-1, roles.OFFICER)})
-    return test_books_tamper._scenario(users, capture)
+    return every_book_written(users, capture)
 
 
 def _move_keys(found: dict[str, Any]) -> tuple[AdvanceEntry, Visa]:
@@ -79,7 +79,7 @@ def _assert_both_named(problems: list[str], advance: AdvanceEntry, visa: Visa) -
 def test_a_bound_key_moved_by_a_hash_collision_is_named_on_the_connection_and_event_by_event(
     users, casino, django_capture_on_commit_callbacks
 ):
-    found = _scenario(users, django_capture_on_commit_callbacks)
+    found = scenario(users, django_capture_on_commit_callbacks)
     assert verify().book_problems == _event_by_event() == []
     advance, visa = _move_keys(found)
     problems = verify().book_problems
@@ -92,7 +92,7 @@ def test_a_bound_key_moved_by_a_hash_collision_is_named_while_its_event_waits_to
     users, casino, settings, django_capture_on_commit_callbacks
 ):
     settings.AUDIT_SEALING = "sealer"
-    found = _scenario(users, django_capture_on_commit_callbacks)
+    found = scenario(users, django_capture_on_commit_callbacks)
     outcome = verify()
     assert outcome.chain.pending and outcome.book_problems == []
     advance, visa = _move_keys(found)

@@ -15,7 +15,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 from django.db import connection, transaction
 from django.db.utils import DatabaseError
 from django.utils import timezone
@@ -27,91 +26,17 @@ from cards_registry import services as depot
 from cards_registry.models import Deck, Incident, IncidentRoute, KeyHandover, Reception, Visa
 from casino_ops import roles
 from tables import services as floor
-from tables.blackjack.simulator import simulate_shoe
-from tables.models import AdvanceEntry, ControlLine, EntryKind
-from tests import builders
-from tests.depot_helpers import issue_and_check
+from tables.models import AdvanceEntry, EntryKind
+from tests.support import builders
+from tests.support.depot_helpers import issue_and_check
+from tests.support.tampering import every_book_written, run_verify_audit, tamper_books
 
 D = Decimal
 
 
-def _scenario(users: dict[str, Any], capture: Any) -> dict[str, Any]:
-    """Every book written through the services: the depot from order to table, a session with
-    its advances, a shoe, a hand log and its replay, the closing and the control register."""
-    director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
-    croupier = users[roles.CROUPIER]
-    today = builders.gaming_day()
-    reception = builders.depot_with_decks(director, officer, day=today, delivery_note="BL 1").reception
-    visa = depot.stamp_reception(actor=officer, reception=reception, remark="vu")
-    table = floor.create_table(actor=director, number=3, code="BJ03")
-    session = floor.open_session(
-        actor=director,
-        table=table,
-        day=today,
-        minimum=D("10.00"),
-        maximum=D("1000.00"),
-        advance_amount=D("30000.00"),
-        croupier=croupier,
-    )
-    advance = floor.add_advance(actor=director, session=session, amount=D("30000.00"), counted_by=croupier)
-    a1 = list(Deck.objects.filter(serial__startswith="A1-").order_by("serial"))
-    issue_and_check(director=director, croupier=croupier, table_number=3, day=today, decks=a1)
-    shoe = floor.fill_shoe(actor=croupier, session=session, deck_ids=[d.pk for d in a1])
-    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
-    with capture(execute=True):
-        hand_log = floor.upload_hand_log(
-            actor=croupier, session=session, raw=json.dumps(log).encode(), source="api"
-        )
-    # the decks come back before the session closes (FR art. 40 §5)
-    depot.return_decks(actor=director, table_number=3, day=today, results=[(d, "fit", "", 52) for d in a1])
-    floor.close_session(
-        actor=director,
-        session=session,
-        closing_cash=D("61000.00"),
-        counted_by=croupier,
-        certified_exact=True,
-    )
-    with builders.at_day(today + dt.timedelta(days=1), 1):  # after midnight: the day has ended
-        floor.close_day(actor=director, day=today)
-    return {
-        "reception": reception,
-        "visa": visa,
-        "advance": advance,
-        "deck": a1[0],
-        "hand_log": hand_log,
-        "control_line": ControlLine.objects.get(),
-        "session": session,
-    }
-
-
 @pytest.fixture
 def scenario(users: dict[str, Any], casino: Any, django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
-    return _scenario(users, django_capture_on_commit_callbacks)
-
-
-def _verify(capsys: Any) -> tuple[int, str, str]:
-    try:
-        call_command("verify_audit")
-    except SystemExit as exit_info:
-        code = exit_info.code
-    else:
-        code = 0
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _as_superuser(sql: str, params: list[Any], *tables: str) -> None:
-    """Tamper with a book behind the application's back: lift its guard, write, restore it."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        for table in tables:
-            cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
-        try:
-            cursor.execute(sql, params)
-        finally:
-            for table in tables:
-                cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_rows")
-                cursor.execute(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate")
+    return every_book_written(users, django_capture_on_commit_callbacks)
 
 
 def _seq_binding(table: str, pk: int) -> int:
@@ -127,7 +52,7 @@ def _seq_binding(table: str, pk: int) -> int:
 
 @pytest.mark.django_db
 def test_every_act_binds_its_rows_and_the_books_verify_clean(scenario, capsys):
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 0, err
     assert "rows of the books match the chain" in out
     bound = {
@@ -170,7 +95,7 @@ def test_every_act_binds_its_rows_and_the_books_verify_clean(scenario, capsys):
 
 
 def _assert_named(capsys: Any, table: str, pk: int, field: str, said: str, found: str) -> None:
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1
     seq = _seq_binding(table, pk)
     expected = f"BOOK: {table} pk {pk} field {field}"
@@ -182,7 +107,7 @@ def _assert_named(capsys: Any, table: str, pk: int, field: str, said: str, found
 @pytest.mark.django_db
 def test_an_advance_amount_edited_in_the_database_is_named(scenario, capsys):
     advance = scenario["advance"]
-    _as_superuser(
+    tamper_books(
         "UPDATE tables_advanceentry SET amount = 3000 WHERE id = %s", [advance.pk], "tables_advanceentry"
     )
     _assert_named(capsys, "tables_advanceentry", advance.pk, "amount", "30000.00", "3000.00")
@@ -191,7 +116,7 @@ def test_an_advance_amount_edited_in_the_database_is_named(scenario, capsys):
 @pytest.mark.django_db
 def test_a_receipt_book_entry_edited_in_the_database_is_named(scenario, capsys):
     reception = scenario["reception"]
-    _as_superuser(
+    tamper_books(
         "UPDATE cards_registry_reception SET delivery_note = 'BL 9' WHERE id = %s",
         [reception.pk],
         "cards_registry_reception",
@@ -202,7 +127,7 @@ def test_a_receipt_book_entry_edited_in_the_database_is_named(scenario, capsys):
 @pytest.mark.django_db
 def test_a_visa_edited_in_the_database_is_named(scenario, capsys):
     visa = scenario["visa"]
-    _as_superuser(
+    tamper_books(
         "UPDATE cards_registry_visa SET remark = 'rien à signaler' WHERE id = %s",
         [visa.pk],
         "cards_registry_visa",
@@ -213,7 +138,7 @@ def test_a_visa_edited_in_the_database_is_named(scenario, capsys):
 @pytest.mark.django_db
 def test_a_deck_serial_edited_in_the_database_is_named(scenario, capsys):
     deck = scenario["deck"]
-    _as_superuser(
+    tamper_books(
         "UPDATE cards_registry_deck SET serial = 'Z9-1' WHERE id = %s", [deck.pk], "cards_registry_deck"
     )
     _assert_named(capsys, "cards_registry_deck", deck.pk, "serial", "A1-1", "Z9-1")
@@ -231,7 +156,7 @@ def test_a_deck_status_moved_behind_the_application_is_named(scenario, capsys):
 @pytest.mark.django_db
 def test_a_control_register_result_edited_in_the_database_is_named(scenario, capsys):
     line = scenario["control_line"]
-    _as_superuser("UPDATE tables_controlline SET result = 0 WHERE id = %s", [line.pk], "tables_controlline")
+    tamper_books("UPDATE tables_controlline SET result = 0 WHERE id = %s", [line.pk], "tables_controlline")
     _assert_named(capsys, "tables_controlline", line.pk, "result", "1000.00", "0.00")
 
 
@@ -240,7 +165,7 @@ def test_the_raw_text_of_a_hand_log_edited_in_the_database_is_named(scenario, ca
     log = scenario["hand_log"]
     raw = log.raw.replace('"BJ03"', '"BJ04"', 1)
     assert raw != log.raw
-    _as_superuser("UPDATE tables_handlog SET raw = %s WHERE id = %s", [raw, log.pk], "tables_handlog")
+    tamper_books("UPDATE tables_handlog SET raw = %s WHERE id = %s", [raw, log.pk], "tables_handlog")
     import hashlib
 
     now = hashlib.sha256(raw.encode()).hexdigest()
@@ -251,8 +176,8 @@ def test_the_raw_text_of_a_hand_log_edited_in_the_database_is_named(scenario, ca
 def test_a_deleted_regulated_row_is_named(scenario, capsys):
     visa = scenario["visa"]
     seq = _seq_binding("cards_registry_visa", visa.pk)
-    _as_superuser("DELETE FROM cards_registry_visa WHERE id = %s", [visa.pk], "cards_registry_visa")
-    code, _out, err = _verify(capsys)
+    tamper_books("DELETE FROM cards_registry_visa WHERE id = %s", [visa.pk], "cards_registry_visa")
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1
     assert f"BOOK: cards_registry_visa pk {visa.pk}: created by event #{seq}, the row is gone" in err
 
@@ -267,7 +192,7 @@ def test_an_inserted_regulated_row_is_named(scenario, capsys):
             [advance.table_id, advance.session_id, EntryKind.FURTHER_ADVANCE],
         )
         forged = cursor.fetchone()[0]
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1
     assert f"BOOK: tables_advanceentry pk {forged}: no event of the chain created this row" in err
 
@@ -316,7 +241,7 @@ def test_corrections_are_new_rows_and_verify_clean(scenario, users, capsys):
         reason="erreur de recopie",
         approval="Approuvé, le directeur responsable",
     )
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
 
 
@@ -325,12 +250,12 @@ def test_sealer_mode_binds_the_rows_of_waiting_events_too(
     users, casino, settings, capsys, django_capture_on_commit_callbacks
 ):
     settings.AUDIT_SEALING = "sealer"
-    _scenario(users, django_capture_on_commit_callbacks)
+    every_book_written(users, django_capture_on_commit_callbacks)
     assert AuditEvent.objects.filter(seq__isnull=True).exists()
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     seal_pending()
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
 
 
@@ -342,7 +267,7 @@ def test_a_refused_act_binds_nothing_and_leaves_nothing_to_the_next_act(scenario
         KeyHandover.objects.create(giver=director, receiver=committee, at=timezone.now())
         raise RuntimeError("the act fails after its writes")
     depot.hand_over_key(actor=director, receiver=committee, reason="relève")
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
 
 
@@ -379,7 +304,6 @@ def test_guard_sql_builds_both_vendors():
 def _incident_books(users: dict[str, Any]) -> dict[str, Any]:
     """An incident that quarantines two decks, closed with one found fit; a declaration that
     puts a third out of use: the many-to-many books."""
-    import datetime as dt
 
     director, officer = users[roles.DIRECTOR], users[roles.OFFICER]
     today = builders.gaming_day()
@@ -404,7 +328,7 @@ def _incident_books(users: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.django_db
 def test_the_many_to_many_books_are_bound_and_named(users, casino, capsys):
     books_ = _incident_books(users)
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     links = dict.fromkeys(
         [
@@ -428,7 +352,7 @@ def test_the_many_to_many_books_are_bound_and_named(users, casino, capsys):
     # which deck the incident quarantined, changed behind the application's back
     incident, third = books_["incident"], books_["decks"][2]
     link = incident.decks.through.objects.filter(incident=incident).order_by("pk").first()
-    _as_superuser(
+    tamper_books(
         "UPDATE cards_registry_incident_decks SET deck_id = %s WHERE id = %s",
         [third.pk, link.pk],
         "cards_registry_incident_decks",
@@ -472,7 +396,6 @@ def _the_acts_the_fr_demo_leaves_out() -> None:
     and its stamp, a change of the gaming day, the depot's settings, an officer's demand and the
     inventory, an incident reported later and closed with a deck fit, a declaration out of use, a
     correction."""
-    import datetime as dt
 
     from cards_registry.models import DeckStatus
     from house_books.services.casino import update_casino_settings
@@ -559,7 +482,7 @@ def _tamper(book: Any) -> int | None:
         if expression is None:
             textual = isinstance(field, models.CharField | models.TextField)
             expression = f"\"{column}\" || 'x'" if textual else f'"{column}" + 1'
-        _as_superuser(
+        tamper_books(
             f'UPDATE "{book.table}" SET "{column}" = {expression} WHERE "{book.pk}" = %s', [pk], book.table
         )
         return pk
@@ -581,7 +504,7 @@ def _tamper(book: Any) -> int | None:
         for target in targets[:20]:
             try:
                 with transaction.atomic():
-                    _as_superuser(
+                    tamper_books(
                         f'UPDATE "{book.table}" SET "{column}" = %s WHERE "{book.pk}" = %s',
                         [target, pk],
                         book.table,
@@ -593,12 +516,12 @@ def _tamper(book: Any) -> int | None:
 
 
 def _every_book_tampered(capsys: Any, expected: set[str]) -> None:
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     written = {b.table for b in books() if b.model._base_manager.exists()}
     assert expected <= written, sorted(expected - written)
     tampered = {b.table: _tamper(b) for b in books() if b.table in expected}
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1
     unnamed = sorted(t for t, pk in tampered.items() if f"BOOK: {t} pk {pk}" not in err)
     assert unnamed == [], err[-3000:]

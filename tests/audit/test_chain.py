@@ -13,7 +13,8 @@ import audit
 from audit.actions import Action
 from audit.chain import GENESIS, canonical_json, event_hash, format_time, seal_pending, verify_chain
 from audit.models import AuditEvent
-from tests.guards import AUDIT_EVENT_TRIGGERS, restore_event_guard
+from tests.support.guards import AUDIT_EVENT_TRIGGERS
+from tests.support.tampering import as_superuser_without_guard
 
 
 def _record(n: int = 1, actor=None, **payload) -> list[AuditEvent]:
@@ -30,17 +31,6 @@ def _record(n: int = 1, actor=None, **payload) -> list[AuditEvent]:
                 )
             )
     return events
-
-
-def _as_superuser_without_guard(sql: str, params=None) -> None:
-    """Tamper with the record behind the application's back, as tests must."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")  # no deferred checks pending
-        cursor.execute("ALTER TABLE audit_event DISABLE TRIGGER USER")
-        try:
-            cursor.execute(sql, params or [])
-        finally:
-            restore_event_guard(cursor)
 
 
 def test_canonical_json_sorts_keys_and_is_stable():
@@ -179,7 +169,7 @@ def test_verify_holds_on_an_intact_chain():
 def test_verify_finds_an_edited_payload():
     _record(5, note="a\\b\ttab")  # escapes travel through COPY too
     assert verify_chain().ok
-    _as_superuser_without_guard('UPDATE audit_event SET payload = \'{"note":"forged"}\' WHERE seq = 3')
+    as_superuser_without_guard('UPDATE audit_event SET payload = \'{"note":"forged"}\' WHERE seq = 3')
     result = verify_chain()
     assert result.broken_at == 3
     assert "content" in result.reason
@@ -188,7 +178,7 @@ def test_verify_finds_an_edited_payload():
 @pytest.mark.django_db
 def test_verify_finds_a_deleted_event():
     _record(5)
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq = 2")
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq = 2")
     result = verify_chain()
     assert result.broken_at == 2
     assert "missing" in result.reason
@@ -198,11 +188,11 @@ def test_verify_finds_a_deleted_event():
 def test_verify_finds_an_event_inserted_in_the_middle():
     _record(5)
     fake_prev = AuditEvent.objects.get(seq=3).hash
-    _as_superuser_without_guard(
+    as_superuser_without_guard(
         "UPDATE audit_event SET seq = seq + 1000 WHERE seq >= 4; "
         "UPDATE audit_event SET seq = seq - 999 WHERE seq >= 1004"
     )
-    _as_superuser_without_guard(
+    as_superuser_without_guard(
         "INSERT INTO audit_event (recorded_at, actor_name, action, object_type, object_id, payload, "
         "seq, prev_hash, hash, sealed_at) VALUES (now(), 'intruder', 'x', 'x', '1', '{}', 4, %s, %s, now())",
         [fake_prev, "f" * 64],
@@ -216,7 +206,7 @@ def test_verify_audit_command_exit_codes(capsys):
     _record(3)
     call_command("verify_audit")
     assert "OK: 3 events" in capsys.readouterr().out
-    _as_superuser_without_guard("UPDATE audit_event SET action = 'forged' WHERE seq = 2")
+    as_superuser_without_guard("UPDATE audit_event SET action = 'forged' WHERE seq = 2")
     with pytest.raises(SystemExit) as exit_info:
         call_command("verify_audit")
     assert exit_info.value.code == 1

@@ -10,92 +10,30 @@ from typing import Any
 import pytest
 from django.conf import settings as django_settings
 from django.core.management import call_command
-from django.db import connection, transaction
 
-import audit
-from audit.actions import Action
-from audit.chain import GENESIS, event_bytes, event_hash, event_mac, format_time, verify_chain
+from audit.chain import verify_chain
 from audit.checkpoints import check_export, export, make_checkpoint
 from audit.models import AuditEvent, Checkpoint
 from audit.record_tasks import make_checkpoint as checkpoint_task
-
-from .test_chain import _as_superuser_without_guard
-
-
-def _record(n: int, **payload: Any) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload=payload,
-            )
-
-
-def _rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
-    """A superuser who also holds the application's key (AUDIT_EVENT_KEY) forges
-    event ``from_seq`` and recomputes its MAC and every hash after it."""
-    events = list(AuditEvent.objects.order_by("seq"))
-    prev = GENESIS
-    updates = []
-    for e in events:
-        payload = '{"forged":true}' if e.seq == from_seq else e.payload
-        mac = event_mac(
-            event_bytes(
-                recorded_at=format_time(e.recorded_at),
-                actor_name=e.actor_name,
-                action=e.action,
-                object_type=e.object_type,
-                object_id=e.object_id,
-                payload=payload,
-            )
-        )
-        digest = event_hash(
-            prev_hash=prev,
-            seq=e.seq,
-            recorded_at=format_time(e.recorded_at),
-            actor_name=e.actor_name,
-            action=e.action,
-            object_type=e.object_type,
-            object_id=e.object_id,
-            payload=payload,
-        )
-        updates.append((payload, mac, prev, digest, e.seq))
-        prev = digest
-    sql = "; ".join(
-        "UPDATE audit_event SET payload = %s, mac = %s, prev_hash = %s, hash = %s WHERE seq = %s"
-        for _ in updates
-    )
-    _as_superuser_without_guard(sql, [v for u in updates for v in u])
-
-
-def _checkpoints_as_superuser_without_guard(sql: str, params: Any = None) -> None:
-    """Tamper with the checkpoints behind the application's back (a superuser lifts the guard)."""
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE audit_checkpoint DISABLE TRIGGER USER")
-        try:
-            cursor.execute(sql, params or [])
-        finally:
-            cursor.execute("ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_rows")
-            cursor.execute(
-                "ALTER TABLE audit_checkpoint ENABLE ALWAYS TRIGGER audit_checkpoint_guard_truncate"
-            )
+from tests.support.tampering import (
+    as_superuser_without_guard,
+    checkpoints_as_superuser_without_guard,
+    record_events,
+    rewrite_whole_chain_with_recomputed_hashes,
+)
 
 
 @pytest.mark.django_db
 def test_a_checkpoint_signs_the_head_once(signing_configured: Any) -> None:
     assert make_checkpoint() is None  # empty record: nothing to sign
-    _record(3)
+    record_events(3)
     first = make_checkpoint()
     assert first is not None and first.seq == 3
     assert first.head_hash == AuditEvent.objects.get(seq=3).hash
     statement = json.loads(first.statement)
     assert statement["seq"] == 3 and statement["hash"] == first.head_hash
     assert make_checkpoint().pk == first.pk  # same head, same checkpoint
-    _record(2)
+    record_events(2)
     assert checkpoint_task.delay().get() == 5
     assert Checkpoint.objects.count() == 2
     result = verify_chain()
@@ -111,13 +49,13 @@ def test_beat_signs_checkpoints() -> None:
 def test_a_chain_rewritten_with_recomputed_hashes_fails_verify_audit_naming_the_checkpoint(
     signing_configured: Any, capsys: Any
 ) -> None:
-    _record(5)
+    record_events(5)
     checkpoint = make_checkpoint()
-    _record(3)
+    record_events(3)
     call_command("verify_audit")
     assert "1 signed checkpoint(s) hold" in capsys.readouterr().out
 
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
     result = verify_chain(checkpoints=False)
     assert result.ok  # the chain alone holds: every hash was recomputed
     with pytest.raises(SystemExit) as exit_:
@@ -130,10 +68,10 @@ def test_a_chain_rewritten_with_recomputed_hashes_fails_verify_audit_naming_the_
 
 @pytest.mark.django_db
 def test_a_checkpoint_changed_in_the_database_is_reported(signing_configured: Any) -> None:
-    _record(2)
+    record_events(2)
     checkpoint = make_checkpoint()
     forged = checkpoint.statement.replace('"seq":2', '"seq":1')
-    _checkpoints_as_superuser_without_guard(
+    checkpoints_as_superuser_without_guard(
         "UPDATE audit_checkpoint SET statement = %s WHERE id = %s", [forged, checkpoint.pk]
     )
     result = verify_chain()
@@ -143,9 +81,9 @@ def test_a_checkpoint_changed_in_the_database_is_reported(signing_configured: An
 
 @pytest.mark.django_db
 def test_events_removed_after_a_checkpoint_are_reported(signing_configured: Any) -> None:
-    _record(4)
+    record_events(4)
     make_checkpoint()
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq = 4")
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq = 4")
     result = verify_chain()
     assert result.chain_ok and not result.ok
     assert "la chaîne s'arrête à 3" in result.checkpoint_problems[0]
@@ -155,8 +93,8 @@ def test_events_removed_after_a_checkpoint_are_reported(signing_configured: Any)
 def test_no_checkpoint_is_signed_over_a_broken_chain(signing_configured: Any) -> None:
     from casino_ops.regulations import RegulationError
 
-    _record(3)
-    _as_superuser_without_guard("UPDATE audit_event SET payload = '{\"x\":1}' WHERE seq = 2")
+    record_events(3)
+    as_superuser_without_guard("UPDATE audit_event SET payload = '{\"x\":1}' WHERE seq = 2")
     with pytest.raises(RegulationError, match="aucun point de contrôle"):
         make_checkpoint()
     assert not Checkpoint.objects.exists()
@@ -166,9 +104,9 @@ def test_no_checkpoint_is_signed_over_a_broken_chain(signing_configured: Any) ->
 def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
     signing_configured: Any, tmp_path: Path, capsys: Any
 ) -> None:
-    _record(3)
+    record_events(3)
     call_command("audit_checkpoint")
-    _record(2)
+    record_events(2)
     out = tmp_path / "checkpoints.p7m"
     call_command("audit_checkpoint", "--export", str(out))
     assert Checkpoint.objects.count() == 2
@@ -197,8 +135,8 @@ def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
     assert "2 exported checkpoint(s) match the chain" in capsys.readouterr().out
 
     # the officer's copy still catches a rewrite even if the database's checkpoints are replaced
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=1)
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=1)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     assert verify_chain().ok  # no witness configured here: only the officer's export catches it
     with pytest.raises(SystemExit):
         call_command("verify_audit", "--against", str(out))
@@ -215,9 +153,9 @@ def test_the_export_is_a_signed_file_openssl_checks_and_verify_audit_uses(
 def test_export_holds_only_what_is_asked(signing_configured: Any) -> None:
     from audit.signing import verify_data
 
-    _record(1)
+    record_events(1)
     make_checkpoint()
-    _record(1)
+    record_events(1)
     make_checkpoint()
     check = verify_data(export(since_seq=1))
     assert [c["seq"] for c in json.loads(check.content)["checkpoints"]] == [2]
@@ -229,7 +167,7 @@ def test_a_checkpoint_signed_with_another_key_is_reported(
 ) -> None:
     from audit.devcert import make_dev_certificate
 
-    _record(2)
+    record_events(2)
     make_checkpoint()
     assert verify_chain().ok
     other = make_dev_certificate(tmp_path / "other", casino="Casino de test")

@@ -83,7 +83,7 @@ def test_the_sealer_raises_the_alarm_too(director: Any, casino: Any, settings: A
 def test_the_dashboard_shows_the_alarm(director: Any, casino: Any, users: dict[str, Any]) -> None:
     from casino_ops import roles
     from tables.services import create_table
-    from tests.inspection.portal.conftest import make_devices, signed_in
+    from tests.support.clients import make_devices, signed_in
 
     create_table(actor=director, number=3, code="BJ03")
     with time_machine.travel(timezone.now() - dt.timedelta(hours=3), tick=True):

@@ -20,8 +20,7 @@ from audit.chain import (
     verify_chain,
 )
 from audit.models import AuditEvent
-
-from .test_chain import _as_superuser_without_guard
+from tests.support.tampering import as_superuser_without_guard
 
 
 def _record(n: int = 1) -> list[AuditEvent]:
@@ -151,7 +150,7 @@ def test_a_tip_rewritten_without_the_key_fails_on_its_mac(capsys):
         object_id=last.object_id,
         payload=forged_payload,
     )
-    _as_superuser_without_guard(
+    as_superuser_without_guard(
         "UPDATE audit_event SET payload = %s, hash = %s WHERE seq = 4", [forged_payload, digest]
     )
     result = verify_chain()

@@ -17,7 +17,7 @@ from audit.actions import Action
 from audit.chain import run_sealer, seal_pending
 from audit.chain.seal import INSERT_SQL
 from audit.models import AuditEvent
-from tests.audit.test_checkpoints import _record
+from tests.support.tampering import record_events
 
 
 @pytest.mark.django_db
@@ -26,7 +26,7 @@ def test_health_says_when_events_wait_to_be_sealed_too_long(settings: Any) -> No
     settings.AUDIT_SEALING_LATE_AFTER = 60
     response = Client().get("/health/")
     assert response.status_code == 200 and response.json()["status"] == "ok"
-    _record(2)
+    record_events(2)
     assert AuditEvent.objects.filter(seq__isnull=True).count() == 2
     assert Client().get("/health/").status_code == 200  # just recorded: the sealer has time
     with connection.cursor() as cursor:  # as if the sealer had been stopped five minutes ago

@@ -13,9 +13,7 @@ import pytest
 from django.core.management import call_command
 
 from audit.checkpoints import latest_head_mark, make_checkpoint, witness_head
-
-from .test_chain import _as_superuser_without_guard
-from .test_checkpoints import _record
+from tests.support.tampering import as_superuser_without_guard, record_events
 
 
 def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
@@ -33,22 +31,22 @@ def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
 def test_removing_the_newest_events_after_a_witnessed_head_fails_verify_audit(
     witness: Path, capsys: Any
 ) -> None:
-    _record(4)
+    record_events(4)
     make_checkpoint()  # checkpoint no. 1 at event 4 (stored; the witness gets it after commit)
-    _record(3)
+    record_events(3)
     mark = witness_head()
     assert mark is not None and mark.seq == 7
     assert latest_head_mark().seq == 7
     code, out, err = _verify(capsys)
     assert code == 0, err
     assert "WINDOW: 0 event(s) after the last witnessed head #7" in out
-    _record(2)
+    record_events(2)
     code, out, err = _verify(capsys)
     assert code == 0, err
     assert "WINDOW: 2 event(s) after the last witnessed head #7" in out
 
     # a superuser removes the newest acts whole (events 6 to 9): the chain alone still holds
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 5")
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 5")
     code, out, err = _verify(capsys)
     assert code == 1 and "OK:" not in out
     assert "tête témoin #7" in err and "des événements ont disparu" in err
@@ -58,7 +56,7 @@ def test_removing_the_newest_events_after_a_witnessed_head_fails_verify_audit(
 def test_a_head_mark_not_made_with_the_event_key_is_reported(
     witness: Path, capsys: Any, settings: Any
 ) -> None:
-    _record(3)
+    record_events(3)
     witness_head()
     mark_file = next((witness / "heads").rglob("head-*.json"))
     data = json.loads(mark_file.read_text())
@@ -75,7 +73,7 @@ def test_the_sealer_witnesses_the_head_every_few_seconds(witness: Path, settings
     from audit.management.commands.audit_sealer import head_witnessing
 
     settings.AUDIT_SEALING = "sealer"
-    _record(5)
+    record_events(5)
     passes = iter(range(3))
     hook = head_witnessing(every=0.0, close_connections=False)  # the test's own connection
     run_sealer(lambda: next(passes, None) is None, interval=0.0, between_passes=hook)
@@ -85,9 +83,9 @@ def test_the_sealer_witnesses_the_head_every_few_seconds(witness: Path, settings
 
 @pytest.mark.django_db
 def test_event_ids_are_checked_for_gaps(witness: Path, capsys: Any) -> None:
-    _record(6)
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 4")
-    _record(1)  # the next act: its id leaves those of the removed events missing
+    record_events(6)
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 4")
+    record_events(1)  # the next act: its id leaves those of the removed events missing
     code, out, err = _verify(capsys)
     assert "ID GAP: 2 event id(s) missing" in out + err
 
@@ -104,16 +102,16 @@ def test_the_event_id_sequence_set_back_after_the_newest_acts_removed_is_named(
     from audit.chain import seal_pending
     from audit.models import AuditEvent
 
-    _record(3)
+    record_events(3)
     settings.AUDIT_SEALING = "sealer"
-    _record(2)  # ids given, waiting to be sealed
+    record_events(2)  # ids given, waiting to be sealed
     mark = witness_head()
     assert mark is not None and mark.seq == 3
     highest = AuditEvent.objects.order_by("-id").values_list("id", flat=True).first()
     assert mark.last_id == highest
     code, _out, err = _verify(capsys)
     assert code == 0, err
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq IS NULL")
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq IS NULL")
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT setval(pg_get_serial_sequence('audit_event', 'id'), (SELECT max(id) FROM audit_event))"

@@ -20,9 +20,9 @@ from cards_registry import services as depot
 from cards_registry.models import Order
 from casino_ops import roles
 from tables.models import AdvanceEntry
-from tests import builders
-from tests.audit.test_books_tamper import _scenario
-from tests.guards import behind_the_guard
+from tests.support import builders
+from tests.support.guards import behind_the_guard
+from tests.support.tampering import every_book_written
 
 
 def _verify(capsys: Any) -> tuple[int, str]:
@@ -115,7 +115,7 @@ def test_order_numbers_edited_behind_the_guard_are_named_gap_repeat_and_reorder(
 def test_every_numbered_book_is_checked_and_an_advance_line_gap_is_named(
     users, casino, capsys, django_capture_on_commit_callbacks
 ):
-    found = _scenario(users, django_capture_on_commit_callbacks)
+    found = every_book_written(users, django_capture_on_commit_callbacks)
     assert _verify(capsys) == (0, "")
     advance = found["advance"]
     last = AdvanceEntry.objects.filter(table=advance.table).order_by("-line").first()
@@ -157,7 +157,7 @@ def test_the_monthly_numbering_exception_report_is_a_signed_register(
     from tables.models import EntryKind
     from tests.audit.conftest import pdf_text
 
-    found = _scenario(users, django_capture_on_commit_callbacks)
+    found = every_book_written(users, django_capture_on_commit_callbacks)
     closing = found["session"].entries.get(kind=EntryKind.CLOSING)
     correction = floor.correct_advance_entry(
         actor=users[roles.DIRECTOR],

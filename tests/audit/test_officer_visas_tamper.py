@@ -21,7 +21,7 @@ from cards_registry import services as depot
 from cards_registry.models import Visa
 from casino_ops import officers, roles
 from casino_ops.passkeys import short_fingerprint
-from tests import builders
+from tests.support import builders
 
 pytestmark = pytest.mark.django_db(transaction=False)
 

@@ -12,11 +12,10 @@ from django.core.management import call_command
 from django.core.management.base import SystemCheckError
 
 from audit.checkpoints import make_checkpoint
-
-from .test_checkpoints import (
-    _checkpoints_as_superuser_without_guard,
-    _record,
-    _rewrite_whole_chain_with_recomputed_hashes,
+from tests.support.tampering import (
+    checkpoints_as_superuser_without_guard,
+    record_events,
+    rewrite_whole_chain_with_recomputed_hashes,
 )
 
 
@@ -79,7 +78,7 @@ def test_check_deploy_passes_with_a_witness_directory_or_storage(
 def test_verify_audit_without_a_witness_exits_1_unless_told_no_witness(
     signing_configured: Any, no_witness: None, capsys: Any
 ) -> None:
-    _record(3)
+    record_events(3)
     code, out, err = _verify(capsys)
     assert code == 1 and "OK:" not in out
     assert "--no-witness" in err and "AUDIT_WITNESS_DIR" in err
@@ -94,11 +93,11 @@ def test_a_rewrite_with_a_re_signed_checkpoint_fails_verify_audit_merkle_in_the_
 ) -> None:
     """The attacker holds the database and the application's keys: the chain rewritten with
     recomputed hashes, the checkpoints deleted and one signed again over the rewritten chain."""
-    _record(5)
+    record_events(5)
     make_checkpoint()
-    _record(2)
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    record_events(2)
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     from django.db import connection
 
     with connection.cursor() as cursor:

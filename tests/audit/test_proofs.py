@@ -12,17 +12,15 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection, transaction
+from django.db import connection
 
-import audit
-from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from audit.merkle import Tree, TreeBuilder, leaf_hash, root_of
 from inspection import verifier
-
-from .test_checkpoints import (
-    _checkpoints_as_superuser_without_guard,
-    _rewrite_whole_chain_with_recomputed_hashes,
+from tests.support.tampering import (
+    checkpoints_as_superuser_without_guard,
+    record_events,
+    rewrite_whole_chain_with_recomputed_hashes,
 )
 
 VERIFIER = Path(verifier.__file__)
@@ -101,18 +99,6 @@ def _run(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-I", *args], capture_output=True, text=True, timeout=60)
 
 
-def _record(n: int, **payload: Any) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload=payload,
-            )
-
-
 @pytest.fixture
 def officer_dir(tmp_path: Path) -> Path:
     directory = tmp_path / "officer"
@@ -125,9 +111,9 @@ def officer_dir(tmp_path: Path) -> Path:
 def test_an_inclusion_proof_from_audit_proof_verifies_offline(
     signing_configured: Any, officer_dir: Path, capsys: Any, django_assert_num_queries: Any
 ) -> None:
-    _record(300)
+    record_events(300)
     make_checkpoint()
-    _record(213)
+    record_events(213)
     make_checkpoint()
     ca = str(signing_configured.ca_pem)
     for seq in (1, 257, 300, 301, 513):
@@ -157,7 +143,7 @@ def test_the_verifier_checks_a_checkpoint_signature_against_the_ca(
 ) -> None:
     from audit.devcert import make_dev_certificate
 
-    _record(3)
+    record_events(3)
     make_checkpoint()
     checkpoint = officer_dir / "checkpoint.json"
     call_command(
@@ -194,11 +180,11 @@ def test_the_verifier_checks_a_register_pdf_against_its_recorded_sha256(officer_
 def test_a_consistency_proof_shows_today_extends_yesterday(
     signing_configured: Any, officer_dir: Path
 ) -> None:
-    _record(7)
+    record_events(7)
     make_checkpoint()
     kept = officer_dir / "yesterday.json"
     call_command("audit_proof", "1", "--output", str(officer_dir / "p.json"), "--checkpoint-file", str(kept))
-    _record(290)
+    record_events(290)
     make_checkpoint()
     proof = officer_dir / "consistency.json"
     call_command("audit_proof", "--consistency", "1", "2", "--output", str(proof))
@@ -217,15 +203,15 @@ def test_a_consistency_proof_between_a_saved_checkpoint_and_a_rewritten_chain_fa
     """Tamper test: the attacker holds the database and every key of the
     application, rewrites event 3, recomputes every MAC and hash, replaces the checkpoints
     with new ones signed by the casino's own key; the officer kept yesterday's checkpoint."""
-    _record(6)
+    record_events(6)
     make_checkpoint()
     kept = officer_dir / "kept.json"
     call_command("audit_proof", "1", "--output", str(officer_dir / "p.json"), "--checkpoint-file", str(kept))
-    _record(4)
+    record_events(4)
     make_checkpoint()
 
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")

@@ -14,7 +14,6 @@ import os
 import pwd
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from audit.actions import Action
 from audit.chain import verify_chain
 from audit.models import AuditEvent
 from casino_ops.postgresql.base import DatabaseWrapper
+from tests.support.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ALIAS = "private_cluster"
@@ -46,12 +46,6 @@ def _server_bin() -> Path | None:
         return Path(found[-1]).parent
     pg_ctl = shutil.which("pg_ctl")
     return Path(pg_ctl).parent if pg_ctl else None
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @dataclass
@@ -112,7 +106,7 @@ def cluster() -> Iterator[Cluster]:
     top = Path(tempfile.mkdtemp(prefix="sealer-cluster-"))
     if owner is not None:
         os.chown(top, owner.pw_uid, owner.pw_gid)
-    made = Cluster(server, top / "data", _free_port(), as_user)
+    made = Cluster(server, top / "data", free_port(), as_user)
     try:
         subprocess.run(
             [*as_user, str(server / "initdb"), "-D", str(made.data), "-U", "postgres", "--auth=trust",

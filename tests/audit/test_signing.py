@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import http.server
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -189,73 +187,6 @@ def test_cms_signature_detached_and_attached(signing_configured: Any) -> None:
 
 
 # --- RFC 3161 time stamps, against a mocked time-stamp server ----------------------
-
-
-def _tsa(tmp_path: Path) -> Any:
-    """A time-stamping authority certificate and key (timeStamping EKU) for the mock server."""
-    from asn1crypto import keys
-    from asn1crypto import x509 as asn1_x509
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import rsa
-    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
-
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "Mock TSA")])
-    now = dt.datetime.now(dt.UTC) - dt.timedelta(minutes=5)
-    cert = (
-        x509.CertificateBuilder()
-        .subject_name(name)
-        .issuer_name(name)
-        .public_key(key.public_key())
-        .serial_number(x509.random_serial_number())
-        .not_valid_before(now)
-        .not_valid_after(now + dt.timedelta(days=2))
-        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.TIME_STAMPING]), critical=True)
-        .sign(key, hashes.SHA256())
-    )
-    return (
-        asn1_x509.Certificate.load(cert.public_bytes(serialization.Encoding.DER)),
-        keys.PrivateKeyInfo.load(
-            key.private_bytes(
-                serialization.Encoding.DER, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-            )
-        ),
-    )
-
-
-@pytest.fixture
-def mock_tsa(tmp_path: Path) -> Any:
-    """An RFC 3161 server on localhost (the real one is outside the project)."""
-    import asyncio
-
-    from asn1crypto import tsp
-    from pyhanko.sign.timestamps import DummyTimeStamper
-
-    cert, key = _tsa(tmp_path)
-    stamper = DummyTimeStamper(tsa_cert=cert, tsa_key=key)
-    requests_seen: list[bytes] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            requests_seen.append(body)
-            response = asyncio.run(stamper.async_request_tsa_response(tsp.TimeStampReq.load(body)))
-            data = response.dump()
-            self.send_response(200)
-            self.send_header("Content-Type", "application/timestamp-reply")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/tsa", requests_seen
-    server.shutdown()
 
 
 @pytest.mark.django_db

@@ -19,11 +19,8 @@ from audit import witnesses
 from audit.actions import Action
 from audit.tlog_proofs import tlog_proof
 from inspection import verifier
-from tests.inspection.portal.conftest import clients, devices  # noqa: F401  # fixtures
-from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
+from tests.support.witness_process import WitnessServer, checkpoint_note, witness_server  # noqa: F401 - the fixture
 from tlog import note as notes
-
-from .test_witness_push import _checkpoint, casino_log  # noqa: F401  # the fixture
 
 pytestmark = pytest.mark.django_db
 
@@ -42,14 +39,14 @@ def _issue(pdf: bytes) -> int:
 
 
 def test_a_register_verified_offline_with_the_authority_s_policy_alone(
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     django_capture_on_commit_callbacks: Any,
     tmp_path: Path,
     capsys: Any,
 ) -> None:
     pdf = b"%PDF-1.7 the register as printed"
     seq = _issue(pdf)
-    _checkpoint(django_capture_on_commit_callbacks, 4)
+    checkpoint_note(django_capture_on_commit_callbacks, 4)
     assert witnesses.push_all()[0].cosigned == [seq + 4]
     proof = tmp_path / f"event-{seq}.tlog-proof"
     proof.write_text(tlog_proof(seq), encoding="utf-8")
@@ -96,15 +93,15 @@ def test_a_register_verified_offline_with_the_authority_s_policy_alone(
 
 
 def test_officers_see_which_checkpoints_lack_the_policy_s_cosignatures(
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     django_capture_on_commit_callbacks: Any,
-    clients: Any,  # noqa: F811
+    clients: Any,
     tmp_path: Path,
 ) -> None:
     from audit import notes as casino_notes
     from casino_ops import roles
 
-    _checkpoint(django_capture_on_commit_callbacks, 3)
+    checkpoint_note(django_capture_on_commit_callbacks, 3)
     casino_notes.make_notes()
     client = clients[roles.OFFICER]
     page = client.get("/inspection/preuves/").content.decode()

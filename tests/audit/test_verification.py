@@ -18,8 +18,8 @@ from cards_registry import services as depot
 from cards_registry.models import Deck, Reception
 from casino_ops import roles
 from tables.models import AdvanceEntry
-from tests.audit import test_books_tamper
-from tests.guards import behind_the_guard
+from tests.support.guards import behind_the_guard
+from tests.support.tampering import every_book_written
 
 
 def _event_by_event() -> list[str]:
@@ -53,7 +53,7 @@ def _tamper(scenario: dict[str, Any]) -> None:
 def test_the_books_compared_on_the_connection_say_what_the_event_by_event_check_says(
     users, casino, django_capture_on_commit_callbacks
 ):
-    scenario = test_books_tamper._scenario(users, django_capture_on_commit_callbacks)
+    scenario = every_book_written(users, django_capture_on_commit_callbacks)
     assert verify().book_problems == _event_by_event() == []
     _tamper(scenario)
     problems = verify().book_problems

@@ -16,7 +16,7 @@ import audit
 from audit.actions import Action
 from audit.chain import verify as chain_verify
 from audit.chain import verify_chain
-from tests.guards import restore_event_guard
+from tests.support.guards import restore_event_guard
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

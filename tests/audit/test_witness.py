@@ -19,12 +19,11 @@ from audit.chain import GENESIS, event_bytes, format_time
 from audit.checkpoints import checkpoint_on_commit, make_checkpoint, witness_name
 from audit.merkle import leaf_hash, root_of
 from audit.models import AuditEvent, Checkpoint, MerkleNode
-from tests.guards import restore_event_guard
-
-from .test_chain import _as_superuser_without_guard
-from .test_checkpoints import (
-    _checkpoints_as_superuser_without_guard,
-    _rewrite_whole_chain_with_recomputed_hashes,
+from tests.support.guards import restore_event_guard
+from tests.support.tampering import (
+    as_superuser_without_guard,
+    checkpoints_as_superuser_without_guard,
+    rewrite_whole_chain_with_recomputed_hashes,
 )
 
 
@@ -186,7 +185,7 @@ def test_the_witness_may_be_any_django_storage(
     _record(2)
     checkpoint()
     assert (tmp_path / "bucket" / witness_name(1)).is_file()
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     err = _verify_fails(capsys)
     assert "point de contrôle témoin n° 1 (séquence 2" in err and "storage audit_witness" not in err
 
@@ -204,8 +203,8 @@ def test_checkpoints_deleted_and_the_chain_rewritten_with_recomputed_hashes_are_
     _record(3)
     checkpoint()
     call_command("verify_audit")
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
@@ -247,8 +246,8 @@ def test_deleting_the_last_events_and_checkpoint_is_caught_by_the_witness(
     checkpoint()
     _record(2)
     second = checkpoint()
-    _as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 3")
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE number = 2")
+    as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 3")
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE number = 2")
     err = _verify_fails(capsys)
     assert f"point de contrôle témoin n° 2 (séquence 5, signé le {format_time(second.made_at)}" in err
 

@@ -9,65 +9,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
-import audit
 from audit import notes as casino_notes
 from audit import witnesses
 from audit.actions import Action
-from audit.checkpoints import make_checkpoint
 from audit.models import AuditEvent, CheckpointNote, Cosignature, WitnessState
-from tests.audit.test_signing import mock_tsa  # noqa: F401  # the mocked time-stamp server
-from tests.witness_process import WitnessServer, second_witness_server, witness_server  # noqa: F401
+from tests.support.witness_process import (  # noqa: F401 - the fixtures
+    WitnessServer,
+    checkpoint_note,
+    record_numbered_events,
+    second_witness_server,
+    witness_server,
+)
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 
 pytestmark = pytest.mark.django_db
-
-
-def _record(n: int) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
-
-
-def _checkpoint(django_capture_on_commit_callbacks: Any, n: int = 3) -> CheckpointNote:
-    _record(n)
-    with django_capture_on_commit_callbacks(execute=True):
-        made = make_checkpoint()
-    assert made is not None
-    note = casino_notes.note_for(made)
-    assert note is not None
-    return note
-
-
-@pytest.fixture
-def casino_log(
-    witness_server: WitnessServer,  # noqa: F811  # the fixture imported above
-    settings: Any,
-    signing_configured: Any,
-    tmp_path: Path,
-) -> WitnessServer:
-    """The casino's log added to the witness (a fresh origin each test: the witness outlives
-    the test's database), and the casino's policy naming the witness."""
-    key = notes.Signer.generate(f"casino-{tmp_path.name[-20:].replace('_', '-')}.example/audit")
-    settings.AUDIT_NOTE_KEY = key.skey
-    settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
-    witness_server.add_log(key.verifier.vkey, name="Casino de test")
-    policy = tmp_path / "policy.txt"
-    policy.write_text(
-        f"log {key.verifier.vkey}\nwitness A {witness_server.vkey} {witness_server.url}\nquorum A\n",
-        encoding="utf-8",
-    )
-    settings.AUDIT_WITNESS_POLICY = str(policy)
-    return witness_server
 
 
 def _alarms(action: Action) -> list[dict[str, Any]]:
@@ -79,7 +37,7 @@ def _alarms(action: Action) -> list[dict[str, Any]]:
 def test_the_checkpoint_is_a_c2sp_signed_note(
     settings: Any, signing_configured: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
-    note = _checkpoint(django_capture_on_commit_callbacks, 5)
+    note = checkpoint_note(django_capture_on_commit_callbacks, 5)
     key = notes.Signer.from_skey(settings.AUDIT_NOTE_KEY)
     opened = notes.open_note(note.note, [key.verifier])
     head = checkpoints.parse(opened.text)
@@ -90,15 +48,15 @@ def test_the_checkpoint_is_a_c2sp_signed_note(
 def test_pushed_cosigned_and_stored_in_order(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any
 ) -> None:
-    first = _checkpoint(django_capture_on_commit_callbacks, 3)
-    second = _checkpoint(django_capture_on_commit_callbacks, 4)
+    first = checkpoint_note(django_capture_on_commit_callbacks, 3)
+    second = checkpoint_note(django_capture_on_commit_callbacks, 4)
     [outcome] = witnesses.push_all()
     assert outcome.cosigned == [3, 7] and not outcome.refused and not outcome.failing
     for note in (first, second):
         names, quorum = witnesses.cosigned_by(note)
         assert names == {"A"} and quorum
     assert WitnessState.objects.get(witness="A").size == 7
-    third = _checkpoint(django_capture_on_commit_callbacks, 2)
+    third = checkpoint_note(django_capture_on_commit_callbacks, 2)
     assert witnesses.push_all()[0].cosigned == [9]
     times = list(Cosignature.objects.order_by("note__size").values_list("timestamp", flat=True))
     assert times == sorted(times) and len(times) == 3
@@ -113,7 +71,7 @@ def test_a_cosignature_whose_answer_was_lost_is_obtained_again(
     size, which the witness cosigns anew."""
     from tlog import witness as protocol
 
-    note = _checkpoint(django_capture_on_commit_callbacks, 3)
+    note = checkpoint_note(django_capture_on_commit_callbacks, 3)
     status, _line = witnesses._post(casino_log.url, protocol.AddCheckpoint(0, [], note.note).body)
     assert status == 200 and not Cosignature.objects.exists()  # cosigned, the answer lost
     [outcome] = witnesses.push_all()
@@ -125,13 +83,13 @@ def test_a_witness_down_for_an_hour_loses_nothing(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
     settings.AUDIT_WITNESS_ALARM_AFTER = 3600  # the configured delay: an hour
-    _checkpoint(django_capture_on_commit_callbacks, 2)
+    checkpoint_note(django_capture_on_commit_callbacks, 2)
     assert witnesses.push_all()[0].cosigned == [2]
     casino_log.stop()
     try:
         now = timezone.now()
         for i in range(3):
-            _checkpoint(django_capture_on_commit_callbacks, 1)
+            checkpoint_note(django_capture_on_commit_callbacks, 1)
             outcome = witnesses.push_all(now=now + dt.timedelta(minutes=20 * i))
             assert outcome[0].failing and not outcome[0].cosigned
         assert not _alarms(Action.WITNESS_UNREACHABLE)  # 40 minutes: within the delay
@@ -143,7 +101,7 @@ def test_a_witness_down_for_an_hour_loses_nothing(
     finally:
         casino_log.start()
     # back: every checkpoint made meanwhile cosigned, in order (and the alarm's own checkpoint)
-    _checkpoint(django_capture_on_commit_callbacks, 1)
+    checkpoint_note(django_capture_on_commit_callbacks, 1)
     outcome = witnesses.push_all()[0]
     assert outcome.cosigned == sorted(outcome.cosigned) and outcome.cosigned[:3] == [3, 4, 5]
     assert set(CheckpointNote.objects.values_list("size", flat=True)) == set(
@@ -158,9 +116,9 @@ def test_a_casino_database_restored_to_an_older_point_is_refused_with_409(
     """The witness cosigned size 8; the casino's record is restored to size 5 (its checkpoint
     of 5 and what it knew of the witness then): the witness answers 409 with 8, above the
     record: the alarm is sealed."""
-    _checkpoint(django_capture_on_commit_callbacks, 5)
+    checkpoint_note(django_capture_on_commit_callbacks, 5)
     assert witnesses.push_all()[0].cosigned == [5]
-    _checkpoint(django_capture_on_commit_callbacks, 3)
+    checkpoint_note(django_capture_on_commit_callbacks, 3)
     assert witnesses.push_all()[0].cosigned == [8]
     # the restore, as the casino's tables stand after it: the checkpoint of 8 and the state gone
     Cosignature.objects.filter(note__size=8).delete()
@@ -180,21 +138,21 @@ def test_a_casino_database_restored_to_an_older_point_is_refused_with_409(
 def _delete_checkpoint_above(size: int) -> None:
     from django.db import connection
 
-    from tests.audit.test_checkpoints import _checkpoints_as_superuser_without_guard
+    from tests.support.tampering import checkpoints_as_superuser_without_guard
 
     with connection.cursor() as cursor:
         cursor.execute("DELETE FROM audit_checkpointnote WHERE size > %s", [size])
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE seq > %s", [size])
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE seq > %s", [size])
 
 
 def test_a_forked_record_is_refused_with_422_and_the_alarm_sealed(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, settings: Any
 ) -> None:
-    _checkpoint(django_capture_on_commit_callbacks, 4)
+    checkpoint_note(django_capture_on_commit_callbacks, 4)
     assert witnesses.push_all()[0].cosigned == [4]
     # the next note signs another root than the tree the witness saw grow (a forked record),
     # signed with the casino's key
-    note = _checkpoint(django_capture_on_commit_callbacks, 3)
+    note = checkpoint_note(django_capture_on_commit_callbacks, 3)
     key = casino_notes.signer()
     assert key is not None
     forged = checkpoints.Checkpoint(key.name, 7, b"\7" * 32)
@@ -209,23 +167,23 @@ def test_a_forked_record_is_refused_with_422_and_the_alarm_sealed(
 def test_a_witness_restored_from_an_older_backup_is_retired(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any
 ) -> None:
-    _checkpoint(django_capture_on_commit_callbacks, 2)
+    checkpoint_note(django_capture_on_commit_callbacks, 2)
     assert witnesses.push_all()[0].cosigned == [2]
     backup = casino_log.db + "_backup"
     casino_log.stop()
     casino_log.backup(backup)
     casino_log.start()
-    _checkpoint(django_capture_on_commit_callbacks, 2)
+    checkpoint_note(django_capture_on_commit_callbacks, 2)
     assert witnesses.push_all()[0].cosigned == [4]
     casino_log.stop()
     casino_log.restore(backup)  # the witness's state at size 2 again
     casino_log.start()
-    _checkpoint(django_capture_on_commit_callbacks, 2)
+    checkpoint_note(django_capture_on_commit_callbacks, 2)
     outcome = witnesses.push_all()[0]
     assert outcome.retired and "lost its state" in outcome.refused
     [alarm] = _alarms(Action.WITNESS_RETIRED)
     assert alarm["held_size"] == 2 and alarm["last_cosigned"] == 4
-    _checkpoint(django_capture_on_commit_callbacks, 1)
+    checkpoint_note(django_capture_on_commit_callbacks, 1)
     assert witnesses.push_all()[0].retired  # never pushed to again
     assert WitnessState.objects.get(witness="A").retired_at is not None
 
@@ -251,13 +209,13 @@ def test_the_clock_set_back_three_hours_is_named(
     checkpoint that came before them, and verify_audit names them."""
     import time_machine
 
-    _checkpoint(django_capture_on_commit_callbacks, 3)
+    checkpoint_note(django_capture_on_commit_callbacks, 3)
     assert witnesses.push_all()[0].cosigned == [3]
     code, out, err = _verify(capsys)
     assert code == 0, err
     assert "1 checkpoint(s) cosigned per the policy, every event's time within the witnesses'" in out
     with time_machine.travel(timezone.now() - dt.timedelta(hours=3), tick=True):
-        _record(2)  # events 4 and 5, dated three hours back
+        record_numbered_events(2)  # events 4 and 5, dated three hours back
     code, out, err = _verify(capsys)
     assert code == 1
     assert "TIME: event #4 is dated" in err and "TIME: event #5 is dated" in err
@@ -269,12 +227,12 @@ def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
 ) -> None:
     import time_machine
 
-    _checkpoint(django_capture_on_commit_callbacks, 2)
+    checkpoint_note(django_capture_on_commit_callbacks, 2)
     with time_machine.travel(timezone.now() + dt.timedelta(hours=3), tick=True):
-        _record(1)  # event 3, dated three hours ahead
+        record_numbered_events(1)  # event 3, dated three hours ahead
     # event 4, at the right time again, is three hours behind event 3: the sealing pass seals the
     # clock's alarm just after it (event 5, audit.clock_backwards)
-    _checkpoint(django_capture_on_commit_callbacks, 1)
+    checkpoint_note(django_capture_on_commit_callbacks, 1)
     assert witnesses.push_all()[0].cosigned == [2, 5]
     code, _out, err = _verify(capsys)
     assert code == 1
@@ -288,7 +246,7 @@ def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
 def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
     signing_configured: Any,
     settings: Any,
-    mock_tsa: Any,  # noqa: F811  # the fixture imported above
+    mock_tsa: Any,  # the fixture imported above
     tmp_path: Path,
     django_capture_on_commit_callbacks: Any,
     capsys: Any,
@@ -304,7 +262,7 @@ def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
     url, seen = mock_tsa
     settings.TIMESTAMP_URL = url
     settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
-    note = _checkpoint(django_capture_on_commit_callbacks, 2)
+    note = checkpoint_note(django_capture_on_commit_callbacks, 2)
     assert witnesses.push_all() == [] and len(seen) >= 1  # no policy: no witness, but the time-stamp
     stamp = NoteTimeStamp.objects.get(note=note)
     response = decode_timestamp_response(bytes(stamp.response))
@@ -314,8 +272,8 @@ def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
     code, _out, err = _verify(capsys)
     assert code == 0, err
     with time_machine.travel(timezone.now() + dt.timedelta(hours=3), tick=True):
-        _record(1)  # event 3, dated three hours ahead
-    _checkpoint(django_capture_on_commit_callbacks, 1)
+        record_numbered_events(1)  # event 3, dated three hours ahead
+    checkpoint_note(django_capture_on_commit_callbacks, 1)
     witnesses.push_all()
     code, _out, err = _verify(capsys)
     assert (

@@ -1,4 +1,4 @@
-"""The benches' migrated database (tests/benches/runner.py) is dropped at the session's end."""
+"""The benches' migrated database (tests/support/bench_runner.py) is dropped at the session's end."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.benches.runner import drop_template
+from tests.support.bench_runner import drop_template
 
 
 @pytest.fixture(scope="session", autouse=True)

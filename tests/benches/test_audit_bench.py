@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.benches.runner import run_bench
+from tests.support.bench_runner import run_bench
 
 pytestmark = pytest.mark.slow
 

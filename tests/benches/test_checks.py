@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from tests.benches.runner import ROOT
+from tests.support.bench_runner import ROOT
 
 
 def _run(code: str) -> subprocess.CompletedProcess[str]:

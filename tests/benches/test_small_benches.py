@@ -1,10 +1,10 @@
-"""bench/depot.py and bench/replay.py at a tiny size (tests/benches/runner.py)."""
+"""bench/depot.py and bench/replay.py at a tiny size (tests/support/bench_runner.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.benches.runner import run_bench
+from tests.support.bench_runner import run_bench
 
 pytestmark = pytest.mark.slow
 

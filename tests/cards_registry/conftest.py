@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any
 
 import pytest
 
 from cards_registry.models import Deck, Order
-from casino_ops import roles
-from tests import builders
+from house_books import services as house
+from tests.support import builders
+from tests.support.builders import books_read_under, gaming_day
 
 COLOURS = builders.COLOURS
 sixain_data = builders.sixain
-
-
-@pytest.fixture
-def committee(users: dict[str, Any]) -> Any:
-    return users[roles.COMMITTEE]
-
-
-@pytest.fixture
-def croupier(users: dict[str, Any]) -> Any:
-    return users[roles.CROUPIER]
 
 
 @pytest.fixture
@@ -63,3 +55,22 @@ def depot_alone():
 
     with floor.TABLE_CHECKS.temporarily("tables.in_service", None):
         yield
+
+
+@pytest.fixture
+def approved(
+    director: Any, committee: Any, croupier: Any, officer: Any, decks: list[Deck], casino: Any
+) -> Any:
+    """The depot's decks in the cabinet; then the casino under LU with its book of approvals
+    kept: the director, a committee member and the croupier approved two months ago."""
+    books_read_under("LU")
+    since = gaming_day() - dt.timedelta(days=60)
+    for person, function, job in (
+        (director, "director", ""),
+        (committee, "committee", ""),
+        (croupier, "staff", "croupier"),
+    ):
+        house.record_approval(
+            actor=director, person=person, function=function, job=job, approved_on=since, reference="MJ/1"
+        )
+    return decks

@@ -19,7 +19,7 @@ from cards_registry.models import (
     IncidentRoute,
     Sixain,
 )
-from tests.builders import assert_refused, books_read_under
+from tests.support.builders import assert_refused, books_read_under
 
 from .conftest import make_sent_order, sixain_data
 

@@ -31,12 +31,6 @@ MODELS = (
 )
 
 
-@pytest.fixture
-def director_client(client: Any, director: Any) -> Any:
-    client.force_login(director)
-    return client
-
-
 def test_every_list_and_detail_page_opens(director_client: Any, decks: list[Deck]) -> None:
     for model in MODELS:
         response = director_client.get(reverse(f"admin:cards_registry_{model}_changelist"))

@@ -14,12 +14,6 @@ from cards_registry.models import Deck, Order
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director_client(client: Any, director: Any) -> Any:
-    client.force_login(director)
-    return client
-
-
 def test_decks_issued_name_their_table_and_their_count(director_client: Any, decks: list[Deck]) -> None:
     url = reverse("admin:cards_registry_deck_changelist")
     ids = [d.pk for d in decks[:6]]

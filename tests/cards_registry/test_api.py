@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
-from tests.builders import PEOPLE_AND_RECORD_CHECKS, gaming_day
+from tests.support.builders import PEOPLE_AND_RECORD_CHECKS, gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -19,8 +19,8 @@ from audit.models import AuditEvent
 from cards_registry import services
 from cards_registry.models import AuthorityVisa, DepotSettings, Manufacturer, SixainCap
 from casino_ops.checks import inspect
-from tests.builders import assert_refused
-from tests.guards import behind_the_guard
+from tests.support.builders import assert_refused
+from tests.support.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +152,7 @@ def test_decks_received_from_a_maker_not_visaed_are_named(casino: Any, director:
     the regulation makes the ministry's approval the condition of a purchase, FR art. 39, LU art.
     6, which the reception checks; the officer's visa is the proof that the director did not type
     that approval alone, so its absence is named for the officer to check)."""
-    from tests.builders import approved_maker, cabinet_key, receive, sent_order
+    from tests.support.builders import approved_maker, cabinet_key, receive, sent_order
 
     maker = approved_maker(director, visa=False)
     cabinet_key(director)

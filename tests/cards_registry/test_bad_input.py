@@ -9,22 +9,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from cards_registry.models import Deck, DepotSettings, Incident, Order, Reception, Sixain
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
+from tests.support.refusals import assert_refused
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def director_client(client: Any, director: Any) -> Any:
-    client.force_login(director)
-    return client
-
-
-def _refused(response: Any, field: str) -> None:
-    """Refused with a message on ``field`` (the form is shown again)."""
-    assert response.status_code == 200, response.status_code
-    errors = response.context["adminform"].form.errors
-    assert field in errors, errors
 
 
 @pytest.mark.parametrize(
@@ -50,7 +38,7 @@ def test_an_absurd_order_is_refused_on_its_field(
             "lines": lines,
         },
     )
-    _refused(response, "ordered_on" if ordered_on else "lines")
+    assert_refused(None, field="ordered_on" if ordered_on else "lines", response=response)
     assert not Order.objects.exists()
 
 
@@ -83,7 +71,7 @@ def test_an_absurd_reception_is_refused_on_its_field(
             "decks": lines,
         },
     )
-    _refused(response, "received_on" if received_on else "decks")
+    assert_refused(None, field="received_on" if received_on else "decks", response=response)
     assert (Reception.objects.count(), Deck.objects.count(), Sixain.objects.count()) == before
 
 
@@ -98,7 +86,7 @@ def test_the_reception_baseline_is_accepted(director_client: Any, sent_order: Or
 @pytest.mark.parametrize("value", [str(2**63), str(2**31), "٣"])
 def test_an_absurd_sixain_limit_is_refused(director_client: Any, casino: Any, value: str) -> None:
     response = director_client.post(reverse("admin:cards_registry_depotsettings_add"), {"max_sixains": value})
-    _refused(response, "max_sixains")
+    assert_refused(None, field="max_sixains", response=response)
     assert not DepotSettings.objects.exclude(max_sixains=None).exists()
 
 
@@ -136,7 +124,9 @@ def test_an_absurd_incident_is_refused_and_the_pages_stay_up(
     director_client: Any, decks: list[Deck], maker: Any, officer: Any, field: str, value: str
 ) -> None:
     url = reverse("admin:cards_registry_incident_add")
-    _refused(director_client.post(url, _incident(maker, officer, **{field: value})), field)
+    assert_refused(
+        None, field=field, response=director_client.post(url, _incident(maker, officer, **{field: value}))
+    )
     assert not Incident.objects.exists()
     assert director_client.get(reverse("admin:cards_registry_incident_changelist")).status_code == 200
     # the same form with sane values is accepted
@@ -147,7 +137,7 @@ def test_a_control_character_in_a_choice_is_no_500(director_client: Any, decks: 
     response = director_client.post(
         reverse("admin:cards_registry_keyhandover_add"), {"receiver": "1\x00", "reason": "x"}
     )
-    _refused(response, "receiver")
+    assert_refused(None, field="receiver", response=response)
 
 
 @pytest.mark.parametrize(("field", "value"), [("day", "9999-12-31"), ("table_number", str(2**40))])

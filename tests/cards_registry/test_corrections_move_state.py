@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute, ReturnLine, TableCheck
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -8,20 +8,14 @@ import html
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckReturn, DeckStatus, Incident, IncidentRoute
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
+from tests.support.clients import signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response: Any) -> str:

@@ -17,7 +17,7 @@ from cards_registry import services
 from cards_registry.demo import DESTROYED_DEMO_DECK, MAKER_CODE
 from cards_registry.models import Deck
 from cards_registry.selectors import deck_history
-from tests import builders
+from tests.support import builders
 
 pytestmark = pytest.mark.django_db
 

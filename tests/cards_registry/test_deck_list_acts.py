@@ -10,22 +10,16 @@ import re
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Incident, TableCheck
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
+from tests.support.clients import signed_in
 
 pytestmark = pytest.mark.django_db
 
 URL = "/admin/cards_registry/deck/"
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def fields_asked(page: str) -> set[str]:

@@ -10,7 +10,7 @@ import pytest
 from cards_registry import services
 from cards_registry.models import Deck
 from house_books.models import ClosingDown
-from tests.builders import assert_refused, books_read_under, closing_down, gaming_day
+from tests.support.builders import assert_refused, books_read_under, closing_down, gaming_day
 
 pytestmark = pytest.mark.django_db
 

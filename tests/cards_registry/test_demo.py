@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from audit.models import AuditEvent
 from cards_registry import selectors
 from cards_registry.models import Deck, DeckStatus, Incident, Reception, Visa
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -16,8 +16,8 @@ from django.utils import timezone
 from cards_registry import services
 from cards_registry.models import Deck, Incident, IncidentRoute
 from casino_ops.regulations import RegulationError
-from tests.builders import gaming_day
-from tests.depot_helpers import issue_and_check
+from tests.support.builders import gaming_day
+from tests.support.depot_helpers import issue_and_check
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from cards_registry import selectors, services
 from cards_registry.models import Deck, Incident
 from casino_ops.checks import inspect
 from tables.clock import history_at
-from tests.builders import books_read_under
+from tests.support.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 

@@ -24,8 +24,8 @@ from cards_registry.models import (
     TableIssue,
 )
 from casino_ops import roles
-from tests.builders import books_breaches
-from tests.guards import behind_the_guard
+from tests.support.builders import books_breaches
+from tests.support.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,8 @@ from django.utils import timezone
 from cards_registry import services
 from cards_registry.models import Deck, Incident, Order, ReturnLine, TableIssue
 from casino_ops.checks import inspect
-from tests.builders import books_read_under, gaming_day
-from tests.guards import behind_the_guard
+from tests.support.builders import books_read_under, gaming_day
+from tests.support.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
 

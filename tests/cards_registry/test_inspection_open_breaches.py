@@ -14,8 +14,8 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import CabinetDemand, Deck, Incident, OrderLine
-from tests.builders import books_breaches, books_read_under, gaming_day
-from tests.guards import behind_the_guard
+from tests.support.builders import books_breaches, books_read_under, gaming_day
+from tests.support.guards import behind_the_guard
 
 from .conftest import make_sent_order, sixain_data
 

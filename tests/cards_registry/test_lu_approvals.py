@@ -16,32 +16,14 @@ from cards_registry import services
 from cards_registry.models import Deck, DeckReturn, DeckStatus, KeyHandover, Reception
 from house_books import services as house
 from house_books.models import Approval
-from tests.builders import assert_refused, books_read_under, gaming_day
+from tests.support.builders import assert_refused, gaming_day
+from tests.support.depot_helpers import issue_today
 
 from .conftest import make_sent_order, sixain_data
 
 pytestmark = pytest.mark.django_db
 
 ARTICLE = "LU art. 51, 54, 63"
-
-
-@pytest.fixture
-def approved(
-    director: Any, committee: Any, croupier: Any, officer: Any, decks: list[Deck], casino: Any
-) -> Any:
-    """The depot's decks in the cabinet; then the casino under LU with its book of approvals
-    kept: the director, a committee member and the croupier approved two months ago."""
-    books_read_under("LU")
-    since = gaming_day() - dt.timedelta(days=60)
-    for person, function, job in (
-        (director, "director", ""),
-        (committee, "committee", ""),
-        (croupier, "staff", "croupier"),
-    ):
-        house.record_approval(
-            actor=director, person=person, function=function, job=job, approved_on=since, reference="MJ/1"
-        )
-    return decks
 
 
 def revoke(director: Any, person: Any) -> None:
@@ -53,10 +35,6 @@ def revoke(director: Any, person: Any) -> None:
         ended_on=gaming_day() - dt.timedelta(days=1),
         reference="MJ/2026/077",
     )
-
-
-def issued(director: Any, decks: list[Deck], **kw: Any) -> None:
-    services.issue_decks(actor=director, table_number=1, day=gaming_day(), decks=decks, **kw)
 
 
 def count_at_table(croupier: Any, deck: Deck) -> Any:
@@ -76,7 +54,7 @@ def test_an_approved_staff_does_every_depot_act(
     approved: list[Deck], director: Any, committee: Any, croupier: Any, officer: Any
 ) -> None:
     decks = approved
-    issued(director, decks[:1], received_by=croupier)
+    issue_today(director, decks[:1], received_by=croupier)
     count_at_table(croupier, decks[0])
     services.return_decks(
         actor=director, table_number=1, day=gaming_day(), results=[(decks[0], "worn", "", 52)]
@@ -109,11 +87,11 @@ ACTS: dict[str, tuple[str, str, Callable[..., Any]]] = {
             actor=c["director"], order=c["order"], received_on=gaming_day(), sixains=[sixain_data("Z1")]
         ),
     ),
-    "issue": ("director", "actor", lambda c: issued(c["director"], c["decks"][:1])),
+    "issue": ("director", "actor", lambda c: issue_today(c["director"], c["decks"][:1])),
     "issue to a revoked croupier": (
         "croupier",
         "received_by",
-        lambda c: issued(c["director"], c["decks"][:1], received_by=c["croupier"]),
+        lambda c: issue_today(c["director"], c["decks"][:1], received_by=c["croupier"]),
     ),
     "lock: out of use": (
         "director",
@@ -154,7 +132,7 @@ def test_a_revoked_person_is_refused(
 def test_a_revoked_croupier_does_not_count_at_the_table(
     approved: list[Deck], director: Any, croupier: Any
 ) -> None:
-    issued(director, approved[:1])
+    issue_today(director, approved[:1])
     revoke(director, croupier)
     with assert_refused("NOT_APPROVED", article=ARTICLE, field="actor", nothing_recorded=True):
         count_at_table(croupier, approved[0])
@@ -164,7 +142,7 @@ def test_a_revoked_croupier_does_not_count_at_the_table(
 def test_a_revoked_holder_neither_takes_back_nor_destroys(
     approved: list[Deck], director: Any, officer: Any
 ) -> None:
-    issued(director, approved[:2])
+    issue_today(director, approved[:2])
     services.return_decks(
         actor=director, table_number=1, day=gaming_day(), results=[(approved[0], "worn", "", 52)]
     )
@@ -183,7 +161,7 @@ def test_a_revoked_holder_neither_takes_back_nor_destroys(
 
 
 def test_the_admin_and_the_api_refuse_a_revoked_holder(approved: list[Deck], director: Any) -> None:
-    issued(director, approved[:1])
+    issue_today(director, approved[:1])
     revoke(director, director)
     client = Client()
     client.force_login(director)

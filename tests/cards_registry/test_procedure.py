@@ -13,27 +13,12 @@ from django.utils import timezone
 from cards_registry import rules, selectors, services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
 from casino_ops.regulations import RegulationError
-from tests.builders import books_read_under
+from tests.support.builders import books_read_under
+from tests.support.depot_helpers import issue_and_check
 
 pytestmark = pytest.mark.django_db
 
 TODAY = timezone.localdate
-
-
-def issue_and_check(director: Any, croupier: Any, decks: list[Deck], table: int = 1) -> None:
-    services.issue_decks(actor=director, table_number=table, day=TODAY(), decks=decks)
-    for n, deck in enumerate(decks):
-        services.check_at_table(
-            actor=croupier,
-            deck=deck,
-            table_number=table,
-            day=TODAY(),
-            witness="Inspecteur de salle",
-            order_checked=True,
-            cards_counted=52,
-            band_intact=True,
-            video_reference=f"CAM-{n}",
-        )
 
 
 def dashboard_lists(officer: Any, incident: Incident) -> bool:
@@ -53,7 +38,7 @@ def status(deck: Deck) -> str:
 def test_a_return_with_a_marked_card_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:2])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:2])
     services.return_decks(
         actor=director,
         table_number=1,
@@ -69,7 +54,7 @@ def test_a_return_with_a_marked_card_opens_an_incident(
 def test_a_return_with_a_damaged_card_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:1])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:1])
     services.return_decks(
         actor=director, table_number=1, day=TODAY(), results=[(decks[0], "damaged", "", 52)]
     )
@@ -81,7 +66,7 @@ def test_a_return_with_a_damaged_card_opens_an_incident(
 def test_a_return_counts_the_cards_and_a_short_deck_is_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:2])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:2])
     back = services.return_decks(
         actor=director,
         table_number=1,
@@ -98,7 +83,7 @@ def test_a_return_counts_the_cards_and_a_short_deck_is_an_incident(
 
 
 def test_a_worn_deck_back_complete_opens_no_incident(director: Any, croupier: Any, decks: list[Deck]) -> None:
-    issue_and_check(director, croupier, decks[:1])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:1])
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn", "", 52)])
     assert not Incident.objects.exists() and status(decks[0]) == DeckStatus.OUT_OF_USE
 
@@ -106,7 +91,7 @@ def test_a_worn_deck_back_complete_opens_no_incident(director: Any, croupier: An
 def test_a_destruction_finding_a_card_missing_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:2])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:2])
     services.return_decks(
         actor=director, table_number=1, day=TODAY(), results=[(d, "worn", "", 52) for d in decks[:2]]
     )
@@ -128,7 +113,7 @@ def test_a_destruction_finding_a_card_missing_opens_an_incident(
 def test_a_destruction_finding_a_deck_marked_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:1])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:1])
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "worn", "", 52)])
     assert (
         services.destroy_decks(
@@ -144,7 +129,7 @@ def test_a_destruction_finding_a_deck_marked_opens_an_incident(
 def test_a_replay_card_count_exceeded_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:6])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:6])
     incident = services.report_incident_from_replay(
         code="CARD_COUNT_EXCEEDED",
         table_number=1,
@@ -172,7 +157,7 @@ def test_a_replay_card_count_exceeded_opens_an_incident(
 def test_a_replay_invalid_card_opens_an_incident(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:6])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:6])
     incident = services.report_incident_from_replay(
         code="INVALID_CARD", table_number=1, day=TODAY(), shoe_reference="S2", decks=decks[:6], detail="ZZ"
     )
@@ -279,7 +264,7 @@ def test_the_delay_is_measured_and_a_late_report_flagged(
         officer_informed_at=now,
         circumstances="Signalé trois jours après",
     )
-    issue_and_check(director, croupier, decks[1:2])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[1:2])
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[1], "marked", "", 52)])
     returned = Incident.objects.get(route=IncidentRoute.RETURN)
     assert returned.told_at is None
@@ -309,7 +294,7 @@ def test_only_decks_checked_at_that_table_that_day_are_playable(
 ) -> None:
     services.issue_decks(actor=director, table_number=1, day=TODAY(), decks=decks[:6])
     assert list(selectors.decks_checked_for_play(table_number=1, day=TODAY())) == []
-    issue_and_check(director, croupier, decks[6:12], table=2)
+    issue_and_check(director=director, croupier=croupier, table_number=2, day=TODAY(), decks=decks[6:12])
     playable = selectors.decks_checked_for_play(table_number=2, day=TODAY())
     assert {d.pk for d in playable} == {d.pk for d in decks[6:12]}
     assert not selectors.decks_checked_for_play(table_number=1, day=TODAY()).exists()
@@ -344,7 +329,7 @@ def test_only_decks_checked_at_that_table_that_day_are_playable(
 def test_decks_out_lists_what_has_not_come_back(
     director: Any, croupier: Any, officer: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:2])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:2])
     services.issue_decks(actor=director, table_number=2, day=TODAY(), decks=decks[2:3])
     now = timezone.now()
     services.report_incident(
@@ -370,7 +355,7 @@ def test_decks_out_lists_what_has_not_come_back(
 def test_a_deck_s_history_names_an_incident_not_yet_reported(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
-    issue_and_check(director, croupier, decks[:1])
+    issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[:1])
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[0], "marked", "", 52)])
     lines = [line.what for line in selectors.deck_history(decks[0])]
     assert any("pas encore signalé" in line for line in lines), lines

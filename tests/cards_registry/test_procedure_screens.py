@@ -8,7 +8,6 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -24,14 +23,9 @@ from cards_registry.models import (
 )
 from inspection.registers.base import Request
 from inspection.registers.incidents import Incidents
+from tests.support.clients import signed_in
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_admin_declares_a_sixain_out_of_use_by_its_serial(director: Any, decks: list[Deck], key: Any) -> None:

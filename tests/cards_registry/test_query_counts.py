@@ -16,13 +16,10 @@ from cards_registry.models import Deck, DeckStatus, TableCheck
 from casino_ops import roles
 from casino_ops.act_checks import Hook
 from house_books.act_checks import approved_people
-from tests.builders import gaming_day
-
-from .test_lu_approvals import approved, issued
+from tests.support.builders import gaming_day
+from tests.support.depot_helpers import issue_today
 
 pytestmark = pytest.mark.django_db
-
-__all__ = ["approved"]  # the fixture, shared with the LU approvals' tests
 
 
 def test_a_check_at_the_table_costs_a_known_number_of_queries(
@@ -30,7 +27,7 @@ def test_a_check_at_the_table_costs_a_known_number_of_queries(
 ) -> None:
     """The savepoint, the settings, the approvals, the deck locked, its issue line, the check
     written, the deck's new state (its key returned by the UPDATE), the release."""
-    issued(director, approved[:1], received_by=croupier)
+    issue_today(director, approved[:1], received_by=croupier)
     day = gaming_day()
     with django_assert_num_queries(8):
         check = services.check_at_table(

@@ -9,23 +9,17 @@ from typing import Any
 
 import pytest
 import time_machine
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DeckStatus, Order, Reception
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
+from tests.support.clients import signed_in
 
 from .conftest import make_sent_order, sixain_data
 
 pytestmark = pytest.mark.django_db
-
-
-def signed_in(user: Any) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def days_around() -> tuple[dt.date, dt.date]:
@@ -83,7 +77,7 @@ def test_an_over_delivery_is_refused_through_the_admin(
 def test_under_lu_an_over_delivery_of_sixains_is_refused(
     director: Any, officer: Any, maker: Any, key: Any, casino: Any
 ) -> None:
-    from tests.builders import books_read_under
+    from tests.support.builders import books_read_under
 
     books_read_under("LU")
     order = make_sent_order(director, officer, maker, sixains=1)

@@ -11,7 +11,7 @@ from django.utils import timezone
 from audit.models import AuditEvent
 from cards_registry import services
 from casino_ops.regulations import RegulationError
-from tests.builders import books_read_under
+from tests.support.builders import books_read_under
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from cards_registry import rules
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 NOW = dt.datetime(2026, 3, 1, 21, 0, tzinfo=dt.UTC)
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cards_registry import history, selectors, services
 from cards_registry.history import HistoryLine
 from cards_registry.models import Deck
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 from .conftest import sixain_data
 

@@ -25,7 +25,7 @@ from cards_registry.models import (
 )
 from casino_ops import roles
 from casino_ops.regulations import RegulationError
-from tests.builders import assert_refused, books_read_under
+from tests.support.builders import assert_refused, books_read_under
 
 from .conftest import make_sent_order, sixain_data
 
@@ -623,15 +623,10 @@ def test_destruction_refusals(director: Any, officer: Any, committee: Any, decks
     assert Deck.objects.get(pk=decks[0].pk).status == DeckStatus.OUT_OF_USE
 
 
-def test_only_the_witness_stamps_the_destruction(director: Any, officer: Any, decks: list[Deck]) -> None:
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
-
-    from tests.builders import enrol_officer
-
-    other = get_user_model().objects.create_user(username="officier2")
-    other.groups.add(Group.objects.get(name="officier"))
-    enrol_officer(other)
+def test_only_the_witness_stamps_the_destruction(
+    director: Any, officer: Any, decks: list[Deck], make_user: Any
+) -> None:
+    other = make_user("officier2", roles.OFFICER, is_staff=False)
     out_of_use(director, decks[:1])
     destruction = services.destroy_decks(
         actor=director, officer=officer, checks=[{"deck": decks[0], "complete": True, "unmarked": True}]

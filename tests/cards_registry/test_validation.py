@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, DepotSettings, Order, Reception, Sixain
-from tests.builders import assert_refused, books_read_under
+from tests.support.builders import assert_refused, books_read_under
 
 from .conftest import sixain_data
 

@@ -18,7 +18,7 @@ from casino_ops.services import get_casino
 from house_books.services.casino import update_casino_settings
 from tables.models import AdvanceEntry, Session
 from tables.services import create_table
-from tests import builders
+from tests.support import builders
 
 pytestmark = pytest.mark.django_db
 

@@ -145,7 +145,7 @@ def test_no_day_is_written_in_a_fixed_format() -> None:
 )
 def test_a_refusal_writes_its_amount_in_the_languages_format(language: str, expected: str) -> None:
     from tables.rules.advances import check_advance
-    from tests.builders import assert_refused
+    from tests.support.builders import assert_refused
 
     with translation.override(language), assert_refused("ADVANCE_TOO_SMALL", article="FR art. 49") as refusal:
         check_advance(
@@ -166,7 +166,7 @@ def test_a_refusal_writes_its_amount_in_the_languages_format(language: str, expe
 )
 def test_a_refusal_writes_its_days_in_the_languages_format(language: str, expected: str) -> None:
     from tables.rules.limits import check_gaming_day
-    from tests.builders import assert_refused
+    from tests.support.builders import assert_refused
 
     with translation.override(language), assert_refused("SESSION_NOT_TODAY", field="day") as refusal:
         check_gaming_day(profile="FR", day=dt.date(2026, 11, 30), current=dt.date(2026, 12, 1))

@@ -22,7 +22,12 @@ from casino_ops.access import Act
 from casino_ops.demo import demo_enrolment
 from casino_ops.passkeys import SoftwarePasskey
 from house_books.services.officers import record_enrolment
-from tests.builders import assert_refused, casino_settings, enrol_officer
+from tests.support.builders import (
+    assert_refused,
+    casino_settings,
+    enrol_officer,
+    other_passkey_pem,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +88,7 @@ def test_a_changed_enrolment_is_refused(casino: Any) -> None:
     extended = {**document, "valid_to": (timezone.now() + dt.timedelta(days=9999)).isoformat()}
     with assert_refused("ENROLMENT_NOT_SIGNED", article="FR art. 68", field="document"):
         record_enrolment(document=extended)
-    rekeyed = {**document, "public_key": SoftwarePasskey.from_pem(_other_key()).public_key}
+    rekeyed = {**document, "public_key": SoftwarePasskey.from_pem(other_passkey_pem()).public_key}
     with assert_refused("ENROLMENT_NOT_SIGNED", field="document"):
         record_enrolment(document=rekeyed)
     assert not get_user_model().objects.filter(username="inspecteur").exists()
@@ -161,12 +166,3 @@ def test_check_deploy_wants_the_authority_and_no_demo_key(settings: Any) -> None
     assert "casino_ops.E101" in ids
     settings.OFFICER_AUTHORITY_DEMO_KEY = "/somewhere/authority-key.pem"
     assert "casino_ops.E104" in {error.id for error in officers.check_officers_configured()}
-
-
-def _other_key() -> bytes:
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-
-    return ec.generate_private_key(ec.SECP256R1()).private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )

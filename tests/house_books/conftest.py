@@ -6,17 +6,13 @@ from typing import Any
 
 import pytest
 
-from casino_ops import roles
-
 
 @pytest.fixture
-def committee(users: dict[str, Any]) -> Any:
-    return users[roles.COMMITTEE]
+def table(director: Any) -> Any:
+    """Table 3 (BJ03), in service."""
+    from tables.services import create_table
 
-
-@pytest.fixture
-def croupier(users: dict[str, Any]) -> Any:
-    return users[roles.CROUPIER]
+    return create_table(actor=director, number=3, code="BJ03")
 
 
 @pytest.fixture

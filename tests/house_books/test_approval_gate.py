@@ -20,9 +20,8 @@ from casino_ops.access import ACTS, Act
 from house_books import services
 from house_books.models import Approval
 from house_books.selectors import approved_on
-from tests.builders import assert_refused, gaming_day
-
-from .test_bank_failure_stops import seances  # noqa: F401
+from tests.support.bank_failure import seances  # noqa: F401 - the fixture
+from tests.support.builders import assert_refused, gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -33,11 +32,6 @@ PEOPLES_ACTS = [act for act, rule in ACTS.items() if set(rule.roles) - {roles.OF
 
 def _since() -> dt.date:
     return gaming_day() - dt.timedelta(days=100)
-
-
-@pytest.fixture
-def cashier(users: dict[str, Any]) -> Any:
-    return users[roles.CASHIER]
 
 
 @pytest.fixture
@@ -234,26 +228,24 @@ def test_a_revoked_person_neither_holds_nor_reopens_the_box_nor_deals_a_hand_log
     from tables.clock import history_at
     from tables.models import HandLog
     from tables.services import interrupt_session, resume_session, upload_hand_log
-    from tests import builders
-
-    from .test_bank_failure_no_play import _log
-    from .test_bank_failure_stops import D, _at
+    from tests.support import builders
+    from tests.support.bank_failure import D, lu_hand_log, on_failure_day
 
     director, committee, croupier = people[roles.DIRECTOR], people[roles.COMMITTEE], people[roles.CROUPIER]
     session, other = seances
     builders.shoe(session, croupier=croupier, label="S1", hour=20)
-    with history_at(_at(21)):
+    with history_at(on_failure_day(21)):
         interrupt_session(actor=croupier, session=other, mode="locked", key_holder=committee)
     _revoke(director, croupier, D)
     _revoke(director, committee, D)
-    with history_at(_at(21, 30)):
+    with history_at(on_failure_day(21, 30)):
         with assert_refused("NOT_APPROVED", article=ARTICLE, field="key_holder", nothing_recorded=True):
             interrupt_session(actor=director, session=session, mode="locked", key_holder=croupier)
         with assert_refused("NOT_APPROVED", article=ARTICLE, field="actor", nothing_recorded=True):
             resume_session(actor=committee, session=other)
         with assert_refused("NOT_APPROVED", article=ARTICLE, field="croupier", nothing_recorded=True):
             upload_hand_log(
-                actor=people[roles.MACHINE], session=session, raw=_log(session, "S1"), source="api"
+                actor=people[roles.MACHINE], session=session, raw=lu_hand_log(session, "S1"), source="api"
             )
     assert not HandLog.objects.exists()
 
@@ -267,10 +259,8 @@ def test_a_croupier_sending_his_own_hand_log_holds_his_approval_on_the_seances_d
     rounds he dealt before are refused to him (LU art. 51, 54, 63)."""
     from tables.models import HandLog
     from tables.services import upload_hand_log
-    from tests import builders
-
-    from .test_bank_failure_no_play import _log
-    from .test_bank_failure_stops import D
+    from tests.support import builders
+    from tests.support.bank_failure import D, lu_hand_log
 
     director, croupier = people[roles.DIRECTOR], people[roles.CROUPIER]
     session, _other = seances
@@ -286,5 +276,5 @@ def test_a_croupier_sending_his_own_hand_log_holds_his_approval_on_the_seances_d
     )
     assert approved_on(croupier, gaming_day()) and not approved_on(croupier, D)
     with assert_refused("NOT_APPROVED", article=ARTICLE, field="croupier", nothing_recorded=True):
-        upload_hand_log(actor=croupier, session=session, raw=_log(session, "S1"), source="api")
+        upload_hand_log(actor=croupier, session=session, raw=lu_hand_log(session, "S1"), source="api")
     assert not HandLog.objects.exists()

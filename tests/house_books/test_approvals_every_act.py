@@ -20,7 +20,7 @@ from house_books import services
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import open_session
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +103,7 @@ def _committee_breaches(day: dt.date | None = None) -> list[Any]:
 
 
 def test_a_committee_of_fewer_than_four_is_named(
-    lu_casino: Any, director: Any, committee: Any, django_user_model: Any
+    lu_casino: Any, director: Any, committee: Any, make_user: Any
 ) -> None:
     assert not _committee_breaches()  # no book of approvals yet: the book's own check says so
     _approve(director, director, "director")
@@ -111,12 +111,9 @@ def test_a_committee_of_fewer_than_four_is_named(
     found = _committee_breaches()
     assert len(found) == 1 and found[0].article == "LU art. 51"
     assert "2 membre(s)" in found[0].detail and "4" in found[0].detail
-    from django.contrib.auth.models import Group
-
     others = []
     for n in (2, 3):
-        member = django_user_model.objects.create_user(username=f"comite{n}", password="x")
-        member.groups.add(Group.objects.get(name="comite_direction"))
+        member = make_user(f"comite{n}", "comite_direction", password="x", is_staff=False)
         others.append(_approve(director, member, "committee"))
     assert not _committee_breaches()
     # revoked on the gaming day the inspection counts (between midnight and the roll-over hour,

@@ -18,20 +18,13 @@ from casino_ops import roles
 from casino_ops.checks import inspect
 from house_books import selectors, services
 from house_books.models import RoleEntry
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(check: str) -> list[Any]:
     return [b for b in inspect().breaches if b.check == check]
-
-
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(
-        username="nouveau", password="pw-nouveau-1234", first_name="Anne", last_name="Kremer", is_staff=True
-    )
 
 
 def test_a_role_is_given_by_the_directors_act_and_recorded(director: Any, casino: Any, newcomer: Any) -> None:
@@ -210,7 +203,7 @@ def test_who_counts_never_signs(users: dict[str, Any], casino: Any) -> None:
     """FR art. 69, LU art. 10: the director who opens a séance naming himself as the croupier
     who counted, or signs an advance he counted himself, is refused."""
     from tables import services as tables
-    from tests import builders
+    from tests.support import builders
 
     director, croupier = users[roles.DIRECTOR], users[roles.CROUPIER]
     table = tables.create_table(actor=director, number=3, code="BJ03")

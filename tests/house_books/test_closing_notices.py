@@ -60,17 +60,10 @@ def _close(actor: Any, **kw: Any) -> ClosingDown:
     return record_closing(actor=actor, **values)
 
 
-@pytest.fixture
-def table(director: Any) -> Any:
-    from tables.services import create_table
-
-    return create_table(actor=director, number=3, code="BJ03")
-
-
 def _session(director: Any, croupier: Any, table: Any, **limits: Any) -> Any:
     from tables.clock import history_at
     from tables.services import open_session
-    from tests.builders import shoe_for
+    from tests.support.builders import shoe_for
 
     values = {"minimum": Decimal("5.00"), "maximum": Decimal("500.00"), "advance_amount": Decimal("30000.00")}
     values.update(limits)

@@ -4,7 +4,6 @@ binding the tables' acts: recorded, refused with the article, cited as internal 
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -19,80 +18,11 @@ from house_books.services.bank import record_bank_failure, record_new_authorisat
 from house_books.services.hours import notify_seance_hours, record_early_stop
 from inspection.registers import get_register
 from inspection.registers.base import Request
+from tests.support.seance_hours import TODAY, D, close_seance_at, moment_on, notify_hours, open_seance_at
 
 pytestmark = pytest.mark.django_db
 
-TODAY = timezone.localdate()
-D = TODAY - dt.timedelta(days=3)
 INTERNAL = "règlement intérieur du casino"
-
-
-def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
-    return timezone.make_aware(dt.datetime.combine(day, dt.time(hour, minute)))
-
-
-def _hours(actor: Any, **kw: Any) -> SeanceHours:
-    values = {
-        "weekday_start": dt.time(15),
-        "holiday_start": dt.time(15),
-        "closing": dt.time(3),
-        "effective_from": _at(D - dt.timedelta(days=10), 0),
-        "notified_at": _at(D - dt.timedelta(days=12), 10),
-        "reference": "Avis MJ/MF 2026-07",
-    }
-    values.update(kw)
-    from tables.clock import history_at
-
-    with history_at(values["notified_at"]):  # written when the notice is given
-        return notify_seance_hours(actor=actor, **values)
-
-
-def _open(director: Any, croupier: Any, table: Any, hour: int) -> Any:
-    from tables.clock import history_at
-    from tables.services import open_session
-    from tests.builders import shoe_for
-
-    shoe_for(table, D, director)  # LU art. 32 §3, 40 (nothing under FR)
-    with history_at(_at(D, hour)):
-        return open_session(
-            actor=director,
-            table=table,
-            day=D,
-            minimum=Decimal("5.00"),
-            maximum=Decimal("500.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=croupier,
-            guarantee_fund=Decimal("100000.00"),
-        )
-
-
-def _close(director: Any, croupier: Any, cashier: Any, session: Any, hour: int) -> Any:
-    from tables.clock import history_at
-    from tables.services import close_session
-
-    with history_at(_at(D, hour)):
-        return close_session(
-            actor=director,
-            session=session,
-            closing_cash=Decimal("30000.00"),
-            counted_by=croupier,
-            certified_exact=True,
-            cashier=cashier,
-        )
-
-
-@pytest.fixture
-def table(director: Any) -> Any:
-    from tables.services import create_table
-
-    return create_table(actor=director, number=3, code="BJ03")
-
-
-@pytest.fixture
-def cashier(users: dict[str, Any]) -> Any:
-    from casino_ops import roles
-
-    return users[roles.CASHIER]
 
 
 def _approve(director: Any, *people: tuple[Any, str, str]) -> None:
@@ -107,15 +37,17 @@ def _approve(director: Any, *people: tuple[Any, str, str]) -> None:
 
 
 def test_hours_notified_and_a_change_needs_24_hours_notice(lu_casino: Any, director: Any) -> None:
-    hours = _hours(director)
+    hours = notify_hours(director)
     assert AuditEvent.objects.filter(action="house.hours_notified", object_id=str(hours.pk)).count() == 1
     now = timezone.now()
     with pytest.raises(RegulationError) as refused:
-        _hours(director, notified_at=now - dt.timedelta(hours=1), effective_from=now + dt.timedelta(hours=20))
+        notify_hours(
+            director, notified_at=now - dt.timedelta(hours=1), effective_from=now + dt.timedelta(hours=20)
+        )
     assert refused.value.code == "HOURS_NOTICE_TOO_SHORT" and refused.value.article == "LU art. 71"
     assert refused.value.field == "effective_from"
     assert SeanceHours.objects.count() == 1
-    _hours(
+    notify_hours(
         director,
         notified_at=now - dt.timedelta(hours=1),
         effective_from=now + dt.timedelta(hours=23, minutes=1),
@@ -161,10 +93,10 @@ def test_a_notice_is_never_back_dated(lu_casino: Any, director: Any, client: Any
 
 
 def test_under_fr_the_hours_are_an_internal_book(casino: Any, director: Any) -> None:
-    _hours(director)
+    notify_hours(director)
     now = timezone.now()
     with pytest.raises(RegulationError) as refused:
-        _hours(director, notified_at=now, effective_from=now + dt.timedelta(hours=2))
+        notify_hours(director, notified_at=now, effective_from=now + dt.timedelta(hours=2))
     assert refused.value.article == INTERNAL
 
 
@@ -173,21 +105,23 @@ def test_no_seance_before_the_start_hour_and_an_early_stop_needs_its_reason(
 ) -> None:
     from tables.models import Session
 
-    _hours(director)
+    notify_hours(director)
     with pytest.raises(RegulationError) as refused:
-        _open(director, croupier, table, 14)
+        open_seance_at(director, croupier, table, 14)
     assert refused.value.code == "SESSION_BEFORE_START_HOUR" and refused.value.article == "LU art. 71"
     assert not Session.objects.exists()
-    session = _open(director, croupier, table, 16)
+    session = open_seance_at(director, croupier, table, 16)
     with pytest.raises(RegulationError) as refused:
-        _close(director, croupier, cashier, session, 22)
+        close_seance_at(director, croupier, cashier, session, 22)
     assert refused.value.code == "EARLY_STOP_WITHOUT_REASON" and refused.value.article == "LU art. 71"
     with pytest.raises(RegulationError) as refused:
-        record_early_stop(actor=director, session=session, reason="bored", stopped_at=_at(D, 21, 55))
+        record_early_stop(actor=director, session=session, reason="bored", stopped_at=moment_on(D, 21, 55))
     assert refused.value.field == "reason"
-    stop = record_early_stop(actor=director, session=session, reason="no_stake", stopped_at=_at(D, 21, 55))
+    stop = record_early_stop(
+        actor=director, session=session, reason="no_stake", stopped_at=moment_on(D, 21, 55)
+    )
     assert AuditEvent.objects.filter(action="house.early_stop_recorded", object_id=str(stop.pk)).count() == 1
-    _close(director, croupier, cashier, session, 22)
+    close_seance_at(director, croupier, cashier, session, 22)
     assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
     cells = [c[0] for c in get_register("hours").context(Request(D, D))["sections"][1]["rows"][0]["cells"]]
     assert "trois coups de suite sans aucune mise" in cells
@@ -196,9 +130,9 @@ def test_no_seance_before_the_start_hour_and_an_early_stop_needs_its_reason(
 def test_inspection_names_a_seance_opened_before_its_hour(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 14)  # before any hours were notified
+    open_seance_at(director, croupier, table, 14)  # before any hours were notified
     assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
-    _hours(director)  # the first notification, in force since before that séance
+    notify_hours(director)  # the first notification, in force since before that séance
     found = [
         b
         for b in inspect(D).breaches
@@ -218,18 +152,18 @@ def test_after_a_bank_failure_no_seance_opens_before_a_new_authorisation(
 
     failure = record_bank_failure(
         actor=director,
-        occurred_at=_at(D, 2),
+        occurred_at=moment_on(D, 2),
         description="Encaisse insuffisante pour couvrir la contrepartie",
         officer_name="Insp. Weber",
-        officer_told_at=_at(D, 2, 5),
-        minister_told_at=_at(D, 2, 30),
+        officer_told_at=moment_on(D, 2, 5),
+        minister_told_at=moment_on(D, 2, 30),
     )
     assert (
         AuditEvent.objects.filter(action="house.bank_failure_recorded", object_id=str(failure.pk)).count()
         == 1
     )
     with pytest.raises(RegulationError) as refused:
-        _open(director, croupier, table, 16)
+        open_seance_at(director, croupier, table, 16)
     assert refused.value.code == "BANK_FAILURE_NO_AUTHORISATION" and refused.value.article == "LU art. 11"
     assert not Session.objects.exists()
     authorisation = record_new_authorisation(
@@ -241,7 +175,7 @@ def test_after_a_bank_failure_no_seance_opens_before_a_new_authorisation(
         ).count()
         == 1
     )
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
     cells = [
         c[0] for c in get_register("bank-failures").context(Request(D, D))["sections"][0]["rows"][0]["cells"]
     ]
@@ -254,11 +188,11 @@ def test_a_notice_before_the_failure_is_refused_and_fr_cites_internal_rules(
     with pytest.raises(RegulationError) as refused:
         record_bank_failure(
             actor=director,
-            occurred_at=_at(D, 2),
+            occurred_at=moment_on(D, 2),
             description="Encaisse insuffisante",
             officer_name="Insp. Weber",
-            officer_told_at=_at(D, 1),
-            minister_told_at=_at(D, 3),
+            officer_told_at=moment_on(D, 1),
+            minister_told_at=moment_on(D, 3),
         )
     assert refused.value.field == "officer_told_at" and refused.value.article == INTERNAL
     assert not BankFailure.objects.exists()
@@ -267,14 +201,14 @@ def test_a_notice_before_the_failure_is_refused_and_fr_cites_internal_rules(
 def test_inspection_names_a_seance_opened_after_a_failure(
     lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
     record_bank_failure(  # recorded late, the séance had opened after it (and stops now)
         actor=director,
-        occurred_at=_at(D, 15),
+        occurred_at=moment_on(D, 15),
         description="Encaisse insuffisante",
         officer_name="Insp. Weber",
-        officer_told_at=_at(D, 15, 5),
-        minister_told_at=_at(D, 15, 10),
+        officer_told_at=moment_on(D, 15, 5),
+        minister_told_at=moment_on(D, 15, 10),
         counts={3: "30000.00"},
         cashier=cashier,
     )
@@ -292,18 +226,18 @@ def test_a_seance_signed_or_counted_by_someone_not_approved_is_refused(
 
     _approve(director, (committee, "committee", ""))
     with pytest.raises(RegulationError) as refused:
-        _open(director, croupier, table, 16)
+        open_seance_at(director, croupier, table, 16)
     assert refused.value.code == "NOT_APPROVED" and refused.value.field == "actor"
     assert refused.value.article == "LU art. 51, 54, 63"
     _approve(director, (director, "director", ""))
     with pytest.raises(RegulationError) as refused:
-        _open(director, croupier, table, 16)
+        open_seance_at(director, croupier, table, 16)
     assert refused.value.field == "croupier"
     assert not Session.objects.exists()
     services.record_approval(
         actor=director, person=croupier, function="staff", job="croupier", approved_on=D, reference="MJ/9"
     )
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
 
 
 def test_under_fr_the_refusal_cites_the_internal_rules(
@@ -311,14 +245,14 @@ def test_under_fr_the_refusal_cites_the_internal_rules(
 ) -> None:
     _approve(director, (committee, "committee", ""))
     with pytest.raises(RegulationError) as refused:
-        _open(director, croupier, table, 16)
+        open_seance_at(director, croupier, table, 16)
     assert refused.value.article == INTERNAL
 
 
 def test_inspection_names_advance_lines_by_unapproved_people(
     lu_casino: Any, director: Any, committee: Any, croupier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 16)  # before the casino kept its book of approvals
+    open_seance_at(director, croupier, table, 16)  # before the casino kept its book of approvals
     assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
     _approve(director, (director, "director", ""))
     found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
@@ -329,10 +263,10 @@ def test_inspection_names_advance_lines_by_unapproved_people(
 def test_early_stop_recorded_with_no_hours_is_not_needed_but_refused_after_close(
     lu_casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
 ) -> None:
-    session = _open(director, croupier, table, 16)
-    _close(director, croupier, cashier, session, 22)  # no hours notified: nothing binds the close
+    session = open_seance_at(director, croupier, table, 16)
+    close_seance_at(director, croupier, cashier, session, 22)  # no hours notified: nothing binds the close
     with pytest.raises(RegulationError) as refused:
-        record_early_stop(actor=director, session=session, reason="players_left", stopped_at=_at(D, 21))
+        record_early_stop(actor=director, session=session, reason="players_left", stopped_at=moment_on(D, 21))
     assert refused.value.code == "SESSION_ALREADY_CLOSED"
     assert not EarlyStop.objects.exists()
 
@@ -342,14 +276,14 @@ def test_read_api_and_admin_for_the_hours_and_the_bank(
 ) -> None:
     import json
 
-    _hours(director)
+    notify_hours(director)
     record_bank_failure(
         actor=director,
-        occurred_at=_at(D, 2),
+        occurred_at=moment_on(D, 2),
         description="Encaisse insuffisante",
         officer_name="Insp. Weber",
-        officer_told_at=_at(D, 2, 5),
-        minister_told_at=_at(D, 2, 30),
+        officer_told_at=moment_on(D, 2, 5),
+        minister_told_at=moment_on(D, 2, 30),
     )
     client.force_login(officer)
     for url, key, value in (
@@ -390,9 +324,9 @@ def test_public_holidays_take_the_sunday_start_hour(lu_casino: Any, director: An
     assert not is_sunday_or_holiday(bastille_day)  # France's, not Luxembourg's
     assert not is_sunday_or_holiday(dt.date(2026, 6, 24))
     assert is_sunday_or_holiday(bastille_day, "FR") and not is_sunday_or_holiday(national_day, "FR")
-    hours = _hours(director, weekday_start=dt.time(15), holiday_start=dt.time(12))
-    assert seance_window(hours, national_day)[0] == _at(national_day, 12)
-    assert seance_window(hours, national_day + dt.timedelta(days=1))[0] == _at(dt.date(2026, 6, 24), 15)
+    hours = notify_hours(director, weekday_start=dt.time(15), holiday_start=dt.time(12))
+    assert seance_window(hours, national_day)[0] == moment_on(national_day, 12)
+    assert seance_window(hours, national_day + dt.timedelta(days=1))[0] == moment_on(dt.date(2026, 6, 24), 15)
 
 
 # -- Under FR, the same breaches named against the casino's internal rules -----------------------
@@ -401,8 +335,8 @@ def test_public_holidays_take_the_sunday_start_hour(lu_casino: Any, director: An
 def test_fr_inspection_names_a_seance_opened_before_its_hour(
     casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 14)  # before any hours were written in the internal book
-    _hours(director)  # in force since before that séance
+    open_seance_at(director, croupier, table, 14)  # before any hours were written in the internal book
+    notify_hours(director)  # in force since before that séance
     found = [
         b
         for b in inspect(D).breaches
@@ -415,14 +349,14 @@ def test_fr_inspection_names_a_seance_opened_before_its_hour(
 def test_fr_inspection_names_a_seance_opened_after_a_failure(
     casino: Any, director: Any, croupier: Any, cashier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
     record_bank_failure(
         actor=director,
-        occurred_at=_at(D, 15),
+        occurred_at=moment_on(D, 15),
         description="Encaisse insuffisante",
         officer_name="Insp. Weber",
-        officer_told_at=_at(D, 15, 5),
-        minister_told_at=_at(D, 15, 10),
+        officer_told_at=moment_on(D, 15, 5),
+        minister_told_at=moment_on(D, 15, 10),
         counts={3: "30000.00"},
         cashier=cashier,
     )
@@ -434,7 +368,7 @@ def test_fr_inspection_names_a_seance_opened_after_a_failure(
 def test_fr_inspection_names_advance_lines_by_unapproved_people(
     casino: Any, director: Any, committee: Any, croupier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
     assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
     _approve(director, (director, "director", ""))
     found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
@@ -448,7 +382,7 @@ def test_fr_inspection_names_advance_lines_by_unapproved_people(
 def test_lu_seances_held_while_no_approval_is_in_the_book_are_named(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
-    _open(director, croupier, table, 16)
+    open_seance_at(director, croupier, table, 16)
     found = [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
     assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
     assert D.strftime("%d/%m/%Y") in found[0].detail and "1 journée" in found[0].detail

@@ -16,7 +16,7 @@ from house_books import services
 from house_books.models import OrphanEntry
 from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

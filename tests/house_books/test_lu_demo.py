@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from casino_ops.models import CasinoSettings
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

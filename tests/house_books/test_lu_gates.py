@@ -18,7 +18,7 @@ from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import create_table, open_session
-from tests.builders import shoe_for
+from tests.support.builders import shoe_for
 
 pytestmark = pytest.mark.django_db
 
@@ -37,11 +37,6 @@ def _open(director: Any, croupier: Any, table: Any) -> Any:
             croupier=croupier,
             guarantee_fund=Decimal("100000.00"),
         )
-
-
-@pytest.fixture
-def table(director: Any) -> Any:
-    return create_table(actor=director, number=3, code="BJ03")
 
 
 def test_no_devices_book_is_no_way_round_the_rule(

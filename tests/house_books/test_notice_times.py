@@ -18,7 +18,7 @@ from house_books import selectors, services
 from house_books.services.exclusions import NOTICE_RECORDING_DAYS
 from inspection.registers import get_register
 from inspection.registers.base import Request
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

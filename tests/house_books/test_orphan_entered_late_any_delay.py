@@ -13,7 +13,7 @@ from django.utils import timezone
 from casino_ops.checks import inspect
 from house_books import services
 from tables.clock import history_at
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,6 @@ from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import connection
 from django.utils import timezone
@@ -24,13 +23,6 @@ pytestmark = pytest.mark.django_db
 
 def _named(check: str, who: str = "") -> list[Any]:
     return [b for b in inspect().breaches if b.check == check and b.object.startswith(who)]
-
-
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(
-        username="nouveau", password="pw-nouveau-1234", first_name="Anne", last_name="Kremer", is_staff=True
-    )
 
 
 def test_lu_a_role_given_in_sql_is_named_with_its_name_changed_and_the_clash(
@@ -76,8 +68,8 @@ def test_lu_a_superuser_made_in_sql_on_a_database_in_service_is_named(lu_casino:
 def test_lu_a_line_counted_and_signed_by_one_person_is_named(lu_casino: Any, users: dict[str, Any]) -> None:
     from tables import services as tables
     from tables.models import AdvanceEntry
-    from tests import builders
-    from tests.guards import behind_the_guard
+    from tests.support import builders
+    from tests.support.guards import behind_the_guard
 
     director = users[roles.DIRECTOR]
     table = tables.create_table(actor=director, number=3, code="BJ03")

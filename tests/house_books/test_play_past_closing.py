@@ -10,9 +10,8 @@ from typing import Any
 import pytest
 
 from casino_ops.checks import inspect
-from tests import builders
-
-from .test_hours_bank import D, _close, _hours, _open, cashier, table  # noqa: F401
+from tests.support import builders
+from tests.support.seance_hours import D, close_seance_at, notify_hours, open_seance_at
 
 pytestmark = pytest.mark.django_db
 
@@ -29,18 +28,18 @@ def test_play_past_the_closing_hour_is_named(
     lu_casino: Any,
     director: Any,
     croupier: Any,
-    cashier: Any,  # noqa: F811
-    table: Any,  # noqa: F811
+    cashier: Any,
+    table: Any,
 ) -> None:
-    _hours(director, closing=dt.time(22))  # séances from 15:00 to 22:00
-    session = _open(director, croupier, table, 16)
+    notify_hours(director, closing=dt.time(22))  # séances from 15:00 to 22:00
+    session = open_seance_at(director, croupier, table, 16)
     assert _named(D) == [
         f"LU art. 71 | séance de la table 3 du {D:%d/%m/%Y} | "
         "jouée après l'heure de fermeture autorisée : encore ouverte après elle"
     ]
     builders.shoe(session, croupier=croupier, hour=22)  # a shoe filled at the closing hour
     builders.return_decks(session, hour=23)
-    _close(director, croupier, cashier, session, 23)
+    close_seance_at(director, croupier, cashier, session, 23)
     found = _named(D)
     assert len(found) == 2 and all(f.startswith("LU art. 71 | séance de la table 3") for f in found)
     assert "clôturée après elle" in found[0] and "sabot garni après elle" in found[1]
@@ -51,12 +50,12 @@ def test_a_seance_closed_at_the_closing_hour_is_not_named(
     lu_casino: Any,
     director: Any,
     croupier: Any,
-    cashier: Any,  # noqa: F811
-    table: Any,  # noqa: F811
+    cashier: Any,
+    table: Any,
 ) -> None:
-    _hours(director, closing=dt.time(22))
-    session = _open(director, croupier, table, 16)
+    notify_hours(director, closing=dt.time(22))
+    session = open_seance_at(director, croupier, table, 16)
     builders.shoe(session, croupier=croupier, hour=17)
     builders.return_decks(session, hour=21)
-    _close(director, croupier, cashier, session, 22)
+    close_seance_at(director, croupier, cashier, session, 22)
     assert _named(D) == []

@@ -14,14 +14,9 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
 from house_books import services
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def newcomer(db: None) -> Any:
-    return get_user_model().objects.create_user(username="nouveau", password="pw-nouveau-1234", is_staff=True)
 
 
 # -- the superuser ---------------------------------------------------------------------------
@@ -173,8 +168,8 @@ def test_a_line_counted_and_signed_by_one_person_is_named(users: dict[str, Any],
     from casino_ops.checks import inspect
     from tables.models import AdvanceEntry
     from tables.services import create_table
-    from tests import builders
-    from tests.guards import behind_the_guard
+    from tests.support import builders
+    from tests.support.guards import behind_the_guard
 
     director = users[roles.DIRECTOR]
     table = create_table(actor=director, number=3, code="BJ03")

@@ -16,7 +16,7 @@ from house_books import services
 from house_books.models import Exclusion, RefusedEntry
 from inspection.registers import get_register
 from inspection.registers.base import Request
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,6 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops import roles
 from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
@@ -25,11 +24,6 @@ pytestmark = pytest.mark.django_db
 TODAY = timezone.localdate()  # read once: a future day is two days on, still ahead after midnight
 D1 = TODAY - dt.timedelta(days=3)
 D2 = TODAY - dt.timedelta(days=2)
-
-
-@pytest.fixture
-def cashier(users: dict[str, Any]) -> Any:
-    return users[roles.CASHIER]
 
 
 @pytest.fixture
@@ -184,7 +178,7 @@ def test_lu_inspection_finds_a_day_of_play_without_a_count(
 ) -> None:
     from tables.clock import history_at
     from tables.services import create_table, open_session
-    from tests.builders import shoe_for
+    from tests.support.builders import shoe_for
 
     table = create_table(actor=director, number=3, code="BJ03")
     since = TODAY - dt.timedelta(days=100)

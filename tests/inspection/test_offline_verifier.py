@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.db import connection
 
 from audit.checkpoints import make_checkpoint
-from tests.audit.test_checkpoints import (
-    _checkpoints_as_superuser_without_guard,
-    _record,
-    _rewrite_whole_chain_with_recomputed_hashes,
+from tests.support.tampering import (
+    checkpoints_as_superuser_without_guard,
+    record_events,
+    rewrite_whole_chain_with_recomputed_hashes,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,8 +35,8 @@ def _verifier(
 def _rewrite_and_re_sign() -> None:
     """The attacker holds the database and the application's keys: event 3 rewritten, every hash
     recomputed, the checkpoints and the Merkle nodes replaced by ones signed with the casino's key."""
-    _rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
-    _checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
@@ -49,11 +49,11 @@ def _rewrite_and_re_sign() -> None:
 def test_inclusion_against_a_kept_checkpoint_fails_on_a_rewritten_record(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    _record(6)
+    record_events(6)
     make_checkpoint()
     kept = tmp_path / "kept.json"
     call_command("audit_proof", "1", "--output", str(tmp_path / "p.json"), "--checkpoint-file", str(kept))
-    _record(4)
+    record_events(4)
     _rewrite_and_re_sign()
     proof = tmp_path / "inclusion-3.json"
     call_command("audit_proof", "3", "--output", str(proof))
@@ -87,11 +87,11 @@ def test_inclusion_against_a_kept_checkpoint_fails_on_a_rewritten_record(
 def test_inclusion_against_a_kept_checkpoint_holds_with_the_proof_that_the_record_extends_it(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    _record(7)
+    record_events(7)
     make_checkpoint()
     kept = tmp_path / "kept.json"
     call_command("audit_proof", "1", "--output", str(tmp_path / "p.json"), "--checkpoint-file", str(kept))
-    _record(290)
+    record_events(290)
     make_checkpoint()
     ca = str(signing_configured.ca_pem)
     proof = tmp_path / "inclusion-200.json"
@@ -123,7 +123,7 @@ def test_inclusion_against_a_kept_checkpoint_holds_with_the_proof_that_the_recor
 def test_the_readme_command_runs_from_the_repository_root_and_from_another_folder(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    _record(3)
+    record_events(3)
     make_checkpoint()
     proof = tmp_path / "inclusion-2.json"
     checkpoint = tmp_path / "checkpoint.json"

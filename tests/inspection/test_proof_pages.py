@@ -15,7 +15,6 @@ import audit
 from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from casino_ops import roles
-from tests.inspection.portal.conftest import clients, devices  # noqa: F401
 
 VERIFIER = Path(__file__).resolve().parents[2] / "inspection" / "verifier.py"
 
@@ -45,7 +44,7 @@ def _verify(tmp_path: Path, kind: str, data: bytes, ca: Path, *extra: str) -> su
 
 @pytest.mark.django_db
 def test_the_api_gives_both_proofs_and_the_verifier(
-    clients: Any,  # noqa: F811
+    clients: Any,
     signing_configured: Any,
     tmp_path: Path,
 ) -> None:
@@ -91,7 +90,7 @@ def test_the_api_gives_both_proofs_and_the_verifier(
 
 @pytest.mark.django_db
 def test_the_portal_page_gives_the_verifier_the_checkpoints_and_the_proofs(
-    clients: Any,  # noqa: F811
+    clients: Any,
     signing_configured: Any,
     tmp_path: Path,
 ) -> None:

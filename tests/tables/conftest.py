@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
-from tests import builders
+from tests.support import builders
 
 DAY = dt.date(2026, 11, 30)
 

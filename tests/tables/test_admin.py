@@ -15,12 +15,6 @@ from tables.models import AdvanceEntry, ControlDay, HandLog, Session
 from .conftest import DAY
 
 
-@pytest.fixture
-def director_client(client, staff):
-    client.force_login(staff["director"])
-    return client
-
-
 @pytest.mark.django_db
 def test_open_session_through_the_admin_form(director_client, table, staff):
     from django.utils import timezone

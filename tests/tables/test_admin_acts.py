@@ -10,12 +10,6 @@ from tables.models import AuthorisedMinimum, Delegation
 from .conftest import DAY
 
 
-@pytest.fixture
-def director_client(client, staff):
-    client.force_login(staff["director"])
-    return client
-
-
 @pytest.mark.django_db
 def test_delegation_recorded_in_the_admin(director_client, staff, casino):
     url = "/admin/tables/delegation/add/"

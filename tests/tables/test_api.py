@@ -32,12 +32,6 @@ def _post(client, session, body):
     )
 
 
-@pytest.fixture
-def croupier_client(client, staff):
-    client.force_login(staff["croupier"])
-    return client
-
-
 @pytest.mark.django_db
 def test_upload_is_stored_unchanged_and_replayed(
     croupier_client, open_session, django_capture_on_commit_callbacks
@@ -70,7 +64,7 @@ def test_upload_is_stored_unchanged_and_replayed(
 def test_clean_log_has_no_discrepancy(
     croupier_client, today_session, depot_decks, staff, django_capture_on_commit_callbacks
 ):
-    from tests.depot_helpers import issue_and_check
+    from tests.support.depot_helpers import issue_and_check
 
     a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
     issue_and_check(

@@ -6,7 +6,8 @@ import pytest
 
 from audit.models import AuditEvent
 from tables.models import AuthorisedMinimum, Delegation
-from tests import builders
+from tests.support import builders
+from tests.support.refusals import assert_refused
 
 from .conftest import DAY
 
@@ -14,18 +15,6 @@ from .conftest import DAY
 def _post(client, user, url, data):
     client.force_login(user)
     return client.post(url, data=data, content_type="application/json")
-
-
-def _refusal(response, code, field=None, article=None, status=400):
-    assert response.status_code == status, response.content[:300]
-    body = response.json()
-    assert set(body) == {"code", "message", "field", "article"}
-    assert body["code"] == code, body
-    if field is not None:
-        assert body["field"] == field, body
-    if article is not None:
-        assert body["article"] == article, body
-    return body
 
 
 @pytest.mark.django_db
@@ -38,13 +27,15 @@ def test_delegation_through_the_api(client, staff, casino):
         "valid_from": DAY.isoformat(),
     }
     assert _post(client, staff["committee"], url, data).status_code == 403  # the director's act
-    _refusal(
-        _post(client, staff["director"], url, {**data, "approved_on": "30/11/2026"}),
+    assert_refused(
         "FIELD_INVALID",
-        "approved_on",
+        response=_post(client, staff["director"], url, {**data, "approved_on": "30/11/2026"}),
+        field="approved_on",
     )
-    _refusal(
-        _post(client, staff["director"], url, {**data, "delegate": "nobody"}), "UNKNOWN_USER", "delegate"
+    assert_refused(
+        "UNKNOWN_USER",
+        response=_post(client, staff["director"], url, {**data, "delegate": "nobody"}),
+        field="delegate",
     )
     assert not Delegation.objects.exists()
     response = _post(client, staff["director"], url, data)
@@ -61,10 +52,12 @@ def test_authorised_minimum_recorded_through_the_api(client, staff, casino):
         "decree_date": "2026-11-20",
         "in_force_on": "2026-11-25",
     }
-    _refusal(
-        _post(client, staff["director"], "/api/tables/authorised-minimums/", {**data, "minimum": "abc"}),
+    assert_refused(
         "FIELD_INVALID",
-        "minimum",
+        response=_post(
+            client, staff["director"], "/api/tables/authorised-minimums/", {**data, "minimum": "abc"}
+        ),
+        field="minimum",
     )
     response = _post(client, staff["director"], "/api/tables/authorised-minimums/", data)
     assert response.status_code == 201, response.content
@@ -75,15 +68,19 @@ def test_authorised_minimum_recorded_through_the_api(client, staff, casino):
 
 @pytest.mark.django_db
 def test_acknowledging_unknown_discrepancies_is_refused(client, staff, casino):
-    _refusal(
-        _post(client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": [999]}),
+    assert_refused(
         "UNKNOWN_DISCREPANCY",
-        "discrepancies",
+        response=_post(
+            client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": [999]}
+        ),
+        field="discrepancies",
     )
-    _refusal(
-        _post(client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": "x"}),
+    assert_refused(
         "FIELD_INVALID",
-        "discrepancies",
+        response=_post(
+            client, staff["director"], "/api/tables/discrepancies/acknowledge/", {"discrepancies": "x"}
+        ),
+        field="discrepancies",
     )
 
 
@@ -99,30 +96,43 @@ def test_a_session_day_through_the_api(client, staff, table):
         "croupier": staff["croupier"].username,
     }
     url = "/api/tables/sessions/open/"
-    _refusal(
-        _post(client, staff["director"], url, {**opening, "day": DAY.isoformat()}),
+    assert_refused(
         "SESSION_NOT_TODAY",
-        "day",
-        "FR art. 69",
+        response=_post(client, staff["director"], url, {**opening, "day": DAY.isoformat()}),
+        field="day",
+        article="FR art. 69",
     )
-    _refusal(_post(client, staff["director"], url, {**opening, "maximum": "abc"}), "FIELD_INVALID", "maximum")
-    _refusal(_post(client, staff["director"], url, {**opening, "table": 99}), "UNKNOWN_TABLE", "table")
-    _refusal(_post(client, staff["committee"], url, opening), "MAXIMUM_BY_DIRECTOR", "actor", "FR art. 55-5")
+    assert_refused(
+        "FIELD_INVALID",
+        response=_post(client, staff["director"], url, {**opening, "maximum": "abc"}),
+        field="maximum",
+    )
+    assert_refused(
+        "UNKNOWN_TABLE",
+        response=_post(client, staff["director"], url, {**opening, "table": 99}),
+        field="table",
+    )
+    assert_refused(
+        "MAXIMUM_BY_DIRECTOR",
+        response=_post(client, staff["committee"], url, opening),
+        field="actor",
+        article="FR art. 55-5",
+    )
     assert not Session.objects.exists()
     response = _post(client, staff["director"], url, opening)
     assert response.status_code == 201, response.content
     pk = response.json()["id"]
     base = f"/api/tables/sessions/{pk}/"
-    _refusal(
-        _post(
+    assert_refused(
+        "ADVANCE_NOT_EQUAL",
+        response=_post(
             client,
             staff["director"],
             base + "advances/",
             {"amount": "100.00", "counted_by": staff["croupier"].username},
         ),
-        "ADVANCE_NOT_EQUAL",
-        "amount",
-        "FR art. 42",
+        field="amount",
+        article="FR art. 42",
     )
     ok = _post(
         client,
@@ -138,7 +148,12 @@ def test_a_session_day_through_the_api(client, staff, table):
         {"mode": "locked", "key_holder": staff["committee"].username},
     )
     assert locked.status_code == 201, locked.content
-    _refusal(_post(client, staff["croupier"], base + "resume/", {}), "KEY_HOLDER_ONLY", "actor", "FR art. 69")
+    assert_refused(
+        "KEY_HOLDER_ONLY",
+        response=_post(client, staff["croupier"], base + "resume/", {}),
+        field="actor",
+        article="FR art. 69",
+    )
     assert _post(client, staff["committee"], base + "resume/", {}).status_code == 201
     assert (
         _post(
@@ -147,12 +162,12 @@ def test_a_session_day_through_the_api(client, staff, table):
         == 201
     )
     closing = {"closing_cash": "61000.00", "counted_by": staff["croupier"].username, "certified_exact": True}
-    _refusal(
-        _post(client, staff["croupier"], base + "close/", closing),
+    assert_refused(
         "SIGNATURE_REQUIRED",
-        "actor",
-        "FR art. 69",
-        status=403,  # a missing role (casino_ops.access.RoleRequired)
+        response=_post(client, staff["croupier"], base + "close/", closing),
+        field="actor",
+        article="FR art. 69",
+        status=403,
     )
     builders.play(Session.objects.get(pk=pk))  # a result only with the depot's decks in a shoe
     assert _post(client, staff["director"], base + "close/", closing).status_code == 201

@@ -5,14 +5,9 @@ from __future__ import annotations
 import pytest
 
 from tables.models import AdvanceEntry, MaximumChange, Session, Shoe
+from tests.support.refusals import assert_refused
 
 from .conftest import DAY, at_day
-
-
-@pytest.fixture
-def director_client(client, staff):
-    client.force_login(staff["director"])
-    return client
 
 
 def _open_data(the_table, staff, **extra):
@@ -25,12 +20,6 @@ def _open_data(the_table, staff, **extra):
         "croupier": staff["croupier"].pk,
         **extra,
     }
-
-
-def _refused(response, field):
-    assert response.status_code == 200, response.status_code
-    errors = response.context["form"].errors
-    assert field in errors, errors
 
 
 @pytest.mark.django_db
@@ -51,9 +40,12 @@ def _refused(response, field):
 )
 def test_an_absurd_session_opening_is_refused_on_its_field(director_client, table, staff, field, value):
     with at_day(DAY):  # the séance of the tests' fixed day, opened on that day
-        _refused(
-            director_client.post("/admin/tables/session/add/", _open_data(table, staff, **{field: value})),
-            field,
+        assert_refused(
+            None,
+            field=field,
+            response=director_client.post(
+                "/admin/tables/session/add/", _open_data(table, staff, **{field: value})
+            ),
         )
         assert not Session.objects.exists()
         assert director_client.post("/admin/tables/session/add/", _open_data(table, staff)).status_code == 302
@@ -78,13 +70,13 @@ def test_an_absurd_session_act_is_refused_on_its_field(
     response = director_client.post(
         f"/admin/tables/session/{open_session.pk}/act/{act}/", {"counted_by": staff["croupier"].pk, **data}
     )
-    _refused(response, field)
+    assert_refused(None, field=field, response=response)
     assert (AdvanceEntry.objects.count(), MaximumChange.objects.count(), Shoe.objects.count()) == before
 
 
 @pytest.mark.django_db
 def test_a_shoe_is_filled_by_choosing_decks_by_serial(director_client, today_session, depot_decks, staff):
-    from tests.depot_helpers import issue_and_check
+    from tests.support.depot_helpers import issue_and_check
 
     issue_and_check(
         director=staff["director"],
@@ -98,7 +90,7 @@ def test_a_shoe_is_filled_by_choosing_decks_by_serial(director_client, today_ses
     assert "A1-1" in page and "SA1" in page and "A2-1" not in page  # only the decks issued to the table
     stranger = depot_decks[7]
     refused = director_client.post(url, {"decks": [d.pk for d in depot_decks[:5]] + [stranger.pk]})
-    _refused(refused, "decks")
+    assert_refused(None, field="decks", response=refused)
     assert str(stranger.pk) not in " ".join(refused.context["form"].errors["decks"])
     assert not Shoe.objects.exists()
     response = director_client.post(url, {"decks": [d.pk for d in depot_decks[:6]]})

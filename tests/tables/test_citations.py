@@ -14,7 +14,7 @@ from django.conf import settings
 from casino_ops.regulations import ARTICLES, RegulationError, cite
 from house_books.services.casino import update_casino_settings
 from tables import services
-from tests import builders
+from tests.support import builders
 
 from .conftest import DAY, at_day
 

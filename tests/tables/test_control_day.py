@@ -16,8 +16,12 @@ from audit.models import AuditEvent
 from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
-from tests import builders
-from tests.builders import assert_refused, gaming_day
+from tests.support import builders
+from tests.support.builders import (
+    assert_refused,
+    close_even,
+    gaming_day,
+)
 
 from .conftest import DAY, at_day
 
@@ -28,21 +32,9 @@ def _breaches(name, day=None):
     return [b for b in inspect(day).breaches if b.check == name]
 
 
-def _close_even(staff, session, hour=23):
-    """The séance closed with no result (the closing cash is the advance)."""
-    with at_day(session.day, hour):
-        services.close_session(
-            actor=staff["director"],
-            session=session,
-            closing_cash=session.advances_total,
-            counted_by=staff["croupier"],
-            certified_exact=True,
-        )
-
-
 @pytest.mark.django_db
 def test_a_day_is_closed_only_once_it_has_ended(staff, open_session):
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     director = staff["director"]
     # the evening of the day itself: the day is not over
     with (
@@ -103,7 +95,7 @@ def _the_current_day_is_not_closed(client, staff, table):
 
 @pytest.mark.django_db
 def test_the_officer_stamps_a_closed_day(staff, open_session):
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     control_day = ControlDay.objects.get(day=DAY)
     with assert_refused("DAY_NOT_CLOSED", article="FR art. 72", field="control_day", nothing_recorded=True):
         services.stamp_control_day(actor=staff["officer"], control_day=control_day)
@@ -126,7 +118,7 @@ def test_days_never_closed_and_closed_days_not_stamped_are_named(staff, open_ses
     assert breach.article == "FR art. 72" and "30/11/2026" in breach.object
     assert breach.url == "/inspection/registre-de-controle/?day=2026-11-30"
     assert _breaches("tables.day_not_closed", DAY)
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     assert _breaches("tables.day_not_closed")  # closed séances, the day still open
     services.close_day(actor=staff["director"], day=DAY)
     assert not _breaches("tables.day_not_closed")
@@ -141,7 +133,7 @@ def test_days_never_closed_and_closed_days_not_stamped_are_named(staff, open_ses
 
 @pytest.mark.django_db
 def test_a_day_closed_a_week_ago_and_never_stamped(staff, open_session):
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     with at_day(DAY + dt.timedelta(days=1), 1):
         services.close_day(actor=staff["director"], day=DAY)
     # closed on 01/12 at 01:00 in the books; the record's closing moment is what counts
@@ -154,9 +146,9 @@ def test_a_day_closed_a_week_ago_and_never_stamped(staff, open_session):
 def test_the_officer_stamps_the_day_from_the_portal(staff, open_session):
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from tests.inspection.portal.conftest import signed_in
+    from tests.support.clients import signed_in
 
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     services.close_day(actor=staff["director"], day=DAY)
     control_day = ControlDay.objects.get(day=DAY)
     officer = signed_in(
@@ -202,7 +194,7 @@ def test_the_days_page_says_the_closing_rules_before_the_director_tries(client, 
     assert rules["La journée n&#x27;est pas déjà arrêtée"] == "respectée"
     assert "ne peut pas encore être arrêtée (FR art. 72)" in verdict
 
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     with at_day(DAY + dt.timedelta(days=1), 1):
         rules, verdict = _closing_rules(client, control_day)
         assert set(rules.values()) == {"respectée"}, rules

@@ -16,8 +16,8 @@ from casino_ops.checks import inspect
 from casino_ops.dates import amount
 from tables import selectors, services
 from tables.models import ControlDay, EntryKind
-from tests import builders
-from tests.builders import assert_refused
+from tests.support import builders
+from tests.support.builders import assert_refused
 
 from .conftest import DAY, at_day
 

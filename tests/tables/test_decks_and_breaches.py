@@ -22,9 +22,9 @@ from house_books.services.casino import update_casino_settings
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy, DiscrepancyAcknowledgement, HandLog, Session, SessionStatus
-from tests import builders
-from tests.builders import assert_refused
-from tests.guards import behind_the_guard
+from tests.support import builders
+from tests.support.builders import assert_refused
+from tests.support.guards import behind_the_guard
 
 from .conftest import DAY, at_day
 

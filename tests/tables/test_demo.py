@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from audit.chain import verify_chain
 from tables import selectors
 from tables.models import AdvanceEntry, ControlDay, Discrepancy, HandLog, Replay, Session, Shoe
-from tests.builders import gaming_day
+from tests.support.builders import gaming_day
 
 
 def decks_issued_to_table(number, day):

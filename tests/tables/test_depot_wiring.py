@@ -11,8 +11,8 @@ from cards_registry import services as depot
 from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import ControlDay, SessionStatus
-from tests.builders import at_day, gaming_day
-from tests.depot_helpers import issue_and_check
+from tests.support.builders import at_day, gaming_day
+from tests.support.depot_helpers import issue_and_check
 
 
 def _close(staff, session):

@@ -12,7 +12,7 @@ import pytest
 from cards_registry.models import DeckStatus, Incident
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
-from tests.depot_helpers import issue_and_check
+from tests.support.depot_helpers import issue_and_check
 
 
 def _post(client, session, log):

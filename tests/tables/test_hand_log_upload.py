@@ -15,7 +15,8 @@ from django.core.management.base import CommandError
 from tables import rules, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy, HandLog
-from tests import builders
+from tests.support import builders
+from tests.support.refusals import assert_refused
 
 from .conftest import DAY, at_day
 
@@ -31,21 +32,6 @@ def _doc(seed=1, **kw):
 
 def _post(client, session, body):
     return client.post(URL.format(session.pk), data=body, content_type="application/json")
-
-
-@pytest.fixture
-def croupier_client(client, staff):
-    client.force_login(staff["croupier"])
-    return client
-
-
-def _refusal(response, code="HAND_LOG_REJECTED"):
-    assert response.status_code == 400, response.content[:300]
-    assert response["Content-Type"].startswith("application/json")
-    body = response.json()
-    assert body["code"] == code, body
-    assert set(body) == {"code", "message", "article", "field"}
-    return body
 
 
 def _with_player(doc, name):
@@ -65,7 +51,7 @@ def test_nul_in_a_player_name_is_refused_before_storing_and_a_retry_is_not_a_dup
     doc = _doc(2)
     bad = json.dumps(_with_player(doc, "P\u00001")).encode()
     assert b"\\u0000" in bad
-    body = _refusal(_post(croupier_client, open_session, bad))
+    body = assert_refused("HAND_LOG_REJECTED", response=_post(croupier_client, open_session, bad)).value
     assert "player" in body["field"]
     assert not HandLog.objects.exists()
     with django_capture_on_commit_callbacks(execute=True):
@@ -80,21 +66,25 @@ def test_nul_in_a_player_name_is_refused_before_storing_and_a_retry_is_not_a_dup
 def test_control_characters_in_any_string_are_refused(croupier_client, open_session, field, bad):
     doc = _doc(3)
     doc[field] = doc[field] + bad  # a control character, a lone surrogate (not storable text)
-    body = _refusal(_post(croupier_client, open_session, json.dumps(doc)))
+    body = assert_refused(
+        "HAND_LOG_REJECTED", response=_post(croupier_client, open_session, json.dumps(doc))
+    ).value
     assert body["field"] == field and not HandLog.objects.exists()
 
 
 @pytest.mark.django_db
 def test_deeply_nested_json_is_refused_with_the_field(croupier_client, open_session):
     hostile = b'{"a":' * 200_000 + b"1" + b"}" * 200_000
-    body = _refusal(_post(croupier_client, open_session, hostile))
+    body = assert_refused("HAND_LOG_REJECTED", response=_post(croupier_client, open_session, hostile)).value
     assert body["field"] == "document"
     doc = _doc(4)
     nested: object = 1
     for _ in range(rules.MAX_HAND_LOG_DEPTH + 5):
         nested = [nested]
     doc["extra"] = nested  # unknown top-level keys are ignored, but not their depth
-    body = _refusal(_post(croupier_client, open_session, json.dumps(doc)))
+    body = assert_refused(
+        "HAND_LOG_REJECTED", response=_post(croupier_client, open_session, json.dumps(doc))
+    ).value
     assert body["field"].startswith("extra")
     assert not HandLog.objects.exists()
 
@@ -102,7 +92,9 @@ def test_deeply_nested_json_is_refused_with_the_field(croupier_client, open_sess
 @pytest.mark.django_db
 def test_a_100000_character_shoe_id_is_refused_by_field(croupier_client, open_session):
     doc = _doc(5, shoe_id="S" * 100_000)
-    body = _refusal(_post(croupier_client, open_session, json.dumps(doc)))
+    body = assert_refused(
+        "HAND_LOG_REJECTED", response=_post(croupier_client, open_session, json.dumps(doc))
+    ).value
     assert body["field"] == "shoe_id" and not HandLog.objects.exists()
 
 
@@ -136,7 +128,7 @@ def test_a_valid_4_mb_log_is_received_by_the_api_like_by_the_command(
 @pytest.mark.django_db
 def test_a_body_over_the_limit_gets_the_apis_json_refusal(croupier_client, open_session, settings):
     raw = b"[" + b" " * (rules.MAX_HAND_LOG_BYTES + 10) + b"]"
-    body = _refusal(_post(croupier_client, open_session, raw), code="HAND_LOG_TOO_LARGE")
+    body = assert_refused("HAND_LOG_TOO_LARGE", response=_post(croupier_client, open_session, raw)).value
     assert body["field"] == "document" and not HandLog.objects.exists()
 
 

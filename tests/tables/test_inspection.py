@@ -15,8 +15,8 @@ from casino_ops.regulations import RegulationError
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, Discrepancy, EntryKind, Session
-from tests import builders
-from tests.guards import behind_the_guard
+from tests.support import builders
+from tests.support.guards import behind_the_guard
 
 from .conftest import DAY, at_day
 

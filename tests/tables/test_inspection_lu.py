@@ -15,9 +15,8 @@ import pytest
 from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
-from tests.builders import books_read_under
+from tests.support.builders import books_read_under, close_even
 from tests.tables.conftest import DAY
-from tests.tables.test_control_day import _close_even
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +29,7 @@ def test_lu_a_day_never_closed_then_never_stamped(staff: Any, open_session: Any,
     books_read_under("LU")
     [never_closed] = _named("tables.day_not_closed")
     assert never_closed.article == "LU art. 10" and "30/11/2026" in never_closed.object
-    _close_even(staff, open_session)
+    close_even(staff, open_session)
     services.close_day(actor=staff["director"], day=DAY)
     assert not _named("tables.day_not_closed") and not _named("tables.day_not_stamped")
     settings.CONTROL_REGISTER_STAMP_DAYS = 0
@@ -43,7 +42,7 @@ def test_lu_a_day_never_closed_then_never_stamped(staff: Any, open_session: Any,
 def _open_lu(staff: Any, table: Any) -> Any:
     from decimal import Decimal
 
-    from tests import builders
+    from tests.support import builders
 
     builders.shoe_for(table, DAY, staff["director"])
     with builders.at_day(DAY):
@@ -106,7 +105,7 @@ def _lu_log(seed: int, faults: tuple[str, ...] = (), shoe_id: str | None = None)
 def test_lu_an_interruption_left_open(staff: Any, lu_session: Any) -> None:
     from decimal import Decimal
 
-    from tests.builders import at_day
+    from tests.support.builders import at_day
 
     assert not _named("tables.interruption_open")
     with at_day(DAY, 22):
@@ -123,7 +122,7 @@ def test_lu_an_interruption_left_open(staff: Any, lu_session: Any) -> None:
 
 
 def test_lu_a_replay_not_done(staff: Any, lu_session: Any) -> None:
-    from tests import builders
+    from tests.support import builders
 
     builders.shoe(lu_session, croupier=staff["croupier"])
     with builders.at_day(DAY, 22):
@@ -136,7 +135,7 @@ def test_lu_discrepancies_not_acknowledged(
     staff: Any, lu_session: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     from tables.models import Discrepancy
-    from tests import builders
+    from tests.support import builders
 
     builders.shoe(lu_session, croupier=staff["croupier"])
     with django_capture_on_commit_callbacks(execute=True):
@@ -160,7 +159,7 @@ def test_lu_discrepancies_not_acknowledged(
 
 
 def test_lu_a_log_of_an_unknown_shoe(staff: Any, lu_session: Any) -> None:
-    from tests import builders
+    from tests.support import builders
 
     builders.shoe(lu_session, croupier=staff["croupier"])
     services.upload_hand_log(
@@ -174,7 +173,7 @@ def test_lu_a_deck_in_two_live_shoes(staff: Any, lu_session: Any) -> None:
     from decimal import Decimal
 
     from tables.models import ShoeDeck
-    from tests import builders
+    from tests.support import builders
 
     other = services.create_table(actor=staff["director"], number=4, code="BJ04")
     builders.shoe_for(other, DAY, staff["director"])
@@ -205,7 +204,7 @@ def test_lu_a_day_total_that_differs_from_the_lines(staff: Any, lu_session: Any)
 
     from django.db import connection
 
-    from tests import builders
+    from tests.support import builders
 
     builders.play(lu_session, croupier=staff["croupier"])
     with builders.at_day(DAY, 23):

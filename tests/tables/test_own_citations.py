@@ -16,7 +16,7 @@ from house_books.services.casino import update_casino_settings
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import AuthorisedMinimum, HandLog, Session
-from tests.builders import assert_refused, gaming_day
+from tests.support.builders import assert_refused, gaming_day
 
 from .conftest import DAY, at_day
 

@@ -19,8 +19,8 @@ from house_books.services.casino import update_casino_settings
 from tables import clock, selectors, services
 from tables.clock import history_at
 from tables.models import AdvanceEntry, EntryKind, Session
-from tests import builders
-from tests.builders import assert_refused
+from tests.support import builders
+from tests.support.builders import assert_refused
 
 from .conftest import DAY, at_day
 

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import selectors, services
 from tables.models import EntryKind
-from tests import builders
+from tests.support import builders
 
 from .conftest import DAY, at_day
 

@@ -10,8 +10,8 @@ import pytest
 from audit.models import AuditEvent
 from tables import services
 from tables.models import AdvanceEntry, ControlLine, EntryKind, Session, SessionStatus
-from tests import builders
-from tests.builders import assert_refused
+from tests.support import builders
+from tests.support.builders import assert_refused
 
 from .conftest import DAY, at_day
 

@@ -15,8 +15,8 @@ from casino_ops.regulations import RegulationError
 from tables import selectors, services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import HandLog, Shoe
-from tests.builders import assert_refused, books_read_under
-from tests.depot_helpers import issue_and_check
+from tests.support.builders import assert_refused, books_read_under
+from tests.support.depot_helpers import issue_and_check
 from tests.tables.conftest import at_day
 
 
@@ -184,7 +184,7 @@ def test_under_lu_a_wrong_composition_is_refused_and_opens_its_incident(staff, t
     with the séance's shoe device assigned (art. 32 §3, 40) and a maker approved by Finance."""
     from decimal import Decimal
 
-    from tests import builders
+    from tests.support import builders
 
     director, croupier = staff["director"], staff["croupier"]
     books_read_under("LU")

@@ -10,8 +10,8 @@ import pytest
 from casino_ops import roles
 from tables import services
 from tables.models import ControlLine, Shoe, Table
-from tests.builders import assert_refused
-from tests.depot_helpers import issue_and_check
+from tests.support.builders import assert_refused
+from tests.support.depot_helpers import issue_and_check
 
 D = Decimal
 

@@ -12,42 +12,18 @@ import threading
 import time
 import uuid
 
-from audit.merkle import Tree, leaf_hash, root_of
-from tests.witness_process import WitnessServer
+from audit.merkle import leaf_hash
+from tests.support.witness_process import (
+    CasinoLog,
+    WitnessServer,
+)
 from tlog import checkpoint as checkpoints
 from tlog import note as notes
 from tlog.witness import AddCheckpoint
 
 
-class Casino:
-    """A log as a casino keeps it: leaves, its note key, checkpoints of any size."""
-
-    def __init__(self, witness: WitnessServer, *, leaves: int = 0) -> None:
-        self.origin = f"casino-{uuid.uuid4().hex[:8]}.example/audit"
-        self.key = notes.Signer.generate(self.origin)
-        self.leaves = [leaf_hash(f"{self.origin} {i}".encode()) for i in range(leaves)]
-        witness.add_log(self.key.verifier.vkey, name="Casino " + self.origin[7:15])
-
-    def grow(self, n: int) -> None:
-        start = len(self.leaves)
-        self.leaves += [leaf_hash(f"{self.origin} {i}".encode()) for i in range(start, start + n)]
-
-    def checkpoint(
-        self, size: int | None = None, *, root: bytes | None = None, key: notes.Signer | None = None
-    ) -> str:
-        size = len(self.leaves) if size is None else size
-        head = checkpoints.Checkpoint(self.origin, size, root or root_of(self.leaves[:size]))
-        return notes.sign(head.text, key or self.key)
-
-    def request(self, old: int, size: int | None = None, **kwargs: object) -> bytes:
-        size = len(self.leaves) if size is None else size
-        tree = Tree(lambda keys: {}, lambda s, e: self.leaves[s:e], 2)
-        proof = tree.consistency_proof(old, size) if 0 < old < size else []
-        return AddCheckpoint(old, proof, self.checkpoint(size, **kwargs)).body  # type: ignore[arg-type]
-
-
 def test_first_then_next_checkpoint_cosigned_with_the_witness_s_time(witness_server: WitnessServer) -> None:
-    casino = Casino(witness_server, leaves=5)
+    casino = CasinoLog(witness_server, leaves=5)
     before = int(time.time())
     status, body, _type = witness_server.post(casino.request(0))
     assert status == 200, body
@@ -67,7 +43,7 @@ def test_first_then_next_checkpoint_cosigned_with_the_witness_s_time(witness_ser
 
 
 def test_unknown_log_404_bad_signature_403_bad_request_400(witness_server: WitnessServer) -> None:
-    casino = Casino(witness_server, leaves=3)
+    casino = CasinoLog(witness_server, leaves=3)
     stranger = notes.Signer.generate("stranger.example/log")
     head = checkpoints.Checkpoint("stranger.example/log", 1, leaf_hash(b"x"))
     assert witness_server.post(AddCheckpoint(0, [], notes.sign(head.text, stranger)).body)[0] == 404
@@ -87,7 +63,7 @@ def test_unknown_log_404_bad_signature_403_bad_request_400(witness_server: Witne
 def test_older_or_forked_view_409_with_the_size_held_and_kept_as_evidence(
     witness_server: WitnessServer,
 ) -> None:
-    casino = Casino(witness_server, leaves=10)
+    casino = CasinoLog(witness_server, leaves=10)
     assert witness_server.post(casino.request(0))[0] == 200
     # a casino restored to an older point presents an older view
     status, body, content_type = witness_server.post(casino.request(0, 6))
@@ -104,10 +80,10 @@ def test_older_or_forked_view_409_with_the_size_held_and_kept_as_evidence(
 
 
 def test_bad_proof_fork_and_split_view_422(witness_server: WitnessServer) -> None:
-    casino = Casino(witness_server, leaves=8)
+    casino = CasinoLog(witness_server, leaves=8)
     assert witness_server.post(casino.request(0))[0] == 200
     # a fork: the log rewritten below size 8, grown to 12; its proof from 8 cannot hold
-    forked = Casino.__new__(Casino)
+    forked = CasinoLog.__new__(CasinoLog)
     forked.origin, forked.key = casino.origin, casino.key
     forked.leaves = [leaf_hash(b"rewritten")] + casino.leaves[1:8] + [leaf_hash(b"n%d" % i) for i in range(4)]
     assert witness_server.post(forked.request(8))[0] == 422
@@ -115,7 +91,7 @@ def test_bad_proof_fork_and_split_view_422(witness_server: WitnessServer) -> Non
     status, body, _ = witness_server.post(casino.request(8, root=hashlib.sha256(b"other").digest()))
     assert status == 422 and "split view" in body
     # size 0 must be the empty tree; no proof from size 0
-    empty = Casino(witness_server)
+    empty = CasinoLog(witness_server)
     assert witness_server.post(empty.request(0, 0, root=b"\1" * 32))[0] == 422
     assert witness_server.post(empty.request(0, 0))[0] == 200
     reasons = witness_server.sql(
@@ -130,7 +106,7 @@ def test_bad_proof_fork_and_split_view_422(witness_server: WitnessServer) -> Non
 def test_requests_at_once_never_roll_the_size_back(witness_server: WitnessServer) -> None:
     """Two pushes from the same old size at once: one is cosigned, the other gets 409 (the
     check of the old size and the store of the new one are one transaction)."""
-    casino = Casino(witness_server, leaves=4)
+    casino = CasinoLog(witness_server, leaves=4)
     assert witness_server.post(casino.request(0))[0] == 200
     casino.grow(20)
     bodies = [casino.request(4, size) for size in (9, 24, 15, 20)]
@@ -150,7 +126,7 @@ def test_requests_at_once_never_roll_the_size_back(witness_server: WitnessServer
 
 
 def test_one_witness_many_casinos(witness_server: WitnessServer) -> None:
-    casinos = [Casino(witness_server, leaves=n) for n in (1, 2, 3)]
+    casinos = [CasinoLog(witness_server, leaves=n) for n in (1, 2, 3)]
     for casino in casinos:
         assert witness_server.post(casino.request(0))[0] == 200
     for casino in casinos:
@@ -166,10 +142,10 @@ def test_one_witness_many_casinos(witness_server: WitnessServer) -> None:
 
 def test_the_authority_adds_a_casino_s_log_with_its_command(witness_server: WitnessServer) -> None:
     key = notes.Signer.generate(f"casino-{uuid.uuid4().hex[:8]}.example/audit")
-    done = witness_server.manage("witness_add_log", key.verifier.vkey, "--name", "Casino de Test")
+    done = witness_server.manage("witness_add_log", key.verifier.vkey, "--name", "CasinoLog de Test")
     assert f"added: {key.name} (size 0)" in done.stdout
     assert witness_server.sql("SELECT name, vkeys FROM witness_log WHERE origin = %s", key.name) == [
-        ("Casino de Test", key.verifier.vkey)
+        ("CasinoLog de Test", key.verifier.vkey)
     ]
     witness_key = notes.Signer.generate("w.example/x", notes.COSIGNATURE_V1)
     refused = subprocess.run(

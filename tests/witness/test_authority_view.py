@@ -10,9 +10,7 @@ import re
 import urllib.parse
 import urllib.request
 
-from tests.witness_process import WitnessServer
-
-from .test_add_checkpoint import Casino
+from tests.support.witness_process import CasinoLog, WitnessServer
 
 
 def _staff_page(witness: WitnessServer, path: str) -> str:
@@ -45,7 +43,7 @@ def _staff_page(witness: WitnessServer, path: str) -> str:
 
 
 def test_the_logs_page_shows_sizes_refusals_and_a_split_view(witness_server: WitnessServer) -> None:
-    casino = Casino(witness_server, leaves=6)
+    casino = CasinoLog(witness_server, leaves=6)
     assert witness_server.post(casino.request(0))[0] == 200
     witness_server.post(casino.request(0, 3))  # 409: an older view
     witness_server.post(casino.request(6, root=hashlib.sha256(b"another view").digest()))  # 422: split view
@@ -61,8 +59,8 @@ def test_the_logs_page_shows_sizes_refusals_and_a_split_view(witness_server: Wit
 def test_two_witnesses_shown_two_views_of_one_log(
     witness_server: WitnessServer, second_witness_server: WitnessServer
 ) -> None:
-    casino = Casino(witness_server, leaves=5)
-    second_witness_server.add_log(casino.key.verifier.vkey, name="Casino")
+    casino = CasinoLog(witness_server, leaves=5)
+    second_witness_server.add_log(casino.key.verifier.vkey, name="CasinoLog")
     assert witness_server.post(casino.request(0))[0] == 200
     # the casino shows the second witness another tree of the same size, signed with its key
     other = hashlib.sha256(b"the other view").digest()
@@ -80,7 +78,7 @@ def test_two_witnesses_shown_two_views_of_one_log(
     page = _staff_page(witness_server, "/logs/")
     assert f"racine {here} ici, {there} chez {second_witness_server.url}" in page
     # the same view at both: nothing found
-    agreeing = Casino(witness_server, leaves=4)
+    agreeing = CasinoLog(witness_server, leaves=4)
     second_witness_server.add_log(agreeing.key.verifier.vkey)
     assert second_witness_server.post(agreeing.request(0))[0] == 200
     assert witness_server.post(agreeing.request(0))[0] == 200

@@ -1,9 +1,4 @@
-"""The officers' API tests share the portal's fixtures (roles, TOTP devices, samples)."""
+"""The officers' API tests share the portal's fixtures (two-factor login required, samples)."""
 
-from tests.inspection.portal.conftest import (  # noqa: F401
-    clients,
-    devices,
-    officer_client,
-    two_factor_required,
-)
-from tests.inspection.portal.samples import dev_cert, samples, shared_samples, signing  # noqa: F401
+from tests.inspection.portal.conftest import two_factor_required  # noqa: F401
+from tests.support.samples import dev_cert, samples, shared_samples, signing  # noqa: F401

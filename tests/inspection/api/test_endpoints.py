@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
-    module_casino,
-    module_clients,
-    module_devices,
-    module_samples,
-    module_users,
-)
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 BASE = "/api/inspection"
 

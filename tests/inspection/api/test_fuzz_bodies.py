@@ -14,7 +14,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from casino_ops import roles
 from casino_ops.api import ActView
-from tests.test_fuzz_forms import ABSURD
+from tests.support.absurd import ABSURD
 
 pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 

@@ -13,13 +13,7 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from casino_ops import roles
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
-    module_casino,
-    module_clients,
-    module_devices,
-    module_samples,
-    module_users,
-)
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "handlog"
 

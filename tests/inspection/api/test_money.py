@@ -10,13 +10,7 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
-    module_casino,
-    module_clients,
-    module_devices,
-    module_samples,
-    module_users,
-)
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 READS = (
     "/api/tables/sessions/",

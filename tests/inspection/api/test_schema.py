@@ -22,13 +22,7 @@ from rest_framework.authtoken.models import Token
 from schemathesis.checks import not_a_server_error
 
 from casino_ops import roles
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
-    module_casino,
-    module_clients,
-    module_devices,
-    module_samples,
-    module_users,
-)
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "handlog"
 

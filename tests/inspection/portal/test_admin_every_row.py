@@ -21,8 +21,7 @@ from django.test import RequestFactory
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops.django_internals import registered_admins
-
-from .conftest import signed_in
+from tests.support.clients import signed_in
 
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 

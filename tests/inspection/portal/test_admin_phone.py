@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from .test_browser import ARGS, CHROMIUM
+from tests.support.browser import ARGS, CHROMIUM
 
 pytestmark = [
     pytest.mark.browser,

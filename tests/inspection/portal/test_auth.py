@@ -15,8 +15,7 @@ from django.urls import reverse
 from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops import roles
-
-from .conftest import passkey_login, signed_in, totp_code
+from tests.support.clients import passkey_login, signed_in, totp_code
 
 LOGIN = "/inspection/connexion/"
 
@@ -44,10 +43,10 @@ def test_another_key_is_refused_and_counts_as_a_failure(users, devices) -> None:
     from axes.models import AccessAttempt
 
     from casino_ops.passkeys import SoftwarePasskey
-    from tests.casino_ops.test_officers import _other_key
+    from tests.support.builders import other_passkey_pem
 
     client = Client()
-    response = passkey_login(client, key=SoftwarePasskey.from_pem(_other_key()))
+    response = passkey_login(client, key=SoftwarePasskey.from_pem(other_passkey_pem()))
     assert response.status_code == 400
     assert "n&#x27;a pas été reconnue" in response.content.decode()
     assert client.get("/inspection/").status_code == 302
@@ -101,9 +100,9 @@ def test_wrong_passkeys_count_as_failures(users, devices) -> None:
     import json
 
     from casino_ops.passkeys import SoftwarePasskey
-    from tests.casino_ops.test_officers import _other_key
+    from tests.support.builders import other_passkey_pem
 
-    other = SoftwarePasskey.from_pem(_other_key())
+    other = SoftwarePasskey.from_pem(other_passkey_pem())
     client = Client(REMOTE_ADDR="10.1.2.4")
     assert passkey_login(client, key=other).status_code == 400  # the first failure
     for _ in range(3):

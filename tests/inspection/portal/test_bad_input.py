@@ -7,8 +7,7 @@ from django.urls import reverse
 
 from audit.models import Report
 from cards_registry.models import IncidentClosure, Visa
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 BAD_QUERIES = [
     "/inspection/jeux/?serie=%00",

@@ -16,51 +16,27 @@ and a replay. One browser for the module; one logged-in context per language.
 from __future__ import annotations
 
 import concurrent.futures
-import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from casino_ops import roles
-
-from .conftest import totp_code
-
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    # Chromium (156) loads the omnibox's popup, a page of its own, with every window, that is
-    # with every browser context: a renderer's work the tests never use. Only the last
-    # --disable-features counts, so Playwright's own list (1.65.2) is repeated here first.
-    "--disable-features="
-    + ",".join(
-        (
-            "AvoidUnnecessaryBeforeUnloadCheckSync,DestroyProfileOnBrowserClose,HttpsUpgrades",
-            "HttpsFirstBalancedModeAutoEnable,LensOverlay,MediaRouter,PaintHolding",
-            "ThirdPartyStoragePartitioning,AvoidCorsURLLoaderRestartOnRedirect,TcpPortRandomizationWin",
-            "OptimizationHints,NetworkTimeServiceQuerying,AimEnabled,PreconnectToSearch",
-            "msForceBrowserSignIn,msEdgeUpdateLaunchServicesPreferredVersion",
-            "WebUIOmniboxPopup",
-        )
-    ),
-]
-ROOT = Path(__file__).resolve().parents[3]
-OUTPUT = ROOT / "test-output" / "browser"
-# axe-core from the npm registry, pinned; scripts/system-deps.sh installs it, and
-# the test does too when it is missing (the same command).
-AXE_VERSION = "4.14.1"
-AXE_PREFIX = ROOT / "test-output" / "node-deps"
-AXE_JS = AXE_PREFIX / "node_modules" / "axe-core" / "axe.min.js"
+from tests.support.browser import (
+    ARGS,
+    AXE_RUN_JS,
+    CHROMIUM,
+    LOCALES,
+    OUTPUT,
+    VIEWPORTS,
+    add_passkey,
+    axe_script,
+    chromium,  # noqa: F401 - the fixture, one browser for the module
+    login_officer,
+    portal_pages,
+)
 
 pytestmark = [
     pytest.mark.browser,
@@ -193,8 +169,6 @@ def test_officer_session_in_a_browser(page, live_server, samples, devices, tmp_p
 
 # -- the tour: every page, both languages, desktop and phone --------------------------------------
 
-VIEWPORTS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
-LOCALES = {"fr": "fr-FR", "en": "en-GB"}
 # Raw codes an officer must not read outside a code caption: SETTLEMENT_MISMATCH,
 # hand_log.replayed, cards_registry.cabinetopening; and JSON braces.
 RAW = re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[a-z]+_[a-z_]+\.[a-z_]+\b|[{}]")
@@ -210,186 +184,6 @@ VISIBLE_TEXT_JS = """() => {
   }
   return out;
 }"""
-# Every violation of a WCAG 2.1 A or AA rule, whatever its impact; of axe's best practices, the
-# serious and critical ones.
-AXE_RUN_JS = """async () => {
-  const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-  const result = await axe.run(document, {
-    runOnly: {type: 'tag', values: [...wcag, 'best-practice']},
-  });
-  return result.violations
-    .filter(v => v.tags.some(t => wcag.includes(t)) || v.impact === 'serious' || v.impact === 'critical')
-    .map(v => ({id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map(n => n.target.join(' '))}));
-}"""
-
-
-def axe_script() -> Path:
-    """axe-core's browser build, installed from the npm registry at the pinned version (once:
-    test workers running side by side wait for the one installing it)."""
-    import fcntl
-
-    AXE_PREFIX.mkdir(parents=True, exist_ok=True)
-    with (AXE_PREFIX / ".install.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        _install_axe()
-    version = json.loads((AXE_JS.parent / "package.json").read_text())["version"]
-    assert version == AXE_VERSION, f"axe-core {version} installed, {AXE_VERSION} pinned"
-    return AXE_JS
-
-
-def _install_axe() -> None:
-    if not AXE_JS.exists():
-        npm = shutil.which("npm")
-        if npm is None:
-            pytest.fail("npm is needed to install axe-core: run scripts/system-deps.sh test")
-        subprocess.run(
-            [
-                npm,
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--prefix",
-                str(AXE_PREFIX),
-                f"axe-core@{AXE_VERSION}",
-            ],
-            check=True,
-            capture_output=True,
-        )
-
-
-@pytest.fixture(scope="module")
-def chromium() -> Any:
-    playwright_sync = pytest.importorskip("playwright.sync_api")
-    before = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield browser
-        browser.close()
-    if before is None:
-        os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-    else:
-        os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = before
-
-
-def add_passkey(page: Any, rp_id: str = "localhost") -> str:
-    """The officer's authenticator: Chromium's virtual authenticator (Chrome DevTools Protocol
-    ``WebAuthn.addVirtualAuthenticator``) holding the demo software passkey the tests' officer
-    is enrolled with, user verification given at each touch. Returns the authenticator's id."""
-    import base64
-
-    from casino_ops.passkeys import SoftwarePasskey, unb64url
-
-    passkey = SoftwarePasskey.demo()
-    cdp = page.context.new_cdp_session(page)
-    cdp.send("WebAuthn.enable", {"enableUI": False})
-    made = cdp.send(
-        "WebAuthn.addVirtualAuthenticator",
-        {
-            "options": {
-                "protocol": "ctap2",
-                "transport": "internal",
-                "hasResidentKey": True,
-                "hasUserVerification": True,
-                "isUserVerified": True,
-                "automaticPresenceSimulation": True,
-            }
-        },
-    )
-    cdp.send(
-        "WebAuthn.addCredential",
-        {
-            "authenticatorId": made["authenticatorId"],
-            "credential": {
-                "credentialId": base64.b64encode(unb64url(passkey.credential_id)).decode(),
-                "isResidentCredential": False,
-                "rpId": rp_id,
-                "privateKey": passkey.pkcs8(),
-                "signCount": 0,
-            },
-        },
-    )
-    page._officer_cdp = cdp  # kept alive with the page
-    return str(made["authenticatorId"])
-
-
-def _login_officer(page: Any, base: str, officer: Any, device: Any = None) -> None:
-    """Password, then the passkey (the virtual authenticator signs)."""
-    add_passkey(page)
-    page.goto(f"{base}/inspection/connexion/")
-    page.fill("#id_username", officer.username)
-    page.fill("#id_password", "pw-officier")
-    page.click("main button[type=submit]")
-    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
-    page.click("main button.primary")
-    page.wait_for_url(f"{base}/inspection/")
-
-
-def _login_director(page: Any, base: str, director: Any, device: Any) -> None:
-    page.goto(f"{base}/admin/login/")
-    page.fill("#id_username", director.username)
-    page.fill("#id_password", "pw-directeur")
-    page.click("input[type=submit], button[type=submit]")
-    page.wait_for_url(re.compile(r".*/inspection/verification/.*"))
-    page.fill("#id_code", totp_code(device))
-    page.click("main button[type=submit]")
-    page.wait_for_url(f"{base}/admin/")
-
-
-HOUSE_REGISTERS = ("orphans", "tips", "approvals", "hours", "bank-failures", "shoe-devices", "exclusions")
-
-
-def _portal_pages(samples: Any) -> list[tuple[str, str]]:
-    from inspection.portal.views.registers import available
-
-    period = "date_from=2026-11-01&date_to=2026-11-30"
-    pages = [
-        ("dashboard", "/inspection/"),
-        ("registers", "/inspection/registres/"),
-    ]
-    registers = available()
-    # the other books of the casino are visited like the depot's and the tables'
-    assert set(HOUSE_REGISTERS) <= set(registers), sorted(set(HOUSE_REGISTERS) - set(registers))
-    for name, register in registers.items():
-        table = "&table=3" if register.needs_table else ""
-        pages.append((f"register-{name}", f"/inspection/registres/{name}/?{period}{table}"))
-    pages += [
-        ("register-needs-table", "/inspection/registres/advance-book/"),
-        ("sessions", "/inspection/seances/"),
-        ("session", f"/inspection/seances/{samples.session.pk}/"),
-        ("advance-book-page", f"/inspection/carnet-d-avances/?table=3&{period}"),
-        ("control-register-page", "/inspection/registre-de-controle/?day=2026-11-30"),
-        ("hand-log", f"/inspection/journaux/{samples.hand_log.pk}/"),
-        ("replay", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/"),
-        ("replay-discrepancy", f"/inspection/journaux/{samples.hand_log.pk}/manches/1/?at=payments#etape-10"),
-        ("decks", f"/inspection/jeux/?serie={samples.deck.serial}"),
-        ("deck", f"/inspection/jeux/{samples.deck.pk}/"),
-        ("visas", "/inspection/visas/"),
-        ("incidents", "/inspection/incidents/"),
-        ("audit-trail", "/inspection/audit/"),
-        ("chain-check", "/inspection/audit/verification/"),
-        ("checker", "/inspection/signatures/"),
-        ("books-inspection", "/inspection/auto-inspection/"),
-        ("proofs", "/inspection/preuves/"),
-    ]
-    return pages
-
-
-def _admin_pages(samples: Any) -> list[tuple[str, str]]:
-    session = samples.session.pk
-    return [
-        ("admin-index", "/admin/"),
-        ("admin-sessions", "/admin/tables/session/"),
-        ("admin-session", f"/admin/tables/session/{session}/change/"),
-        ("admin-session-add", "/admin/tables/session/add/"),
-        ("admin-act-advance", f"/admin/tables/session/{session}/act/advance/"),
-        ("admin-act-close", f"/admin/tables/session/{session}/act/close/"),
-        ("admin-act-shoe", f"/admin/tables/session/{session}/act/shoe/"),
-        ("admin-shoe-devices", "/admin/house_books/shoedevice/"),
-        ("admin-shoe-device-assign", "/admin/house_books/deviceassignment/add/"),
-        ("admin-shoe-device-return", "/admin/house_books/devicereturnentry/add/"),
-        ("admin-dealer-errors", "/admin/tables/session/dealer-errors/"),
-    ]
 
 
 class Tour:
@@ -437,7 +231,12 @@ class Tour:
 
 @pytest.mark.django_db(transaction=True)
 def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
-    chromium, live_server, samples, devices, screenshots, tmp_path
+    chromium,  # noqa: F811 - the fixture imported above
+    live_server,
+    samples,
+    devices,
+    screenshots,
+    tmp_path,
 ) -> None:
     officer = samples.users[roles.OFFICER]
     base = live_server.url
@@ -458,13 +257,13 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
 
     contexts = {}
     first = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
-    _login_officer(first.new_page(), base, officer, devices[roles.OFFICER])
+    login_officer(first.new_page(), base, officer, devices[roles.OFFICER])
     officer_state = first.storage_state()
     first.close()
 
     # The director's admin pages (its acts' pages among them) are toured by
     # tests/inspection/portal/test_admin_screens.py, at both sizes in both languages: not twice.
-    portal = _portal_pages(samples)
+    portal = portal_pages(samples)
     for language, locale in LOCALES.items():
         for who, state, pages in (("officer", officer_state, portal),):
             contexts[(language, who)] = context = chromium.new_context(
@@ -536,7 +335,12 @@ def _type_date(page: Any, selector: str, iso: str) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_keyboard_only_login_register_and_replay(chromium, live_server, samples, devices) -> None:
+def test_keyboard_only_login_register_and_replay(
+    chromium,  # noqa: F811 - the fixture imported above
+    live_server,
+    samples,
+    devices,
+) -> None:
     officer = samples.users[roles.OFFICER]
     base = live_server.url
     context = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])

@@ -17,23 +17,20 @@ from django.core.management import call_command
 
 from audit.models import AuditEvent
 from casino_ops import officers
-
-from .test_browser import ARGS, AXE_RUN_JS, CHROMIUM, LOCALES, VIEWPORTS, add_passkey, axe_script
+from tests.support.browser import (
+    AXE_RUN_JS,
+    CHROMIUM,
+    LOCALES,
+    VIEWPORTS,
+    add_passkey,
+    axe_script,
+    chromium,  # noqa: F401 - the fixture, one browser for the module
+)
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
 ]
-
-
-@pytest.fixture
-def chromium(monkeypatch: pytest.MonkeyPatch) -> Any:
-    playwright_sync = pytest.importorskip("playwright.sync_api")
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def _enrol(username: str, tmp_path: Path) -> None:
@@ -63,7 +60,13 @@ def _axe_clean(page: Any, label: str, problems: list[str]) -> None:
         problems.append(f"{label}: axe {violation['impact']} {violation['id']} {violation['nodes']}")
 
 
-def test_the_officers_flow_in_both_languages(chromium, live_server, samples, settings, tmp_path) -> None:
+def test_the_officers_flow_in_both_languages(
+    chromium,  # noqa: F811 - the fixture imported above
+    live_server,
+    samples,
+    settings,
+    tmp_path,
+) -> None:
     settings.OFFICER_DEMO_PASSKEY = False  # the browser's authenticator signs, nothing on the server
     base = live_server.url
     axe = axe_script()

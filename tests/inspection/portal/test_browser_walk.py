@@ -18,8 +18,7 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from casino_ops import roles
-
-from .test_browser import ARGS, CHROMIUM, OUTPUT, _login_director, _login_officer
+from tests.support.browser import ARGS, CHROMIUM, OUTPUT, login_director, login_officer
 
 pytestmark = [
     pytest.mark.browser,
@@ -138,8 +137,8 @@ def test_one_deck_from_order_to_destruction(
     tables.create_table(actor=director, number=3, code="BJ03")  # the floor, set up at installation
     today = timezone.localdate()
     walk = Walk(browser, live_server.url, tmp_path, screenshots)
-    _login_director(walk.director, live_server.url, director, devices[roles.DIRECTOR])
-    _login_officer(walk.officer, live_server.url, officer, devices[roles.OFFICER])
+    login_director(walk.director, live_server.url, director, devices[roles.DIRECTOR])
+    login_officer(walk.officer, live_server.url, officer, devices[roles.OFFICER])
     try:
         # The maker, approved by the ministry; the key of the cabinet.
         done = walk.add(

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from cards_registry.models import CabinetDemand, IncidentReport
-from tests.inspection.portal.test_permission_matrix import unreported_incident
+from tests.support.permission_matrix import unreported_incident
 
 
 @pytest.mark.django_db

@@ -14,8 +14,7 @@ from pyhanko.sign import signers
 from audit import devcert
 from audit import signing as casino_signing
 from inspection.portal.checker import check_pdf
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 URL = "/inspection/signatures/"
 
@@ -135,7 +134,7 @@ def _register_of_today(director: Any) -> Any:
     """The receipt book of the days up to today, signed now (the officer's visa is today's)."""
     from django.utils import timezone
 
-    from tests.inspection.portal.samples import DAY
+    from tests.support.samples import DAY
 
     today = timezone.localdate()
     from inspection.registers.reports import produce_report, request_report

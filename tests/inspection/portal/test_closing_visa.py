@@ -13,7 +13,7 @@ from audit.models import AuditEvent
 from casino_ops import roles
 from house_books.models import ClosingDown
 from house_books.services.casino import update_casino_settings
-from tests import builders
+from tests.support import builders
 
 
 @pytest.fixture

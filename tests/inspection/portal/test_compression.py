@@ -10,13 +10,7 @@ from typing import Any
 import pytest
 
 from casino_ops import roles
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
-    module_casino,
-    module_clients,
-    module_devices,
-    module_samples,
-    module_users,
-)
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 GZIP = {"HTTP_ACCEPT_ENCODING": "gzip, deflate, br"}
 
@@ -45,7 +39,7 @@ def test_the_page_showing_a_second_factor_key_is_not_compressed(
 ) -> None:
     from django_otp.plugins.otp_totp.models import TOTPDevice
 
-    from tests.inspection.portal.conftest import signed_in
+    from tests.support.clients import signed_in
 
     # a director signed in with his password only (an officer's second factor is his passkey)
     director = samples.users[roles.DIRECTOR]

@@ -12,8 +12,7 @@ from django_otp.plugins.otp_totp.models import TOTPDevice
 
 from casino_ops.models import OfficerEnrolment
 from casino_ops.passkeys import SoftwarePasskey
-
-from .conftest import passkey_login
+from tests.support.clients import passkey_login
 
 
 @pytest.mark.django_db

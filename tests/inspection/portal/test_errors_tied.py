@@ -15,7 +15,7 @@ def test_a_wrong_code_is_tied_to_its_field_and_focused(
     users: dict[str, Any], devices: dict[str, Any]
 ) -> None:
     from casino_ops import roles
-    from tests.inspection.portal.conftest import signed_in
+    from tests.support.clients import signed_in
 
     # a director signed in with his password only, who has an app (an officer's second factor
     # is his passkey, not a code)

@@ -8,8 +8,7 @@ from django.db import connection
 
 from audit.chain import FORGED_ACTION, seal_pending
 from audit.models import AuditEvent
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 def _forge_by_sql() -> int:

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 # Words of the portal's own text, one language each (never data: names, remarks…).
 FRENCH = ("Tableau de bord", "Se déconnecter", "Registres", "Séances")

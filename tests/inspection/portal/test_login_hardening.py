@@ -16,9 +16,8 @@ from rest_framework.authtoken.models import Token
 
 from casino_ops import roles
 from tables.blackjack.simulator import simulate
-
-from .conftest import totp_code
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.clients import totp_code
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 LOGIN = "/inspection/connexion/"
 VERIFY = "/inspection/verification/"

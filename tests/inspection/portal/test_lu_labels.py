@@ -41,7 +41,7 @@ def _register(name: str, session: Any) -> str:
 def test_lu_portal_and_registers_show_no_french_model_nor_article(
     samples: Any, officer_client: Client
 ) -> None:
-    from tests.builders import books_read_under
+    from tests.support.builders import books_read_under
 
     books_read_under("LU")  # the samples' books were kept under FR
     session = samples.session

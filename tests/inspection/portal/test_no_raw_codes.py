@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import lxml.html
 import pytest
 from django.contrib import admin
 from django.urls import reverse
@@ -19,9 +18,9 @@ from django.urls import reverse
 from audit.actions import Action
 from casino_ops import roles
 from casino_ops.django_internals import registered_admins
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
-from .test_browser import _admin_pages, _portal_pages
+from tests.support.browser import admin_acts_pages, portal_pages
+from tests.support.pages import visible_text
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 # The role codes that are no French word of their own ("directeur", "caissier", "officier" are).
@@ -34,19 +33,6 @@ RAW = {
     "role code": re.compile(r"\b(?:" + "|".join(ROLE_CODES) + r")\b"),
     "bare id": re.compile(r"(?<![\w&])#\d+\b|\bpk=\d+|\bid=\d+"),
 }
-# What the page does not show as text: the code captions, scripts, the hidden parts.
-UNSEEN = (
-    "//script | //style | //noscript | //template | //*[@hidden]"
-    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' code-caption ')]"
-    " | //*[contains(concat(' ', normalize-space(@class), ' '), ' hash ')]"
-)
-
-
-def visible_text(page: str) -> str:
-    tree = lxml.html.fromstring(page)
-    for element in tree.xpath(UNSEEN):
-        element.drop_tree()
-    return " ".join(tree.text_content().split())
 
 
 def raw_codes(page: str) -> list[str]:
@@ -61,7 +47,7 @@ def raw_codes(page: str) -> list[str]:
 
 def admin_pages(samples: Any, apps: tuple[str, ...]) -> dict[str, str]:
     """Every registered model's list and its first entry's page, with the acts' pages."""
-    pages = dict(_admin_pages(samples))
+    pages = dict(admin_acts_pages(samples))
     for model in registered_admins(admin.site):
         meta = model._meta
         if meta.app_label not in apps:
@@ -144,7 +130,7 @@ def test_no_portal_page_shows_a_raw_code(samples, clients) -> None:
     client = clients[roles.OFFICER]
     problems = []
     for language in ("fr", "en"):
-        for name, url in _portal_pages(samples):
+        for name, url in portal_pages(samples):
             response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
             assert response.status_code == 200, (name, url, response.status_code)
             problems += [

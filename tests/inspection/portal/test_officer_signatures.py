@@ -16,7 +16,7 @@ from cards_registry.models import Visa
 from casino_ops import officers
 from casino_ops.officers import OfficerSignature
 from casino_ops.passkeys import SoftwarePasskey, unb64url
-from tests.builders import assert_refused
+from tests.support.builders import assert_refused
 
 pytestmark = pytest.mark.django_db
 
@@ -88,10 +88,10 @@ def test_an_incident_closure_and_a_demand_are_signed(officer_client: Any, sample
 
 
 def test_another_key_cannot_sign_for_the_officer(officer_client: Any, samples: Any) -> None:
-    from tests.casino_ops.test_officers import _other_key
+    from tests.support.builders import other_passkey_pem
 
     url = reverse("portal:stamp", args=["commande", samples.order.pk])
-    _sign_in_browser(officer_client, url, {"remark": ""}, key=SoftwarePasskey.from_pem(_other_key()))
+    _sign_in_browser(officer_client, url, {"remark": ""}, key=SoftwarePasskey.from_pem(other_passkey_pem()))
     assert not Visa.objects.filter(order=samples.order).exists()
 
 

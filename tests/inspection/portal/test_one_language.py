@@ -18,10 +18,16 @@ import pytest
 from django.urls import reverse
 
 from casino_ops import roles
-
-from .samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
-from .test_admin_screens import every_admin_page
-from .test_permission_matrix import ADMIN_ACTS, ADMIN_READS, EXPECTATIONS, Read, _admin_url
+from tests.support.browser import every_admin_page
+from tests.support.permission_matrix import ADMIN_ACTS, ADMIN_READS, EXPECTATIONS, Read, admin_url
+from tests.support.samples import (  # noqa: F401 - made once for the module
+    Samples,
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
 #: Words only French writes: none of them on an English page or register.
 FRENCH_ONLY = (
@@ -138,7 +144,7 @@ _SHOWN_ATTRIBUTES = re.compile(r'\b(?:title|aria-label|placeholder|alt|data-labe
 _TAG = re.compile(r"<[^>]+>")
 
 
-def visible_text(page: str) -> str:
+def read_out_text(page: str) -> str:
     """The text a reader sees or hears: the page's text and the attributes read out (titles,
     labels, placeholders, a cell's label on a phone), without scripts and styles, the codes
     (an act's or a discrepancy's code under its label, a hash), a form's text area (what the
@@ -173,7 +179,7 @@ def data_texts(samples: Samples) -> list[str]:
 
 
 def _read(page: str, language: str, data: list[str]) -> str:
-    text = visible_text(page)
+    text = read_out_text(page)
     for written in [*data, *ALLOWED[language]]:
         text = text.replace(written, " ")
     return " ".join(text.split())
@@ -213,7 +219,7 @@ def _check(pages: dict[str, str], client: Any, language: str, samples: Samples) 
 DOWNLOADS = ("portal:report_download", "portal:proof_verifier", "portal:proof_ca", "portal:proof_checkpoint")
 
 
-def portal_pages(samples: Samples) -> dict[str, str]:
+def every_portal_page(samples: Samples) -> dict[str, str]:
     pages = {
         "portal:login": reverse("portal:login"),
         "portal:audit_trail, every act": reverse("portal:audit_trail"),
@@ -233,7 +239,7 @@ def admin_pages(samples: Samples) -> dict[str, str]:
     pages.update(every_admin_page())
     for name, allowed in {**ADMIN_ACTS, **ADMIN_READS}.items():
         if "D" in allowed and name not in ("admin:tables_controlline_correct", "admin:audit_report_download"):
-            pages[name] = _admin_url(name, samples)
+            pages[name] = admin_url(name, samples)
     return pages
 
 
@@ -242,7 +248,7 @@ def admin_pages(samples: Samples) -> dict[str, str]:
 def test_every_portal_page_is_in_one_language(
     clients: dict[str, Any], samples: Samples, language: str
 ) -> None:
-    problems = _check(portal_pages(samples), clients[roles.OFFICER], language, samples)
+    problems = _check(every_portal_page(samples), clients[roles.OFFICER], language, samples)
     anonymous = other_language_words(
         _get(clients["anonymous"], reverse("portal:login"), language), language, []
     )

@@ -10,8 +10,7 @@ from django.urls import reverse
 
 from audit.models import AuditEvent
 from cards_registry.models import Deck, IncidentClosure, Visa
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 @pytest.mark.django_db

@@ -8,9 +8,8 @@ import pytest
 
 from inspection.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
-from tests import builders
-
-from .samples import FIXTURES, worked_example
+from tests.support import builders
+from tests.support.samples import FIXTURES, worked_example
 
 
 def _steps() -> list[dict]:

@@ -13,8 +13,14 @@ from django.urls import reverse
 from django.utils import translation
 
 from casino_ops import dates
-
-from .samples import Samples, module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import (  # noqa: F401 - made once for the module
+    Samples,
+    module_casino,
+    module_clients,
+    module_devices,
+    module_samples,
+    module_users,
+)
 
 
 def _main(client: Any, url: str, language: str) -> str:

@@ -11,8 +11,7 @@ from audit.verification import verify
 from inspection.registers import control_register
 from tables.models import ControlDay
 from tables.selectors import control_register as read_control_register
-
-from .conftest import signed_in
+from tests.support.clients import signed_in
 
 
 @pytest.mark.django_db

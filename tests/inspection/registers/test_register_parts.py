@@ -21,11 +21,20 @@ from inspection.registers.base import Request
 from inspection.registers.parts import progress_of
 from inspection.registers.render import print_register
 from inspection.registers.reports import produce_report, request_report
-from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
-from tests.builders import kept_for_module
-from tests.demo_rows import loaded
+from tests.support.builders import kept_for_module
+from tests.support.demo_rows import loaded
+from tests.support.register_parts import (  # noqa: F401
+    END,
+    LU_DEMO_BOOKS,
+    START,
+    TABLE_BOOKS,
+    check_whole_and_reused_parts,
+    page_texts,
+    read_report,
+    whole_and_parts_request,
+)
 
-START, END = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
+from .conftest import assert_signed_and_tamper_evident, pdf_text
 
 
 @pytest.fixture(scope="module")
@@ -83,19 +92,6 @@ def _print(register: str = "receipt-book", start: dt.date = START, end: dt.date 
     return produce_report(report.pk, inline_parts=True)
 
 
-def _read(report: Report) -> bytes:
-    with default_storage.open(report.file.name, "rb") as f:
-        return f.read()
-
-
-def _page_texts(pdf: bytes) -> list[str]:
-    """The text of each page, as poppler's pdftotext reads it (pages end with a form feed)."""
-    text = subprocess.run(
-        ["pdftotext", "-layout", "-", "-"], input=pdf, capture_output=True, check=True, timeout=120
-    ).stdout.decode()
-    return text.split("\f")[:-1]
-
-
 @pytest.mark.django_db
 def test_a_print_is_made_of_monthly_parts_reused_until_a_correction_touches_their_month(
     book: list[Any], signing_configured: Any, nss_db: str, tmp_path: Path
@@ -139,14 +135,14 @@ def test_a_print_is_made_of_monthly_parts_reused_until_a_correction_touches_thei
     assert again[0].part_id == parts[0].part_id and again[2].part_id == parts[2].part_id
     assert again[1].part_id != parts[1].part_id and RegisterPart.objects.count() == 4
     assert again[1].part.content_hash != parts[1].part.content_hash
-    text = " ".join(pdf_text_of(_read(second), tmp_path).split())
+    text = " ".join(pdf_text_of(read_report(second), tmp_path).split())
     assert "BL 9999" in text and "erreur de saisie" in text
 
     # one signature over the whole, checked by outside tools; pages numbered over the whole
     pdf = tmp_path / "second.pdf"
-    pdf.write_bytes(_read(second))
+    pdf.write_bytes(read_report(second))
     assert_signed_and_tamper_evident(pdf, tmp_path, signing_configured.ca_pem, nss_db)
-    pages = _page_texts(_read(second))
+    pages = page_texts(read_report(second))
     assert len(pages) == second.pages
     for n, page in enumerate(pages, 1):
         assert f"page {n} / {len(pages)}" in page
@@ -175,87 +171,12 @@ def test_a_stored_part_is_a_signed_pdf_of_its_own_period(
     assert f"p. 1 / {part.pages}" in text
 
 
-TABLE_BOOKS = {"advance-book", "session-report"}
-
-
-def _whole_and_parts_request(name: str) -> Request:
-    """The receipt book over the three months of the fixture's receptions; every other
-    register over the demo's last two months (two months' parts, or a part per day)."""
-    if name == "receipt-book":
-        return Request(START, END)
-    today = timezone.localdate()
-    return Request(
-        today - dt.timedelta(days=60), today + dt.timedelta(days=1), 1 if name in TABLE_BOOKS else None
-    )
-
-
-#: The books the FR demo leaves empty: they are printed from the LU demo
-#: (test_register_parts_lu.py), where each has entries.
-LU_DEMO_BOOKS = ("hours", "bank-failures", "shoe-devices", "closing", "table-notice", "authorised-minimums")
-
-
 @pytest.mark.django_db
 @pytest.mark.parametrize("name", [name for name in register_names() if name not in LU_DEMO_BOOKS])
 def test_a_print_from_reused_parts_reads_the_same_page_for_page_as_a_whole_print(
     name: str, book: list[Any], signing_configured: Any, nss_db: str, tmp_path: Path
 ) -> None:
     assert check_whole_and_reused_parts(name, signing_configured.ca_pem, nss_db, tmp_path) > 0
-
-
-def check_whole_and_reused_parts(name: str, ca_pem: Any, nss_db: str, tmp_path: Path) -> int:
-    """A register: the stored parts, taken again by a new print, make the same pages as the
-    whole book printed at once; the print from reused parts is signed and checkable by
-    pyHanko and pdfsig. Returns how many parts had entries."""
-    request = _whole_and_parts_request(name)
-    at = timezone.now()
-    first = request_report(
-        actor=None,
-        register=name,
-        date_from=request.date_from,
-        date_to=request.date_to,
-        table=request.table,
-        enqueue=False,
-    )
-    produce_report(first.pk, inline_parts=True)  # stores the parts
-    from inspection.registers.render import finish, merge
-
-    # a second, new print that takes every part as stored
-    report = Report.objects.create(
-        key="x" * 64,
-        register=name,
-        date_from=request.date_from,
-        date_to=request.date_to,
-        table_number=request.table,
-    )
-    produce_report(report.pk, inline_parts=True)
-    report.refresh_from_db()
-    assert report.state == Report.State.DONE, report.error
-    links = list(ReportPart.objects.filter(report=report).select_related("part").order_by("number"))
-    assert links and all(link.reused for link in links)
-    # as the print assembles them: the parts with entries; with none, the headers once
-    # over the whole period (a part of its own, stored and reused too)
-    filled = [link for link in links if not link.part.empty]
-    used = filled or [
-        link for link in links if (link.date_from, link.date_to) == (request.date_from, request.date_to)
-    ]
-    pdfs = []
-    for link in used:
-        with default_storage.open(link.part.file.name, "rb") as f:
-            pdfs.append(f.read())
-    # the whole book printed at once, at the same head of the chain (each print moves it: its
-    # register.printed event)
-    whole = print_register(get_register(name), request, printed_at=at)
-    merged, _seq, _hash = finish(merge(pdfs), get_register(name), request, printed_at=at, sign=False)
-    whole_pages = _page_texts(whole.pdf)
-    parts_pages = _page_texts(merged)
-    assert len(whole_pages) == len(parts_pages) == report.pages
-    for n, (a, b) in enumerate(zip(whole_pages, parts_pages, strict=True), 1):
-        assert a == b, f"{name}: page {n} differs"
-    signed = tmp_path / f"{name}.pdf"
-    signed.write_bytes(_read(report))
-    assert_signed_and_tamper_evident(signed, tmp_path, ca_pem, nss_db)
-    assert len(_page_texts(signed.read_bytes())) == report.pages
-    return len(filled)
 
 
 def _control_period() -> tuple[dt.date, dt.date]:
@@ -386,8 +307,8 @@ def test_a_long_period_with_few_rows_costs_its_rows_not_its_months(
     assert sorted(p.date_from.month for p in rendered) == [1, 2, 3]
     assert all(not link.part.file and link.part.pages == 0 for link in links if link.part.empty)
     assert long.pages == short.pages
-    assert len(_page_texts(_read(long))) == long.pages
-    assert "Du 01/01/2020 au 31/12/2025" in _page_texts(_read(long))[0]
+    assert len(page_texts(read_report(long))) == long.pages
+    assert "Du 01/01/2020 au 31/12/2025" in page_texts(read_report(long))[0]
 
 
 @pytest.mark.django_db
@@ -399,4 +320,4 @@ def test_a_period_without_rows_prints_its_headers_once_even_from_stored_empty_mo
     _print(start=dt.date(2024, 1, 1), end=dt.date(2024, 12, 31))
     alone = _print(start=dt.date(2024, 6, 1), end=dt.date(2024, 6, 30))
     assert alone.state == Report.State.DONE and alone.rows == 0 and alone.pages >= 1
-    assert len(_page_texts(_read(alone))) == alone.pages
+    assert len(page_texts(read_report(alone))) == alone.pages

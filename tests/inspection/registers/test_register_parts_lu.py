@@ -19,11 +19,10 @@ from cards_registry.services import return_decks
 from house_books.models import DeviceAssignment
 from house_books.services.devices import return_device
 from tables.services.limits import record_authorised_minimum
-from tests import builders
-from tests.builders import kept_for_module
-from tests.demo_rows import loaded
-
-from .test_register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
+from tests.support import builders
+from tests.support.builders import kept_for_module
+from tests.support.demo_rows import loaded
+from tests.support.register_parts import LU_DEMO_BOOKS, check_whole_and_reused_parts
 
 
 @pytest.fixture(scope="module")

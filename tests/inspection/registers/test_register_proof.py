@@ -30,10 +30,8 @@ from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
-from tests.audit.test_witness_push import casino_log  # noqa: F401  # the fixture
-from tests.celery_workers import redis_url, start_worker, worker_env
-from tests.inspection.portal.conftest import clients, devices  # noqa: F401  # fixtures
-from tests.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
+from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 
 pytestmark = pytest.mark.django_db
@@ -96,10 +94,10 @@ def _upload(client: Any, pdf: bytes) -> str:
 
 def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_signed_pdf(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
-    clients: Any,  # noqa: F811
+    clients: Any,
     tmp_path: Path,
     capsys: Any,
 ) -> None:
@@ -166,7 +164,7 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
 
 def test_a_register_without_a_proof_another_s_proof_a_tampered_proof_or_a_policy_not_met_fails(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
     tmp_path: Path,
@@ -220,7 +218,7 @@ def test_a_register_without_a_proof_another_s_proof_a_tampered_proof_or_a_policy
 
 def test_witnesses_out_of_reach_the_register_waits_for_them_rather_than_printing_without(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
     settings: Any,
@@ -268,7 +266,7 @@ def test_witnesses_out_of_reach_the_register_waits_for_them_rather_than_printing
 
 def test_without_a_witness_the_proof_is_under_the_casino_s_own_checkpoint_policy_not_met(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
     settings: Any,
@@ -302,7 +300,7 @@ def test_a_casino_without_a_note_key_prints_its_registers_without_a_proof(
 @pytest.mark.django_db(transaction=True)
 def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     settings: Any,
     tmp_path: Path,
@@ -383,7 +381,7 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
 @pytest.mark.django_db(transaction=True)
 def test_in_sealer_mode_the_issuing_event_is_sealed_by_the_print_itself(
     demo: None,
-    casino_log: WitnessServer,  # noqa: F811
+    casino_log: WitnessServer,
     signing_configured: Any,
     director: Any,
     settings: Any,

@@ -15,8 +15,8 @@ from audit.chain import head
 from audit.models import AuditEvent
 from inspection.registers import get_register, register_names
 from tests.audit.conftest import assert_signed_and_tamper_evident, non_white_pixels, pdf_text, render_page
-from tests.builders import kept_for_module
-from tests.demo_rows import loaded
+from tests.support.builders import kept_for_module
+from tests.support.demo_rows import loaded
 
 TABLE_BOOKS = {"advance-book", "session-report"}
 

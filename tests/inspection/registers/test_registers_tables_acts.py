@@ -26,9 +26,9 @@ from inspection.registers.reports import produce_report, request_report
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
-from tests import builders
 from tests.audit.conftest import pyhanko_validate
-from tests.builders import at_day
+from tests.support import builders
+from tests.support.builders import at_day
 
 DAY = dt.date(2026, 11, 30)
 D = Decimal

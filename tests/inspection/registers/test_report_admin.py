@@ -99,7 +99,7 @@ def test_a_checkpoint_page_says_what_was_signed_in_words(
     import json
 
     from audit.checkpoints import make_checkpoint
-    from tests.inspection.portal.test_no_raw_codes import visible_text
+    from tests.support.pages import visible_text
 
     made = make_checkpoint()
     assert made is not None

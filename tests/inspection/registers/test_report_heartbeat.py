@@ -28,7 +28,7 @@ from inspection.portal.checker import check_pdf
 from inspection.registers.heartbeat import beating
 from inspection.registers.parts import PART_LOCK_CLASS, plan
 from inspection.registers.reports import recover_stale, request_report
-from tests.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import redis_url, start_worker, worker_env
 
 BEAT_STALE = dt.timedelta(seconds=45)
 LOST = dt.timedelta(minutes=16)

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from audit.models import Report
 from inspection.registers.reports import _LOCK_CLASS, recover_stale, request_report
-from tests.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import redis_url, start_worker, worker_env
 
 STALE = dt.timedelta(minutes=16)
 BEAT_STALE = dt.timedelta(seconds=45)

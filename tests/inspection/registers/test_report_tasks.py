@@ -23,7 +23,7 @@ from casino_ops.regulations import RegulationError
 from inspection.registers.parts import progress_of
 from inspection.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
 from inspection.tasks import make_report
-from tests.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import redis_url, start_worker, worker_env
 
 TODAY = dt.date(2026, 11, 30)
 

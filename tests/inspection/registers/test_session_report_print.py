@@ -19,9 +19,9 @@ from inspection.registers.render import print_register
 from tables import services
 from tables.blackjack.simulator import simulate_shoe
 from tables.models import Discrepancy
-from tests import builders
 from tests.audit.conftest import pdf_text, render_page
-from tests.builders import at_day
+from tests.support import builders
+from tests.support.builders import at_day
 
 DAY = dt.date(2026, 11, 30)
 

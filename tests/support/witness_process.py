@@ -11,12 +11,12 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,15 +25,13 @@ import psycopg
 import pytest
 from django.conf import settings
 
+from audit.merkle import Tree, leaf_hash, root_of
+from tests.support.ports import free_port
+from tlog import checkpoint as checkpoints
 from tlog import note as notes
+from tlog.witness import AddCheckpoint
 
-ROOT = Path(__file__).resolve().parents[1]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _admin_dsn() -> dict[str, Any]:
@@ -52,7 +50,7 @@ class WitnessServer:
     def __init__(self, name: str) -> None:
         self.db = name
         self.key = notes.Signer.generate("witness.authority.example/" + name[-12:], notes.COSIGNATURE_V1)
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         dsn = _admin_dsn()
@@ -190,3 +188,62 @@ def witness_server(request: pytest.FixtureRequest) -> Iterator[WitnessServer]:
 @pytest.fixture(scope="module")
 def second_witness_server(request: pytest.FixtureRequest) -> Iterator[WitnessServer]:
     yield from _witness(request, "2")
+
+
+def record_numbered_events(n: int) -> None:
+    """``n`` events in the casino's record, the ``i``-th carrying ``{"i": i}``."""
+    from django.db import transaction
+
+    import audit
+    from audit.actions import Action
+
+    with transaction.atomic():
+        for i in range(n):
+            audit.record(
+                actor=None,
+                action=Action.TABLE_CREATED,
+                object_type="test.thing",
+                object_id=i,
+                payload={"i": i},
+            )
+
+
+def checkpoint_note(django_capture_on_commit_callbacks: Any, n: int = 3) -> Any:
+    """``n`` events more and the checkpoint made of them: its signed note (the CheckpointNote)."""
+    from audit import notes as casino_notes
+    from audit.checkpoints import make_checkpoint
+
+    record_numbered_events(n)
+    with django_capture_on_commit_callbacks(execute=True):
+        made = make_checkpoint()
+    assert made is not None
+    note = casino_notes.note_for(made)
+    assert note is not None
+    return note
+
+
+class CasinoLog:
+    """A log as a casino keeps it: leaves, its note key, checkpoints of any size."""
+
+    def __init__(self, witness: WitnessServer, *, leaves: int = 0) -> None:
+        self.origin = f"casino-{uuid.uuid4().hex[:8]}.example/audit"
+        self.key = notes.Signer.generate(self.origin)
+        self.leaves = [leaf_hash(f"{self.origin} {i}".encode()) for i in range(leaves)]
+        witness.add_log(self.key.verifier.vkey, name="CasinoLog " + self.origin[7:15])
+
+    def grow(self, n: int) -> None:
+        start = len(self.leaves)
+        self.leaves += [leaf_hash(f"{self.origin} {i}".encode()) for i in range(start, start + n)]
+
+    def checkpoint(
+        self, size: int | None = None, *, root: bytes | None = None, key: notes.Signer | None = None
+    ) -> str:
+        size = len(self.leaves) if size is None else size
+        head = checkpoints.Checkpoint(self.origin, size, root or root_of(self.leaves[:size]))
+        return notes.sign(head.text, key or self.key)
+
+    def request(self, old: int, size: int | None = None, **kwargs: object) -> bytes:
+        size = len(self.leaves) if size is None else size
+        tree = Tree(lambda keys: {}, lambda s, e: self.leaves[s:e], 2)
+        proof = tree.consistency_proof(old, size) if 0 < old < size else []
+        return AddCheckpoint(old, proof, self.checkpoint(size, **kwargs)).body  # type: ignore[arg-type]

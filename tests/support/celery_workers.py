@@ -12,7 +12,7 @@ from typing import Any
 
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def redis_url() -> str:

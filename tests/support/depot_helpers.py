@@ -29,3 +29,11 @@ def issue_and_check(
                 video_reference="CAM-1",
             )
     return issue
+
+
+def issue_today(director: Any, decks: list[Any], **kw: Any) -> None:
+    """``decks`` issued to table 1 for the gaming day."""
+    from cards_registry import services
+    from tests.support.builders import gaming_day
+
+    services.issue_decks(actor=director, table_number=1, day=gaming_day(), decks=decks, **kw)

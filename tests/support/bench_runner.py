@@ -7,7 +7,6 @@ here instead of printing a figure for work it did not do."""
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -26,12 +25,6 @@ def suffix() -> str:
     name = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/test").rsplit("/", 1)[1]
     worker = os.environ.get("PYTEST_XDIST_WORKER", "")
     return f"_{name}{'_' + worker if worker else ''}"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 _TEMPLATE: dict[str, str] = {}  # the databases this process's benches are copies of

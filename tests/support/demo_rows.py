@@ -230,7 +230,7 @@ def _shared_or_seeded(profile: str) -> Demo:
 def loaded(profile: str) -> Demo:
     """The demo of ``profile`` written into the current transaction (seeded when not yet, or
     when the rows it was seeded on have changed): for a fixture, or a module's data with
-    :func:`tests.builders.kept_for_module`."""
+    :func:`tests.support.builders.kept_for_module`."""
     demo = _seeded.get(profile)
     if demo is None or not current(demo):
         demo = _seeded[profile] = _shared_or_seeded(profile)

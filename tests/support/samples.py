@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from audit.models import AuditEvent
 from casino_ops import roles
-from tests import builders
+from tests.support import builders
 
-FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "handlog"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 DAY = dt.date(2026, 11, 30)
 
 
@@ -197,7 +197,7 @@ def module_casino(samples: Samples) -> Any:
 def _sign_in_every_role(made: Samples) -> None:
     """Each role's TOTP device and a session signed in with it (the officer's also signed in with
     a password only), kept with the module's samples: a test then has only to show the cookie."""
-    from .conftest import make_devices, signed_in
+    from tests.support.clients import make_devices, signed_in
 
     made.devices = make_devices(made.users)
     for role, user in made.users.items():

@@ -1,7 +1,7 @@
 """Set-up shared by the tests and the benches, made through the apps' own services: the card
 depot's approved maker, key, sent order and decks received into the cabinet; a table's séance
-open on its gaming day; a hand log uploaded and replayed. And ``assert_refused``, the one
-check of a refusal (its code, article, field; nothing recorded).
+open on its gaming day; a hand log uploaded and replayed. With them ``assert_refused``, the one
+check of a refusal (its code, article, field; nothing recorded), from ``refusals.py``.
 
 Plain functions (no fixture), so that a conftest, a test or a bench script can call them.
 """
@@ -10,57 +10,16 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-HANDLOG_FIXTURES = Path(__file__).resolve().parent / "fixtures" / "handlog"
+# the one check of a refusal (tests/support/refusals.py), offered with the set-up it checks
+from tests.support.refusals import assert_refused as assert_refused
+
+HANDLOG_FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "handlog"
 COLOURS = ("bleu", "rouge")
-
-
-# -- refusals ------------------------------------------------------------------------------------
-
-_ANY: Any = object()
-
-
-@dataclass
-class Refusal:
-    """The refusal caught by :func:`assert_refused` (``value``: the RegulationError)."""
-
-    value: Any = None
-
-
-@contextmanager
-def assert_refused(
-    code: str, *, article: Any = _ANY, field: Any = _ANY, nothing_recorded: bool = False
-) -> Iterator[Refusal]:
-    """The block raises a RegulationError with ``code`` and, when given, ``article`` and
-    ``field`` (None included: then the error must name no field). ``nothing_recorded``: the
-    audit record holds no more events after the block than before it.
-
-        with assert_refused("SESSION_NOT_TODAY", article="FR art. 69", field="day") as refusal:
-            ...
-        refusal.value.params
-    """
-    import pytest
-
-    from audit.models import AuditEvent
-    from casino_ops.regulations import RegulationError
-
-    events = AuditEvent.objects.count() if nothing_recorded else None
-    refusal = Refusal()
-    with pytest.raises(RegulationError) as info:
-        yield refusal
-    err = refusal.value = info.value
-    assert err.code == code, err.as_dict()
-    if article is not _ANY:
-        assert err.article == article, err.as_dict()
-    if field is not _ANY:
-        assert err.field == field, err.as_dict()
-    if events is not None:
-        assert AuditEvent.objects.count() == events
 
 
 # -- people and the casino ----------------------------------------------------------------------
@@ -416,7 +375,7 @@ def shoe(session: Any, *, croupier: Any = None, label: str = "", hour: int = 15,
     from cards_registry.selectors import current_key_holder
     from casino_ops import roles
     from tables import services as tables
-    from tests.depot_helpers import issue_and_check
+    from tests.support.depot_helpers import issue_and_check
 
     director = _someone(roles.DIRECTOR)
     croupier = croupier or _someone(roles.CROUPIER)
@@ -525,3 +484,27 @@ def books_breaches(code: int, breaches: list[Any]) -> tuple[int, list[Any]]:
     kept = [b for b in breaches if not str(b["check"]).startswith(PEOPLE_AND_RECORD_CHECKS)]
     assert code == (1 if breaches else 0)
     return (1 if kept else 0), kept
+
+
+def close_even(staff: dict[str, Any], session: Any, hour: int = 23) -> None:
+    """The séance closed with no result (the closing cash is the advance), by ``staff``'s
+    director and croupier."""
+    from tables import services
+
+    with at_day(session.day, hour):
+        services.close_session(
+            actor=staff["director"],
+            session=session,
+            closing_cash=session.advances_total,
+            counted_by=staff["croupier"],
+            certified_exact=True,
+        )
+
+
+def other_passkey_pem() -> bytes:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    return ec.generate_private_key(ec.SECP256R1()).private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-DURATIONS = Path(__file__).with_name("durations.json")
+DURATIONS = Path(__file__).resolve().parents[1] / "durations.json"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -1,0 +1,35 @@
+"""Absurd values for every field a form or an API body takes: control characters, huge numbers,
+Arabic-Indic digits, years 1 and 9999..."""
+
+from __future__ import annotations
+
+ABSURD = [
+    "",
+    " ",
+    "\x00",
+    "a\x00b",
+    "\x1b[2J",
+    "\u202eevil",
+    "١٠٠",
+    "３０",
+    "9" * 40,
+    str(2**31),
+    str(2**63),
+    str(-(2**63) - 1),
+    "-1",
+    "0",
+    "1e400",
+    "NaN",
+    "Infinity",
+    "0001-01-01",
+    "9999-12-31",
+    "0001-01-01 00:00",
+    "9999-12-31 23:59",
+    "2026-02-30",
+    "01/12/2026",
+    "x" * 5000,
+    "<script>alert(1)</script>",
+    "' OR 1=1 --",
+    "[]",
+    "{}",
+]
