@@ -114,7 +114,7 @@ def test_no_test_module_defines_again_a_helper_of_the_support_package() -> None:
 
 def test_the_check_tells_a_helper_defined_again_from_a_fixture_extended() -> None:
     offered = {"signed_in": ("tests.support.clients", False), "samples": ("tests.support.samples", True)}
-    here = TESTS / "portal" / "test_example.py"
+    here = TESTS / "inspection" / "portal" / "test_example.py"
     tree = ast.parse(
         "def _signed_in(user): ...\n"
         "@pytest.fixture\ndef samples(samples, settings): ...\n"
@@ -122,9 +122,9 @@ def test_the_check_tells_a_helper_defined_again_from_a_fixture_extended() -> Non
     )
     found = [_defined_again(here, node, offered) for node in tree.body]
     assert found == [
-        "tests/portal/test_example.py:1 _signed_in (tests.support: tests.support.clients)",
+        "tests/inspection/portal/test_example.py:1 _signed_in (tests.support: tests.support.clients)",
         None,
-        "tests/portal/test_example.py:5 signed_in (tests.support: tests.support.clients)",
+        "tests/inspection/portal/test_example.py:5 signed_in (tests.support: tests.support.clients)",
     ]
     in_conftest = _defined_again(TESTS / "portal" / "conftest.py", tree.body[2], offered)
     assert in_conftest is None  # the fixture made with the builder of its name
@@ -133,9 +133,9 @@ def test_the_check_tells_a_helper_defined_again_from_a_fixture_extended() -> Non
 def test_the_check_finds_an_import_from_another_test_module() -> None:
     """The walk itself: a relative import of a test module is found, one of the support package
     or of a conftest is not."""
-    here = TESTS / "portal" / "test_example.py"
+    here = TESTS / "inspection" / "portal" / "test_example.py"
     tree = ast.parse(
         "from .test_browser import chromium\nfrom .conftest import clients\nfrom tests.support import builders\n"
     )
     names = [name for _line, name in _imported_modules(here, tree) if _is_test_module(name)]
-    assert names == ["tests.portal.test_browser"]
+    assert names == ["tests.inspection.portal.test_browser"]

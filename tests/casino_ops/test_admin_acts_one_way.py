@@ -14,9 +14,8 @@ from django.contrib import admin
 from casino_ops import roles
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
 from casino_ops.django_internals import registered_admins
+from tests.support.walks import PROJECT_APPS, ROOT, admin_modules
 
-ROOT = Path(__file__).resolve().parents[2]
-PROJECT_APPS = ("casino_ops", "audit", "inspection", "cards_registry", "tables", "house_books")
 # Where a refusal is caught for what is not an act (no acting user): a register's title, and
 # the signed file of checkpoints handed to an officer (a download).
 NOT_ACTS = {
@@ -24,15 +23,6 @@ NOT_ACTS = {
     ("inspection/registers/admin.py", "export_checkpoints"),
 }
 REFUSALS = {"RegulationError", "PermissionDenied", "RoleRequired"}
-
-
-def admin_modules() -> list[Path]:
-    found: list[Path] = []
-    for app in PROJECT_APPS:
-        found += (ROOT / app).glob("admin.py")
-        found += (ROOT / app).glob("admin/*.py")
-        found += (ROOT / app).glob("*/admin.py")
-    return sorted(found)
 
 
 def _names(node: ast.expr | None) -> set[str]:

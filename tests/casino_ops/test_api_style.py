@@ -16,29 +16,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.urls import URLPattern, URLResolver, get_resolver
 from rest_framework.permissions import BasePermission
 
 from casino_ops.access import Act
 from casino_ops.api import ActPermission, BookList
 from casino_ops.validation import SafeSerializerMixin
+from tests.support.walks import NAMESPACES, api_view_list
 
 APPS = ("tables", "cards_registry", "house_books")
-NAMESPACES = ("tables", "depot", "house_books", "officers_api")
-
-
-def api_views(patterns: Any = None, namespace: str = "") -> Iterator[tuple[str, Any, dict[str, Any]]]:
-    """(url name, view class, its as_view() arguments) of every view of the apps' API."""
-    for entry in get_resolver().url_patterns if patterns is None else patterns:
-        if isinstance(entry, URLResolver):
-            yield from api_views(entry.url_patterns, entry.namespace or namespace)
-        elif isinstance(entry, URLPattern) and namespace in NAMESPACES:
-            callback = entry.callback
-            view = getattr(callback, "view_class", None) or callback.cls  # a view set's: cls
-            initkwargs = getattr(callback, "view_initkwargs", None) or getattr(callback, "initkwargs", {})
-            if view.__module__.startswith("drf_spectacular."):
-                continue  # the schema and its pages: any signed-in user reads them
-            yield f"{namespace}:{entry.name}", view, initkwargs
 
 
 def attribute(view: Any, initkwargs: dict[str, Any], name: str) -> Any:
@@ -47,7 +32,7 @@ def attribute(view: Any, initkwargs: dict[str, Any], name: str) -> Any:
     return getattr(instance, name, None)
 
 
-VIEWS = sorted(api_views(), key=lambda v: v[0])
+VIEWS = api_view_list()
 
 
 def test_the_walk_finds_the_apps_and_the_officers_views() -> None:

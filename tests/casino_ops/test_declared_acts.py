@@ -33,8 +33,7 @@ from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import SafeSerializerMixin
 from tables.admin.sessions import SESSION_ACT_ACTS, SESSION_ACTS
-from tests.casino_ops.test_admin_acts_one_way import PROJECT_APPS, admin_modules
-from tests.casino_ops.test_api_style import VIEWS
+from tests.support.walks import PROJECT_APPS, admin_modules, api_view_list
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS_WITH_SERVICES = ("tables", "cards_registry", "house_books", "casino_ops")
@@ -178,7 +177,7 @@ def test_the_declarations_gate_refuses_whoever_may_not_perform_the_act(django_us
 
 # -- The API ----------------------------------------------------------------------------------
 
-POSTS = [(name, view) for name, view, _kw in VIEWS if hasattr(view, "post")]
+POSTS = [(name, view) for name, view, _kw in api_view_list() if hasattr(view, "post")]
 
 
 @pytest.mark.parametrize(("name", "view"), POSTS, ids=[p[0] for p in POSTS])

@@ -409,10 +409,9 @@ REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
     "admin:tables_session_act/advance": ("TK", Act.SIGN_ADVANCE),
     "admin:tables_session_act/close": ("TK", Act.SIGN_ADVANCE),
     "admin:tables_session_act/maximum": ("TK", Act.FIX_MAXIMUM),
-    **{
-        f"admin:tables_session_act/{act}": ("K", Act.COUNT)
-        for act in ("interrupt", "resume", "shoe", "handlog")
-    },
+    **{f"admin:tables_session_act/{act}": ("K", Act.COUNT) for act in ("interrupt", "resume", "shoe")},
+    # offered under its service's declaration (Act.UPLOAD_HAND_LOG), no longer Act.COUNT
+    "admin:tables_session_act/handlog": ("K", Act.UPLOAD_HAND_LOG),
     "admin:tables_advanceentry_correct": ("CTK", Act.CONTROL_REGISTER),
     "admin:tables_discrepancy_acknowledge": ("CT", Act.ACKNOWLEDGE_DISCREPANCIES),
 }

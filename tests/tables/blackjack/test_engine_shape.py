@@ -37,18 +37,18 @@ def _functions() -> Iterator[tuple[str, Function]]:
     """Every function and method of the engine, nested ones included, as ``path:qualified name``."""
     for path in _modules():
         tree = ast.parse(path.read_text(), filename=str(path))
-        yield from _walk(tree, f"{path.relative_to(ENGINE.parents[1])}:")
+        yield from _functions_in(tree, f"{path.relative_to(ENGINE.parents[1])}:")
 
 
-def _walk(node: ast.AST, prefix: str) -> Iterator[tuple[str, Function]]:
+def _functions_in(node: ast.AST, prefix: str) -> Iterator[tuple[str, Function]]:
     for child in ast.iter_child_nodes(node):
         if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
             yield f"{prefix}{child.name}", child
-            yield from _walk(child, f"{prefix}{child.name}.")
+            yield from _functions_in(child, f"{prefix}{child.name}.")
         elif isinstance(child, ast.ClassDef):
-            yield from _walk(child, f"{prefix}{child.name}.")
+            yield from _functions_in(child, f"{prefix}{child.name}.")
         else:
-            yield from _walk(child, prefix)
+            yield from _functions_in(child, prefix)
 
 
 def _body(stmts: list[ast.stmt]) -> int:
