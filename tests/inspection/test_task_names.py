@@ -16,7 +16,7 @@ from celery import current_app
 
 from audit.models import AuditEvent
 from inspection import tasks
-from tests.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import redis_url, start_worker, worker_env
 
 TASKS = ("make_report", "make_report_part", "assemble_report", "inspect_books", "recover_stale_reports")
 
