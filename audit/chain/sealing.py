@@ -130,8 +130,12 @@ def choose() -> None:
 
 
 def for_database(using: str) -> Sealing:
-    """The strategy chosen for the database ``using``."""
-    return _chosen[using]
+    """The strategy chosen for the database ``using`` (a database added to the connections
+    after start-up, as a restore or a second cluster is, gets its own on its first event)."""
+    chosen = _chosen.get(using)
+    if chosen is None:
+        chosen = _chosen[using] = pick(settings.AUDIT_SEALING, type(connections[using]))
+    return chosen
 
 
 def use(mode: str) -> None:

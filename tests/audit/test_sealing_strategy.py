@@ -44,3 +44,14 @@ def test_record_uses_the_strategy_chosen_not_the_setting_read_again(settings: An
         event = audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": "t"})
     assert event is not None and event.seq is not None  # sealed inline, as chosen at start-up
     assert AuditEvent.objects.get(pk=event.pk).hash == event.hash
+
+
+def test_a_database_added_after_start_up_gets_its_strategy_on_its_first_event(
+    settings: Any, monkeypatch: Any
+) -> None:
+    """A restore or a second cluster is added to the connections after start-up (the sealer's
+    restart test adds one): its first event finds no strategy chosen, and one is picked."""
+    settings.AUDIT_SEALING = "sealer"
+    monkeypatch.setattr(sealing, "_chosen", {})
+    assert type(sealing.for_database("default")) is sealing.HeldForCommit
+    assert "default" in sealing._chosen  # picked once, then kept
