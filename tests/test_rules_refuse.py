@@ -52,7 +52,12 @@ def _name(node: ast.expr) -> str | None:
 
 
 def _caught(handler_names: set[str], exc: ast.expr) -> bool:
-    """The error an ``except … as name`` caught, or what it carries (``name.error``, ``name.x()``)."""
+    """The error an ``except … as name`` caught, what it carries (``name.error``, ``name.x()``),
+    or an error wrapping it (``Wrapper(name, …)``, unwrapped and raised again by its caller)."""
+    if isinstance(exc, ast.Call) and any(
+        isinstance(arg, ast.Name) and arg.id in handler_names for arg in exc.args
+    ):
+        return True
     base = exc
     while isinstance(base, ast.Attribute | ast.Call):
         base = base.value if isinstance(base, ast.Attribute) else base.func
@@ -112,12 +117,14 @@ def test_the_check_sees_a_refusal_and_lets_a_re_raise_pass(tmp_path):
         "        raise error.with_field('x') from None\n"
         "    except KeyError:\n"
         "        raise\n"
+        "    except OSError as failed:\n"
+        "        raise Wrapped(failed, profile) from failed\n"
         "    if profile is None:\n"
         "        raise ValueError('no profile')\n"
         "    raise Refusal.SESSION_STATE.error(profile)\n",
         encoding="utf-8",
     )
-    assert _refusals_raised(module) == [("act", 10)]
+    assert _refusals_raised(module) == [("act", 12)]
 
 
 def _clock_reads(path: Path) -> list[int]:
