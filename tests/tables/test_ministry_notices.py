@@ -12,7 +12,7 @@ import pytest
 
 from audit.models import AuditEvent
 from tables.models import MinistryNotice
-from tests import builders
+from tests.support import builders
 
 from .conftest import DAY, at_day
 

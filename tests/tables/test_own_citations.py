@@ -135,7 +135,7 @@ def test_a_hand_log_of_another_seances_shoe_is_refused_with_its_article(
 ):
     """The séance has a shoe of its own, which used to unlock any log: a log naming the shoe of
     another séance (its decks issued to another table or day) is refused, nothing stored."""
-    from tests import builders
+    from tests.support import builders
 
     update_casino_settings(actor=staff["director"], profile=profile)  # before any act (PROFILE_FIXED)
     fund = {"guarantee_fund": D("100000.00")} if profile == "LU" else {}
