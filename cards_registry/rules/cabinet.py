@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 from django.utils.translation import gettext as _
 
 from casino_ops.refusals import Refusal
+from casino_ops.regulations import cite
 
 from ..models import OpeningPurpose
 
@@ -41,11 +42,12 @@ def check_key_receiver(holder: Any, receiver: Any, may_hold: bool, article: str)
         raise Refusal.KEY_SAME_HOLDER.error(article=article)
 
 
-def check_book_counter(book: Any, written: int, article: str) -> None:
-    """A book's counter says the last number of its entries (``written``): no gap, no repeat."""
+def check_book_counter(book: Any, written: int, rule: str, profile: str) -> None:
+    """A book's counter says the last number of its entries (``written``): no gap, no repeat
+    (the book's ``rule``)."""
     if book.last_number != written:
         raise Refusal.BOOK_COUNTER_OUT_OF_STEP.error(
-            article=article, book=book, counter=book.last_number, written=written
+            article=cite(rule, profile), book=book, counter=book.last_number, written=written
         )
 
 

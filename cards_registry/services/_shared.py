@@ -126,14 +126,13 @@ _NUMBERED: dict[str, tuple[type[Model], str]] = {
 }
 
 
-def _take_number(kind: str) -> tuple[Book, int]:
+def _take_number(kind: str, profile: str) -> tuple[Book, int]:
     """The next number of the open book of ``kind``: no gap, no repeat (the row stays locked).
     The counter must say the last number of the book's entries: else nothing is given."""
     book = _current_book(kind)
     entries, rule = _NUMBERED[kind]
     written = entries._base_manager.filter(book=book).aggregate(last=Max("number"))["last"] or 0
-    if book.last_number != written:  # the profile read only then
-        cabinet_rules.check_book_counter(book, written, cite(rule, _profile()))
+    cabinet_rules.check_book_counter(book, written, rule, profile)
     book.last_number += 1
     book.save(update_fields=["last_number"])
     return book, book.last_number

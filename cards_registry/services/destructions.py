@@ -119,7 +119,7 @@ def destroy_decks(
         decks = [d for d in decks if d.pk not in held]
         if not decks:
             return None
-    book, number = _take_number(BookKind.DESTRUCTION)
+    book, number = _take_number(BookKind.DESTRUCTION, profile)
     opening = _open_cabinet(
         actor,
         OpeningPurpose.DESTRUCTION,

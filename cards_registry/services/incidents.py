@@ -84,7 +84,7 @@ def _open_incident(
     article = cite("depot.incident", profile)
     for deck in decks:
         check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
-    book, number = _take_number(BookKind.INCIDENT)
+    book, number = _take_number(BookKind.INCIDENT, profile)
     incident = _create(
         Incident,
         article,

@@ -128,7 +128,7 @@ def receive(
             check_max_sixains(limit=limit, held=held_sixains(), new=len(sixains), profile=profile)
     over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
 
-    book, number = _take_number(BookKind.RECEIPT)
+    book, number = _take_number(BookKind.RECEIPT, profile)
     reception = _create(
         Reception,
         cite("depot.receipt_book", profile),
