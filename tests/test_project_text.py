@@ -67,7 +67,7 @@ def test_the_hand_log_page_names_every_refusal_and_discrepancy() -> None:
     from tables.blackjack.rules import DISCREPANCY_CODES
 
     page = (ROOT / "docs" / "hand-log.md").read_text(encoding="utf-8")
-    sources = ("tables.rules.logs", "tables.services.hand_logs")
+    sources = ("tables.rules.logs", "tables.rules.uploads", "tables.services.hand_logs")
     where = raised_in()
     raised = {r.code for r in Refusal if where.get(r.name, frozenset()) & set(sources)}
     for source in sources:

@@ -278,3 +278,52 @@ def check_correction(*, fields: Sequence[str], field: str, reason: str, profile:
 def check_correction_changes(old: str, new_value: str, profile: str) -> None:
     if new_value.strip() == old:
         raise Refusal.CORRECTION_SAME.error(profile)
+
+
+# -- what the acts on the books find already written ----------------------------------------
+
+
+def check_maker_new(exists: bool, article: str) -> None:
+    """A maker is registered once, under its code."""
+    if exists:
+        raise Refusal.MANUFACTURER_EXISTS.error(article=article)
+
+
+def check_sixain_cap(max_sixains: int | None, reference: str, profile: str, article: str) -> None:
+    """LU art. 6: the most sixains held is the ministry's, recorded with its decision's
+    reference and never emptied."""
+    if profile == "LU" and max_sixains is None:
+        raise Refusal.SIXAIN_CAP_REQUIRED.error(article=article)
+    if profile == "LU" and is_placeholder(reference):
+        raise Refusal.SIXAIN_CAP_REFERENCE.error(article=article)
+
+
+def check_fact_not_stamped(stamped: bool, already: str, article: str) -> None:
+    """An authority's fact is stamped once (``already`` is the refusal's message)."""
+    if stamped:
+        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
+
+
+def check_serials_not_taken_meanwhile(taken: bool, maker: str, field: str, article: str) -> None:
+    """A concurrent reception of the same serials, committed after the check, took them (``taken``)."""
+    if not taken:
+        return
+    if field == "sixains":
+        message = _("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps.")
+    else:
+        message = _("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps.")
+    raise Refusal.SERIAL_ALREADY_KNOWN.error(article=article, field=field, message=message, maker=maker)
+
+
+def check_corrected_serial_free(taken: bool, maker: str, serial: str, profile: str) -> None:
+    """A corrected serial is not one the maker already has (``taken``: as registered or as corrected)."""
+    if taken:
+        raise Refusal.SERIAL_ALREADY_KNOWN.error(profile, field="new_value", maker=maker, serials=serial)
+
+
+def check_corrected_value(wrong: bool, field: str, value: str, allowed: str, article: str) -> None:
+    """A corrected examination, count or check is one the act itself would accept (``allowed``)."""
+    if wrong:
+        raise Refusal.CORRECTION_VALUE.error(
+            article=article, values={"field": field, "value": value, "allowed": allowed}
+        )

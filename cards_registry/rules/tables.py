@@ -8,6 +8,7 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from casino_ops import dates
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
 
@@ -261,3 +262,49 @@ def check_destruction(*, witnessed: bool, checks: Sequence[Any], profile: str) -
 def check_deck_complete(deck: Any, complete: bool, profile: str) -> None:
     if not complete:
         raise Refusal.DECK_INCOMPLETE.error(profile, serial=deck.serial)
+
+
+# -- what the acts at the tables find already written ---------------------------------------
+
+
+def check_issue_table_and_day(refusal: str | None, day_closed: bool, day: dt.date, article: str) -> None:
+    """Decks are issued to a table in service (``refusal`` says why not, or is empty), for a
+    day not closed in the control register (FR art. 40, 72; LU art. 7, 10)."""
+    if refusal:
+        raise Refusal.TABLE_NOT_IN_SERVICE.error(article=article, message=refusal)
+    if day_closed:
+        raise Refusal.ISSUE_DAY_CLOSED.error(article=article, day=dates.day(day))
+
+
+def check_deck_at_table(line: Any, serial: str, table_number: int, article: str) -> None:
+    """A deck is checked at the table it was issued to that day (``line``: its issue, not returned)."""
+    if line is None:
+        raise Refusal.DECK_NOT_AT_TABLE.error(
+            article=article, field="deck", serial=serial, table=table_number
+        )
+
+
+def check_returned_from_table(issued: bool, serial: str, table_number: int, article: str) -> None:
+    """A deck is returned from the table it was issued to that day (``issued``)."""
+    if not issued:
+        raise Refusal.DECK_NOT_AT_TABLE.error(
+            article=article,
+            field="results",
+            message=_("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là."),
+            serial=serial,
+            table=table_number,
+        )
+
+
+def check_no_open_incident(open_incident: bool, profile: str) -> None:
+    """A deck under an open incident is not destroyed: the officer's closure decides first."""
+    if open_incident:
+        raise Refusal.DECK_QUARANTINED.error(
+            profile, message=_("Un jeu est concerné par un incident ouvert.")
+        )
+
+
+def check_not_reported(reported: bool, article: str) -> None:
+    """An incident not reported on the spot is reported once."""
+    if reported:
+        raise Refusal.INCIDENT_ALREADY_REPORTED.error(article=article)

@@ -24,7 +24,6 @@ from audit.actions import DEPOT_STAMPED
 from casino_ops import access, clock, officers
 from casino_ops.access import Act
 from casino_ops.officers import OfficerSignature
-from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import validate_fields
@@ -40,6 +39,7 @@ from ..models import (
     Reception,
     Visa,
 )
+from ..rules import cabinet as cabinet_rules
 from ..rules import check_transition
 from ..selectors import current_key_holder
 
@@ -68,11 +68,7 @@ def _require_officer(actor: User, code: str, what: str, rule: str, profile: str)
 def _require_key_holder(actor: User, profile: str) -> None:
     """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6); the role
     (``Act.DEPOT``) is the declaration's gate of the act (casino_ops.acts)."""
-    holder = current_key_holder()
-    if holder is None or holder.pk != actor.pk:
-        raise Refusal.NOT_KEY_HOLDER.error(
-            profile, holder=holder.get_username() if holder else _("personne (remettez d'abord la clé)")
-        )
+    cabinet_rules.check_key_holder(current_key_holder(), actor.pk, profile)
 
 
 def _create(model: type[M], article: str, /, **values: Any) -> M:
@@ -130,16 +126,13 @@ _NUMBERED: dict[str, tuple[type[Model], str]] = {
 }
 
 
-def _take_number(kind: str) -> tuple[Book, int]:
+def _take_number(kind: str, profile: str) -> tuple[Book, int]:
     """The next number of the open book of ``kind``: no gap, no repeat (the row stays locked).
     The counter must say the last number of the book's entries: else nothing is given."""
     book = _current_book(kind)
     entries, rule = _NUMBERED[kind]
     written = entries._base_manager.filter(book=book).aggregate(last=Max("number"))["last"] or 0
-    if book.last_number != written:
-        raise Refusal.BOOK_COUNTER_OUT_OF_STEP.error(
-            article=cite(rule, _profile()), book=book, counter=book.last_number, written=written
-        )
+    cabinet_rules.check_book_counter(book, written, rule, profile)
     book.last_number += 1
     book.save(update_fields=["last_number"])
     return book, book.last_number
@@ -195,10 +188,8 @@ def _stamp(
     model = type(entry)
     key = model.__name__.lower()
     entry = model.objects.select_for_update().get(pk=entry.pk)
-    if witness_only and getattr(entry, "officer_id", None) != actor.pk:
-        raise Refusal.VISA_NOT_WITNESS.error(article=article)
-    if Visa.objects.filter(**{key: entry}).exists():
-        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
+    cabinet_rules.check_visa_by_witness(witness_only, getattr(entry, "officer_id", None) == actor.pk, article)
+    cabinet_rules.check_not_stamped(Visa.objects.filter(**{key: entry}).exists(), already, article)
     sealed = officers.seal(
         officer=actor,
         act=DEPOT_STAMPED[key],

@@ -8,11 +8,10 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
-from casino_ops import act_checks, clock, dates
+from casino_ops import act_checks, clock
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
@@ -44,6 +43,7 @@ from ..rules import (
     return_findings,
     table_check_finding,
 )
+from ..rules import tables as table_rules
 from ..selectors import incident_notice
 from ..serializers import ReturnInSerializer
 from ._shared import (
@@ -84,10 +84,7 @@ def issue_decks(
     )
     check_issue(table_number=table_number, day=day, today=clock.today(), decks=decks, profile=profile)
     refusal = table_refusal(table_number, day)
-    if refusal:
-        raise Refusal.TABLE_NOT_IN_SERVICE.error(article=article, message=refusal)
-    if day_closed(day):
-        raise Refusal.ISSUE_DAY_CLOSED.error(article=article, day=dates.day(day))
+    table_rules.check_issue_table_and_day(refusal, not refusal and day_closed(day), day, article)
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.ISSUED, "issue", profile)
     opening = _open_cabinet(actor, OpeningPurpose.ISSUE, table_number=table_number, day=day, article=article)
@@ -251,10 +248,7 @@ def _check_at_table(
         .order_by("-id")
         .first()
     )
-    if line is None:
-        raise Refusal.DECK_NOT_AT_TABLE.error(
-            article=article, field="deck", serial=deck.serial, table=table_number
-        )
+    table_rules.check_deck_at_table(line, deck.serial, table_number, article)
     check_transition(deck, DeckStatus.IN_PLAY, "check_at_table", profile)
     new_deck = deck.unsealed_at is None
     finding = table_check_finding(new_deck=new_deck, band_intact=band_intact, cards_counted=cards_counted)
@@ -369,14 +363,7 @@ def return_decks(
         )
     }
     for deck, result, _remark in outcome:
-        if deck.pk not in lines:
-            raise Refusal.DECK_NOT_AT_TABLE.error(
-                article=article,
-                field="results",
-                message=_("Le jeu %(serial)s n'est pas sorti pour la table %(table)s ce jour-là."),
-                serial=deck.serial,
-                table=table_number,
-            )
+        table_rules.check_returned_from_table(deck.pk in lines, deck.serial, table_number, article)
         if result == ReturnResult.QUARANTINED:
             continue
         target = DeckStatus.IN_CABINET if result == ReturnResult.FIT else DeckStatus.OUT_OF_USE

@@ -31,6 +31,7 @@ from ..models import (
     OpeningPurpose,
     OutOfUseDeclaration,
 )
+from ..rules import cabinet as cabinet_rules
 from ..selectors import current_key_holder, decks_in_cabinet_per_books
 from ..serializers import OutOfUseInSerializer
 from ._shared import (
@@ -63,16 +64,8 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
     holder = current_key_holder()
     if holder is None:
         _require_management(actor)
-    elif holder.pk != actor.pk:
-        raise Refusal.NOT_KEY_HOLDER.error(
-            article=article,
-            message=_("Seul le détenteur de la clé (%(holder)s) peut la remettre."),
-            holder=holder.get_username(),
-        )
-    if not access.may(receiver, Act.HOLD_KEY):
-        raise Refusal.KEY_HOLDER_ROLE.error(article=article)
-    if holder is not None and holder.pk == receiver.pk:
-        raise Refusal.KEY_SAME_HOLDER.error(article=article)
+    cabinet_rules.check_handover_by_holder(holder, actor.pk, article)
+    cabinet_rules.check_key_receiver(holder, receiver, access.may(receiver, Act.HOLD_KEY), article)
     act_checks.run(
         act_checks.Hook.DEPOT_KEY_HANDOVER,
         day=timezone.localdate(),
@@ -151,11 +144,11 @@ def open_for_inspection(
     )
     if demand is not None:
         demand = CabinetDemand.objects.select_for_update().get(pk=demand.pk)
-        if demand.openings.exists():
-            raise Refusal.DEMAND_ANSWERED.error(article=article)
+        cabinet_rules.check_demand_unanswered(demand.openings.exists(), article)
         demanded_by = demand.officer
-    if demanded_by is None or not access.may(demanded_by, Act.DEMAND_OPENING):
-        raise Refusal.INSPECTION_BY_OFFICER.error(article=article)
+    demanded_by = cabinet_rules.demanding_officer(
+        demanded_by, demanded_by is not None and access.may(demanded_by, Act.DEMAND_OPENING), article
+    )
     opening = _open_cabinet(
         actor, OpeningPurpose.INSPECTION, demanded_by=demanded_by, note=note, article=article
     )
@@ -195,10 +188,8 @@ def record_inventory(*, actor: User, opening: CabinetOpening, found: Sequence[st
         act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
     opening = CabinetOpening.objects.select_for_update().get(pk=opening.pk)
-    if opening.purpose != OpeningPurpose.INSPECTION or opening.demanded_by is None:
-        raise Refusal.INVENTORY_OPENING.error(article=article)
-    if CabinetInventory.objects.filter(opening=opening).exists():
-        raise Refusal.INVENTORY_DONE.error(article=article)
+    cabinet_rules.check_inventory_opening(opening, article)
+    cabinet_rules.check_inventory_not_done(CabinetInventory.objects.filter(opening=opening).exists(), article)
     expected = list(decks_in_cabinet_per_books())
     names = {f"{d.manufacturer.code}:{d.serial}": d for d in expected}
     by_serial: dict[str, list[Deck]] = {}
@@ -282,10 +273,7 @@ def declare_out_of_use(*, actor: User, decks: Sequence[Deck | int], reason: str)
     act_checks.run(
         act_checks.Hook.DEPOT_LOCK, day=timezone.localdate(), profile=profile, people={"actor": actor}
     )
-    if not reason.strip():
-        raise Refusal.REASON_REQUIRED.error(article=article)
-    if not decks:
-        raise Refusal.DECKS_REQUIRED.error(article=article)
+    cabinet_rules.check_out_of_use(reason, decks, article)
     locked = _lock_decks(decks)
     _move(locked, DeckStatus.OUT_OF_USE, "declare_out_of_use", profile)
     opening = _open_cabinet(actor, OpeningPurpose.OUT_OF_USE, note=reason.strip()[:300], article=article)

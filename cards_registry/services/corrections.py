@@ -11,7 +11,6 @@ import audit
 from audit.actions import Action
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
-from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
 from casino_ops.rules import check_approval_in_words
 
@@ -34,6 +33,7 @@ from ..models import (
     TableIssue,
     correction_key,
 )
+from ..rules import books as book_rules
 from ..rules import check_correction, check_correction_changes, return_findings, table_check_finding
 from ..selectors import current_value
 from ._shared import (
@@ -78,10 +78,9 @@ def _check_serial_free(entry: Model, field: str, new_value: str, profile: str) -
     corrected = Correction.objects.filter(
         **{f"{key}__manufacturer": entry.manufacturer}, field="serial", new_value=new_value.strip()
     ).exclude(**{key: entry})
-    if taken.exists() or corrected.exists():
-        raise Refusal.SERIAL_ALREADY_KNOWN.error(
-            profile, field="new_value", maker=entry.manufacturer.name, serials=new_value.strip()
-        )
+    book_rules.check_corrected_serial_free(
+        taken.exists() or corrected.exists(), entry.manufacturer.name, new_value.strip(), profile
+    )
 
 
 @declare_act(
@@ -167,18 +166,13 @@ def _check_typed_value(entry: Model, field: str, new_value: str, profile: str) -
         or (field == "cards_counted" and not (value.isdigit() and 0 <= int(value) <= 104))
         or (field in ("band_intact", "order_checked") and _as_bool(value) is None)
     )
-    if isinstance(entry, ReturnLine | TableCheck) and wrong:
-        raise Refusal.CORRECTION_VALUE.error(
-            article=article,
-            values={
-                "field": field,
-                "value": value,
-                "allowed": {
-                    "result": ", ".join(v for v in ReturnResult.values if v != ReturnResult.QUARANTINED),
-                    "cards_counted": "0 … 104",
-                }.get(field, "oui / non"),
-            },
-        )
+    allowed = {
+        "result": ", ".join(v for v in ReturnResult.values if v != ReturnResult.QUARANTINED),
+        "cards_counted": "0 … 104",
+    }.get(field, "oui / non")
+    book_rules.check_corrected_value(
+        isinstance(entry, ReturnLine | TableCheck) and wrong, field, value, allowed, article
+    )
 
 
 def _concerned(deck_id: int) -> tuple[list[Deck], list[Deck]]:

@@ -36,6 +36,7 @@ from ..models import (
     Visa,
 )
 from ..rules import check_destruction, check_transition
+from ..rules import tables as table_rules
 from ._shared import (
     _create,
     _lock_decks,
@@ -84,10 +85,7 @@ def destroy_decks(
     for deck in decks:
         check_transition(deck, DeckStatus.DESTROYED, "destroy", profile)
     open_incidents = Incident.objects.filter(decks__in=decks, closure__isnull=True)
-    if open_incidents.exists():
-        raise Refusal.DECK_QUARANTINED.error(
-            profile, message=_("Un jeu est concerné par un incident ouvert.")
-        )
+    table_rules.check_no_open_incident(open_incidents.exists(), profile)
     # What the officer finds opens an incident (FR art. 40 §5, LU art. 7 §5): a card missing,
     # or a mark not already known (a deck put out of use as marked was found so before).
     known_marked = _known_marked(decks)
@@ -121,7 +119,7 @@ def destroy_decks(
         decks = [d for d in decks if d.pk not in held]
         if not decks:
             return None
-    book, number = _take_number(BookKind.DESTRUCTION)
+    book, number = _take_number(BookKind.DESTRUCTION, profile)
     opening = _open_cabinet(
         actor,
         OpeningPurpose.DESTRUCTION,

@@ -47,6 +47,7 @@ from ..rules import (
     check_officer_told,
     check_transition,
 )
+from ..rules import tables as table_rules
 from ..serializers import IncidentInSerializer
 from ._shared import (
     _create,
@@ -83,7 +84,7 @@ def _open_incident(
     article = cite("depot.incident", profile)
     for deck in decks:
         check_transition(deck, DeckStatus.QUARANTINED, "incident", profile)
-    book, number = _take_number(BookKind.INCIDENT)
+    book, number = _take_number(BookKind.INCIDENT, profile)
     incident = _create(
         Incident,
         article,
@@ -232,8 +233,10 @@ def record_incident_report(
     profile = _profile()
     article = cite("depot.incident", profile)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
-    if incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists():
-        raise Refusal.INCIDENT_ALREADY_REPORTED.error(article=article)
+    table_rules.check_not_reported(
+        incident.officer_informed_at is not None or IncidentReport.objects.filter(incident=incident).exists(),
+        article,
+    )
     _told(officer_informed, authority_informed, informed_at, profile)
     check_incident_facts(
         occurred_at=incident.occurred_at,

@@ -24,7 +24,8 @@ from ..models import (
     Manufacturer,
     SixainCap,
 )
-from ..rules import check_manufacturer, is_placeholder
+from ..rules import books as book_rules
+from ..rules import check_manufacturer
 from ._shared import (
     _create,
     _profile,
@@ -61,8 +62,7 @@ def register_manufacturer(
         valid_until=valid_until,
         profile=profile,
     )
-    if Manufacturer.objects.filter(code=code.strip()).exists():
-        raise Refusal.MANUFACTURER_EXISTS.error(article=article)
+    book_rules.check_maker_new(Manufacturer.objects.filter(code=code.strip()).exists(), article)
     maker = _create(
         Manufacturer,
         article,
@@ -104,10 +104,7 @@ def set_max_sixains(*, actor: User, max_sixains: int | None, reference: str = ""
     profile = _profile()
     article = cite("depot.max_sixains", profile)
     reference = " ".join(str(reference or "").split())
-    if profile == "LU" and max_sixains is None:
-        raise Refusal.SIXAIN_CAP_REQUIRED.error(article=article)
-    if profile == "LU" and is_placeholder(reference):
-        raise Refusal.SIXAIN_CAP_REFERENCE.error(article=article)
+    book_rules.check_sixain_cap(max_sixains, reference, profile, article)
     depot, _created = DepotSettings.objects.select_for_update().get_or_create(pk=1)
     before = depot.max_sixains
     depot.max_sixains = max_sixains
@@ -150,8 +147,7 @@ def _stamp_fact(
     article = cite(rule, profile)
     _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
     fact = type(fact).objects.select_for_update().get(pk=fact.pk)
-    if AuthorityVisa.objects.filter(**{key: fact}).exists():
-        raise Refusal.ALREADY_STAMPED.error(article=article, message=already)
+    book_rules.check_fact_not_stamped(AuthorityVisa.objects.filter(**{key: fact}).exists(), already, article)
     remark = str(remark or "")
     sealed = officers.seal(
         officer=actor,

@@ -68,7 +68,7 @@ def create_order(
     ]
     for order_line in order_lines:
         validate_fields(order_line, article, field="lines")
-    book, number = _take_number(BookKind.ORDER)
+    book, number = _take_number(BookKind.ORDER, profile)
     order = _create(
         Order,
         article,

@@ -46,6 +46,7 @@ from ..rules import (
     over_delivery,
     plan_reception,
 )
+from ..rules import books as book_rules
 from ..selectors import held_sixains
 from ._shared import (
     _create,
@@ -127,7 +128,7 @@ def receive(
             check_max_sixains(limit=limit, held=held_sixains(), new=len(sixains), profile=profile)
     over = over_delivery(ordered=_ordered(order), already=_already_received(order), planned=planned)
 
-    book, number = _take_number(BookKind.RECEIPT)
+    book, number = _take_number(BookKind.RECEIPT, profile)
     reception = _create(
         Reception,
         cite("depot.receipt_book", profile),
@@ -197,13 +198,10 @@ def _create_rows(
     try:
         with transaction.atomic():
             made_sixains = Sixain.objects.bulk_create(new_sixains)
-    except IntegrityError as exc:
-        raise Refusal.SERIAL_ALREADY_KNOWN.error(
-            article=article,
-            field="sixains",
-            message=_("Numéro(s) de sixain déjà pris en charge pour %(maker)s entre-temps."),
-            maker=maker.name,
-        ) from exc
+        taken = False
+    except IntegrityError:
+        taken = True
+    book_rules.check_serials_not_taken_meanwhile(taken, maker.name, "sixains", article)
     new_decks = [
         Deck(
             manufacturer=maker,
@@ -221,13 +219,10 @@ def _create_rows(
         # A concurrent reception of the same serials, committed after our check, shows here.
         with transaction.atomic():
             Deck.objects.bulk_create(new_decks)
-    except IntegrityError as exc:
-        raise Refusal.SERIAL_ALREADY_KNOWN.error(
-            article=article,
-            field="decks",
-            message=_("Numéro(s) de série déjà pris en charge pour %(maker)s entre-temps."),
-            maker=maker.name,
-        ) from exc
+        taken = False
+    except IntegrityError:
+        taken = True
+    book_rules.check_serials_not_taken_meanwhile(taken, maker.name, "decks", article)
 
 
 @transaction.atomic

@@ -15,10 +15,11 @@ from casino_ops.refusals import Refusal
 from .common import money
 
 
-def moment(value: Any, field: str, article: str) -> dt.datetime:
+def moment(value: Any, field: str, article: str, *, now: dt.datetime) -> dt.datetime:
+    """An aware date and time, not after ``now``."""
     if not isinstance(value, dt.datetime) or timezone.is_naive(value):
         raise Refusal.FIELD_INVALID_HOUSE_BANK.error(article=article, field=field)
-    if value > timezone.now():
+    if value > now:
         raise Refusal.DATE_IN_FUTURE.error(article=article, field=field)
     return value
 
@@ -60,9 +61,9 @@ def check_authorisation_not_recorded(recorded: bool, article: str) -> None:
         raise Refusal.AUTHORISATION_RECORDED.error(article=article)
 
 
-def check_granted_on(granted_on: Any, occurred_at: dt.datetime, article: str) -> None:
-    """A date after the failure, not later than today."""
+def check_granted_on(granted_on: Any, occurred_at: dt.datetime, article: str, *, now: dt.datetime) -> None:
+    """A date after the failure, not later than the day of ``now``."""
     if not isinstance(granted_on, dt.date) or isinstance(granted_on, dt.datetime):
         raise Refusal.FIELD_INVALID_HOUSE_BANK_DAY.error(article=article)
-    if granted_on > timezone.localdate() or granted_on < timezone.localtime(occurred_at).date():
+    if granted_on > timezone.localdate(now) or granted_on < timezone.localtime(occurred_at).date():
         raise Refusal.AUTHORISATION_DATE.error(article=article)

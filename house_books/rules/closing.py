@@ -16,10 +16,10 @@ from ..models import ClosingDown, Disposal, DocumentsLeftAt
 from .common import required_text
 
 
-def check_closed_at(closed_at: Any, article: str) -> None:
+def check_closed_at(closed_at: Any, article: str, *, now: dt.datetime) -> None:
     if not isinstance(closed_at, dt.datetime) or timezone.is_naive(closed_at):
         raise Refusal.FIELD_INVALID.error(article=article, field="closed_at")
-    if closed_at > timezone.now():
+    if closed_at > now:
         raise Refusal.DATE_IN_FUTURE_HOUSE_CLOSING.error(article=article)
 
 

@@ -37,19 +37,19 @@ def required_text(value: Any, field: str, label: str, article: str) -> str:
     return text
 
 
-def past_date(value: Any, field: str, article: str, *, past_only: bool = True) -> dt.date:
-    """A date (not a moment), not in the future unless ``past_only`` is false."""
+def past_date(value: Any, field: str, article: str, *, now: dt.datetime, past_only: bool = True) -> dt.date:
+    """A date (not a moment), not in the future (after the day of ``now``) unless ``past_only`` is false."""
     if not isinstance(value, dt.date) or isinstance(value, dt.datetime):
         raise Refusal.FIELD_INVALID_HOUSE_EXCLUSIONS_ENTRANCE.error(article=article, field=field)
-    if past_only and value > timezone.localdate():
+    if past_only and value > timezone.localdate(now):
         raise Refusal.DATE_IN_FUTURE_HOUSE_EXCLUSIONS_ENTRANCE.error(article=article, field=field)
     return value
 
 
-def past_moment(value: Any, field: str, article: str) -> dt.datetime:
-    """An aware date and time, not in the future."""
+def past_moment(value: Any, field: str, article: str, *, now: dt.datetime) -> dt.datetime:
+    """An aware date and time, not in the future (after ``now``)."""
     if not isinstance(value, dt.datetime) or timezone.is_naive(value):
         raise Refusal.FIELD_INVALID_HOUSE_EXCLUSIONS_ENTRANCE_MOMENT.error(article=article, field=field)
-    if value > timezone.now():
+    if value > now:
         raise Refusal.DATE_IN_FUTURE_HOUSE_EXCLUSIONS_ENTRANCE_MOMENT.error(article=article, field=field)
     return value

@@ -69,10 +69,12 @@ def check_exclusion_given(exclusion: Any, article: str) -> None:
         raise Refusal.FIELD_REQUIRED_HOUSE_EXCLUSIONS_ENTRANCE.error(article=article)
 
 
-def person(last_name: Any, first_names: Any, birth_date: Any, article: str) -> dict[str, Any]:
+def person(
+    last_name: Any, first_names: Any, birth_date: Any, article: str, *, now: dt.datetime
+) -> dict[str, Any]:
     last = required_text(last_name, "last_name", _("le nom de la personne exclue"), article)
     first = required_text(first_names, "first_names", _("les prénoms de la personne exclue"), article)
-    born = past_date(birth_date, "birth_date", article)
+    born = past_date(birth_date, "birth_date", article, now=now)
     return {"last_name": last, "first_names": first, "birth_date": born}
 
 

@@ -29,11 +29,18 @@ def moment(value: Any, field: str, article: str) -> dt.datetime:
 
 
 def check_notice_moments(
-    notified_at: dt.datetime, effective_from: dt.datetime, now: dt.datetime, article: str
+    notified_at: dt.datetime,
+    effective_from: dt.datetime,
+    now: dt.datetime,
+    article: str,
+    *,
+    clock_now: dt.datetime,
 ) -> None:
     """Written when the notice is given: never back-dated to make a change look notified in
-    time, nor taking effect before it is written (hours already past cannot be changed)."""
-    if notified_at > timezone.now():
+    time, nor taking effect before it is written (hours already past cannot be changed).
+    ``now`` is the acts' clock, ``clock_now`` the time zone's clock (the two differ only while
+    the demo writes its past days)."""
+    if notified_at > clock_now:
         raise Refusal.DATE_IN_FUTURE_HOUSE_HOURS.error(article=article)
     if timezone.localtime(notified_at).date() < timezone.localtime(now).date():
         raise Refusal.HOURS_NOTICE_BACKDATED.error(article=article, at=dates.day(notified_at))
@@ -64,8 +71,10 @@ def check_session_open(session: Any, article: str) -> None:
         raise Refusal.SESSION_ALREADY_CLOSED.error(article=article)
 
 
-def check_stop_time(stopped_at: dt.datetime, opened_at: dt.datetime, article: str) -> None:
-    if stopped_at > timezone.now() or stopped_at < opened_at:
+def check_stop_time(
+    stopped_at: dt.datetime, opened_at: dt.datetime, article: str, *, now: dt.datetime
+) -> None:
+    if stopped_at > now or stopped_at < opened_at:
         raise Refusal.EARLY_STOP_TIME.error(article=article)
 
 

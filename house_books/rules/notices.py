@@ -24,12 +24,13 @@ def table_number(table: Any, article: str) -> int:
     return number
 
 
-def check_day(day: Any, article: str) -> None:
+def check_day(day: Any, article: str, *, now: dt.datetime) -> None:
+    """A date, not after the day of ``now``."""
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
         raise Refusal.FIELD_INVALID_HOUSE_TABLE_NOTICE.error(
             article=article, field="day", message=_("Indiquez une date.")
         )
-    if day > timezone.localdate():
+    if day > timezone.localdate(now):
         raise Refusal.DATE_IN_FUTURE_HOUSE_TABLE_NOTICE.error(article=article)
 
 

@@ -72,11 +72,14 @@ def check_exercise_open(exercise: int, transferred: bool, article: str, field: s
         raise Refusal.ORPHANS_EXERCISE_CLOSED.error(article=article, field=field, year=exercise)
 
 
-def check_repaid_on(repaid_on: Any, found_at: dt.datetime, number: int, article: str) -> None:
-    """Not before the original entry (number ``number``, found at ``found_at``), not later than today."""
+def check_repaid_on(
+    repaid_on: Any, found_at: dt.datetime, number: int, article: str, *, now: dt.datetime
+) -> None:
+    """Not before the original entry (number ``number``, found at ``found_at``), not later than the
+    day of ``now``."""
     if not isinstance(repaid_on, dt.date) or repaid_on < timezone.localtime(found_at).date():
         raise Refusal.ORPHAN_REPAID_BEFORE_FOUND.error(article=article, n=number)
-    if repaid_on > timezone.localdate():
+    if repaid_on > timezone.localdate(now):
         raise Refusal.ORPHAN_REPAID_IN_FUTURE.error(article=article)
 
 
@@ -96,11 +99,14 @@ def exercise_year(exercise: Any, article: str) -> int:
     return year
 
 
-def check_transfer_days(exercise: int, transferred_on: Any, minister_notified_on: Any, article: str) -> None:
-    """Paid after the exercise's end, not later than today; the minister told the same day or after."""
+def check_transfer_days(
+    exercise: int, transferred_on: Any, minister_notified_on: Any, article: str, *, now: dt.datetime
+) -> None:
+    """Paid after the exercise's end, not later than the day of ``now``; the minister told the same
+    day or after."""
     if not isinstance(transferred_on, dt.date) or transferred_on <= dt.date(exercise, 12, 31):
         raise Refusal.ORPHANS_TRANSFER_BEFORE_END.error(article=article, year=exercise)
-    if transferred_on > timezone.localdate():
+    if transferred_on > timezone.localdate(now):
         raise Refusal.ORPHANS_TRANSFER_IN_FUTURE.error(article=article)
     if not isinstance(minister_notified_on, dt.date) or minister_notified_on < transferred_on:
         raise Refusal.ORPHANS_MINISTER_NOT_NOTIFIED.error(article=article)

@@ -12,11 +12,11 @@ from casino_ops import dates
 from casino_ops.refusals import Refusal
 
 
-def check_count_day(day: Any, moment: dt.datetime, article: str) -> None:
-    """The box of a day gone or begun is counted, on that day or after it."""
+def check_count_day(day: Any, moment: dt.datetime, article: str, *, now: dt.datetime) -> None:
+    """The box of a day gone or begun (by ``now``) is counted, on that day or after it."""
     if not isinstance(day, dt.date) or isinstance(day, dt.datetime):
         raise Refusal.FIELD_INVALID_HOUSE_TIPS.error(article=article)
-    if day > timezone.localdate() or moment > timezone.now():
+    if day > timezone.localdate(now) or moment > now:
         raise Refusal.TIPS_IN_FUTURE.error(article=article)
     if timezone.localtime(moment).date() < day:
         raise Refusal.TIPS_COUNTED_BEFORE_DAY.error(article=article)

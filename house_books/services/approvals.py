@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -90,7 +91,7 @@ def record_approval(
     article = cite(_FUNCTION_RULE[ApprovalFunction(function)], current)
     _require_director(actor, article, person=person)
     rules.check_person(person, article)
-    day = past_date(approved_on, "approved_on", article)
+    day = past_date(approved_on, "approved_on", article, now=timezone.now())
     reference = required_text(reference, "reference", _("la référence de l'agrément"), article)
     job = str(job or "").strip()
     rules.check_job(function, job, article)
@@ -150,13 +151,14 @@ def end_approval(
     _require_director(actor, article)
     rules.check_end_kind(kind, article)
     rules.check_not_ended(approval, article)
-    day = past_date(ended_on, "ended_on", article)
+    now = timezone.now()
+    day = past_date(ended_on, "ended_on", article, now=now)
     rules.check_end_day(approval, day, article)
     what = _("la référence de la décision du ministre") if kind == ApprovalEnd.REVOKED else _("les motifs")
     reference = required_text(reference, "reference", what, article)
     if kind != ApprovalEnd.REVOKED:
         rules.check_minister_notified(minister_notified_on, article)
-        notified = past_date(minister_notified_on, "minister_notified_on", article)
+        notified = past_date(minister_notified_on, "minister_notified_on", article, now=now)
         rules.check_notified_after_end(notified, day, article)
     approvals_changed()
     Approval.objects.filter(pk=approval.pk).update(

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -64,11 +65,12 @@ def record_bank_failure(
     séance's croupier, signed by ``actor``, under LU before ``cashier``); the advance book's line says it is the failure."""
     current = profile()
     article = cite(RULE, current)
-    occurred_at = rules.moment(occurred_at, "occurred_at", article)
+    now = timezone.now()
+    occurred_at = rules.moment(occurred_at, "occurred_at", article, now=now)
     description = required_text(description, "description", _("les circonstances"), article)
     officer_name = required_text(officer_name, "officer_name", _("le fonctionnaire présent avisé"), article)
-    officer_told_at = rules.moment(officer_told_at, "officer_told_at", article)
-    minister_told_at = rules.moment(minister_told_at, "minister_told_at", article)
+    officer_told_at = rules.moment(officer_told_at, "officer_told_at", article, now=now)
+    minister_told_at = rules.moment(minister_told_at, "minister_told_at", article, now=now)
     rules.check_notices_after(
         occurred_at, (("officer_told_at", officer_told_at), ("minister_told_at", minister_told_at)), article
     )
@@ -146,7 +148,7 @@ def record_new_authorisation(
     article = cite(RULE, current)
     failure = BankFailure.objects.select_for_update().get(pk=failure.pk)
     rules.check_authorisation_not_recorded(NewAuthorisation.objects.filter(failure=failure).exists(), article)
-    rules.check_granted_on(granted_on, failure.occurred_at, article)
+    rules.check_granted_on(granted_on, failure.occurred_at, article, now=timezone.now())
     reference = required_text(reference, "reference", _("la référence de l'autorisation"), article)
     authorisation = create(
         NewAuthorisation,

@@ -62,7 +62,7 @@ def record_closing(
     shoe device and the exclusion file destroyed or handed to ``successor`` before
     ``officer_name``. The devices leave the cabinet's book (state ``disposed``)."""
     article = cite(RULE, profile())
-    rules.check_closed_at(closed_at, article)
+    rules.check_closed_at(closed_at, article, now=timezone.now())
     rules.check_documents_left_at(documents_left_at, article)
     documents_text = rules.documents(documents, article)
     successor = rules.disposal_successor(disposal, successor, article)

@@ -82,10 +82,11 @@ def record_ministerial_exclusion(
     """An exclusion pronounced by the Minister of Justice, notified to the director (LU art. 68)."""
     article = cite(MINISTER_RULE, profile())
     rules.check_minister_ground(ground, article)
-    person = rules.person(last_name, first_names, birth_date, article)
-    decided = past_date(decided_on, "decided_on", article)
+    now = timezone.now()
+    person = rules.person(last_name, first_names, birth_date, article, now=now)
+    decided = past_date(decided_on, "decided_on", article, now=now)
     reference = required_text(reference, "reference", _("la référence de la décision du ministre"), article)
-    notified = past_date(director_notified_on, "director_notified_on", article)
+    notified = past_date(director_notified_on, "director_notified_on", article, now=now)
     rules.check_director_notified(decided, notified, article)
     exclusion = create(
         Exclusion,
@@ -128,8 +129,9 @@ def record_own_exclusion(
     (:func:`notify_own_exclusion`)."""
     article = cite(OWN_RULE, profile())
     rules.check_own_kind(kind, article)
-    person = rules.person(last_name, first_names, birth_date, article)
-    decided = past_date(decided_on, "decided_on", article)
+    now = timezone.now()
+    person = rules.person(last_name, first_names, birth_date, article, now=now)
+    decided = past_date(decided_on, "decided_on", article, now=now)
     reasons = required_text(reasons, "reasons", _("les motifs, qui sont donnés au ministre"), article)
     exclusion = create(
         Exclusion,
@@ -163,7 +165,7 @@ def notify_own_exclusion(
     article = cite(OWN_RULE, profile())
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
     rules.check_notifiable(exclusion, article)
-    day = past_date(notified_on, "notified_on", article)
+    day = past_date(notified_on, "notified_on", article, now=timezone.now())
     rules.check_notice_day(exclusion, day, article)
     reference = required_text(reference, "reference", _("la référence de l'avis au ministre"), article)
     Exclusion.objects.filter(pk=exclusion.pk).update(minister_notified_on=day, notice_reference=reference)
@@ -189,7 +191,7 @@ def lift_exclusion(*, actor: User, exclusion: Exclusion, lifted_on: dt.date, ref
     article = cite(rule, profile())
     require_management(actor, article)
     rules.check_not_lifted(exclusion, article)
-    day = past_date(lifted_on, "lifted_on", article)
+    day = past_date(lifted_on, "lifted_on", article, now=timezone.now())
     rules.check_lift_day(exclusion, day, article)
     what = (
         _("la référence de la décision de radiation du ministre")
@@ -231,8 +233,9 @@ def record_refused_entry(
     article = cite(ENTRANCE_RULE, profile())
     rules.check_exclusion_given(exclusion, article)
     exclusion = Exclusion.objects.select_for_update().get(pk=exclusion.pk)
-    moment = past_moment(refused_at, "refused_at", article)
-    person = rules.person(last_name, first_names, birth_date, article)
+    now = timezone.now()
+    moment = past_moment(refused_at, "refused_at", article, now=now)
+    person = rules.person(last_name, first_names, birth_date, article, now=now)
     physionomiste = required_text(
         physionomiste, "physionomiste", _("le physionomiste qui a refusé l'entrée"), article
     )

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import connection, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
@@ -67,7 +68,9 @@ def notify_seance_hours(
     effective_from = rules.moment(effective_from, "effective_from", article)
     notified_at = rules.moment(notified_at, "notified_at", article)
     reference = required_text(reference, "reference", _("la référence de l'avis aux ministres"), article)
-    rules.check_notice_moments(notified_at, effective_from, tables.acts_now(), article)
+    rules.check_notice_moments(
+        notified_at, effective_from, tables.acts_now(), article, clock_now=timezone.now()
+    )
     _lock_book()
     earlier = SeanceHours.objects.exists()
     rules.check_notice_period(notified_at, effective_from, earlier, article)
@@ -119,7 +122,7 @@ def record_early_stop(
     rules.check_session_open(session, article)
     moment = stopped_at or tables.acts_now()
     moment = rules.moment(moment, "stopped_at", article)
-    rules.check_stop_time(moment, session.opened_at, article)
+    rules.check_stop_time(moment, session.opened_at, article, now=timezone.now())
     if reason == EarlyStopReason.BANK_FAILURE:
         rules.check_bank_failure(
             BankFailure.objects.filter(occurred_at__gte=session.opened_at, occurred_at__lte=moment).exists(),

@@ -13,6 +13,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils import timezone
 
 import audit
 from audit.actions import Action
@@ -40,7 +41,7 @@ def post_table_notice(*, actor: User, table: Any, day: dt.date) -> TableNotice:
     advance, its minimum and its maximum in force."""
     article = cite(RULE, profile())
     number = rules.table_number(table, article)
-    rules.check_day(day, article)
+    rules.check_day(day, article, now=timezone.now())
     rows = tables.limits_in_force(number)
     rules.check_limits(number, rows, article)
     limits = rows[0]

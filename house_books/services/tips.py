@@ -51,8 +51,9 @@ def count_tips(
     """The count of the day's tips box, entered in the register and the account "pourboires"."""
     current = profile()
     article = cite(RULE, current)
-    moment = counted_at or timezone.now()
-    rules.check_count_day(day, moment, article)
+    now = timezone.now()
+    moment = counted_at or now
+    rules.check_count_day(day, moment, article, now=now)
     box = required_text(box, "box", _("la tirelire"), article)
     value = money(amount, "amount", article, allow_zero=True)
     rules.check_witness(actor, witness, article)

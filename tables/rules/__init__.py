@@ -13,7 +13,7 @@ field and citing the article of the casino's profile.
 
 from __future__ import annotations
 
-from .advances import check_advance, check_approval_in_words, check_guarantee_fund
+from .advances import check_advance, check_approval_in_words, check_further_advance, check_guarantee_fund
 from .limits import (
     AMOUNT_INTEGER_DIGITS,
     FR_ADVANCE_MULTIPLE,
@@ -61,6 +61,7 @@ __all__ = [
     "check_season_maximum",
     "check_advance",
     "check_guarantee_fund",
+    "check_further_advance",
     "check_approval_in_words",
     "MAX_HAND_LOG_BYTES",
     "MAX_HAND_LOG_DEPTH",

@@ -66,3 +66,10 @@ def check_approval_in_words(approval: str, reason: str, profile: str) -> None:
     casino_rules.check_approval_in_words(approval, profile)
     if not reason.strip():
         raise Refusal.CORRECTION_REASON_BOOKS_NO_ERASURE.error(profile)
+
+
+def check_further_advance(amount: Decimal, initial: Decimal, profile: str) -> None:
+    """Each further advance equals the séance's initial one (``initial``, as corrected) (FR art.
+    42, 49; LU art. 9, 21)."""
+    if amount != initial:
+        raise Refusal.ADVANCE_NOT_EQUAL.error(profile, a=dates.amount(initial))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
-from typing import Any
+from typing import Any, NoReturn
 
 from django.utils.translation import gettext as _
 
@@ -197,3 +198,75 @@ def check_season_maximum(
     expected = season_maximum * minimum / season_minimum
     if maximum != expected:
         raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(profile, e=dates.amount(expected))
+
+
+def check_maximum_may_change(profile: str) -> None:
+    """LU art. 33: the maximum is fixed for the season and never changes (FR art. 55-5: it may)."""
+    if profile == "LU":
+        raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(
+            profile,
+            message=_(
+                "Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."
+            ),
+        )
+
+
+def check_display_changed(display_changed: bool, profile: str) -> None:
+    """FR art. 55-5: the maximum changes during the séance only if the table's display shows it."""
+    if not display_changed:
+        raise Refusal.DISPLAY_NOT_CHANGED.error(profile)
+
+
+def refuse_minimum_change(profile: str) -> NoReturn:
+    """Always refused: FR art. 53, the minimum changes only by closing the table and reopening it
+    with a new advance; LU art. 26, the minimum of a table does not change within a day."""
+    if profile == "FR":
+        message = _(
+            "Le minimum ne change pas en cours de séance : clôturez la table et rouvrez-la avec une "
+            "nouvelle avance inscrite au carnet."
+        )
+    else:
+        message = _("Le minimum d'une table ne peut être modifié au cours d'une même journée.")
+    raise Refusal.MINIMUM_FIXED_IN_SESSION.error(profile, message=message)
+
+
+def check_delegation(
+    *,
+    is_committee: bool,
+    approval_reference: str,
+    approved_on: dt.date,
+    valid_from: dt.date,
+    valid_until: dt.date | None,
+    article: str,
+) -> None:
+    """The director's delegate for the direction of play is a committee member (``is_committee``)
+    approved by the minister (its reference), from the approval on (LU art. 51 V)."""
+    if not is_committee:
+        raise Refusal.DELEGATE_NOT_COMMITTEE.error(article=article)
+    if not (approval_reference or "").strip():
+        raise Refusal.DELEGATION_APPROVAL.error(article=article)
+    if valid_until is not None and valid_until < valid_from:
+        raise Refusal.DELEGATION_DATES.error(
+            article=article, field="valid_until", message=_("La fin de la délégation précède son début.")
+        )
+    if approved_on > valid_from:
+        raise Refusal.DELEGATION_DATES.error(article=article, field="valid_from")
+
+
+def check_authorised_minimum(
+    *, minimum: Decimal, decree_reference: str, decree_date: dt.date, in_force_on: dt.date, article: str
+) -> None:
+    """The authorised minimum of a decree: in tens of cents, with the decree's reference, in force
+    on or after its date (FR art. 55-5; LU art. 26, 33)."""
+    if minimum % Decimal("0.10"):
+        raise Refusal.AUTHORISED_MINIMUM_INVALID.error(article=article, field="minimum")
+    if not (decree_reference or "").strip():
+        raise Refusal.DECREE_REFERENCE.error(article=article)
+    if in_force_on < decree_date:
+        raise Refusal.DECREE_DATES.error(article=article)
+
+
+def check_not_stamped(stamped_at: dt.datetime | None, article: str) -> None:
+    """An officer stamps the act once."""
+    if stamped_at is not None:
+        raise Refusal.ALREADY_STAMPED_LIMITS_AUTHORISED_MINIMUM.error(article=article)

@@ -12,11 +12,10 @@ from django.db import connection
 from django.db.models import Max, Model
 
 from cards_registry.selectors import decks_out
-from casino_ops import access, dates
+from casino_ops import access
 from casino_ops.access import Act
 from casino_ops.models import CasinoSettings
-from casino_ops.refusals import Refusal
-from casino_ops.regulations import RegulationError, cite
+from casino_ops.regulations import cite
 
 from .. import clock, rules
 from ..models import (
@@ -26,10 +25,10 @@ from ..models import (
     Delegation,
     EntryKind,
     Session,
-    SessionStatus,
     Shoe,
     Table,
 )
+from ..rules import sessions as session_rules
 
 M = TypeVar("M", bound=Model)
 
@@ -70,16 +69,15 @@ def _require_maximum_fixer(user: User, profile: str, day: dt.date, field: str = 
     if access.may(user, Act.FIX_MAXIMUM):
         access.require_approved(user, Act.FIX_MAXIMUM, profile=profile, field=field)
         return None
+    delegation = None
     if access.may(user, Act.FIX_MAXIMUM_AS_DELEGATE):
-        for delegation in Delegation.objects.filter(delegate=user, valid_from__lte=day).order_by(
-            "-valid_from"
-        ):
-            if delegation.covers(day):
-                access.require_approved(user, Act.FIX_MAXIMUM_AS_DELEGATE, profile=profile, field=field)
-                return delegation
+        delegations = Delegation.objects.filter(delegate=user, valid_from__lte=day).order_by("-valid_from")
+        delegation = next((d for d in delegations if d.covers(day)), None)
     else:  # neither the director nor a committee member: not a matter of delegation
         access.require(user, Act.FIX_MAXIMUM, profile=profile, field=field)
-    raise Refusal.MAXIMUM_BY_DIRECTOR.error(profile, field=field)
+    session_rules.check_delegation_covers(delegation, profile, field)
+    access.require_approved(user, Act.FIX_MAXIMUM_AS_DELEGATE, profile=profile, field=field)
+    return delegation
 
 
 def _authorised_minimum(casino: CasinoSettings, day: dt.date) -> Decimal:
@@ -103,13 +101,8 @@ def _refuse_closed_day(day: dt.date, profile: str, *, lock: bool = False) -> Con
     if lock:
         query = query.select_for_update(no_key=True)
     control_day = query.first()
-    if control_day is not None and control_day.is_closed:
-        raise _day_closed(day, profile)
+    session_rules.check_day_open(control_day is not None and control_day.is_closed, day, profile)
     return control_day
-
-
-def _day_closed(day: dt.date, profile: str) -> RegulationError:
-    return Refusal.DAY_CLOSED.error(profile, d=dates.day(day))
 
 
 def _share_lock_day(day: dt.date, profile: str) -> None:
@@ -126,8 +119,7 @@ def _share_lock_day(day: dt.date, profile: str) -> None:
             [day],
         )
         row = cursor.fetchone()
-    if row is not None and row[0]:
-        raise _day_closed(day, profile)
+    session_rules.check_day_open(row is not None and bool(row[0]), day, profile)
 
 
 def _next_line(table: Table) -> int:
@@ -184,10 +176,7 @@ def _lock_session(session: Session | int) -> Session:
 
 
 def _require_status(session: Session, *allowed: str, field: str = "session") -> None:
-    if session.status not in allowed:
-        raise Refusal.SESSION_STATE.error(
-            session.profile, field=field, s=session, state=SessionStatus(session.status).label
-        )
+    session_rules.check_status(session, allowed, field)
 
 
 def _user_id(user: User | None) -> int | None:
@@ -201,10 +190,7 @@ def _refuse_decks_out(profile: str, *, day: dt.date, table_number: int | None = 
     """A session (its table's decks) or the day (every table's) is not closed while decks
     issued by the card depot are not back in the cabinet (FR art. 40 §5, LU art. 7 §5)."""
     serials = list(decks_out(table_number=table_number, day=day).values_list("serial", flat=True))
-    if serials:
-        raise Refusal.DECKS_NOT_RETURNED.error(
-            profile, field="day" if table_number is None else "session", serials=", ".join(serials)
-        )
+    session_rules.check_no_decks_out(serials, profile, table_number=table_number)
 
 
 def _require_decks_in_shoe(session: Session, *, field: str, recording: str) -> None:
@@ -212,6 +198,5 @@ def _require_decks_in_shoe(session: Session, *, field: str, recording: str) -> N
     shoe of it: decks issued to its table for its gaming day (or used decks checked at its
     start), unsealed or checked at the table and put in the shoe (FR art. 40, 55-4; LU art. 7,
     32). ``recording`` names what is refused."""
-    if Shoe.objects.filter(session_id=session.pk).exists():
-        return
-    raise Refusal.SESSION_WITHOUT_DECKS.error(session.profile, field=field, s=session, what=recording)
+    has_shoe = Shoe.objects.filter(session_id=session.pk).exists()
+    session_rules.check_decks_in_shoe(has_shoe, session, field=field, recording=recording)

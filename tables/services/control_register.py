@@ -8,13 +8,12 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import dates, officers
+from casino_ops import officers
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.officers import OfficerSignature
@@ -32,6 +31,7 @@ from ..models import (
     Session,
     SessionStatus,
 )
+from ..rules import days as day_rules
 from ._shared import (
     ADVANCE_KINDS,
     AMOUNT_KINDS,
@@ -44,21 +44,10 @@ from ._shared import (
 )
 
 
-def day_has_ended(day: dt.date, now: dt.datetime) -> bool:
-    """A gaming day has ended once its date is over: from midnight the play of the evening
-    may run on until the roll-over, but no séance of that day opens any more."""
-    return timezone.localtime(now).date() > day
-
-
 def _check_day_may_close(day: dt.date, profile: str) -> None:
-    """Only a past gaming day, or the current one once it has ended, is closed; never a day
-    to come nor a day before the casino opened (FR art. 72)."""
+    """Only a past gaming day, or the current one once it has ended, is closed (FR art. 72)."""
     article = cite("control_register", profile)
-    opened = earliest_date()
-    if day < opened:
-        raise Refusal.DAY_BEFORE_OPENING.error(article=article, d=dates.day(day), o=dates.day(opened))
-    if not day_has_ended(day, clock.now()):
-        raise Refusal.DAY_NOT_ENDED.error(article=article, d=dates.day(day))
+    day_rules.check_day_may_close(day, opened=earliest_date(), now=clock.now(), article=article)
 
 
 @declare_act(
@@ -82,8 +71,7 @@ def close_day(*, actor: User, day: dt.date) -> ControlDay:
         .exclude(status=SessionStatus.CLOSED)
         .values_list("table__code", flat=True)
     )
-    if running:
-        raise Refusal.SESSIONS_NOT_CLOSED.error(profile, t=", ".join(running))
+    day_rules.check_sessions_closed(running, profile)
     _refuse_decks_out(profile, day=day)
     total = sum((line.result for line in selectors.effective_control_lines(control_day)), Decimal("0.00"))
     control_day.closed_at = clock.now()
@@ -115,10 +103,7 @@ def stamp_control_day(
     profile = get_casino().profile
     article = cite("control_register", profile)
     control_day = ControlDay.objects.select_for_update(no_key=True).get(pk=control_day.pk)
-    if not control_day.is_closed:
-        raise Refusal.DAY_NOT_CLOSED.error(article=article, d=dates.day(control_day.day))
-    if control_day.is_stamped:
-        raise Refusal.ALREADY_STAMPED_CONTROL_REGISTER.error(article=article, d=dates.day(control_day.day))
+    day_rules.check_day_stampable(control_day, article)
     remark = (remark or "").strip()
     sealed = officers.seal(
         officer=actor,
@@ -162,8 +147,7 @@ def correct_control_line(
     profile = get_casino().profile
     line = ControlLine.objects.select_for_update(no_key=True).get(pk=line.pk)
     rules.check_approval_in_words(approval, reason, profile)
-    if not isinstance(result, Decimal) or not result.is_finite() or result.as_tuple().exponent < -2:  # type: ignore[operator]
-        raise Refusal.AMOUNT_INVALID_BOOKS_NO_ERASURE.error(profile)
+    day_rules.check_corrected_result(result, profile)
     if result != 0:
         _require_decks_in_shoe(line.session, field="result", recording=_("résultat"))
     original = line.corrects or line
@@ -212,12 +196,11 @@ def correct_advance_entry(
     session = _lock_session(entry.session_id)
     profile = session.profile
     entry = AdvanceEntry.objects.get(pk=entry.pk)
-    if entry.kind not in AMOUNT_KINDS or entry.amount is None:
-        raise Refusal.NOT_CORRECTABLE.error(profile)
+    written = day_rules.correctable_amount(entry, AMOUNT_KINDS, profile)
     rules.check_approval_in_words(approval, reason, profile)
     rules.check_amount(amount, "amount", "books.no_erasure", profile, allow_zero=True)
     previous = entry.corrections.order_by("-line").values_list("amount", flat=True).first()
-    previous = entry.amount if previous is None else previous
+    previous = written if previous is None else previous
     if entry.kind in ADVANCE_KINDS:
         _check_corrected_advance(session, entry, amount, profile)
     correction = _entry(
@@ -282,22 +265,13 @@ def _check_corrected_advance(session: Session, entry: AdvanceEntry, amount: Deci
     3,000 times the minimum (FR), the same all day at the table and fixed for the exercise, and
     (LU) within the guarantee fund the séance showed. The refusal names the corrected amount."""
     advances = selectors.effective_advances(session)
-    if entry.kind == EntryKind.FURTHER_ADVANCE:
-        initial = advances[0][1] if advances else session.advance_amount
-        if amount != initial:
-            raise Refusal.ADVANCE_NOT_EQUAL.error(profile, a=dates.amount(initial))
-        return
-    others = [(line, value) for line, value in advances[1:] if value != amount]
-    if others:
-        raise Refusal.ADVANCE_NOT_EQUAL.error(
-            profile,
-            message=_(
-                "Les avances complémentaires de la séance (lignes %(l)s) sont de %(a)s : chaque avance "
-                "est égale à l'avance initiale, qui ne se corrige pas à un autre montant."
-            ),
-            l=", ".join(str(line) for line, _value in others),
-            a=dates.amount(others[0][1]),
-        )
+    day_rules.check_corrected_advance(
+        further=entry.kind == EntryKind.FURTHER_ADVANCE,
+        amount=amount,
+        initial=advances[0][1] if advances else session.advance_amount,
+        advances=advances,
+        profile=profile,
+    )
     earlier = [
         s
         for s in selectors.effective_session_advances(

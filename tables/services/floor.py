@@ -18,6 +18,7 @@ from casino_ops.services import get_casino
 
 from .. import rules
 from ..models import ControlDay, Table
+from ..rules import floor as floor_rules
 from ..serializers import TableInSerializer
 
 
@@ -33,18 +34,19 @@ def create_table(*, actor: User, number: int, code: str, boxes: int = 7) -> Tabl
     """Put a blackjack table on the floor; its number is its cash box's and advance book's.
     The director or a committee member only."""
     profile = get_casino().profile
-    if Table.objects.filter(number=number).exists():
-        raise Refusal.TABLE_NUMBER_TAKEN.error(n=number)
-    if not 1 <= boxes <= 7:
-        raise Refusal.TOO_MANY_BOXES.error(profile)
+    floor_rules.check_new_table(
+        number, boxes, taken=Table.objects.filter(number=number).exists(), profile=profile
+    )
     table = rules.validated(
         Table(number=number, code=code, boxes=boxes), cite("advance.book", profile), unique=True
     )
     try:
         with transaction.atomic():
             table.save(force_insert=True)
+        taken = False
     except IntegrityError:  # a table created at the same moment by someone else
-        raise Refusal.TABLE_NUMBER_TAKEN_ADVANCE_BOOK.error(profile, n=number, c=code) from None
+        taken = True
+    floor_rules.check_not_taken_meanwhile(taken, number, code, profile)
     audit.record(
         actor=actor,
         action=Action.TABLE_CREATED,
@@ -67,10 +69,7 @@ def set_table_in_service(*, actor: User, table: Table, in_service: bool, reason:
     profile = get_casino().profile
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
     in_service = bool(in_service)
-    if table.in_service == in_service:
-        raise Refusal.TABLE_SERVICE_UNCHANGED.error(
-            profile, t=table.code, state=_("en service") if in_service else _("hors service")
-        )
+    floor_rules.check_service_changed(table, in_service, profile)
     table.in_service = in_service
     table.save(update_fields=["in_service"])
     audit.record(

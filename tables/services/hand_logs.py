@@ -34,6 +34,7 @@ from ..models import (
     Session,
     Shoe,
 )
+from ..rules import uploads as upload_rules
 from ..serializers import AcknowledgeInSerializer
 from ..tasks import replay_hand_log as replay_task
 from ._shared import (
@@ -72,8 +73,7 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     profile = session.profile
     doc = rules.parse_hand_log(raw, profile)
     _refuse_closed_day(session.day, profile)
-    if doc["table"] != session.table.code:
-        raise Refusal.HAND_LOG_TABLE.error(profile, l=doc["table"], t=session.table.code)
+    upload_rules.check_log_table(doc["table"], session.table.code, profile)
     # one read: the shoe of that label (labels are unique: this séance's, or another's, refused),
     # or else any shoe of the séance (which is enough for the decks' check), or none (refused:
     # FR art. 40)
@@ -85,7 +85,8 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         .first()
     )
     if found is not None and found.session_id != session.pk:
-        _refuse_shoe_of_another_session(session, found)
+        other = Session.objects.select_related("table").get(pk=found.session_id)
+        upload_rules.check_shoe_of_this_session(found.label, session, other)
     if found is None:
         _require_decks_in_shoe(session, field="session", recording=_("journal de mains"))
     shoe = found if found is not None and found.label == doc["shoe_id"] else None
@@ -115,8 +116,8 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
         constraint = getattr(getattr(exc.__cause__, "diag", None), "constraint_name", "") or ""
         if "sha256" not in constraint:
             raise
-        # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
-        raise Refusal.HAND_LOG_DUPLICATE.error(profile, h=digest) from None
+    # the same bytes already received (the unique SHA-256 refused the insert; nothing was stored)
+    upload_rules.refuse_duplicate(digest, profile)
 
 
 @transaction.atomic
@@ -170,19 +171,6 @@ def _store_hand_log(
     log_id = log.pk
     transaction.on_commit(lambda: replay_task.delay(log_id))
     return log
-
-
-def _refuse_shoe_of_another_session(session: Session, other: Shoe) -> None:
-    """One shoe does not unlock every log of its séance: a log naming the shoe another séance
-    filled (its decks issued to another table or another day) is that séance's, and its cards
-    were never this one's (FR art. 40, 55-4; LU art. 7, 32). A label no séance filled is still
-    received: the replay names it (``SHOE_UNKNOWN``) for the director's explanation."""
-    raise Refusal.HAND_LOG_SHOE_OF_ANOTHER_SESSION.error(
-        session.profile,
-        l=other.label,
-        o=Session.objects.select_related("table").get(pk=other.session_id),
-        s=session,
-    )
 
 
 def _amount(value: Any) -> Decimal | None:
@@ -316,12 +304,9 @@ def acknowledge_discrepancies(*, actor: User, discrepancies: Any, note: str = ""
         )
     )
     unknown = [d for d in discrepancies if d.code in EXPLAINED_CODES and d.pk not in done]
-    if unknown and not note:
-        # a log of a shoe the séance never filled: its cards come from no recorded deck, and
-        # the director says how (FR art. 40, LU art. 7)
-        raise Refusal.EXPLANATION_REQUIRED.error(
-            profile, logs=", ".join(sorted({d.detail.get("shoe_id", "") for d in unknown}))
-        )
+    # a log of a shoe the séance never filled: its cards come from no recorded deck, and
+    # the director says how (FR art. 40, LU art. 7)
+    upload_rules.check_explained([d.detail.get("shoe_id", "") for d in unknown], note, profile)
     rows = []
     now = clock.now()
     for discrepancy in discrepancies:

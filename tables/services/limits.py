@@ -7,7 +7,6 @@ from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import Action
@@ -28,6 +27,7 @@ from ..models import (
     Session,
     SessionStatus,
 )
+from ..rules import limits as limit_rules
 from ..serializers import (
     AuthorisedMinimumInSerializer,
     DelegationInSerializer,
@@ -64,19 +64,12 @@ def change_maximum(
     shows it. LU art. 33: the maximum is fixed for the season and never changes."""
     session = _lock_session(session)
     profile = session.profile
-    if profile == "LU":
-        raise Refusal.MAXIMUM_FIXED_FOR_SEASON.error(
-            profile,
-            message=_(
-                "Le maximum est fixé en début de saison et ne peut plus être modifié en cours de saison."
-            ),
-        )
+    limit_rules.check_maximum_may_change(profile)
     _require_signer(actor, profile, field="actor")
     _require_status(session, SessionStatus.OPEN, SessionStatus.INTERRUPTED)
     delegation = _require_maximum_fixer(actor, profile, get_casino().gaming_day(clock.now()))
     rules.check_maximum_multiple(session.minimum, maximum, profile)
-    if not display_changed:
-        raise Refusal.DISPLAY_NOT_CHANGED.error(profile)
+    limit_rules.check_display_changed(display_changed, profile)
     change = _save(
         MaximumChange(
             session=session,
@@ -109,15 +102,7 @@ def change_maximum(
 def change_minimum(*, actor: User, session: Session, minimum: Decimal) -> None:
     """Always refused: FR art. 53, the minimum changes only by closing the table and reopening it
     with a new advance; LU art. 26, the minimum of a table does not change within a day."""
-    profile = session.profile
-    if profile == "FR":
-        message = _(
-            "Le minimum ne change pas en cours de séance : clôturez la table et rouvrez-la avec une "
-            "nouvelle avance inscrite au carnet."
-        )
-    else:
-        message = _("Le minimum d'une table ne peut être modifié au cours d'une même journée.")
-    raise Refusal.MINIMUM_FIXED_IN_SESSION.error(profile, message=message)
+    limit_rules.refuse_minimum_change(session.profile)
 
 
 @declare_act(
@@ -142,16 +127,14 @@ def grant_delegation(
     LU art. 33). A dated act, shown in the registers."""
     profile = get_casino().profile
     article = cite("limits.maximum_by_director", profile)
-    if not access.may(delegate, Act.BE_DELEGATE):
-        raise Refusal.DELEGATE_NOT_COMMITTEE.error(article=article)
-    if not (approval_reference or "").strip():
-        raise Refusal.DELEGATION_APPROVAL.error(article=article)
-    if valid_until is not None and valid_until < valid_from:
-        raise Refusal.DELEGATION_DATES.error(
-            article=article, field="valid_until", message=_("La fin de la délégation précède son début.")
-        )
-    if approved_on > valid_from:
-        raise Refusal.DELEGATION_DATES.error(article=article, field="valid_from")
+    limit_rules.check_delegation(
+        is_committee=access.may(delegate, Act.BE_DELEGATE),
+        approval_reference=approval_reference,
+        approved_on=approved_on,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        article=article,
+    )
     delegation = _save(
         Delegation(
             delegate=delegate,
@@ -195,12 +178,13 @@ def record_authorised_minimum(
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
     rules.check_amount(minimum, "minimum", "limits.authorised_minimum", profile)
-    if minimum % Decimal("0.10"):
-        raise Refusal.AUTHORISED_MINIMUM_INVALID.error(article=article, field="minimum")
-    if not (decree_reference or "").strip():
-        raise Refusal.DECREE_REFERENCE.error(article=article)
-    if in_force_on < decree_date:
-        raise Refusal.DECREE_DATES.error(article=article)
+    limit_rules.check_authorised_minimum(
+        minimum=minimum,
+        decree_reference=decree_reference,
+        decree_date=decree_date,
+        in_force_on=in_force_on,
+        article=article,
+    )
     act = _save(
         AuthorisedMinimum(
             minimum=minimum,
@@ -240,8 +224,7 @@ def stamp_authorised_minimum(
     profile = get_casino().profile
     article = cite("limits.authorised_minimum", profile)
     act = AuthorisedMinimum.objects.select_for_update().get(pk=act.pk)
-    if act.stamped_at is not None:
-        raise Refusal.ALREADY_STAMPED_LIMITS_AUTHORISED_MINIMUM.error(article=article)
+    limit_rules.check_not_stamped(act.stamped_at, article)
     sealed = officers.seal(
         officer=actor,
         act=Action.AUTHORISED_MINIMUM_STAMPED,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 import audit
 from audit.actions import Action
 from audit.checkpoints import checkpoint_on_commit
-from casino_ops import access, act_checks, dates
+from casino_ops import access, act_checks
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
@@ -33,6 +33,7 @@ from ..models import (
     SessionStatus,
     Table,
 )
+from ..rules import sessions as session_rules
 from ..serializers import (
     AdvanceInSerializer,
     CloseInSerializer,
@@ -99,10 +100,12 @@ def open_session(
     _require_table_staff(croupier, profile, field="croupier")
     check_counter_not_signer(croupier, actor, profile, field="croupier")
     table = Table.objects.select_for_update(no_key=True).get(pk=table.pk)
-    if not table.in_service:
-        raise Refusal.TABLE_OUT_OF_SERVICE.error(profile, t=table.code)
-    if Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists():
-        raise Refusal.SESSION_STILL_OPEN.error(profile, t=table.code)
+    session_rules.check_table_opens(
+        table,
+        table.in_service
+        and Session.objects.filter(table=table).exclude(status=SessionStatus.CLOSED).exists(),
+        profile,
+    )
     _refuse_closed_day(day, profile)
     act_checks.run(
         act_checks.Hook.SESSION_OPEN,
@@ -271,8 +274,7 @@ def add_advance(*, actor: User, session: Session, amount: Decimal, counted_by: U
     _require_status(session, SessionStatus.OPEN)
     rules.check_amount(amount, "amount", "advance.book", profile)
     initial = selectors.effective_advances(session)[0][1]  # as corrected, if it was (FR art. 68)
-    if amount != initial:
-        raise Refusal.ADVANCE_NOT_EQUAL.error(profile, a=dates.amount(initial))
+    rules.check_further_advance(amount, initial, profile)
     entry = _entry(session, EntryKind.FURTHER_ADVANCE, amount=amount, counted_by=counted_by, signed_by=actor)
     session.advances_total += amount
     _save(session, cite("advance.book", profile), update_fields=["advances_total"])
@@ -341,11 +343,9 @@ def interrupt_session(
     if mode == "counted" and profile == "LU":
         _require_signer(signed_by, profile, field="signed_by")
         check_counter_not_signer(actor, signed_by, profile, field="signed_by")
-        if not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-            raise Refusal.CASHIER_ABSENT_SESSION_INTERRUPTION.error(profile)
+        session_rules.check_cashier_present(access.may(cashier, Act.BE_PRESENT_AS_CASHIER), profile)
     if mode == "counted":
-        if amount is None:
-            raise Refusal.INTERRUPTION_AMOUNT.error(profile)
+        amount = session_rules.counted_amount(amount, profile)
         rules.check_amount(amount, "amount", "session.interruption", profile, allow_zero=True)
         entry = _entry(
             session,
@@ -357,14 +357,12 @@ def interrupt_session(
             note=str(note or "").strip(),
         )
     elif mode == "locked":
-        if not access.may(key_holder, Act.HOLD_BOX_KEY):
-            raise Refusal.KEY_HOLDER.error(profile)
-        if (
-            profile == "LU"
-            and mode == "locked"
-            and not Session.objects.filter(status=SessionStatus.OPEN).exclude(pk=session.pk).exists()
-        ):
-            raise Refusal.INTERRUPTION_MUST_BE_COUNTED.error(profile)
+        session_rules.check_key_holder(access.may(key_holder, Act.HOLD_BOX_KEY), profile)
+        session_rules.check_locked_interruption(
+            profile,
+            profile != "LU"
+            or Session.objects.filter(status=SessionStatus.OPEN).exclude(pk=session.pk).exists(),
+        )
         entry = _entry(
             session,
             EntryKind.INTERRUPTION_LOCKED,
@@ -373,7 +371,7 @@ def interrupt_session(
             note=str(note or "").strip(),
         )
     else:
-        raise Refusal.INTERRUPTION_MODE.error(profile)
+        session_rules.refuse_interruption_mode(profile)
     session.status = SessionStatus.INTERRUPTED
     _save(session, cite("advance.book", profile), update_fields=["status"])
     audit.record(
@@ -413,8 +411,7 @@ def resume_session(*, actor: User, session: Session) -> AdvanceEntry:
         .order_by("-line")
         .first()
     )
-    if last is not None and last.kind == EntryKind.INTERRUPTION_LOCKED and last.key_holder_id != actor.pk:
-        raise Refusal.KEY_HOLDER_ONLY.error(session.profile, k=last.key_holder)
+    session_rules.check_resumed_by_key_holder(last, actor.pk, session.profile)
     # the box reopened and the play resumed: by an approved person, never after a bank failure
     # not yet followed by a new authorisation (LU art. 11, 51, 54, 63)
     act_checks.run(
@@ -480,14 +477,10 @@ def close_session(
     _require_table_staff(counted_by, profile)
     check_counter_not_signer(counted_by, actor, profile, field="counted_by")
     _require_closable(session)
-    if not certified_exact:
-        raise Refusal.NOT_CERTIFIED_EXACT.error(profile)
-    if profile == "LU" and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-        raise Refusal.CASHIER_ABSENT.error(profile)
-    if cashier is not None and not access.may(cashier, Act.BE_PRESENT_AS_CASHIER):
-        raise Refusal.CASHIER_ABSENT.error(
-            profile, message=_("La personne indiquée comme caissier n'a pas ce rôle.")
-        )
+    session_rules.check_certified_exact(certified_exact, profile)
+    session_rules.check_closing_cashier(
+        profile, cashier is not None, access.may(cashier, Act.BE_PRESENT_AS_CASHIER)
+    )
     rules.check_amount(closing_cash, "closing_cash", "advance.count_and_sign", profile, allow_zero=True)
     if closing_cash != session.advances_total:
         _require_decks_in_shoe(session, field="closing_cash", recording=_("résultat"))

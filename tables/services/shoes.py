@@ -16,7 +16,6 @@ from cards_registry.models import Deck
 from cards_registry.rules import check_blackjack_sixain, check_decks_playable
 from cards_registry.selectors import decks_checked_for_play, decks_issued_to, incident_notice
 from cards_registry.services import incident_at_shoe
-from casino_ops import dates
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
@@ -29,6 +28,7 @@ from ..models import (
     Shoe,
     ShoeDeck,
 )
+from ..rules import shoes as shoe_rules
 from ._shared import (
     _lock_session,
     _require_status,
@@ -106,11 +106,7 @@ def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label:
     # rule: only decks unsealed or checked at that table that day, never a deck already in
     # another live shoe (the current shoe of another open session).
     decks = list(decks_issued_to(table_number=session.table.number, day=session.day).filter(pk__in=wanted))
-    if len(decks) != len(wanted):
-        found = {d.pk for d in decks}
-        raise Refusal.DECK_NOT_ISSUED.error(
-            profile, t=session.table.code, d=dates.day(session.day), ids=sorted(set(wanted) - found)
-        )
+    shoe_rules.check_decks_issued(wanted, {d.pk for d in decks}, session, profile)
     by_id = {d.pk: d for d in decks}
     decks = [by_id[pk] for pk in wanted]
     checked = set(
@@ -131,8 +127,7 @@ def _fill_shoe(*, actor: User, session: Session, deck_ids: Sequence[int], label:
         raise _WrongComposition(error, decks) from error
     number = (session.shoes.aggregate(m=Max("number"))["m"] or 0) + 1
     label = label.strip() or f"{session.table.code}-{session.day:%Y-%m-%d}-{session.pk}-S{number}"
-    if Shoe.objects.filter(label=label).exists():
-        raise Refusal.SHOE_LABEL_TAKEN.error(profile, l=label)
+    shoe_rules.check_label_free(label, Shoe.objects.filter(label=label).exists(), profile)
     shoe = _save(
         Shoe(session=session, number=number, label=label, filled_at=clock.now(), croupier=actor),
         cite("game.shoe", profile),
