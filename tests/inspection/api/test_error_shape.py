@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.inspection.portal.samples import (  # noqa: F401 - made once for the module
+from tests.support.samples import (  # noqa: F401 - made once for the module
     module_casino,
     module_clients,
     module_devices,

@@ -14,8 +14,7 @@ from cards_registry.models import Visa
 from casino_ops import roles
 from casino_ops.admin_acts import ActPageForm
 from inspection.portal import acts
-
-from .samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
+from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 
 def _posted(user: Any, data: dict[str, str]) -> Any:
