@@ -21,6 +21,7 @@ from inspection.registers.base import Request
 from inspection.registers.parts import progress_of
 from inspection.registers.render import print_register
 from inspection.registers.reports import produce_report, request_report
+from tests.audit.conftest import assert_signed_and_tamper_evident, pdf_text
 from tests.support.builders import kept_for_module
 from tests.support.demo_rows import loaded
 from tests.support.register_parts import (  # noqa: F401
@@ -33,8 +34,6 @@ from tests.support.register_parts import (  # noqa: F401
     read_report,
     whole_and_parts_request,
 )
-
-from .conftest import assert_signed_and_tamper_evident, pdf_text
 
 
 @pytest.fixture(scope="module")
