@@ -31,7 +31,13 @@ The declaration (:class:`DeclaredAct`) says, once:
   decides among several acts itself (the maximum: the director's, or his delegate's);
 - ``gate_cites_article``: the gate's refusal cites the declaration's ``article`` rather than
   the access table's (the house books: one act, ``Act.HOUSE_BOOKS``, keeps them all, and a
-  refusal cites the book's own article).
+  refusal cites the book's own article);
+- ``gate=OfficerGate(code, what=…)``: the officers' gate. Only an officer of police or
+  control performs the act (its ``act``: ``Act.VISA``, ``Act.CLOSE_INCIDENT``,
+  ``Act.DEMAND_OPENING``); whoever else is refused with the gate's own code and wording, on
+  the field ``officer``, under the declaration's ``article``. What the officer signs is
+  checked by the service itself, once it knows the entry (:func:`casino_ops.officers.seal`:
+  an enrolment in force and his passkey's signature over the statement).
 
 The doors are derived from it: the API's act view (:class:`casino_ops.api.DeclaredActView`:
 its ``act``, ``serializer_class`` and ``rule``) and the admin's act forms
@@ -47,6 +53,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from . import access
 from .access import Act
 from .refusals import Refusal
@@ -54,6 +63,24 @@ from .regulations import cite
 from .services import get_casino
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+#: The officers' gate's wording, ``what`` the act is (``"viser un bon de commande"``).
+OFFICER_ONLY = gettext_lazy("Seul un officier de police ou de contrôle peut %(what)s.")
+
+
+@dataclass(frozen=True)
+class OfficerGate:
+    """The officers' gate of a declaration: whoever may not perform its act (an officer's) is
+    refused with ``code``, worded ``message`` or "Seul un officier … peut ``what``.", on the
+    field ``officer``, citing the declaration's article."""
+
+    code: str
+    what: Any = ""
+    message: Any = ""
+
+    def require(self, actor: Any, act: Act, article: str) -> None:
+        text = str(self.message) if self.message else _(str(OFFICER_ONLY)) % {"what": self.what}
+        access.require(actor, act, code=self.code, message=text, article=article, field="officer")
 
 
 @dataclass(frozen=True)
@@ -69,6 +96,7 @@ class DeclaredAct:
     refusals: tuple[str, ...]
     gate: bool
     gate_cites_article: bool = False
+    officer_gate: OfficerGate | None = None
 
     @property
     def act(self) -> Act | tuple[Act, ...]:
@@ -87,7 +115,7 @@ def declare_act(
     article: str,
     schema: Any = None,
     refusals: tuple[Refusal | str, ...] = (),
-    gate: bool = True,
+    gate: bool | OfficerGate = True,
     gate_cites_article: bool = False,
     profile: Callable[[Mapping[str, Any]], str] | None = None,
 ) -> Callable[[F], F]:
@@ -95,6 +123,7 @@ def declare_act(
     profile an act is judged under from the service's arguments (a séance's own), else
     the casino's."""
     acts = act if isinstance(act, tuple) else (act,)
+    officer_gate = gate if isinstance(gate, OfficerGate) else None
     if not acts or not all(isinstance(a, Act) for a in acts):
         raise TypeError(f"declare_act: act must be an Act or a tuple of Acts, not {act!r}")
     if gate and len(acts) != 1:
@@ -105,7 +134,13 @@ def declare_act(
 
         @functools.wraps(function)
         def gated(*args: Any, **kwargs: Any) -> Any:
-            if gate:
+            if officer_gate is not None:
+                actor = kwargs.get("actor")
+                if not access.may(actor, acts[0]):  # the article is read only to word a refusal
+                    judged = profile(kwargs) if profile is not None else None
+                    officer_gate.require(actor, acts[0], cite(article, judged or get_casino().profile))
+                access.require(actor, acts[0])  # the checks every act by a person passes
+            elif gate:
                 actor = kwargs.get("actor")
                 # the casino's profile is read only to word a refusal (no query for an act allowed)
                 judged = profile(kwargs) if profile is not None else None
@@ -123,8 +158,9 @@ def declare_act(
             schema=schema,
             article=article,
             refusals=tuple(r.code if isinstance(r, Refusal) else r for r in refusals),
-            gate=gate,
+            gate=bool(gate),
             gate_cites_article=gate_cites_article,
+            officer_gate=officer_gate,
         )
         gated.declaration = declared  # type: ignore[attr-defined]
         REGISTRY[name] = declared

@@ -54,17 +54,6 @@ def _require_management(actor: User) -> None:
     access.require(actor, Act.DEPOT)
 
 
-def _require_officer(actor: User, code: str, what: str, rule: str, profile: str) -> None:
-    access.require(
-        actor,
-        Act.VISA,
-        code=code,
-        message=_("Seul un officier de police ou de contrôle peut %(what)s.") % {"what": what},
-        article=cite(rule, profile),
-        field="officer",
-    )
-
-
 def _require_key_holder(actor: User, profile: str) -> None:
     """Only the holder of the single key opens the cabinet (FR art. 39, LU art. 6); the role
     (``Act.DEPOT``) is the declaration's gate of the act (casino_ops.acts)."""
@@ -168,7 +157,6 @@ def _stamp(
     actor: User,
     entry: Order | Reception | Destruction,
     remark: str,
-    what: str,
     rule: str,
     already: str,
     witness_only: bool = False,
@@ -176,7 +164,7 @@ def _stamp(
 ) -> Visa:
     """The officer's visa on a book entry: an order, a reception or a destruction.
 
-    Only an officer stamps (``what`` names the act in the refusal); an entry is stamped
+    Only an officer stamps (the gate of the stamp's declaration); an entry is stamped
     once (``already`` is the refusal); a destruction is stamped by the officer who
     witnessed it (``witness_only``); the officer's passkey signs it (``signature``, checked by
     :func:`casino_ops.officers.seal`). The visa and its audit event
@@ -184,7 +172,6 @@ def _stamp(
     """
     profile = _profile()
     article = cite(rule, profile)
-    _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
     model = type(entry)
     key = model.__name__.lower()
     entry = model.objects.select_for_update().get(pk=entry.pk)

@@ -9,12 +9,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops import access, act_checks, dates, officers
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -42,7 +43,6 @@ from ._shared import (
     _profile,
     _require_key_holder,
     _require_management,
-    _require_officer,
 )
 from .incidents import _open_incident
 
@@ -88,6 +88,12 @@ def hand_over_key(*, actor: User, receiver: User, reason: str = "") -> KeyHandov
     return handover
 
 
+@declare_act(
+    act=Act.DEMAND_OPENING,
+    action=Action.DEPOT_OPENING_DEMANDED,
+    article="depot.cabinet_key",
+    gate=OfficerGate(Refusal.INSPECTION_BY_OFFICER.code, what=gettext_lazy("demander l'ouverture du dépôt")),
+)
 @transaction.atomic
 def demand_opening(
     *, actor: User, reason: str = "", signature: OfficerSignature | None = None
@@ -96,13 +102,6 @@ def demand_opening(
     he records the demand himself, from the portal."""
     profile = _profile()
     article = cite("depot.cabinet_key", profile)
-    _require_officer(
-        actor,
-        Refusal.INSPECTION_BY_OFFICER.code,
-        _("demander l'ouverture du dépôt"),
-        "depot.cabinet_key",
-        profile,
-    )
     sealed = officers.seal(
         officer=actor,
         act=Action.DEPOT_OPENING_DEMANDED,

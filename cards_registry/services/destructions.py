@@ -9,12 +9,13 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops import access, act_checks
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -180,6 +181,16 @@ def _known_marked(decks: Sequence[Deck]) -> set[int]:
     return set(returned) | set(closed.values_list("incident__decks", flat=True)) & set(ids)
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.DEPOT_DESTRUCTION_STAMPED,
+    article="depot.destruction",
+    refusals=(
+        Refusal.ALREADY_STAMPED,
+        Refusal.VISA_NOT_WITNESS,
+    ),
+    gate=OfficerGate("VISA_OFFICER_ONLY", what=gettext_lazy("viser une destruction")),
+)
 @transaction.atomic
 def stamp_destruction(
     *, actor: User, destruction: Destruction, remark: str = "", signature: OfficerSignature | None = None
@@ -190,7 +201,6 @@ def stamp_destruction(
         entry=destruction,
         signature=signature,
         remark=remark,
-        what=_("viser une destruction"),
         rule="depot.destruction",
         already=_("Cette destruction est déjà visée."),
         witness_only=True,

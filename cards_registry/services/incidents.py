@@ -19,13 +19,13 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops import access, officers
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -53,7 +53,6 @@ from ._shared import (
     _create,
     _lock_decks,
     _profile,
-    _require_officer,
     _take_number,
 )
 
@@ -332,6 +331,12 @@ def closure_fields(finding: str, fit: Sequence[str], out_of_use: Sequence[str]) 
     return {"finding": finding, "fit": sorted(fit), "out_of_use": sorted(out_of_use)}
 
 
+@declare_act(
+    act=Act.CLOSE_INCIDENT,
+    action=Action.DEPOT_INCIDENT_CLOSED,
+    article="depot.incident",
+    gate=OfficerGate("CLOSURE_OFFICER_ONLY", what=gettext_lazy("clore un incident")),
+)
 @transaction.atomic
 def close_incident(
     *,
@@ -344,7 +349,6 @@ def close_incident(
     """The officer closes the incident: the decks he finds fit go back to the cabinet, the others out of use."""
     profile = _profile()
     article = cite("depot.incident", profile)
-    _require_officer(actor, "CLOSURE_OFFICER_ONLY", _("clore un incident"), "depot.incident", profile)
     incident = Incident.objects.select_for_update().get(pk=incident.pk)
     decks = _lock_decks(incident.decks.all())
     fit_ids = {d.pk if isinstance(d, Deck) else int(d) for d in decks_fit}

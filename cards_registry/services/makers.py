@@ -7,12 +7,13 @@ import datetime as dt
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops import clock, officers
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -29,7 +30,6 @@ from ..rules import check_manufacturer
 from ._shared import (
     _create,
     _profile,
-    _require_officer,
 )
 
 
@@ -135,7 +135,6 @@ def _stamp_fact(
     key: str,
     action: Action,
     remark: str,
-    what: str,
     rule: str,
     already: str,
     signature: OfficerSignature | None,
@@ -145,7 +144,6 @@ def _stamp_fact(
     field naming it): only an officer, once, signed with his passkey."""
     profile = _profile()
     article = cite(rule, profile)
-    _require_officer(actor, "VISA_OFFICER_ONLY", what, rule, profile)
     fact = type(fact).objects.select_for_update().get(pk=fact.pk)
     book_rules.check_fact_not_stamped(AuthorityVisa.objects.filter(**{key: fact}).exists(), already, article)
     remark = str(remark or "")
@@ -172,6 +170,13 @@ def _stamp_fact(
     return visa
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.DEPOT_MAKER_APPROVAL_STAMPED,
+    article="depot.approved_manufacturer",
+    refusals=(Refusal.ALREADY_STAMPED,),
+    gate=OfficerGate("VISA_OFFICER_ONLY", what=gettext_lazy("viser l'agrément d'un fabricant")),
+)
 @transaction.atomic
 def stamp_maker_approval(
     *, actor: User, manufacturer: Manufacturer, remark: str = "", signature: OfficerSignature | None = None
@@ -184,7 +189,6 @@ def stamp_maker_approval(
         key="manufacturer",
         action=Action.DEPOT_MAKER_APPROVAL_STAMPED,
         remark=remark,
-        what=_("viser l'agrément d'un fabricant"),
         rule="depot.approved_manufacturer",
         already=_("L'agrément de ce fabricant est déjà visé."),
         signature=signature,
@@ -196,6 +200,15 @@ def stamp_maker_approval(
     )
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.DEPOT_SIXAIN_CAP_STAMPED,
+    article="depot.max_sixains",
+    refusals=(Refusal.ALREADY_STAMPED,),
+    gate=OfficerGate(
+        "VISA_OFFICER_ONLY", what=gettext_lazy("viser le nombre de sixains fixé par le ministère")
+    ),
+)
 @transaction.atomic
 def stamp_sixain_cap(
     *, actor: User, sixain_cap: SixainCap, remark: str = "", signature: OfficerSignature | None = None
@@ -208,7 +221,6 @@ def stamp_sixain_cap(
         key="sixain_cap",
         action=Action.DEPOT_SIXAIN_CAP_STAMPED,
         remark=remark,
-        what=_("viser le nombre de sixains fixé par le ministère"),
         rule="depot.max_sixains",
         already=_("Ce nombre de sixains est déjà visé."),
         signature=signature,

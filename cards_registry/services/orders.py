@@ -10,12 +10,14 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
+from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
 from casino_ops.validation import validate_fields
 
@@ -98,6 +100,13 @@ def create_order(
     return order
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.DEPOT_ORDER_STAMPED,
+    article="depot.order_book",
+    refusals=(Refusal.ALREADY_STAMPED,),
+    gate=OfficerGate("VISA_OFFICER_ONLY", what=gettext_lazy("viser un bon de commande")),
+)
 @transaction.atomic
 def stamp_order(
     *, actor: User, order: Order, remark: str = "", signature: OfficerSignature | None = None
@@ -108,7 +117,6 @@ def stamp_order(
         entry=order,
         signature=signature,
         remark=remark,
-        what=_("viser un bon de commande"),
         rule="depot.order_book",
         already=_("Ce bon de commande est déjà visé."),
     )

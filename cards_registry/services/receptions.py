@@ -11,12 +11,13 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from casino_ops import act_checks, clock
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -225,6 +226,13 @@ def _create_rows(
     book_rules.check_serials_not_taken_meanwhile(taken, maker.name, "decks", article)
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.DEPOT_RECEPTION_STAMPED,
+    article="depot.receipt_book",
+    refusals=(Refusal.ALREADY_STAMPED,),
+    gate=OfficerGate("VISA_OFFICER_ONLY", what=gettext_lazy("viser le carnet de prise en charge")),
+)
 @transaction.atomic
 def stamp_reception(
     *, actor: User, reception: Reception, remark: str = "", signature: OfficerSignature | None = None
@@ -235,7 +243,6 @@ def stamp_reception(
         entry=reception,
         signature=signature,
         remark=remark,
-        what=_("viser le carnet de prise en charge"),
         rule="depot.receipt_book",
         already=_("Cette prise en charge est déjà visée."),
     )

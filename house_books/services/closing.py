@@ -17,13 +17,14 @@ from django.contrib.auth.models import User
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 import audit
 from audit.actions import Action
 from cards_registry import selectors as depot
-from casino_ops import access, officers
+from casino_ops import officers
 from casino_ops.access import Act
-from casino_ops.acts import declare_act
+from casino_ops.acts import OfficerGate, declare_act
 from casino_ops.officers import OfficerSignature
 from casino_ops.regulations import cite
 
@@ -113,20 +114,23 @@ def record_closing(
     return closing
 
 
+@declare_act(
+    act=Act.VISA,
+    action=Action.HOUSE_CLOSING_STAMPED,
+    article=RULE,
+    gate=OfficerGate(
+        "VISA_OFFICER_ONLY",
+        message=gettext_lazy(
+            "Seul un officier de police ou de contrôle vise la cessation de l'exploitation."
+        ),
+    ),
+)
 @transaction.atomic
 def stamp_closing(
     *, actor: User, closing: ClosingDown, remark: str = "", signature: OfficerSignature | None = None
 ) -> ClosingDown:
     """The officer who attended the closing down sets his visa on it."""
     article = cite(RULE, profile())
-    access.require(
-        actor,
-        Act.VISA,
-        code="VISA_OFFICER_ONLY",
-        message=_("Seul un officier de police ou de contrôle vise la cessation de l'exploitation."),
-        article=article,
-        field="officer",
-    )
     closing = ClosingDown.objects.select_for_update().get(pk=closing.pk)
     rules.check_not_stamped(closing, article)
     remark = str(remark or "").strip()

@@ -28,6 +28,7 @@ from cards_registry.selectors import colour
 from cards_registry.services.incidents import closure_fields
 from casino_ops import dates
 from casino_ops.access import acting_user
+from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActPageForm
 from house_books.selectors import closings_awaiting_visa
 from house_books.services import stamp_closing
@@ -121,6 +122,7 @@ class StampForm(OfficerActForm):
 
 class StampOrderForm(StampForm):
     action = DEPOT_STAMPED["order"]
+    declared = declaration(depot_services.stamp_order)
 
     @staticmethod
     def entries() -> Any:
@@ -134,6 +136,7 @@ class StampOrderForm(StampForm):
 
 class StampReceptionForm(StampForm):
     action = DEPOT_STAMPED["reception"]
+    declared = declaration(depot_services.stamp_reception)
 
     @staticmethod
     def entries() -> Any:
@@ -147,6 +150,7 @@ class StampReceptionForm(StampForm):
 
 class StampDestructionForm(StampForm):
     action = DEPOT_STAMPED["destruction"]
+    declared = declaration(depot_services.stamp_destruction)
 
     @staticmethod
     def entries() -> Any:
@@ -162,6 +166,7 @@ class StampMakerApprovalForm(StampForm):
     """The approval of a maker the director recorded (FR art. 39, LU art. 6)."""
 
     action = Action.DEPOT_MAKER_APPROVAL_STAMPED
+    declared = declaration(depot_services.stamp_maker_approval)
 
     @staticmethod
     def entries() -> Any:
@@ -177,6 +182,7 @@ class StampSixainCapForm(StampForm):
     """The ministry's limit of sixains the director recorded (FR art. 39, LU art. 6)."""
 
     action = Action.DEPOT_SIXAIN_CAP_STAMPED
+    declared = declaration(depot_services.stamp_sixain_cap)
 
     @staticmethod
     def entries() -> Any:
@@ -192,6 +198,7 @@ class StampClosingForm(StampForm):
     """The closing down of the casino (LU art. 52), stamped by the officer who attended it."""
 
     action = Action.HOUSE_CLOSING_STAMPED
+    declared = declaration(stamp_closing)
 
     @staticmethod
     def entries() -> Any:
@@ -210,6 +217,7 @@ class StampControlDayForm(StampForm):
     """A day closed in the control register (FR art. 72)."""
 
     action = Action.CONTROL_REGISTER_DAY_STAMPED
+    declared = declaration(stamp_control_day)
 
     @staticmethod
     def entries() -> Any:
@@ -231,6 +239,7 @@ class StampMinimumForm(StampForm):
     """The act of the authorised minimum (FR art. 55-5; LU art. 26, 33): a visa without remarks."""
 
     action = Action.AUTHORISED_MINIMUM_STAMPED
+    declared = declaration(stamp_authorised_minimum)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -270,6 +279,7 @@ class CloseIncidentForm(OfficerActForm):
     LU art. 7)."""
 
     action = Action.DEPOT_INCIDENT_CLOSED
+    declared = declaration(depot_services.close_incident)
 
     finding = forms.CharField(
         label=gettext_lazy("Constatations"), widget=forms.Textarea(attrs={"rows": 3}), max_length=4000
@@ -318,6 +328,7 @@ class DemandOpeningForm(OfficerActForm):
     a text like any other (no control character, no more than its column holds)."""
 
     action = Action.DEPOT_OPENING_DEMANDED
+    declared = declaration(depot_services.demand_opening)
 
     reason = forms.CharField(label=gettext_lazy("Motif"), max_length=300, required=False)
 
@@ -336,6 +347,8 @@ class IncidentToldForm(OfficerActForm):
     40 §5, LU art. 7 §5): he was told at the moment he acknowledges it, no moment is typed; the
     delay is measured from the finding."""
 
+    declared = declaration(depot_services.record_incident_report)
+
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return depot_services.record_incident_report(
             actor=actor, incident=self.target, officer_informed=actor, informed_at=timezone.now()
@@ -348,6 +361,8 @@ class IncidentToldForm(OfficerActForm):
 class RegisterPdfForm(OfficerActForm):
     """A register's signed PDF asked for a period (a print request, which changes no book);
     ``target`` is the register."""
+
+    declared = declaration(request_report)
 
     date_from = forms.DateField(label=gettext_lazy("Du"), widget=_DATE)
     date_to = forms.DateField(label=gettext_lazy("Au"), widget=_DATE)

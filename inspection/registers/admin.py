@@ -25,9 +25,9 @@ from django.utils.translation import gettext_lazy as _
 
 from audit.checkpoints import export
 from audit.models import Checkpoint, Report
-from casino_ops import access, dates
-from casino_ops.access import Act
-from casino_ops.admin_acts import ActForm
+from casino_ops import dates
+from casino_ops.acts import declaration
+from casino_ops.admin_acts import ActForm, may_perform
 from casino_ops.admin_display import hash_text
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.regulations import RegulationError
@@ -48,6 +48,7 @@ class ReportRequestForm(ActForm):
     the signing certificate, and refuses with the reason."""
 
     register = forms.ChoiceField(label=_("registre"), choices=[])
+    declared = declaration(request_report)
     field_map = {"table": "table_number"}
 
     class Meta:
@@ -117,7 +118,7 @@ class ReportAdmin(_ReportAdmin):
     list_select_related = ("requested_by",)
 
     def _sees_all(self, request: HttpRequest) -> bool:
-        return request.user.is_superuser or access.may(request.user, Act.REQUEST_REGISTER)
+        return request.user.is_superuser or may_perform(request.user, ReportRequestForm)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
         qs = super().get_queryset(request).filter(parent__isnull=True)
@@ -132,7 +133,7 @@ class ReportAdmin(_ReportAdmin):
         return [] if obj is None else list(_SHOWN)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return access.may(request.user, Act.REQUEST_REGISTER)
+        return may_perform(request.user, ReportRequestForm)
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

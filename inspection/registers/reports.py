@@ -29,7 +29,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from audit import signing
+from audit.actions import Action
 from audit.models import Report, ReportPart
+from casino_ops.access import Act
+from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError
 from tables import selectors as tables
@@ -76,6 +79,18 @@ def _enqueue(report_id: int) -> None:
     transaction.on_commit(lambda: make_report.delay(report_id))
 
 
+@declare_act(
+    act=(Act.REQUEST_REGISTER, Act.PRINT),
+    action=Action.REGISTER_ISSUED,
+    article="books.no_erasure",
+    refusals=(
+        Refusal.REGISTER_UNKNOWN,
+        Refusal.REGISTER_BAD_PERIOD,
+        Refusal.REGISTER_TABLE_REQUIRED,
+        Refusal.REGISTER_UNKNOWN_TABLE,
+    ),
+    gate=False,
+)
 @transaction.atomic
 def request_report(
     *,
@@ -92,6 +107,12 @@ def request_report(
     A report that failed is tried again when asked again. Refuses at once,
     with the reason, when the register, the period or the table is wrong or
     when no signing certificate is configured.
+
+    Asked by the management in the admin (``Act.REQUEST_REGISTER``) or by an officer in the
+    portal (``Act.PRINT``), each door offering it to whoever may perform one of its
+    declaration's acts; the command and the tasks ask with no person (``actor=None``), so the
+    declaration has no gate of its own. A print request changes no book: the report's event,
+    ``Action.REGISTER_ISSUED``, is recorded when it is made (:mod:`.issuing`).
     """
     reg = get_register(register)
     reg.check(Request(date_from, date_to, table))

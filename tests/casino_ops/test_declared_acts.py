@@ -37,34 +37,18 @@ from tests.support.walks import PROJECT_APPS, admin_modules, api_view_list
 
 ROOT = Path(__file__).resolve().parents[2]
 APPS_WITH_SERVICES = ("tables", "cards_registry", "house_books", "casino_ops")
+#: The modules that declare acts besides the apps' services.
+OTHER_DECLARING_MODULES = ("inspection.registers.reports",)
 
 #: The API's acts not yet derived from a declaration (url name): they still name their ``act``.
 API_NOT_YET_DERIVED: set[str] = set()
 
 #: The admin's act forms whose service is not yet declared (``module.Form``).
-FORMS_NOT_YET_DECLARED = {
-    "inspection.registers.admin.ReportRequestForm",
-    # the officers' acts in the portal: their services pass the officers' own gate (a signature
-    # by an enrolled passkey, casino_ops.officers), not yet a declaration
-    "inspection.portal.acts.CloseIncidentForm",
-    "inspection.portal.acts.DemandOpeningForm",
-    "inspection.portal.acts.IncidentToldForm",
-    "inspection.portal.acts.RegisterPdfForm",
-    "inspection.portal.acts.StampClosingForm",
-    "inspection.portal.acts.StampControlDayForm",
-    "inspection.portal.acts.StampDestructionForm",
-    "inspection.portal.acts.StampMakerApprovalForm",
-    "inspection.portal.acts.StampMinimumForm",
-    "inspection.portal.acts.StampOrderForm",
-    "inspection.portal.acts.StampReceptionForm",
-    "inspection.portal.acts.StampSixainCapForm",
-}
+FORMS_NOT_YET_DECLARED: set[str] = set()
 
 #: Each admin module's acts still named by hand (``Act.X`` in its text), by module: a door
 #: derived from its form's declaration names none. The counts only go down.
-ADMIN_ACTS_NAMED_BY_HAND = {
-    "inspection/registers/admin.py": 2,
-}
+ADMIN_ACTS_NAMED_BY_HAND: dict[str, int] = {}
 
 
 def _import_services() -> None:
@@ -73,6 +57,8 @@ def _import_services() -> None:
             importlib.import_module(f"{app}.services")
         except ModuleNotFoundError:  # pragma: no cover - an app without services
             continue
+    for module in OTHER_DECLARING_MODULES:
+        importlib.import_module(module)
 
 
 def services_called(function: Any) -> list[Any]:
@@ -139,6 +125,27 @@ def test_the_tables_acts_are_declared() -> None:
     } <= names
 
 
+def test_the_officers_acts_and_the_print_request_are_declared() -> None:
+    """Each act an officer signs (casino_ops.officers.SIGNED_ACTS) is declared, its gate the
+    officers' own where its service words its refusal itself; the registers' print request too."""
+    from casino_ops.officers import SIGNED_ACTS
+
+    by_action = {action: d for d in DECLARED for action in d.actions}
+    assert set(SIGNED_ACTS) <= set(by_action), set(SIGNED_ACTS) - set(by_action)
+    officers_gated = {d.name.rsplit(".", 1)[1] for d in DECLARED if d.officer_gate is not None}
+    assert officers_gated == {
+        "stamp_order",
+        "stamp_reception",
+        "stamp_destruction",
+        "stamp_maker_approval",
+        "stamp_sixain_cap",
+        "close_incident",
+        "demand_opening",
+        "stamp_closing",
+    }
+    assert "inspection.registers.reports.request_report" in REGISTRY
+
+
 @pytest.mark.parametrize("declared", DECLARED, ids=[d.name for d in DECLARED])
 def test_each_declaration_names_its_acts_action_article_schema_and_refusals(declared: DeclaredAct) -> None:
     assert declared.acts and all(isinstance(act, Act) for act in declared.acts)
@@ -169,9 +176,14 @@ def test_the_declarations_gate_refuses_whoever_may_not_perform_the_act(django_us
             continue
         with pytest.raises(RoleRequired) as refused:
             declared.service(actor=nobody, session=session, entry=SimpleNamespace(session=session))
-        assert refused.value.code == ACTS[declared.acts[0]].code, declared.name
-        assert refused.value.field == "actor"
-        rule = declared.article if declared.gate_cites_article else ACTS[declared.acts[0]].rule
+        if declared.officer_gate is not None:  # the officers' own refusal, on the officer
+            assert refused.value.code == declared.officer_gate.code, declared.name
+            assert refused.value.field == "officer", declared.name
+        else:
+            assert refused.value.code == ACTS[declared.acts[0]].code, declared.name
+            assert refused.value.field == "actor"
+        cites_article = declared.gate_cites_article or declared.officer_gate is not None
+        rule = declared.article if cites_article else ACTS[declared.acts[0]].rule
         assert refused.value.article == (cite(rule, "FR") if rule else ""), declared.name
 
 
