@@ -17,7 +17,6 @@ from typing import Any, TypeVar
 from django.contrib.auth.models import User
 from django.db.models import Max, Model
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 import audit
 from audit.actions import DEPOT_STAMPED

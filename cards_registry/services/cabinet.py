@@ -8,7 +8,6 @@ from collections.abc import Sequence
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 import audit
