@@ -78,8 +78,8 @@ class SessionDetail(ReadDetail, ActView):
     read_permission = "tables.view_session"
     output_class = SessionReportSerializer
 
-    def selector(self, *, pk: int) -> Any:
-        return selectors.session_report(pk)
+    def selector(self, **query: Any) -> Any:
+        return selectors.session_report(query["pk"])
 
 
 def _read_log_body(request: Request) -> bytes:
@@ -167,14 +167,14 @@ def received_answer(request: Request, log: HandLog) -> dict[str, Any]:
     return answer
 
 
-class HandLogDetail(ActMixin, generics.RetrieveAPIView[HandLog]):
+class HandLogDetail(ReadDetail, ActView):
     """One hand log, its replay and its discrepancies."""
 
     read_permission = "tables.view_handlog"
-    serializer_class = HandLogSerializer
+    output_class = HandLogSerializer
 
-    def get_queryset(self) -> Any:
-        return selectors.hand_logs()
+    def selector(self, **query: Any) -> Any:
+        return selectors.hand_logs().get(pk=query["pk"])
 
 
 class DealerErrors(ReadList, ActMixin, generics.ListAPIView[Any]):
@@ -303,8 +303,8 @@ class _SessionActView(ReadDetail, DeclaredActView):
     read_permission = "tables.view_session"
     output_class = SessionConcernedSerializer
 
-    def selector(self, *, pk: int) -> Any:
-        return selectors.session_concerned(pk)
+    def selector(self, **query: Any) -> Any:
+        return selectors.session_concerned(query["pk"])
 
     def session(self, pk: int) -> Session:
         session = Session.objects.filter(pk=pk).select_related("table").first()

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops.checks import inspect
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
@@ -253,7 +254,5 @@ def decks_out_of_use() -> QuerySet[Deck]:
 
 def self_inspection(day: dt.date | None = None) -> dict[str, Any]:
     """The self-inspection now (of ``day``, else of the gaming day): its checks and breaches."""
-    from casino_ops.checks import inspect
-
     found: dict[str, Any] = inspect(day).as_dict()
     return found
