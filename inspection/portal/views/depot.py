@@ -67,7 +67,21 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
 
 @access.officer_required()
 def incidents(request: HttpRequest) -> HttpResponse:
-    forms = [(incident, CloseIncidentForm(target=incident)) for incident in sources.open_incidents()]
+    return _incidents_page(request)
+
+
+def _incidents_page(request: HttpRequest, refused: CloseIncidentForm | None = None) -> HttpResponse:
+    """The open incidents, each with its closure's form (``refused``: the one refused, as posted,
+    its errors next to its fields)."""
+    forms = [
+        (
+            incident,
+            refused
+            if refused is not None and incident == refused.target
+            else CloseIncidentForm(target=incident),
+        )
+        for incident in sources.open_incidents()
+    ]
     return render(request, "portal/incidents.html", {"forms": forms})
 
 
@@ -76,4 +90,6 @@ def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer closes an incident: his findings, and which decks are fit again."""
     incident = access.get_visible_or_404(request.user, all_incidents(), access.CLOSE_INCIDENT, pk=incident_id)
     form = CloseIncidentForm(request.POST, request=request, target=incident)
-    return answer(request, form, reverse("portal:incidents"))
+    return answer(
+        request, form, reverse("portal:incidents"), page=lambda refused: _incidents_page(request, refused)
+    )
