@@ -17,7 +17,7 @@ from cards_registry.selectors import all_incidents, deck_history
 from casino_ops.validators import first_forbidden_character
 
 from .. import access, selectors, sources
-from ..acts import STAMPS, CloseIncidentForm, StampOrderForm, answer
+from ..acts import STAMPS, CloseIncidentForm, OfficerActForm, StampOrderForm, answer
 
 
 @access.officer_required()
@@ -70,7 +70,7 @@ def incidents(request: HttpRequest) -> HttpResponse:
     return _incidents_page(request)
 
 
-def _incidents_page(request: HttpRequest, refused: CloseIncidentForm | None = None) -> HttpResponse:
+def _incidents_page(request: HttpRequest, refused: OfficerActForm | None = None) -> HttpResponse:
     """The open incidents, each with its closure's form (``refused``: the one refused, as posted,
     its errors next to its fields)."""
     forms = [

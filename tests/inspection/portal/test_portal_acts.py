@@ -73,7 +73,9 @@ def _error_tied_to(page: str, name: str) -> str:
 
 
 @pytest.mark.django_db
-def test_a_closure_refused_on_its_field_is_said_next_to_it_with_its_article(samples: Any, clients: Any) -> None:
+def test_a_closure_refused_on_its_field_is_said_next_to_it_with_its_article(
+    samples: Any, clients: Any
+) -> None:
     prefix = f"incident-{samples.incident.pk}"
     url = reverse("portal:close_incident", args=[samples.incident.pk])
     response = clients[roles.OFFICER].post(url, {f"{prefix}-finding": "   "})
