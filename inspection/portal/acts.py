@@ -101,17 +101,18 @@ def answer(
     page: Callable[[OfficerActForm], HttpResponse] | None = None,
 ) -> HttpResponse:
     """The answer to an officer's act posted: the statement to sign when he prepares it; else the
-    act performed by the form and its message, then ``back``. A form refused comes back on its
-    ``page`` (the page showing it, given the form as posted): each error next to its field, a
-    refusal with its article, as the admin's act pages do; without a page, each of the form's
-    errors is a message of ``back``."""
+    act performed by the form and its message, then ``back``. A form refused on a field comes
+    back on its ``page`` (the page showing it, given the form as posted): each error next to its
+    field (a refusal with its article), those of the whole form above it, as the admin's act
+    pages do. A form refused as a whole (its entry stamped meanwhile, the act refused to him),
+    or without a page, has each of its errors a message of ``back``."""
     if form.is_valid():
         if form.preparing and form.action is not None:
             return passkey.prepare_response(
                 request, act=form.action, target=form.target, fields=form.signed_fields()
             )
         messages.success(request, form.done_message())
-    elif page is not None:
+    elif page is not None and any(name != NON_FIELD_ERRORS for name in form.errors):
         return page(form)
     else:
         for text in form.error_texts():

@@ -41,10 +41,21 @@ def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @access.officer_required()
 def visas(request: HttpRequest) -> HttpResponse:
+    return _visas_page(request)
+
+
+def _visas_page(request: HttpRequest, refused: OfficerActForm | None = None, kind: str = "") -> HttpResponse:
+    """The entries awaiting the officer's visa (``refused``: the visa of the ``kind`` refused, as
+    posted, its errors beside its entry)."""
     return render(
         request,
         "portal/visas.html",
-        {"awaiting": sources.awaiting_visas(request.user), "form": StampOrderForm()},
+        {
+            "awaiting": sources.awaiting_visas(request.user),
+            "form": StampOrderForm(),
+            "refused": refused,
+            "refused_kind": kind,
+        },
     )
 
 
@@ -62,7 +73,11 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     if form_class is None:
         raise Http404
     entry = access.get_visible_or_404(request.user, form_class.entries(), access.VISA, pk=entry_id)
-    return answer(request, form_class(request.POST, request=request, target=entry), _back(request))
+    form = form_class(request.POST, request=request, target=entry)
+    back = _back(request)
+    if back != reverse("portal:visas"):  # a visa from another page: its errors said there
+        return answer(request, form, back)
+    return answer(request, form, back, page=lambda refused: _visas_page(request, refused, kind))
 
 
 @access.officer_required()

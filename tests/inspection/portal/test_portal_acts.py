@@ -93,3 +93,13 @@ def test_a_demand_refused_on_its_field_is_said_next_to_it(clients: Any) -> None:
     assert response.status_code == 200
     said = _error_tied_to(response.content.decode(), "reason")
     assert said.strip()
+
+
+@pytest.mark.django_db
+def test_a_visa_refused_on_its_remark_is_said_next_to_it(samples: Any, clients: Any) -> None:
+    url = reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk])
+    response = clients[roles.OFFICER].post(url, {"remark": "x" * 301})
+    assert response.status_code == 200
+    said = _error_tied_to(response.content.decode(), "remark")
+    assert said.strip()
+    assert not Visa.objects.filter(reception=samples.reception).exists()
