@@ -11,49 +11,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from rest_framework.request import Request
-from rest_framework.response import Response
+from rest_framework import generics
 
 from casino_ops.acts import declaration
-from casino_ops.api import ActView, DeclaredActView, user_by_username
-from casino_ops.checks import inspect
+from casino_ops.api import ActView, DeclaredActView, ReadDetail, ReadList, user_by_username
 from casino_ops.refusals import Refusal
 
 from . import selectors, services
-from .models import Deck, DeckStatus, Incident
+from .models import Deck, Incident
 from .serializers import (
+    DeckOutSerializer,
+    IncidentOutSerializer,
     InspectionFilterSerializer,
+    InspectionOutSerializer,
     ReturnsFilterSerializer,
 )
 
 
-def _deck_row(deck: Deck) -> dict[str, Any]:
-    return {
-        "maker": deck.manufacturer.code,
-        "serial": deck.serial,
-        "sixain": deck.sixain.serial if deck.sixain else None,
-        "back_colour": deck.back_colour,
-        "status": deck.status,
-    }
+class _DepotView(ReadList, DeclaredActView, generics.ListAPIView[Any]):
+    """An act of the depot beside its read list (GET)."""
 
-
-def _incident_row(incident: Incident) -> dict[str, Any]:
-    return {
-        "number": incident.number,
-        "kind": incident.kind,
-        "route": incident.route,
-        "day": incident.day,
-        "table": incident.table_number,
-        "card": incident.card,
-        "decks": [d.serial for d in incident.decks.all()],
-        "told_whom": incident.told_whom,
-        "told_at": incident.told_at,
-        "declared_told_at": incident.declared_told_at,
-        "closed": hasattr(incident, "closure"),
-    }
-
-
-class _DepotView(DeclaredActView):
     def officer(self, username: str) -> Any:
         """The officer told of an incident, by username (FR art. 40, LU art. 7)."""
         if not username:
@@ -73,21 +50,17 @@ class Incidents(_DepotView):
 
     read_permission = "cards_registry.view_incident"
     declared = declaration(services.report_incident)
+    output_class = IncidentOutSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = (
-            Incident.objects.filter(closure__isnull=True)
-            .select_related("officer_informed")
-            .prefetch_related("decks")
-        )
-        return Response([_incident_row(i) for i in rows.order_by("number")])
+    def selector(self, **filters: Any) -> Any:
+        return selectors.incidents_not_closed()
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         decks = selectors.resolve_decks(data.pop("decks"), data.pop("sixains"), profile=self.profile())
         return {**data, "decks": decks, "officer_informed": self.officer(data["officer_informed"])}
 
     def answer(self, result: Any) -> Any:
-        return _incident_row(result)
+        return IncidentOutSerializer(result).data
 
 
 class Returns(_DepotView):
@@ -97,11 +70,10 @@ class Returns(_DepotView):
     read_permission = "cards_registry.view_deck"
     declared = declaration(services.return_decks)
     filter_class = ReturnsFilterSerializer
+    output_class = DeckOutSerializer
 
-    def get(self, request: Request) -> Response:
-        query = self.filters()
-        decks = selectors.decks_out(table_number=query["table"], day=query["day"])
-        return Response([_deck_row(d) for d in decks])
+    def selector(self, **filters: Any) -> Any:
+        return selectors.decks_out(table_number=filters["table"], day=filters["day"])
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         results = []
@@ -140,10 +112,10 @@ class OutOfUse(_DepotView):
 
     read_permission = "cards_registry.view_deck"
     declared = declaration(services.declare_out_of_use)
+    output_class = DeckOutSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = Deck.objects.filter(status=DeckStatus.OUT_OF_USE).select_related("manufacturer", "sixain")
-        return Response([_deck_row(d) for d in rows.order_by("serial")])
+    def selector(self, **filters: Any) -> Any:
+        return selectors.decks_out_of_use()
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         decks = selectors.resolve_decks(data["decks"], data["sixains"], profile=self.profile())
@@ -153,12 +125,13 @@ class OutOfUse(_DepotView):
         return {"at": result.at, "reason": result.reason, "decks": [d.serial for d in result.decks.all()]}
 
 
-class Inspection(ActView):
+class Inspection(ReadDetail, ActView):
     """GET: the self-inspection now (``?day=AAAA-MM-JJ``): ``{"checks", "breaches"}``."""
 
     read_permission = "audit.view_auditevent"
     filter_class = InspectionFilterSerializer
+    output_class = InspectionOutSerializer
     rule = "depot.incident"
 
-    def get(self, request: Request) -> Response:
-        return Response(inspect(self.filters()["day"]).as_dict())
+    def selector(self, **query: Any) -> Any:
+        return selectors.self_inspection(query["day"])

@@ -6,6 +6,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from casino_ops.api import Computed, Given
 from casino_ops.validation import SafeSerializerMixin
 
 
@@ -67,3 +68,42 @@ class ReturnsFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
 
 class InspectionFilterSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     day = serializers.DateField(required=False, allow_null=True, default=None)
+
+
+# -- What the API's reads answer -------------------------------------------------------------------
+
+
+class DeckOutSerializer(Given):
+    """A deck: its maker, its serial, its sixain's, its back's colour and its state."""
+
+    shape = ("maker", "serial", "sixain", "back_colour", "status")
+    maker = serializers.CharField(source="manufacturer.code", read_only=True)
+    sixain = Computed(lambda deck: deck.sixain.serial if deck.sixain else None)
+
+
+class IncidentOutSerializer(Given):
+    """An incident: how it was found, its table and day, its decks by serial, whom it was told
+    and when, and whether it is closed."""
+
+    shape = (
+        "number",
+        "kind",
+        "route",
+        "day",
+        "table",
+        "card",
+        "decks",
+        "told_whom",
+        "told_at",
+        "declared_told_at",
+        "closed",
+    )
+    table = serializers.ReadOnlyField(source="table_number")
+    decks = Computed(lambda incident: [d.serial for d in incident.decks.all()])
+    closed = Computed(lambda incident: hasattr(incident, "closure"))
+
+
+class InspectionOutSerializer(Given):
+    """The self-inspection: the checks run and the breaches found."""
+
+    shape = ("checks", "breaches")

@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
+from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import Model
 from django.http import Http404
@@ -244,6 +245,41 @@ class ReadList:
     def get_queryset(self) -> Any:
         # the filters: ActMixin's (the apps') or the officers' view set's, after this class
         return self.selector(**self.filters())  # type: ignore[attr-defined]
+
+
+class ReadDetail:
+    """The one base of the APIs' reads of one thing (a report, a summary, what an act concerns):
+    ``selector(**filters, **url)`` reads it, given the view's filters validated and what the URL
+    names (a model's ``DoesNotExist`` is a 404); ``output_class`` its serializer. Mixed in before
+    :class:`ActView`, whose ``get`` it is."""
+
+    output_class: Any = None
+
+    def selector(self, **query: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def get(self, request: Request, **url: Any) -> Response:
+        try:
+            found = self.selector(**self.filters(), **url)  # type: ignore[attr-defined]
+        except ObjectDoesNotExist:
+            raise Http404 from None
+        return Response(self.output_class(found).data)
+
+
+class Given(serializers.Serializer[Any]):
+    """A read's output, its keys ``shape`` in order: each passes as the selector read it (an
+    attribute of a row, a key of a dict; the renderer writes its amounts and moments as
+    everywhere) unless the serializer declares it (a person by name, a list typed)."""
+
+    shape: ClassVar[tuple[str, ...]] = ()
+
+    def get_fields(self) -> Any:
+        declared = super().get_fields()
+        fields = type(declared)()
+        for name in self.shape:
+            fields[name] = declared.pop(name) if name in declared else serializers.ReadOnlyField()
+        fields.update(declared)
+        return fields
 
 
 class ActView(ActMixin, APIView):

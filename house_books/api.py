@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from casino_ops.acts import declaration
-from casino_ops.api import ActMixin, BookListing, Computed, DeclaredActView, PeriodFilter, ReadList
+from casino_ops.api import ActMixin, BookListing, Computed, DeclaredActView, Given, PeriodFilter, ReadList
 from casino_ops.refusals import Refusal
 from casino_ops.validation import SafeSerializerMixin
 
@@ -117,21 +117,24 @@ class TipsAccount(ReadList, ActMixin, generics.ListAPIView[Any]):
         )
 
 
-class RoleActs(DeclaredActView):
+class RoleEntryOutSerializer(Given):
+    """A line of the book of roles: a role given or taken back, or a person's new name."""
+
+    shape = ("kind", "person", "role", "recorded_at")
+    person = serializers.ReadOnlyField(source="person_name")
+
+
+class RoleActs(ReadList, DeclaredActView, generics.ListAPIView[m.RoleEntry]):
     """POST ``{"kind": "grant"|"withdrawal"|"name", "person", "role", "first_name", "last_name",
     "reason"}``: the director gives or takes back a role, or writes a person's new name (FR art. 68,
     69; LU art. 10, 51, 54). GET: the book of roles, as ``roles/`` lists it."""
 
     read_permission = "house_books.view_roleentry"
     declared = declaration(services.grant_role)  # as withdraw_role and rename_person: one input, one act
+    output_class = RoleEntryOutSerializer
 
-    def get(self, request: Request) -> Response:
-        return Response(
-            [
-                {"kind": e.kind, "person": e.person_name, "role": e.role, "recorded_at": e.recorded_at}
-                for e in selectors.role_entries()
-            ]
-        )
+    def selector(self, **filters: Any) -> Any:
+        return selectors.role_entries()
 
     def post(self, request: Request) -> Response:  # type: ignore[override]
         data = self.validated()

@@ -16,7 +16,6 @@ from typing import Any
 
 from django.http import Http404
 from django.urls import reverse
-from django.utils import timezone
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, status
@@ -25,7 +24,7 @@ from rest_framework.response import Response
 
 from cards_registry.selectors import incident_notice, incidents_of_replay
 from casino_ops.acts import declaration
-from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadList
+from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadDetail, ReadList
 from casino_ops.django_internals import body_already_read
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import cite
@@ -44,12 +43,21 @@ from .models import (
     Table,
 )
 from .serializers import (
+    AuthorisedMinimumOutSerializer,
     DealerErrorFilterSerializer,
+    DealerErrorRowSerializer,
+    DelegationOutSerializer,
     HandLogAnswerSerializer,
     HandLogReceivedSerializer,
     HandLogSerializer,
+    MinistryNoticeOutSerializer,
+    NotAcknowledgedSerializer,
+    OpeningDaySerializer,
+    SessionConcernedSerializer,
     SessionFilterSerializer,
+    SessionReportSerializer,
     SessionSerializer,
+    TableOutSerializer,
 )
 
 
@@ -64,17 +72,14 @@ class SessionList(ReadList, ActMixin, generics.ListAPIView[Session]):
         return selectors.sessions(**filters)
 
 
-class SessionDetail(ActView):
+class SessionDetail(ReadDetail, ActView):
     """The session report: advance book lines, shoes, hand logs and their discrepancies."""
 
     read_permission = "tables.view_session"
+    output_class = SessionReportSerializer
 
-    def get(self, request: Request, pk: int) -> Response:
-        try:
-            report = selectors.session_report(pk)
-        except Session.DoesNotExist:
-            raise Http404 from None
-        return Response(report)
+    def selector(self, **query: Any) -> Any:
+        return selectors.session_report(query["pk"])
 
 
 def _read_log_body(request: Request) -> bytes:
@@ -94,7 +99,7 @@ def _read_log_body(request: Request) -> bytes:
     return raw
 
 
-class SessionHandLogs(DeclaredActView):
+class SessionHandLogs(ReadList, DeclaredActView, generics.ListAPIView[HandLog]):
     """GET: the session's hand logs. POST: upload one hand log (the JSON body is the log, stored
     byte for byte and validated by the hand-log parser: it has no input serializer)."""
 
@@ -102,9 +107,10 @@ class SessionHandLogs(DeclaredActView):
     declared = declaration(services.upload_hand_log)
     raw_body = True  # the body is the log itself (tables.rules.hand_log), not fields
 
-    def get(self, request: Request, pk: int) -> Response:
-        logs = selectors.hand_logs(session_id=pk)
-        return Response(HandLogSerializer(logs, many=True).data)
+    output_class = HandLogSerializer
+
+    def selector(self, **filters: Any) -> Any:
+        return selectors.hand_logs(session_id=self.kwargs["pk"])
 
     @extend_schema(
         request={"application/json": OpenApiTypes.OBJECT},
@@ -161,101 +167,78 @@ def received_answer(request: Request, log: HandLog) -> dict[str, Any]:
     return answer
 
 
-class HandLogDetail(ActMixin, generics.RetrieveAPIView[HandLog]):
+class HandLogDetail(ReadDetail, ActView):
     """One hand log, its replay and its discrepancies."""
 
     read_permission = "tables.view_handlog"
-    serializer_class = HandLogSerializer
+    output_class = HandLogSerializer
 
-    def get_queryset(self) -> Any:
-        return selectors.hand_logs()
+    def selector(self, **query: Any) -> Any:
+        return selectors.hand_logs().get(pk=query["pk"])
 
 
-class DealerErrors(ActView):
+class DealerErrors(ReadList, ActMixin, generics.ListAPIView[Any]):
     """Dealer-error summary per table, session or croupier."""
 
     read_permission = "tables.view_discrepancy"
     filter_class = DealerErrorFilterSerializer
+    output_class = DealerErrorRowSerializer
 
-    def get(self, request: Request) -> Response:
-        return Response(selectors.dealer_error_summary(**self.filters()))
+    def selector(self, **filters: Any) -> Any:
+        return selectors.dealer_error_summary(**filters)
 
 
-class Delegations(DeclaredActView):
-    """POST: the director records his delegate for the direction of play (LU art. 51 V)."""
+class Delegations(ReadList, DeclaredActView, generics.ListAPIView[Delegation]):
+    """GET: the delegations. POST: the director records his delegate for the direction of play
+    (LU art. 51 V)."""
 
     read_permission = "tables.view_delegation"
     declared = declaration(services.grant_delegation)
     people = ("delegate",)
+    output_class = DelegationOutSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = Delegation.objects.select_related("delegate", "granted_by").order_by("-valid_from", "-at")
-        return Response([selectors.delegation_dict(d) for d in rows])
+    def selector(self, **filters: Any) -> Any:
+        return selectors.delegations()
 
 
-class AuthorisedMinimums(DeclaredActView):
-    """POST: the director records the authorised minimum of a decree (stamped later by an officer)."""
+class AuthorisedMinimums(ReadList, DeclaredActView, generics.ListAPIView[AuthorisedMinimum]):
+    """GET: the authorised minimums. POST: the director records the authorised minimum of a
+    decree (stamped later by an officer)."""
 
     read_permission = "tables.view_authorisedminimum"
     declared = declaration(services.record_authorised_minimum)
+    output_class = AuthorisedMinimumOutSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = AuthorisedMinimum.objects.select_related("stamped_by").order_by("-in_force_on", "-recorded_at")
-        return Response(
-            [
-                {
-                    "id": a.pk,
-                    "minimum": a.minimum,
-                    "decree_reference": a.decree_reference,
-                    "decree_date": a.decree_date,
-                    "in_force_on": a.in_force_on,
-                    "stamped_at": a.stamped_at,
-                }
-                for a in rows
-            ]
-        )
+    def selector(self, **filters: Any) -> Any:
+        return selectors.authorised_minimums()
 
 
-class MinistryNotices(DeclaredActView):
+class MinistryNotices(ReadList, DeclaredActView, generics.ListAPIView[MinistryNotice]):
     """POST: the director records his notice to the minister of a raised minimum, when he sends
     it (LU art. 26); GET: the book of notices, each with its recording beside its declared day."""
 
     read_permission = "tables.view_ministrynotice"
     declared = declaration(services.record_ministry_notice)
+    output_class = MinistryNoticeOutSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = MinistryNotice.objects.order_by("-recorded_at", "-pk")
-        return Response(
-            [
-                {
-                    "id": n.pk,
-                    "minimum": n.minimum,
-                    "sent_on": n.sent_on,
-                    "reference": n.reference,
-                    "recorded_at": n.recorded_at,
-                }
-                for n in rows
-            ]
-        )
+    def selector(self, **filters: Any) -> Any:
+        return selectors.ministry_notices()
 
     def answer(self, result: Any) -> Any:
         return {"id": result.pk, "recorded_at": result.recorded_at}
 
 
-class AcknowledgeDiscrepancies(DeclaredActView):
-    """POST ``{"discrepancies": [ids], "note"}``: the director takes note of discrepancies."""
+class AcknowledgeDiscrepancies(ReadDetail, DeclaredActView):
+    """GET: the discrepancies not yet acknowledged. POST ``{"discrepancies": [ids], "note"}``:
+    the director takes note of discrepancies."""
 
     read_permission = "tables.view_discrepancy"
     declared = declaration(services.acknowledge_discrepancies)
     answer_status = status.HTTP_200_OK
+    output_class = NotAcknowledgedSerializer
 
-    def get(self, request: Request) -> Response:
-        rows = (
-            Discrepancy.objects.filter(acknowledgement__isnull=True)
-            .order_by("id")
-            .values_list("id", flat=True)
-        )
-        return Response({"not_acknowledged": list(rows[:10000])})
+    def selector(self, **query: Any) -> Any:
+        return selectors.discrepancies_not_acknowledged()
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         wanted = set(data["discrepancies"])
@@ -271,30 +254,21 @@ class AcknowledgeDiscrepancies(DeclaredActView):
         return {"acknowledged": [r.discrepancy_id for r in result]}
 
 
-def _table_dict(table: Table) -> dict[str, Any]:
-    return {
-        "id": table.pk,
-        "number": table.number,
-        "code": table.code,
-        "boxes": table.boxes,
-        "in_service": table.in_service,
-    }
-
-
-class Tables(DeclaredActView):
+class Tables(ReadList, DeclaredActView, generics.ListAPIView[Table]):
     """GET: the tables. POST: put a table on the floor (the director or a committee member)."""
 
     read_permission = "tables.view_table"
     declared = declaration(services.create_table)
+    output_class = TableOutSerializer
 
-    def get(self, request: Request) -> Response:
-        return Response([_table_dict(t) for t in Table.objects.order_by("number")])
+    def selector(self, **filters: Any) -> Any:
+        return selectors.tables()
 
     def answer(self, result: Any) -> Any:
-        return _table_dict(result)
+        return TableOutSerializer(result).data
 
 
-class OpenSession(DeclaredActView):
+class OpenSession(ReadDetail, DeclaredActView):
     """POST: open a session of a table (by its number) for the current gaming day, with its limits
     and its initial advance; the caller signs (the initial advance, FR art. 69, LU art. 10) and
     fixes the maximum."""
@@ -302,9 +276,10 @@ class OpenSession(DeclaredActView):
     read_permission = "tables.view_session"
     declared = declaration(services.open_session)
     people = ("croupier",)
+    output_class = OpeningDaySerializer
 
-    def get(self, request: Request) -> Response:
-        return Response({"gaming_day": get_casino().gaming_day(timezone.now())})
+    def selector(self, **query: Any) -> Any:
+        return selectors.opening_day()
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         table = Table.objects.filter(number=data.pop("table")).first()
@@ -321,21 +296,21 @@ class OpenSession(DeclaredActView):
         return {"id": result.pk, "day": result.day}
 
 
-class _SessionActView(DeclaredActView):
+class _SessionActView(ReadDetail, DeclaredActView):
     """An act on one session (``sessions/<pk>/…``): GET says what it concerns; the act's
     answer is the line it wrote in the advance book."""
 
     read_permission = "tables.view_session"
+    output_class = SessionConcernedSerializer
+
+    def selector(self, **query: Any) -> Any:
+        return selectors.session_concerned(query["pk"])
 
     def session(self, pk: int) -> Session:
         session = Session.objects.filter(pk=pk).select_related("table").first()
         if session is None:
             raise Http404
         return session
-
-    def get(self, request: Request, pk: int) -> Response:
-        session = self.session(pk)
-        return Response({"id": session.pk, "status": session.status, "day": session.day})
 
     def inputs(self, data: dict[str, Any], **url: Any) -> dict[str, Any]:
         return {**data, "session": self.session(url["pk"])}

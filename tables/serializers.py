@@ -6,10 +6,12 @@ from typing import Any
 
 from rest_framework import serializers
 
+from casino_ops.api import Computed, Given
 from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_no_control_characters
 
 from .models import Discrepancy, HandLog, Replay, Session
+from .selectors import person_name
 
 
 class DiscrepancySerializer(SafeSerializerMixin, serializers.ModelSerializer[Discrepancy]):
@@ -246,3 +248,98 @@ class MaximumInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
 
 class NoInputSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     """An act that takes nothing but its caller (the resumption of a session)."""
+
+
+# -- What the API's reads answer (the selectors' rows, their amounts and moments as read) -------
+
+
+class DelegationOutSerializer(Given):
+    """A delegation of the direction of play (LU art. 51 V), its people by name."""
+
+    shape = ("id", "delegate", "approval_reference", "approved_on", "valid_from", "valid_until", "granted_by")
+    delegate = Computed(lambda d: person_name(d.delegate))
+    granted_by = Computed(lambda d: person_name(d.granted_by))
+
+
+class AuthorisedMinimumOutSerializer(Given):
+    """The authorised minimum of a decree, and when an officer stamped it."""
+
+    shape = ("id", "minimum", "decree_reference", "decree_date", "in_force_on", "stamped_at")
+
+
+class MinistryNoticeOutSerializer(Given):
+    """A notice to the minister of a raised minimum (LU art. 26), with its recording."""
+
+    shape = ("id", "minimum", "sent_on", "reference", "recorded_at")
+
+
+class TableOutSerializer(Given):
+    """A table of the floor."""
+
+    shape = ("id", "number", "code", "boxes", "in_service")
+
+
+class NotAcknowledgedSerializer(Given):
+    """The discrepancies the director has not yet taken note of, by id."""
+
+    shape = ("not_acknowledged",)
+    not_acknowledged = serializers.ListField(child=serializers.IntegerField(), read_only=True)
+
+
+class SessionConcernedSerializer(Given):
+    """The séance an act concerns: its state and its day."""
+
+    shape = ("id", "status", "day")
+
+
+class OpeningDaySerializer(Given):
+    """The gaming day a séance opened now falls on."""
+
+    shape = ("gaming_day",)
+
+
+class DealerErrorRowSerializer(Given):
+    """A row of the dealer errors: a table, a séance or a croupier, its replayed hand logs and
+    their discrepancies, by code, with what was overpaid and underpaid."""
+
+    shape = ("key", "label", "hand_logs", "rounds", "discrepancies", "by_code", "overpaid", "underpaid")
+
+
+class SessionReportSerializer(Given):
+    """The report of a séance (:func:`tables.selectors.session_report`): its advance book's line,
+    its shoes, its hand logs with their discrepancies, its control lines and their summary."""
+
+    shape = (
+        "id",
+        "table_number",
+        "table_code",
+        "day",
+        "fiscal_year",
+        "profile",
+        "house_rules",
+        "minimum",
+        "maximum",
+        "advance_amount",
+        "guarantee_fund",
+        "ministry_notified_on",
+        "ministry_notice_reference",
+        "ministry_notice_recorded_at",
+        "delegation",
+        "croupier",
+        "opened_at",
+        "opened_by",
+        "status",
+        "status_label",
+        "closed_at",
+        "advances_total",
+        "closing_cash",
+        "result",
+        "entries",
+        "interruptions",
+        "maximum_changes",
+        "notice",
+        "shoes",
+        "hand_logs",
+        "control_lines",
+        "summary",
+    )

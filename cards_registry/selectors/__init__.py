@@ -16,15 +16,18 @@ from .depot import (
     decks_in_cabinet_per_books,
     decks_issued_to,
     decks_out,
+    decks_out_of_use,
     depot_settings,
     held_sixains,
     incident_notice,
+    incidents_not_closed,
     incidents_of_replay,
     incidents_of_return,
     last_issue_day,
     last_sixain_cap_act,
     late_or_unreported_incidents,
     open_incidents_at,
+    self_inspection,
 )
 from .officers import (
     all_incidents,
@@ -44,6 +47,9 @@ from .officers import (
 
 __all__ = [
     "colour",
+    "decks_out_of_use",
+    "incidents_not_closed",
+    "self_inspection",
     "last_issue_day",
     "current_key_holder",
     "held_sixains",

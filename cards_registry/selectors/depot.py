@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 
 from audit.actions import Action
 from audit.models import AuditEvent
+from casino_ops.checks import inspect
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
@@ -230,3 +231,28 @@ def last_issue_day() -> dt.date | None:
     """The latest gaming day decks were issued for."""
     latest: dt.date | None = TableIssue.objects.aggregate(latest=Max("day"))["latest"]
     return latest
+
+
+def incidents_not_closed() -> QuerySet[Incident]:
+    """The incidents not closed yet, by number, with their decks and the officer told."""
+    return (
+        Incident.objects.filter(closure__isnull=True)
+        .select_related("officer_informed")
+        .prefetch_related("decks")
+        .order_by("number")
+    )
+
+
+def decks_out_of_use() -> QuerySet[Deck]:
+    """The decks declared out of use, still in the cabinet, by serial."""
+    return (
+        Deck.objects.filter(status=DeckStatus.OUT_OF_USE)
+        .select_related("manufacturer", "sixain")
+        .order_by("serial")
+    )
+
+
+def self_inspection(day: dt.date | None = None) -> dict[str, Any]:
+    """The self-inspection now (of ``day``, else of the gaming day): its checks and breaches."""
+    found: dict[str, Any] = inspect(day).as_dict()
+    return found

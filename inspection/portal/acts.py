@@ -11,6 +11,7 @@ with the signature (:mod:`inspection.portal.passkey`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, cast
 
 from django import forms
@@ -30,6 +31,7 @@ from casino_ops import dates
 from casino_ops.access import acting_user
 from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActPageForm
+from casino_ops.forms import describe_errors
 from house_books.selectors import closings_awaiting_visa
 from house_books.services import stamp_closing
 from inspection.registers.reports import request_report
@@ -57,6 +59,11 @@ class OfficerActForm(ActPageForm):
         )
         actor = acting_user(request) if request is not None else None
         super().__init__(data, actor=actor)
+
+    def full_clean(self) -> None:
+        super().full_clean()
+        if self.is_bound:
+            describe_errors(self)  # each field's error tied to it, as on the portal's other forms
 
     def _perform(self, data: dict[str, Any]) -> None:
         if not self.preparing:  # the statement to sign is prepared; the act waits for its signature
@@ -88,15 +95,26 @@ class OfficerActForm(ActPageForm):
         return texts
 
 
-def answer(request: HttpRequest, form: OfficerActForm, back: str) -> HttpResponse:
+def answer(
+    request: HttpRequest,
+    form: OfficerActForm,
+    back: str,
+    page: Callable[[OfficerActForm], HttpResponse] | None = None,
+) -> HttpResponse:
     """The answer to an officer's act posted: the statement to sign when he prepares it; else the
-    act performed by the form and its message, or each of the form's errors; then ``back``."""
+    act performed by the form and its message, then ``back``. A form refused on a field comes
+    back on its ``page`` (the page showing it, given the form as posted): each error next to its
+    field (a refusal with its article), those of the whole form above it, as the admin's act
+    pages do. A form refused as a whole (its entry stamped meanwhile, the act refused to him),
+    or without a page, has each of its errors a message of ``back``."""
     if form.is_valid():
         if form.preparing and form.action is not None:
             return passkey.prepare_response(
                 request, act=form.action, target=form.target, fields=form.signed_fields()
             )
         messages.success(request, form.done_message())
+    elif page is not None and any(name != NON_FIELD_ERRORS for name in form.errors):
+        return page(form)
     else:
         for text in form.error_texts():
             messages.error(request, text)

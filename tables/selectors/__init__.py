@@ -23,6 +23,15 @@ from .control import (
     last_day_named,
     visa_moments,
 )
+from .reads import (
+    authorised_minimums,
+    delegations,
+    discrepancies_not_acknowledged,
+    ministry_notices,
+    opening_day,
+    session_concerned,
+    tables,
+)
 from .sessions import (
     advance_book,
     advance_entries,
@@ -31,6 +40,7 @@ from .sessions import (
     effective_session_advances,
     limits_in_force,
     open_sessions,
+    person_name,
     session_report,
     session_rows,
     sessions,
@@ -89,4 +99,12 @@ __all__ = [
     "round_positions",
     "hand_log_rows",
     "discrepancy_rows",
+    "authorised_minimums",
+    "delegations",
+    "discrepancies_not_acknowledged",
+    "ministry_notices",
+    "opening_day",
+    "session_concerned",
+    "tables",
+    "person_name",
 ]

@@ -26,11 +26,15 @@ from ..models import (
 from .acts import authorised_minimums_at_opening, interruptions, notice
 
 
-def _name(user: Any) -> str | None:
+def person_name(user: Any) -> str | None:
+    """A person as the books show him: his full name, else his username (None: nobody)."""
     if user is None:
         return None
     full = f"{user.first_name} {user.last_name}".strip()
     return full or user.get_username()
+
+
+_name = person_name
 
 
 _ENTRY_EVENT = {

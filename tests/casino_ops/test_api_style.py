@@ -9,9 +9,11 @@ books' declarations, their JSON fields written out below.
 
 from __future__ import annotations
 
+import ast
 import importlib
 import inspect
 import pkgutil
+import textwrap
 from collections.abc import Iterator
 from typing import Any
 
@@ -186,3 +188,76 @@ def test_every_read_list_shares_the_one_list_base() -> None:
     for name, view in lists:
         assert issubclass(view, ReadList), name
         assert view.pagination_class is not None, name
+
+
+def own_gets(view: Any) -> Iterator[tuple[Any, Any]]:
+    """(class, its get) of each ``get`` written in the view's classes outside the bases (DRF's
+    and ``casino_ops.api``'s)."""
+    for klass in view.__mro__:
+        if klass.__module__.startswith(("rest_framework.", "django.", "casino_ops.api")):
+            continue
+        if "get" in vars(klass):
+            yield klass, vars(klass)["get"]
+
+
+def answers_a_list(function: Any) -> bool:
+    """Whether ``function`` answers a list it builds itself: ``Response([...])``, a list
+    comprehension, a ``list(...)`` or a serializer's ``many=True``."""
+    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if any(k.arg == "many" for k in node.keywords):
+                return True
+            called = node.func.id if isinstance(node.func, ast.Name) else ""
+            if called == "Response" and node.args:
+                first = node.args[0]
+                if isinstance(first, ast.List | ast.ListComp) or (
+                    isinstance(first, ast.Call)
+                    and isinstance(first.func, ast.Name)
+                    and first.func.id == "list"
+                ):
+                    return True
+    return False
+
+
+@pytest.mark.parametrize(("name", "view", "initkwargs"), VIEWS, ids=[v[0] for v in VIEWS])
+def test_no_read_is_a_get_written_by_hand(name: str, view: Any, initkwargs: Any) -> None:
+    """A read of the apps' API is a selector and an output serializer served by the one list
+    base (``ReadList``) or the one detail base (``ReadDetail``): no view of theirs writes its own
+    ``get``; no ``get`` of any API (the officers' proofs and files included) answers a list built
+    by hand."""
+    from casino_ops.api import ReadDetail, ReadList
+
+    written = list(own_gets(view))
+    for klass, get in written:
+        assert not answers_a_list(get), f"{name}: {klass.__qualname__}.get answers a list built by hand"
+    if name.split(":")[0] in NAMESPACES[:3]:
+        assert not written, f"{name}: get() written by hand in {[k.__qualname__ for k, _g in written]}"
+        if hasattr(view, "get"):
+            assert issubclass(view, ReadList | ReadDetail), name
+            assert attribute(view, initkwargs, "output_class") is not None, name
+
+
+def test_a_get_answering_a_list_by_hand_is_found() -> None:
+    """The check above finds the hand-written lists it forbids, and lets a file or a detail by."""
+    from rest_framework.response import Response
+
+    class ByHand:
+        def get(self, request: Any) -> Any:
+            return Response([{"id": row} for row in range(3)])
+
+    class Many:
+        def get(self, request: Any) -> Any:
+            return Response(BookList.serializer_class(request, many=True).data)
+
+    class Listed:
+        def get(self, request: Any) -> Any:
+            return Response(list(request))
+
+    class Detail:
+        def get(self, request: Any) -> Any:
+            return Response({"id": 1})
+
+    assert answers_a_list(ByHand.get) and answers_a_list(Many.get) and answers_a_list(Listed.get)
+    assert not answers_a_list(Detail.get)
+    assert [klass for klass, _get in own_gets(ByHand)] == [ByHand]

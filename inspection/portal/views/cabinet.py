@@ -23,8 +23,12 @@ def books_inspection(request: HttpRequest) -> HttpResponse:
 
 @access.officer_required(access.DEMAND_OPENING)
 def demand_opening(request: HttpRequest) -> HttpResponse:
+    form = DemandOpeningForm(request.POST, request=request)
     return answer(
-        request, DemandOpeningForm(request.POST, request=request), reverse("portal:books_inspection")
+        request,
+        form,
+        reverse("portal:books_inspection"),
+        page=lambda refused: render(request, "portal/inspection.html", {"demand_form": refused}),
     )
 
 

@@ -17,7 +17,7 @@ from cards_registry.selectors import all_incidents, deck_history
 from casino_ops.validators import first_forbidden_character
 
 from .. import access, selectors, sources
-from ..acts import STAMPS, CloseIncidentForm, StampOrderForm, answer
+from ..acts import STAMPS, CloseIncidentForm, OfficerActForm, StampOrderForm, answer
 
 
 @access.officer_required()
@@ -41,10 +41,21 @@ def deck(request: HttpRequest, deck_id: int) -> HttpResponse:
 
 @access.officer_required()
 def visas(request: HttpRequest) -> HttpResponse:
+    return _visas_page(request)
+
+
+def _visas_page(request: HttpRequest, refused: OfficerActForm | None = None, kind: str = "") -> HttpResponse:
+    """The entries awaiting the officer's visa (``refused``: the visa of the ``kind`` refused, as
+    posted, its errors beside its entry)."""
     return render(
         request,
         "portal/visas.html",
-        {"awaiting": sources.awaiting_visas(request.user), "form": StampOrderForm()},
+        {
+            "awaiting": sources.awaiting_visas(request.user),
+            "form": StampOrderForm(),
+            "refused": refused,
+            "refused_kind": kind,
+        },
     )
 
 
@@ -62,12 +73,30 @@ def stamp(request: HttpRequest, kind: str, entry_id: int) -> HttpResponse:
     if form_class is None:
         raise Http404
     entry = access.get_visible_or_404(request.user, form_class.entries(), access.VISA, pk=entry_id)
-    return answer(request, form_class(request.POST, request=request, target=entry), _back(request))
+    form = form_class(request.POST, request=request, target=entry)
+    back = _back(request)
+    if back != reverse("portal:visas"):  # a visa from another page: its errors said there
+        return answer(request, form, back)
+    return answer(request, form, back, page=lambda refused: _visas_page(request, refused, kind))
 
 
 @access.officer_required()
 def incidents(request: HttpRequest) -> HttpResponse:
-    forms = [(incident, CloseIncidentForm(target=incident)) for incident in sources.open_incidents()]
+    return _incidents_page(request)
+
+
+def _incidents_page(request: HttpRequest, refused: OfficerActForm | None = None) -> HttpResponse:
+    """The open incidents, each with its closure's form (``refused``: the one refused, as posted,
+    its errors next to its fields)."""
+    forms = [
+        (
+            incident,
+            refused
+            if refused is not None and incident == refused.target
+            else CloseIncidentForm(target=incident),
+        )
+        for incident in sources.open_incidents()
+    ]
     return render(request, "portal/incidents.html", {"forms": forms})
 
 
@@ -76,4 +105,6 @@ def close_incident(request: HttpRequest, incident_id: int) -> HttpResponse:
     """The officer closes an incident: his findings, and which decks are fit again."""
     incident = access.get_visible_or_404(request.user, all_incidents(), access.CLOSE_INCIDENT, pk=incident_id)
     form = CloseIncidentForm(request.POST, request=request, target=incident)
-    return answer(request, form, reverse("portal:incidents"))
+    return answer(
+        request, form, reverse("portal:incidents"), page=lambda refused: _incidents_page(request, refused)
+    )

@@ -4,13 +4,15 @@ of the service put on the form with its article, nothing recorded."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import RequestFactory
+from django.urls import reverse
 
-from cards_registry.models import Visa
+from cards_registry.models import IncidentClosure, Visa
 from casino_ops import roles
 from casino_ops.admin_acts import ActPageForm
 from inspection.portal import acts
@@ -54,4 +56,50 @@ def test_a_bad_input_is_refused_on_its_field_before_the_service(samples: Any) ->
     assert not form.is_valid()
     assert list(form.errors) == ["remark"] and form.refused is None
     assert form.error_texts()[0].startswith("Observations : ")
+    assert not Visa.objects.filter(reception=samples.reception).exists()
+
+
+def _error_tied_to(page: str, name: str) -> str:
+    """The error said next to the field ``name`` of ``page``, after checking the field names it
+    (``aria-describedby``, ``aria-invalid``) and the error is announced (``role="alert"``)."""
+    field = re.search(rf'<(?:input|textarea)[^>]*name="{re.escape(name)}"[^>]*>', page)
+    assert field is not None, name
+    described = re.search(r'aria-describedby="([^"]*)"', field.group(0))
+    assert described is not None and 'aria-invalid="true"' in field.group(0), field.group(0)
+    error_id = described.group(1).split()[-1]
+    error = re.search(rf'<[^>]*id="{re.escape(error_id)}"[^>]*>(.*?)</', page, re.S)
+    assert error is not None and 'role="alert"' in error.group(0), error_id
+    return error.group(1)
+
+
+@pytest.mark.django_db
+def test_a_closure_refused_on_its_field_is_said_next_to_it_with_its_article(
+    samples: Any, clients: Any
+) -> None:
+    prefix = f"incident-{samples.incident.pk}"
+    url = reverse("portal:close_incident", args=[samples.incident.pk])
+    response = clients[roles.OFFICER].post(url, {f"{prefix}-finding": "   "})
+    assert response.status_code == 200  # the page again, the form as posted, not a redirect
+    page = response.content.decode()
+    said = _error_tied_to(page, f"{prefix}-finding")
+    assert said.strip()
+    assert not IncidentClosure.objects.exists()
+    assert 'class="messages"' not in page or said not in page.split('class="messages"')[1].split("</ul>")[0]
+
+
+@pytest.mark.django_db
+def test_a_demand_refused_on_its_field_is_said_next_to_it(clients: Any) -> None:
+    response = clients[roles.OFFICER].post(reverse("portal:demand_opening"), {"reason": "x" * 301})
+    assert response.status_code == 200
+    said = _error_tied_to(response.content.decode(), "reason")
+    assert said.strip()
+
+
+@pytest.mark.django_db
+def test_a_visa_refused_on_its_remark_is_said_next_to_it(samples: Any, clients: Any) -> None:
+    url = reverse("portal:stamp", args=["prise-en-charge", samples.reception.pk])
+    response = clients[roles.OFFICER].post(url, {"remark": "x" * 301})
+    assert response.status_code == 200
+    said = _error_tied_to(response.content.decode(), "remark")
+    assert said.strip()
     assert not Visa.objects.filter(reception=samples.reception).exists()
