@@ -66,6 +66,9 @@ _migrated: dict[str, list[str]] = {}  # table: the statements that write its row
 # (CREATE DATABASE … TEMPLATE) under this name, <test database>_migrated; the other workers'
 # databases are copies of that one. The controller drops it at the end of the run.
 MIGRATED_COPY = "migrated-database"  # the file, in the run's temporary directory, naming it
+# ... and, in each worker's environment, the variable naming it: the benches' migrated database
+# is a copy of it too (tests/support/bench_runner.py), instead of a migrate of its own.
+MIGRATED_COPY_VARIABLE = "TEST_MIGRATED_DATABASE"
 _migrating: list[int] = []  # the lock's descriptor, held by the worker that migrates
 _copied: list[str] = []  # this worker's database, when it is a copy (this worker drops it)
 
@@ -108,6 +111,7 @@ def django_db_keepdb(
             cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(own)}")
             cursor.execute(f"CREATE DATABASE {_quoted(own)} TEMPLATE {_quoted(named.read_text())}")
         _copied.append(own)
+        os.environ[MIGRATED_COPY_VARIABLE] = named.read_text()
     finally:
         os.close(lock)
     return True
@@ -128,6 +132,7 @@ def _leave_a_copy(django_db_blocker: Any, shared: Any) -> None:
             cursor.execute(f"DROP DATABASE IF EXISTS {_quoted(copy)}")
             cursor.execute(f"CREATE DATABASE {_quoted(copy)} TEMPLATE {_quoted(own)}")
         (shared / MIGRATED_COPY).write_text(copy)
+        os.environ[MIGRATED_COPY_VARIABLE] = copy
     finally:
         os.close(lock)
 

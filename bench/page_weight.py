@@ -53,7 +53,7 @@ def _database(server_url: str, *, drop_only: bool = False) -> str:
     with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{DB_NAME}" WITH (FORCE)')
         if not drop_only:
-            create_database(conn, DB_NAME)
+            create_database(conn, DB_NAME, seeded=True)
     return urlunsplit(urlsplit(server_url)._replace(path=f"/{DB_NAME}"))
 
 
@@ -159,7 +159,7 @@ def main() -> None:
 
     try:
         call_command("migrate", verbosity=0)
-        call_command("seed_demo", stdout=open(os.devnull, "w"))
+        call_command("seed_demo", "--if-empty", stdout=open(os.devnull, "w"))  # seeded: a copy
         call_command("collectstatic", "--noinput", verbosity=0)
         pages = _pages()
         before, after = _measure("before", pages), _measure("after", pages)

@@ -22,7 +22,7 @@ def test_the_portal_bench_serves_every_page() -> None:
 
 
 def test_the_page_weight_bench_weighs_every_page() -> None:
-    out = run_bench("page_weight.py")
+    out = run_bench("page_weight.py", seeded=True)
     assert "check   : ok: portal: dashboard: its static files fetched" in out
 
 

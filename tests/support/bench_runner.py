@@ -66,8 +66,9 @@ def template(seeded: bool = False) -> str:
     session's end (conftest.py)."""
     if "migrated" not in _TEMPLATE:
         name = "bench_template" + suffix()
-        _create(name)
-        _manage(name, "migrate", "-v0")
+        if not _copy_of_the_migrated_test_database(name):
+            _create(name)
+            _manage(name, "migrate", "-v0")
         _TEMPLATE["migrated"] = name
     if seeded and "seeded" not in _TEMPLATE:
         name = "bench_template_seeded" + suffix()
@@ -75,6 +76,24 @@ def template(seeded: bool = False) -> str:
         _manage(name, "seed_demo", "-v0")
         _TEMPLATE["seeded"] = name
     return _TEMPLATE["seeded" if seeded else "migrated"]
+
+
+def _copy_of_the_migrated_test_database(name: str) -> bool:
+    """Under pytest-xdist, the test database one worker migrated for the run is kept untouched
+    for the others to copy (the root conftest.py, ``TEST_MIGRATED_DATABASE``): the benches'
+    migrated database is a copy of it too, as migrate (of the same code, with the test settings)
+    would have left it. False when there is none (a run without workers): migrate then."""
+    import psycopg
+
+    migrated = os.environ.get("TEST_MIGRATED_DATABASE")
+    if not migrated:
+        return False
+    try:
+        _create(name, migrated)
+    except psycopg.Error:
+        drop_database(name)
+        return False
+    return True
 
 
 def drop_template() -> None:
