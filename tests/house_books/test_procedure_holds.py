@@ -102,11 +102,15 @@ def test_a_book_row_loaded_by_loaddata_is_named_by_inspect_books(
     from casino_ops.checks import inspect
     from tables.services import create_table
 
-    create_table(actor=director, number=3, code="BJ03")
+    table = create_table(actor=director, number=3, code="BJ03")
     assert not [b for b in inspect().breaches if b.check == "audit.books_bound"]
     fixture = tmp_path / "forged.json"
+    # a key no row holds (the sequence is not rolled back between tests: a fixed key may be taken)
+    forged = table.pk + 1000
     fixture.write_text(
-        json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
+        json.dumps(
+            [{"model": "tables.table", "pk": forged, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}]
+        )
     )
     call_command("loaddata", str(fixture), verbosity=0)
     found = [b for b in inspect().breaches if b.check == "audit.books_bound"]
