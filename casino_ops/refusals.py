@@ -1601,8 +1601,7 @@ class Refusal(Enum):
         field="discrepancies",
     )
     UNKNOWN_MINISTRY_NOTICE = Said(
-        # said as the API says an unknown table: the field's name
-        "ministry_notice",
+        _("Il n'y a pas d'information du ministre n° %(n)s au livre des informations."),
         (GIVEN,),
         field="ministry_notice",
     )

@@ -288,7 +288,7 @@ class OpenSession(ReadDetail, DeclaredActView):
         if data.get("ministry_notice") is not None:
             notice = MinistryNotice.objects.filter(pk=data["ministry_notice"]).first()
             if notice is None:
-                raise Refusal.UNKNOWN_MINISTRY_NOTICE.error(article=self.article())
+                raise Refusal.UNKNOWN_MINISTRY_NOTICE.error(article=self.article(), n=data["ministry_notice"])
             data["ministry_notice"] = notice
         return {**data, "table": table}
 

@@ -112,6 +112,10 @@ def test_a_session_day_through_the_api(client, staff, table):
         response=_post(client, staff["director"], url, {**opening, "table": 99}),
         field="table",
     )
+    unknown_notice = _post(client, staff["director"], url, {**opening, "ministry_notice": 999999})
+    assert_refused("UNKNOWN_MINISTRY_NOTICE", response=unknown_notice, field="ministry_notice")
+    # the message says what is missing, not only the field's name
+    assert "999999" in unknown_notice.json()["message"], unknown_notice.json()
     assert_refused(
         "MAXIMUM_BY_DIRECTOR",
         response=_post(client, staff["committee"], url, opening),
