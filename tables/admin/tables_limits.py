@@ -76,8 +76,33 @@ class TableAdmin(ActAdmin):
         self._set_service(request, queryset, True)
 
 
+class _ActPageAdmin(ReadOnlyAdmin):
+    """A book written by one act: its "Ajouter" is the act's own page (``act_form``, titled
+    ``add_title``), offered to whoever may perform the act of the form's declaration; the
+    page is seen by the book's view permission and leads back to its list."""
+
+    act_form: type[Any]  # the form of its "Ajouter" page (the act)
+    add_title: Any = ""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return may_perform(request.user, self.act_form)
+
+    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        meta = self.model._meta
+        return act_page(
+            self,
+            request,
+            title=str(self.add_title),
+            form_class=self.act_form,
+            back=reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist"),
+            perm=f"{meta.app_label}.view_{meta.model_name}",
+        )
+
+
 @admin.register(Delegation)
-class DelegationAdmin(ReadOnlyAdmin):
+class DelegationAdmin(_ActPageAdmin):
     """The director's delegates for the direction of play (LU art. 51 V): a dated act, read-only."""
 
     list_display = (
@@ -92,24 +117,11 @@ class DelegationAdmin(ReadOnlyAdmin):
     list_select_related = ("delegate", "granted_by")
     act_form = DelegationForm  # the form of its "Ajouter" page (the act)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return may_perform(request.user, self.act_form)
-
-    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not may_perform(request.user, self.act_form):
-            raise PermissionDenied
-        return act_page(
-            self,
-            request,
-            title=str(_("Délégation pour la direction des jeux (LU art. 51 V)")),
-            form_class=self.act_form,
-            back=reverse("admin:tables_delegation_changelist"),
-            perm="tables.view_delegation",
-        )
+    add_title = _("Délégation pour la direction des jeux (LU art. 51 V)")
 
 
 @admin.register(AuthorisedMinimum)
-class AuthorisedMinimumAdmin(ReadOnlyAdmin):
+class AuthorisedMinimumAdmin(_ActPageAdmin):
     """The authorised minimum of the decree: recorded by the director, stamped by an officer."""
 
     list_display = (
@@ -125,20 +137,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
     actions = ["stamp"]
     act_form = AuthorisedMinimumForm  # the form of its "Ajouter" page (the act)
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return may_perform(request.user, self.act_form)
-
-    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not may_perform(request.user, self.act_form):
-            raise PermissionDenied
-        return act_page(
-            self,
-            request,
-            title=str(_("Minimum autorisé par un arrêté")),
-            form_class=self.act_form,
-            back=reverse("admin:tables_authorisedminimum_changelist"),
-            perm="tables.view_authorisedminimum",
-        )
+    add_title = _("Minimum autorisé par un arrêté")
 
     @admin.action(description=_("Viser les actes sélectionnés (fonctionnaire)"), permissions=["view"])
     def stamp(self, request: HttpRequest, queryset: Any) -> None:
@@ -147,7 +146,7 @@ class AuthorisedMinimumAdmin(ReadOnlyAdmin):
 
 
 @admin.register(MinistryNotice)
-class MinistryNoticeAdmin(ReadOnlyAdmin):
+class MinistryNoticeAdmin(_ActPageAdmin):
     """The notices to the minister of a raised minimum (LU art. 26), recorded when sent: the day
     the director declares beside the moment the system recorded it, and the gap when the declared
     day is the earlier."""
@@ -170,17 +169,4 @@ class MinistryNoticeAdmin(ReadOnlyAdmin):
             return "—"
         return str(_("%(n)s jours avant")) % {"n": (recorded_on - notice.sent_on).days}
 
-    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return may_perform(request.user, self.act_form)
-
-    def add_view(self, request: HttpRequest, form_url: str = "", extra_context: Any = None) -> HttpResponse:
-        if not may_perform(request.user, self.act_form):
-            raise PermissionDenied
-        return act_page(
-            self,
-            request,
-            title=str(_("Information du ministre d'un relèvement du minimum")),
-            form_class=self.act_form,
-            back=reverse("admin:tables_ministrynotice_changelist"),
-            perm="tables.view_ministrynotice",
-        )
+    add_title = _("Information du ministre d'un relèvement du minimum")
