@@ -1,7 +1,7 @@
 """Benchmark of the record at scale: millions of sealed events with their book rows.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres python bench/scale.py
-        [--events 10000000] [--database bench_scale] [--processes 2] [--requests 50] [--keep-db]
+        [--events 10000000] [--database bench_scale] [--processes 2] [--requests 50] [--keep-db] [--reuse]
 
 1. Builds its own database (``--database``, dropped and made again; the server of
    DATABASE_URL): migrated, the demo casino seeded (``seed_demo``), then ``--events`` sealed
@@ -31,8 +31,10 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import io
+import json
 import multiprocessing
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -58,6 +60,11 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--requests", type=int, default=50, help="requests per page measured")
     p.add_argument("--proofs", type=int, default=21, help="proofs of each kind measured")
     p.add_argument("--keep-db", action="store_true", help="keep the bench database afterwards")
+    p.add_argument(
+        "--reuse",
+        action="store_true",
+        help="measure again a record kept by an earlier run (--keep-db): no build; kept afterwards",
+    )
     return p.parse_args()
 
 
@@ -73,16 +80,44 @@ def _drop(server_url: str, name: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def _kept_keys(args: argparse.Namespace) -> Path:
+    """The demo authority that enrols the demo's officers and the casino's demo signer of the
+    checkpoints and registers, in a directory named after the database and kept with it
+    (``--keep-db``): the officers' acts and the checkpoints of a record measured again
+    (``--reuse``) verify only under the keys that made them."""
+    import secrets
+
+    from audit.devcert import make_dev_certificate
+    from casino_ops.authority import make_dev_authority
+
+    directory = Path(tempfile.gettempdir()) / f"{args.database}-keys"
+    made = directory / "signer.json"
+    if not (args.reuse and made.exists()):
+        shutil.rmtree(directory, ignore_errors=True)
+        make_dev_authority(directory / "authority")
+        password = secrets.token_urlsafe(18)
+        cert = make_dev_certificate(directory / "signer", casino="Bench", password=password)
+        made.write_text(json.dumps({"pkcs12": str(cert.pkcs12), "password": password}))
+    if not os.environ.get("OFFICER_AUTHORITY_CERTIFICATE"):
+        os.environ["OFFICER_AUTHORITY_CERTIFICATE"] = str(directory / "authority" / "authority.pem")
+        os.environ["OFFICER_AUTHORITY_DEMO_KEY"] = str(directory / "authority" / "authority-key.pem")
+    return directory
+
+
 def main() -> None:
     args = parse_args()
     server_url = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     import psycopg
 
-    _drop(server_url, args.database)
-    with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
-        create_database(conn, args.database, seeded=True)
+    if args.reuse:
+        args.keep_db = True
+    else:
+        _drop(server_url, args.database)
+        with psycopg.connect(_admin_url(server_url), autocommit=True) as conn:
+            create_database(conn, args.database, seeded=True)
     os.environ["DATABASE_URL"] = urlunsplit(urlsplit(server_url)._replace(path=f"/{args.database}"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
+    keys = _kept_keys(args)
     import django
 
     django.setup()
@@ -94,21 +129,22 @@ def main() -> None:
     try:
         call_command("migrate", verbosity=0)
         call_command("seed_demo", "--if-empty", stdout=open(os.devnull, "w"))  # seeded: a copy
-        build(args)
+        if args.reuse:
+            found(args)
+        else:
+            build(args)
         measure_verify(args)
-        with tempfile.TemporaryDirectory() as directory:  # the checkpoints' and registers' signer
-            from audit.devcert import make_dev_certificate
-
-            cert = make_dev_certificate(Path(directory), casino="Bench")
-            settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = str(cert.pkcs12), cert.password
-            measure_proofs(args, Path(directory))
-            measure_pages(args)
+        signer = json.loads((keys / "signer.json").read_text())  # the checkpoints' and registers'
+        settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = signer["pkcs12"], signer["password"]
+        measure_proofs(args, keys)
+        measure_pages(args)
     finally:
         from django.db import connections
 
         connections.close_all()
         if not args.keep_db:
             _drop(server_url, args.database)
+            shutil.rmtree(keys, ignore_errors=True)
     finish()
 
 
@@ -302,6 +338,29 @@ def build(args: argparse.Namespace) -> None:
     args.first_seq, args.head_seq, args.deck0 = seq + 1, head_seq, deck0
 
 
+def found(args: argparse.Namespace) -> None:
+    """The record an earlier run built and kept (``--reuse``): where its decks and events start."""
+    from django.db.models import Min
+
+    from audit.chain import head, seal_pending
+    from audit.models import AuditEvent
+    from cards_registry.models import Deck
+
+    seal_pending()  # what an earlier run appended after its build
+    deck0 = Deck.objects.filter(manufacturer__code="BENCH-SCALE").aggregate(Min("id"))["id__min"]
+    expect(deck0 is not None, f"a record built by an earlier run in {args.database} (--reuse)")
+    first = AuditEvent.objects.filter(object_type=OBJECT_TYPE, object_id=str(deck0)).aggregate(Min("seq"))[
+        "seq__min"
+    ]
+    head_seq, _hash = head()
+    print(
+        f"\n1. The record kept by an earlier run: {head_seq:,} events, the bench's from no. {first:,} "
+        f"(load average {load()})",
+        flush=True,
+    )
+    args.first_seq, args.head_seq, args.deck0 = first, head_seq, deck0
+
+
 # --- 2. verify_audit ---------------------------------------------------------------------------
 
 
@@ -409,7 +468,7 @@ def _append(args: argparse.Namespace, count: int) -> None:
 
     with transaction.atomic():
         for i in range(count):
-            group = Group.objects.create(name=f"scale-{i}")
+            group = Group.objects.create(name=f"scale-{args.head_seq}-{i}")
             audit.record(actor=None, action=Action.TABLE_CREATED, obj=group, payload={"name": group.name})
 
 
