@@ -279,8 +279,11 @@ def build(args: argparse.Namespace) -> None:
     ]
     prev = prev_hash.encode()
     sha256 = hashlib.sha256
-    raw = connection.connection
+    # A connection older than CONN_MAX_AGE (the demo's seeding on a loaded machine) is made
+    # again before the load takes it, not closed under it.
     connection.close_if_unusable_or_obsolete()
+    connection.ensure_connection()
+    raw = connection.connection
     context = multiprocessing.get_context("fork")
     made = 0
     with context.Pool(args.processes) as pool, raw.transaction(), raw.cursor() as cursor:
