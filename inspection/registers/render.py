@@ -92,9 +92,10 @@ def _month_end(day: dt.date) -> dt.date:
 
 
 def part_periods(register: Register, request: Request) -> list[Request]:
-    """The periods ``request`` is printed by: whole calendar months (days for the daily
-    books) cut to the period asked for. A daily book prints only its days with
-    entries (one part for the whole period when it has none)."""
+    """The periods ``request`` is printed by: the calendar months (days for the daily
+    books) cut to the period asked for that have an entry; one part for the whole period
+    when none has. A month without any entry is left out of the print, so it is not planned
+    either: a long period costs the months of its entries, not all its months."""
     out: list[Request] = []
     if register.part_unit == "day":
         days = register.days_with_entries(request)
@@ -106,7 +107,24 @@ def part_periods(register: Register, request: Request) -> list[Request]:
         end = min(_month_end(start), request.date_to)
         out.append(Request(start, end, request.table))
         start = end + dt.timedelta(days=1)
-    return out
+    if len(out) == 1:
+        return out
+    return _with_entries(register, out) or [request]
+
+
+def _with_entries(register: Register, months: list[Request]) -> list[Request]:
+    """The ``months`` (consecutive) that have an entry. A span of months read as one and
+    found empty is left out whole, else halved: about two reads per month with entries and
+    halving (a dozen reads for 28 years with entries in a few months), not one per month.
+    Emptiness is the print's own (:func:`is_empty`): a span has an entry when one of its
+    months has."""
+    span = Request(months[0].date_from, months[-1].date_to, months[0].table)
+    if read_chunk(register, span).empty:
+        return []
+    if len(months) == 1:
+        return months
+    middle = len(months) // 2
+    return _with_entries(register, months[:middle]) + _with_entries(register, months[middle:])
 
 
 def header_of(register: Register, request: Request) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""bench/depot.py and bench/replay.py at a tiny size (tests/support/bench_runner.py)."""
+"""bench/depot.py, bench/replay.py and bench/long_registers.py at a tiny size (tests/support/bench_runner.py)."""
 
 from __future__ import annotations
 
@@ -21,3 +21,9 @@ def test_the_replay_bench_replays_every_round() -> None:
     )
     assert "check   : ok: reports printed by the command: 3" in out
     assert "check   : ok: reports printed by the command: 2" in out
+
+
+def test_the_long_registers_bench_prints_a_long_period_by_its_entries() -> None:
+    out = run_bench("long_registers.py", "--registers", "hours", "--since", "2020")
+    assert "check   : ok: hours, since 2020: every part has an entry (no empty page)" in out
+    assert "check   : ok: hours: the long period holds the last 40 days' entries" in out

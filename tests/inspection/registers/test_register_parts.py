@@ -292,19 +292,25 @@ def _page_words(pdf: Path, page: int) -> list[str]:
 
 @pytest.mark.django_db
 def test_a_long_period_with_few_rows_costs_its_rows_not_its_months(
-    book: list[Any], signing_configured: Any, tmp_path: Path
+    book: list[Any], signing_configured: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Six years asked for, rows in three months: only those three parts are rendered (an empty
-    month is read, stored as empty and left out, never laid out as a PDF), and the print is the
-    same pages as the three months' alone."""
+    """Six years asked for, rows in three months: only those three months are planned and
+    rendered (the empty months are left out, found by reading spans of months, not each of the
+    72), and the print is the same pages as the three months' alone."""
+    from inspection.registers import render
+
     short = _print()
+    reads = []
+    read_chunk = render.read_chunk
+    monkeypatch.setattr(render, "read_chunk", lambda *a, **k: reads.append(a[1]) or read_chunk(*a, **k))
     long = _print(start=dt.date(2020, 1, 1), end=dt.date(2025, 12, 31))
     assert long.state == Report.State.DONE and long.rows == short.rows == 18
     links = list(ReportPart.objects.filter(report=long).select_related("part"))
-    assert len(links) == 72
-    rendered = [link.part for link in links if link.part.file]
-    assert sorted(p.date_from.month for p in rendered) == [1, 2, 3]
-    assert all(not link.part.file and link.part.pages == 0 for link in links if link.part.empty)
+    assert [(link.date_from, link.date_to) for link in links] == [
+        (dt.date(2025, month, 1), render._month_end(dt.date(2025, month, 1))) for month in (1, 2, 3)
+    ]
+    assert all(link.part.file and link.part.pages > 0 for link in links)
+    assert len(reads) < 72 / 2, [(r.date_from, r.date_to) for r in reads]  # the months' and the spans'
     assert long.pages == short.pages
     assert len(page_texts(read_report(long))) == long.pages
     assert "Du 01/01/2020 au 31/12/2025" in page_texts(read_report(long))[0]
