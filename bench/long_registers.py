@@ -134,3 +134,7 @@ def measure(name: str, args: argparse.Namespace) -> None:
     (_s, long, _p), (_s2, short, _p2) = results.values()
     expect(short.rows > 0, f"{name}: the demo's book has entries in the last 40 days ({short.rows})")
     expect(long.rows >= short.rows, f"{name}: the long period holds the last 40 days' entries")
+
+
+if __name__ == "__main__":
+    main()
