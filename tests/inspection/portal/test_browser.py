@@ -25,7 +25,6 @@ import pytest
 
 from casino_ops import roles
 from tests.support.browser import (
-    ARGS,
     AXE_RUN_JS,
     CHROMIUM,
     LOCALES,
@@ -44,21 +43,31 @@ pytestmark = [
 ]
 
 
+def signed_register(samples: Any) -> str:
+    """The samples' signed register (its file's path), signed outside Playwright's event loop,
+    which runs in this thread (pyHanko runs its own): in a thread of its own."""
+
+    def sign() -> str:
+        from django.db import connections
+
+        try:
+            return str(samples.report.file.path)
+        finally:
+            connections.close_all()  # the thread's own: none left open on the test database
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(sign).result()
+
+
 @pytest.fixture
-def page(monkeypatch: pytest.MonkeyPatch, samples: Any) -> Any:
-    samples.report  # noqa: B018 - sign the register before Playwright's event loop starts
-    playwright_sync = pytest.importorskip("playwright.sync_api")
-    # Playwright's sync API runs an event loop in this thread; the test's own
-    # database calls stay synchronous.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    with playwright_sync.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS, headless=True)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
-        page = context.new_page()
-        page.set_default_timeout(15000)
-        yield page
-        context.close()
-        browser.close()
+def page(chromium: Any, samples: Any) -> Any:  # noqa: F811 - the fixture imported above
+    """A page in a context of its own, in the module's browser."""
+    signed_register(samples)
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    yield page
+    context.close()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -243,17 +252,7 @@ def test_tour_of_every_page_in_both_languages_on_desktop_and_phone(
     axe = axe_script()
     tour = Tour(tmp_path / "tour", screenshots)
 
-    # Sign the register outside Playwright's event loop (pyHanko runs its own).
-    def signed_register() -> str:
-        from django.db import connections
-
-        try:
-            return str(samples.report.file.path)
-        finally:
-            connections.close_all()  # the thread's own: none left open on the test database
-
-    with concurrent.futures.ThreadPoolExecutor(1) as pool:
-        report_path = pool.submit(signed_register).result()
+    report_path = signed_register(samples)
 
     contexts = {}
     first = chromium.new_context(locale=LOCALES["fr"], viewport=VIEWPORTS["desktop"])
