@@ -110,7 +110,8 @@ class BookCheck:
                 problems.extend(self._details(book, differ, using))
             for pk in sorted(unbound):
                 problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
-            for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: item[1][0]):
+            # By the event that said it, then by key (as audit.verification names them).
+            for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: (item[1][0], item[0])):
                 problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
         self.problems = problems
         return problems
