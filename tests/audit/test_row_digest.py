@@ -62,13 +62,13 @@ DIFFERENT = [
 ]
 
 
-def test_rows_that_differ_in_any_way_have_different_digests():
+def test_rows_that_differ_in_any_way_have_different_digests() -> None:
     digests = [row_digest(values) for values in DIFFERENT]
     for (a, da), (b, db) in itertools.combinations(zip(DIFFERENT, digests, strict=True), 2):
         assert da != db, (a, b)
 
 
-def test_equal_rows_have_equal_digests_in_either_encoding():
+def test_equal_rows_have_equal_digests_in_either_encoding() -> None:
     for values in DIFFERENT:
         again = tuple(
             decimal.Decimal(str(v)) if isinstance(v, decimal.Decimal) else v for v in values
@@ -79,7 +79,7 @@ def test_equal_rows_have_equal_digests_in_either_encoding():
     assert row_digest((2**70, "x")) == row_digest((2**70, "x"))  # beyond 64 bits: repr
 
 
-def test_a_row_of_texts_integers_booleans_and_nulls_is_digested_as_json_the_rest_by_repr():
+def test_a_row_of_texts_integers_booleans_and_nulls_is_digested_as_json_the_rest_by_repr() -> None:
     import hashlib
 
     import orjson
