@@ -163,14 +163,17 @@ class _Found:
 
 def _compare(conn: Any) -> _Found:
     """On a psycopg connection (its transaction open): every sealed event's rows, the last
-    one of each row winning, compared with every book (the rows as the chain writes them)."""
+    one of each row winning, compared with every book (the rows as the chain writes them).
+
+    The events are read from the newest: the first mention of a row met is the one that
+    holds, and only its values are digested (a row written by several acts, once)."""
     # table -> pk -> (seq, digest of the row's values): BookCheck.add_payload, inlined (one call
     # per event is a good part of the time at a million events).
     expected: dict[str, dict[Any, tuple[int, bytes]]] = {}
     with conn.cursor(name="audit_books_events") as cursor:
         cursor.execute(
             "SELECT seq, payload FROM audit_event WHERE seq IS NOT NULL AND strpos(payload, %s) > 0 "
-            "ORDER BY seq",
+            "ORDER BY seq DESC",
             ['"' + ROWS_KEY + '":[['],
         )
         while batch := cursor.fetchmany(_BATCH):
@@ -178,14 +181,15 @@ def _compare(conn: Any) -> _Found:
                 rows = _loads(payload).get(ROWS_KEY)
                 if not isinstance(rows, list):
                     continue
-                for row in rows:
+                for row in reversed(rows):  # in one event too, its last mention of a row holds
                     if not isinstance(row, list) or len(row) != 3 or not isinstance(row[2], dict):
                         continue
                     table, pk, values = row
                     per_table = expected.get(table)
                     if per_table is None:
                         per_table = expected[table] = {}
-                    per_table[pk] = (seq, row_digest(tuple(values.values())))
+                    if pk not in per_table:  # else a later event said what the row holds
+                        per_table[pk] = (seq, row_digest(tuple(values.values())))
     found = _Found(problems={}, rows={})
     for book in books():
         wanted = expected.get(book.table, {})
@@ -243,6 +247,6 @@ def _merge(found: _Found, pending: BookCheck, using: str) -> tuple[list[str], in
             problems.extend(pending._details(book, differ, using))
         for pk in sorted(unbound):
             problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
-        for seq, pk in sorted(gone, key=lambda item: item[0]):
+        for seq, pk in sorted(gone):  # by the event that said it, then by key
             problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
     return problems, sum(found.rows.values())

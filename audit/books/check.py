@@ -13,24 +13,41 @@ from .registry import ROWS_KEY, Book, books
 from .rows import iter_rows, read_rows
 
 _loads: Callable[[bytes | str], Any]
+_dumps: Callable[[Any], bytes] | None
 try:  # the books check parses every event's payload: orjson does it several times faster
     import orjson
 
-    _loads = orjson.loads
+    _loads, _dumps = orjson.loads, orjson.dumps
 except ImportError:  # pragma: no cover
-    _loads = json.loads
+    _loads, _dumps = json.loads, None
 
 
 # --- Verification: the books against the chain ---------------------------------------
 
+#: The values JSON writes one way each and no two alike (orjson: a float's NaN and infinities are
+#: written ``null`` as None is, a UUID or an Enum as its text or number).
+_SCALARS = frozenset((str, int, bool, type(None)))
+_sha256 = hashlib.sha256
+
 
 def row_digest(values: tuple[Any, ...]) -> bytes:
-    """The SHA-256 of a row's values in an exact encoding (``repr``: a value's type and all its
-    digits, a text's every character escaped or itself), to compare a row with the chain.
+    """The SHA-256 of a row's values in an exact encoding, to compare a row with the chain.
+
+    A row of texts, integers, booleans and nulls only (each exactly of its type) is encoded as
+    JSON (orjson: a value's type and all its digits, a text's every character); any other row,
+    or one JSON does not write (an integer beyond 64 bits, a lone surrogate), as ``r`` then its
+    ``repr`` (a value's type and all its digits, a text's every character escaped or itself).
+    JSON starts with ``[``, never ``r``: the two encodings never meet. Both sides of the
+    comparison (the chain's payload, the book's row) digest with this one function.
 
     Not Python's ``hash()``: ``hash(n) == hash(n + 2**61 - 1)`` and ``hash(-1) == hash(-2)``,
     so a key moved by either would compare equal."""
-    return hashlib.sha256(repr(values).encode("utf-8", "surrogatepass")).digest()
+    if _dumps is not None and _SCALARS.issuperset(map(type, values)):
+        try:
+            return _sha256(_dumps(values)).digest()
+        except TypeError:  # orjson.JSONEncodeError: an integer beyond 64 bits, a lone surrogate
+            pass
+    return _sha256(b"r" + repr(values).encode("utf-8", "surrogatepass")).digest()
 
 
 _MARKER = b'"' + ROWS_KEY.encode() + b'":[['
@@ -93,7 +110,8 @@ class BookCheck:
                 problems.extend(self._details(book, differ, using))
             for pk in sorted(unbound):
                 problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
-            for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: item[1][0]):
+            # By the event that said it, then by key (as audit.verification names them).
+            for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: (item[1][0], item[0])):
                 problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
         self.problems = problems
         return problems

@@ -546,3 +546,40 @@ def test_the_closing_down_tampered_with_is_named(users, casino, capsys):
     """The closing down ends the casino's books (the demos, still open, have none)."""
     builders.closing_down(users[roles.DIRECTOR])
     _every_book_tampered(capsys, {"house_books_closingdown"})
+
+
+@pytest.mark.django_db
+def test_a_row_set_back_to_what_an_earlier_event_said_is_named_against_the_last_one(scenario, capsys):
+    """The books check reads the events from the newest and keeps the first mention of a row it
+    meets: a row put back behind the application to the values of an earlier act is named, with
+    the last event's values, on the connection and event by event alike."""
+    said: dict[tuple[str, Any, str], list[tuple[int, Any]]] = {}
+    for seq, payload in (
+        AuditEvent.objects.filter(seq__isnull=False).order_by("seq").values_list("seq", "payload")
+    ):
+        for table, pk, values in json.loads(payload).get(ROWS_KEY, []):
+            for name, value in values.items():
+                said.setdefault((table, pk, name), []).append((seq, value))
+    by_table = {book.table: book for book in books()}
+    moved = [
+        (key, history)
+        for key, history in said.items()
+        if key[0] in by_table
+        and isinstance(history[-1][1], str)
+        and any(isinstance(v, str) and v != history[-1][1] for _s, v in history)
+        and by_table[key[0]].kinds[by_table[key[0]].fields.index(key[2])] == "value"
+    ]
+    assert moved, "the scenario writes no row twice with different texts"
+    (table, pk, name), history = moved[0]
+    book = by_table[table]
+    column = book.columns[book.fields.index(name)]
+    earlier = next(v for _s, v in history if isinstance(v, str) and v != history[-1][1])
+    tamper_books(f'UPDATE "{table}" SET "{column}" = %s WHERE "{book.pk}" = %s', [earlier, pk], table)
+    _assert_named(capsys, table, pk, name, history[-1][1], earlier)
+    from audit.books import BookCheck
+    from audit.chain import verify_chain
+    from audit.verification import verify
+
+    check = BookCheck()
+    assert verify_chain(books=check).chain_ok
+    assert check.check() == verify().book_problems
