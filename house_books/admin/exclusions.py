@@ -16,6 +16,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import selectors, services
+from ..books import book_fields
 from ..models import (
     Exclusion,
     ExclusionGround,
@@ -65,26 +66,7 @@ class ExclusionAdmin(ActAdmin):
     )
     list_filter = ("origin", "kind")
     search_fields = ("last_name", "first_names", "reference")
-    detail_fields = (
-        "origin",
-        "kind",
-        "ground",
-        "last_name",
-        "first_names",
-        "birth_date",
-        "decided_on",
-        "reference",
-        "reasons",
-        "director_notified_on",
-        "minister_notified_on",
-        "notice_reference",
-        "lifted_on",
-        "lift_reference",
-        "recorded_by",
-        "recorded_at",
-        "notice_recorded",
-        "refused_entries_list",
-    )
+    detail_fields = (*book_fields(Exclusion), "notice_recorded", "refused_entries_list")
 
     @admin.display(description=_("avis : jour déclaré et inscription"))
     def notice_recorded(self, obj: Exclusion) -> str:
@@ -253,14 +235,4 @@ class RefusedEntryAdmin(ActAdmin):
     list_select_related = ("exclusion",)
     search_fields = ("last_name", "first_names", "physionomiste")
     date_hierarchy = "refused_at"
-    detail_fields = (
-        "exclusion",
-        "refused_at",
-        "last_name",
-        "first_names",
-        "birth_date",
-        "physionomiste",
-        "remark",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(RefusedEntry)

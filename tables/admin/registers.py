@@ -19,6 +19,7 @@ from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import selectors
+from ..books import book_fields
 from ..models import AdvanceEntry, ControlDay, ControlLine
 from ._shared import ReadOnlyInline
 from .act_forms import CloseDayForm, CorrectionForm
@@ -84,18 +85,7 @@ class AdvanceEntryAdmin(CorrectedLineAdmin):
 
 class ControlLineInline(ReadOnlyInline):
     model = ControlLine
-    fields = (
-        "table",
-        "session",
-        "advances",
-        "closing_cash",
-        "result",
-        "at",
-        "by",
-        "corrects",
-        "approval",
-        "reason",
-    )
+    fields = book_fields(ControlLine, without=("control_day",))
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:
