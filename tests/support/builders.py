@@ -540,6 +540,26 @@ def marked_deck_incident(director: Any, officer: Any, deck: Any) -> Any:
     )
 
 
+def late_reported_incident(director: Any, officer: Any, deck: Any, day: dt.date) -> Any:
+    """An incident on ``deck`` (a marked card) of gaming day ``day`` that occurred three days ago
+    and is reported to ``officer`` only now."""
+    from django.utils import timezone
+
+    from cards_registry import services
+
+    now = timezone.now()
+    return services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(days=3),
+        day=day,
+        decks=[deck],
+        officer_informed=officer,
+        officer_informed_at=now,
+        circumstances="Signalé trois jours après",
+    )
+
+
 def close_session(staff: dict[str, Any], session: Any, cash: str = "31000.00", **kw: Any) -> Any:
     """The séance closed by ``staff``'s director (or ``actor``) with ``cash`` counted by its
     croupier (or ``counted_by``) and certified exact; played first when the cash differs from
