@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin
@@ -120,18 +120,26 @@ class OwnExclusionForm(ActForm):
         return services.record_own_exclusion(actor=actor, **data)
 
 
-@admin.register(OwnExclusionEntry)
-class OwnExclusionAdmin(ActAdmin):
-    """Exclusions and refusals of admission by the management (LU art. 69)."""
+class _ExclusionActAdmin(ActAdmin):
+    """One act of the fichier des exclus on its own list: the entries ``shown`` (a filter),
+    each entry's page the book's own."""
 
-    add_form = OwnExclusionForm
-    list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
+    shown: ClassVar[dict[str, Any]] = {}
     detail_fields = ExclusionAdmin.detail_fields
     refused_entries_list = ExclusionAdmin.refused_entries_list
     notice_recorded = ExclusionAdmin.notice_recorded
 
     def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
+        return super().get_queryset(request).filter(**self.shown)
+
+
+@admin.register(OwnExclusionEntry)
+class OwnExclusionAdmin(_ExclusionActAdmin):
+    """Exclusions and refusals of admission by the management (LU art. 69)."""
+
+    add_form = OwnExclusionForm
+    list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
+    shown = {"origin": ExclusionOrigin.CASINO}
 
 
 class _ExclusionChoice(ModelChoiceField):
@@ -156,17 +164,12 @@ class ExclusionNoticeForm(ActForm):
 
 
 @admin.register(ExclusionNoticeEntry)
-class ExclusionNoticeAdmin(ActAdmin):
+class ExclusionNoticeAdmin(_ExclusionActAdmin):
     """The notices to the minister of the management's own exclusions: "Ajouter" gives one."""
 
     add_form = ExclusionNoticeForm
     list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
-    detail_fields = ExclusionAdmin.detail_fields
-    refused_entries_list = ExclusionAdmin.refused_entries_list
-    notice_recorded = ExclusionAdmin.notice_recorded
-
-    def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(minister_notified_on__isnull=False)
+    shown = {"minister_notified_on__isnull": False}
 
 
 class ExclusionLiftForm(ActForm):
@@ -185,17 +188,12 @@ class ExclusionLiftForm(ActForm):
 
 
 @admin.register(ExclusionLiftEntry)
-class ExclusionLiftAdmin(ActAdmin):
+class ExclusionLiftAdmin(_ExclusionActAdmin):
     """The radiations from the list of the excluded: "Ajouter" records one."""
 
     add_form = ExclusionLiftForm
     list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
-    detail_fields = ExclusionAdmin.detail_fields
-    refused_entries_list = ExclusionAdmin.refused_entries_list
-    notice_recorded = ExclusionAdmin.notice_recorded
-
-    def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(lifted_on__isnull=False)
+    shown = {"lifted_on__isnull": False}
 
 
 class _InForceChoice(ModelChoiceField):
