@@ -8,6 +8,8 @@ order's ``sent_at`` (set once when it is sent). Nothing is ever deleted.
 
 from __future__ import annotations
 
+from django.db.models import Model
+
 from audit.books import register_book, register_numbering
 
 from . import models as m
@@ -173,3 +175,9 @@ def register() -> None:
             at="at" if model is m.Destruction else "recorded_at",
         )
     register_numbering(m.Book, within=("kind",), at="opened_at")
+
+
+def book_fields(model: type[Model]) -> tuple[str, ...]:
+    """The regulated fields of one of these books, in their order (the admin's entry pages
+    show them: cards_registry.admin)."""
+    return tuple(BOOKS[model][0])

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterator
+from typing import Any
 
 from django.db.models import Count, Q
 from django.urls import NoReverseMatch, reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from audit.books import check_numbering
 from casino_ops import dates
@@ -128,36 +130,52 @@ def _delay(delay: dt.timedelta | None) -> str:
     return (f"{days} j " if days else "") + (f"{hours} h " if hours or days else "") + f"{minutes} min"
 
 
+#: The entries an officer stamps: their book, the field of their recording, their article, how
+#: they are named and dated, and the field of their day.
+_STAMPED: tuple[tuple[Any, str, str, Any, Any, str], ...] = (
+    (
+        Order,
+        "recorded_at",
+        "depot.order_book",
+        gettext_lazy("bon de commande n° %(n)s"),
+        gettext_lazy("établi le %(day)s, non visé"),
+        "ordered_on",
+    ),
+    (
+        Reception,
+        "recorded_at",
+        "depot.receipt_book",
+        gettext_lazy("prise en charge n° %(n)s"),
+        gettext_lazy("du %(day)s, non visée"),
+        "received_on",
+    ),
+    (
+        Destruction,
+        "at",
+        "depot.destruction",
+        gettext_lazy("destruction n° %(n)s"),
+        gettext_lazy("du %(day)s, non visée"),
+        "at",
+    ),
+)
+
+
 @check("depot.unstamped", _("Bons, prises en charge et destructions non visés"))
 def unstamped_entries(day: dt.date | None) -> Iterator[Breach]:
     """Orders, receipt-book entries and destructions are stamped by an officer (FR art. 39, LU art. 6);
     one still unstamped after the depot's ``visa_within_days`` is a breach."""
     profile = _profile()
     limit = _now(day) - dt.timedelta(days=selectors.depot_settings().visa_within_days)
-    for order in Order.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
-        yield Breach(
-            "depot.unstamped",
-            cite("depot.order_book", profile),
-            _("bon de commande n° %(n)s") % {"n": order.number},
-            _("établi le %(day)s, non visé") % {"day": dates.day(order.ordered_on)},
-            _url("visas"),
-        )
-    for reception in Reception.objects.filter(visa__isnull=True, recorded_at__lt=limit).order_by("number"):
-        yield Breach(
-            "depot.unstamped",
-            cite("depot.receipt_book", profile),
-            _("prise en charge n° %(n)s") % {"n": reception.number},
-            _("du %(day)s, non visée") % {"day": dates.day(reception.received_on)},
-            _url("visas"),
-        )
-    for destruction in Destruction.objects.filter(visa__isnull=True, at__lt=limit).order_by("number"):
-        yield Breach(
-            "depot.unstamped",
-            cite("depot.destruction", profile),
-            _("destruction n° %(n)s") % {"n": destruction.number},
-            _("du %(day)s, non visée") % {"day": dates.day(destruction.at)},
-            _url("visas"),
-        )
+    for model, recorded_at, rule, name, dated, day_field in _STAMPED:
+        entries = model.objects.filter(visa__isnull=True, **{f"{recorded_at}__lt": limit}).order_by("number")
+        for entry in entries:
+            yield Breach(
+                "depot.unstamped",
+                cite(rule, profile),
+                name % {"n": entry.number},
+                dated % {"day": dates.day(getattr(entry, day_field))},
+                _url("visas"),
+            )
 
 
 @check(

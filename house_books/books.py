@@ -211,7 +211,7 @@ def register() -> None:
     register_numbering(m.ShoeDevice)
 
 
-def book_fields(model: type[Model]) -> list[str]:
-    """The regulated fields of one of these books, in their order (the officers' API
-    shows them: house_books.api)."""
-    return list(BOOKS[model][0])
+def book_fields(model: type[Model]) -> tuple[str, ...]:
+    """The regulated fields of one of these books, in their order (the officers' API and the
+    admin's entry pages show them: house_books.api, house_books.admin)."""
+    return tuple(BOOKS[model][0])

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -29,22 +30,51 @@ def _profile() -> str:
     return get_casino().profile
 
 
+def _each(
+    code: str, rule: str, found: Iterable[Any], where: Callable[..., str], what: Callable[..., str]
+) -> Iterator[Breach]:
+    """A breach ``code`` under ``rule``'s article for each row ``found`` (the article read once,
+    when a row is found): ``where`` names the row as an inspector would, ``what`` says what is
+    wrong; both are given the row, or its values when it is a tuple."""
+    article = ""
+    for row in found:
+        values = row if isinstance(row, tuple) else (row,)
+        article = article or cite(rule, _profile())
+        yield Breach(code, article, where(*values), what(*values))
+
+
+def _session(session: Any) -> str:
+    return _("séance de la table %(t)s du %(day)s") % {
+        "t": session.table.number,
+        "day": dates.day(session.day),
+    }
+
+
+def _exclusion(exclusion: Any) -> str:
+    return _("%(kind)s de %(name)s du %(day)s") % {
+        "kind": exclusion.get_kind_display(),
+        "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
+        "day": dates.day(exclusion.decided_on),
+    }
+
+
+def _device(assignment: Any) -> str:
+    return _("sabot n° %(n)s") % {"n": assignment.device.number}
+
+
 @check("house.orphans_not_transferred", _("Orphelins non versés au bureau de bienfaisance en fin d'exercice"))
 def orphans_not_transferred(day: dt.date | None) -> Iterator[Breach]:
     """Every exercise ended before ``day`` with orphans whose balance was not paid over."""
     today = day or _gaming_today()
-    open_years = selectors.orphan_exercises_open(before=today.year)
-    if not open_years:
-        return
-    article = cite("house.orphans", _profile())
-    for year, balance in open_years:
-        yield Breach(
-            "house.orphans_not_transferred",
-            article,
-            _("compte « orphelins » %(year)s") % {"year": year},
-            _("solde de %(balance)s non versé au bureau de bienfaisance de la commune")
-            % {"balance": balance},
-        )
+    yield from _each(
+        "house.orphans_not_transferred",
+        "house.orphans",
+        selectors.orphan_exercises_open(before=today.year),
+        lambda year, _balance: _("compte « orphelins » %(year)s") % {"year": year},
+        lambda _year, balance: (
+            _("solde de %(balance)s non versé au bureau de bienfaisance de la commune") % {"balance": balance}
+        ),
+    )
 
 
 @check("house.tips_not_counted", _("Pourboires non comptés un jour de séance"))
@@ -58,17 +88,13 @@ def tips_not_counted(day: dt.date | None) -> Iterator[Breach]:
     played = sorted(
         {s.day for s in tables.sessions().filter(day__gte=first, day__lte=last).only("day", "table")}
     )
-    missing = selectors.days_without_tips_count(played)
-    if not missing:
-        return
-    article = cite("house.tips", _profile())
-    for gaming_day in missing:
-        yield Breach(
-            "house.tips_not_counted",
-            article,
-            _("pourboires du %(day)s") % {"day": dates.day(gaming_day)},
-            _("séance tenue, tirelire non comptée au registre des pourboires"),
-        )
+    yield from _each(
+        "house.tips_not_counted",
+        "house.tips",
+        selectors.days_without_tips_count(played),
+        lambda gaming_day: _("pourboires du %(day)s") % {"day": dates.day(gaming_day)},
+        lambda _day: _("séance tenue, tirelire non comptée au registre des pourboires"),
+    )
 
 
 def _period(day: dt.date | None) -> tuple[dt.date, dt.date]:
@@ -93,36 +119,28 @@ def sessions_outside_hours(day: dt.date | None) -> Iterator[Breach]:
     """Séances opened before the start hour notified to the ministers, closed before the
     closing hour without a recorded reason (players gone, three coups without a stake), or
     played past the closing hour (closed after it, still open after it, a shoe filled after it)."""
-    found = selectors.sessions_outside_hours(*_period(day))
-    if not found:
-        return
-    article = cite("house.hours", _profile())
-    for session, what in found:
-        yield Breach(
-            "house.session_outside_hours",
-            article,
-            _("séance de la table %(t)s du %(day)s")
-            % {"t": session.table.number, "day": dates.day(session.day)},
-            str(_OUTSIDE_HOURS[what]),
-        )
+    yield from _each(
+        "house.session_outside_hours",
+        "house.hours",
+        selectors.sessions_outside_hours(*_period(day)),
+        lambda session, _what: _session(session),
+        lambda _seance, what: str(_OUTSIDE_HOURS[what]),
+    )
 
 
 @check("house.session_without_authorisation", _("Séances ouvertes après une défaillance de la contrepartie"))
 def sessions_without_authorisation(day: dt.date | None) -> Iterator[Breach]:
     """Séances opened after a bank failure, before the new authorisation was recorded."""
-    found = selectors.sessions_opened_without_authorisation(*_period(day))
-    if not found:
-        return
-    article = cite("house.bank", _profile())
-    for session, failure in found:
-        yield Breach(
-            "house.session_without_authorisation",
-            article,
-            _("séance de la table %(t)s du %(day)s")
-            % {"t": session.table.number, "day": dates.day(session.day)},
+    yield from _each(
+        "house.session_without_authorisation",
+        "house.bank",
+        selectors.sessions_opened_without_authorisation(*_period(day)),
+        lambda session, _failure: _session(session),
+        lambda _seance, failure: (
             _("ouverte après la défaillance du %(at)s, sans nouvelle autorisation")
-            % {"at": dates.moment(failure.occurred_at)},
-        )
+            % {"at": dates.moment(failure.occurred_at)}
+        ),
+    )
 
 
 @check("house.act_by_unapproved", _("Actes signés ou comptés par une personne non agréée"))
@@ -159,34 +177,30 @@ def devices_systematic(day: dt.date | None) -> Iterator[Breach]:
     """The same shoe at the same table for every séance of a week (at least three)."""
     first, last = _period(day)
     first -= dt.timedelta(days=first.weekday())
-    found = selectors.systematic_assignments(first, last)
-    if not found:
-        return
-    article = cite("house.devices", _profile())
-    for number, table, monday in found:
-        yield Breach(
-            "house.devices_systematic",
-            article,
-            _("sabot n° %(n)s, table %(t)s") % {"n": number, "t": table},
-            _("affecté à chaque séance de la semaine du %(day)s") % {"day": dates.day(monday)},
-        )
+    yield from _each(
+        "house.devices_systematic",
+        "house.devices",
+        selectors.systematic_assignments(first, last),
+        lambda number, table, _monday: _("sabot n° %(n)s, table %(t)s") % {"n": number, "t": table},
+        lambda _number, _table, monday: (
+            _("affecté à chaque séance de la semaine du %(day)s") % {"day": dates.day(monday)}
+        ),
+    )
 
 
 @check("house.devices_missing", _("Sabots absents de l'armoire"))
 def devices_missing(day: dt.date | None) -> Iterator[Breach]:
     """A shoe assigned for a past séance and never put back in the cabinet."""
-    found = selectors.devices_out_of_cabinet(day or _gaming_today())
-    if not found:
-        return
-    article = cite("house.devices", _profile())
-    for assignment in found:
-        yield Breach(
-            "house.devices_missing",
-            article,
-            _("sabot n° %(n)s") % {"n": assignment.device.number},
+    yield from _each(
+        "house.devices_missing",
+        "house.devices",
+        selectors.devices_out_of_cabinet(day or _gaming_today()),
+        _device,
+        lambda assignment: (
             _("affecté à la table %(t)s le %(day)s, non rentré à l'armoire")
-            % {"t": assignment.table_number, "day": dates.day(assignment.day)},
-        )
+            % {"t": assignment.table_number, "day": dates.day(assignment.day)}
+        ),
+    )
 
 
 @check("house.exclusion_not_notified", _("Exclusion par la direction non notifiée au ministre"))
@@ -194,27 +208,17 @@ def exclusion_not_notified(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 69: an exclusion or refusal of admission by the casino, not notified at once
     (the day of the decision or the next) to the Minister of Justice, with its reasons."""
     today = day or _gaming_today()
-    late = list(selectors.own_exclusions_not_notified(today, NOTICE_DAYS))
-    if not late:
-        return
-    article = cite(OWN_RULE, _profile())
-    for exclusion in late:
-        what = (
+    yield from _each(
+        "house.exclusion_not_notified",
+        OWN_RULE,
+        selectors.own_exclusions_not_notified(today, NOTICE_DAYS),
+        _exclusion,
+        lambda exclusion: (
             _("avis donné le %(d)s seulement") % {"d": dates.day(exclusion.minister_notified_on)}
             if exclusion.minister_notified_on
             else _("aucun avis au Ministre de la Justice")
-        )
-        yield Breach(
-            "house.exclusion_not_notified",
-            article,
-            _("%(kind)s de %(name)s du %(day)s")
-            % {
-                "kind": exclusion.get_kind_display(),
-                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "day": dates.day(exclusion.decided_on),
-            },
-            what,
-        )
+        ),
+    )
 
 
 @check(
@@ -229,7 +233,6 @@ def exclusion_notice_recorded_late(day: dt.date | None) -> Iterator[Breach]:
         return
     profile = _profile()
     for notice in late:
-        exclusion = notice.exclusion
         values = {
             "declared": dates.day(notice.declared),
             "recorded": dates.moment(notice.recorded_at),
@@ -248,15 +251,7 @@ def exclusion_notice_recorded_late(day: dt.date | None) -> Iterator[Breach]:
                 "(%(n)s jours plus tard)"
             )
         yield Breach(
-            "house.exclusion_notice_recorded_late",
-            article,
-            _("%(kind)s de %(name)s du %(day)s")
-            % {
-                "kind": exclusion.get_kind_display(),
-                "name": f"{exclusion.last_name.upper()} {exclusion.first_names}",
-                "day": dates.day(exclusion.decided_on),
-            },
-            detail % values,
+            "house.exclusion_notice_recorded_late", article, _exclusion(notice.exclusion), detail % values
         )
 
 
@@ -276,17 +271,13 @@ def closing_without_visa(day: dt.date | None) -> Iterator[Breach]:
 @check("house.closing_not_disposed", _("Cartes ou sabots non détruits ni remis à la cessation"))
 def closing_not_disposed(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 52: after the closing down, no deck or shoe device is still held."""
-    found = selectors.things_not_disposed()
-    if not found:
-        return
-    article = cite("house.closing", _profile())
-    for kind, label in found:
-        yield Breach(
-            "house.closing_not_disposed",
-            article,
-            (_("jeu %(d)s") if kind == "deck" else _("sabot n° %(d)s")) % {"d": label},
-            _("encore détenu après la cessation de l'exploitation"),
-        )
+    yield from _each(
+        "house.closing_not_disposed",
+        "house.closing",
+        selectors.things_not_disposed(),
+        lambda kind, label: (_("jeu %(d)s") if kind == "deck" else _("sabot n° %(d)s")) % {"d": label},
+        lambda _kind, _label: _("encore détenu après la cessation de l'exploitation"),
+    )
 
 
 @check("house.table_notice", _("Avis de table absent ou périmé"))
@@ -364,42 +355,35 @@ def orphan_entered_late(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 8: a sum found is paid at once into the casino's cash and written in the carnet
     des orphelins; an entry written after the gaming day it was found is named, whatever the
     delay (``day``: on the day it was found and on the day it was written)."""
-    found = selectors.orphans_entered_late(day)
-    if not found:
-        return
-    article = cite("house.orphans", _profile())
-    for entry in found:
-        yield Breach(
-            "house.orphan_entered_late",
-            article,
-            _("orphelin n° %(n)s") % {"n": entry.number},
+    yield from _each(
+        "house.orphan_entered_late",
+        "house.orphans",
+        selectors.orphans_entered_late(day),
+        lambda entry: _("orphelin n° %(n)s") % {"n": entry.number},
+        lambda entry: (
             _("trouvé le %(found)s, inscrit le %(recorded)s")
-            % {
-                "found": dates.moment(entry.found_at),
-                "recorded": dates.moment(entry.recorded_at),
-            },
-        )
+            % {"found": dates.moment(entry.found_at), "recorded": dates.moment(entry.recorded_at)}
+        ),
+    )
 
 
 @check("house.device_before_inventory", _("Sabot affecté avant son inscription à l'armoire"))
 def device_before_inventory(day: dt.date | None) -> Iterator[Breach]:
     """LU art. 32 §3, 40: a shoe enters the cabinet's book before it serves at a table."""
-    found = selectors.devices_used_before_registered(*_period(day))
-    if not found:
-        return
-    article = cite("house.devices", _profile())
-    for assignment in found:
-        yield Breach(
-            "house.device_before_inventory",
-            article,
-            _("sabot n° %(n)s") % {"n": assignment.device.number},
+    yield from _each(
+        "house.device_before_inventory",
+        "house.devices",
+        selectors.devices_used_before_registered(*_period(day)),
+        _device,
+        lambda assignment: (
             _("affecté à la table %(t)s le %(day)s, inscrit à l'armoire le %(at)s seulement")
             % {
                 "t": assignment.table_number,
                 "day": dates.day(assignment.day),
                 "at": dates.day(assignment.device.recorded_at),
-            },
-        )
+            }
+        ),
+    )
 
 
 @check("people.role_without_act", _("Rôles détenus ou perdus sans acte du livre des rôles"))
@@ -408,40 +392,36 @@ def role_without_act(day: dt.date | None) -> Iterator[Breach]:
     act in the book of roles; a role held that no act gave (a group changed in the admin or in
     SQL), or given and gone with no act taking it back, is named. The officer's role is the
     authority's enrolment, not this book's."""
-    found = selectors.roles_not_by_act()
-    if not found:
-        return
-    article = cite("people.roles", _profile())
-    for user, role, held in found:
-        yield Breach(
-            "people.role_without_act",
-            article,
-            selectors.person_name(user),
+    yield from _each(
+        "people.role_without_act",
+        "people.roles",
+        selectors.roles_not_by_act(),
+        lambda user, _role, _held: selectors.person_name(user),
+        lambda _user, role, held: (
             (
                 _("détient le rôle « %(r)s » qu'aucun acte du livre des rôles ne lui a attribué")
                 if held
                 else _("a perdu le rôle « %(r)s » sans acte de retrait au livre des rôles")
             )
-            % {"r": roles.LABELS.get(role, role)},
-        )
+            % {"r": roles.LABELS.get(role, role)}
+        ),
+    )
 
 
 @check("people.name_changed", _("Noms de personnes changés sans acte"))
 def name_changed(day: dt.date | None) -> Iterator[Breach]:
     """FR art. 68; LU art. 10: the books name people as the book of roles wrote them; a name
     changed since without the director's act is named."""
-    found = selectors.names_changed()
-    if not found:
-        return
-    article = cite("people.roles", _profile())
-    for _user, recorded, now in found:
-        yield Breach(
-            "people.name_changed",
-            article,
-            recorded,
+    yield from _each(
+        "people.name_changed",
+        "people.roles",
+        selectors.names_changed(),
+        lambda _user, recorded, _now: recorded,
+        lambda _user, recorded, now: (
             _("nommé « %(now)s » sans acte au livre des rôles (inscrit « %(was)s »)")
-            % {"now": now, "was": recorded},
-        )
+            % {"now": now, "was": recorded}
+        ),
+    )
 
 
 @check("people.incompatible_roles", _("Personnes détenant des rôles incompatibles"))
@@ -467,15 +447,13 @@ def superuser_unrecorded(day: dt.date | None) -> Iterator[Breach]:
     """FR art. 68; LU art. 10: a superuser made once the books held acts is recorded (DEBUG) or
     refused; one that joined after the first act with no event saying so was made behind the
     acts' back (SQL, a loaded fixture)."""
-    found = selectors.superusers_unrecorded()
-    if not found:
-        return
-    article = cite("people.roles", _profile())
-    for user in found:
-        yield Breach(
-            "people.superuser_unrecorded",
-            article,
-            selectors.person_name(user),
+    yield from _each(
+        "people.superuser_unrecorded",
+        "people.roles",
+        selectors.superusers_unrecorded(),
+        selectors.person_name,
+        lambda user: (
             _("superutilisateur apparu le %(at)s, base en service, sans acte qui l'inscrive")
-            % {"at": dates.moment(user.date_joined)},
-        )
+            % {"at": dates.moment(user.date_joined)}
+        ),
+    )

@@ -33,30 +33,25 @@ def task(name: str, **options: Any) -> Callable[[Callable[..., Any]], Any]:
     return decorate
 
 
-@task(
-    "make_report",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=5,
-    bind=True,
-)
+#: The print's tasks: acknowledged once done, so that the message of a worker that dies goes to
+#: another; tried again, after a growing delay, when the database's connection is lost.
+_PRINTING: dict[str, Any] = {
+    "acks_late": True,
+    "reject_on_worker_lost": True,
+    "autoretry_for": (OperationalError, InterfaceError),
+    "retry_backoff": True,
+    "bind": True,
+}
+
+
+@task("make_report", max_retries=5, **_PRINTING)
 def make_report(self: Any, report_id: int) -> str:
     """Make one register's signed PDF (see inspection.registers.reports); its parts go to the same queue."""
     queue = (self.request.delivery_info or {}).get("routing_key") or None
     return produce_report(report_id, queue=queue).state
 
 
-@task(
-    "make_report_part",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=5,
-    bind=True,
-)
+@task("make_report_part", max_retries=5, **_PRINTING)
 def make_report_part(self: Any, report_part_id: int) -> bool:
     """Make one period of a print (see inspection.registers.parts); the last one assembles the whole.
 
@@ -76,15 +71,7 @@ def make_report_part(self: Any, report_part_id: int) -> bool:
     return made
 
 
-@task(
-    "assemble_report",
-    acks_late=True,
-    reject_on_worker_lost=True,
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=True,
-    max_retries=None,
-    bind=True,
-)
+@task("assemble_report", max_retries=None, **_PRINTING)
 def assemble_report(self: Any, report_id: int) -> str:
     """Assemble a print whose parts are made, once the witnesses cosigned a checkpoint covering
     its issuing event (see inspection.registers.issuing); tried again every

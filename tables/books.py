@@ -9,6 +9,8 @@ A hand log's raw text is carried by its SHA-256. Nothing is ever deleted.
 
 from __future__ import annotations
 
+from django.db.models import Model
+
 from audit.books import register_book, register_numbering
 
 from . import models as m
@@ -175,3 +177,9 @@ def register() -> None:
         m.AdvanceEntry, number="line", within=("table",), at="at", corrects="corrects", explanation="note"
     )
     register_numbering(m.Shoe, within=("session",), at="filled_at")
+
+
+def book_fields(model: type[Model], *, without: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The regulated fields of one of these books, in their order, but those ``without`` names
+    (an inline of its lines leaves out the link to the page it stands on: tables.admin)."""
+    return tuple(f for f in BOOKS[model][0] if f not in without)

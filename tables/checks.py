@@ -68,6 +68,11 @@ def _sessions(day: dt.date | None) -> Any:
     return query.filter(day=day) if day is not None else query
 
 
+def _sessions_over(day: dt.date | None) -> Any:
+    """The séances of ``day`` (or of every day) whose gaming day is over, by day and table."""
+    return _sessions(day).filter(day__lt=_before(day)).order_by("day", "table__number")
+
+
 def _name(session: Any) -> str:
     return _("%(t)s, séance du %(d)s (n° %(n)s)") % {
         "t": session.table.code,
@@ -82,11 +87,7 @@ def _url(session: Any) -> str:
 
 @check("tables.session_past_gaming_day", _("Séances ouvertes après leur journée de jeu"))
 def sessions_past_their_day(day: dt.date | None) -> Iterator[Breach]:
-    over = _before(day)
-    query = Session.objects.select_related("table").filter(day__lt=over).exclude(status=SessionStatus.CLOSED)
-    if day is not None:
-        query = query.filter(day=day)
-    for session in query.order_by("day", "table__number"):
+    for session in _sessions_over(day).exclude(status=SessionStatus.CLOSED):
         yield Breach(
             "tables.session_past_gaming_day",
             cite("session.no_money_between", session.profile),
@@ -207,12 +208,7 @@ def ministry_notice_backdated(day: dt.date | None) -> Iterator[Breach]:
 
 @check("tables.interruption_open", _("Interruptions laissées ouvertes"))
 def interruptions_left_open(day: dt.date | None) -> Iterator[Breach]:
-    query = Session.objects.select_related("table").filter(
-        status=SessionStatus.INTERRUPTED, day__lt=_before(day)
-    )
-    if day is not None:
-        query = query.filter(day=day)
-    for session in query.order_by("day", "table__number"):
+    for session in _sessions_over(day).filter(status=SessionStatus.INTERRUPTED):
         yield Breach(
             "tables.interruption_open",
             cite("session.interruption", session.profile),

@@ -316,7 +316,7 @@ def _moment(stamp: str) -> dt.datetime:
 
 def _alarm(
     using: str, action: str, object_type: str, object_id: str, payload: dict[str, Any], key: bytes
-) -> tuple[Any, ...]:
+) -> tuple[int, str, str, str, str, str, str]:
     """Insert an alarm event of the system (its MAC made with ``key``); as a pending event to seal."""
     alarm = AuditEvent(
         recorded_at=timezone.now(),
@@ -364,48 +364,16 @@ def _raise_alarms(
     for event_id, stamp, actor_name, action, otype, oid in forged:
         if str(event_id) in known:
             continue
-        alarm = AuditEvent(
-            recorded_at=timezone.now(),
-            actor_name="system",
-            action=FORGED_ACTION,
-            object_type=FORGED_OBJECT,
-            object_id=str(event_id),
-            payload=canonical_json(
-                {
-                    "event_id": event_id,
-                    "recorded_at": stamp,
-                    "actor_name": actor_name,
-                    "action": action,
-                    "object_type": otype,
-                    "object_id": oid,
-                    "reason": "mac",
-                }
-            ),
-        )
-        alarm_stamp = format_time(alarm.recorded_at)
-        alarm.mac = event_mac(
-            event_bytes(
-                recorded_at=alarm_stamp,
-                actor_name=alarm.actor_name,
-                action=alarm.action,
-                object_type=alarm.object_type,
-                object_id=alarm.object_id,
-                payload=alarm.payload,
-            ),
-            key,
-        )
-        _insert(using, alarm, None)
-        alarms.append(
-            (
-                alarm.id,
-                alarm_stamp,
-                alarm.actor_name,
-                alarm.action,
-                alarm.object_type,
-                alarm.object_id,
-                alarm.payload,
-            )
-        )
+        payload = {
+            "event_id": event_id,
+            "recorded_at": stamp,
+            "actor_name": actor_name,
+            "action": action,
+            "object_type": otype,
+            "object_id": oid,
+            "reason": "mac",
+        }
+        alarms.append(_alarm(using, FORGED_ACTION, FORGED_OBJECT, str(event_id), payload, key))
     return alarms
 
 

@@ -20,6 +20,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm, model_choice_field, users_with_role
 
 from .. import selectors, services
+from ..books import book_fields
 from ..models import Deck, Incident, IncidentKind, IncidentReport, Manufacturer
 from . import _shared
 from ._shared import named_decks
@@ -199,4 +200,4 @@ class IncidentReportAdmin(ActAdmin):
     add_form = IncidentToldForm
     list_display = ("incident", "officer", "authority", "informed_at", "recorded_by")
     list_select_related = ("incident", "officer", "recorded_by")
-    detail_fields = ("incident", "officer", "authority", "informed_at", "recorded_by", "recorded_at")
+    detail_fields = book_fields(IncidentReport)

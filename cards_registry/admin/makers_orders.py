@@ -18,6 +18,7 @@ from casino_ops.admin_acts import ActAdmin, ActForm, ActPageForm, act_action
 from casino_ops.forms import integer_range
 
 from .. import services
+from ..books import book_fields
 from ..models import Manufacturer, Order, OrderLine, Unit
 from . import _shared
 
@@ -43,15 +44,7 @@ class ManufacturerAdmin(ActAdmin):
     add_form = ManufacturerForm
     list_display = ("code", "name", "approval_reference", "ministry", "valid_from", "valid_until")
     search_fields = ("code", "name", "approval_reference")
-    detail_fields = (
-        "code",
-        "name",
-        "approval_reference",
-        "ministry",
-        "valid_from",
-        "valid_until",
-        "registered_at",
-    )
+    detail_fields = book_fields(Manufacturer)
 
 
 # -- orders ----------------------------------------------------------------------------------

@@ -18,6 +18,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActAdmin, ActForm
 
 from .. import services
+from ..books import book_fields
 from ..models import Deck, Order, Reception, Sixain
 from . import _shared
 
@@ -117,20 +118,7 @@ class ReceptionAdmin(ActAdmin):
     list_filter = ("manufacturer", "received_on", "over_delivery")
     list_select_related = ("book", "manufacturer", "order__book", "order__manufacturer", "visa__officer")
     search_fields = ("number", "delivery_note", "decks__serial")
-    detail_fields = (
-        "book",
-        "number",
-        "order",
-        "manufacturer",
-        "received_on",
-        "delivery_note",
-        "over_delivery",
-        "recorded_by",
-        "recorded_at",
-        "visa_display",
-        "decks_display",
-        "corrections_display",
-    )
+    detail_fields = (*book_fields(Reception), "visa_display", "decks_display", "corrections_display")
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Reception]:
         receptions: QuerySet[Reception] = super().get_queryset(request)

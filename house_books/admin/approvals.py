@@ -13,6 +13,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
+from ..books import book_fields
 from ..models import Approval, ApprovalEnd, ApprovalEndEntry, ApprovalFunction
 from . import ActAdmin, ActForm
 from .people import PersonChoice, people
@@ -39,20 +40,7 @@ class ApprovalAdmin(ActAdmin):
     list_display = ("person", "function", "job", "approved_on", "reference", "ended_on", "end_kind")
     list_filter = ("function", "end_kind")
     search_fields = ("person__username", "person__last_name", "reference")
-    detail_fields = (
-        "person",
-        "function",
-        "job",
-        "approved_on",
-        "reference",
-        "ended_on",
-        "end_kind",
-        "end_reference",
-        "minister_notified_on",
-        "recorded_by",
-        "recorded_at",
-        "ended_by",
-    )
+    detail_fields = book_fields(Approval)
 
 
 class _ApprovalChoice(ModelChoiceField):

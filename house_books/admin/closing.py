@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from casino_ops.acts import declaration
 
+from ..books import book_fields
 from ..models import ClosingDown, Disposal, DocumentsLeftAt
 from ..services.closing import record_closing
 from . import ActAdmin, ActForm
@@ -51,19 +52,4 @@ class ClosingForm(ActForm):
 class ClosingDownAdmin(ActAdmin):
     add_form = ClosingForm
     list_display = ("closed_at", "disposal", "officer_name", "recorded_by", "visa_by", "visa_at")
-    detail_fields = (
-        "closed_at",
-        "documents_left_at",
-        "documents",
-        "disposal",
-        "successor",
-        "officer_name",
-        "decks",
-        "devices",
-        "exclusion_entries",
-        "recorded_by",
-        "recorded_at",
-        "visa_by",
-        "visa_at",
-        "visa_remark",
-    )
+    detail_fields = book_fields(ClosingDown)

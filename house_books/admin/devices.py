@@ -17,6 +17,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
 
+from ..books import book_fields
 from ..models import DeviceAssignment, DeviceReturnEntry, DeviceState, ShoeDevice
 from ..services.devices import assign_device, register_device, return_device
 from . import ActAdmin, ActForm
@@ -41,7 +42,7 @@ class ShoeDeviceAdmin(ActAdmin):
     add_form = ShoeDeviceForm
     list_display = ("number", "approved_model", "approval_reference", "state", "recorded_at")
     list_filter = ("state",)
-    detail_fields = ("number", "approved_model", "approval_reference", "state", "recorded_by", "recorded_at")
+    detail_fields = book_fields(ShoeDevice)
 
 
 class _DeviceChoice(ModelChoiceField):
@@ -71,7 +72,7 @@ class DeviceAssignmentAdmin(ActAdmin):
     add_form = DeviceAssignmentForm
     list_display = ("day", "table_number", "device", "assigned_by", "assigned_at", "returned_at")
     date_hierarchy = "day"
-    detail_fields = ("device", "table_number", "day", "assigned_by", "assigned_at", "returned_at")
+    detail_fields = book_fields(DeviceAssignment)
 
 
 class _AssignmentChoice(ModelChoiceField):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from django import forms
 from django.contrib import admin
@@ -16,6 +16,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import selectors, services
+from ..books import book_fields
 from ..models import (
     Exclusion,
     ExclusionGround,
@@ -65,26 +66,7 @@ class ExclusionAdmin(ActAdmin):
     )
     list_filter = ("origin", "kind")
     search_fields = ("last_name", "first_names", "reference")
-    detail_fields = (
-        "origin",
-        "kind",
-        "ground",
-        "last_name",
-        "first_names",
-        "birth_date",
-        "decided_on",
-        "reference",
-        "reasons",
-        "director_notified_on",
-        "minister_notified_on",
-        "notice_reference",
-        "lifted_on",
-        "lift_reference",
-        "recorded_by",
-        "recorded_at",
-        "notice_recorded",
-        "refused_entries_list",
-    )
+    detail_fields = (*book_fields(Exclusion), "notice_recorded", "refused_entries_list")
 
     @admin.display(description=_("avis : jour déclaré et inscription"))
     def notice_recorded(self, obj: Exclusion) -> str:
@@ -138,18 +120,26 @@ class OwnExclusionForm(ActForm):
         return services.record_own_exclusion(actor=actor, **data)
 
 
-@admin.register(OwnExclusionEntry)
-class OwnExclusionAdmin(ActAdmin):
-    """Exclusions and refusals of admission by the management (LU art. 69)."""
+class _ExclusionActAdmin(ActAdmin):
+    """One act of the fichier des exclus on its own list: the entries ``shown`` (a filter),
+    each entry's page the book's own."""
 
-    add_form = OwnExclusionForm
-    list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
+    shown: ClassVar[dict[str, Any]] = {}
     detail_fields = ExclusionAdmin.detail_fields
     refused_entries_list = ExclusionAdmin.refused_entries_list
     notice_recorded = ExclusionAdmin.notice_recorded
 
     def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(origin=ExclusionOrigin.CASINO)
+        return super().get_queryset(request).filter(**self.shown)
+
+
+@admin.register(OwnExclusionEntry)
+class OwnExclusionAdmin(_ExclusionActAdmin):
+    """Exclusions and refusals of admission by the management (LU art. 69)."""
+
+    add_form = OwnExclusionForm
+    list_display = ("last_name", "first_names", "kind", "decided_on", "reasons", "minister_notified_on")
+    shown = {"origin": ExclusionOrigin.CASINO}
 
 
 class _ExclusionChoice(ModelChoiceField):
@@ -174,17 +164,12 @@ class ExclusionNoticeForm(ActForm):
 
 
 @admin.register(ExclusionNoticeEntry)
-class ExclusionNoticeAdmin(ActAdmin):
+class ExclusionNoticeAdmin(_ExclusionActAdmin):
     """The notices to the minister of the management's own exclusions: "Ajouter" gives one."""
 
     add_form = ExclusionNoticeForm
     list_display = ("last_name", "first_names", "decided_on", "minister_notified_on", "notice_reference")
-    detail_fields = ExclusionAdmin.detail_fields
-    refused_entries_list = ExclusionAdmin.refused_entries_list
-    notice_recorded = ExclusionAdmin.notice_recorded
-
-    def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(minister_notified_on__isnull=False)
+    shown = {"minister_notified_on__isnull": False}
 
 
 class ExclusionLiftForm(ActForm):
@@ -203,17 +188,12 @@ class ExclusionLiftForm(ActForm):
 
 
 @admin.register(ExclusionLiftEntry)
-class ExclusionLiftAdmin(ActAdmin):
+class ExclusionLiftAdmin(_ExclusionActAdmin):
     """The radiations from the list of the excluded: "Ajouter" records one."""
 
     add_form = ExclusionLiftForm
     list_display = ("last_name", "first_names", "decided_on", "lifted_on", "lift_reference")
-    detail_fields = ExclusionAdmin.detail_fields
-    refused_entries_list = ExclusionAdmin.refused_entries_list
-    notice_recorded = ExclusionAdmin.notice_recorded
-
-    def get_queryset(self, request: Any) -> Any:
-        return super().get_queryset(request).filter(lifted_on__isnull=False)
+    shown = {"lifted_on__isnull": False}
 
 
 class _InForceChoice(ModelChoiceField):
@@ -253,14 +233,4 @@ class RefusedEntryAdmin(ActAdmin):
     list_select_related = ("exclusion",)
     search_fields = ("last_name", "first_names", "physionomiste")
     date_hierarchy = "refused_at"
-    detail_fields = (
-        "exclusion",
-        "refused_at",
-        "last_name",
-        "first_names",
-        "birth_date",
-        "physionomiste",
-        "remark",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(RefusedEntry)

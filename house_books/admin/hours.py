@@ -15,6 +15,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 from tables import selectors as tables
 
+from ..books import book_fields
 from ..models import BankFailure, EarlyStop, EarlyStopReason, NewAuthorisation, SeanceHours
 from ..services.bank import record_bank_failure, record_new_authorisation
 from ..services.hours import notify_seance_hours, record_early_stop
@@ -76,7 +77,7 @@ class EarlyStopForm(ActForm):
 class EarlyStopAdmin(ActAdmin):
     add_form = EarlyStopForm
     list_display = ("session", "stopped_at", "reason", "recorded_by")
-    detail_fields = ("session", "stopped_at", "reason", "note", "recorded_by", "recorded_at")
+    detail_fields = book_fields(EarlyStop)
 
 
 # -- bank failure (LU art. 11) ------------------------------------------------------------------
@@ -129,15 +130,7 @@ class BankFailureForm(ActForm):
 class BankFailureAdmin(ActAdmin):
     add_form = BankFailureForm
     list_display = ("occurred_at", "officer_name", "officer_told_at", "minister_told_at", "recorded_by")
-    detail_fields = (
-        "occurred_at",
-        "description",
-        "officer_name",
-        "officer_told_at",
-        "minister_told_at",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(BankFailure)
 
 
 class _FailureChoice(ModelChoiceField):
@@ -165,4 +158,4 @@ class NewAuthorisationForm(ActForm):
 class NewAuthorisationAdmin(ActAdmin):
     add_form = NewAuthorisationForm
     list_display = ("failure", "granted_on", "reference", "recorded_by")
-    detail_fields = ("failure", "granted_on", "reference", "recorded_by", "recorded_at")
+    detail_fields = book_fields(NewAuthorisation)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from casino_ops.acts import declaration
 from tables import selectors as tables
 
+from ..books import book_fields
 from ..models import TableNotice
 from ..services.notices import post_table_notice
 from . import ActAdmin, ActForm
@@ -41,13 +42,4 @@ class TableNoticeForm(ActForm):
 class TableNoticeAdmin(ActAdmin):
     add_form = TableNoticeForm
     list_display = ("table_number", "table_code", "day", "advance", "minimum", "maximum", "posted_by")
-    detail_fields = (
-        "table_number",
-        "table_code",
-        "day",
-        "advance",
-        "minimum",
-        "maximum",
-        "posted_by",
-        "posted_at",
-    )
+    detail_fields = book_fields(TableNotice)

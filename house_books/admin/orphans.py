@@ -14,6 +14,7 @@ from casino_ops.acts import declaration
 from casino_ops.admin_utils import ModelChoiceField
 
 from .. import services
+from ..books import book_fields
 from ..models import OrphanEntry, OrphanKind, OrphanRepayment, OrphanTransfer
 from . import ActAdmin, ActForm
 
@@ -56,19 +57,7 @@ class OrphanEntryAdmin(ActAdmin):
     list_display = ("number", "found_at", "kind", "table_number", "amount", "exercise", "recorded_by")
     list_filter = ("exercise", "kind")
     search_fields = ("number", "description")
-    detail_fields = (
-        "number",
-        "exercise",
-        "found_at",
-        "kind",
-        "table_number",
-        "stake",
-        "winnings",
-        "amount",
-        "description",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(OrphanEntry)
 
 
 class _EntryChoice(ModelChoiceField):
@@ -100,17 +89,7 @@ class OrphanRepaymentForm(ActForm):
 class OrphanRepaymentAdmin(ActAdmin):
     add_form = OrphanRepaymentForm
     list_display = ("entry", "repaid_on", "amount", "owner_name", "recorded_by")
-    detail_fields = (
-        "entry",
-        "repaid_on",
-        "amount",
-        "total_before",
-        "owner_name",
-        "owner_address",
-        "proof",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(OrphanRepayment)
 
 
 class OrphanTransferForm(ActForm):
@@ -137,13 +116,4 @@ class OrphanTransferForm(ActForm):
 class OrphanTransferAdmin(ActAdmin):
     add_form = OrphanTransferForm
     list_display = ("exercise", "transferred_on", "amount", "commune", "receipt", "minister_notified_on")
-    detail_fields = (
-        "exercise",
-        "transferred_on",
-        "amount",
-        "commune",
-        "receipt",
-        "minister_notified_on",
-        "recorded_by",
-        "recorded_at",
-    )
+    detail_fields = book_fields(OrphanTransfer)

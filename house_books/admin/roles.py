@@ -17,6 +17,7 @@ from casino_ops import roles
 from casino_ops.acts import declaration
 
 from .. import services
+from ..books import book_fields
 from ..models import RoleEntry, RoleEntryKind
 from . import ActAdmin, ActForm
 from .people import PersonChoice, people
@@ -57,7 +58,7 @@ class RoleEntryAdmin(ActAdmin):
     list_display = ("recorded_at", "kind", "person_name", "role", "reason", "recorded_by")
     list_filter = ("kind", "role")
     search_fields = ("person__username", "person__last_name", "person_name", "reason")
-    detail_fields = ("kind", "person", "role", "person_name", "reason", "recorded_by", "recorded_at")
+    detail_fields = book_fields(RoleEntry)
 
 
 # -- The users' pages: accounts only, never roles or names ------------------------------------

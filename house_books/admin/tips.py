@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from casino_ops.acts import declaration
 
 from .. import services
+from ..books import book_fields
 from ..models import TipsCount
 from . import ActAdmin, ActForm
 from .people import PersonChoice, people
@@ -37,4 +38,4 @@ class TipsCountAdmin(ActAdmin):
     add_form = TipsCountForm
     list_display = ("day", "box", "amount", "counted_by", "witness", "counted_at")
     date_hierarchy = "day"
-    detail_fields = ("day", "box", "amount", "counted_by", "witness", "counted_at", "note", "recorded_at")
+    detail_fields = book_fields(TipsCount)

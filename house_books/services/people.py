@@ -9,6 +9,7 @@ is named once, at the installation, before any role was given (the act of no one
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.contrib.auth.models import Group, User
@@ -78,21 +79,15 @@ def _write(
 def grant_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntry:
     """The director gives ``person`` the role ``role`` (never the officer's, never to himself,
     never one incompatible with a role the person holds), for the reason written."""
-    p = profile()
-    article = cite("people.roles", p)
-    reason = required_text(reason, "reason", _("le motif"), article)
-    _lock_book()
-    held = _held(person)
-    rules.check_grant(role=role, held=held, self_grant=person.pk == actor.pk, profile=p)
-    person.groups.add(Group.objects.get(name=role))
-    return _write(
+    return _role_act(
         actor=actor,
-        kind=RoleEntryKind.GRANT,
         person=person,
         role=role,
         reason=reason,
+        kind=RoleEntryKind.GRANT,
+        check=rules.check_grant,
+        change=person.groups.add,
         action=Action.HOUSE_ROLE_GRANTED,
-        article=article,
     )
 
 
@@ -106,21 +101,39 @@ def grant_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntr
 def withdraw_role(*, actor: User, person: User, role: str, reason: str) -> RoleEntry:
     """The director takes back the role ``role`` from ``person`` (never the officer's, never his
     own), for the reason written."""
+    return _role_act(
+        actor=actor,
+        person=person,
+        role=role,
+        reason=reason,
+        kind=RoleEntryKind.WITHDRAWAL,
+        check=rules.check_withdrawal,
+        change=person.groups.remove,
+        action=Action.HOUSE_ROLE_WITHDRAWN,
+    )
+
+
+def _role_act(
+    *,
+    actor: User,
+    person: User,
+    role: str,
+    reason: str,
+    kind: str,
+    check: Callable[..., None],
+    change: Callable[[Group], Any],
+    action: Action,
+) -> RoleEntry:
+    """A role given or taken back: the reason required, the book locked, the rule's ``check`` of
+    the roles held, the person's group ``change``d, the entry written."""
     p = profile()
     article = cite("people.roles", p)
     reason = required_text(reason, "reason", _("le motif"), article)
     _lock_book()
-    held = _held(person)
-    rules.check_withdrawal(role=role, held=held, self_grant=person.pk == actor.pk, profile=p)
-    person.groups.remove(Group.objects.get(name=role))
+    check(role=role, held=_held(person), self_grant=person.pk == actor.pk, profile=p)
+    change(Group.objects.get(name=role))
     return _write(
-        actor=actor,
-        kind=RoleEntryKind.WITHDRAWAL,
-        person=person,
-        role=role,
-        reason=reason,
-        action=Action.HOUSE_ROLE_WITHDRAWN,
-        article=article,
+        actor=actor, kind=kind, person=person, role=role, reason=reason, action=action, article=article
     )
 
 

@@ -41,6 +41,8 @@ from .base import Request, get_register
 from .heartbeat import beating
 from .parts import (
     PART_LOCK_CLASS,
+    REPORT_LOCK_CLASS,
+    advisory_lock,
     all_done,
     assemble_or_wait,
     books_version,
@@ -49,7 +51,7 @@ from .parts import (
     plan,
 )
 
-_LOCK_CLASS = 0x5245_4700  # advisory lock class of report makers ("REG")
+_LOCK_CLASS = REPORT_LOCK_CLASS  # advisory lock class of report makers ("REG")
 
 
 def report_key(
@@ -146,21 +148,9 @@ def _check_table(number: int) -> None:
         raise Refusal.REGISTER_UNKNOWN_TABLE.error(n=number)
 
 
-@contextlib.contextmanager
-def _maker_lock(report_id: int) -> Iterator[bool]:
+def _maker_lock(report_id: int) -> contextlib.AbstractContextManager[bool]:
     """True when this process may make the report (nobody else is making it)."""
-    if connection.vendor != "postgresql":
-        yield True  # SQLite quick start: tasks run in-process, one at a time
-        return
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [_LOCK_CLASS, report_id])
-        got = bool(cursor.fetchone()[0])
-    try:
-        yield got
-    finally:
-        if got:
-            with connection.cursor() as cursor:
-                cursor.execute("SELECT pg_advisory_unlock(%s, %s)", [_LOCK_CLASS, report_id])
+    return advisory_lock(_LOCK_CLASS, report_id)
 
 
 def _enqueue_parts(report_part_ids: list[int], queue: str | None) -> None:

@@ -19,24 +19,32 @@ from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 
 from .. import selectors
+from ..books import book_fields
 from ..models import AdvanceEntry, ControlDay, ControlLine
 from ._shared import ReadOnlyInline
 from .act_forms import CloseDayForm, CorrectionForm
 
 
-@admin.register(AdvanceEntry)
-class AdvanceEntryAdmin(ReadOnlyAdmin):
-    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by")
-    list_filter = ("kind", "table")
-    list_select_related = ("table", "counted_by", "signed_by", "corrects")
+class CorrectedLineAdmin(ReadOnlyAdmin):
+    """A book whose line is corrected by a new line the director approves in words (FR art. 68):
+    the list's action opens the correction's page of the line chosen; once done, back to
+    ``correction_back(line)``."""
+
     actions = ["correct"]
+    correction_title: Any = None  # its title, given the line as ``%(line)s``
+
+    def correction_back(self, line: Any) -> str:
+        raise NotImplementedError
 
     def get_urls(self) -> list[Any]:
         wrap = self.admin_site.admin_view
         return [
-            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_advanceentry_correct"),
+            path("<int:pk>/correct/", wrap(self.correct_view), name=self._correct_url_name()),
             *super().get_urls(),
         ]
+
+    def _correct_url_name(self) -> str:
+        return f"{self.opts.app_label}_{self.opts.model_name}_correct"
 
     def has_correct_permission(self, request: HttpRequest) -> bool:
         """A correction is approved by the director in words (FR art. 68)."""
@@ -49,35 +57,35 @@ class AdvanceEntryAdmin(ReadOnlyAdmin):
         if queryset.count() != 1:
             self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
             return None
-        return HttpResponseRedirect(reverse("admin:tables_advanceentry_correct", args=[queryset.get().pk]))
+        return HttpResponseRedirect(reverse(f"admin:{self._correct_url_name()}", args=[queryset.get().pk]))
 
     def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        entry = get_object_or_404(AdvanceEntry, pk=pk)
+        line = get_object_or_404(self.model, pk=pk)
         return act_page(
             self,
             request,
-            title=_("Correction de la ligne %(line)s") % {"line": entry},
+            title=self.correction_title % {"line": line},
             form_class=CorrectionForm,
-            line=entry,
-            back=reverse("admin:tables_session_change", args=[entry.session_id]),
-            perm="tables.view_advanceentry",
+            line=line,
+            back=self.correction_back(line),
+            perm=f"{self.opts.app_label}.view_{self.opts.model_name}",
         )
+
+
+@admin.register(AdvanceEntry)
+class AdvanceEntryAdmin(CorrectedLineAdmin):
+    list_display = ("table", "line", "kind", "amount", "at", "counted_by", "signed_by")
+    list_filter = ("kind", "table")
+    list_select_related = ("table", "counted_by", "signed_by", "corrects")
+    correction_title = _("Correction de la ligne %(line)s")
+
+    def correction_back(self, entry: AdvanceEntry) -> str:
+        return reverse("admin:tables_session_change", args=[entry.session_id])
 
 
 class ControlLineInline(ReadOnlyInline):
     model = ControlLine
-    fields = (
-        "table",
-        "session",
-        "advances",
-        "closing_cash",
-        "result",
-        "at",
-        "by",
-        "corrects",
-        "approval",
-        "reason",
-    )
+    fields = book_fields(ControlLine, without=("control_day",))
     readonly_fields = fields
 
     def get_queryset(self, request: HttpRequest) -> Any:
@@ -145,39 +153,10 @@ class ControlDayAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ControlLine)
-class ControlLineAdmin(ReadOnlyAdmin):
+class ControlLineAdmin(CorrectedLineAdmin):
     list_display = ("control_day", "table", "session", "result", "corrects", "at", "by")
     list_select_related = ("control_day", "table", "session__table", "corrects__table", "by")
-    actions = ["correct"]
+    correction_title = _("Correction au registre de contrôle %(line)s")
 
-    def get_urls(self) -> list[Any]:
-        wrap = self.admin_site.admin_view
-        return [
-            path("<int:pk>/correct/", wrap(self.correct_view), name="tables_controlline_correct"),
-            *super().get_urls(),
-        ]
-
-    def has_correct_permission(self, request: HttpRequest) -> bool:
-        """A correction is approved by the director in words (FR art. 68)."""
-        return may_perform(request.user, CorrectionForm)
-
-    @admin.action(
-        description=_("Corriger la ligne sélectionnée (nouvelle ligne, FR art. 68)"), permissions=["correct"]
-    )
-    def correct(self, request: HttpRequest, queryset: Any) -> HttpResponse | None:
-        if queryset.count() != 1:
-            self.message_user(request, _("Sélectionnez une seule ligne."), messages.WARNING)
-            return None
-        return HttpResponseRedirect(reverse("admin:tables_controlline_correct", args=[queryset.get().pk]))
-
-    def correct_view(self, request: HttpRequest, pk: int) -> HttpResponse:
-        line = get_object_or_404(ControlLine, pk=pk)
-        return act_page(
-            self,
-            request,
-            title=_("Correction au registre de contrôle %(line)s") % {"line": line},
-            form_class=CorrectionForm,
-            line=line,
-            back=reverse("admin:tables_controlday_change", args=[line.control_day_id]),
-            perm="tables.view_controlline",
-        )
+    def correction_back(self, line: ControlLine) -> str:
+        return reverse("admin:tables_controlday_change", args=[line.control_day_id])

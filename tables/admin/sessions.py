@@ -22,6 +22,7 @@ from casino_ops.admin_display import hash_text, house_rule_labels, kv_list
 from casino_ops.admin_utils import ReadOnlyAdmin
 
 from .. import labels, selectors
+from ..books import book_fields
 from ..models import AdvanceEntry, Discrepancy, HandLog, MaximumChange, Session, Shoe
 from ._shared import ReadOnlyInline, discrepancy_label
 from .act_forms import (
@@ -39,18 +40,7 @@ from .act_forms import (
 class AdvanceEntryInline(ReadOnlyInline):
     model = AdvanceEntry
     verbose_name_plural = _("carnet d'avances : avances, interruptions, clôture, corrections")
-    fields = (
-        "line",
-        "kind",
-        "amount",
-        "at",
-        "counted_by",
-        "signed_by",
-        "cashier",
-        "key_holder",
-        "corrects",
-        "note",
-    )
+    fields = book_fields(AdvanceEntry, without=("table", "session"))
     readonly_fields = fields
     ordering = ("line",)
 

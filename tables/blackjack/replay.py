@@ -1280,17 +1280,7 @@ class _Round:
             return False
         a, declined = self.decision(h)
         if a == "split":
-            _split(
-                h,
-                bh,
-                stack,
-                declined,
-                self.rules.max_hands_after_split,
-                self.number,
-                self.holder,
-                self.disc,
-                self.arts,
-            )
+            self.split_hand(h, bh, stack, declined)
             return True
         if a != "stand":
             code = _ILLEGAL_CODE[a]
@@ -1340,6 +1330,11 @@ class _Round:
             return False
         if self.rules.split_identical_only and CARD_RANK[hc[0]] != CARD_RANK[hc[1]]:
             self.flag("ILLEGAL_SPLIT", h, self.arts["ILLEGAL_SPLIT"], reason="split_identical_only")
+        self.split_hand(h, bh, stack, declined)
+        return True
+
+    def split_hand(self, h: Hand, bh: list[Hand], stack: list[Hand], declined: Any) -> None:
+        """The hand split in two, under the séance's rules (see ``_split``)."""
         _split(
             h,
             bh,
@@ -1351,7 +1346,6 @@ class _Round:
             self.disc,
             self.arts,
         )
-        return True
 
     def surrender(self, h: Hand, bh: list[Hand], nc: int) -> int:
         """A surrender: the hand's state (a stand when its form is impossible)."""

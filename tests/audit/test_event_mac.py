@@ -20,21 +20,7 @@ from audit.chain import (
     verify_chain,
 )
 from audit.models import AuditEvent
-from tests.support.tampering import as_superuser_without_guard
-
-
-def _record(n: int = 1) -> list[AuditEvent]:
-    with transaction.atomic():
-        return [
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
-            for i in range(n)
-        ]
+from tests.support.tampering import as_superuser_without_guard, record_numbered_events
 
 
 def _forge_by_sql(mac: str | None = None) -> int:
@@ -51,7 +37,7 @@ def _forge_by_sql(mac: str | None = None) -> int:
 
 @pytest.mark.django_db
 def test_each_event_carries_the_hmac_of_its_canonical_bytes(settings):
-    (event,) = _record(1)
+    (event,) = record_numbered_events(1)
     stored = AuditEvent.objects.get(pk=event.pk)
     content = event_bytes(
         recorded_at=format_time(stored.recorded_at),
@@ -72,10 +58,10 @@ def test_each_event_carries_the_hmac_of_its_canonical_bytes(settings):
 @pytest.mark.django_db
 def test_a_forged_event_inserted_by_sql_is_never_sealed_and_is_reported(settings, capsys, mode):
     settings.AUDIT_SEALING = "inline" if mode == "inline" else "sealer"
-    _record(2)
+    record_numbered_events(2)
     forged = [_forge_by_sql(None), _forge_by_sql("ab" * 32)]
     if mode == "inline":
-        _record(1)  # the next act's sealing pass meets them
+        record_numbered_events(1)  # the next act's sealing pass meets them
     elif mode == "sealer":
         seal_pending()
     else:
@@ -98,7 +84,7 @@ def test_a_forged_event_inserted_by_sql_is_never_sealed_and_is_reported(settings
 
 @pytest.mark.django_db
 def test_a_genuine_event_copied_again_is_refused():
-    (event,) = _record(1)
+    (event,) = record_numbered_events(1)
     stored = AuditEvent.objects.get(pk=event.pk)
     with pytest.raises(DatabaseError), transaction.atomic():
         with connection.cursor() as cursor:
@@ -137,7 +123,7 @@ def test_a_genuine_event_copied_at_another_moment_is_never_sealed(settings):
 @pytest.mark.django_db
 def test_a_tip_rewritten_without_the_key_fails_on_its_mac(capsys):
     """Database credentials alone: every hash recomputed after the last event, the MAC cannot be."""
-    _record(4)
+    record_numbered_events(4)
     last = AuditEvent.objects.get(seq=4)
     forged_payload = '{"i":999}'
     digest = event_hash(
@@ -167,7 +153,7 @@ def test_verify_audit_prints_no_traceback(settings, capsys, caplog, signing_conf
     """pyHanko once logged a 13-line traceback on every run, all being well."""
     from audit.checkpoints import make_checkpoint
 
-    _record(2)
+    record_numbered_events(2)
     make_checkpoint()
     caplog.clear()
     call_command("verify_audit")

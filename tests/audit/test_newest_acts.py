@@ -10,21 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.core.management import call_command
 
 from audit.checkpoints import latest_head_mark, make_checkpoint, witness_head
-from tests.support.tampering import as_superuser_without_guard, record_events
-
-
-def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        call_command("verify_audit", *args)
-        code = 0
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
+from tests.support.tampering import as_superuser_without_guard, record_events, run_verify_audit
 
 
 @pytest.mark.django_db
@@ -37,17 +25,17 @@ def test_removing_the_newest_events_after_a_witnessed_head_fails_verify_audit(
     mark = witness_head()
     assert mark is not None and mark.seq == 7
     assert latest_head_mark().seq == 7
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 0, err
     assert "WINDOW: 0 event(s) after the last witnessed head #7" in out
     record_events(2)
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 0, err
     assert "WINDOW: 2 event(s) after the last witnessed head #7" in out
 
     # a superuser removes the newest acts whole (events 6 to 9): the chain alone still holds
     as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 5")
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 1 and "OK:" not in out
     assert "tête témoin #7" in err and "des événements ont disparu" in err
 
@@ -63,7 +51,7 @@ def test_a_head_mark_not_made_with_the_event_key_is_reported(
     data["hash"] = "0" * 64
     mark_file.chmod(0o644)
     mark_file.write_text(json.dumps(data))
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1 and "MAC" in err
 
 
@@ -86,7 +74,7 @@ def test_event_ids_are_checked_for_gaps(witness: Path, capsys: Any) -> None:
     record_events(6)
     as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 4")
     record_events(1)  # the next act: its id leaves those of the removed events missing
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert "ID GAP: 2 event id(s) missing" in out + err
 
 
@@ -109,7 +97,7 @@ def test_the_event_id_sequence_set_back_after_the_newest_acts_removed_is_named(
     assert mark is not None and mark.seq == 3
     highest = AuditEvent.objects.order_by("-id").values_list("id", flat=True).first()
     assert mark.last_id == highest
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     as_superuser_without_guard("DELETE FROM audit_event WHERE seq IS NULL")
     with connection.cursor() as cursor:
@@ -117,7 +105,7 @@ def test_the_event_id_sequence_set_back_after_the_newest_acts_removed_is_named(
             "SELECT setval(pg_get_serial_sequence('audit_event', 'id'), (SELECT max(id) FROM audit_event))"
         )
     seal_pending()
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert "ID GAP" not in out + err  # the sequence set back hides the ids
     assert code == 1
     assert "séquence des identifiants d'événements est revenue" in err and str(highest) in err

@@ -22,18 +22,12 @@ from casino_ops import roles
 from tables.models import AdvanceEntry
 from tests.support import builders
 from tests.support.guards import behind_the_guard
-from tests.support.tampering import every_book_written
+from tests.support.tampering import every_book_written, run_verify_audit
 
 
 def _verify(capsys: Any) -> tuple[int, str]:
-    try:
-        call_command("verify_audit", "--no-witness")
-    except SystemExit as exit_info:
-        code = exit_info.code
-    else:
-        code = 0
-    _out, err = capsys.readouterr()
-    return int(code or 0), err
+    code, _out, err = run_verify_audit(capsys, "--no-witness")
+    return code, err
 
 
 def _orders(users: dict[str, Any], count: int) -> list[Order]:

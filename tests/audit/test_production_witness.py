@@ -13,9 +13,9 @@ from django.core.management.base import SystemCheckError
 
 from audit.checkpoints import make_checkpoint
 from tests.support.tampering import (
-    checkpoints_as_superuser_without_guard,
     record_events,
-    rewrite_whole_chain_with_recomputed_hashes,
+    rewrite_and_re_sign,
+    run_verify_audit,
 )
 
 
@@ -30,17 +30,6 @@ def no_demo_authority(settings: Any) -> None:
     """As in production: no demo authority's key, no demo passkey on the server (casino_ops.E104)."""
     settings.OFFICER_AUTHORITY_DEMO_KEY = ""
     settings.OFFICER_DEMO_PASSKEY = False
-
-
-def _verify(capsys: Any, *args: str) -> tuple[int, str, str]:
-    capsys.readouterr()
-    try:
-        call_command("verify_audit", *args)
-        code = 0
-    except SystemExit as exit_:
-        code = int(exit_.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.mark.django_db  # check --deploy names the superusers (house_books.W001)
@@ -79,10 +68,10 @@ def test_verify_audit_without_a_witness_exits_1_unless_told_no_witness(
     signing_configured: Any, no_witness: None, capsys: Any
 ) -> None:
     record_events(3)
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 1 and "OK:" not in out
     assert "--no-witness" in err and "AUDIT_WITNESS_DIR" in err
-    code, out, _err = _verify(capsys, "--no-witness")
+    code, out, _err = run_verify_audit(capsys, "--no-witness")
     assert code == 0 and "OK: 3 events" in out
     assert "no witness (--no-witness)" in out
 
@@ -96,15 +85,6 @@ def test_a_rewrite_with_a_re_signed_checkpoint_fails_verify_audit_merkle_in_the_
     record_events(5)
     make_checkpoint()
     record_events(2)
-    rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
-    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
-    from django.db import connection
-
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
-        cursor.execute("DELETE FROM audit_merkle_node")
-        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
-    make_checkpoint()
-    code, out, _err = _verify(capsys, "--merkle")
+    rewrite_and_re_sign(from_seq=2)
+    code, out, _err = run_verify_audit(capsys, "--merkle")
     assert code == 1 and "OK:" not in out

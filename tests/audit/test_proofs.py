@@ -12,15 +12,14 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from audit.checkpoints import make_checkpoint
 from audit.merkle import Tree, TreeBuilder, leaf_hash, root_of
 from inspection import verifier
 from tests.support.tampering import (
-    checkpoints_as_superuser_without_guard,
+    kept_checkpoint,
     record_events,
-    rewrite_whole_chain_with_recomputed_hashes,
+    rewrite_and_re_sign,
 )
 
 VERIFIER = Path(verifier.__file__)
@@ -180,10 +179,7 @@ def test_the_verifier_checks_a_register_pdf_against_its_recorded_sha256(officer_
 def test_a_consistency_proof_shows_today_extends_yesterday(
     signing_configured: Any, officer_dir: Path
 ) -> None:
-    record_events(7)
-    make_checkpoint()
-    kept = officer_dir / "yesterday.json"
-    call_command("audit_proof", "1", "--output", str(officer_dir / "p.json"), "--checkpoint-file", str(kept))
+    kept = kept_checkpoint(7, officer_dir, "yesterday.json")
     record_events(290)
     make_checkpoint()
     proof = officer_dir / "consistency.json"
@@ -203,21 +199,12 @@ def test_a_consistency_proof_between_a_saved_checkpoint_and_a_rewritten_chain_fa
     """Tamper test: the attacker holds the database and every key of the
     application, rewrites event 3, recomputes every MAC and hash, replaces the checkpoints
     with new ones signed by the casino's own key; the officer kept yesterday's checkpoint."""
-    record_events(6)
-    make_checkpoint()
-    kept = officer_dir / "kept.json"
-    call_command("audit_proof", "1", "--output", str(officer_dir / "p.json"), "--checkpoint-file", str(kept))
+    kept = kept_checkpoint(6, officer_dir)
     record_events(4)
     make_checkpoint()
 
-    rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
-    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
-        cursor.execute("DELETE FROM audit_merkle_node")
-        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
-    make_checkpoint()  # the rewritten record's checkpoint no. 1, at event 10, signed with the casino's key
+    # the rewritten record's checkpoint no. 1, at event 10, signed with the casino's key
+    rewrite_and_re_sign(from_seq=3)
     proof = officer_dir / "consistency.json"
     call_command("audit_proof", "--from-size", "6", "--output", str(proof))  # from the officer's tree size
     assert json.loads(proof.read_text())["first_size"] == 6

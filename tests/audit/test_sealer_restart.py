@@ -13,7 +13,6 @@ import json
 import os
 import pwd
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -32,6 +31,7 @@ from audit.chain import verify_chain
 from audit.models import AuditEvent
 from casino_ops.postgresql.base import DatabaseWrapper
 from tests.support.ports import free_port
+from tests.support.processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 ALIAS = "private_cluster"
@@ -238,12 +238,7 @@ def test_the_sealer_survives_a_postgresql_restart_and_seals_the_alarm(
         _until(lambda: not _events().filter(seq__isnull=True).exists(), sealer)
         assert sealer.poll() is None  # the same process, never restarted
     finally:
-        sealer.send_signal(signal.SIGTERM)
-        try:
-            sealer.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            sealer.kill()
-            sealer.wait()
+        stop_process(sealer)
         log.seek(0)
         output = log.read()
         log.close()

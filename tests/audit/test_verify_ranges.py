@@ -12,25 +12,12 @@ import time_machine
 from django.core.management import call_command
 from django.db import connection, transaction
 
-import audit
-from audit.actions import Action
 from audit.chain import verify as chain_verify
 from audit.chain import verify_chain
 from tests.support.guards import restore_event_guard
+from tests.support.tampering import record_numbered_events
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _record(n: int) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
 
 
 def _tamper(sql: str, params: Any = None) -> None:
@@ -116,7 +103,7 @@ BROKEN_AT = {
 
 @pytest.mark.parametrize("sqls", TAMPERS.values(), ids=TAMPERS.keys())
 def test_the_ranges_find_what_the_one_pass_finds(ranged: list[Any], sqls: list[str]) -> None:
-    _record(12)
+    record_numbered_events(12)
     for sql in sqls:
         _tamper(sql)
     one, split = _both()
@@ -128,9 +115,9 @@ def test_the_ranges_find_what_the_one_pass_finds(ranged: list[Any], sqls: list[s
 def test_a_clock_run_backwards_is_named_once_by_the_ranges_as_by_the_one_pass(ranged: list[Any]) -> None:
     start = dt.datetime(2026, 3, 2, 12, 0, tzinfo=dt.UTC)
     with time_machine.travel(start, tick=False):
-        _record(5)
+        record_numbered_events(5)
     with time_machine.travel(start - dt.timedelta(hours=2), tick=True):
-        _record(7)
+        record_numbered_events(7)
     one, split = _both()
     # The sealer seals one alarm just after the first event behind (audit.clock_backwards): the
     # acts after it are measured from it, so the incident is named once, by either walk.
@@ -141,7 +128,7 @@ def test_a_clock_run_backwards_is_named_once_by_the_ranges_as_by_the_one_pass(ra
 def test_verify_audit_runs_the_ranges_and_says_ok(
     ranged: list[Any], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    _record(12)
+    record_numbered_events(12)
     call_command("verify_audit", "--no-witness")
     assert "OK: 12 events" in capsys.readouterr().out
     assert ranged and ranged[-1] is not None

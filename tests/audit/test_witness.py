@@ -23,20 +23,9 @@ from tests.support.guards import restore_event_guard
 from tests.support.tampering import (
     as_superuser_without_guard,
     checkpoints_as_superuser_without_guard,
+    record_numbered_events,
     rewrite_whole_chain_with_recomputed_hashes,
 )
-
-
-def _record(n: int) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
 
 
 def _leaves(upto: int) -> list[bytes]:
@@ -80,9 +69,9 @@ def _verify_fails(capsys: Any) -> str:
 def test_checkpoints_are_numbered_chained_sign_the_tree_head_and_are_witnessed(
     checkpoint: Any, witness: Path, capsys: Any
 ) -> None:
-    _record(3)
+    record_numbered_events(3)
     first = checkpoint()
-    _record(300)
+    record_numbered_events(300)
     second = checkpoint()
     assert (first.number, second.number) == (1, 2)
     assert first.prev_hash == GENESIS
@@ -105,7 +94,7 @@ def test_checkpoints_are_numbered_chained_sign_the_tree_head_and_are_witnessed(
 def test_a_checkpoint_missing_from_the_witness_is_written_at_the_next_one(
     checkpoint: Any, witness: Path
 ) -> None:
-    _record(2)
+    record_numbered_events(2)
     checkpoint()
     (witness / witness_name(1)).chmod(0o644)
     (witness / witness_name(1)).unlink()
@@ -115,7 +104,7 @@ def test_a_checkpoint_missing_from_the_witness_is_written_at_the_next_one(
 
 @pytest.mark.django_db
 def test_the_database_guards_the_checkpoints_and_the_merkle_nodes(checkpoint: Any, witness: Path) -> None:
-    _record(300)
+    record_numbered_events(300)
     made = checkpoint()
     for sql in (
         "UPDATE audit_checkpoint SET head_hash = 'x'",
@@ -182,7 +171,7 @@ def test_the_witness_may_be_any_django_storage(
     }
     settings.AUDIT_WITNESS_STORAGE = "audit_witness"
     settings.AUDIT_WITNESS_DIR = ""
-    _record(2)
+    record_numbered_events(2)
     checkpoint()
     assert (tmp_path / "bucket" / witness_name(1)).is_file()
     checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
@@ -198,9 +187,9 @@ def test_checkpoints_deleted_and_the_chain_rewritten_with_recomputed_hashes_are_
     checkpoint: Any, witness: Path, capsys: Any
 ) -> None:
     """The attacker holds the database and the application's keys (event key and signing key)."""
-    _record(5)
+    record_numbered_events(5)
     first = checkpoint()
-    _record(3)
+    record_numbered_events(3)
     checkpoint()
     call_command("verify_audit")
     rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
@@ -223,7 +212,7 @@ def test_checkpoints_deleted_and_the_chain_rewritten_with_recomputed_hashes_are_
 
 @pytest.mark.django_db
 def test_truncating_both_tables_is_caught_by_the_witness(checkpoint: Any, witness: Path, capsys: Any) -> None:
-    _record(4)
+    record_numbered_events(4)
     made = checkpoint()
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
@@ -242,9 +231,9 @@ def test_truncating_both_tables_is_caught_by_the_witness(checkpoint: Any, witnes
 def test_deleting_the_last_events_and_checkpoint_is_caught_by_the_witness(
     checkpoint: Any, witness: Path, capsys: Any
 ) -> None:
-    _record(3)
+    record_numbered_events(3)
     checkpoint()
-    _record(2)
+    record_numbered_events(2)
     second = checkpoint()
     as_superuser_without_guard("DELETE FROM audit_event WHERE seq > 3")
     checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint WHERE number = 2")
@@ -256,9 +245,9 @@ def test_deleting_the_last_events_and_checkpoint_is_caught_by_the_witness(
 def test_verify_audit_merkle_rebuilds_the_tree_heads_and_the_stored_subtrees(
     checkpoint: Any, witness: Path, capsys: Any
 ) -> None:
-    _record(300)
+    record_numbered_events(300)
     checkpoint()
-    _record(20)
+    record_numbered_events(20)
     checkpoint()
     call_command("verify_audit", "--merkle")
     assert (

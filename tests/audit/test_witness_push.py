@@ -15,10 +15,10 @@ from audit import notes as casino_notes
 from audit import witnesses
 from audit.actions import Action
 from audit.models import AuditEvent, CheckpointNote, Cosignature, WitnessState
+from tests.support.tampering import record_numbered_events, run_verify_audit
 from tests.support.witness_process import (  # noqa: F401 - the fixtures
     WitnessServer,
     checkpoint_note,
-    record_numbered_events,
     second_witness_server,
     witness_server,
 )
@@ -188,19 +188,6 @@ def test_a_witness_restored_from_an_older_backup_is_retired(
     assert WitnessState.objects.get(witness="A").retired_at is not None
 
 
-def _verify(capsys: Any) -> tuple[int, str, str]:
-    from django.core.management import call_command
-
-    capsys.readouterr()
-    try:
-        call_command("verify_audit")
-        code = 0
-    except SystemExit as exit_info:
-        code = int(exit_info.code or 0)
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
-
-
 def test_the_clock_set_back_three_hours_is_named(
     casino_log: WitnessServer, django_capture_on_commit_callbacks: Any, capsys: Any
 ) -> None:
@@ -211,12 +198,12 @@ def test_the_clock_set_back_three_hours_is_named(
 
     checkpoint_note(django_capture_on_commit_callbacks, 3)
     assert witnesses.push_all()[0].cosigned == [3]
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 0, err
     assert "1 checkpoint(s) cosigned per the policy, every event's time within the witnesses'" in out
     with time_machine.travel(timezone.now() - dt.timedelta(hours=3), tick=True):
         record_numbered_events(2)  # events 4 and 5, dated three hours back
-    code, out, err = _verify(capsys)
+    code, out, err = run_verify_audit(capsys)
     assert code == 1
     assert "TIME: event #4 is dated" in err and "TIME: event #5 is dated" in err
     assert "the server's clock was set back" in err and "event #3" not in err
@@ -234,7 +221,7 @@ def test_a_clock_ahead_is_named_against_the_cosignature_covering_the_event(
     # clock's alarm just after it (event 5, audit.clock_backwards)
     checkpoint_note(django_capture_on_commit_callbacks, 1)
     assert witnesses.push_all()[0].cosigned == [2, 5]
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1
     assert (
         "TIME: event #3 is dated" in err
@@ -269,13 +256,13 @@ def test_an_rfc3161_time_stamp_bounds_the_events_as_a_second_source(
     assert note_timestamps.check(response, note.note.encode()) == stamp.gen_time
     with pytest.raises(note_timestamps.TimeStampError, match="not over this note"):
         note_timestamps.check(response, b"another note")
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 0, err
     with time_machine.travel(timezone.now() + dt.timedelta(hours=3), tick=True):
         record_numbered_events(1)  # event 3, dated three hours ahead
     checkpoint_note(django_capture_on_commit_callbacks, 1)
     witnesses.push_all()
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert (
         code == 1 and "TIME: event #3 is dated" in err and "after the RFC 3161 time-stamp covering it" in err
     )
@@ -289,5 +276,5 @@ def test_a_policy_that_cannot_be_read_is_reported_never_a_traceback(
     settings.AUDIT_WITNESS_POLICY = str(bad)
     settings.AUDIT_WITNESS_DIR = str(tmp_path / "dir-witness")
     assert witnesses.policy() is None and witnesses.push_all() == []
-    code, _out, err = _verify(capsys)
+    code, _out, err = run_verify_audit(capsys)
     assert code == 1 and f"TIME: AUDIT_WITNESS_POLICY {bad}: line 1 (witness A not-a-vkey): bad vkey" in err

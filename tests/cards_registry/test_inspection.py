@@ -24,7 +24,7 @@ from cards_registry.models import (
     TableIssue,
 )
 from casino_ops import roles
-from tests.support.builders import books_breaches
+from tests.support.builders import books_breaches, late_reported_incident
 from tests.support.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
@@ -75,16 +75,7 @@ def test_incident_not_reported_or_reported_late(
     capsys: Any, director: Any, officer: Any, decks: list[Deck]
 ) -> None:
     now = timezone.now()
-    services.report_incident(
-        actor=director,
-        kind="marked",
-        occurred_at=now - dt.timedelta(days=3),
-        day=TODAY(),
-        decks=decks[:1],
-        officer_informed=officer,
-        officer_informed_at=now,
-        circumstances="Signalé trois jours après",
-    )
+    late_reported_incident(director, officer, decks[0], TODAY())
     incident = services.report_incident_from_replay(
         code="INVALID_CARD", table_number=1, day=TODAY(), shoe_reference="S1", decks=decks[1:2], detail="ZZ"
     )

@@ -13,7 +13,7 @@ from django.utils import timezone
 from cards_registry import services
 from cards_registry.models import Deck, Incident, Order, ReturnLine, TableIssue
 from casino_ops.checks import inspect
-from tests.support.builders import books_read_under, gaming_day
+from tests.support.builders import books_read_under, gaming_day, late_reported_incident, marked_deck_incident
 from tests.support.guards import behind_the_guard
 
 pytestmark = pytest.mark.django_db
@@ -32,32 +32,13 @@ def test_lu_decks_out_after_their_day(director: Any, decks: list[Deck]) -> None:
 
 
 def test_lu_an_incident_reported_late(director: Any, officer: Any, decks: list[Deck]) -> None:
-    now = timezone.now()
-    services.report_incident(
-        actor=director,
-        kind="marked",
-        occurred_at=now - dt.timedelta(days=3),
-        day=gaming_day(),
-        decks=decks[:1],
-        officer_informed=officer,
-        officer_informed_at=now,
-        circumstances="Signalé trois jours après",
-    )
+    late_reported_incident(director, officer, decks[0], gaming_day())
     assert _named_under_lu("depot.incidents_reported") == [("LU art. 7", "incident n° 1")]
 
 
 def test_lu_an_incident_never_closed(director: Any, officer: Any, decks: list[Deck]) -> None:
     now = timezone.now()
-    incident = services.report_incident(
-        actor=director,
-        kind="marked",
-        occurred_at=now - dt.timedelta(minutes=5),
-        day=gaming_day(),
-        decks=decks[:1],
-        officer_informed=officer,
-        officer_informed_at=now - dt.timedelta(minutes=4),
-        circumstances="Corne au dos d'un roi",
-    )
+    incident = marked_deck_incident(director, officer, decks[0])
     with behind_the_guard(Incident):
         Incident.objects.filter(pk=incident.pk).update(
             occurred_at=now - dt.timedelta(days=10),

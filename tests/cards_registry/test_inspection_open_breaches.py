@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import CabinetDemand, Deck, Incident, OrderLine
-from tests.support.builders import books_breaches, books_read_under, gaming_day
+from tests.support.builders import books_breaches, books_read_under, gaming_day, marked_deck_incident
 from tests.support.guards import behind_the_guard
 
 from .conftest import make_sent_order, sixain_data
@@ -59,16 +59,7 @@ def test_a_demand_to_open_the_cabinet_left_unanswered(
 
 def test_an_incident_never_closed(capsys: Any, director: Any, officer: Any, decks: list[Deck]) -> None:
     now = timezone.now()
-    incident = services.report_incident(
-        actor=director,
-        kind="marked",
-        occurred_at=now - dt.timedelta(minutes=5),
-        day=gaming_day(),
-        decks=decks[:1],
-        officer_informed=officer,
-        officer_informed_at=now - dt.timedelta(minutes=4),
-        circumstances="Corne au dos d'un roi",
-    )
+    incident = marked_deck_incident(director, officer, decks[0])
     assert named(capsys) == (0, [])  # the officer has time to close it
     with behind_the_guard(Incident):
         Incident.objects.filter(pk=incident.pk).update(

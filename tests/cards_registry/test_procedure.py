@@ -13,7 +13,7 @@ from django.utils import timezone
 from cards_registry import rules, selectors, services
 from cards_registry.models import Deck, DeckStatus, Incident, IncidentRoute
 from casino_ops.regulations import RegulationError
-from tests.support.builders import books_read_under
+from tests.support.builders import books_read_under, late_reported_incident
 from tests.support.depot_helpers import issue_and_check
 
 pytestmark = pytest.mark.django_db
@@ -254,16 +254,7 @@ def test_the_delay_is_measured_and_a_late_report_flagged(
     director: Any, officer: Any, croupier: Any, decks: list[Deck]
 ) -> None:
     now = timezone.now()
-    services.report_incident(
-        actor=director,
-        kind="marked",
-        occurred_at=now - dt.timedelta(days=3),
-        day=TODAY(),
-        decks=decks[:1],
-        officer_informed=officer,
-        officer_informed_at=now,
-        circumstances="Signalé trois jours après",
-    )
+    late_reported_incident(director, officer, decks[0], TODAY())
     issue_and_check(director=director, croupier=croupier, table_number=1, day=TODAY(), decks=decks[1:2])
     services.return_decks(actor=director, table_number=1, day=TODAY(), results=[(decks[1], "marked", "", 52)])
     returned = Incident.objects.get(route=IncidentRoute.RETURN)

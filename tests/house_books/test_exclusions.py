@@ -18,6 +18,7 @@ from house_books import services
 from house_books.models import Exclusion
 from inspection.registers import get_register
 from inspection.registers.base import Request
+from tests.support import builders
 
 pytestmark = pytest.mark.django_db
 
@@ -29,17 +30,7 @@ def _ago(days: int) -> dt.date:
 
 
 def _minister(actor: Any, **kw: Any) -> Exclusion:
-    values = {
-        "last_name": "Kieffer",
-        "first_names": "Marc",
-        "birth_date": dt.date(1971, 4, 2),
-        "ground": "request",
-        "decided_on": _ago(10),
-        "reference": "MJ/EXCL/1",
-        "director_notified_on": _ago(8),
-    }
-    values.update(kw)
-    return services.record_ministerial_exclusion(actor=actor, **values)
+    return builders.ministerial_exclusion(actor, TODAY, **kw)
 
 
 def _own(actor: Any, **kw: Any) -> Exclusion:

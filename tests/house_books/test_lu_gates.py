@@ -5,38 +5,25 @@ at all are named by the self-inspection (LU art. 51, 54, 63)."""
 from __future__ import annotations
 
 import datetime as dt
-from decimal import Decimal
 from typing import Any
 
 import pytest
-from django.utils import timezone
 
 from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.services.devices import assign_device, register_device
-from tables.clock import history_at
 from tables.models import Session
-from tables.services import create_table, open_session
+from tables.services import create_table
 from tests.support.builders import shoe_for
+from tests.support.seance_hours import D, open_seance_at
 
 pytestmark = pytest.mark.django_db
 
-D = timezone.localdate() - dt.timedelta(days=3)
-
 
 def _open(director: Any, croupier: Any, table: Any) -> Any:
-    with history_at(timezone.make_aware(dt.datetime.combine(D, dt.time(20)))):
-        return open_session(
-            actor=director,
-            table=table,
-            day=D,
-            minimum=Decimal("5.00"),
-            maximum=Decimal("500.00"),
-            advance_amount=Decimal("30000.00"),
-            croupier=croupier,
-            guarantee_fund=Decimal("100000.00"),
-        )
+    """A séance opened at 20:00 on ``D``, its shoe left to the test."""
+    return open_seance_at(director, croupier, table, 20, shoe=False)
 
 
 def test_no_devices_book_is_no_way_round_the_rule(

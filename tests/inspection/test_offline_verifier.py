@@ -10,13 +10,12 @@ from typing import Any
 
 import pytest
 from django.core.management import call_command
-from django.db import connection
 
 from audit.checkpoints import make_checkpoint
 from tests.support.tampering import (
-    checkpoints_as_superuser_without_guard,
+    kept_checkpoint,
     record_events,
-    rewrite_whole_chain_with_recomputed_hashes,
+    rewrite_and_re_sign,
 )
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,29 +31,13 @@ def _verifier(
     )
 
 
-def _rewrite_and_re_sign() -> None:
-    """The attacker holds the database and the application's keys: event 3 rewritten, every hash
-    recomputed, the checkpoints and the Merkle nodes replaced by ones signed with the casino's key."""
-    rewrite_whole_chain_with_recomputed_hashes(from_seq=3)
-    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
-        cursor.execute("DELETE FROM audit_merkle_node")
-        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
-    make_checkpoint()
-
-
 @pytest.mark.django_db
 def test_inclusion_against_a_kept_checkpoint_fails_on_a_rewritten_record(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    record_events(6)
-    make_checkpoint()
-    kept = tmp_path / "kept.json"
-    call_command("audit_proof", "1", "--output", str(tmp_path / "p.json"), "--checkpoint-file", str(kept))
+    kept = kept_checkpoint(6, tmp_path)
     record_events(4)
-    _rewrite_and_re_sign()
+    rewrite_and_re_sign(from_seq=3)
     proof = tmp_path / "inclusion-3.json"
     call_command("audit_proof", "3", "--output", str(proof))
     ca = str(signing_configured.ca_pem)
@@ -87,10 +70,7 @@ def test_inclusion_against_a_kept_checkpoint_fails_on_a_rewritten_record(
 def test_inclusion_against_a_kept_checkpoint_holds_with_the_proof_that_the_record_extends_it(
     signing_configured: Any, tmp_path: Path
 ) -> None:
-    record_events(7)
-    make_checkpoint()
-    kept = tmp_path / "kept.json"
-    call_command("audit_proof", "1", "--output", str(tmp_path / "p.json"), "--checkpoint-file", str(kept))
+    kept = kept_checkpoint(7, tmp_path)
     record_events(290)
     make_checkpoint()
     ca = str(signing_configured.ca_pem)

@@ -9,26 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from django.db import transaction
 
-import audit
-from audit.actions import Action
 from audit.checkpoints import make_checkpoint
 from casino_ops import roles
+from tests.support.tampering import record_numbered_events
 
 VERIFIER = Path(__file__).resolve().parents[2] / "inspection" / "verifier.py"
-
-
-def _record(n: int) -> None:
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
 
 
 def _verify(tmp_path: Path, kind: str, data: bytes, ca: Path, *extra: str) -> subprocess.CompletedProcess:
@@ -48,9 +34,9 @@ def test_the_api_gives_both_proofs_and_the_verifier(
     signing_configured: Any,
     tmp_path: Path,
 ) -> None:
-    _record(20)
+    record_numbered_events(20)
     make_checkpoint()
-    _record(5)
+    record_numbered_events(5)
     make_checkpoint()
     client = clients[roles.OFFICER]
     verifier = client.get("/api/inspection/proofs/verifier/")
@@ -94,7 +80,7 @@ def test_the_portal_page_gives_the_verifier_the_checkpoints_and_the_proofs(
     signing_configured: Any,
     tmp_path: Path,
 ) -> None:
-    _record(3)
+    record_numbered_events(3)
     make_checkpoint()
     client = clients[roles.OFFICER]
     page = client.get("/inspection/preuves/")

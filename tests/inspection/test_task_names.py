@@ -4,10 +4,7 @@ that a message queued before an upgrade is not lost in the broker."""
 
 from __future__ import annotations
 
-import signal
-import subprocess
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +13,7 @@ from celery import current_app
 
 from audit.models import AuditEvent
 from inspection import tasks
-from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import celery_worker, worker_env
 
 TASKS = ("make_report", "make_report_part", "assemble_report", "inspect_books", "recover_stale_reports")
 
@@ -47,27 +44,11 @@ def test_the_beat_queues_the_new_names(settings: Any) -> None:
 def test_a_message_queued_under_the_former_name_runs(
     signing_configured: Any, settings: Any, tmp_path: Path
 ) -> None:
-    from celery import Celery
-
-    queue = f"inspection-{uuid.uuid4().hex[:8]}"
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(worker_env(settings), queue, log)
-    sender = Celery(broker=redis_url(), set_as_current=False)  # the suite keeps its own app
-    try:
-        sender.send_task("audit.tasks.inspect_books", kwargs={"day": "2026-12-01"}, queue=queue)
+    with celery_worker(worker_env(settings), tmp_path, prefix="inspection") as worker:
+        worker.send("audit.tasks.inspect_books", kwargs={"day": "2026-12-01"})
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and not AuditEvent.objects.filter(action="inspection.run").exists():
             time.sleep(0.1)
         event = AuditEvent.objects.filter(action="inspection.run").first()
-        assert event is not None, (tmp_path / "worker.log").read_text()[-3000:]
+        assert event is not None, worker.log_tail()
         assert event.object_id == "2026-12-01" and '"checks"' in event.payload
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        log.close()
-        with sender.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)

@@ -259,15 +259,16 @@ def admin_acts_pages(samples: Any) -> list[tuple[str, str]]:
     ]
 
 
-def every_admin_page() -> dict[str, str]:
-    """The changelist of every model of the project's apps, and the change page of its first entry."""
+def every_admin_page(apps: tuple[str, ...] = ADMIN_APPS) -> dict[str, str]:
+    """The changelist of every model of ``apps`` (the project's, by default), and the change
+    page of its first entry."""
     from django.contrib import admin
     from django.urls import reverse
 
     pages: dict[str, str] = {}
     for model in registered_admins(admin.site):
         meta = model._meta
-        if meta.app_label not in ADMIN_APPS:
+        if meta.app_label not in apps:
             continue
         name = f"{meta.app_label}-{meta.model_name}"
         pages[f"{name}-list"] = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")

@@ -501,6 +501,83 @@ def close_even(staff: dict[str, Any], session: Any, hour: int = 23) -> None:
         )
 
 
+def ministerial_exclusion(actor: Any, today: dt.date, **kw: Any) -> Any:
+    """The minister's exclusion of Marc Kieffer (at his own request) decided ten days before
+    ``today`` and notified to the director two days later, recorded by ``actor``; ``kw``
+    replaces any of its values."""
+    from house_books import services
+
+    values = {
+        "last_name": "Kieffer",
+        "first_names": "Marc",
+        "birth_date": dt.date(1971, 4, 2),
+        "ground": "request",
+        "decided_on": today - dt.timedelta(days=10),
+        "reference": "MJ/EXCL/1",
+        "director_notified_on": today - dt.timedelta(days=8),
+        **kw,
+    }
+    return services.record_ministerial_exclusion(actor=actor, **values)
+
+
+def marked_deck_incident(director: Any, officer: Any, deck: Any) -> Any:
+    """An incident reported five minutes ago on ``deck`` (a marked card), ``officer`` told a
+    minute later."""
+    from django.utils import timezone
+
+    from cards_registry import services
+
+    now = timezone.now()
+    return services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(minutes=5),
+        day=gaming_day(),
+        decks=[deck],
+        officer_informed=officer,
+        officer_informed_at=now - dt.timedelta(minutes=4),
+        circumstances="Corne au dos d'un roi",
+    )
+
+
+def late_reported_incident(director: Any, officer: Any, deck: Any, day: dt.date) -> Any:
+    """An incident on ``deck`` (a marked card) of gaming day ``day`` that occurred three days ago
+    and is reported to ``officer`` only now."""
+    from django.utils import timezone
+
+    from cards_registry import services
+
+    now = timezone.now()
+    return services.report_incident(
+        actor=director,
+        kind="marked",
+        occurred_at=now - dt.timedelta(days=3),
+        day=day,
+        decks=[deck],
+        officer_informed=officer,
+        officer_informed_at=now,
+        circumstances="Signalé trois jours après",
+    )
+
+
+def close_session(staff: dict[str, Any], session: Any, cash: str = "31000.00", **kw: Any) -> Any:
+    """The séance closed by ``staff``'s director (or ``actor``) with ``cash`` counted by its
+    croupier (or ``counted_by``) and certified exact; played first when the cash differs from
+    the advances and it has no shoe (a result only with the depot's decks in a shoe)."""
+    from tables import services
+
+    if Decimal(cash) != session.advances_total and not session.shoes.exists():
+        play(session)
+    return services.close_session(
+        actor=kw.pop("actor", staff["director"]),
+        session=session,
+        closing_cash=Decimal(cash),
+        counted_by=kw.pop("counted_by", staff["croupier"]),
+        certified_exact=kw.pop("certified_exact", True),
+        **kw,
+    )
+
+
 def other_passkey_pem() -> bytes:
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec

@@ -7,10 +7,17 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from celery import Celery
 from django.db import connection
+
+from .processes import stop_process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -50,3 +57,39 @@ def start_worker(
         stderr=subprocess.STDOUT,
         cwd=str(ROOT),
     )
+
+
+@dataclass
+class Worker:
+    """A worker started by :func:`celery_worker`: its process, its queue, its log and a Celery
+    app of its own that sends to it (the project's app stays current)."""
+
+    process: subprocess.Popen[bytes]
+    queue: str
+    log: Path
+    sender: Any
+
+    def send(self, task: str, **options: Any) -> Any:
+        return self.sender.send_task(task, queue=self.queue, **options)
+
+    def log_tail(self) -> str:
+        return self.log.read_text()[-3000:]
+
+
+@contextmanager
+def celery_worker(
+    env: dict[str, str], tmp_path: Path, *, prefix: str = "registers", pool: tuple[str, ...] = ("-P", "solo")
+) -> Iterator[Worker]:
+    """A worker on a queue of its own (``prefix`` and a random suffix), logging to
+    ``tmp_path/worker.log``; stopped and its queue deleted on leaving."""
+    queue = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    log_path = tmp_path / "worker.log"
+    with log_path.open("w") as log:
+        process = start_worker(env, queue, log, pool=pool)
+        sender = Celery(broker=redis_url(), set_as_current=False)
+        try:
+            yield Worker(process, queue, log_path, sender)
+        finally:
+            stop_process(process)
+            with sender.connection_for_write() as conn:
+                conn.default_channel.queue_delete(queue)

@@ -22,6 +22,32 @@ from tests.audit.conftest import assert_signed_and_tamper_evident
 START, END = dt.date(2025, 1, 1), dt.date(2025, 3, 31)
 
 
+def requested_report(actor: Any, register: str = "order-book", *, days: int = 60) -> Report:
+    """A print of ``register`` over the ``days`` up to today, asked by ``actor`` and not queued
+    (the test makes it, or sends it to its own worker)."""
+    today = timezone.localdate()
+    return request_report(
+        actor=actor,
+        register=register,
+        date_from=today - dt.timedelta(days=days),
+        date_to=today,
+        enqueue=False,
+    )
+
+
+def assert_request_in(payload: dict[str, Any], report: Report, actor: Any) -> None:
+    """An event's ``payload`` names the print ``report`` as ``actor`` asked it: the register, its
+    period, no table."""
+    asked = ("register", "date_from", "date_to", "table_number", "requested_by")
+    assert {k: payload[k] for k in asked} == {
+        "register": report.register,
+        "date_from": report.date_from.isoformat(),
+        "date_to": report.date_to.isoformat(),
+        "table_number": None,
+        "requested_by": actor.pk,
+    }
+
+
 def read_report(report: Report) -> bytes:
     with default_storage.open(report.file.name, "rb") as f:
         return f.read()

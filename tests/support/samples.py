@@ -239,3 +239,19 @@ def per_test_samples(shared: Samples) -> Samples:
 
 def worked_example() -> dict[str, Any]:
     return json.loads((FIXTURES / "worked-example.json").read_text())
+
+
+#: The steps of the worked example's first round, as the replay page titles them.
+WORKED_EXAMPLE_STEPS = [
+    "Mises sur les cases",
+    "Première carte à chaque case",
+    "Carte du croupier",
+    "Seconde carte à chaque case",
+    "Assurances",
+    "Case 2 : reste",
+    "Case 5 : tire une carte",
+    "Case 5 : reste",
+    "Le croupier tire 6♥",
+    "Le croupier termine à 17",
+    "Paiements",
+]

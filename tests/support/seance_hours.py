@@ -36,12 +36,15 @@ def notify_hours(actor: Any, **kw: Any) -> SeanceHours:
         return notify_seance_hours(actor=actor, **values)
 
 
-def open_seance_at(director: Any, croupier: Any, table: Any, hour: int) -> Any:
+def open_seance_at(director: Any, croupier: Any, table: Any, hour: int, *, shoe: bool = True) -> Any:
+    """A séance opened at ``table`` on ``D`` at ``hour``; first (``shoe``) the table's shoe for
+    the day assigned, as LU asks (LU art. 32 §3, 40; nothing under FR)."""
     from tables.clock import history_at
     from tables.services import open_session
     from tests.support.builders import shoe_for
 
-    shoe_for(table, D, director)  # LU art. 32 §3, 40 (nothing under FR)
+    if shoe:
+        shoe_for(table, D, director)
     with history_at(moment_on(D, hour)):
         return open_session(
             actor=director,

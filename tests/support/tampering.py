@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 from decimal import Decimal as D
+from pathlib import Path
 from typing import Any
 
 from django.core.management import call_command
@@ -39,16 +40,28 @@ def as_superuser_without_guard(sql: str, params=None) -> None:
             restore_event_guard(cursor)
 
 
-def record_events(n: int, **payload: Any) -> None:
+def record_events(n: int, **payload: Any) -> list[AuditEvent]:
+    """``n`` events in the casino's record, each carrying ``payload``."""
+    return _recorded(n, lambda i: payload)
+
+
+def record_numbered_events(n: int) -> list[AuditEvent]:
+    """``n`` events in the casino's record, the ``i``-th carrying ``{"i": i}``."""
+    return _recorded(n, lambda i: {"i": i})
+
+
+def _recorded(n: int, payload: Any) -> list[AuditEvent]:
     with transaction.atomic():
-        for i in range(n):
+        return [
             audit.record(
                 actor=None,
                 action=Action.TABLE_CREATED,
                 object_type="test.thing",
                 object_id=i,
-                payload=payload,
+                payload=payload(i),
             )
+            for i in range(n)
+        ]
 
 
 def rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
@@ -86,6 +99,34 @@ def rewrite_whole_chain_with_recomputed_hashes(from_seq: int) -> None:
         for _ in updates
     )
     as_superuser_without_guard(sql, [v for u in updates for v in u])
+
+
+def rewrite_and_re_sign(from_seq: int) -> None:
+    """The attacker holds the database and the application's keys: the events from ``from_seq``
+    rewritten with every hash recomputed, the checkpoints and the Merkle nodes replaced by a new
+    checkpoint signed with the casino's key."""
+    from audit.checkpoints import make_checkpoint
+
+    rewrite_whole_chain_with_recomputed_hashes(from_seq=from_seq)
+    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
+    with connection.cursor() as cursor:
+        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
+        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
+        cursor.execute("DELETE FROM audit_merkle_node")
+        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
+    make_checkpoint()
+
+
+def kept_checkpoint(events: int, folder: Path, name: str = "kept.json") -> Path:
+    """``events`` events recorded and a checkpoint made of them, which the officer keeps: the
+    file ``audit_proof`` writes beside a first inclusion proof, in ``folder``."""
+    from audit.checkpoints import make_checkpoint
+
+    record_events(events)
+    make_checkpoint()
+    kept = folder / name
+    call_command("audit_proof", "1", "--output", str(folder / "p.json"), "--checkpoint-file", str(kept))
+    return kept
 
 
 def checkpoints_as_superuser_without_guard(sql: str, params: Any = None) -> None:
@@ -151,11 +192,14 @@ def every_book_written(users: dict[str, Any], capture: Any) -> dict[str, Any]:
     }
 
 
-def run_verify_audit(capsys: Any) -> tuple[int, str, str]:
+def run_verify_audit(capsys: Any, *args: str) -> tuple[int, str, str]:
+    """``verify_audit`` with ``args``, as the officer runs it: its exit code and what it wrote
+    (only it: what was written before is read away first)."""
+    capsys.readouterr()
     try:
-        call_command("verify_audit")
+        call_command("verify_audit", *args)
     except SystemExit as exit_info:
-        code = exit_info.code
+        code = int(exit_info.code or 0)
     else:
         code = 0
     out, err = capsys.readouterr()

@@ -190,28 +190,11 @@ def second_witness_server(request: pytest.FixtureRequest) -> Iterator[WitnessSer
     yield from _witness(request, "2")
 
 
-def record_numbered_events(n: int) -> None:
-    """``n`` events in the casino's record, the ``i``-th carrying ``{"i": i}``."""
-    from django.db import transaction
-
-    import audit
-    from audit.actions import Action
-
-    with transaction.atomic():
-        for i in range(n):
-            audit.record(
-                actor=None,
-                action=Action.TABLE_CREATED,
-                object_type="test.thing",
-                object_id=i,
-                payload={"i": i},
-            )
-
-
 def checkpoint_note(django_capture_on_commit_callbacks: Any, n: int = 3) -> Any:
     """``n`` events more and the checkpoint made of them: its signed note (the CheckpointNote)."""
     from audit import notes as casino_notes
     from audit.checkpoints import make_checkpoint
+    from tests.support.tampering import record_numbered_events
 
     record_numbered_events(n)
     with django_capture_on_commit_callbacks(execute=True):

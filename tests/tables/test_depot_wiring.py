@@ -12,7 +12,7 @@ from casino_ops.regulations import RegulationError
 from tables import services
 from tables.models import ControlDay, SessionStatus
 from tests.support.builders import at_day, gaming_day
-from tests.support.depot_helpers import issue_and_check
+from tests.support.depot_helpers import issue_and_check, shoe_with_a_foreign_card
 
 
 def _close(staff, session):
@@ -74,20 +74,9 @@ def test_a_foreign_card_found_by_the_replay_is_a_card_incident_on_the_shoes_deck
     staff, depot_decks, today_session, django_capture_on_commit_callbacks
 ):
     from cards_registry.models import DeckStatus, Incident
-    from tables.blackjack.simulator import simulate_shoe
     from tables.models import Discrepancy
 
-    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
-    issue_and_check(
-        director=staff["director"],
-        croupier=staff["croupier"],
-        table_number=today_session.table.number,
-        day=today_session.day,
-        decks=a1,
-    )
-    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
-    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
-    log["rounds"][0]["cards"][0] = "ZZ"
+    a1, shoe, log = shoe_with_a_foreign_card(staff, depot_decks, today_session)
     received = _upload(staff, today_session, log, django_capture_on_commit_callbacks)
     assert Discrepancy.objects.filter(hand_log=received, code="INVALID_CARD").exists()
     incident = Incident.objects.get()
@@ -160,19 +149,8 @@ def test_the_admin_says_the_incident_a_hand_log_with_an_unknown_card_opened(
     from django.urls import reverse
 
     from cards_registry.models import Incident
-    from tables.blackjack.simulator import simulate_shoe
 
-    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
-    issue_and_check(
-        director=staff["director"],
-        croupier=staff["croupier"],
-        table_number=today_session.table.number,
-        day=today_session.day,
-        decks=a1,
-    )
-    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
-    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
-    log["rounds"][0]["cards"][0] = "ZZ"
+    a1, shoe, log = shoe_with_a_foreign_card(staff, depot_decks, today_session)
     client.force_login(staff["croupier"])
     upload = SimpleUploadedFile("shoe.json", json.dumps(log).encode(), content_type="application/json")
     with django_capture_on_commit_callbacks(execute=True):

@@ -10,9 +10,8 @@ import json
 import pytest
 
 from cards_registry.models import DeckStatus, Incident
-from tables import services
 from tables.blackjack.simulator import simulate_shoe
-from tests.support.depot_helpers import issue_and_check
+from tests.support.depot_helpers import shoe_with_a_foreign_card
 
 
 def _post(client, session, log):
@@ -44,17 +43,7 @@ def test_while_the_replay_is_pending_the_answer_says_where_to_read_it(client, st
 def test_a_replay_that_ran_says_the_incident_it_opened(client, staff, depot_decks, today_session) -> None:
     """The log committed, the replay runs at once (no worker: in-process): a card that is no card
     opens an incident on the shoe's decks, and the answer names it."""
-    a1 = [d for d in depot_decks if d.serial.startswith("A1-")]
-    issue_and_check(
-        director=staff["director"],
-        croupier=staff["croupier"],
-        table_number=today_session.table.number,
-        day=today_session.day,
-        decks=a1,
-    )
-    shoe = services.fill_shoe(actor=staff["croupier"], session=today_session, deck_ids=[d.pk for d in a1])
-    log = simulate_shoe(1, "FR", table="BJ03", shoe_id=shoe.label, limits=("10.00", "1000.00"))
-    log["rounds"][0]["cards"][0] = "ZZ"
+    a1, shoe, log = shoe_with_a_foreign_card(staff, depot_decks, today_session)
     client.force_login(staff["croupier"])
     response = _post(client, today_session, log)
     assert response.status_code == 201, response.content

@@ -41,19 +41,6 @@ def _open(staff, table, minimum="10.00", maximum="1000.00", advance="30000.00", 
     )
 
 
-def _close(staff, session, cash="31000.00", **kw):
-    if D(cash) != session.advances_total and not session.shoes.exists():
-        builders.play(session)  # a result only with the depot's decks in a shoe
-    return services.close_session(
-        actor=kw.pop("actor", staff["director"]),
-        session=session,
-        closing_cash=D(cash),
-        counted_by=staff["croupier"],
-        certified_exact=True,
-        **kw,
-    )
-
-
 def _lu_fund(minimum="10.00", **kw):
     # LU art. 26: the notice to the minister of ``minimum``, recorded (the system's day) on the day
     # ``ministry_notified_on`` says, eight days ahead of the tests' day for the séances above 5.00
@@ -91,7 +78,7 @@ def test_after_midnight_the_session_belongs_to_the_evening_it_started(staff, tab
         session = _open(staff, table)  # the day defaults to the current gaming day
     assert session.day == DAY
     update_casino_settings(actor=staff["director"], gaming_day_rollover=dt.time(0, 0))
-    _close(staff, session)
+    builders.close_session(staff, session)
     # the new hour governs the days not yet opened; the evening already opened keeps its own
     with history_at(night):
         assert get_casino().gaming_day(night_aware := timezone.make_aware(night)) == DAY
@@ -121,7 +108,7 @@ def test_entries_are_written_when_the_act_happens_never_back_dated(staff, table)
         advance = services.add_advance(
             actor=staff["director"], session=session, amount=D("30000.00"), counted_by=staff["croupier"]
         )
-        _close(staff, session)
+        builders.close_session(staff, session)
     from django.utils import timezone
 
     entries = {e.kind: e.at for e in AdvanceEntry.objects.filter(session=session)}
@@ -138,7 +125,7 @@ def test_fr_minimum_changed_by_closing_and_reopening_the_same_day(staff, table):
         first = _open(staff, table)
         with assert_refused("MINIMUM_FIXED_IN_SESSION", article="FR art. 53", field="minimum"):
             services.change_minimum(actor=staff["director"], session=first, minimum=D("20.00"))
-        _close(staff, first)
+        builders.close_session(staff, first)
         with assert_refused("ADVANCE_NOT_PROPORTIONAL", article="FR art. 53", field="advance_amount"):
             _open(staff, table, minimum="20.00", maximum="2000.00", advance="30000.00")
         with assert_refused("MAXIMUM_NOT_PROPORTIONAL", article="FR art. 53", field="maximum"):
@@ -146,7 +133,7 @@ def test_fr_minimum_changed_by_closing_and_reopening_the_same_day(staff, table):
         with assert_refused("ADVANCE_VARIES_WITHIN_DAY", article="FR art. 42", field="advance_amount"):
             _open(staff, table, advance="40000.00")
         second = _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
-        _close(staff, second, cash="61000.00")
+        builders.close_session(staff, second, cash="61000.00")
     assert (second.day, second.minimum, second.advance_amount) == (DAY, D("20.00"), D("60000.00"))
     register = selectors.control_register(DAY)
     assert [line["session_id"] for line in register["lines"]] == [first.pk, second.pk]
@@ -157,7 +144,7 @@ def test_fr_minimum_changed_by_closing_and_reopening_the_same_day(staff, table):
 @pytest.mark.django_db
 def test_lu_minimum_still_not_changed_within_a_day(lu_casino, staff, table):
     with at_day(DAY):
-        _close(
+        builders.close_session(
             staff,
             _open(
                 staff, table, advance="20000.00", **_lu_fund(ministry_notified_on=DAY - dt.timedelta(days=9))
@@ -395,7 +382,7 @@ def test_lu_notice_eight_days_before_any_seance_above_the_authorised_minimum(lu_
         )
         event = AuditEvent.objects.get(action="session.opened")
         assert json.loads(event.payload)["ministry_notice"] == early.pk
-        _close(staff, session, cashier=staff["cashier"])
+        builders.close_session(staff, session, cashier=staff["cashier"])
     recorded = AuditEvent.objects.get(action="ministry_notice.recorded", object_id=str(backdated.pk))
     assert json.loads(recorded.payload)["sent_on"] == (DAY - dt.timedelta(days=10)).isoformat()
     # at the authorised minimum no notice is due
@@ -415,7 +402,7 @@ def test_the_exercise_starts_on_the_casino_setting(staff, table, director):
     march_31, april_1 = dt.date(2026, 3, 31), dt.date(2026, 4, 1)
     # the calendar year (the default): 31 March and 1 April are one exercise, the advance is fixed
     with at_day(march_31):
-        _close(staff, _open(staff, table))
+        builders.close_session(staff, _open(staff, table))
     with (
         at_day(april_1),
         assert_refused("ADVANCE_FIXED_FOR_YEAR", article="FR art. 49", field="advance_amount"),
@@ -430,7 +417,7 @@ def test_the_exercise_starts_on_the_casino_setting(staff, table, director):
     with time_machine.travel(dt.datetime(2028, 4, 1, 12, tzinfo=dt.UTC)):
         with at_day(dt.date(2028, 3, 31)):
             before = _open(staff, other)
-            _close(staff, before)
+            builders.close_session(staff, before)
         with at_day(dt.date(2028, 4, 1)):
             after = _open(staff, other, advance="40000.00")
     assert (before.fiscal_year, after.fiscal_year) == (2027, 2028)

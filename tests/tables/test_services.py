@@ -33,19 +33,6 @@ def _open(staff, table, day=DAY, minimum="10.00", maximum="1000.00", advance="30
         )
 
 
-def _close(staff, session, cash="31000.00", **kw):
-    if D(cash) != session.advances_total and not session.shoes.exists():
-        builders.play(session)  # a result only with the depot's decks in a shoe
-    return services.close_session(
-        actor=kw.pop("actor", staff["director"]),
-        session=session,
-        closing_cash=D(cash),
-        counted_by=kw.pop("counted_by", staff["croupier"]),
-        certified_exact=kw.pop("certified_exact", True),
-        **kw,
-    )
-
-
 # -- limits, FR -----------------------------------------------------------------------
 
 
@@ -123,7 +110,7 @@ def test_fr_minimum_changes_only_by_closing_and_reopening(staff, table, open_ses
         services.change_minimum(actor=staff["director"], session=open_session, minimum=D("20.00"))
     with assert_refused("SESSION_STILL_OPEN", article="FR art. 69", field="table"):
         _open(staff, table, minimum="20.00", maximum="2000.00", advance="60000.00")
-    _close(staff, open_session)
+    builders.close_session(staff, open_session)
     # Reopened the next day with a raised minimum: the advance rises in proportion (FR art. 53).
     reopened = _open(
         staff, table, day=DAY + dt.timedelta(days=1), minimum="20.00", maximum="2000.00", advance="60000.00"
@@ -158,7 +145,7 @@ def test_lu_maximum_never_changes_in_session(lu_casino, staff, table):
 @pytest.mark.django_db
 def test_lu_maximum_fixed_for_the_season(lu_casino, staff, table):
     first = _lu(staff, table)
-    _close(staff, first, cashier=staff["cashier"])
+    builders.close_session(staff, first, cashier=staff["cashier"])
     with assert_refused("MAXIMUM_FIXED_FOR_SEASON", article="LU art. 33", field="maximum"):
         _lu(staff, table, day=DAY + dt.timedelta(days=1), maximum="2000.00")
     assert _lu(staff, table, day=DAY + dt.timedelta(days=1)).maximum == D("1000.00")
@@ -174,7 +161,7 @@ def test_lu_limits_minimum_and_multiple(lu_casino, staff, table):
 
 @pytest.mark.django_db
 def test_lu_minimum_not_changed_within_a_day(lu_casino, staff, table):
-    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    builders.close_session(staff, _lu(staff, table), cashier=staff["cashier"])
     with assert_refused("MINIMUM_CHANGED_WITHIN_DAY", article="LU art. 26", field="minimum"):
         _lu(
             staff,
@@ -190,7 +177,7 @@ def test_lu_minimum_not_changed_within_a_day(lu_casino, staff, table):
 
 @pytest.mark.django_db
 def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(lu_casino, staff, table):
-    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    builders.close_session(staff, _lu(staff, table), cashier=staff["cashier"])
     day2 = DAY + dt.timedelta(days=1)
     with assert_refused("MINIMUM_RAISE_NOT_NOTIFIED", article="LU art. 26", field="ministry_notice"):
         _lu(
@@ -211,7 +198,7 @@ def test_lu_minimum_raised_not_lowered_and_notified_eight_days_ahead(lu_casino, 
         advance="40000.00",
         ministry_notified_on=day2 - dt.timedelta(days=8),
     )
-    _close(staff, raised, cashier=staff["cashier"])
+    builders.close_session(staff, raised, cashier=staff["cashier"])
     with assert_refused("MINIMUM_LOWERED", article="LU art. 26", field="minimum"):
         _lu(staff, table, day=day2 + dt.timedelta(days=1))
 
@@ -227,7 +214,7 @@ def test_fr_advance_at_least_3000_times_the_minimum(staff, table):
 
 @pytest.mark.django_db
 def test_fr_advance_does_not_vary_within_the_day_nor_the_year(staff, table):
-    _close(staff, _open(staff, table))
+    builders.close_session(staff, _open(staff, table))
     with assert_refused("ADVANCE_VARIES_WITHIN_DAY", article="FR art. 42", field="advance_amount"):
         _open(staff, table, advance="40000.00")
     with assert_refused("ADVANCE_FIXED_FOR_YEAR", article="FR art. 49", field="advance_amount"):
@@ -236,7 +223,7 @@ def test_fr_advance_does_not_vary_within_the_day_nor_the_year(staff, table):
 
 @pytest.mark.django_db
 def test_lu_advance_fixed_for_the_year(lu_casino, staff, table):
-    _close(staff, _lu(staff, table), cashier=staff["cashier"])
+    builders.close_session(staff, _lu(staff, table), cashier=staff["cashier"])
     with assert_refused("ADVANCE_FIXED_FOR_YEAR", article="LU art. 9", field="advance_amount"):
         _lu(staff, table, day=DAY + dt.timedelta(days=1), advance="25000.00")
 
@@ -304,12 +291,12 @@ def test_interruption_counted_or_locked_with_key_holder(staff, open_session):
     )
     assert locked.key_holder == staff["committee"]
     with assert_refused("SESSION_STATE", article="FR art. 42"):
-        _close(staff, open_session)
+        builders.close_session(staff, open_session)
     # the box is reopened by the key holder named at the interruption
     with assert_refused("KEY_HOLDER_ONLY", article="FR art. 69", field="actor"):
         services.resume_session(actor=staff["croupier"], session=open_session)
     services.resume_session(actor=staff["committee"], session=open_session)
-    _close(staff, open_session)
+    builders.close_session(staff, open_session)
 
 
 @pytest.mark.django_db
@@ -328,10 +315,10 @@ def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_ses
         actor=staff["director"], session=open_session, amount=D("30000.00"), counted_by=staff["croupier"]
     )
     with assert_refused("NOT_CERTIFIED_EXACT", article="FR art. 69", field="certified_exact"):
-        _close(staff, open_session, certified_exact=False)
+        builders.close_session(staff, open_session, certified_exact=False)
     with assert_refused("SIGNATURE_REQUIRED", article="FR art. 69", field="actor"):
-        _close(staff, open_session, actor=staff["croupier"])
-    entry = _close(staff, open_session, cash="71234.50")
+        builders.close_session(staff, open_session, actor=staff["croupier"])
+    entry = builders.close_session(staff, open_session, cash="71234.50")
     open_session.refresh_from_db()
     assert entry.kind == EntryKind.CLOSING and entry.signed_by == staff["director"]
     assert open_session.result == D("11234.50")
@@ -348,10 +335,10 @@ def test_closing_certified_exact_gives_the_result_and_carries_it(staff, open_ses
 def test_lu_closing_needs_a_cashier_present(lu_casino, staff, table):
     session = _lu(staff, table)
     with assert_refused("CASHIER_ABSENT", article="LU art. 10", field="cashier"):
-        _close(staff, session)
+        builders.close_session(staff, session)
     with assert_refused("CASHIER_ABSENT", article="LU art. 10", field="cashier"):
-        _close(staff, session, cashier=staff["croupier"])
-    entry = _close(staff, session, cashier=staff["cashier"])
+        builders.close_session(staff, session, cashier=staff["croupier"])
+    entry = builders.close_session(staff, session, cashier=staff["cashier"])
     assert entry.cashier == staff["cashier"]
 
 
@@ -362,10 +349,10 @@ def test_lu_closing_needs_a_cashier_present(lu_casino, staff, table):
 def test_director_closes_the_day_then_nothing_changes(staff, table, open_session, director):
     other = services.create_table(actor=director, number=4, code="BJ04")
     second = _open(staff, other)
-    _close(staff, open_session, cash="31000.00")
+    builders.close_session(staff, open_session, cash="31000.00")
     with assert_refused("SESSIONS_NOT_CLOSED", article="FR art. 72", field="day"):
         services.close_day(actor=staff["director"], day=DAY)
-    _close(staff, second, cash="29000.50")
+    builders.close_session(staff, second, cash="29000.50")
     with assert_refused("DIRECTOR_REQUIRED", article="FR art. 68"):
         services.close_day(actor=staff["committee"], day=DAY)
     day = services.close_day(actor=staff["director"], day=DAY)
@@ -379,7 +366,7 @@ def test_director_closes_the_day_then_nothing_changes(staff, table, open_session
 
 @pytest.mark.django_db
 def test_correction_is_a_new_line_pointing_at_the_corrected_one(staff, open_session):
-    _close(staff, open_session, cash="31000.00")
+    builders.close_session(staff, open_session, cash="31000.00")
     day = services.close_day(actor=staff["director"], day=DAY)
     closing = open_session.entries.get(kind=EntryKind.CLOSING)
     with assert_refused("DIRECTOR_REQUIRED", article="FR art. 68"):

@@ -12,13 +12,11 @@ import re
 from typing import Any
 
 import pytest
-from django.contrib import admin
 from django.urls import reverse
 
 from audit.actions import Action
 from casino_ops import roles
-from casino_ops.django_internals import registered_admins
-from tests.support.browser import admin_acts_pages, portal_pages
+from tests.support.browser import admin_acts_pages, every_admin_page, portal_pages
 from tests.support.pages import visible_text
 from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
@@ -47,19 +45,7 @@ def raw_codes(page: str) -> list[str]:
 
 def admin_pages(samples: Any, apps: tuple[str, ...]) -> dict[str, str]:
     """Every registered model's list and its first entry's page, with the acts' pages."""
-    pages = dict(admin_acts_pages(samples))
-    for model in registered_admins(admin.site):
-        meta = model._meta
-        if meta.app_label not in apps:
-            continue
-        name = f"{meta.app_label}-{meta.model_name}"
-        pages[f"{name}-list"] = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
-        first = model._default_manager.order_by("pk").first()
-        if first is not None:
-            pages[f"{name}-change"] = reverse(
-                f"admin:{meta.app_label}_{meta.model_name}_change", args=[first.pk]
-            )
-    return pages
+    return {**dict(admin_acts_pages(samples)), **every_admin_page(apps)}
 
 
 def test_the_patterns_catch_what_they_name() -> None:

@@ -9,7 +9,7 @@ import pytest
 from inspection.portal.replay import card, round_steps, round_summaries
 from tables.blackjack import replay
 from tests.support import builders
-from tests.support.samples import FIXTURES, worked_example
+from tests.support.samples import FIXTURES, WORKED_EXAMPLE_STEPS, worked_example
 
 
 def _steps() -> list[dict]:
@@ -26,19 +26,7 @@ def test_cards_are_drawn_in_shoe_order_and_every_card_leaves_once() -> None:
 
 def test_steps_follow_the_round() -> None:
     titles = [s["title"] for s in _steps()]
-    assert titles == [
-        "Mises sur les cases",
-        "Première carte à chaque case",
-        "Carte du croupier",
-        "Seconde carte à chaque case",
-        "Assurances",
-        "Case 2 : reste",
-        "Case 5 : tire une carte",
-        "Case 5 : reste",
-        "Le croupier tire 6♥",
-        "Le croupier termine à 17",
-        "Paiements",
-    ]
+    assert titles == WORKED_EXAMPLE_STEPS
 
 
 def test_table_state_at_each_step() -> None:

@@ -11,7 +11,6 @@ checks the printed register offline with the authority's policy file alone:
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import io
 import json
@@ -21,7 +20,6 @@ from typing import Any
 import pytest
 from django.conf import settings
 from django.core.files.storage import default_storage
-from django.utils import timezone
 
 from audit.actions import Action
 from audit.models import AuditEvent, Report
@@ -30,7 +28,8 @@ from inspection import verifier
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report
-from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import celery_worker, worker_env
+from tests.support.register_parts import assert_request_in, requested_report
 from tests.support.witness_process import WitnessServer, witness_server  # noqa: F401  # the fixture
 from tlog import note as notes
 
@@ -38,14 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def _print(director: Any, register: str = "order-book", days: int = 60) -> tuple[Report, bytes]:
-    today = timezone.localdate()
-    report = request_report(
-        actor=director,
-        register=register,
-        date_from=today - dt.timedelta(days=days),
-        date_to=today,
-        enqueue=False,
-    )
+    report = requested_report(director, register, days=days)
     done = produce_report(report.pk, inline_parts=True)
     assert done.state == Report.State.DONE, done.error
     with default_storage.open(done.file.name, "rb") as f:
@@ -107,13 +99,8 @@ def test_the_issuing_event_is_sealed_before_the_print_and_its_proof_is_in_the_si
     assert issued.seq is not None and printed.seq is not None and issued.seq < printed.seq
     assert issued.actor_id == director.pk
     payload = json.loads(issued.payload)
-    assert {k: payload[k] for k in ("register", "date_from", "date_to", "table_number", "requested_by")} == {
-        "register": "order-book",
-        "date_from": report.date_from.isoformat(),
-        "date_to": report.date_to.isoformat(),
-        "table_number": None,
-        "requested_by": director.pk,
-    }
+    assert report.register == "order-book"
+    assert_request_in(payload, report, director)
     assert payload["content_sha256"] == content_digest(
         [
             rp.part.content_hash
@@ -230,14 +217,7 @@ def test_witnesses_out_of_reach_the_register_waits_for_them_rather_than_printing
     settings.REGISTER_PROOF_WAIT = 2.0
     casino_log.stop()
     try:
-        today = timezone.localdate()
-        report = request_report(
-            actor=director,
-            register="order-book",
-            date_from=today - dt.timedelta(days=60),
-            date_to=today,
-            enqueue=False,
-        )
+        report = requested_report(director)
         waiting = produce_report(report.pk, inline_parts=True)
         assert waiting.state != Report.State.DONE and not waiting.file
         assert "témoins" in waiting.error
@@ -309,13 +289,8 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
     """A real Celery worker on Redis: the witness down, the print waits (in progress, saying why)
     and its task is tried again every REGISTER_PROOF_RETRY_DELAY seconds; once the witness is
     back, the register is printed with its proof."""
-    import subprocess
     import time
-    import uuid
 
-    from celery import Celery
-
-    queue = f"registers-{uuid.uuid4().hex[:8]}"
     env = worker_env(
         settings,
         AUDIT_NOTE_KEY=settings.AUDIT_NOTE_KEY,
@@ -324,58 +299,38 @@ def test_with_a_worker_the_print_is_tried_again_until_the_witness_cosigns(
         REGISTER_PROOF_WAIT="1",
         REGISTER_PROOF_RETRY_DELAY="1",
     )
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(env, queue, log)
-    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
-    casino_log.stop()
-    try:
-        today = timezone.localdate()
-        report = request_report(
-            actor=None,
-            register="order-book",
-            date_from=today - dt.timedelta(days=60),
-            date_to=today,
-            enqueue=False,
-        )
-        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            report.refresh_from_db()
-            if "témoins" in report.error:
-                break
-            time.sleep(0.1)
-        assert report.state == Report.State.RUNNING and not report.file, (
-            tmp_path / "worker.log"
-        ).read_text()[-3000:]
-        time.sleep(3)  # tried again meanwhile, still waiting
-        report.refresh_from_db()
-        assert report.state == Report.State.RUNNING and "témoins" in report.error
-        casino_log.start()
-        while time.monotonic() < deadline:
-            report.refresh_from_db()
-            if report.state != Report.State.RUNNING:
-                break
-            time.sleep(0.1)
-        log_text = (tmp_path / "worker.log").read_text()
-        assert report.state == Report.State.DONE and report.error == "", (report.error, log_text[-3000:])
-        assert "inspection.tasks.assemble_report" in log_text and "retry" in log_text.lower()
-        with default_storage.open(report.file.name, "rb") as f:
-            register = tmp_path / "registre.pdf"
-            register.write_bytes(f.read())
-        code, _out, err = _verify(capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY)
-        assert code == 0, err
-    finally:
-        if casino_log.process is None:
-            casino_log.start()
-        worker.terminate()
+    with celery_worker(env, tmp_path) as worker:
+        casino_log.stop()
         try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        log.close()
-        with sender.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)
+            report = requested_report(None)
+            worker.send("inspection.tasks.make_report", args=[report.pk])
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                report.refresh_from_db()
+                if "témoins" in report.error:
+                    break
+                time.sleep(0.1)
+            assert report.state == Report.State.RUNNING and not report.file, worker.log_tail()
+            time.sleep(3)  # tried again meanwhile, still waiting
+            report.refresh_from_db()
+            assert report.state == Report.State.RUNNING and "témoins" in report.error
+            casino_log.start()
+            while time.monotonic() < deadline:
+                report.refresh_from_db()
+                if report.state != Report.State.RUNNING:
+                    break
+                time.sleep(0.1)
+            log_text = worker.log.read_text()
+            assert report.state == Report.State.DONE and report.error == "", (report.error, log_text[-3000:])
+            assert "inspection.tasks.assemble_report" in log_text and "retry" in log_text.lower()
+            with default_storage.open(report.file.name, "rb") as f:
+                register = tmp_path / "registre.pdf"
+                register.write_bytes(f.read())
+            code, _out, err = _verify(capsys, "pdf", str(register), "--policy", settings.AUDIT_WITNESS_POLICY)
+            assert code == 0, err
+        finally:
+            if casino_log.process is None:
+                casino_log.start()
 
 
 @pytest.mark.django_db(transaction=True)

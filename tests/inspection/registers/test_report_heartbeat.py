@@ -29,6 +29,7 @@ from inspection.registers.heartbeat import beating
 from inspection.registers.parts import PART_LOCK_CLASS, plan
 from inspection.registers.reports import recover_stale, request_report
 from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.processes import stop_process
 
 BEAT_STALE = dt.timedelta(seconds=45)
 LOST = dt.timedelta(minutes=16)
@@ -223,16 +224,6 @@ def _worker(env: dict[str, str], queue: str, log: Path) -> subprocess.Popen[byte
     return start_worker(env, queue, log.open("w"), name=f"{queue}-{log.stem}")
 
 
-def _stop(worker: subprocess.Popen[bytes]) -> None:
-    if worker.poll() is None:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-
-
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
 def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_within_two_minutes(
@@ -310,8 +301,8 @@ def test_a_register_whose_worker_is_killed_mid_print_is_resumed_and_signed_withi
         printed = AuditEvent.objects.filter(action=Action.REGISTER_PRINTED, object_id=str(report.pk))
         assert printed.count() == 1
     finally:
-        _stop(first)
+        stop_process(first)
         if second is not None:
-            _stop(second)
+            stop_process(second)
         with sender.connection_for_write() as conn:
             conn.default_channel.queue_delete(queue)

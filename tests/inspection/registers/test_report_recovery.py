@@ -5,10 +5,7 @@ its last attempt, and the report list says so."""
 from __future__ import annotations
 
 import datetime as dt
-import signal
-import subprocess
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +17,7 @@ from django.utils import timezone
 
 from audit.models import Report
 from inspection.registers.reports import _LOCK_CLASS, recover_stale, request_report
-from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import celery_worker, worker_env
 
 STALE = dt.timedelta(minutes=16)
 BEAT_STALE = dt.timedelta(seconds=45)
@@ -106,32 +103,16 @@ def test_a_report_whose_maker_is_alive_is_left_alone(signing_configured):
 def test_a_report_left_running_by_a_dead_worker_is_resumed_by_the_beat_task(
     signing_configured: Any, settings: Any, tmp_path: Path
 ) -> None:
-    from celery import Celery
-
     call_command("seed_demo", verbosity=0)
     report = _lost(attempts=1)
-    queue = f"registers-{uuid.uuid4().hex[:8]}"
     env = worker_env(settings)
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(env, queue, log)
-    sender = Celery(broker=redis_url(), set_as_current=False)  # the suite keeps its own app
-    try:
-        sender.send_task("inspection.tasks.recover_stale_reports", kwargs={"queue": queue}, queue=queue)
+    with celery_worker(env, tmp_path) as worker:
+        worker.send("inspection.tasks.recover_stale_reports", kwargs={"queue": worker.queue})
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             report.refresh_from_db()
             if report.state in (Report.State.DONE, Report.State.FAILED):
                 break
             time.sleep(0.05)
-        assert report.state == Report.State.DONE, (tmp_path / "worker.log").read_text()[-3000:]
+        assert report.state == Report.State.DONE, worker.log_tail()
         assert report.attempts == 2 and report.sha256
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        log.close()
-        with sender.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)

@@ -7,7 +7,6 @@ import os
 import signal
 import subprocess
 import time
-import uuid
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +22,7 @@ from casino_ops.regulations import RegulationError
 from inspection.registers.parts import progress_of
 from inspection.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
 from inspection.tasks import make_report
-from tests.support.celery_workers import redis_url, start_worker, worker_env
+from tests.support.celery_workers import celery_worker, worker_env
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -191,42 +190,36 @@ def _children(pid: int) -> list[int]:
 def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
     demo: None, signing_configured: Any, settings: Any, tmp_path: Path
 ) -> None:
-    from celery import Celery
-
-    queue = f"registers-{uuid.uuid4().hex[:8]}"
     env = worker_env(
         settings,
         CELERY_WORKER_MAX_TASKS_PER_CHILD="5",
     )
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(env, queue, log, pool=("-P", "prefork", "-c", "1"))
-    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
-    try:
+    with celery_worker(env, tmp_path, pool=("-P", "prefork", "-c", "1")) as worker:
         start, end = _period()
         report = request_report(
             actor=None, register="receipt-book", date_from=start, date_to=end, enqueue=False
         )
-        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
+        worker.send("inspection.tasks.make_report", args=[report.pk])
         killed = None
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and killed is None:
             state = Report.objects.filter(pk=report.pk).values_list("state", "attempts", "file").get()
             if state[0] == Report.State.RUNNING:
-                children = _children(worker.pid)
+                children = _children(worker.process.pid)
                 assert len(children) == 1
                 os.kill(children[0], signal.SIGKILL)
                 killed = state
             elif state[0] == Report.State.DONE:
                 pytest.fail("the task finished before it could be killed")
             time.sleep(0.01)
-        assert killed is not None, (tmp_path / "worker.log").read_text()[-3000:]
+        assert killed is not None, worker.log_tail()
         assert killed[1] == 1 and not killed[2]  # killed during its first attempt, before any file
         while time.monotonic() < deadline:
             report.refresh_from_db()
             if report.state == Report.State.DONE:
                 break
             time.sleep(0.05)
-        log_text = (tmp_path / "worker.log").read_text()
+        log_text = worker.log.read_text()
         assert report.state == Report.State.DONE, log_text[-3000:]
         assert report.attempts == 2  # the redelivery made it
         assert "WorkerLostError" in log_text or "exited prematurely" in log_text or "SIGKILL" in log_text
@@ -236,16 +229,6 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
             import hashlib
 
             assert hashlib.sha256(f.read()).hexdigest() == report.sha256
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        log.close()
-        with sender.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)
 
 
 @pytest.mark.celery_worker
@@ -253,20 +236,14 @@ def test_a_task_whose_worker_is_killed_is_retried_and_makes_one_report(
 def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_made_once(
     demo: None, signing_configured: Any, settings: Any, tmp_path: Path
 ) -> None:
-    from celery import Celery
-
-    queue = f"registers-{uuid.uuid4().hex[:8]}"
     env = worker_env(settings)
-    log = (tmp_path / "worker.log").open("w")
-    worker = start_worker(env, queue, log, pool=("-P", "prefork", "-c", "2"))
-    sender = Celery(broker=redis_url(), set_as_current=False)  # the project's app stays current
-    try:
+    with celery_worker(env, tmp_path, pool=("-P", "prefork", "-c", "2")) as worker:
         start, end = (
             timezone.localdate() - dt.timedelta(days=200),  # at least six months with entries
             timezone.localdate() + dt.timedelta(days=1),
         )
         report = request_report(actor=None, register="depot-log", date_from=start, date_to=end, enqueue=False)
-        sender.send_task("inspection.tasks.make_report", args=[report.pk], queue=queue)
+        worker.send("inspection.tasks.make_report", args=[report.pk])
         deadline = time.monotonic() + 240
         killed = None
         seen: set[tuple[int, int]] = set()
@@ -275,14 +252,14 @@ def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_mad
             seen.add((done, total))
             state = Report.objects.filter(pk=report.pk).values_list("state", flat=True).get()
             if killed is None and total and 1 <= done < total - 1:
-                children = _children(worker.pid)
+                children = _children(worker.process.pid)
                 os.kill(children[-1], signal.SIGKILL)  # one of the two, busy with a part
                 killed = (done, total)
             if state in (Report.State.DONE, Report.State.FAILED):
                 break
             time.sleep(0.01)
         report.refresh_from_db()
-        log_text = (tmp_path / "worker.log").read_text()
+        log_text = worker.log.read_text()
         assert killed is not None, log_text[-3000:]
         assert report.state == Report.State.DONE, log_text[-3000:]
         parts = list(ReportPart.objects.filter(report=report).order_by("number"))
@@ -298,13 +275,3 @@ def test_parts_fan_out_over_the_workers_and_a_part_whose_worker_is_killed_is_mad
             import hashlib
 
             assert hashlib.sha256(f.read()).hexdigest() == report.sha256
-    finally:
-        worker.send_signal(signal.SIGTERM)
-        try:
-            worker.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
-        log.close()
-        with sender.connection_for_write() as conn:
-            conn.default_channel.queue_delete(queue)

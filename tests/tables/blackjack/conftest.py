@@ -55,3 +55,17 @@ def codes(report: dict[str, Any]) -> list[str]:
 
 def only(report: dict[str, Any], code: str) -> list[dict[str, Any]]:
     return [d for d in report["discrepancies"] if d["code"] == code]
+
+
+def late_surrender_round() -> dict[str, Any]:
+    """A round where box 1 hits, stands and wins its stake, and box 2 surrenders on its first two
+    cards (half its stake lost)."""
+    return make_round(
+        {1: [("P1", "10.00")], 2: [("P2", "10.00")]},
+        ["5S", "TD", "9C", "7H", "6S", "8D", "8C"],
+        {1: ["hit", "stand"], 2: ["surrender"]},
+        settlements=[
+            {"box": 1, "hand": 0, "player": "P1", "net": "10.00"},
+            {"box": 2, "hand": 0, "player": "P2", "net": "-5.00"},
+        ],
+    )

@@ -23,7 +23,7 @@ import pytest
 from tables.blackjack import Rejected, replay
 from tables.blackjack.simulator import simulate
 
-from .conftest import make_log, make_round, only
+from .conftest import late_surrender_round, make_log, make_round, only
 
 ENGINE = importlib.import_module("tables.blackjack.replay")
 
@@ -189,15 +189,7 @@ def test_every_late_surrender_is_reported_and_a_bust_counts_as_a_draw(
 def test_late_surrender_where_surrender_is_not_offered_is_reported_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    rd = make_round(
-        {1: [("P1", "10.00")], 2: [("P2", "10.00")]},
-        ["5S", "TD", "9C", "7H", "6S", "8D", "8C"],
-        {1: ["hit", "stand"], 2: ["surrender"]},
-        settlements=[
-            {"box": 1, "hand": 0, "player": "P1", "net": "10.00"},
-            {"box": 2, "hand": 0, "player": "P2", "net": "-5.00"},
-        ],
-    )
+    rd = late_surrender_round()
     for profile, article in (("FR", "FR art. 55-4 (house rules)"), ("LU", "LU art. 32 1.")):
         rep, _ = both(make_log([rd], profile=profile), monkeypatch)
         assert rep["discrepancies"] == [

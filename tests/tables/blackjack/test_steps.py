@@ -17,8 +17,9 @@ from tables.blackjack.steps import (
     round_steps,
     round_summaries,
 )
+from tests.support.samples import WORKED_EXAMPLE_STEPS
 
-from .conftest import FIXTURES, make_log, make_round
+from .conftest import FIXTURES, late_surrender_round, make_log, make_round
 
 
 def _worked() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -30,19 +31,7 @@ def test_worked_example_steps_in_shoe_order() -> None:
     doc, rep = _worked()
     steps = round_steps(doc["rounds"][0], rep["rounds"][0], rep["discrepancies"])
     assert [c["code"] for s in steps for c in s["drawn"]] == doc["rounds"][0]["cards"]
-    assert [s["title"] for s in steps] == [
-        "Mises sur les cases",
-        "Première carte à chaque case",
-        "Carte du croupier",
-        "Seconde carte à chaque case",
-        "Assurances",
-        "Case 2 : reste",
-        "Case 5 : tire une carte",
-        "Case 5 : reste",
-        "Le croupier tire 6♥",
-        "Le croupier termine à 17",
-        "Paiements",
-    ]
+    assert [s["title"] for s in steps] == WORKED_EXAMPLE_STEPS
     assert [s["index"] for s in steps] == list(range(len(steps)))
     # the engine's settlement discrepancy shows at the payments, on box 5
     (d,) = steps[-1]["discrepancies"]
@@ -76,15 +65,7 @@ def test_card_faces() -> None:
 
 
 def test_a_late_surrender_shows_on_its_box_at_its_decision() -> None:
-    rd = make_round(
-        {1: [("P1", "10.00")], 2: [("P2", "10.00")]},
-        ["5S", "TD", "9C", "7H", "6S", "8D", "8C"],
-        {1: ["hit", "stand"], 2: ["surrender"]},
-        settlements=[
-            {"box": 1, "hand": 0, "player": "P1", "net": "10.00"},
-            {"box": 2, "hand": 0, "player": "P2", "net": "-5.00"},
-        ],
-    )
+    rd = late_surrender_round()
     rep = replay(make_log([rd], house_rules={"surrender": True}))
     steps = round_steps(rd, rep["rounds"][0], rep["discrepancies"])
     (step,) = [s for s in steps if s["discrepancies"]]
