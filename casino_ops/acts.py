@@ -44,6 +44,14 @@ its ``act``, ``serializer_class`` and ``rule``) and the admin's act forms
 (:class:`casino_ops.admin_acts.ActFormMixin.declared`: the acts a page or an "Ajouter" is
 offered under), so that no door offers an act under another ``Act`` than its service requires.
 Every declaration is in :data:`REGISTRY`, by the service's dotted name.
+
+A new act needs no door written by hand: its declaration's ``route`` gives its API endpoint
+(a :class:`casino_ops.api.DeclaredActView` made for it, under ``/api/acts/``) and its ``book``
+the book's admin page, whose "Ajouter" is a form of the schema's fields calling the service
+(:func:`casino_ops.admin_acts.register_declared_admins`); who may perform it, its event and
+its refusals may be declared beside it too (``casino_ops.access.declare``,
+``audit.actions.declare``, ``casino_ops.refusals.declare``). ``docs/development.md`` shows
+the recipe.
 """
 
 from __future__ import annotations
@@ -97,6 +105,10 @@ class DeclaredAct:
     gate: bool
     gate_cites_article: bool = False
     officer_gate: OfficerGate | None = None
+    #: its API endpoint, derived (``/api/acts/<route>``; "": none derived)
+    route: str = ""
+    #: the book it writes, whose admin "Ajouter" page is derived (None: none derived)
+    book: Any = None
 
     @property
     def act(self) -> Act | tuple[Act, ...]:
@@ -118,10 +130,15 @@ def declare_act(
     gate: bool | OfficerGate = True,
     gate_cites_article: bool = False,
     profile: Callable[[Mapping[str, Any]], str] | None = None,
+    route: str = "",
+    book: Any = None,
 ) -> Callable[[F], F]:
     """Declare the service it decorates (see the module's text). ``profile`` reads the
     profile an act is judged under from the service's arguments (a séance's own), else
-    the casino's."""
+    the casino's. ``route`` and ``book`` ask for the doors derived from the declaration
+    (:func:`casino_ops.api.declared_urls`, :func:`casino_ops.admin_acts.register_declared_admins`):
+    the API's endpoint ``/api/acts/<route>`` taking the ``schema``'s body, and the book's admin
+    page whose "Ajouter" is a form of the ``schema``'s fields."""
     acts = act if isinstance(act, tuple) else (act,)
     officer_gate = gate if isinstance(gate, OfficerGate) else None
     if not acts or not all(isinstance(a, Act) for a in acts):
@@ -161,6 +178,8 @@ def declare_act(
             gate=bool(gate),
             gate_cites_article=gate_cites_article,
             officer_gate=officer_gate,
+            route=route,
+            book=book,
         )
         gated.declaration = declared  # type: ignore[attr-defined]
         REGISTRY[name] = declared

@@ -330,6 +330,40 @@ class DeclaredActView(ActView):
         return Response(self.answer(result), status=self.answer_status)
 
 
+def derived_view(declared: DeclaredAct) -> type[DeclaredActView]:
+    """The endpoint of a declaration with a ``route``: a :class:`DeclaredActView` of it, read by
+    its book's view permission (else by its act: nobody reads what it is not shown)."""
+    book = declared.book
+    meta = book._meta if book is not None else None
+    attributes: dict[str, Any] = {
+        "declared": declared,
+        "read_permission": f"{meta.app_label}.view_{meta.model_name}" if meta is not None else declared.acts[0],
+        "__module__": declared.service.__module__,
+        "__doc__": f"The act {declared.name}, derived from its declaration.",
+    }
+    name = "".join(part.title() for part in declared.name.rsplit(".", 1)[1].split("_"))
+    return type(name, (DeclaredActView,), attributes)
+
+
+def declared_url_name(declared: DeclaredAct) -> str:
+    """The url name of a declaration's endpoint (``acts:clean-device``)."""
+    return declared.name.rsplit(".", 1)[1].replace("_", "-")
+
+
+def declared_urls() -> list[Any]:
+    """The endpoints derived from the declarations with a ``route`` (namespace ``acts``, under
+    ``/api/acts/``): read once the apps are ready, when the URLs are."""
+    from django.urls import path
+
+    from .acts import REGISTRY
+
+    return [
+        path(declared.route, derived_view(declared).as_view(), name=declared_url_name(declared))
+        for declared in sorted(REGISTRY.values(), key=lambda d: d.name)
+        if declared.route
+    ]
+
+
 # -- The books' read lists ------------------------------------------------------------------
 
 

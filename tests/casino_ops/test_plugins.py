@@ -26,6 +26,12 @@ EXPECTED = {
     ("cards_registry.floor", "DAY_CLOSED"),
     ("cards_registry.history", "PROVIDERS"),
     ("inspection.registers.base", "REGISTERS"),
+    # the members of the closed vocabularies declared beside the acts that use them
+    ("casino_ops.access", "DECLARED_ACTS"),
+    ("casino_ops.access", "DECLARED_RULES"),
+    ("audit.actions", "DECLARED_ACTIONS"),
+    ("audit.actions", "DECLARED_LABELS"),
+    ("casino_ops.refusals", "DECLARED_REFUSALS"),
 }
 
 

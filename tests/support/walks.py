@@ -11,8 +11,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_APPS = ("casino_ops", "audit", "inspection", "cards_registry", "tables", "house_books")
-#: the namespaces of the apps' API and the officers'
-NAMESPACES = ("tables", "depot", "house_books", "officers_api")
+#: the namespaces of the apps' API and the officers', and of the endpoints derived from the acts'
+#: declarations (casino_ops.api.declared_urls)
+NAMESPACES = ("tables", "depot", "house_books", "officers_api", "acts")
 
 
 def admin_modules() -> list[Path]:
