@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access
 from .access import Act
-from .acts import DeclaredAct
+from .acts import REGISTRY, DeclaredAct
 from .admin_display import amount_columns
 from .admin_utils import ReadOnlyAdmin
 from .forms import SafeFormMixin
@@ -245,8 +245,6 @@ class DeclaredBookAdmin(ActAdmin):
 def register_declared_admins(site: admin.AdminSite) -> None:
     """Register the admin page of every declared act's ``book`` that has none yet (called once
     the apps' services are imported, at start-up)."""
-    from .acts import REGISTRY
-
     for declared in sorted(REGISTRY.values(), key=lambda d: d.name):
         if declared.book is None or site.is_registered(declared.book):
             continue
@@ -254,7 +252,11 @@ def register_declared_admins(site: admin.AdminSite) -> None:
         model_admin = type(
             f"{declared.book.__name__}Admin",
             (DeclaredBookAdmin,),
-            {"add_form": declared_form(declared), "detail_fields": fields, "__module__": declared.service.__module__},
+            {
+                "add_form": declared_form(declared),
+                "detail_fields": fields,
+                "__module__": declared.service.__module__,
+            },
         )
         site.register(declared.book, model_admin)
 

@@ -36,6 +36,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import Model
 from django.http import Http404
+from django.urls import path
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -52,7 +53,7 @@ from casino_ops.refusals import Refusal
 
 from . import access
 from .access import Act, RoleRequired
-from .acts import DeclaredAct
+from .acts import REGISTRY, DeclaredAct
 from .regulations import RegulationError, cite
 from .services import get_casino
 from .validation import SafeSerializerMixin
@@ -337,7 +338,9 @@ def derived_view(declared: DeclaredAct) -> type[DeclaredActView]:
     meta = book._meta if book is not None else None
     attributes: dict[str, Any] = {
         "declared": declared,
-        "read_permission": f"{meta.app_label}.view_{meta.model_name}" if meta is not None else declared.acts[0],
+        "read_permission": f"{meta.app_label}.view_{meta.model_name}"
+        if meta is not None
+        else declared.acts[0],
         "__module__": declared.service.__module__,
         "__doc__": f"The act {declared.name}, derived from its declaration.",
     }
@@ -353,10 +356,6 @@ def declared_url_name(declared: DeclaredAct) -> str:
 def declared_urls() -> list[Any]:
     """The endpoints derived from the declarations with a ``route`` (namespace ``acts``, under
     ``/api/acts/``): read once the apps are ready, when the URLs are."""
-    from django.urls import path
-
-    from .acts import REGISTRY
-
     return [
         path(declared.route, derived_view(declared).as_view(), name=declared_url_name(declared))
         for declared in sorted(REGISTRY.values(), key=lambda d: d.name)

@@ -142,12 +142,14 @@ def declare_member(enum: type[E], members: Registry[E], name: str, value: Any) -
     existing = members.get(name)
     if existing is not None and existing.value == value:
         return existing
-    if name in enum.__members__ or any(m.value == value for m in enum) or any(
-        m.value == value for m in members
+    if (
+        name in enum.__members__
+        or any(m.value == value for m in enum)
+        or any(m.value == value for m in members)
     ):
         raise ValueError(f"{enum.__name__}: {name!r} or its value {value!r} is declared already")
     # a member made as the enum makes its own (Python's documented ``_name_`` and ``_value_``)
-    member: E = str.__new__(enum, value) if issubclass(enum, str) else object.__new__(enum)  # type: ignore[call-overload]
+    member: E = str.__new__(enum, value) if issubclass(enum, str) else object.__new__(enum)
     member._name_ = name
     member._value_ = value
     return members.register(name, member)

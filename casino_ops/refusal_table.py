@@ -82,7 +82,9 @@ def refusals(apps: tuple[str, ...] = APPS) -> tuple[Row, ...]:
     module is one of ``apps`` (the product's: an app the tests alone install is not listed)."""
     where = raised_in()
     rows: set[Row] = set()
-    declared = [(r, frozenset({r.value.declared_in})) for r in DECLARED_REFUSALS if _of(r.value.declared_in, apps)]
+    declared = [
+        (r, frozenset({r.value.declared_in})) for r in DECLARED_REFUSALS if _of(r.value.declared_in, apps)
+    ]
     with translation.override(None):  # the French of the code, whatever the active language
         for refusal, modules in [*((r, where.get(r.name, frozenset())) for r in Refusal), *declared]:
             message = " ".join(str(refusal.message).split())

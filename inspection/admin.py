@@ -66,7 +66,7 @@ ACTION_LABELS: dict[str, StrOrPromise] = {
 
 
 def _action_label(code: str) -> StrOrPromise:
-    return ACTION_LABELS.get(code) or labels.ACTIONS.get(code) or DECLARED_LABELS.get(code, "")
+    return ACTION_LABELS.get(code) or labels.ACTIONS.get(code) or DECLARED_LABELS.get(code) or ""
 
 
 class ActionFilter(admin.SimpleListFilter):

@@ -35,7 +35,18 @@ from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
 from .numbering import check_numbering, numberings, register_numbering
-from .registry import MARKS, ROWS_KEY, Book, BookManager, BookQuerySet, book, book_for, books, drain, register_book
+from .registry import (
+    MARKS,
+    ROWS_KEY,
+    Book,
+    BookManager,
+    BookQuerySet,
+    book,
+    book_for,
+    books,
+    drain,
+    register_book,
+)
 from .rows import iter_rows, read_rows, select_sql
 
 __all__ = [

@@ -168,7 +168,10 @@ def test_each_declaration_names_its_acts_action_article_schema_and_refusals(decl
     for action in declared.actions:
         if Action(action) in list(DECLARED_ACTIONS):
             name = Action(action).name
-            assert f'declare("{name}", "{action}"' in source and f"action={name}" in source, (declared.name, action)
+            assert f'declare("{name}", "{action}"' in source and f"action={name}" in source, (
+                declared.name,
+                action,
+            )
         else:
             assert f"Action.{Action(action).name}" in source, (declared.name, action)
 

@@ -16,7 +16,9 @@ from house_books.models import ShoeDevice
 class DeviceCleaning(models.Model):
     """A cleaning of a shoe device, recorded by the director."""
 
-    device = models.ForeignKey(ShoeDevice, verbose_name=_("sabot"), on_delete=models.PROTECT, related_name="+")
+    device = models.ForeignKey(
+        ShoeDevice, verbose_name=_("sabot"), on_delete=models.PROTECT, related_name="+"
+    )
     cleaned_on = models.DateField(_("nettoyé le"), validators=[validate_date_window])
     recorded_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, verbose_name=_("inscrit par"), on_delete=models.PROTECT, related_name="+"

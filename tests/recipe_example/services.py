@@ -55,7 +55,9 @@ def clean_device(*, actor: Any, device: ShoeDevice, cleaned_on: dt.date) -> Devi
     profile = get_casino().profile
     now = clock.now()
     rules.check_cleaning(cleaned_on, clock.gaming_date(now), profile)
-    cleaning = DeviceCleaning.objects.create(device=device, cleaned_on=cleaned_on, recorded_by=actor, recorded_at=now)
+    cleaning = DeviceCleaning.objects.create(
+        device=device, cleaned_on=cleaned_on, recorded_by=actor, recorded_at=now
+    )
     audit.record(
         actor=actor,
         action=DEVICE_CLEANED,

@@ -130,7 +130,9 @@ def test_a_cleaning_recorded_and_refused_through_the_api(device: Any, director: 
     today = clock.gaming_date(clock.now())
     url = reverse("acts:clean-device")
     client = signed_in(director)
-    answered = client.post(url, {"device": device.pk, "cleaned_on": today.isoformat()}, content_type="application/json")
+    answered = client.post(
+        url, {"device": device.pk, "cleaned_on": today.isoformat()}, content_type="application/json"
+    )
     assert answered.status_code == 201, answered.content
     cleaning = apps.get_model("recipe_example", "DeviceCleaning").objects.get(pk=answered.json()["id"])
     assert (cleaning.device, cleaning.cleaned_on, cleaning.recorded_by) == (device, today, director)
