@@ -57,10 +57,14 @@ the recipe.
 from __future__ import annotations
 
 import functools
+import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from django.apps import apps
+from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -196,3 +200,16 @@ def declaration(service: Callable[..., Any]) -> DeclaredAct:
             f"{getattr(service, '__qualname__', service)!r} is not a declared act (casino_ops.acts)"
         )
     return declared
+
+
+def discover() -> None:
+    """Import every installed app's services, each module of a ``services`` package too
+    (Django's own discovery, as the admin's modules are found), so that every declaration is in
+    :data:`REGISTRY` before the registries close (``inspection``'s ``ready()``): a service in a
+    module of its own needs no line in its package's ``__init__``."""
+    autodiscover_modules("services")
+    for config in apps.get_app_configs():
+        services = sys.modules.get(f"{config.name}.services")
+        path = getattr(services, "__path__", None)
+        if path is not None:
+            autodiscover_modules(*(f"services.{info.name}" for info in pkgutil.iter_modules(path)))
