@@ -42,3 +42,11 @@ def api_views(patterns: Any = None, namespace: str = "") -> Iterator[tuple[str, 
 def api_view_list() -> list[tuple[str, Any, dict[str, Any]]]:
     """Every view of the apps' API, by url name."""
     return sorted(api_views(), key=lambda v: v[0])
+
+
+def product_books() -> list[Any]:
+    """The books of the product's apps (``audit.books.books()`` less those of an app the tests
+    alone install, ``tests/recipe_example``: a database the product migrates has no table of it)."""
+    from audit.books import books
+
+    return [book for book in books() if not book.model.__module__.startswith("tests.")]
