@@ -2,12 +2,20 @@
 
 The values are the codes written into the chain: they never change (existing
 chains hash them). ``audit.record()`` takes a member of :class:`Action` only, so an
-act is named once, here, and every selector, filter and label reads the same name.
+act is named once, here, and every selector, filter and label reads the same name. A new
+act's event may be declared beside its service instead (:func:`declare`, with its label): a
+member of :class:`Action` all the same, made at start-up.
 """
 
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from casino_ops.plugins import Registry, declare_member, declared_member
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class Action(StrEnum):
@@ -106,6 +114,31 @@ class Action(StrEnum):
     WITNESS_RETIRED = "audit.witness_retired"
     # the sealer could not seal for longer than AUDIT_SEALING_LATE_AFTER (audit.chain.sealer)
     SEALING_INTERRUPTED = "audit.sealing_interrupted"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Action | None:
+        return declared_member(DECLARED_ACTIONS, value)
+
+
+#: The events declared beside their acts' services (:func:`declare`), by name: members of
+#: :class:`Action` made at start-up, not among those its class writes (``list(Action)``).
+DECLARED_ACTIONS: Registry[Action] = Registry("audit.actions.DECLARED_ACTIONS")
+#: The label of each declared event, by its code (the portal's, beside its own labels).
+DECLARED_LABELS: Registry[StrOrPromise] = Registry("audit.actions.DECLARED_LABELS")
+
+
+def declare(name: str, value: str, *, label: StrOrPromise) -> Action:
+    """A new act's event, declared beside its service rather than in :class:`Action`: the member
+    ``Action.<name>`` whose code in the chain is ``value`` (it never changes), and its ``label``
+    (``gettext_lazy``) shown wherever the portal and the admin name the act."""
+    action = declare_member(Action, DECLARED_ACTIONS, name, value)
+    DECLARED_LABELS.register(value, label)
+    return action
+
+
+def every_action() -> list[Action]:
+    """Every event the record knows: the class's own, then those declared beside their acts."""
+    return [*Action, *DECLARED_ACTIONS]
 
 
 #: The officer's visa on each depot book entry, by the entry's model name.

@@ -28,6 +28,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from . import act_checks, clock, roles
+from .plugins import Registry, declare_member, declared_member
 from .refusals import Refusal
 from .regulations import RegulationError, cite
 from .services import get_casino
@@ -84,6 +85,10 @@ class Act(StrEnum):
     CLOSE_INCIDENT = "close_incident"
     PRINT = "print"  # a register's signed PDF: a print request, which changes no book
     DEMAND_OPENING = "demand_opening"  # the officer's demand to open the cabinet (FR 39, LU 6)
+
+    @classmethod
+    def _missing_(cls, value: object) -> Act | None:
+        return declared_member(DECLARED_ACTS, value)
 
 
 @dataclass(frozen=True)
@@ -325,6 +330,37 @@ ACTS: dict[Act, Rule] = {
 }
 
 
+#: The acts declared beside their services (:func:`declare`), by name: members of :class:`Act`
+#: made at start-up, not among those its class writes (``list(Act)``).
+DECLARED_ACTS: Registry[Act] = Registry("casino_ops.access.DECLARED_ACTS")
+#: Who may perform each declared act, by the act's value (the declared acts' rows of the table).
+DECLARED_RULES: Registry[Rule] = Registry("casino_ops.access.DECLARED_RULES")
+
+
+def declare(name: str, value: str, *, roles: tuple[str, ...], code: str, message: Any, rule: str = "") -> Act:
+    """A new act, declared beside its service rather than in :class:`Act` and :data:`ACTS`: its
+    member ``Act.<name>`` (value ``value``) and its row of the table, who may perform it
+    (``roles``), the refusal of anyone else (``code``, ``message``) and the article naming who
+    acts (``rule``, a key of :mod:`casino_ops.regulations`; ``""`` when the text names nobody)."""
+    act = declare_member(Act, DECLARED_ACTS, name, value)
+    DECLARED_RULES.register(value, Rule(tuple(roles), code, message, rule))
+    return act
+
+
+def declared_acts() -> list[Act]:
+    """The acts declared beside their services (:func:`declare`), in the order declared."""
+    return list(DECLARED_ACTS)
+
+
+def rule_of(act: Act | str) -> Rule:
+    """Who may perform ``act``: its row of :data:`ACTS`, or of a declared act's."""
+    act = Act(act)
+    found = ACTS.get(act) or DECLARED_RULES.get(act.value)
+    if found is None:
+        raise KeyError(act)
+    return found
+
+
 class RoleRequired(RegulationError, PermissionDenied):
     """The acting user lacks the role the act needs (403 in the API).
 
@@ -337,7 +373,7 @@ class RoleRequired(RegulationError, PermissionDenied):
 
 
 def roles_for(act: Act) -> tuple[str, ...]:
-    return ACTS[act].roles
+    return rule_of(act).roles
 
 
 def acting_user(request: HttpRequest) -> User:
@@ -353,11 +389,11 @@ def may(user: Any, act: Act | str) -> bool:
     """May ``user`` (an active user holding one of the act's roles) perform ``act``?"""
     if user is None or not getattr(user, "is_authenticated", False) or not getattr(user, "is_active", False):
         return False
-    return roles.has_role(user, *ACTS[Act(act)].roles)
+    return roles.has_role(user, *rule_of(act).roles)
 
 
 def _refusal(act: Act, profile: str | None, article: str | None) -> tuple[Rule, str]:
-    rule = ACTS[act]
+    rule = rule_of(act)
     if article is None:
         article = ""
         if rule.rule:

@@ -44,15 +44,27 @@ its ``act``, ``serializer_class`` and ``rule``) and the admin's act forms
 (:class:`casino_ops.admin_acts.ActFormMixin.declared`: the acts a page or an "Ajouter" is
 offered under), so that no door offers an act under another ``Act`` than its service requires.
 Every declaration is in :data:`REGISTRY`, by the service's dotted name.
+
+A new act needs no door written by hand: its declaration's ``route`` gives its API endpoint
+(a :class:`casino_ops.api.DeclaredActView` made for it, under ``/api/acts/``) and its ``book``
+the book's admin page, whose "Ajouter" is a form of the schema's fields calling the service
+(:func:`casino_ops.admin_acts.register_declared_admins`); who may perform it, its event and
+its refusals may be declared beside it too (``casino_ops.access.declare``,
+``audit.actions.declare``, ``casino_ops.refusals.declare``). ``docs/development.md`` shows
+the recipe.
 """
 
 from __future__ import annotations
 
 import functools
+import pkgutil
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from django.apps import apps
+from django.utils.module_loading import autodiscover_modules
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -97,6 +109,10 @@ class DeclaredAct:
     gate: bool
     gate_cites_article: bool = False
     officer_gate: OfficerGate | None = None
+    #: its API endpoint, derived (``/api/acts/<route>``; "": none derived)
+    route: str = ""
+    #: the book it writes, whose admin "Ajouter" page is derived (None: none derived)
+    book: Any = None
 
     @property
     def act(self) -> Act | tuple[Act, ...]:
@@ -118,10 +134,15 @@ def declare_act(
     gate: bool | OfficerGate = True,
     gate_cites_article: bool = False,
     profile: Callable[[Mapping[str, Any]], str] | None = None,
+    route: str = "",
+    book: Any = None,
 ) -> Callable[[F], F]:
     """Declare the service it decorates (see the module's text). ``profile`` reads the
     profile an act is judged under from the service's arguments (a séance's own), else
-    the casino's."""
+    the casino's. ``route`` and ``book`` ask for the doors derived from the declaration
+    (:func:`casino_ops.api.declared_urls`, :func:`casino_ops.admin_acts.register_declared_admins`):
+    the API's endpoint ``/api/acts/<route>`` taking the ``schema``'s body, and the book's admin
+    page whose "Ajouter" is a form of the ``schema``'s fields."""
     acts = act if isinstance(act, tuple) else (act,)
     officer_gate = gate if isinstance(gate, OfficerGate) else None
     if not acts or not all(isinstance(a, Act) for a in acts):
@@ -161,6 +182,8 @@ def declare_act(
             gate=bool(gate),
             gate_cites_article=gate_cites_article,
             officer_gate=officer_gate,
+            route=route,
+            book=book,
         )
         gated.declaration = declared  # type: ignore[attr-defined]
         REGISTRY[name] = declared
@@ -177,3 +200,16 @@ def declaration(service: Callable[..., Any]) -> DeclaredAct:
             f"{getattr(service, '__qualname__', service)!r} is not a declared act (casino_ops.acts)"
         )
     return declared
+
+
+def discover() -> None:
+    """Import every installed app's services, each module of a ``services`` package too
+    (Django's own discovery, as the admin's modules are found), so that every declaration is in
+    :data:`REGISTRY` before the registries close (``inspection``'s ``ready()``): a service in a
+    module of its own needs no line in its package's ``__init__``."""
+    autodiscover_modules("services")
+    for config in apps.get_app_configs():
+        services = sys.modules.get(f"{config.name}.services")
+        path = getattr(services, "__path__", None)
+        if path is not None:
+            autodiscover_modules(*(f"services.{info.name}" for info in pkgutil.iter_modules(path)))

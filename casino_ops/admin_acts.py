@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from . import access
 from .access import Act
-from .acts import DeclaredAct
+from .acts import REGISTRY, DeclaredAct
 from .admin_display import amount_columns
 from .admin_utils import ReadOnlyAdmin
 from .forms import SafeFormMixin
@@ -208,6 +208,57 @@ class ActAdmin(ReadOnlyAdmin):
 
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         pass
+
+
+class _CallsItsDeclaration:
+    """The act of a form derived from a declaration: its service, given the form's fields."""
+
+    declared: ClassVar[DeclaredAct | None] = None
+
+    def act(self, actor: Any, data: dict[str, Any]) -> Any:
+        if self.declared is None:  # pragma: no cover - only derived forms mix it in
+            raise ImproperlyConfigured("a derived act form without its declaration")
+        return self.declared.service(actor=actor, **data)
+
+
+def declared_form(declared: DeclaredAct) -> type[ActForm]:
+    """The "Ajouter" form of a declaration's ``book``: the model's fields the declaration's
+    ``schema`` names (the API's body), their limits the model's, and its act the service."""
+    names = [name for name in declared.schema().fields if name != "actor"]
+    meta = type("Meta", (), {"model": declared.book, "fields": names})
+    form: type[ActForm] = type(
+        f"{declared.book.__name__}Form",
+        (_CallsItsDeclaration, ActForm),
+        {"Meta": meta, "declared": declared, "__module__": declared.service.__module__},
+    )
+    return form
+
+
+class DeclaredBookAdmin(ActAdmin):
+    """A book's admin page derived from its act's declaration (``declare_act(book=…)``): its
+    entries read-only, each field shown; "Ajouter" the form of :func:`declared_form`."""
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        return self.detail_fields
+
+
+def register_declared_admins(site: admin.AdminSite) -> None:
+    """Register the admin page of every declared act's ``book`` that has none yet (called once
+    the apps' services are imported, at start-up)."""
+    for declared in sorted(REGISTRY.values(), key=lambda d: d.name):
+        if declared.book is None or site.is_registered(declared.book):
+            continue
+        fields = tuple(f.name for f in declared.book._meta.concrete_fields if not f.primary_key)
+        model_admin = type(
+            f"{declared.book.__name__}Admin",
+            (DeclaredBookAdmin,),
+            {
+                "add_form": declared_form(declared),
+                "detail_fields": fields,
+                "__module__": declared.service.__module__,
+            },
+        )
+        site.register(declared.book, model_admin)
 
 
 def _role_refusal(user: Any, acts: tuple[Act, ...]) -> access.RoleRequired | None:

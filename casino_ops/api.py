@@ -36,6 +36,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.db.models import Model
 from django.http import Http404
+from django.urls import path
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
@@ -52,7 +53,7 @@ from casino_ops.refusals import Refusal
 
 from . import access
 from .access import Act, RoleRequired
-from .acts import DeclaredAct
+from .acts import REGISTRY, DeclaredAct
 from .regulations import RegulationError, cite
 from .services import get_casino
 from .validation import SafeSerializerMixin
@@ -328,6 +329,38 @@ class DeclaredActView(ActView):
             data[person] = self.user_named(data.get(person) or "", person)
         result = declared.service(actor=self.actor(), **self.inputs(data, **url))
         return Response(self.answer(result), status=self.answer_status)
+
+
+def derived_view(declared: DeclaredAct) -> type[DeclaredActView]:
+    """The endpoint of a declaration with a ``route``: a :class:`DeclaredActView` of it, read by
+    its book's view permission (else by its act: nobody reads what it is not shown)."""
+    book = declared.book
+    meta = book._meta if book is not None else None
+    attributes: dict[str, Any] = {
+        "declared": declared,
+        "read_permission": f"{meta.app_label}.view_{meta.model_name}"
+        if meta is not None
+        else declared.acts[0],
+        "__module__": declared.service.__module__,
+        "__doc__": f"The act {declared.name}, derived from its declaration.",
+    }
+    name = "".join(part.title() for part in declared.name.rsplit(".", 1)[1].split("_"))
+    return type(name, (DeclaredActView,), attributes)
+
+
+def declared_url_name(declared: DeclaredAct) -> str:
+    """The url name of a declaration's endpoint (``acts:clean-device``)."""
+    return declared.name.rsplit(".", 1)[1].replace("_", "-")
+
+
+def declared_urls() -> list[Any]:
+    """The endpoints derived from the declarations with a ``route`` (namespace ``acts``, under
+    ``/api/acts/``): read once the apps are ready, when the URLs are."""
+    return [
+        path(declared.route, derived_view(declared).as_view(), name=declared_url_name(declared))
+        for declared in sorted(REGISTRY.values(), key=lambda d: d.name)
+        if declared.route
+    ]
 
 
 # -- The books' read lists ------------------------------------------------------------------

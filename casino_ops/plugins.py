@@ -13,6 +13,12 @@ self-inspection's checks (:mod:`casino_ops.checks`), the books bound to the chai
 the lines other apps add to a deck's history (:mod:`cards_registry.history`), and the signed
 registers (:mod:`inspection.registers.base`).
 
+The project's closed vocabularies (``casino_ops.access.Act``, ``audit.actions.Action``,
+``casino_ops.refusals.Refusal``) take members declared beside the code that uses them too
+(:func:`declare_member`): a new act names who may perform it, its event and its refusals in its
+own modules, and they join the one enum at start-up, kept in a registry of their own, closed with
+the others.
+
 A test that needs another item for a while uses :meth:`Registry.temporarily`, a context manager
 that registers (or, given ``None``, hides) an item whether or not the registry is closed, and puts
 back what was there on leaving.
@@ -22,9 +28,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from enum import Enum
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
+E = TypeVar("E", bound=Enum)
 
 
 class RegistryClosed(RuntimeError):
@@ -120,3 +128,33 @@ def close_all() -> None:
     """Close every registry: called once every app is ready."""
     for registry in _REGISTRIES:
         registry.close()
+
+
+def declare_member(enum: type[E], members: Registry[E], name: str, value: Any) -> E:
+    """A member of ``enum`` declared outside its class, at start-up, beside the code that uses it
+    (a new act's ``Act``, its ``Action``, its ``Refusal``), kept in ``members`` under ``name``.
+
+    It is an instance of ``enum`` with its ``name`` and ``value`` (``isinstance`` holds, it
+    compares, hashes and pickles as the enum's own do, and ``enum(value)`` finds it through the
+    enum's ``_missing_``), but iterating ``enum`` still gives the members written in its class
+    only. A name or a value the enum already has is refused; the same declaration again (its
+    module imported twice) gives the same member; after start-up, :class:`RegistryClosed`."""
+    existing = members.get(name)
+    if existing is not None and existing.value == value:
+        return existing
+    if (
+        name in enum.__members__
+        or any(m.value == value for m in enum)
+        or any(m.value == value for m in members)
+    ):
+        raise ValueError(f"{enum.__name__}: {name!r} or its value {value!r} is declared already")
+    # a member made as the enum makes its own (Python's documented ``_name_`` and ``_value_``)
+    member: E = str.__new__(enum, value) if issubclass(enum, str) else object.__new__(enum)
+    member._name_ = name
+    member._value_ = value
+    return members.register(name, member)
+
+
+def declared_member(members: Registry[E], value: Any) -> E | None:
+    """The member declared in ``members`` whose value is ``value`` (an enum's ``_missing_``)."""
+    return next((member for member in members if member.value == value), None)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from django.utils import translation
 
-from .refusals import GIVEN, UNCITED, Refusal
+from .refusals import DECLARED_REFUSALS, GIVEN, UNCITED, Refusal
 from .regulations import ARTICLES
 
 APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
@@ -72,16 +72,25 @@ def raised_in() -> dict[str, frozenset[str]]:
     return {name: frozenset(modules) for name, modules in found.items()}
 
 
-def refusals() -> tuple[Row, ...]:
-    """Every refusal of the registry, under each rule it cites, in each module raising it."""
+def _of(module: str, apps: tuple[str, ...]) -> bool:
+    return any(module == app or module.startswith(f"{app}.") for app in apps)
+
+
+def refusals(apps: tuple[str, ...] = APPS) -> tuple[Row, ...]:
+    """Every refusal of the registry, under each rule it cites, in each module raising it; a
+    refusal declared beside its rules (``casino_ops.refusals.declare``) in its module, when that
+    module is one of ``apps`` (the product's: an app the tests alone install is not listed)."""
     where = raised_in()
     rows: set[Row] = set()
+    declared = [
+        (r, frozenset({r.value.declared_in})) for r in DECLARED_REFUSALS if _of(r.value.declared_in, apps)
+    ]
     with translation.override(None):  # the French of the code, whatever the active language
-        for refusal in Refusal:
+        for refusal, modules in [*((r, where.get(r.name, frozenset())) for r in Refusal), *declared]:
             message = " ".join(str(refusal.message).split())
             for rule in refusal.rules:
                 fr, lu = _citations(rule)
-                for module in where.get(refusal.name, ()):
+                for module in modules:
                     rows.add(Row(refusal.code, fr, lu, module, message))
     return tuple(sorted(rows, key=lambda r: (r.code, r.fr, r.lu, r.module, r.message)))
 
@@ -91,10 +100,10 @@ def _cell(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def markdown() -> str:
+def markdown(apps: tuple[str, ...] = APPS) -> str:
     by_code: dict[str, dict[tuple[str, str], set[str]]] = defaultdict(lambda: defaultdict(set))
     said: dict[tuple[str, str, str], str] = {}
-    for refusal in refusals():
+    for refusal in refusals(apps):
         by_code[refusal.code][(refusal.fr, refusal.lu)].add(refusal.module)
         if refusal.message and not said.get((refusal.code, refusal.fr, refusal.lu)):
             said[(refusal.code, refusal.fr, refusal.lu)] = refusal.message

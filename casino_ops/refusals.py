@@ -17,6 +17,10 @@ articles, named after the code and the rule (``ALREADY_STAMPED_CONTROL_REGISTER`
 ``code`` is the code. ``docs/refusals.md`` is made from this registry
 (:mod:`casino_ops.refusal_table`), and no module of the apps writes a refusal's code
 itself (``tests/casino_ops/test_refusal_registry.py``).
+
+A new act's refusal may be declared beside the rule that raises it instead (:func:`declare`,
+in the rule's module): a member of :class:`Refusal` all the same, made at start-up and kept in
+:data:`DECLARED_REFUSALS`; the table lists it under that module.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from .plugins import Registry, declare_member
 from .regulations import ARTICLES, RegulationError, cite
 
 #: the article is the one of the rule the refusal is about, given by the rule's caller
@@ -48,6 +53,8 @@ class Said:
     field: str | None = None
     #: the code, when the member's name is not the code itself
     code: str = ""
+    #: the module that declares it, for a refusal declared beside its rules (:func:`declare`)
+    declared_in: str = ""
 
     def __post_init__(self) -> None:
         unknown = [r for r in self.rules if r not in (GIVEN, UNCITED) and r not in ARTICLES]
@@ -1684,3 +1691,25 @@ class Refusal(Enum):
         if filled:
             text = text % filled
         return RegulationError(self.code, text, article, field=self.field if field is _SAME else field)
+
+
+#: The refusals declared beside the rules that raise them (:func:`declare`), by name: members of
+#: :class:`Refusal` made at start-up, not among those its class writes (``list(Refusal)``).
+DECLARED_REFUSALS: Registry[Refusal] = Registry("casino_ops.refusals.DECLARED_REFUSALS")
+
+
+def declare(
+    module: str, name: str, message: Promise | str, rules: tuple[str | None, ...], *, field: str | None = None
+) -> Refusal:
+    """A refusal declared in ``module`` (the rules' module raising it: its ``__name__``) rather
+    than in :class:`Refusal`: the member ``Refusal.<name>``, its code ``name``, its French
+    ``message``, the ``rules`` whose article it cites and its ``field``, raised as every other
+    with ``.error(profile, …)``."""
+    return declare_member(
+        Refusal, DECLARED_REFUSALS, name, Said(message, rules, field=field, declared_in=module)
+    )
+
+
+def every_refusal() -> list[Refusal]:
+    """Every refusal: the class's own, then those declared beside their rules."""
+    return [*Refusal, *DECLARED_REFUSALS]

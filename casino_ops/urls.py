@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy as _
 
 from audit.chain.seal import CLOCK_OBJECT
 from audit.chain.sealer import sealing_late
+from casino_ops.api import declared_urls
 
 
 def health(request: HttpRequest) -> JsonResponse:
@@ -71,6 +72,8 @@ urlpatterns = [
     path("api/tables/", include("tables.urls")),
     path("api/depot/", include("cards_registry.urls")),
     path("api/house/", include("house_books.urls")),
+    # the acts whose endpoint is derived from their declaration (casino_ops.acts: ``route``)
+    path("api/acts/", include((declared_urls(), "acts"))),
     path("inspection/", include("inspection.portal.urls")),
     path("api/", include("inspection.api.urls")),
 ]

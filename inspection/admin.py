@@ -8,7 +8,7 @@ from django.http import HttpRequest
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
-from audit.actions import Action
+from audit.actions import DECLARED_LABELS, Action, every_action
 from audit.models import AuditEvent
 from casino_ops.admin_display import (
     hash_text,
@@ -66,7 +66,7 @@ ACTION_LABELS: dict[str, StrOrPromise] = {
 
 
 def _action_label(code: str) -> StrOrPromise:
-    return ACTION_LABELS.get(code) or labels.ACTIONS.get(code, "")
+    return ACTION_LABELS.get(code) or labels.ACTIONS.get(code) or DECLARED_LABELS.get(code) or ""
 
 
 class ActionFilter(admin.SimpleListFilter):
@@ -76,7 +76,7 @@ class ActionFilter(admin.SimpleListFilter):
     def lookups(
         self, request: HttpRequest, model_admin: admin.ModelAdmin[Any]
     ) -> list[tuple[str, StrOrPromise]]:
-        return sorted(((code, _action_label(code)) for code in Action), key=lambda item: str(item[1]))
+        return sorted(((code, _action_label(code)) for code in every_action()), key=lambda item: str(item[1]))
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(action=self.value()) if self.value() else queryset

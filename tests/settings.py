@@ -61,3 +61,7 @@ AUDIT_NOTE_KEY = os.environ.get(
     "AUDIT_NOTE_KEY",
     "PRIVATE+KEY+casino-de-test.example/audit+aa69a76b+AY+DSBRZi1CTdBtUgoTtU3bNB3YSSWDXADaHYk2REaYo",
 )
+
+# The recipe of a new act, worked (docs/development.md): an app of the tests alone, never the
+# product's, holding exactly the recipe's files (tests/recipe_example/test_recipe.py counts them).
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.recipe_example"]  # noqa: F405

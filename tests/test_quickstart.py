@@ -25,8 +25,8 @@ import pytest
 from django_otp.oath import TOTP
 
 from audit.books.guard import sqlite_guard_statements
-from audit.books.registry import books
 from tests.support.ports import free_port
+from tests.support.walks import product_books
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -139,8 +139,8 @@ def test_readme_command_one_serves_the_admin_and_the_demo_director_logs_in(tmp_p
 
 def _holds_every_guard(database: Path) -> None:
     """Every book's trigger is there, and the record refuses to be changed or emptied."""
-    expected = {name for name, _statement in sqlite_guard_statements(books())}
-    assert len(books()) >= 40
+    expected = {name for name, _statement in sqlite_guard_statements(product_books())}
+    assert len(product_books()) >= 40
     with contextlib.closing(sqlite3.connect(database)) as connection:
         present = {
             row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")

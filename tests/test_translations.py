@@ -129,6 +129,8 @@ def test_the_catalogue_holds_every_text_of_the_code_and_no_other(
     for name in ("__init__.py", "settings.py", "manage.py"):
         source = root / "tests" / name if name != "manage.py" else root / name
         shutil.copy(source, copy / ("tests" if name != "manage.py" else "") / name)
+    # the app the tests install (tests/settings.py): read by Django, left out by makemessages
+    shutil.copytree(root / "tests" / "recipe_example", copy / "tests" / "recipe_example", ignore=skip)
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tests.settings", "PYTHONPATH": str(copy)}
     done = subprocess.run(
         [sys.executable, "manage.py", *MAKEMESSAGES], cwd=copy, env=env, capture_output=True, text=True

@@ -2,7 +2,7 @@
 
 Each app declares, in its own ``books`` module, which of its models are books and
 which of their fields are regulated (what the registers print or the rules read):
-:func:`register_book`. Then:
+:func:`register_book`, or on the model itself with the class decorator :func:`book`. Then:
 
 - every row of a book that an act creates or changes is captured, whatever the
   way it was written (``save()``, ``objects.create()``, ``bulk_create()``,
@@ -35,7 +35,18 @@ from .amend import BookNotVouched, amend_book, amend_operations
 from .check import BookCheck
 from .guard import guard_operations, guard_sql
 from .numbering import check_numbering, numberings, register_numbering
-from .registry import MARKS, ROWS_KEY, Book, BookManager, BookQuerySet, book_for, books, drain, register_book
+from .registry import (
+    MARKS,
+    ROWS_KEY,
+    Book,
+    BookManager,
+    BookQuerySet,
+    book,
+    book_for,
+    books,
+    drain,
+    register_book,
+)
 from .rows import iter_rows, read_rows, select_sql
 
 __all__ = [
@@ -48,6 +59,7 @@ __all__ = [
     "BookQuerySet",
     "MARKS",
     "ROWS_KEY",
+    "book",
     "book_for",
     "books",
     "check_numbering",

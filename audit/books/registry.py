@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from casino_ops.bookrows import BookManager, BookQuerySet, set_collector
 from casino_ops.django_internals import connection_memo, connection_memo_list, live_on_commit
 from casino_ops.plugins import Registry
 
 from .rows import read_books
+
+M = TypeVar("M")
 
 __all__ = ["BookManager", "BookQuerySet"]  # declared at the bottom layer, re-exported for the apps
 
@@ -104,6 +106,23 @@ def register_book(
     if model._meta.auto_created:  # a many-to-many's own table: rows added by .add() and .set()
         m2m_changed.connect(_linked, sender=model, weak=False, dispatch_uid=f"audit.books:{book.table}")
     return book
+
+
+def book(
+    *fields: str, append_only: bool = True, mutable: Iterable[str] = (), digest: Iterable[str] = ()
+) -> Callable[[type[M]], type[M]]:
+    """The model it decorates is a regulated book, declared in its own module
+    (:func:`register_book` of the model once its class is made: no ``books.py`` to add to)::
+
+        @book("device", "cleaned_on", "recorded_by", "recorded_at")
+        class DeviceCleaning(models.Model): ...
+    """
+
+    def declare(model: type[M]) -> type[M]:
+        register_book(model, fields, append_only=append_only, mutable=mutable, digest=digest)
+        return model
+
+    return declare
 
 
 def books() -> list[Book]:

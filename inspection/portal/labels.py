@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext_lazy as _
 
-from audit.actions import Action
+from audit.actions import DECLARED_LABELS, Action
 from tables.selectors import DISCREPANCY_LABELS
 from tables.selectors import discrepancy_label as tables_discrepancy_label
 
@@ -111,8 +111,9 @@ DISCREPANCIES: dict[str, Any] = DISCREPANCY_LABELS
 
 
 def action_label(code: str) -> str:
-    """The label of an audited act; an unknown act reads as its code."""
-    label = ACTIONS.get(code)
+    """The label of an audited act (one of :data:`ACTIONS`, or the label an act declared beside
+    its service gave its event); an unknown act reads as its code."""
+    label = ACTIONS.get(code) or DECLARED_LABELS.get(str(code))
     return str(label) if label is not None else code
 
 

@@ -237,7 +237,7 @@ def _value(value: Any, depth: int, models: Sequence[Any] = (), field: Any = None
             return _value(parsed, depth)
     if isinstance(value, str) and labels.DISCREPANCIES.get(value) is not None:
         return code_label(value)
-    if isinstance(value, str) and labels.ACTIONS.get(value) is not None:
+    if isinstance(value, str) and labels.action_label(value) != value:
         return labels.action_label(value)
     if isinstance(value, str):
         return _scalar(value, field)

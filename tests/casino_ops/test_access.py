@@ -86,6 +86,24 @@ def test_may_and_require_per_role(act: Act, users: dict[str, Any], casino: Any) 
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("act", access.declared_acts(), ids=str)
+def test_a_declared_act_by_the_row_it_declares(act: Act, users: dict[str, Any], casino: Any) -> None:
+    """An act declared beside its service (access.declare, tests/recipe_example) brings its row:
+    its roles may, the others are refused with its code, as the acts of the table are."""
+    rule = access.rule_of(act)
+    assert act not in ACTS and act not in list(Act) and access.roles_for(act) == rule.roles
+    for role, user in users.items():
+        allowed = role in rule.roles
+        assert access.may(user, act) is allowed, (act, role)
+        if allowed:
+            access.require(user, act)
+        else:
+            with pytest.raises(RoleRequired) as refused:
+                access.require(user, act)
+            assert (refused.value.code, refused.value.field, refused.value.act) == (rule.code, "actor", act)
+
+
+@pytest.mark.django_db
 def test_nobody_without_a_role(users: dict[str, Any], casino: Any) -> None:
     director = users[roles.DIRECTOR]
     for nobody in (None, AnonymousUser()):

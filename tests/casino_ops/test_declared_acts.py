@@ -23,12 +23,14 @@ import pytest
 from django.contrib import admin
 
 import tables.services
-from audit.actions import Action
-from casino_ops.access import ACTS, Act
+from audit.actions import DECLARED_ACTIONS, Action
+from casino_ops.access import ACTS, Act, rule_of
+from casino_ops.access import declared_acts as access_declared_acts
 from casino_ops.acts import REGISTRY, DeclaredAct, declaration
 from casino_ops.admin_acts import ActAdmin, ActFormMixin
 from casino_ops.api import DeclaredActView
 from casino_ops.django_internals import registered_admins
+from casino_ops.refusals import DECLARED_REFUSALS
 from casino_ops.regulations import cite
 from casino_ops.services import get_casino
 from casino_ops.validation import SafeSerializerMixin
@@ -91,11 +93,15 @@ def _declarations() -> list[DeclaredAct]:
 
 
 DECLARED = _declarations()
-#: The codes a refusal is known by: the table of refusals, the access table's.
-KNOWN_CODES = set(re.findall(r"^\| `([A-Z0-9_]+)` \|", (ROOT / "docs/refusals.md").read_text(), re.M)) | {
-    rule.code for rule in ACTS.values()
-}
-ACTIONS = {str(a) for a in Action}
+#: The codes a refusal is known by: the table of refusals, the access table's, and those declared
+#: beside their rules (casino_ops.refusals.declare) with the declared acts' rows.
+KNOWN_CODES = (
+    set(re.findall(r"^\| `([A-Z0-9_]+)` \|", (ROOT / "docs/refusals.md").read_text(), re.M))
+    | {rule.code for rule in ACTS.values()}
+    | {refusal.code for refusal in DECLARED_REFUSALS}
+    | {rule_of(act).code for act in access_declared_acts()}
+)
+ACTIONS = {str(a) for a in Action} | {str(a) for a in DECLARED_ACTIONS}
 
 
 def test_the_tables_acts_are_declared() -> None:
@@ -157,9 +163,17 @@ def test_each_declaration_names_its_acts_action_article_schema_and_refusals(decl
     source = inspect.getsource(inspect.getmodule(inspect.unwrap(declared.service)))  # type: ignore[arg-type]
     unknown = {code for code in declared.refusals if code not in KNOWN_CODES and f'"{code}"' not in source}
     assert not unknown, f"{declared.name}: refusals raised nowhere: {unknown}"
-    # the action it declares is the one its module records
+    # the action it declares is the one its module records (an action declared beside the
+    # service, audit.actions.declare: declared and recorded by its module, under its name)
     for action in declared.actions:
-        assert f"Action.{Action(action).name}" in source, (declared.name, action)
+        if Action(action) in list(DECLARED_ACTIONS):
+            name = Action(action).name
+            assert f'declare("{name}", "{action}"' in source and f"action={name}" in source, (
+                declared.name,
+                action,
+            )
+        else:
+            assert f"Action.{Action(action).name}" in source, (declared.name, action)
 
 
 @pytest.mark.django_db
@@ -180,10 +194,10 @@ def test_the_declarations_gate_refuses_whoever_may_not_perform_the_act(django_us
             assert refused.value.code == declared.officer_gate.code, declared.name
             assert refused.value.field == "officer", declared.name
         else:
-            assert refused.value.code == ACTS[declared.acts[0]].code, declared.name
+            assert refused.value.code == rule_of(declared.acts[0]).code, declared.name
             assert refused.value.field == "actor"
         cites_article = declared.gate_cites_article or declared.officer_gate is not None
-        rule = declared.article if cites_article else ACTS[declared.acts[0]].rule
+        rule = declared.article if cites_article else rule_of(declared.acts[0]).rule
         assert refused.value.article == (cite(rule, "FR") if rule else ""), declared.name
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import importlib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +27,12 @@ EXPECTED = {
     ("cards_registry.floor", "DAY_CLOSED"),
     ("cards_registry.history", "PROVIDERS"),
     ("inspection.registers.base", "REGISTERS"),
+    # the members of the closed vocabularies declared beside the acts that use them
+    ("casino_ops.access", "DECLARED_ACTS"),
+    ("casino_ops.access", "DECLARED_RULES"),
+    ("audit.actions", "DECLARED_ACTIONS"),
+    ("audit.actions", "DECLARED_LABELS"),
+    ("casino_ops.refusals", "DECLARED_REFUSALS"),
 }
 
 
@@ -153,3 +160,50 @@ def test_a_registry_keeps_the_order_of_registration_and_refuses_a_name_twice() -
     with pytest.raises(RegistryClosed):
         registry.register("c", "third")
     assert registry not in registries()
+
+
+def test_a_member_declared_outside_its_enum_is_one_of_its_members_but_not_of_its_class() -> None:
+    """casino_ops.plugins.declare_member: what a new act declares beside its service (its Act,
+    its Action, its Refusal) is an instance of the enum, found by its value, never taking a
+    name or a value the enum has, and kept in a registry closed after start-up."""
+    from enum import StrEnum
+
+    from casino_ops.plugins import declare_member, declared_member
+
+    members: Registry[Any] = Registry("test.members", track=False)
+
+    class Colour(StrEnum):
+        RED = "red"
+
+        @classmethod
+        def _missing_(cls, value: object) -> Any:
+            return declared_member(members, value)
+
+    green = declare_member(Colour, members, "GREEN", "green")
+    assert (
+        isinstance(green, Colour)
+        and Colour("green") is green
+        and (green.name, green.value) == ("GREEN", "green")
+    )
+    assert list(Colour) == [Colour.RED] and list(members) == [green]
+    assert {green: 1}["green"] == 1 and green == "green"
+    assert declare_member(Colour, members, "GREEN", "green") is green  # the module imported again
+    for name, value in (("RED", "crimson"), ("CRIMSON", "red"), ("VERT", "green")):
+        with pytest.raises(ValueError, match="declared already"):
+            declare_member(Colour, members, name, value)
+    members.close()
+    with pytest.raises(RegistryClosed):
+        declare_member(Colour, members, "BLUE", "blue")
+    with pytest.raises(ValueError):
+        Colour("blue")
+
+
+@pytest.mark.parametrize("app", ["cards_registry", "tables", "house_books"])
+def test_every_module_of_the_apps_services_is_imported_at_start_up(app: str) -> None:
+    """A service added in a module of its own is found without a line in its package's
+    ``__init__`` (casino_ops.acts.discover): the registry holds its declaration."""
+    import pkgutil
+    import sys
+
+    names = {f"{app}.services.{info.name}" for info in pkgutil.iter_modules([str(ROOT / app / "services")])}
+    assert names and names <= set(sys.modules), sorted(names - set(sys.modules))

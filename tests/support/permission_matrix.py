@@ -13,7 +13,10 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from audit.models import Report
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
-from casino_ops.access import Act
+from casino_ops.access import Act, declared_acts, rule_of
+from casino_ops.acts import REGISTRY
+from casino_ops.api import declared_url_name
+from casino_ops.regulations import cite
 from inspection.portal import access
 from inspection.portal.views.registers import available
 from tests.support.builders import gaming_day
@@ -272,6 +275,34 @@ EXPECTATIONS: dict[str, Any] = {
 }
 
 
+LETTERS = {roles.DIRECTOR: "D", roles.COMMITTEE: "C", roles.CROUPIER: "T", roles.CASHIER: "K"}
+
+
+ALL_LETTERS = {**LETTERS, roles.OFFICER: "O", roles.MACHINE: "M"}
+
+
+# The acts declared beside their services (casino_ops.access.declare) bring their rows with them:
+# who may perform each, from its declaration's roles, and the article its refusal cites for a
+# French casino; their endpoints derived from their declarations (``route``), read by nobody
+# (their book's view permission is no role's) and written as ACT_TABLE says.
+ACT_TABLE.update(
+    {
+        act: (
+            "".join(ALL_LETTERS[role] for role in rule_of(act).roles),
+            cite(rule_of(act).rule, "FR") if rule_of(act).rule else "",
+        )
+        for act in declared_acts()
+    }
+)
+EXPECTATIONS.update(
+    {
+        f"acts:{declared_url_name(declared)}": Api("", acts=declared.acts)
+        for declared in REGISTRY.values()
+        if declared.route
+    }
+)
+
+
 APIS = sorted(name for name, e in EXPECTATIONS.items() if isinstance(e, Api))
 
 
@@ -423,12 +454,6 @@ ADMIN_READS: dict[str, str] = {
     "admin:audit_report_download": "DC",
     "admin:tables_session_dealer_errors": "DCT",
 }
-
-
-LETTERS = {roles.DIRECTOR: "D", roles.COMMITTEE: "C", roles.CROUPIER: "T", roles.CASHIER: "K"}
-
-
-ALL_LETTERS = {**LETTERS, roles.OFFICER: "O", roles.MACHINE: "M"}
 
 
 def admin_url(name: str, samples: Samples) -> str:

@@ -11,8 +11,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 ROOT = Path(__file__).resolve().parents[2]
 PROJECT_APPS = ("casino_ops", "audit", "inspection", "cards_registry", "tables", "house_books")
-#: the namespaces of the apps' API and the officers'
-NAMESPACES = ("tables", "depot", "house_books", "officers_api")
+#: the namespaces of the apps' API and the officers', and of the endpoints derived from the acts'
+#: declarations (casino_ops.api.declared_urls)
+NAMESPACES = ("tables", "depot", "house_books", "officers_api", "acts")
 
 
 def admin_modules() -> list[Path]:
@@ -41,3 +42,11 @@ def api_views(patterns: Any = None, namespace: str = "") -> Iterator[tuple[str, 
 def api_view_list() -> list[tuple[str, Any, dict[str, Any]]]:
     """Every view of the apps' API, by url name."""
     return sorted(api_views(), key=lambda v: v[0])
+
+
+def product_books() -> list[Any]:
+    """The books of the product's apps (``audit.books.books()`` less those of an app the tests
+    alone install, ``tests/recipe_example``: a database the product migrates has no table of it)."""
+    from audit.books import books
+
+    return [book for book in books() if not book.model.__module__.startswith("tests.")]
