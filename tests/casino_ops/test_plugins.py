@@ -26,6 +26,8 @@ EXPECTED = {
     ("cards_registry.floor", "DAY_CLOSED"),
     ("cards_registry.history", "PROVIDERS"),
     ("inspection.registers.base", "REGISTERS"),
+    ("audit.verification", "CHECKS"),
+    ("casino_ops.admin_display", "FORMER_LABELS"),
 }
 
 

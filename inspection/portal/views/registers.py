@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from audit.models import Report
 from casino_ops.regulations import RegulationError
+from inspection.models import Report
 from inspection.registers.base import MODULES, REGISTERS, Request
 
 from .. import access, selectors

@@ -17,7 +17,8 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actions import Action
-from audit.models import AuditEvent, Report
+from audit.models import AuditEvent
+from inspection.models import Report
 from inspection.portal.checker import check_pdf
 from inspection.registers.reports import produce_report, request_report
 
