@@ -97,7 +97,14 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     register = _register_or_404(name)
     query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}
     back = f"{reverse('portal:register', args=[name])}?{urlencode(query)}"
-    return answer(request, RegisterPdfForm(request.POST, request=request, target=register), back)
+    return answer(
+        request,
+        RegisterPdfForm(request.POST, request=request, target=register),
+        back,
+        page=lambda refused: render(
+            request, "portal/register.html", {"register": register, "name": name, "form": refused}
+        ),
+    )
 
 
 @access.officer_required()
