@@ -14,16 +14,11 @@ class AuditConfig(AppConfig):
     def ready(self) -> None:
         from casino_ops import roles
 
-        # Printed registers (FR art. 68): management reads them and the checkpoints (asking
-        # for one is an act: casino_ops.access, Act.REQUEST_REGISTER); officers read them too
-        # (they ask through the portal).
-        reports = {"audit.view_report", "audit.view_checkpoint"}
+        # The signed checkpoints: management and officers read them (the printed registers'
+        # rights are the officers' app's, inspection.apps).
+        checkpoints = {"audit.view_checkpoint"}
         roles.extend_role_permissions(
-            {
-                roles.DIRECTOR: reports,
-                roles.COMMITTEE: reports,
-                roles.OFFICER: {"audit.view_report", "audit.view_checkpoint"},
-            }
+            {roles.DIRECTOR: checkpoints, roles.COMMITTEE: checkpoints, roles.OFFICER: checkpoints}
         )
         # check --deploy: no production without a witness outside the database
         from django.core import checks

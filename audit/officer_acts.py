@@ -22,7 +22,7 @@ from casino_ops.models import OfficerEnrolment
 from casino_ops.passkeys import short_fingerprint
 
 from .actions import Action
-from .books.check import _event
+from .books.check import event_name
 from .models import AuditEvent
 
 
@@ -90,14 +90,14 @@ def check_officer_acts(using: str = "default") -> OfficerActs:
             certificate=certificate,
             casino=officers.casino_id(),
         )
-        name = f"{_event(seq)} ({action} {object_type}:{object_id}, by {actor_name})"
+        name = f"{event_name(seq)} ({action} {object_type}:{object_id}, by {actor_name})"
         if problem is not None:
             outcome.problems.append(f"{name}: forged officer's act: {problem}")
             outcome.verdicts[seq] = f"forged officer's act: {problem}"
             continue
         digest = hashlib.sha256(officers.canonical(statement or {})).hexdigest()
         if digest in seen:
-            replayed = f"replayed officer's signature, already that of {_event(seen[digest])}"
+            replayed = f"replayed officer's signature, already that of {event_name(seen[digest])}"
             outcome.problems.append(f"{name}: {replayed}")
             outcome.verdicts[seq] = replayed
             continue

@@ -16,27 +16,34 @@ few). The problems are the same sentences, in the same order, whichever way. A p
 is trusted only once the chain holds: the books' findings are used only when every hash
 and MAC holds. Then the numbered books' series, in the same snapshot
 (:func:`audit.books.check_numbering`: a gap, a number given twice or out of order, a counter
-out of step) and the printed registers (:func:`audit.printed.printed_problems`: a row that
-differs from the event recording its print, or that no event records), named among the books'
-problems.
+out of step) and the checks the apps above the record plug in (:data:`CHECKS`: the officers'
+app registers the printed registers', a row that differs from the event recording its print, or
+that no event records), named among the books' problems.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
 from django.db import connections, transaction
 
+from casino_ops.plugins import Registry
+
 from .books import ROWS_KEY, BookCheck, books, check_numbering, iter_rows, select_sql
-from .books.check import _event, _loads, row_digest
+from .books.check import _loads, event_name, row_digest
 from .books.rows import _fix_json
 from .chain import Verification, verify_chain
 from .officer_acts import OfficerActs, check_officer_acts
-from .printed import printed_problems
+
+#: What the apps above the record check beside the books, in the same snapshot, once the chain
+#: holds: each is given the database's alias and returns its problems, sentences named among the
+#: books' (the officers' app: its printed registers against the events recording their prints).
+CHECKS: Registry[Callable[[str], list[str]]] = Registry("audit.verification.CHECKS")
 
 _BATCH = 20000
 _SNAPSHOT = re.compile(r"[0-9A-F]+-[0-9A-F]+(-[0-9]+)?")
@@ -127,9 +134,12 @@ def verify(*, using: str = "default", merkle: Any = None, parallel: bool = False
 
 
 def _beside(using: str) -> list[str]:
-    """What is checked beside the books, in the same snapshot: the numbered books' series and
-    the printed registers against the events recording their prints (audit.printed)."""
-    return check_numbering(using) + printed_problems(using)
+    """What is checked beside the books, in the same snapshot: the numbered books' series, then
+    the checks plugged in (:data:`CHECKS`), in the order they were registered."""
+    problems = check_numbering(using)
+    for check in CHECKS:
+        problems += check(using)
+    return problems
 
 
 def _in_child(params: dict[str, Any], snapshot: str, sender: Any) -> None:
@@ -248,5 +258,5 @@ def _merge(found: _Found, pending: BookCheck, using: str) -> tuple[list[str], in
         for pk in sorted(unbound):
             problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
         for seq, pk in sorted(gone):  # by the event that said it, then by key
-            problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
+            problems.append(f"{book.table} pk {pk}: created by {event_name(seq)}, the row is gone")
     return problems, sum(found.rows.values())

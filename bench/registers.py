@@ -142,7 +142,7 @@ def _children(pid: int) -> list[int]:
 
 
 def _wait(report_id: int, worker: subprocess.Popen, peaks: dict[int, float]) -> float:
-    from audit.models import Report
+    from inspection.models import Report
 
     started = time.perf_counter()
     deadline = time.monotonic() + 1800
@@ -163,7 +163,7 @@ def _one_print(
     label: str, worker: subprocess.Popen, peaks: dict[int, float], workers: int, *, new: bool
 ) -> tuple[int, int]:
     """One print, timed; returns the parts it made and the parts it has."""
-    from audit.models import Report, ReportPart
+    from inspection.models import Report, ReportPart
     from inspection.registers.parts import books_version
     from inspection.registers.reports import _enqueue, report_key, request_report
 

@@ -22,6 +22,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from . import dates
 from .models import CasinoSettings
+from .plugins import Registry
 
 # How deep a JSON value is written out as nested lists; deeper, it is shown as text.
 MAX_DEPTH = 5
@@ -84,12 +85,25 @@ def labelled_code(label: Any, code: str) -> SafeString:
     return format_html('{}<span class="code-caption">{}</span>', label, code)
 
 
+#: A model's former ``app_label.model``, as the events recorded before it moved to another app
+#: named it (the chain keeps what it recorded) -> its label now; registered by the app that took
+#: it (the printed registers, once the record's, now the officers' app's).
+FORMER_LABELS: Registry[str] = Registry("casino_ops.admin_display.FORMER_LABELS")
+
+
+def object_model(object_type: str) -> type[models.Model] | None:
+    """The model an event's ``object_type`` names, by its label now or a former one (None for
+    anything else)."""
+    try:
+        return apps.get_model(FORMER_LABELS.get(object_type) or object_type)
+    except (LookupError, ValueError):
+        return None
+
+
 def model_label(object_type: str) -> str:
     """``cards_registry.cabinetopening`` -> "ouverture du cabinet" (its verbose name)."""
-    try:
-        return str(apps.get_model(object_type)._meta.verbose_name)
-    except (LookupError, ValueError):
-        return ""
+    model = object_model(object_type)
+    return "" if model is None else str(model._meta.verbose_name)
 
 
 def objects_by_key(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Any]:
@@ -100,9 +114,8 @@ def objects_by_key(keys: Iterable[tuple[str, str]]) -> dict[tuple[str, str], Any
         wanted.setdefault(object_type, set()).add(str(object_id))
     found: dict[tuple[str, str], Any] = {}
     for object_type, ids in wanted.items():
-        try:
-            model = apps.get_model(object_type)
-        except (LookupError, ValueError):
+        model = object_model(object_type)
+        if model is None:
             continue
         pks = (
             [pk for pk in ids if pk.isdigit()] if isinstance(model._meta.pk, models.AutoField) else list(ids)

@@ -10,8 +10,10 @@ start-up and cannot change under a running process.
 The registries: the checks of the lower apps' acts (:mod:`casino_ops.act_checks`), the
 self-inspection's checks (:mod:`casino_ops.checks`), the books bound to the chain
 (:mod:`audit.books.registry`), the gaming floor's answers to the depot (:mod:`cards_registry.floor`),
-the lines other apps add to a deck's history (:mod:`cards_registry.history`), and the signed
-registers (:mod:`inspection.registers.base`).
+the lines other apps add to a deck's history (:mod:`cards_registry.history`), the signed
+registers (:mod:`inspection.registers.base`), what the record's verification checks beside the
+books (:data:`audit.verification.CHECKS`), and the former labels of models that moved to another
+app (:data:`casino_ops.admin_display.FORMER_LABELS`).
 
 The project's closed vocabularies (``casino_ops.access.Act``, ``audit.actions.Action``,
 ``casino_ops.refusals.Refusal``) take members declared beside the code that uses them too

@@ -12,8 +12,8 @@ from django.db import InterfaceError, OperationalError
 
 from audit import record
 from audit.actions import Action
-from audit.models import Report, ReportPart
 from casino_ops.checks import inspect
+from inspection.models import Report, ReportPart
 
 from .registers.issuing import ProofPending
 from .registers.parts import all_done, assemble, assemble_or_wait, make_part

@@ -90,7 +90,7 @@ TARGETS: dict[str, Target] = {
         fixed=lambda s: {"action": "issue", "_act": "1", "_selected_action": [s.deck.pk]},
     ),
     "report": Target(
-        _admin("audit/report"), roles.DIRECTOR, ["register", "date_from", "date_to", "table_number"]
+        _admin("inspection/report"), roles.DIRECTOR, ["register", "date_from", "date_to", "table_number"]
     ),
     "casinosettings": Target(
         lambda s: "/admin/casino_ops/casinosettings/1/change/",
@@ -169,7 +169,7 @@ TARGETS: dict[str, Target] = {
 
 def _tables() -> list[str]:
     names = []
-    for label in ("casino_ops", "cards_registry", "tables", "audit"):
+    for label in ("casino_ops", "cards_registry", "tables", "audit", "inspection"):
         for model in apps.get_app_config(label).get_models():
             names.append(model._meta.db_table)
     return sorted(set(names))

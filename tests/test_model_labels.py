@@ -20,7 +20,7 @@ from django.utils.translation import override
 from tests.support.builders import kept_for_module
 from tests.support.demo_rows import loaded
 
-APPS = ("cards_registry", "tables", "house_books", "audit", "casino_ops")
+APPS = ("cards_registry", "tables", "house_books", "audit", "casino_ops", "inspection")
 
 #: Words of the French labels; none may be left in an English label.
 FRENCH = (

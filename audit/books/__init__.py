@@ -32,7 +32,7 @@ The package, by concern: :mod:`.registry` (the registry and the capture),
 from __future__ import annotations
 
 from .amend import BookNotVouched, amend_book, amend_operations
-from .check import BookCheck
+from .check import BookCheck, event_name
 from .guard import guard_operations, guard_sql
 from .numbering import check_numbering, numberings, register_numbering
 from .registry import (
@@ -66,6 +66,7 @@ __all__ = [
     "numberings",
     "register_numbering",
     "drain",
+    "event_name",
     "guard_operations",
     "guard_sql",
     "iter_rows",

@@ -112,7 +112,7 @@ class BookCheck:
                 problems.append(f"{book.table} pk {pk}: no event of the chain created this row")
             # By the event that said it, then by key (as audit.verification names them).
             for pk, (seq, _h) in sorted(wanted.items(), key=lambda item: (item[1][0], item[0])):
-                problems.append(f"{book.table} pk {pk}: created by {_event(seq)}, the row is gone")
+                problems.append(f"{book.table} pk {pk}: created by {event_name(seq)}, the row is gone")
         self.problems = problems
         return problems
 
@@ -144,11 +144,11 @@ class BookCheck:
                     what = " (SHA-256 of the stored text)" if name in _digests(book) else ""
                     out.append(
                         f"{book.table} pk {pk} field {name}{what}: the chain says {said.get(name)!r} "
-                        f"({_event(seq)}), found {now.get(name)!r}"
+                        f"({event_name(seq)}), found {now.get(name)!r}"
                     )
                     named = True
             if not named:
-                out.append(f"{book.table} pk {pk}: differs from {_event(seq)}")
+                out.append(f"{book.table} pk {pk}: differs from {event_name(seq)}")
         return out
 
 
@@ -156,5 +156,6 @@ def _digests(book: Book) -> set[str]:
     return {f for f, k in zip(book.fields, book.kinds, strict=True) if k == "digest"}
 
 
-def _event(seq: int) -> str:
+def event_name(seq: int) -> str:
+    """An event named in a problem: its number in the chain, or its id while it waits to be sealed."""
     return f"event #{seq}" if seq > 0 else f"event id {-seq} (waiting to be sealed)"

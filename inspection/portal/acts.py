@@ -367,6 +367,19 @@ class IncidentToldForm(OfficerActForm):
 
     declared = declaration(depot_services.record_incident_report)
 
+    #: the incident acknowledged: its page's target, never typed (a disabled field takes no input),
+    #: but the field a refusal about the incident lands on, said beside its button
+    incident: forms.ModelChoiceField[Any] = forms.ModelChoiceField(
+        label=gettext_lazy("incident"), queryset=None, required=False, disabled=True
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        incident = cast("forms.ModelChoiceField[Any]", self.fields["incident"])
+        incident.queryset = type(self.target).objects.filter(pk=self.target.pk)
+        self.initial["incident"] = self.target.pk
+        self.prefix = f"told-{self.target.pk}"
+
     def act(self, actor: Any, data: dict[str, Any]) -> Any:
         return depot_services.record_incident_report(
             actor=actor, incident=self.target, officer_informed=actor, informed_at=timezone.now()

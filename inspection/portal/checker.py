@@ -41,12 +41,13 @@ from pyhanko_certvalidator import ValidationContext
 
 from audit import signing
 from audit.actions import Action
-from audit.models import AuditEvent, Report
+from audit.models import AuditEvent
 from audit.officer_acts import check_officer_acts
-from audit.printed import recorded
 from casino_ops import officers
 from casino_ops.passkeys import short_fingerprint
 from inspection import verifier  # the officers' standalone file, its checks the same
+from inspection.models import Report
+from inspection.registers.printed import recorded
 
 logger = logging.getLogger(__name__)
 

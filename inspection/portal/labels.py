@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from django.utils.translation import gettext_lazy as _
 
 from audit.actions import DECLARED_LABELS, Action
+from casino_ops.admin_display import object_model
 from tables.selectors import DISCREPANCY_LABELS
 from tables.selectors import discrepancy_label as tables_discrepancy_label
 
@@ -123,10 +124,5 @@ def discrepancy_label(code: str) -> str:
 
 def object_label(object_type: str) -> str:
     """``cards_registry.cabinetopening`` -> the model's verbose name in the active language."""
-    from django.apps import apps
-
-    try:
-        model = apps.get_model(object_type)
-    except (LookupError, ValueError):
-        return object_type
-    return str(model._meta.verbose_name)
+    model = object_model(object_type)
+    return object_type if model is None else str(model._meta.verbose_name)

@@ -16,9 +16,10 @@ from django.utils import timezone
 from audit.actions import Action
 from audit.chain import FORGED_ACTION, head, sealer
 from audit.chain.seal import CLOCK_OBJECT
-from audit.models import AuditEvent, Checkpoint, Report
+from audit.models import AuditEvent, Checkpoint
 from cards_registry import selectors as depot
 from casino_ops import roles
+from inspection.models import Report
 from tables import selectors as tables
 from tables.blackjack import replay
 

@@ -24,13 +24,14 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 
 from audit.checkpoints import export
-from audit.models import Checkpoint, Report
+from audit.models import Checkpoint
 from casino_ops import dates
 from casino_ops.acts import declaration
 from casino_ops.admin_acts import ActForm, may_perform
 from casino_ops.admin_display import hash_text
 from casino_ops.admin_utils import ReadOnlyAdmin
 from casino_ops.regulations import RegulationError
+from inspection.models import Report
 
 from .base import MODULES, get_register
 from .reports import parts_of, request_report
@@ -187,7 +188,7 @@ class ReportAdmin(_ReportAdmin):
         links = [
             format_html(
                 '<a href="{}">{}</a>',
-                reverse("admin:audit_report_download", args=[p.pk]),
+                reverse("admin:inspection_report_download", args=[p.pk]),
                 _("télécharger") if len(files) == 1 else _("partie %(n)s") % {"n": i},
             )
             for i, p in enumerate(files, 1)
@@ -199,7 +200,7 @@ class ReportAdmin(_ReportAdmin):
             path(
                 "<int:report_id>/download/",
                 self.admin_site.admin_view(self.download_view),
-                name="audit_report_download",
+                name="inspection_report_download",
             ),
             *super().get_urls(),
         ]

@@ -23,7 +23,7 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.utils import timezone
 
-from audit.models import Report, ReportPart
+from inspection.models import Report, ReportPart
 
 Row = type[Report] | type[ReportPart]
 

@@ -1,6 +1,6 @@
 """A register's issuing event, and the C2SP tlog proof of it the signed PDF carries.
 
-A print records two events. The ``register.printed`` event (:mod:`audit.printed`) records the
+A print records two events. The ``register.printed`` event (:mod:`.printed`) records the
 signed file's SHA-256, so it can only come after the file. The ``register.issued`` event comes
 before the pages are laid out: it records the register, its period, its table, who asked and
 the digest of the content its pages show (:func:`content_digest`: the SHA-256 of the printed
@@ -46,10 +46,11 @@ from audit.actions import Action
 from audit.chain import seal_pending
 from audit.checkpoints import make_checkpoint
 from audit.checkpoints.make import REFUSED_OBJECT
-from audit.models import AuditEvent, Checkpoint, Report
+from audit.models import AuditEvent, Checkpoint
 from audit.tlog_proofs import best_note, tlog_proof
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError
+from inspection.models import Report, report_types
 
 #: The name of the proof attached to the PDF.
 ATTACHMENT = "registre.tlog-proof"
@@ -110,7 +111,7 @@ def _payload(report: Report, digest: str, parts: int) -> dict[str, Any]:
 def _recorded(report: Report, digest: str) -> tuple[bool, int | None]:
     """Whether this report's issuing event with this digest is recorded, and its seq if sealed."""
     events = AuditEvent.objects.filter(
-        action=Action.REGISTER_ISSUED, object_type="audit.report", object_id=str(report.pk)
+        action=Action.REGISTER_ISSUED, object_type__in=report_types(), object_id=str(report.pk)
     ).order_by("-id")
     for seq, payload in events.values_list("seq", "payload"):
         if json.loads(payload).get("content_sha256") == digest:

@@ -55,13 +55,14 @@ from django.utils import timezone
 
 import audit
 from audit.actions import Action
-from audit.models import AuditEvent, RegisterPart, Report, ReportPart
-from audit.printed import print_payload
+from audit.models import AuditEvent
 from casino_ops.models import CasinoSettings
+from inspection.models import RegisterPart, Report, ReportPart
 
 from .base import Register, Request, get_register
 from .heartbeat import beating
 from .issuing import ProofPending, issue
+from .printed import print_payload
 from .render import finish, merge, part_periods, read_chunk, render_part
 
 PART_LOCK_CLASS = 0x5245_4701  # advisory lock class of print parts

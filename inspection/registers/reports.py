@@ -30,11 +30,11 @@ from django.utils.translation import gettext as _
 
 from audit import signing
 from audit.actions import Action
-from audit.models import Report, ReportPart
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
 from casino_ops.regulations import RegulationError
+from inspection.models import Report, ReportPart
 from tables import selectors as tables
 
 from .base import Request, get_register

@@ -51,6 +51,11 @@ def books_inspection(context: dict[str, Any], live: bool = False) -> dict[str, A
 
 
 @register.simple_tag
-def unreported_incidents() -> list[Any]:
-    """Incidents found by a return, a destruction or a replay and not yet reported to an officer."""
-    return depot.unreported_incidents()
+def unreported_incidents(refused: Any = None) -> list[Any]:
+    """Incidents found by a return, a destruction or a replay and not yet reported to an officer;
+    with ``refused`` (an acknowledgement refused, as posted), its incident too, even once reported
+    meanwhile, so that its refusal is said beside it."""
+    incidents = list(depot.unreported_incidents())
+    if refused and refused.target not in incidents:
+        incidents.append(refused.target)
+    return incidents

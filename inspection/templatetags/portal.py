@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from django import template
-from django.apps import apps
 from django.db.models import Field
 from django.utils.html import conditional_escape, format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -20,6 +19,7 @@ from django.utils.translation import gettext_lazy
 from audit.books import book_for
 from cards_registry.selectors import colour
 from casino_ops import dates
+from casino_ops.admin_display import object_model
 from casino_ops.models import HOUSE_RULE_KEYS, CasinoSettings
 from inspection.portal import labels
 from inspection.registers import fmt
@@ -377,10 +377,7 @@ def readable(value: Any, object_type: Any = "") -> Any:
 
 def _object_model(object_type: str) -> Any:
     """``tables.session`` -> the Session model (None for anything else)."""
-    try:
-        return apps.get_model(object_type)
-    except (LookupError, ValueError):
-        return None
+    return object_model(object_type)
 
 
 @register.filter

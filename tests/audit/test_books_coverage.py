@@ -12,16 +12,16 @@ from django.apps import apps
 from audit.books import books
 
 #: The project's apps: every concrete model of theirs (the many-to-many tables included).
-PROJECT_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+PROJECT_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 
 #: The tables the chain does not carry, each with its reason.
 EXEMPT = {
     "audit.AuditEvent": "the chain itself: hashed, MAC-authenticated, guarded by its own triggers",
     "audit.Checkpoint": "signed tree heads of the chain, written to the witness outside the database",
     "audit.MerkleNode": "subtree hashes computed from the chain; every proof recomputes what it reads",
-    "audit.Report": "a print job's state; the register it produced is an act whose SHA-256 the chain carries",
-    "audit.ReportPart": "a print job's progress; its parts' hashes are carried by the register's event",
-    "audit.RegisterPart": "a cache of signed parts, each reused only while its content hash matches the books",
+    "inspection.Report": "a print job's state; the register it produced is an act whose SHA-256 the chain carries",
+    "inspection.ReportPart": "a print job's progress; its parts' hashes are carried by the register's event",
+    "inspection.RegisterPart": "a cache of signed parts, each reused only while its content hash matches the books",
     "audit.CheckpointNote": (
         "a checkpoint's note signed with the casino's note key: verified by its signature and its "
         "Merkle root recomputed from the chain; a note whose checkpoint is gone is named by verify_audit"

@@ -92,7 +92,7 @@ def test_a_register_printed_over_a_forged_row_is_signed_without_a_proof_and_says
     from django.utils import timezone
     from pypdf import PdfReader
 
-    from audit.models import Report
+    from inspection.models import Report
     from inspection.registers.issuing import ATTACHMENT
     from inspection.registers.reports import produce_report, request_report
     from tables.services import create_table

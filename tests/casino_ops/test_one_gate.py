@@ -60,8 +60,8 @@ def test_model_permissions_open_no_write_in_the_admin(casino: Any) -> None:
 def test_the_admin_asks_access_for_the_act_not_the_group(users: dict[str, Any], casino: Any) -> None:
     """The director's group stripped of every model permission: the acts of his role are still
     offered (access decides them), the reads are not."""
-    from audit.models import Report
     from casino_ops.models import CasinoSettings
+    from inspection.models import Report
     from tables.models import Session
 
     director = users[roles.DIRECTOR]

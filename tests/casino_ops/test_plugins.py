@@ -33,6 +33,8 @@ EXPECTED = {
     ("audit.actions", "DECLARED_ACTIONS"),
     ("audit.actions", "DECLARED_LABELS"),
     ("casino_ops.refusals", "DECLARED_REFUSALS"),
+    ("audit.verification", "CHECKS"),
+    ("casino_ops.admin_display", "FORMER_LABELS"),
 }
 
 

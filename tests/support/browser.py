@@ -17,7 +17,7 @@ from casino_ops.django_internals import registered_admins
 from tests.support.clients import totp_code
 
 #: The project's apps whose every admin page the admin's screen test visits.
-ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 
 CHROMIUM = Path("/usr/bin/chromium")
 

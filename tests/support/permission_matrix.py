@@ -10,13 +10,13 @@ from typing import Any
 
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from audit.models import Report
 from cards_registry.models import CabinetDemand, IncidentClosure, IncidentReport, Visa
 from casino_ops import roles
 from casino_ops.access import Act, declared_acts, rule_of
 from casino_ops.acts import REGISTRY
 from casino_ops.api import declared_url_name
 from casino_ops.regulations import cite
+from inspection.models import Report
 from inspection.portal import access
 from inspection.portal.views.registers import available
 from tests.support.builders import gaming_day
@@ -350,7 +350,7 @@ def check_read(name: str, expectation: Read, url: str, clients: dict[str, Any]) 
 # REFUSED_ON_PAGE) see the page with its refusal (casino_ops.access.RoleRequired, with the
 # article) and cannot perform it; other staff get a 403; officers and the hand-log machine are
 # not staff (the admin's login).
-ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
 
 
 ADMIN_STANDARD = ("_changelist", "_change", "_delete", "_history")
@@ -371,7 +371,7 @@ NOBODY = ""
 
 ADMIN_ACTS: dict[str, str] = {
     "admin:casino_ops_casinosettings_add": NOBODY,  # one row, made at installation
-    "admin:audit_report_add": "DC",
+    "admin:inspection_report_add": "DC",
     "admin:audit_checkpoint_add": NOBODY,  # signed by the task or the command
     "admin:audit_auditevent_add": NOBODY,
     "admin:cards_registry_manufacturer_add": "DC",
@@ -451,7 +451,7 @@ REFUSED_ON_PAGE: dict[str, tuple[str, Any]] = {
 # Custom admin pages that are reads, not acts: who may open them, written out likewise;
 # a report another user asked for is not shown (404).
 ADMIN_READS: dict[str, str] = {
-    "admin:audit_report_download": "DC",
+    "admin:inspection_report_download": "DC",
     "admin:tables_session_dealer_errors": "DCT",
 }
 
@@ -466,6 +466,6 @@ def admin_url(name: str, samples: Samples) -> str:
         return reverse(base, kwargs={"pk": AdvanceEntry.objects.filter(session=samples.session).first().pk})
     if base == "admin:tables_controlline_correct":
         return reverse(base, kwargs={"pk": 10**9})  # refused before the lookup; the director: 404
-    if base == "admin:audit_report_download":
+    if base == "admin:inspection_report_download":
         return reverse(base, kwargs={"report_id": samples.report.pk})
     return reverse(base)

@@ -30,8 +30,9 @@ class assert_refused:
 
     ``nothing_recorded``: the audit record holds no more events after the block than before it.
     ``status``: the response's (400 for the API, 200 for a form shown again, by default);
-    ``consequence``: the API's JSON may carry the refusal's consequence. ``value``: the
-    RegulationError, the API's JSON, or the form."""
+    ``consequence``: the API's JSON may carry the refusal's consequence; ``form``: the name the
+    page gives the form shown again (``form`` by default; the admin's ``adminform`` is found
+    alone). ``value``: the RegulationError, the API's JSON, or the form."""
 
     def __init__(
         self,
@@ -43,11 +44,13 @@ class assert_refused:
         response: Any = None,
         status: int | None = None,
         consequence: bool = False,
+        form: str = "form",
     ) -> None:
         self.code, self.article, self.field = code, article, field
         self.nothing_recorded = nothing_recorded
         self.value: Any = None
         self._events: int | None = None
+        self.form_name = form
         if response is not None:
             self._check_response(response, status, consequence)
 
@@ -88,7 +91,7 @@ class assert_refused:
             return
         assert response.status_code == (status or 200), response.status_code
         context = response.context
-        form = context["adminform"].form if "adminform" in context else context["form"]
+        form = context["adminform"].form if "adminform" in context else context[self.form_name]
         self.value = form
         if self.code is not None:
             error = form.refused

@@ -11,7 +11,7 @@ from typing import Any
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from audit.models import Report, ReportPart
+from inspection.models import Report, ReportPart
 from inspection.registers import get_register
 from inspection.registers.base import Request
 from inspection.registers.render import print_register

@@ -55,7 +55,8 @@ def _registered() -> list[tuple[Any, Any]]:
     return [
         (model, model_admin)
         for model, model_admin in registered_admins(admin.site).items()
-        if model._meta.app_label in ("casino_ops", "audit", "cards_registry", "tables", "house_books")
+        if model._meta.app_label
+        in ("casino_ops", "audit", "cards_registry", "tables", "house_books", "inspection")
     ]
 
 

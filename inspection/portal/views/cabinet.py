@@ -38,4 +38,9 @@ def incident_told(request: HttpRequest, incident_id: int) -> HttpResponse:
     40 §5, LU art. 7 §5): he was told at the moment he acknowledges it (the act's form)."""
     incident = access.get_visible_or_404(request.user, depot.all_incidents(), access.VISA, pk=incident_id)
     form = IncidentToldForm(request.POST, request=request, target=incident)
-    return answer(request, form, reverse("portal:books_inspection"))
+    return answer(
+        request,
+        form,
+        reverse("portal:books_inspection"),
+        page=lambda refused: render(request, "portal/inspection.html", {"told_form": refused}),
+    )

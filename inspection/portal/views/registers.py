@@ -19,8 +19,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import urlencode
 
-from audit.models import Report
 from casino_ops.regulations import RegulationError
+from inspection.models import Report
 from inspection.registers.base import MODULES, REGISTERS, Request
 
 from .. import access, selectors
@@ -97,7 +97,14 @@ def request_pdf(request: HttpRequest, name: str) -> HttpResponse:
     register = _register_or_404(name)
     query = {k: request.POST.get(k, "") for k in ("date_from", "date_to", "table") if request.POST.get(k)}
     back = f"{reverse('portal:register', args=[name])}?{urlencode(query)}"
-    return answer(request, RegisterPdfForm(request.POST, request=request, target=register), back)
+    return answer(
+        request,
+        RegisterPdfForm(request.POST, request=request, target=register),
+        back,
+        page=lambda refused: render(
+            request, "portal/register.html", {"register": register, "name": name, "form": refused}
+        ),
+    )
 
 
 @access.officer_required()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from audit.models import Report
 from cards_registry.models import IncidentClosure, Visa
+from inspection.models import Report
 from tests.support.samples import module_casino, module_clients, module_devices, module_samples, module_users  # noqa: F401 - made once for the module
 
 BAD_QUERIES = [

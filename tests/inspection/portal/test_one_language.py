@@ -255,7 +255,10 @@ def admin_pages(samples: Samples) -> dict[str, str]:
     pages = {"admin:index": reverse("admin:index")}
     pages.update(every_admin_page())
     for name, allowed in {**ADMIN_ACTS, **ADMIN_READS}.items():
-        if "D" in allowed and name not in ("admin:tables_controlline_correct", "admin:audit_report_download"):
+        if "D" in allowed and name not in (
+            "admin:tables_controlline_correct",
+            "admin:inspection_report_download",
+        ):
             pages[name] = admin_url(name, samples)
     return pages
 

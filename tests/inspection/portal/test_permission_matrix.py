@@ -219,6 +219,6 @@ def test_admin_act_pages(name: str, clients: dict[str, Any], samples: Samples) -
             posted = clients[role].post(url, {})
             assert posted.status_code == 200 and message in posted.content.decode(), (name, role)
         else:
-            expected = 404 if name == "admin:audit_report_download" else 403
+            expected = 404 if name == "admin:inspection_report_download" else 403
             assert response.status_code == expected, (name, role, response.status_code)
     assert clients["anonymous"].get(url).status_code == 302

@@ -4,6 +4,7 @@ of the service put on the form with its article, nothing recorded."""
 
 from __future__ import annotations
 
+import html
 import re
 from typing import Any
 
@@ -103,3 +104,58 @@ def test_a_visa_refused_on_its_remark_is_said_next_to_it(samples: Any, clients: 
     said = _error_tied_to(response.content.decode(), "remark")
     assert said.strip()
     assert not Visa.objects.filter(reception=samples.reception).exists()
+
+
+@pytest.mark.django_db
+def test_a_pdf_refused_on_its_table_is_said_next_to_it(clients: Any) -> None:
+    """A signed PDF asked for a table the casino does not have: the service's refusal is said on
+    the page again, beside the table's field, as the refusal says it (the registers' refusals cite
+    no article: none is added); no print is asked."""
+    from audit.models import AuditEvent
+    from inspection.models import Report
+    from tests.support.refusals import assert_refused
+
+    events, reports = AuditEvent.objects.count(), Report.objects.count()
+    url = reverse("portal:register_pdf", args=["advance-book"])
+    response = clients[roles.OFFICER].post(
+        url, {"date_from": "2026-11-01", "date_to": "2026-11-30", "table": "98"}
+    )
+    refusal = assert_refused("REGISTER_UNKNOWN_TABLE", article="", field="table", response=response)
+    said = _error_tied_to(response.content.decode(), "table")
+    assert "n° 98" in said and said.strip() == html.escape(str(refusal.value.refused), quote=True)
+    assert Report.objects.count() == reports and AuditEvent.objects.count() == events
+
+
+@pytest.mark.django_db
+def test_an_incident_told_twice_is_refused_beside_its_button_with_its_article(clients: Any) -> None:
+    """The second acknowledgement of an incident (a second tab, another officer first): the refusal
+    is said beside the incident's button, with its article, not as a message; nothing recorded."""
+    from audit.models import AuditEvent
+    from cards_registry.models import IncidentReport
+    from tests.support.permission_matrix import unreported_incident
+    from tests.support.refusals import assert_refused
+
+    incident = unreported_incident()
+    url = reverse("portal:incident_told", args=[incident.pk])
+    assert clients[roles.OFFICER].post(url, {}).status_code == 302
+    events = AuditEvent.objects.count()
+
+    response = clients[roles.OFFICER].post(url, {})
+
+    assert_refused(
+        "INCIDENT_ALREADY_REPORTED",
+        article="FR art. 40",
+        field="incident",
+        response=response,
+        form="told_form",
+    )
+    page = response.content.decode()
+    button = re.search(rf'<form[^>]*action="{re.escape(url)}"[^>]*>.*?<button[^>]*>', page, re.S)
+    assert button is not None
+    described = re.search(r'aria-describedby="([^"]*)"', button.group(0))
+    assert described is not None, button.group(0)
+    error = re.search(rf'<[^>]*id="{re.escape(described.group(1))}"[^>]*>(.*?)</', page, re.S)
+    assert error is not None and 'role="alert"' in error.group(0)
+    assert "déjà été signalé" in error.group(1) and "FR art. 40" in error.group(1)
+    assert IncidentReport.objects.filter(incident=incident).count() == 1
+    assert AuditEvent.objects.count() == events

@@ -14,7 +14,8 @@ from django.core.files.storage import default_storage
 from django.db import connection
 
 from audit.actions import Action
-from audit.models import AuditEvent, Report
+from audit.models import AuditEvent
+from inspection.models import Report
 from inspection.portal.checker import check_pdf
 from inspection.registers.reports import produce_report
 from tests.support.register_parts import assert_request_in, requested_report

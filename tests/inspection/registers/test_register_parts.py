@@ -15,7 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.files.storage import default_storage
 from django.utils import timezone
 
-from audit.models import RegisterPart, Report, ReportPart
+from inspection.models import RegisterPart, Report, ReportPart
 from inspection.registers import get_register, register_names
 from inspection.registers.base import Request
 from inspection.registers.parts import progress_of

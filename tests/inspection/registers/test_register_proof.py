@@ -22,9 +22,10 @@ from django.conf import settings
 from django.core.files.storage import default_storage
 
 from audit.actions import Action
-from audit.models import AuditEvent, Report
+from audit.models import AuditEvent
 from casino_ops import roles
 from inspection import verifier
+from inspection.models import Report
 from inspection.portal.checker import check_pdf
 from inspection.registers.issuing import ATTACHMENT, content_digest
 from inspection.registers.reports import produce_report, request_report

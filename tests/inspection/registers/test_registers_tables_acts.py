@@ -16,9 +16,9 @@ import pytest
 from django.core.files.storage import default_storage
 from pypdf import PdfReader
 
-from audit.models import RegisterPart
 from casino_ops import roles
 from house_books.services.casino import update_casino_settings
+from inspection.models import RegisterPart
 from inspection.registers import get_register
 from inspection.registers.base import Request
 from inspection.registers.render import print_register, read_chunk

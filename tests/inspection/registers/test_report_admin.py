@@ -11,7 +11,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from audit.models import Checkpoint, RegisterPart, Report, ReportPart
+from audit.models import Checkpoint
+from inspection.models import RegisterPart, Report, ReportPart
 from inspection.registers.parts import progress_of
 
 
@@ -31,43 +32,45 @@ def test_the_person_who_asks_follows_the_report_and_downloads_it(
     clerk = get_user_model().objects.create_user("clerk", password="pw", is_staff=True)
     clerk.user_permissions.add(*Permission.objects.filter(codename__in=["add_report", "view_report"]))
     client.force_login(clerk)
-    response = client.post(reverse("admin:audit_report_add"), {"register": "order-book", **_period()})
+    response = client.post(reverse("admin:inspection_report_add"), {"register": "order-book", **_period()})
     assert response.status_code == 403 and not Report.objects.exists()
 
     member = users["comite_direction"]
     client.force_login(member)
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("admin:audit_report_add"), {"register": "order-book", **_period()})
+        response = client.post(
+            reverse("admin:inspection_report_add"), {"register": "order-book", **_period()}
+        )
     assert response.status_code == 302
     report = Report.objects.get()
     assert report.requested_by == member and report.state == Report.State.DONE
 
-    page = client.get(reverse("admin:audit_report_changelist")).content.decode()
+    page = client.get(reverse("admin:inspection_report_changelist")).content.decode()
     assert '<progress value="100"' in page and "télécharger" in page
-    download = client.get(reverse("admin:audit_report_download", args=[report.pk]))
+    download = client.get(reverse("admin:inspection_report_download", args=[report.pk]))
     assert download.status_code == 200 and b"".join(download.streaming_content).startswith(b"%PDF-")
 
     # someone else's report is neither listed nor downloadable for a clerk; management sees all
     client.force_login(clerk)
-    link = reverse("admin:audit_report_download", args=[report.pk])
-    assert link not in client.get(reverse("admin:audit_report_changelist")).content.decode()
+    link = reverse("admin:inspection_report_download", args=[report.pk])
+    assert link not in client.get(reverse("admin:inspection_report_changelist")).content.decode()
     assert client.get(link).status_code == 404
     client.force_login(users["directeur"])
-    assert link in client.get(reverse("admin:audit_report_changelist")).content.decode()
-    assert client.get(reverse("admin:audit_report_download", args=[report.pk])).status_code == 200
+    assert link in client.get(reverse("admin:inspection_report_changelist")).content.decode()
+    assert client.get(reverse("admin:inspection_report_download", args=[report.pk])).status_code == 200
 
 
 @pytest.mark.django_db
 def test_a_bad_request_in_the_admin_says_what_and_where(client: Any, director: Any, settings: Any) -> None:
     client.force_login(director)
     response = client.post(
-        reverse("admin:audit_report_add"),
+        reverse("admin:inspection_report_add"),
         {"register": "advance-book", "date_from": "2026-02-01", "date_to": "2026-02-02"},
     )
     assert response.status_code == 200 and not Report.objects.exists()
     assert "indiquez le numéro de table" in response.content.decode()
     settings.SIGNING_PKCS12 = ""
-    response = client.post(reverse("admin:audit_report_add"), {"register": "order-book", **_period()})
+    response = client.post(reverse("admin:inspection_report_add"), {"register": "order-book", **_period()})
     assert "Aucun certificat de signature" in response.content.decode()
 
 
@@ -126,7 +129,7 @@ def test_a_report_page_opens_for_whoever_asked_it(client: Any, director: Any) ->
         requested_by=director,
     )
     client.force_login(director)
-    url = reverse("admin:audit_report_change", args=[report.pk])
+    url = reverse("admin:inspection_report_change", args=[report.pk])
     page = client.get(url)
     assert page.status_code == 200
     assert "incidents" in page.content.decode().lower()
@@ -141,7 +144,7 @@ def test_a_report_page_opens_for_whoever_asked_it(client: Any, director: Any) ->
 def test_an_absurd_period_is_refused_on_the_report_form(client: Any, director: Any, period: Any) -> None:
     client.force_login(director)
     response = client.post(
-        reverse("admin:audit_report_add"),
+        reverse("admin:inspection_report_add"),
         {"register": "order-book", "date_from": period[0], "date_to": period[1]},
     )
     assert response.status_code == 200 and not Report.objects.exists()
@@ -186,7 +189,7 @@ def test_the_parts_done_over_the_parts_show_in_the_admin_and_the_portal(
     assert progress_of(report) == (1, 3) and report.period_parts.done() == 1
 
     client.force_login(users[roles.DIRECTOR])
-    page = client.get(reverse("admin:audit_report_changelist")).content.decode()
+    page = client.get(reverse("admin:inspection_report_changelist")).content.decode()
     assert "Parties faites" in page and '<td class="field-parts_progress">1 / 3</td>' in page
 
     officer = Client()

@@ -23,7 +23,8 @@ from django.db import connection
 from django.utils import timezone
 
 from audit.actions import Action
-from audit.models import AuditEvent, RegisterPart, Report, ReportPart
+from audit.models import AuditEvent
+from inspection.models import RegisterPart, Report, ReportPart
 from inspection.portal.checker import check_pdf
 from inspection.registers.heartbeat import beating
 from inspection.registers.parts import PART_LOCK_CLASS, plan

@@ -15,7 +15,7 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from audit.models import Report
+from inspection.models import Report
 from inspection.registers.reports import _LOCK_CLASS, recover_stale, request_report
 from tests.support.celery_workers import celery_worker, worker_env
 
@@ -68,7 +68,7 @@ def test_a_lost_report_after_its_last_attempt_is_failed_with_its_reason_and_show
     assert report.state == Report.State.FAILED
     assert "disparu" in report.error and report.finished_at is not None
     client.force_login(users[roles.DIRECTOR])
-    page = client.get("/admin/audit/report/").content.decode()
+    page = client.get("/admin/inspection/report/").content.decode()
     assert "disparu" in page
 
 

@@ -17,8 +17,8 @@ from django.core.management import call_command
 from django.db import connection
 from django.utils import timezone
 
-from audit.models import RegisterPart, Report, ReportPart
 from casino_ops.regulations import RegulationError
+from inspection.models import RegisterPart, Report, ReportPart
 from inspection.registers.parts import progress_of
 from inspection.registers.reports import _LOCK_CLASS, parts_of, produce_report, request_report, split_period
 from inspection.tasks import make_report

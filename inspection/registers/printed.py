@@ -3,8 +3,9 @@
 answer "this PDF is one the casino issued" rests on the chain, not on a row of ``audit_report``
 alone.
 
-:func:`print_payload` is what the event carries; :func:`printed_problems` (run by
-``verify_audit`` beside the books check) names every printed register whose row differs from
+:func:`print_payload` is what the event carries; :func:`printed_problems` (plugged into the
+record's verification, :data:`audit.verification.CHECKS`, so that ``verify_audit`` runs it beside
+the books check) names every printed register whose row differs from
 its event, that no event records, or whose recorded print is gone; :func:`recorded` keeps of
 some reports those the chain vouches for with a given SHA-256.
 """
@@ -15,9 +16,10 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from .actions import Action
-from .books.check import _event
-from .models import AuditEvent, Report
+from audit.actions import Action
+from audit.books import event_name
+from audit.models import AuditEvent
+from inspection.models import Report
 
 #: What the event binds of a printed register, as its row holds it.
 FIELDS = ("register", "date_from", "date_to", "table_number", "part", "requested_by", "sha256")
@@ -80,10 +82,10 @@ def printed_problems(using: str = "default") -> list[str]:
             if payload.get(name) != now[name]:
                 problems.append(
                     f"audit_report pk {row['pk']} field {name}: the chain says {payload.get(name)!r} "
-                    f"({_event(seq)}), found {now[name]!r}"
+                    f"({event_name(seq)}), found {now[name]!r}"
                 )
     for pk, (seq, _payload) in sorted(said.items()):
-        problems.append(f"audit_report pk {pk}: its print is recorded by {_event(seq)}, the row is gone")
+        problems.append(f"audit_report pk {pk}: its print is recorded by {event_name(seq)}, the row is gone")
     return problems
 
 
