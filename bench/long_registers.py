@@ -91,7 +91,7 @@ def main() -> None:
 
 def _print(name: str, date_from: dt.date, date_to: dt.date) -> tuple[float, Any, list[Any]]:
     """The register printed over the period: (seconds, its report, its parts)."""
-    from audit.models import ReportPart
+    from inspection.models import ReportPart
     from inspection.registers.reports import produce_report, request_report
 
     started = time.perf_counter()

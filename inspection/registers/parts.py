@@ -1,8 +1,8 @@
 """Registers printed once per period: parts made once, stored, reused, merged, signed.
 
-A print (a :class:`~audit.models.Report`) is planned as the register's
+A print (a :class:`~inspection.models.Report`) is planned as the register's
 periods (:func:`~inspection.registers.render.part_periods`: months, or days for
-the daily books), one :class:`~audit.models.ReportPart` row each. A period is
+the daily books), one :class:`~inspection.models.ReportPart` row each. A period is
 printed as a :class:`~audit.models.RegisterPart`: its own signed PDF, stored
 with the SHA-256 of everything its pages show (``content_hash``: the books'
 rows and totals for that period, the header, the layout). A later print of a
