@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
 from rest_framework import serializers
 
 from casino_ops.api import Computed, Given
@@ -11,6 +14,7 @@ from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_no_control_characters
 
 from .models import Discrepancy, HandLog, Replay, Session
+from .rules import MAX_HAND_LOG_BYTES
 from .selectors import person_name
 
 
@@ -180,6 +184,38 @@ class AcknowledgeInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
     )
     note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+#: The most hand logs one batch carries (``POST sessions/<id>/hand-logs/batch/``).
+MAX_HAND_LOGS_PER_BATCH = 100
+#: The largest batch's body: a log of the largest size, in base64, fits in it.
+MAX_HAND_LOG_BATCH_BYTES = 2 * MAX_HAND_LOG_BYTES
+
+
+class HandLogBytes(serializers.CharField):
+    """A hand log's bytes, exactly, in base64 (RFC 4648, with its padding): what the single
+    upload's body would be."""
+
+    default_error_messages = {"base64": _("Le journal n'est pas en base64 (RFC 4648).")}
+
+    def to_internal_value(self, data: Any) -> bytes:  # type: ignore[override]
+        text = super().to_internal_value(data)
+        try:
+            return base64.b64decode(text.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError):
+            self.fail("base64")
+            raise  # pragma: no cover - fail() raises
+
+
+class HandLogBatchInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    """Several hand logs of one séance, in the order they are received."""
+
+    logs = serializers.ListField(
+        child=HandLogBytes(max_length=4 * (MAX_HAND_LOG_BYTES // 3 + 1), trim_whitespace=False),
+        min_length=1,
+        max_length=MAX_HAND_LOGS_PER_BATCH,
+        help_text="each log's bytes in base64, as the single upload's body would be",
+    )
 
 
 def _money(**kw: object) -> serializers.DecimalField:
