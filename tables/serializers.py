@@ -192,26 +192,40 @@ MAX_HAND_LOGS_PER_BATCH = 100
 MAX_HAND_LOG_BATCH_BYTES = 2 * MAX_HAND_LOG_BYTES
 
 
-class HandLogBytes(serializers.CharField):
-    """A hand log's bytes, exactly, in base64 (RFC 4648, with its padding): what the single
-    upload's body would be."""
+class HandLogBytes(serializers.Field):  # type: ignore[type-arg]
+    """A hand log's bytes, exactly, in base64 (RFC 4648, standard alphabet, with its padding):
+    what the single upload's body would be. Only the base64 alphabet is taken (no control
+    character, no surrogate can pass), at most ``max_length`` characters."""
 
-    default_error_messages = {"base64": _("Le journal n'est pas en base64 (RFC 4648).")}
+    default_error_messages = {
+        "base64": _("Le journal n'est pas en base64 (RFC 4648)."),
+        "max_length": serializers.CharField.default_error_messages["max_length"],
+    }
 
-    def to_internal_value(self, data: Any) -> bytes:  # type: ignore[override]
-        text = super().to_internal_value(data)
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> bytes:
+        if not isinstance(data, str) or not data:
+            self.fail("base64")
+        if len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
         try:
-            return base64.b64decode(text.encode("ascii"), validate=True)
+            return base64.b64decode(data.encode("ascii"), validate=True)
         except (binascii.Error, UnicodeEncodeError):
             self.fail("base64")
             raise  # pragma: no cover - fail() raises
+
+    def to_representation(self, value: bytes) -> str:
+        return base64.b64encode(value).decode("ascii")
 
 
 class HandLogBatchInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
     """Several hand logs of one séance, in the order they are received."""
 
     logs = serializers.ListField(
-        child=HandLogBytes(max_length=4 * (MAX_HAND_LOG_BYTES // 3 + 1), trim_whitespace=False),
+        child=HandLogBytes(max_length=4 * (MAX_HAND_LOG_BYTES // 3 + 1)),
         min_length=1,
         max_length=MAX_HAND_LOGS_PER_BATCH,
         help_text="each log's bytes in base64, as the single upload's body would be",
