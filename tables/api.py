@@ -142,8 +142,9 @@ class SessionHandLogs(ReadList, DeclaredActView, generics.ListAPIView[HandLog]):
         return Response(received_answer(request, log), status=status.HTTP_201_CREATED)
 
 
-class SessionHandLogBatch(DeclaredActView):
-    """POST ``{"logs": [base64, …]}``: upload several hand logs of the séance in one request, each
+class SessionHandLogBatch(ReadList, DeclaredActView, generics.ListAPIView[HandLog]):
+    """GET: the séance's hand logs (as ``hand-logs/``). POST ``{"logs": [base64, …]}``: upload
+    several hand logs of the séance in one request, each
     log's bytes in base64 (what the single upload's body would be). Each is received on its own,
     in order, as :class:`SessionHandLogs` receives it: checked, stored with its audit event, or
     refused without stopping the others; the answer gives each log's status and body, the very
@@ -151,6 +152,10 @@ class SessionHandLogBatch(DeclaredActView):
 
     read_permission = "tables.view_handlog"
     declared = declaration(services.upload_hand_logs)
+    output_class = HandLogSerializer
+
+    def selector(self, **filters: Any) -> Any:
+        return selectors.hand_logs(session_id=self.kwargs["pk"])
 
     @extend_schema(
         responses={

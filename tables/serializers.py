@@ -7,6 +7,8 @@ import binascii
 from typing import Any
 
 from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino_ops.api import Computed, Given
@@ -192,6 +194,7 @@ MAX_HAND_LOGS_PER_BATCH = 100
 MAX_HAND_LOG_BATCH_BYTES = 2 * MAX_HAND_LOG_BYTES
 
 
+@extend_schema_field(OpenApiTypes.BYTE)  # a string, base64 (OpenAPI's "byte")
 class HandLogBytes(serializers.Field):  # type: ignore[type-arg]
     """A hand log's bytes, exactly, in base64 (RFC 4648, standard alphabet, with its padding):
     what the single upload's body would be. Only the base64 alphabet is taken (no control

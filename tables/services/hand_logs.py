@@ -86,7 +86,8 @@ def _replays_queued_together() -> Iterator[None]:
     if outer is not None:  # already inside one: its logs go with the outer ones
         yield
         return
-    _queued.ids = ids = []
+    ids: list[int] = []
+    _queued.ids = ids
     try:
         yield
     finally:

@@ -188,3 +188,24 @@ def test_an_entry_other_than_padded_base64_is_refused(croupier_client, open_sess
     )
     assert response.status_code == 400 and response.json()["field"] == "logs", response.content
     assert not HandLog.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_hand_log_machines_token_sends_a_batch_and_nothing_else(users, open_session):
+    from django.test import Client
+    from rest_framework.authtoken.models import Token
+
+    from casino_ops import roles
+
+    token = Token.objects.create(user=users[roles.MACHINE])
+    machine = Client(HTTP_AUTHORIZATION=f"Token {token.key}")
+    response = _batch(machine, open_session, [_log(1), _log(2)])
+    assert response.status_code == 200, response.content
+    assert [r["status"] for r in response.json()["results"]] == [201, 201]
+    refused = machine.post(
+        f"/api/tables/sessions/{open_session.pk}/hand-logs/batch/x/",
+        data=b"{}",
+        content_type="application/json",
+    )
+    assert refused.status_code in (403, 404)
+    assert machine.get(BATCH.format(open_session.pk)).json()["code"] == "TOKEN_NOT_ALLOWED"
