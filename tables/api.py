@@ -45,7 +45,6 @@ from .models import (
     Table,
 )
 from .serializers import (
-    MAX_HAND_LOG_BATCH_BYTES,
     AuthorisedMinimumOutSerializer,
     DealerErrorFilterSerializer,
     DealerErrorRowSerializer,
@@ -90,11 +89,6 @@ def _read_log_body(request: Request) -> bytes:
     ``DATA_UPLOAD_MAX_MEMORY_SIZE``), so that a large valid log is received as by the command and
     one too large is refused in the API's JSON format."""
     return _read_body(request, rules.check_hand_log_size, rules.MAX_HAND_LOG_BYTES)
-
-
-def _check_batch_size(size: int) -> None:
-    if size > MAX_HAND_LOG_BATCH_BYTES:
-        raise Refusal.HAND_LOG_TOO_LARGE.error(n=size, m=MAX_HAND_LOG_BATCH_BYTES)
 
 
 def _read_body(request: Request, check: Any, limit: int) -> bytes:
@@ -173,7 +167,7 @@ class SessionHandLogBatch(ReadList, DeclaredActView, generics.ListAPIView[HandLo
         description="Upload several hand logs of one séance, each received, stored or refused on its own.",
     )
     def post(self, request: Request, pk: int) -> Response:  # type: ignore[override]
-        raw = _read_body(request, _check_batch_size, MAX_HAND_LOG_BATCH_BYTES)
+        raw = _read_body(request, rules.check_hand_log_batch_size, rules.MAX_HAND_LOG_BATCH_BYTES)
         try:
             data = json.loads(raw)
         except (ValueError, RecursionError) as exc:

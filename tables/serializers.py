@@ -190,8 +190,6 @@ class AcknowledgeInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
 
 #: The most hand logs one batch carries (``POST sessions/<id>/hand-logs/batch/``).
 MAX_HAND_LOGS_PER_BATCH = 100
-#: The largest batch's body: a log of the largest size, in base64, fits in it.
-MAX_HAND_LOG_BATCH_BYTES = 2 * MAX_HAND_LOG_BYTES
 
 
 @extend_schema_field(OpenApiTypes.BYTE)  # a string, base64 (OpenAPI's "byte")

@@ -209,3 +209,11 @@ def test_the_hand_log_machines_token_sends_a_batch_and_nothing_else(users, open_
     )
     assert refused.status_code in (403, 404)
     assert machine.get(BATCH.format(open_session.pk)).json()["code"] == "TOKEN_NOT_ALLOWED"
+
+
+@pytest.mark.django_db
+def test_a_batch_over_its_size_is_refused_whole(croupier_client, open_session):
+    with mock.patch("tables.rules.logs.MAX_HAND_LOG_BATCH_BYTES", 1024):
+        response = _batch(croupier_client, open_session, [_log(1)])
+    assert response.status_code == 400 and response.json()["code"] == "HAND_LOG_TOO_LARGE"
+    assert not HandLog.objects.exists()
