@@ -20,12 +20,18 @@ with ``migrate``; the server of DATABASE_URL), and prints:
   replay row stored by the worker;
 * the API's time per log: median, p95 and max.
 
+With ``--batch N`` (the default, 10) each client sends the logs of a séance ``N`` at a time to
+the batch endpoint (``POST /api/tables/sessions/<id>/hand-logs/batch/``, each log received on
+its own; their replays queued as one task); ``--batch 1`` sends each log alone to the single
+upload. The API's time is then per request.
+
 Simulating the shoes is done before the clock starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import multiprocessing
 import os
@@ -105,6 +111,12 @@ def parse_args() -> argparse.Namespace:
         help="worker processes are replaced after this many tasks (default: the setting, 50)",
     )
     p.add_argument("--clients", type=int, default=2, help="API client processes")
+    p.add_argument(
+        "--batch",
+        type=int,
+        default=10,
+        help="logs of a séance per request to the batch endpoint (1: each log alone to the single upload)",
+    )
     p.add_argument(
         "--sealing",
         choices=["inline", "sealer"],
@@ -221,11 +233,13 @@ def main() -> None:
         time.sleep(4)  # let the worker connect
         # API clients in separate processes (forked after setup, each with its own connection)
         ctx = multiprocessing.get_context("fork")
-        chunks = [jobs[i :: args.clients] for i in range(args.clients)]
+        units = batches(jobs, args.batch)
+        chunks = [units[i :: args.clients] for i in range(args.clients)]
         results = ctx.Queue()
         ready = ctx.Barrier(len(chunks) + 1)
         procs = [
-            ctx.Process(target=client_loop, args=(croupier.pk, chunk, results, ready)) for chunk in chunks
+            ctx.Process(target=client_loop, args=(croupier.pk, chunk, args.batch, results, ready))
+            for chunk in chunks
         ]
         for proc in procs:
             proc.start()
@@ -276,11 +290,11 @@ def main() -> None:
     latencies.sort() if latencies else latencies.append(float("nan"))
     p95 = latencies[int(0.95 * (len(latencies) - 1))]
     print(
-        f"api     : {len(latencies)} logs posted in {t_api:.1f} s ({args.clients} client processes), "
-        f"{len(errors)} refused"
+        f"api     : {len(jobs)} logs posted in {len(latencies)} requests ({args.batch} a request at most) "
+        f"in {t_api:.1f} s ({args.clients} client processes), {len(errors)} refused"
     )
     print(
-        f"api     : per log median {statistics.median(latencies) * 1000:.0f} ms, "
+        f"api     : per request median {statistics.median(latencies) * 1000:.0f} ms, "
         f"p95 {p95 * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms"
     )
     for err in errors[:3]:
@@ -394,10 +408,30 @@ def _check_work(posted: int, errors: list[str], wanted: dict[str, int]) -> None:
     expect_equal(AuditEvent.objects.filter(seq__isnull=True).count(), 0, "events left unsealed")
 
 
+def batches(jobs: list[tuple[int, bytes]], size: int) -> list[tuple[int, list[bytes]]]:
+    """``jobs`` (séance id, log) as requests of at most ``size`` logs of one séance each (its logs
+    in their order), the requests in the order of their last log: a séance's machine sends its
+    logs once it holds ``size`` of them (or at the day's end)."""
+    pending: dict[int, list[bytes]] = {}
+    out: list[tuple[int, list[bytes]]] = []
+    for session_id, body in jobs:
+        held = pending.setdefault(session_id, [])
+        held.append(body)
+        if len(held) >= size:
+            out.append((session_id, pending.pop(session_id)))
+    out.extend(pending.items())
+    return out
+
+
 def client_loop(
-    user_id: int, jobs: list[tuple[int, bytes]], results: multiprocessing.Queue, ready: Any
+    user_id: int,
+    units: list[tuple[int, list[bytes]]],
+    batch: int,
+    results: multiprocessing.Queue,
+    ready: Any,
 ) -> None:
-    """Post ``jobs`` one after the other; send back the time of each and the refusals."""
+    """Post ``units`` (a séance's logs) one after the other, each log alone (``batch`` 1) or in
+    one request to the batch endpoint; send back the time of each request and the refusals."""
     from django.contrib.auth import get_user_model
     from django.db import connections
     from django.test import Client
@@ -420,20 +454,35 @@ def client_loop(
     errors: list[str] = []
     cpu0, server0 = time.process_time(), process_cpu(backend)
     try:
-        for session_id, body in jobs:
+        for session_id, bodies in units:
             t = time.perf_counter()
             try:
-                response = client.post(
-                    f"/api/tables/sessions/{session_id}/hand-logs/",
-                    data=body,
-                    content_type="application/json",
-                )
+                if batch == 1:
+                    response = client.post(
+                        f"/api/tables/sessions/{session_id}/hand-logs/",
+                        data=bodies[0],
+                        content_type="application/json",
+                    )
+                else:
+                    response = client.post(
+                        f"/api/tables/sessions/{session_id}/hand-logs/batch/",
+                        data=json.dumps({"logs": [base64.b64encode(body).decode() for body in bodies]}),
+                        content_type="application/json",
+                    )
             except Exception as exc:  # counted and reported, the run goes on
                 errors.append(f"{type(exc).__name__}: {exc}"[:200])
                 continue
             latencies.append(time.perf_counter() - t)
-            if response.status_code != 201:
-                errors.append(response.content.decode()[:200])
+            if batch == 1:
+                if response.status_code != 201:
+                    errors.append(response.content.decode()[:200])
+            elif response.status_code != 200:
+                errors.extend([response.content.decode()[:200]] * len(bodies))
+            else:
+                answers = response.json()["results"]
+                if len(answers) != len(bodies):
+                    errors.append(f"{len(answers)} answers for {len(bodies)} logs")
+                errors.extend(json.dumps(a["body"])[:200] for a in answers if a["status"] != 201)
     finally:
         cpu = (time.process_time() - cpu0, process_cpu(backend) - server0)
         connections.close_all()

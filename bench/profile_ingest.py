@@ -10,12 +10,16 @@ other, as a worker runs them). For each half it prints the client and server CPU
 per round (this process and its PostgreSQL backend, read from /proc: the server must be on this
 machine) over the first half of the logs, then, over the second half, the statements of a log
 and the Python profile (cProfile, CPU time): the top ``--top`` functions by their own time and
-by their cumulated time. ``--dump`` keeps the two profiles for ``pstats``.
+by their cumulated time. ``--dump`` keeps the two profiles for ``pstats``. With ``--batch N``
+the logs of a séance are posted ``N`` at a time to the batch endpoint
+(``POST /api/tables/sessions/<id>/hand-logs/batch/``) and replayed as its one task replays them
+(``services.replay_hand_logs``); the figures stay per log.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import cProfile
 import json
 import os
@@ -23,6 +27,7 @@ import pstats
 import sys
 import time
 from pathlib import Path
+from typing import Any
 from unittest import mock
 from urllib.parse import urlsplit, urlunsplit
 
@@ -86,6 +91,7 @@ def main() -> None:
     p.add_argument("--top", type=int, default=15)
     p.add_argument("--sealing", choices=["inline", "sealer"], default="inline")
     p.add_argument("--dump", default="", help="write the two profiles (pstats) with this prefix")
+    p.add_argument("--batch", type=int, default=1, help="logs of a séance per request (1: the single upload)")
     args = p.parse_args()
     server = os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/postgres")
     os.environ["DATABASE_URL"] = _database(server, create=True)
@@ -108,13 +114,47 @@ def main() -> None:
     finish()
 
 
+def post(client: Any, units: list[tuple[int, list[bytes]]], batch: int) -> None:
+    """Post each séance's logs: alone to the single upload (``batch`` 1), or to the batch endpoint."""
+    for session_id, bodies in units:
+        if batch == 1:
+            response = client.post(
+                f"/api/tables/sessions/{session_id}/hand-logs/",
+                data=bodies[0],
+                content_type="application/json",
+            )
+            refused = [response.content.decode()] if response.status_code != 201 else []
+        else:
+            payload = {"logs": [base64.b64encode(body).decode() for body in bodies]}
+            response = client.post(
+                f"/api/tables/sessions/{session_id}/hand-logs/batch/",
+                data=json.dumps(payload),
+                content_type="application/json",
+            )
+            results = response.json()["results"] if response.status_code == 200 else []
+            refused = [json.dumps(r["body"]) for r in results if r["status"] != 201]
+            if response.status_code != 200:
+                refused.append(response.content.decode())
+        for text in refused:
+            print(f"refused : {text[:200]}")
+
+
+def replay(ids: list[int]) -> None:
+    """Replay the logs of one queued task as the worker does."""
+    from tables import services
+
+    if len(ids) == 1:
+        services.replay_hand_log(hand_log_id=ids[0])
+    else:
+        services.replay_hand_logs(hand_log_ids=ids)
+
+
 def run(args: argparse.Namespace) -> None:
     from django.db import connection
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    from bench.ingest import set_up_day
-    from tables import services
+    from bench.ingest import batches, set_up_day
     from tables.models import Discrepancy, HandLog, Replay
     from tables.services import hand_logs
 
@@ -122,50 +162,50 @@ def run(args: argparse.Namespace) -> None:
     client = Client()
     client.force_login(croupier)
     client.get("/api/tables/sessions/")  # the URLs and the API's modules loaded
-    queued: list[int] = []
+    queued: list[list[int]] = []  # the replay tasks queued: their logs
     n = len(jobs)
     pid = _backend_pid()
-    print(f"profile : {n} hand logs, {total_rounds} rounds, sealing {args.sealing}; load average {load()}")
+    print(
+        f"profile : {n} hand logs, {total_rounds} rounds, sealing {args.sealing}, "
+        f"{args.batch} log(s) a request; load average {load()}"
+    )
 
     # the first half of the logs is timed (CPU of this process and its backend), the second
     # half profiled with its statements captured (both slow the calls down)
     half = n // 2
     timed, profiled = jobs[:half], jobs[half:]
 
-    def post(session_id: int, body: bytes) -> None:
-        response = client.post(
-            f"/api/tables/sessions/{session_id}/hand-logs/", data=body, content_type="application/json"
-        )
-        if response.status_code != 201:
-            print(f"refused : {response.content.decode()[:200]}")
-
+    timed_units, profiled_units = batches(timed, args.batch), batches(profiled, args.batch)
     # the API half: each POST, its replay left in a list (the worker's half below)
-    with mock.patch.object(hand_logs.replay_task, "delay", side_effect=queued.append):
+    with (
+        mock.patch.object(hand_logs.replay_task, "delay", side_effect=lambda log_id: queued.append([log_id])),
+        mock.patch.object(hand_logs.replay_batch_task, "delay", side_effect=queued.append),
+    ):
         c0, s0, w0 = time.process_time(), _backend_cpu(pid), time.perf_counter()
-        for session_id, body in timed:
-            post(session_id, body)
+        post(client, timed_units, args.batch)
         c1, s1, w1 = time.process_time(), _backend_cpu(pid), time.perf_counter()
+        timed_tasks = len(queued)
         api_profile = cProfile.Profile(time.process_time)
         with CaptureQueriesContext(connection) as api_queries:
-            for session_id, body in profiled:
+            for unit in profiled_units:
                 api_profile.enable()
-                post(session_id, body)
+                post(client, [unit], args.batch)
                 api_profile.disable()
     api = (c1 - c0, s1 - s0, w1 - w0)
     expect_equal(HandLog.objects.count(), n, "hand logs stored")
-    expect_equal(len(queued), n, "replays queued")
+    expect_equal(sum(len(ids) for ids in queued), n, "replays queued")
     if args.dump:
         api_profile.dump_stats(f"{args.dump}-api.prof")
 
     c0, s0, w0 = time.process_time(), _backend_cpu(pid), time.perf_counter()
-    for log_id in queued[:half]:
-        services.replay_hand_log(hand_log_id=log_id)
+    for ids in queued[:timed_tasks]:
+        replay(ids)
     c1, s1, w1 = time.process_time(), _backend_cpu(pid), time.perf_counter()
     profiler = cProfile.Profile(time.process_time)
     with CaptureQueriesContext(connection) as worker_queries:
-        for log_id in queued[half:]:
+        for ids in queued[timed_tasks:]:
             profiler.enable()
-            services.replay_hand_log(hand_log_id=log_id)
+            replay(ids)
             profiler.disable()
     worker = (c1 - c0, s1 - s0, w1 - w0)
     expect_equal(Replay.objects.count(), n, "replays stored")

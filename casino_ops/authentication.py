@@ -3,8 +3,8 @@
 - an officer's token: the officers' read-only API (``/api/inspection/`` and its schema,
   GET/HEAD/OPTIONS);
 - the hand-log machine's token (role ``depot_machine``): the upload of a hand log
-  (``POST /api/tables/sessions/<id>/hand-logs/``) and the schema that describes it, and
-  nothing else.
+  (``POST /api/tables/sessions/<id>/hand-logs/``, or several at once at
+  ``…/hand-logs/batch/``) and the schema that describes it, and nothing else.
 
 Any other token (a director's, a croupier's…) is refused with 403
 ``TOKEN_NOT_ALLOWED``: people who act sign in with their password (and their code).
@@ -25,7 +25,7 @@ from . import roles
 
 OFFICERS_API = "/api/inspection/"
 SCHEMA = "/api/schema/"
-HAND_LOG_UPLOAD = re.compile(r"^/api/tables/sessions/\d+/hand-logs/$")
+HAND_LOG_UPLOAD = re.compile(r"^/api/tables/sessions/\d+/hand-logs/(?:batch/)?$")
 
 
 class TokenNotAllowed(exceptions.PermissionDenied):

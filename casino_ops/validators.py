@@ -27,6 +27,8 @@ _ALLOWED_CONTROLS = frozenset("\t\n\r")
 
 def first_forbidden_character(value: str) -> str | None:
     """The first control or surrogate character of ``value``, or None."""
+    if value.isascii() and value.isprintable():  # U+0020 to U+007E only (C speed): none of them
+        return None
     for char in value:
         if char in _ALLOWED_CONTROLS:
             continue

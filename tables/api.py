@@ -12,22 +12,24 @@ act by its :class:`casino_ops.access.Act`; each act's body is validated by its s
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.http import Http404
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
-from rest_framework import generics, status
+from rest_framework import exceptions, generics, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from cards_registry.selectors import incident_notice, incidents_of_replay
+from casino_ops.access import RoleRequired
 from casino_ops.acts import declaration
 from casino_ops.api import ActMixin, ActView, DeclaredActView, ReadDetail, ReadList
 from casino_ops.django_internals import body_already_read
 from casino_ops.refusals import Refusal
-from casino_ops.regulations import cite
+from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from . import rules, selectors, services
@@ -86,16 +88,20 @@ def _read_log_body(request: Request) -> bytes:
     """The body read as a stream up to the hand-log limit (``MAX_HAND_LOG_BYTES``, above Django's
     ``DATA_UPLOAD_MAX_MEMORY_SIZE``), so that a large valid log is received as by the command and
     one too large is refused in the API's JSON format."""
+    return _read_body(request, rules.check_hand_log_size, rules.MAX_HAND_LOG_BYTES)
+
+
+def _read_body(request: Request, check: Any, limit: int) -> bytes:
     django_request = request._request
     try:
         declared = int(django_request.META.get("CONTENT_LENGTH") or 0)
     except ValueError:
         declared = 0
-    rules.check_hand_log_size(declared)
+    check(declared)
     raw = body_already_read(django_request)
     if raw is None:
-        raw = django_request.read(rules.MAX_HAND_LOG_BYTES + 1)
-    rules.check_hand_log_size(len(raw))
+        raw = django_request.read(limit + 1)
+    check(len(raw))
     return raw
 
 
@@ -128,6 +134,62 @@ class SessionHandLogs(ReadList, DeclaredActView, generics.ListAPIView[HandLog]):
             raise Http404
         log = services.upload_hand_log(actor=self.actor(), session=session, raw=raw, source=HandLogSource.API)
         return Response(received_answer(request, log), status=status.HTTP_201_CREATED)
+
+
+class SessionHandLogBatch(ReadList, DeclaredActView, generics.ListAPIView[HandLog]):
+    """GET: the séance's hand logs (as ``hand-logs/``). POST ``{"logs": [base64, …]}``: upload
+    several hand logs of the séance in one request, each
+    log's bytes in base64 (what the single upload's body would be). Each is received on its own,
+    in order, as :class:`SessionHandLogs` receives it: checked, stored with its audit event, or
+    refused without stopping the others; the answer gives each log's status and body, the very
+    answer of the single upload (201 with the log and its replay, or 400 with its refusal)."""
+
+    read_permission = "tables.view_handlog"
+    declared = declaration(services.upload_hand_logs)
+    output_class = HandLogSerializer
+
+    def selector(self, **filters: Any) -> Any:
+        return selectors.hand_logs(session_id=self.kwargs["pk"])
+
+    @extend_schema(
+        responses={
+            200: OpenApiResponse(
+                description=(
+                    '{"results": [{"status": 201|400|403, "body": …}, …]}: for each log in its order, '
+                    "the status and body of its single upload."
+                )
+            ),
+            400: OpenApiResponse(
+                description="The batch refused: {code, message, field, article}; nothing stored."
+            ),
+            404: OpenApiResponse(description="No such session."),
+        },
+        description="Upload several hand logs of one séance, each received, stored or refused on its own.",
+    )
+    def post(self, request: Request, pk: int) -> Response:  # type: ignore[override]
+        raw = _read_body(request, rules.check_hand_log_batch_size, rules.MAX_HAND_LOG_BATCH_BYTES)
+        try:
+            data = json.loads(raw)
+        except (ValueError, RecursionError) as exc:
+            raise exceptions.ParseError() from exc
+        logs = self._valid(self.serializer_class, data)["logs"]
+        session = Session.objects.filter(pk=pk).select_related("table").first()
+        if session is None:
+            raise Http404
+        results = services.upload_hand_logs(
+            actor=self.actor(), session=session, logs=logs, source=HandLogSource.API
+        )
+        return Response(
+            {
+                "results": [
+                    {"status": 403 if isinstance(result, RoleRequired) else 400, "body": result.as_dict()}
+                    if isinstance(result, RegulationError)
+                    else {"status": 201, "body": received_answer(request, result)}
+                    for result in results
+                ]
+            },
+            status=status.HTTP_200_OK,
+        )
 
 
 def received_answer(request: Request, log: HandLog) -> dict[str, Any]:
@@ -359,4 +421,12 @@ class ChangeMaximum(_SessionActView):
         return {"id": result.pk, "maximum": result.maximum}
 
 
-__all__ = ["DealerErrors", "HandLog", "HandLogDetail", "SessionDetail", "SessionHandLogs", "SessionList"]
+__all__ = [
+    "DealerErrors",
+    "HandLog",
+    "HandLogDetail",
+    "SessionDetail",
+    "SessionHandLogBatch",
+    "SessionHandLogs",
+    "SessionList",
+]

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
+from django.utils.translation import gettext_lazy as _
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from casino_ops.api import Computed, Given
@@ -11,6 +16,7 @@ from casino_ops.validation import SafeSerializerMixin
 from casino_ops.validators import validate_no_control_characters
 
 from .models import Discrepancy, HandLog, Replay, Session
+from .rules import MAX_HAND_LOG_BYTES
 from .selectors import person_name
 
 
@@ -180,6 +186,51 @@ class AcknowledgeInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
         child=serializers.IntegerField(min_value=1), min_length=1, max_length=10000
     )
     note = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
+
+
+#: The most hand logs one batch carries (``POST sessions/<id>/hand-logs/batch/``).
+MAX_HAND_LOGS_PER_BATCH = 100
+
+
+@extend_schema_field(OpenApiTypes.BYTE)  # a string, base64 (OpenAPI's "byte")
+class HandLogBytes(serializers.Field):  # type: ignore[type-arg]
+    """A hand log's bytes, exactly, in base64 (RFC 4648, standard alphabet, with its padding):
+    what the single upload's body would be. Only the base64 alphabet is taken (no control
+    character, no surrogate can pass), at most ``max_length`` characters."""
+
+    default_error_messages = {
+        "base64": _("Le journal n'est pas en base64 (RFC 4648)."),
+        "max_length": serializers.CharField.default_error_messages["max_length"],
+    }
+
+    def __init__(self, *, max_length: int, **kwargs: Any) -> None:
+        self.max_length = max_length
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: Any) -> bytes:
+        if not isinstance(data, str) or not data:
+            self.fail("base64")
+        if len(data) > self.max_length:
+            self.fail("max_length", max_length=self.max_length)
+        try:
+            return base64.b64decode(data.encode("ascii"), validate=True)
+        except (binascii.Error, UnicodeEncodeError):
+            self.fail("base64")
+            raise  # pragma: no cover - fail() raises
+
+    def to_representation(self, value: bytes) -> str:
+        return base64.b64encode(value).decode("ascii")
+
+
+class HandLogBatchInSerializer(SafeSerializerMixin, serializers.Serializer[Any]):
+    """Several hand logs of one séance, in the order they are received."""
+
+    logs = serializers.ListField(
+        child=HandLogBytes(max_length=4 * (MAX_HAND_LOG_BYTES // 3 + 1)),
+        min_length=1,
+        max_length=MAX_HAND_LOGS_PER_BATCH,
+        help_text="each log's bytes in base64, as the single upload's body would be",
+    )
 
 
 def _money(**kw: object) -> serializers.DecimalField:

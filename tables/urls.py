@@ -17,6 +17,9 @@ urlpatterns = [
     path("sessions/<int:pk>/close/", api.CloseSession.as_view(), name="session-close"),
     path("sessions/<int:pk>/maximum/", api.ChangeMaximum.as_view(), name="session-maximum"),
     path("sessions/<int:pk>/hand-logs/", api.SessionHandLogs.as_view(), name="session-hand-logs"),
+    path(
+        "sessions/<int:pk>/hand-logs/batch/", api.SessionHandLogBatch.as_view(), name="session-hand-log-batch"
+    ),
     path("hand-logs/<int:pk>/", api.HandLogDetail.as_view(), name="hand-log-detail"),
     path("dealer-errors/", api.DealerErrors.as_view(), name="dealer-errors"),
     path("delegations/", api.Delegations.as_view(), name="delegations"),

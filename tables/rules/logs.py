@@ -81,6 +81,15 @@ def check_hand_log_size(size: int) -> None:
         raise _too_large(size)
 
 
+#: The largest body of a batch of hand logs: a log of the largest size, in base64, fits in it.
+MAX_HAND_LOG_BATCH_BYTES = 2 * MAX_HAND_LOG_BYTES
+
+
+def check_hand_log_batch_size(size: int) -> None:
+    if size > MAX_HAND_LOG_BATCH_BYTES:
+        raise Refusal.HAND_LOG_TOO_LARGE.error(n=size, m=MAX_HAND_LOG_BATCH_BYTES)
+
+
 # Fast prefilters on the raw text (C speed); the walk below, which names the path, runs only when
 # one of them finds something: an escaped control character or surrogate, a raw DEL, a string of
 # more than 64 characters (counted on the text, never fewer than once decoded), or nesting too deep.

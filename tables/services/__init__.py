@@ -18,7 +18,14 @@ from ..rules import parse_hand_log, session_differences
 from ._shared import ADVANCE_KINDS, AMOUNT_KINDS
 from .control_register import close_day, correct_advance_entry, correct_control_line, stamp_control_day
 from .floor import create_table, set_table_in_service
-from .hand_logs import _store_hand_log, acknowledge_discrepancies, replay_hand_log, upload_hand_log
+from .hand_logs import (
+    _store_hand_log,
+    acknowledge_discrepancies,
+    replay_hand_log,
+    replay_hand_logs,
+    upload_hand_log,
+    upload_hand_logs,
+)
 from .limits import (
     change_maximum,
     change_minimum,
@@ -54,7 +61,9 @@ __all__ = [
     "open_session",
     "parse_hand_log",
     "replay_hand_log",
+    "replay_hand_logs",
     "resume_session",
     "session_differences",
     "upload_hand_log",
+    "upload_hand_logs",
 ]

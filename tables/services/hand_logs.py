@@ -3,8 +3,11 @@ discrepancy rows (FR art. 55-4, 55-5, 68; LU art. 32, 33)."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import threading
+from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
@@ -20,7 +23,7 @@ from casino_ops import act_checks
 from casino_ops.access import Act
 from casino_ops.acts import declare_act
 from casino_ops.refusals import Refusal
-from casino_ops.regulations import cite
+from casino_ops.regulations import RegulationError, cite
 from casino_ops.services import get_casino
 
 from .. import clock, rules
@@ -35,8 +38,9 @@ from ..models import (
     Shoe,
 )
 from ..rules import uploads as upload_rules
-from ..serializers import AcknowledgeInSerializer
+from ..serializers import AcknowledgeInSerializer, HandLogBatchInSerializer
 from ..tasks import replay_hand_log as replay_task
+from ..tasks import replay_hand_logs as replay_batch_task
 from ._shared import (
     _refuse_closed_day,
     _require_decks_in_shoe,
@@ -49,6 +53,47 @@ _LOOK_UP = object()
 
 #: The discrepancies the director acknowledges only with an explanation (the note).
 EXPLAINED_CODES = frozenset({"SHOE_UNKNOWN"})
+
+#: The logs stored while :func:`_replays_queued_together` runs in this thread (else None).
+_queued = threading.local()
+
+
+def _queue_replay_on_commit(log_id: int) -> None:
+    """Once the log is committed, queue its replay: its own task, or, inside
+    :func:`_replays_queued_together`, with the others stored there."""
+    together: list[int] | None = getattr(_queued, "ids", None)
+    if together is None:
+        transaction.on_commit(lambda: replay_task.delay(log_id))
+    else:
+        transaction.on_commit(lambda: together.append(log_id))
+
+
+def _queue_replays(ids: list[int]) -> None:
+    if len(ids) == 1:
+        replay_task.delay(ids[0])
+    elif ids:
+        replay_batch_task.delay(list(ids))
+
+
+@contextlib.contextmanager
+def _replays_queued_together() -> Iterator[None]:
+    """The replays of the logs committed inside it queued as one task at its end (after the
+    commit of the transaction around it, if any; each log still replayed in its own transaction
+    by :func:`replay_hand_log`): the worker's start of a task (its connection to the database,
+    its bookkeeping) paid once for them all. A log committed is queued even when a later one
+    fails."""
+    outer = getattr(_queued, "ids", None)
+    if outer is not None:  # already inside one: its logs go with the outer ones
+        yield
+        return
+    ids: list[int] = []
+    _queued.ids = ids
+    try:
+        yield
+    finally:
+        _queued.ids = None
+        # after the logs' own callbacks (run in the order they were registered)
+        transaction.on_commit(lambda: _queue_replays(ids))
 
 
 @declare_act(
@@ -68,6 +113,12 @@ def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -
     stored), stored unchanged with its SHA-256, linked to its session and shoe, and queued for
     replay once committed. A log already received (same SHA-256) or for a day closed in the
     control register is refused (FR art. 68)."""
+    return _receive_hand_log(actor=actor, session=session, raw=raw, source=source)
+
+
+def _receive_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
+    """:func:`upload_hand_log` once its declaration's gate is passed (the actor may upload, and
+    holds his approval on the day: the same for every log of a batch, checked once for it)."""
     if isinstance(raw, str):
         raw = raw.encode("utf-8")
     profile = session.profile
@@ -168,13 +219,61 @@ def _store_hand_log(
             "source": source,
         },
     )
-    log_id = log.pk
-    transaction.on_commit(lambda: replay_task.delay(log_id))
+    _queue_replay_on_commit(log.pk)
     return log
+
+
+@declare_act(
+    act=Act.UPLOAD_HAND_LOG,
+    action=Action.HAND_LOG_RECEIVED,
+    schema=HandLogBatchInSerializer,
+    article="hand_log.table",
+    refusals=(
+        Refusal.HAND_LOG_DUPLICATE,
+        Refusal.HAND_LOG_TABLE,
+        Refusal.DAY_CLOSED,
+        Refusal.SESSION_WITHOUT_DECKS,
+    ),
+    profile=lambda kw: kw["session"].profile,
+)
+def upload_hand_logs(
+    *, actor: User, session: Session, logs: list[bytes], source: str
+) -> list[HandLog | RegulationError]:
+    """Receive several hand logs of one séance, in their order, each as
+    :func:`upload_hand_log` receives it alone: checked, stored in its own transaction with its
+    audit event, or refused (nothing of it stored) without stopping the others. Returns, for each
+    log, its row or its refusal. The declaration's gate (the actor's right and approval) is passed
+    once for all of them. Their replays are queued once the last one is received, as one task
+    (each log replayed in its own transaction)."""
+    results: list[HandLog | RegulationError] = []
+    with _replays_queued_together():
+        for raw in logs:
+            try:
+                rules.check_hand_log_size(len(raw))
+                results.append(_receive_hand_log(actor=actor, session=session, raw=raw, source=source))
+            except RegulationError as refusal:
+                results.append(refusal)
+    return results
 
 
 def _amount(value: Any) -> Decimal | None:
     return Decimal(value) if isinstance(value, str) else None
+
+
+def replay_hand_logs(*, hand_log_ids: list[int]) -> list[Replay]:
+    """Replay stored logs one after the other, each in its own transaction as
+    :func:`replay_hand_log` (one that fails leaves the others replayed; the first failure is raised
+    once all have been tried)."""
+    replays: list[Replay] = []
+    failure: Exception | None = None
+    for hand_log_id in hand_log_ids:
+        try:
+            replays.append(replay_hand_log(hand_log_id=hand_log_id))
+        except Exception as exc:  # the others are replayed all the same; raised below
+            failure = failure or exc
+    if failure is not None:
+        raise failure
+    return replays
 
 
 def replay_hand_log(*, hand_log_id: int) -> Replay:

@@ -25,3 +25,11 @@ def test_the_ingest_profile_posts_and_replays_every_log() -> None:
     out = run_bench("profile_ingest.py", "--tables", "2", "--hours", "1", "--rate", "20", "--top", "3")
     assert "check   : ok: hand logs stored: 4" in out and "check   : ok: replays stored: 4" in out
     assert "| API (POST) |" in out and "| worker (replay) |" in out
+
+
+def test_the_ingest_profile_posts_batches_and_replays_every_log() -> None:
+    out = run_bench(
+        "profile_ingest.py", "--tables", "2", "--hours", "1", "--rate", "20", "--top", "3", "--batch", "2"
+    )
+    assert "2 log(s) a request" in out
+    assert "check   : ok: hand logs stored: 4" in out and "check   : ok: replays stored: 4" in out

@@ -229,6 +229,9 @@ EXPECTATIONS: dict[str, Any] = {
     "tables:session-hand-logs": Api(
         "DCTO", acts=(Act.UPLOAD_HAND_LOG,), kwargs=lambda s: {"pk": s.session.pk}
     ),
+    "tables:session-hand-log-batch": Api(
+        "DCTO", acts=(Act.UPLOAD_HAND_LOG,), kwargs=lambda s: {"pk": s.session.pk}
+    ),
     "tables:hand-log-detail": Api("DCTO", kwargs=lambda s: {"pk": s.hand_log.pk}),
     "tables:dealer-errors": Api("DCTO"),
     "depot:incidents": Api("DCO", acts=(Act.REPORT_INCIDENT,)),
