@@ -50,7 +50,7 @@ run_check mypy env MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.ca
 run_check migrations .venv/bin/python manage.py makemigrations --check --dry-run
 status=0
 # Each file whole to one worker, the longest files first (tests/support/scheduling.py).
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 wait
 for name in mypy migrations; do
   cat "$checks/$name.out"

@@ -64,6 +64,20 @@ def _caught(handler_names: set[str], exc: ast.expr) -> bool:
     return isinstance(base, ast.Name) and base.id in handler_names
 
 
+def _kept_from_handlers(function: ast.AST) -> set[str]:
+    """The names a function keeps a caught error in (``first = first or exc`` in ``except …
+    as exc``), to raise it again later: a re-raise, not a refusal of the function's own."""
+    kept: set[str] = set()
+    for handler in ast.walk(function):
+        if isinstance(handler, ast.ExceptHandler) and handler.name:
+            for node in ast.walk(handler):
+                if isinstance(node, ast.Assign) and any(
+                    isinstance(n, ast.Name) and n.id == handler.name for n in ast.walk(node.value)
+                ):
+                    kept |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+    return kept
+
+
 def _refusals_raised(path: Path) -> list[tuple[str, int]]:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     found: list[tuple[str, int]] = []
@@ -72,7 +86,7 @@ def _refusals_raised(path: Path) -> list[tuple[str, int]]:
         for child in ast.iter_child_nodes(node):
             name, names = function, caught
             if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
-                name, names = child.name, set()
+                name, names = child.name, _kept_from_handlers(child)
             elif isinstance(child, ast.ExceptHandler) and child.name:
                 names = caught | {child.name}
             elif isinstance(child, ast.Raise) and child.exc is not None:
