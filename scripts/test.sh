@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite on PostgreSQL (psycopg 3) and Redis, with lint and the
 # migrations check. Starts PostgreSQL and Redis where they are installed but
-# stopped. The tests run on every core (pytest-xdist: one database and one Redis
-# database per worker; TEST_WORKERS to choose how many). Extra arguments go to
-# pytest. Prints its wall time at the end.
+# stopped. The tests run on one worker per core and one more (pytest-xdist: one
+# database and one Redis database per worker; TEST_WORKERS to choose how many): a
+# worker spends much of its time waiting for what it started (PostgreSQL, a browser,
+# a Celery worker, a command). Extra arguments go to pytest. Prints its wall time at
+# the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STARTED=$SECONDS
