@@ -1,11 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite on PostgreSQL (psycopg 3) and Redis, with lint and the
 # migrations check. Starts PostgreSQL and Redis where they are installed but
-# stopped. The tests run on one worker per core and one more (pytest-xdist: one
-# database and one Redis database per worker; TEST_WORKERS to choose how many): a
-# worker spends much of its time waiting for what it started (PostgreSQL, a browser,
-# a Celery worker, a command). Extra arguments go to pytest. Prints its wall time at
-# the end.
+# stopped. The tests run on every core (pytest-xdist: one database and one Redis
+# database per worker; TEST_WORKERS to choose how many). Extra arguments go to
+# pytest. Prints its wall time at the end.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STARTED=$SECONDS
@@ -52,7 +50,7 @@ run_check mypy env MYPY_CACHE_DIR="${MYPY_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.ca
 run_check migrations .venv/bin/python manage.py makemigrations --check --dry-run
 status=0
 # Each file whole to one worker, the longest files first (tests/support/scheduling.py).
-.venv/bin/python -m pytest -n "${TEST_WORKERS:-$(( $(nproc) + 1 ))}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
+.venv/bin/python -m pytest -n "${TEST_WORKERS:-auto}" --dist loadfile --no-loadscope-reorder "$@" || status=$?
 wait
 for name in mypy migrations; do
   cat "$checks/$name.out"
