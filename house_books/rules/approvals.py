@@ -4,6 +4,7 @@ internal rule): pure, no query."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,6 +13,22 @@ from casino_ops import dates
 from casino_ops.refusals import Refusal
 
 from ..models import Approval, ApprovalEnd, ApprovalFunction
+
+
+def in_force_on(held: Iterable[tuple[dt.date, dt.date | None, str]], day: dt.date) -> bool:
+    """Whether a person whose approvals are ``held`` (approved on, ended on, how it ended) holds
+    one in force on ``day``: given on or before it, not ended on or before it, and no revocation
+    of that person between its start and ``day`` (LU art. 51 IV: a revocation ends every power,
+    whatever other approval he held). The same rule as the query of the approvals in force
+    (:func:`house_books.selectors.approved_on`), for the gate that reads one person's rows."""
+    held = list(held)
+    revoked = [ended for _on, ended, kind in held if kind == ApprovalEnd.REVOKED and ended is not None]
+    return any(
+        approved <= day
+        and (ended is None or ended > day)
+        and not any(approved <= at <= day for at in revoked)
+        for approved, ended, _kind in held
+    )
 
 
 def check_approved(

@@ -210,3 +210,56 @@ def test_register_api_and_admin(
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert not approved_on(croupier, TODAY)
+
+
+def test_the_gate_reads_the_approvals_in_force_as_the_query_does(
+    lu_casino: Any, director: Any, croupier: Any, cashier: Any, committee: Any
+) -> None:
+    """The gate judges a person's rows in Python (``rules.approvals.in_force_on``); the books'
+    checks and lists ask PostgreSQL (``approved_on``): both read the same approvals in force, day
+    by day, through an approval ended, one revoked and one held beside a revocation, and for a
+    person without any while the book is kept."""
+    from house_books.selectors import approvals_in_force
+
+    _director_approved(director)
+    first = _approve(director, croupier, approved_on=D1)
+    services.end_approval(
+        actor=director,
+        approval=first,
+        kind="resigned",
+        ended_on=D1 + dt.timedelta(days=5),
+        reference="MJ/2026/050",
+        minister_notified_on=D1 + dt.timedelta(days=5),
+    )
+    _approve(director, croupier, approved_on=D1 + dt.timedelta(days=10), reference="MJ/2026/051")
+    held = _approve(director, cashier, approved_on=D1, function="staff", job="cashier")
+    services.end_approval(actor=director, approval=held, kind="revoked", ended_on=D2, reference="MJ/2026/077")
+    people = [director, croupier, cashier, committee]
+    for offset in range(-35, 70, 1):
+        day = D1 + dt.timedelta(days=offset)
+        kept, approved = approvals_in_force(people, day)
+        assert kept
+        assert approved == {p.pk for p in people if approved_on(p, day)}, day
+    assert approvals_in_force([committee], D2) == (True, set())
+
+
+@pytest.mark.parametrize(
+    ("held", "day", "expected"),
+    [
+        ([], D2, False),
+        ([(D1, None, "")], D1 - dt.timedelta(days=1), False),
+        ([(D1, None, "")], D1, True),
+        ([(D1, D2, "resigned")], D2 - dt.timedelta(days=1), True),
+        ([(D1, D2, "resigned")], D2, False),
+        ([(D1, D2, "revoked")], D2, False),
+        # a revocation ends every power, the other approval held beside it too (LU art. 51 IV)
+        ([(D1, None, ""), (D1, D2, "revoked")], D2, False),
+        ([(D1, None, ""), (D1, D2, "revoked")], D2 - dt.timedelta(days=1), True),
+        # an approval given after the revocation holds
+        ([(D1, D2, "revoked"), (D2 + dt.timedelta(days=1), None, "")], TODAY, True),
+    ],
+)
+def test_in_force_on_reads_the_rows_of_one_person(held: list[Any], day: dt.date, expected: bool) -> None:
+    from house_books.rules.approvals import in_force_on
+
+    assert in_force_on(held, day) is expected

@@ -83,6 +83,7 @@ AXE_RUN_JS = """async () => {
   const result = await axe.run(document, {
     runOnly: {type: 'tag', values: [...wcag, 'best-practice']},
     rules: Object.fromEntries(dropped.map(rule => [rule.id, {enabled: false}])),
+    resultTypes: ['violations'],
   });
   return result.violations
     .filter(v => v.tags.some(t => wcag.includes(t)) || v.impact === 'serious' || v.impact === 'critical')
