@@ -273,3 +273,51 @@ def test_the_list_of_what_is_not_planted_names_only_real_checks() -> None:
     names = {c.name for c in checks()}
     assert {name for name, _profile in NOT_YET_PLANTED} <= names
     assert set(PLANTED) <= names
+
+
+#: The helpers that word a breach under the code they are given (the check passes its own).
+BREACH_MAKERS = {"Breach", "_each"}
+
+
+def test_each_check_words_its_breaches_under_its_own_name() -> None:
+    """A check's breaches carry the check's own name (``Breach(name, …)``, first argument), so
+    that the breaches one check names are those of that check alone (a test about one check runs
+    it alone: ``tests/support/self_inspection.py``). Read on the syntax tree of every module that
+    words a breach: each literal name stands inside the check it names; a name not written out is
+    passed by the check to a helper that words it."""
+    wrong: list[str] = []
+    for path in sorted(ROOT.glob("*/**/*.py")):
+        if {".venv", "tests", "bench", "migrations"} & set(path.relative_to(ROOT).parts):
+            continue
+        source = path.read_text()
+        if "Breach(" not in source:
+            continue
+
+        def walk(node: ast.AST, check: str | None, where: Path = path) -> None:
+            for child in ast.iter_child_nodes(node):
+                inside = check
+                if isinstance(child, ast.FunctionDef):
+                    named = [
+                        d.args[0].value
+                        for d in child.decorator_list
+                        if isinstance(d, ast.Call)
+                        and getattr(d.func, "id", None) == "check"
+                        and d.args
+                        and isinstance(d.args[0], ast.Constant)
+                    ]
+                    inside = named[0] if named else check
+                if isinstance(child, ast.Call) and getattr(child.func, "id", None) in BREACH_MAKERS:
+                    first = child.args[0] if child.args else None
+                    if isinstance(first, ast.Constant):
+                        if first.value != inside:
+                            wrong.append(
+                                f"{where.relative_to(ROOT)}:{child.lineno}: {first.value} in {inside}"
+                            )
+                    elif inside is not None:
+                        wrong.append(
+                            f"{where.relative_to(ROOT)}:{child.lineno}: a name not written out in {inside}"
+                        )
+                walk(child, inside)
+
+        walk(ast.parse(source), None)
+    assert not wrong, wrong

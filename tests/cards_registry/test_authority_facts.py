@@ -18,9 +18,9 @@ from audit.actions import Action
 from audit.models import AuditEvent
 from cards_registry import services
 from cards_registry.models import AuthorityVisa, DepotSettings, Manufacturer, SixainCap
-from casino_ops.checks import inspect
 from tests.support.builders import assert_refused
 from tests.support.guards import behind_the_guard
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -37,7 +37,7 @@ def _maker(director: Any, **kwargs: Any) -> Any:
 
 
 def _named(name: str) -> list[Any]:
-    return [b for b in inspect().breaches if b.check == name]
+    return breaches_of(name)
 
 
 def test_a_maker_approved_by_another_body_is_refused(casino: Any, director: Any) -> None:

@@ -14,9 +14,9 @@ from django.utils import timezone
 
 from cards_registry import selectors, services
 from cards_registry.models import Deck, Incident
-from casino_ops.checks import inspect
 from tables.clock import history_at
 from tests.support.builders import books_read_under
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -24,7 +24,7 @@ TODAY = timezone.localdate
 
 
 def _named() -> list[Any]:
-    return [b for b in inspect().breaches if b.check == "depot.incidents_reported"]
+    return breaches_of("depot.incidents_reported")
 
 
 def test_a_report_typed_two_minutes_after_but_recorded_three_days_later_is_late(

@@ -12,16 +12,16 @@ from django.utils import timezone
 
 from cards_registry import services
 from cards_registry.models import Deck, Incident, Order, ReturnLine, TableIssue
-from casino_ops.checks import inspect
 from tests.support.builders import books_read_under, gaming_day, late_reported_incident, marked_deck_incident
 from tests.support.guards import behind_the_guard
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _named_under_lu(check: str) -> list[tuple[str, str]]:
     books_read_under("LU")
-    return [(b.article, b.object) for b in inspect().breaches if b.check == check]
+    return [(b.article, b.object) for b in breaches_of(check)]
 
 
 def test_lu_decks_out_after_their_day(director: Any, decks: list[Deck]) -> None:
@@ -113,13 +113,13 @@ def test_lu_a_book_row_loaded_by_loaddata_is_named(director: Any, casino: Any, t
 
     books_read_under("LU")
     create_table(actor=director, number=3, code="BJ03")  # the act binds the row read under LU
-    assert not [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    assert not breaches_of("audit.books_bound")
     fixture = tmp_path / "forged.json"
     fixture.write_text(
         json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
     )
     call_command("loaddata", str(fixture), verbosity=0)
-    found = [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    found = breaches_of("audit.books_bound")
     assert [(b.article, "no event of the chain created this row" in b.detail) for b in found] == [
         ("LU art. 10", True)
     ]

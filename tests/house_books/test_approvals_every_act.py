@@ -14,13 +14,13 @@ from django.utils import timezone
 
 from casino_ops import act_checks
 from casino_ops.act_checks import Hook
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from tables.clock import history_at
 from tables.models import Session
 from tables.services import open_session
 from tests.support.builders import gaming_day
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ def test_the_revoked_croupier_cannot_deal_a_seance(
 
 
 def _committee_breaches(day: dt.date | None = None) -> list[Any]:
-    return [b for b in inspect(day).breaches if b.check == "house.committee_incomplete"]
+    return breaches_of("house.committee_incomplete", day)
 
 
 def test_a_committee_of_fewer_than_four_is_named(

@@ -15,16 +15,16 @@ from django.db import connection
 from audit.actions import Action
 from audit.models import AuditEvent
 from casino_ops import roles
-from casino_ops.checks import inspect
 from house_books import selectors, services
 from house_books.models import RoleEntry
 from tests.support.builders import assert_refused
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(check: str) -> list[Any]:
-    return [b for b in inspect().breaches if b.check == check]
+    return breaches_of(check)
 
 
 def test_a_role_is_given_by_the_directors_act_and_recorded(director: Any, casino: Any, newcomer: Any) -> None:

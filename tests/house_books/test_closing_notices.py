@@ -13,7 +13,6 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import ClosingDown, DeviceState, ShoeDevice, TableNotice
 from house_books.services.closing import record_closing, stamp_closing
@@ -29,6 +28,7 @@ from tests.audit.conftest import (  # noqa: F401  (fixtures)
     render_page,
     signing_configured,
 )
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -44,7 +44,7 @@ DOCUMENTS = [
 
 
 def _checks(name: str) -> list[Any]:
-    return [b for b in inspect().breaches if b.check == name]
+    return breaches_of(name)
 
 
 def _close(actor: Any, **kw: Any) -> ClosingDown:

@@ -10,12 +10,12 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books.models import DeviceAssignment, ShoeDevice
 from house_books.services.devices import assign_device, register_device, return_device
 from inspection.registers import get_register
 from inspection.registers.base import Request
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -41,9 +41,9 @@ def test_register_assign_and_return(
         assign_device(actor=director, device=device, table_number=4, day=MONDAY)
     assert refused.value.code == "DEVICE_ALREADY_ASSIGNED" and refused.value.field == "device"
     assert DeviceAssignment.objects.count() == 1
-    assert [b for b in inspect(TODAY).breaches if b.check == "house.devices_missing"]
+    assert breaches_of("house.devices_missing", TODAY)
     return_device(actor=director, assignment=assignment)
-    assert not [b for b in inspect(TODAY).breaches if b.check == "house.devices_missing"]
+    assert not breaches_of("house.devices_missing", TODAY)
     assert AuditEvent.objects.filter(action="house.device_returned").count() == 1
     context = get_register("shoe-devices").context(Request(MONDAY, TODAY))
     assert "Sabot ACME 6" in [c[0] for c in context["sections"][0]["rows"][0]["cells"]]
@@ -65,13 +65,13 @@ def test_the_same_device_at_the_same_table_all_week_is_systematic(
         return_device(
             actor=director, assignment=assign_device(actor=director, device=first, table_number=3, day=day)
         )
-    found = [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+    found = breaches_of("house.devices_systematic")
     assert len(found) == 1 and found[0].article == "LU art. 32, 40, 52" and "n° 1" in found[0].object
     day = MONDAY + dt.timedelta(days=4)
     return_device(
         actor=director, assignment=assign_device(actor=director, device=second, table_number=3, day=day)
     )
-    assert not [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+    assert not breaches_of("house.devices_systematic")
 
 
 @pytest.mark.parametrize("profile", ["LU", "FR"])
@@ -166,13 +166,13 @@ def test_fr_a_shoe_never_put_back_and_a_shoe_at_the_same_table_all_week_are_name
         return_device(
             actor=director, assignment=assign_device(actor=director, device=first, table_number=3, day=day)
         )
-    found = [b for b in inspect().breaches if b.check == "house.devices_systematic"]
+    found = breaches_of("house.devices_systematic")
     assert (
         len(found) == 1 and found[0].article == "règlement intérieur du casino" and "n° 1" in found[0].object
     )
     assert MONDAY.strftime("%d/%m/%Y") in found[0].detail
-    assert not [b for b in inspect().breaches if b.check == "house.devices_missing"]
+    assert not breaches_of("house.devices_missing")
     kept = assign_device(actor=director, device=second, table_number=4, day=MONDAY + dt.timedelta(days=4))
-    missing = [b for b in inspect(TODAY).breaches if b.check == "house.devices_missing"]
+    missing = breaches_of("house.devices_missing", TODAY)
     assert len(missing) == 1 and missing[0].article == "règlement intérieur du casino"
     assert "n° 2" in missing[0].object and kept.day.strftime("%d/%m/%Y") in missing[0].detail

@@ -12,13 +12,13 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import Exclusion
 from inspection.registers import get_register
 from inspection.registers.base import Request
 from tests.support import builders
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -111,20 +111,18 @@ def test_inspection_flags_an_own_exclusion_not_notified_at_once(
 ) -> None:
     own = _own(committee, decided_on=_ago(5))
     _own(committee, last_name="Jung", decided_on=TODAY)  # still within the delay
-    found = [b for b in inspect().breaches if b.check == "house.exclusion_not_notified"]
+    found = breaches_of("house.exclusion_not_notified")
     assert len(found) == 1 and found[0].article == "LU art. 69" and "HOFFMANN" in found[0].object
     with pytest.raises(SystemExit) as exit_info:
         call_command("inspect_books")
     assert exit_info.value.code == 1
     assert "HOFFMANN" in capsys.readouterr().out
     services.notify_own_exclusion(actor=director, exclusion=own, notified_on=_ago(2), reference="L/1")
-    late = [b for b in inspect().breaches if b.check == "house.exclusion_not_notified"]
+    late = breaches_of("house.exclusion_not_notified")
     assert len(late) == 1  # notified, but three days late: still flagged
     on_time = _own(committee, last_name="Weis", decided_on=_ago(3))
     services.notify_own_exclusion(actor=director, exclusion=on_time, notified_on=_ago(2), reference="L/3")
-    assert [b.object for b in inspect().breaches if b.check == "house.exclusion_not_notified"] == [
-        late[0].object
-    ]
+    assert [b.object for b in breaches_of("house.exclusion_not_notified")] == [late[0].object]
 
 
 def test_register_api_and_admin(
@@ -174,6 +172,6 @@ def test_register_api_and_admin(
 
 def test_fr_inspection_flags_an_own_refusal_not_notified_at_once(casino: Any, committee: Any) -> None:
     _own(committee, decided_on=_ago(5))
-    found = [b for b in inspect().breaches if b.check == "house.exclusion_not_notified"]
+    found = breaches_of("house.exclusion_not_notified")
     assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
     assert "HOFFMANN" in found[0].object and _ago(5).strftime("%d/%m/%Y") in found[0].object

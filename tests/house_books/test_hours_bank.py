@@ -10,7 +10,6 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import BankFailure, EarlyStop, SeanceHours
@@ -19,6 +18,7 @@ from house_books.services.hours import notify_seance_hours, record_early_stop
 from inspection.registers import get_register
 from inspection.registers.base import Request
 from tests.support.seance_hours import TODAY, D, close_seance_at, moment_on, notify_hours, open_seance_at
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -122,7 +122,7 @@ def test_no_seance_before_the_start_hour_and_an_early_stop_needs_its_reason(
     )
     assert AuditEvent.objects.filter(action="house.early_stop_recorded", object_id=str(stop.pk)).count() == 1
     close_seance_at(director, croupier, cashier, session, 22)
-    assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    assert not breaches_of("house.session_outside_hours", D)
     cells = [c[0] for c in get_register("hours").context(Request(D, D))["sections"][1]["rows"][0]["cells"]]
     assert "trois coups de suite sans aucune mise" in cells
 
@@ -131,13 +131,10 @@ def test_inspection_names_a_seance_opened_before_its_hour(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
     open_seance_at(director, croupier, table, 14)  # before any hours were notified
-    assert not [b for b in inspect(D).breaches if b.check == "house.session_outside_hours"]
+    assert not breaches_of("house.session_outside_hours", D)
     notify_hours(director)  # the first notification, in force since before that séance
-    found = [
-        b
-        for b in inspect(D).breaches
-        if b.check == "house.session_outside_hours" and "avant l'heure" in b.detail
-    ]  # (still open days after, it is also named as played past the closing hour)
+    # (still open days after, it is also named as played past the closing hour)
+    found = [b for b in breaches_of("house.session_outside_hours", D) if "avant l'heure" in b.detail]
     assert len(found) == 1 and found[0].article == "LU art. 71" and "BJ03" not in found[0].object
     assert "3" in found[0].object and D.strftime("%d/%m/%Y") in found[0].object
 
@@ -212,7 +209,7 @@ def test_inspection_names_a_seance_opened_after_a_failure(
         counts={3: "30000.00"},
         cashier=cashier,
     )
-    found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
+    found = breaches_of("house.session_without_authorisation", D)
     assert len(found) == 1 and found[0].article == "LU art. 11"
 
 
@@ -253,9 +250,9 @@ def test_inspection_names_advance_lines_by_unapproved_people(
     lu_casino: Any, director: Any, committee: Any, croupier: Any, table: Any
 ) -> None:
     open_seance_at(director, croupier, table, 16)  # before the casino kept its book of approvals
-    assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    assert not breaches_of("house.act_by_unapproved", D)
     _approve(director, (director, "director", ""))
-    found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    found = breaches_of("house.act_by_unapproved", D)
     assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
     assert croupier.get_username() in found[0].detail
 
@@ -337,11 +334,7 @@ def test_fr_inspection_names_a_seance_opened_before_its_hour(
 ) -> None:
     open_seance_at(director, croupier, table, 14)  # before any hours were written in the internal book
     notify_hours(director)  # in force since before that séance
-    found = [
-        b
-        for b in inspect(D).breaches
-        if b.check == "house.session_outside_hours" and "avant l'heure" in b.detail
-    ]
+    found = [b for b in breaches_of("house.session_outside_hours", D) if "avant l'heure" in b.detail]
     assert len(found) == 1 and found[0].article == INTERNAL
     assert "3" in found[0].object and D.strftime("%d/%m/%Y") in found[0].object
 
@@ -360,7 +353,7 @@ def test_fr_inspection_names_a_seance_opened_after_a_failure(
         counts={3: "30000.00"},
         cashier=cashier,
     )
-    found = [b for b in inspect(D).breaches if b.check == "house.session_without_authorisation"]
+    found = breaches_of("house.session_without_authorisation", D)
     assert len(found) == 1 and found[0].article == INTERNAL
     assert D.strftime("%d/%m/%Y") in found[0].object
 
@@ -369,9 +362,9 @@ def test_fr_inspection_names_advance_lines_by_unapproved_people(
     casino: Any, director: Any, committee: Any, croupier: Any, table: Any
 ) -> None:
     open_seance_at(director, croupier, table, 16)
-    assert not [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    assert not breaches_of("house.act_by_unapproved", D)
     _approve(director, (director, "director", ""))
-    found = [b for b in inspect(D).breaches if b.check == "house.act_by_unapproved"]
+    found = breaches_of("house.act_by_unapproved", D)
     assert len(found) == 1 and found[0].article == INTERNAL
     assert croupier.get_username() in found[0].detail and D.strftime("%d/%m/%Y") in found[0].object
 
@@ -383,19 +376,19 @@ def test_lu_seances_held_while_no_approval_is_in_the_book_are_named(
     lu_casino: Any, director: Any, croupier: Any, table: Any
 ) -> None:
     open_seance_at(director, croupier, table, 16)
-    found = [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+    found = breaches_of("house.approvals_book_not_kept", D)
     assert len(found) == 1 and found[0].article == "LU art. 51, 54, 63"
     assert D.strftime("%d/%m/%Y") in found[0].detail and "1 journée" in found[0].detail
     _approve(director, (director, "director", ""))
-    assert not [b for b in inspect(D).breaches if b.check == "house.approvals_book_not_kept"]
+    assert not breaches_of("house.approvals_book_not_kept", D)
 
 
 def test_lu_a_management_committee_of_fewer_than_four_is_named(
     lu_casino: Any, director: Any, committee: Any
 ) -> None:
-    assert not [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]  # no book yet
+    assert not breaches_of("house.committee_incomplete", D)  # no book yet
     _approve(director, (director, "director", ""), (committee, "committee", ""))
-    found = [b for b in inspect(D).breaches if b.check == "house.committee_incomplete"]
+    found = breaches_of("house.committee_incomplete", D)
     assert len(found) == 1 and found[0].article == "LU art. 51"
     assert D.strftime("%d/%m/%Y") in found[0].object
     assert "2 membre(s)" in found[0].detail and committee.get_username() in found[0].detail

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from casino_ops.checks import inspect
 from house_books import services
 from house_books.models import OrphanEntry
 from house_books.services.devices import assign_device, register_device
 from tables.clock import history_at
 from tests.support.builders import gaming_day
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -29,7 +29,7 @@ def _at(day: dt.date, hour: int, minute: int = 0) -> dt.datetime:
 
 
 def _named(check: str, day: dt.date | None = None) -> list[Any]:
-    return [b for b in inspect(day).breaches if b.check == check]
+    return breaches_of(check, day)
 
 
 def _found(actor: Any, found_at: dt.datetime) -> OrphanEntry:

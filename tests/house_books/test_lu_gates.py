@@ -9,7 +9,6 @@ from typing import Any
 
 import pytest
 
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.services.devices import assign_device, register_device
@@ -17,6 +16,7 @@ from tables.models import Session
 from tables.services import create_table
 from tests.support.builders import shoe_for
 from tests.support.seance_hours import D, open_seance_at
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_under_fr_the_devices_book_is_internal_and_does_not_bind(
 
 
 def _book_breaches(day: dt.date | None = None) -> list[Any]:
-    return [b for b in inspect(day).breaches if b.check == "house.approvals_book_not_kept"]
+    return breaches_of("house.approvals_book_not_kept", day)
 
 
 def test_seances_without_an_approvals_book_are_named_under_lu(

@@ -13,12 +13,12 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from casino_ops.checks import inspect
 from house_books import selectors, services
 from house_books.services.exclusions import NOTICE_RECORDING_DAYS
 from inspection.registers import get_register
 from inspection.registers.base import Request
 from tests.support.builders import gaming_day
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -30,7 +30,7 @@ def _ago(days: int) -> dt.date:
 
 
 def _named() -> list[Any]:
-    return [b for b in inspect().breaches if b.check == CHECK]
+    return breaches_of(CHECK)
 
 
 def _ministerial(director: Any, notified: dt.date) -> Any:

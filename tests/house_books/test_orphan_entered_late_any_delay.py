@@ -10,16 +10,16 @@ from typing import Any
 import pytest
 from django.utils import timezone
 
-from casino_ops.checks import inspect
 from house_books import services
 from tables.clock import history_at
 from tests.support.builders import gaming_day
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(day: dt.date | None = None) -> list[Any]:
-    return [b for b in inspect(day).breaches if b.check == "house.orphan_entered_late"]
+    return breaches_of("house.orphan_entered_late", day)
 
 
 def test_an_orphan_entered_forty_days_late_is_named(lu_casino: Any, committee: Any) -> None:

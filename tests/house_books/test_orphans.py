@@ -20,6 +20,7 @@ from house_books.models import OrphanEntry, OrphanRepayment, OrphanTransfer
 from house_books.selectors import orphan_balance
 from inspection.registers import get_register
 from inspection.registers.base import Request
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -221,7 +222,7 @@ def test_inspection_finds_an_exercise_not_transferred(
     lu_casino: Any, committee: Any, director: Any, capsys
 ) -> None:
     _found(committee)
-    found = [b for b in inspect().breaches if b.check == "house.orphans_not_transferred"]
+    found = breaches_of("house.orphans_not_transferred")
     assert len(found) == 1 and found[0].article == "LU art. 8"
     assert str(LAST_YEAR) in found[0].object
     with pytest.raises(SystemExit) as exit_:
@@ -231,7 +232,7 @@ def test_inspection_finds_an_exercise_not_transferred(
     # the same orphans inspected on a day of their own exercise: nothing is due yet
     assert not [b for b in inspect(dt.date(LAST_YEAR, 12, 1)).breaches if b.check.startswith("house.")]
     _transfer(director, amount="50.00")
-    assert not [b for b in inspect().breaches if b.check == "house.orphans_not_transferred"]
+    assert not breaches_of("house.orphans_not_transferred")
 
 
 def test_register_rows(lu_casino: Any, committee: Any, director: Any) -> None:
@@ -306,9 +307,7 @@ def test_admin_add_form_records_the_act_without_any_id(
 
 def test_fr_inspection_finds_an_exercise_not_transferred(casino: Any, committee: Any, director: Any) -> None:
     _found(committee)
-    found = [b for b in inspect().breaches if b.check == "house.orphans_not_transferred"]
+    found = breaches_of("house.orphans_not_transferred")
     assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
     assert str(LAST_YEAR) in found[0].object
-    assert not [
-        b for b in inspect(dt.date(LAST_YEAR, 12, 1)).breaches if b.check == "house.orphans_not_transferred"
-    ]
+    assert not [b for b in breaches_of("house.orphans_not_transferred", dt.date(LAST_YEAR, 12, 1))]

@@ -15,14 +15,14 @@ from django.db import connection
 from django.utils import timezone
 
 from casino_ops import roles
-from casino_ops.checks import inspect
 from house_books import services
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(check: str, who: str = "") -> list[Any]:
-    return [b for b in inspect().breaches if b.check == check and b.object.startswith(who)]
+    return [b for b in breaches_of(check) if b.object.startswith(who)]
 
 
 def test_lu_a_role_given_in_sql_is_named_with_its_name_changed_and_the_clash(

@@ -9,19 +9,15 @@ from typing import Any
 
 import pytest
 
-from casino_ops.checks import inspect
 from tests.support import builders
 from tests.support.seance_hours import D, close_seance_at, notify_hours, open_seance_at
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(day: dt.date) -> list[str]:
-    return [
-        f"{b.article} | {b.object} | {b.detail}"
-        for b in inspect(day).breaches
-        if b.check == "house.session_outside_hours"
-    ]
+    return [f"{b.article} | {b.object} | {b.detail}" for b in breaches_of("house.session_outside_hours", day)]
 
 
 def test_play_past_the_closing_hour_is_named(

@@ -15,6 +15,7 @@ from audit.models import AuditEvent
 from casino_ops import roles
 from house_books import services
 from tests.support.builders import assert_refused
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -99,11 +100,10 @@ def test_a_book_row_loaded_by_loaddata_is_named_by_inspect_books(
 
     from django.core.management import call_command
 
-    from casino_ops.checks import inspect
     from tables.services import create_table
 
     table = create_table(actor=director, number=3, code="BJ03")
-    assert not [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    assert not breaches_of("audit.books_bound")
     fixture = tmp_path / "forged.json"
     # a key no row holds (the sequence is not rolled back between tests: a fixed key may be taken)
     forged = table.pk + 1000
@@ -113,7 +113,7 @@ def test_a_book_row_loaded_by_loaddata_is_named_by_inspect_books(
         )
     )
     call_command("loaddata", str(fixture), verbosity=0)
-    found = [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    found = breaches_of("audit.books_bound")
     assert [(b.article, "no event of the chain created this row" in b.detail) for b in found] == [
         ("FR art. 68", True)
     ]
@@ -131,7 +131,6 @@ def test_an_event_recorded_when_the_clock_ran_backwards_is_named(director: Any, 
     from django.utils import timezone
 
     from audit.verification import verify
-    from casino_ops.checks import inspect
     from tables.services import create_table
 
     create_table(actor=director, number=3, code="BJ03")
@@ -144,7 +143,7 @@ def test_an_event_recorded_when_the_clock_ran_backwards_is_named(director: Any, 
         create_table(actor=director, number=5, code="BJ05")
     problems = verify().chain.clock_problems
     assert len(problems) == 1 and "the clock ran backwards" in problems[0]
-    found = [b for b in inspect().breaches if b.check == "audit.books_bound"]
+    found = breaches_of("audit.books_bound")
     assert [b.article for b in found] == ["FR art. 68"] and "clock ran backwards" in found[0].detail
     with pytest.raises(SystemExit):
         call_command("verify_audit", "--no-witness")
@@ -154,22 +153,19 @@ def test_a_superuser_made_in_sql_on_a_database_in_service_is_named(casino: Any) 
     from django.db import connection
     from django.utils import timezone
 
-    from casino_ops.checks import inspect
-
-    assert not [b for b in inspect().breaches if b.check == "people.superuser_unrecorded"]
+    assert not breaches_of("people.superuser_unrecorded")
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, "
             "is_staff, is_active, date_joined) VALUES ('!', TRUE, 'root', '', '', '', TRUE, TRUE, %s)",
             [timezone.now()],
         )
-    found = [b for b in inspect().breaches if b.check == "people.superuser_unrecorded"]
+    found = breaches_of("people.superuser_unrecorded")
     assert [(b.object, b.article) for b in found] == [("root", "FR art. 68, 69")]
 
 
 def test_a_line_counted_and_signed_by_one_person_is_named(users: dict[str, Any], casino: Any) -> None:
     """A line whose counter was set to its signer behind the acts' back (FR art. 69)."""
-    from casino_ops.checks import inspect
     from tables.models import AdvanceEntry
     from tables.services import create_table
     from tests.support import builders
@@ -180,8 +176,8 @@ def test_a_line_counted_and_signed_by_one_person_is_named(users: dict[str, Any],
     session = builders.open_session(
         table, director=director, croupier=users[roles.CROUPIER], day=builders.gaming_day()
     )
-    assert not [b for b in inspect().breaches if b.check == "tables.counter_is_signer"]
+    assert not breaches_of("tables.counter_is_signer")
     with behind_the_guard(AdvanceEntry):
         AdvanceEntry.objects.filter(session=session).update(counted_by=director)
-    found = [b for b in inspect().breaches if b.check == "tables.counter_is_signer"]
+    found = breaches_of("tables.counter_is_signer")
     assert [b.article for b in found] == ["FR art. 69"] and "comptée et signée" in found[0].detail

@@ -11,13 +11,13 @@ import pytest
 from django.utils import timezone
 
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.regulations import RegulationError
 from house_books import services
 from house_books.models import TipsCount
 from house_books.selectors import tips_account
 from inspection.registers import get_register
 from inspection.registers.base import Request
+from tests.support.self_inspection import breaches_of
 
 pytestmark = pytest.mark.django_db
 
@@ -129,14 +129,14 @@ def test_inspection_finds_a_day_of_play_without_a_count(
             advance_amount=Decimal("30000.00"),
             croupier=croupier,
         )
-    found = [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
+    found = breaches_of("house.tips_not_counted", D1)
     assert len(found) == 1 and found[0].article == "règlement intérieur du casino"
     assert D1.strftime("%d/%m/%Y") in found[0].object
-    assert [b.object for b in inspect().breaches if b.check == "house.tips_not_counted"] == [found[0].object]
-    assert not [b for b in inspect(D2).breaches if b.check == "house.tips_not_counted"]  # no séance that day
+    assert [b.object for b in breaches_of("house.tips_not_counted")] == [found[0].object]
+    assert not breaches_of("house.tips_not_counted", D2)  # no séance that day
     _count(cashier, committee)
-    assert not [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
-    assert not [b for b in inspect().breaches if b.check == "house.tips_not_counted"]
+    assert not breaches_of("house.tips_not_counted", D1)
+    assert not breaches_of("house.tips_not_counted")
 
 
 def test_register_and_api(
@@ -197,9 +197,9 @@ def test_lu_inspection_finds_a_day_of_play_without_a_count(
             croupier=croupier,
             guarantee_fund=Decimal("100000.00"),
         )
-    found = [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
+    found = breaches_of("house.tips_not_counted", D1)
     assert len(found) == 1 and found[0].article == "LU art. 57"
     assert D1.strftime("%d/%m/%Y") in found[0].object
-    assert not [b for b in inspect(D2).breaches if b.check == "house.tips_not_counted"]  # no séance that day
+    assert not breaches_of("house.tips_not_counted", D2)  # no séance that day
     _count(cashier, committee)
-    assert not [b for b in inspect(D1).breaches if b.check == "house.tips_not_counted"]
+    assert not breaches_of("house.tips_not_counted", D1)

@@ -14,7 +14,7 @@
 - ``demo_rows`` (the demo seeded once a run), ``samples`` (the portal's samples, built once for a
   module), ``permission_matrix`` (who may do what at each URL, written out), ``browser`` and
   ``admin_screens`` (headless Chromium, axe-core), ``pages`` (a page's visible text),
-  ``register_parts``, ``absurd`` (the fuzzers' values), ``catalogue`` (the English .po);
+  ``register_parts``, ``self_inspection`` (one check of the self-inspection at a time), ``absurd`` (the fuzzers' values), ``catalogue`` (the English .po);
 - processes: ``celery_workers``, ``witness_process``, ``bench_runner``, ``ports``; and
   ``scheduling`` (the files' order under xdist).
 

@@ -22,6 +22,7 @@ from tests.support.builders import (
     close_even,
     gaming_day,
 )
+from tests.support.self_inspection import breaches_of
 
 from .conftest import DAY, at_day
 
@@ -29,7 +30,7 @@ D = Decimal
 
 
 def _breaches(name, day=None):
-    return [b for b in inspect(day).breaches if b.check == name]
+    return breaches_of(name, day)
 
 
 @pytest.mark.django_db

@@ -12,12 +12,12 @@ import pytest
 
 from audit.actions import Action
 from audit.models import AuditEvent
-from casino_ops.checks import inspect
 from casino_ops.dates import amount
 from tables import selectors, services
 from tables.models import ControlDay, EntryKind
 from tests.support import builders
 from tests.support.builders import assert_refused
+from tests.support.self_inspection import breaches_of
 
 from .conftest import DAY, at_day
 
@@ -26,7 +26,7 @@ APPROVAL = "Approuvé : trente mille euros"
 
 
 def _breaches(name, day=None):
-    return [b for b in inspect(day).breaches if b.check == name]
+    return breaches_of(name, day)
 
 
 def _correct(staff, entry, amount, **kwargs):

@@ -25,6 +25,7 @@ from tables.models import Discrepancy, DiscrepancyAcknowledgement, HandLog, Sess
 from tests.support import builders
 from tests.support.builders import assert_refused
 from tests.support.guards import behind_the_guard
+from tests.support.self_inspection import breaches_of
 
 from .conftest import DAY, at_day
 
@@ -32,7 +33,7 @@ D = Decimal
 
 
 def _breaches(name, day=None):
-    return [b for b in inspect(day).breaches if b.check == name]
+    return breaches_of(name, day)
 
 
 def _log(seed=5, shoe_id=None):

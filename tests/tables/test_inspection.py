@@ -17,6 +17,7 @@ from tables.blackjack.simulator import simulate_shoe
 from tables.models import AdvanceEntry, Discrepancy, EntryKind, Session
 from tests.support import builders
 from tests.support.guards import behind_the_guard
+from tests.support.self_inspection import breaches_of
 
 from .conftest import DAY, at_day
 
@@ -24,7 +25,7 @@ D = Decimal
 
 
 def _breaches(name, day=None):
-    return [b for b in inspect(day).breaches if b.check == name]
+    return breaches_of(name, day)
 
 
 def _close(staff, session, **kw):

@@ -12,17 +12,17 @@ from typing import Any
 
 import pytest
 
-from casino_ops.checks import inspect
 from tables import services
 from tables.models import ControlDay
 from tests.support.builders import books_read_under, close_even
+from tests.support.self_inspection import breaches_of
 from tests.tables.conftest import DAY
 
 pytestmark = pytest.mark.django_db
 
 
 def _named(check: str) -> list[Any]:
-    return [b for b in inspect().breaches if b.check == check]
+    return breaches_of(check)
 
 
 def test_lu_a_day_never_closed_then_never_stamped(staff: Any, open_session: Any, settings: Any) -> None:
@@ -220,7 +220,7 @@ def test_lu_a_day_total_that_differs_from_the_lines(staff: Any, lu_session: Any)
     assert not _named("tables.day_total_differs")
     with connection.cursor() as cursor:  # written outside any act
         cursor.execute("UPDATE tables_controlday SET total = 1234 WHERE day = %s", [DAY])
-    [breach] = [b for b in inspect(DAY).breaches if b.check == "tables.day_total_differs"]
+    [breach] = breaches_of("tables.day_total_differs", DAY)
     assert breach.article == "LU art. 10" and "30/11/2026" in breach.object
 
 
