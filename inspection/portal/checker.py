@@ -34,10 +34,6 @@ from asn1crypto import x509
 from django.conf import settings
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from pyhanko.pdf_utils.reader import PdfFileReader
-from pyhanko.sign.validation import async_validate_pdf_signature
-from pyhanko.sign.validation.errors import SignatureValidationError
-from pyhanko_certvalidator import ValidationContext
 
 from audit import signing
 from audit.actions import Action
@@ -154,6 +150,13 @@ def check_pdf(data: bytes) -> CheckResult:
     )
     result.officer_acts = officer_acts_of(result.reports)
     result.proof = embedded_proof(data)
+    # pyHanko's validation is imported when a file is checked, not by every process that loads
+    # the portal's URLs (a third of a second of each start-up)
+    from pyhanko.pdf_utils.reader import PdfFileReader
+    from pyhanko.sign.validation import async_validate_pdf_signature
+    from pyhanko.sign.validation.errors import SignatureValidationError
+    from pyhanko_certvalidator import ValidationContext
+
     try:
         reader = PdfFileReader(io.BytesIO(data), strict=False)
         embedded = list(reader.embedded_signatures)

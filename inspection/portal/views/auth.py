@@ -7,8 +7,6 @@ import io
 import json
 from urllib.parse import urlencode
 
-import qrcode
-import qrcode.image.svg
 from django.contrib.auth import login, logout
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
@@ -92,6 +90,9 @@ def verify_view(request: HttpRequest) -> HttpResponse:
         device.save(update_fields=["confirmed"])
         otp_login(request, device)
         return HttpResponseRedirect(_next(request, default))
+    import qrcode  # imported when a code is shown, not by every process loading the URLs
+    import qrcode.image.svg
+
     image = qrcode.make(device.config_url, image_factory=qrcode.image.svg.SvgPathImage, box_size=8)
     buffer = io.BytesIO()
     image.save(buffer)
