@@ -48,6 +48,15 @@ def format_time(moment: dt.datetime) -> str:
     return moment.isoformat(timespec="microseconds")[:-6] + "Z"
 
 
+#: An event's own fields, as its act said them, in the order its chain hash, its MAC and its Merkle
+#: leaf read them, after its moment (``recorded_at``). Whatever lists an event's stored fields
+#: (the chain's rows, the officers' API) names them from here.
+CONTENT_FIELDS = ("actor_name", "action", "object_type", "object_id", "payload")
+
+#: The fields of an event its chain hash covers, in order: its place in the chain, then its bytes.
+HASHED_FIELDS = ("prev_hash", "seq", "recorded_at", *CONTENT_FIELDS)
+
+
 def event_hash(
     *,
     prev_hash: str,

@@ -8,7 +8,7 @@ from typing import Any
 from django.db import connections
 
 from ..models import AuditEvent
-from .hashing import _US, format_time
+from .hashing import _US, CONTENT_FIELDS, HASHED_FIELDS, format_time
 
 # Rows are sent in groups of _GROUP, each one COPY row holding its events joined by
 # the record separator (chr 30): the per-row cost of the protocol is paid once per
@@ -19,7 +19,7 @@ _GROUP = 2000
 _COPY_SQL = (
     "COPY (SELECT string_agg(hash || coalesce(mac, repeat('-', 64)) || concat_ws(chr(31), prev_hash, seq::text, "
     "to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.US\"Z\"'), "
-    "actor_name, action, object_type, object_id, payload), chr(30) ORDER BY seq) "
+    f"{', '.join(CONTENT_FIELDS)}), chr(30) ORDER BY seq) "
     "FROM audit_event WHERE seq IS NOT NULL{bounds} "
     f"GROUP BY (seq - 1) / {_GROUP} ORDER BY (seq - 1) / {_GROUP}) TO STDOUT"
 )
@@ -98,18 +98,7 @@ def _rows_generic(using: str) -> Iterator[list[bytes]]:
         AuditEvent.objects.using(using)
         .filter(seq__isnull=False)
         .order_by("seq")
-        .values_list(
-            "hash",
-            "mac",
-            "prev_hash",
-            "seq",
-            "recorded_at",
-            "actor_name",
-            "action",
-            "object_type",
-            "object_id",
-            "payload",
-        )
+        .values_list("hash", "mac", *HASHED_FIELDS)
     )
     batch: list[bytes] = []
     for digest, mac, prev, seq, recorded_at, *rest in query.iterator(chunk_size=_GROUP):

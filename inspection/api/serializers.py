@@ -7,6 +7,7 @@ from typing import Any
 
 from rest_framework import serializers
 
+from audit.chain.hashing import CONTENT_FIELDS
 from audit.models import AuditEvent
 from cards_registry.selectors import deck_history
 from casino_ops.renderers import MoneyJSONEncoder
@@ -21,18 +22,7 @@ class OfficerAuditEventSerializer(SafeSerializerMixin, serializers.ModelSerializ
 
     class Meta:
         model = AuditEvent
-        fields = [
-            "seq",
-            "recorded_at",
-            "actor_name",
-            "action",
-            "object_type",
-            "object_id",
-            "payload",
-            "prev_hash",
-            "hash",
-            "sealed_at",
-        ]
+        fields = ["seq", "recorded_at", *CONTENT_FIELDS, "prev_hash", "hash", "sealed_at"]
         read_only_fields = fields
 
     def get_payload(self, event: AuditEvent) -> dict[str, Any]:
