@@ -1,10 +1,11 @@
 """Benchmark of registers asked for a long period with few rows: the cost follows the rows.
 
-    python bench/long_registers.py [--registers hours,bank-failures] [--since 2000]
+    python bench/long_registers.py [--registers hours,bank-failures] [--since 2000] [--profile LU]
 
 Builds its own database (``bench_long_registers`` on DATABASE_URL's server), migrated, the
 Luxembourg demo seeded (``seed_demo --profile LU``: its books have entries in a few months
-only). For each register named, asks it as the admin and the command do (``request_report``,
+only; ``--profile FR``: the French demo, a copy of the one the other benches seed when the
+tests give one, for a register of it such as ``orphans``). For each register named, asks it as the admin and the command do (``request_report``,
 then ``produce_report`` making every part in this process, as ``manage.py print_register``
 does) twice:
 
@@ -40,6 +41,13 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--registers", default="hours", help="registers to print, comma-separated")
     p.add_argument("--since", type=int, default=2000, help="the long period's first year")
     p.add_argument(
+        "--profile",
+        default="LU",
+        choices=("LU", "FR"),
+        help="the demo seeded (LU: its books have entries in a few months only; FR: the demo the "
+        "other benches seed, its database a copy of theirs when the tests give one)",
+    )
+    p.add_argument(
         "--database", default=database_name("bench_long_registers"), help="the bench's own database"
     )
     return p.parse_args()
@@ -55,7 +63,7 @@ def main() -> None:
     )
     with psycopg.connect(admin_url, autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{args.database}" WITH (FORCE)')
-        create_database(conn, args.database)
+        create_database(conn, args.database, seeded=args.profile == "FR")
     os.environ["DATABASE_URL"] = urlunsplit(urlsplit(server_url)._replace(path=f"/{args.database}"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tests.settings")
     import django
@@ -74,9 +82,12 @@ def main() -> None:
             settings.SIGNING_PKCS12, settings.SIGNING_PKCS12_PASSWORD = str(cert.pkcs12), cert.password
             started = time.perf_counter()
             call_command("migrate", verbosity=0)
-            call_command("seed_demo", "--profile", "LU", verbosity=0)
+            if args.profile == "FR":
+                call_command("seed_demo", "--if-empty", verbosity=0)  # seeded: a copy of the demo
+            else:
+                call_command("seed_demo", "--profile", "LU", verbosity=0)
             print(
-                f"database {args.database}: the LU demo seeded in {time.perf_counter() - started:.1f} s "
+                f"database {args.database}: the {args.profile} demo seeded in {time.perf_counter() - started:.1f} s "
                 f"(load average {load()})",
                 flush=True,
             )
