@@ -96,16 +96,20 @@ def _replays_queued_together() -> Iterator[None]:
         transaction.on_commit(lambda: _queue_replays(ids))
 
 
+#: What receiving a hand log may refuse, alone or in a batch (each log of a batch as if alone).
+RECEIVING_REFUSALS = (
+    Refusal.HAND_LOG_DUPLICATE,
+    Refusal.HAND_LOG_TABLE,
+    Refusal.DAY_CLOSED,
+    Refusal.SESSION_WITHOUT_DECKS,
+)
+
+
 @declare_act(
     act=Act.UPLOAD_HAND_LOG,
     action=Action.HAND_LOG_RECEIVED,
     article="hand_log.table",
-    refusals=(
-        Refusal.HAND_LOG_DUPLICATE,
-        Refusal.HAND_LOG_TABLE,
-        Refusal.DAY_CLOSED,
-        Refusal.SESSION_WITHOUT_DECKS,
-    ),
+    refusals=RECEIVING_REFUSALS,
     profile=lambda kw: kw["session"].profile,
 )
 def upload_hand_log(*, actor: User, session: Session, raw: bytes, source: str) -> HandLog:
@@ -228,12 +232,7 @@ def _store_hand_log(
     action=Action.HAND_LOG_RECEIVED,
     schema=HandLogBatchInSerializer,
     article="hand_log.table",
-    refusals=(
-        Refusal.HAND_LOG_DUPLICATE,
-        Refusal.HAND_LOG_TABLE,
-        Refusal.DAY_CLOSED,
-        Refusal.SESSION_WITHOUT_DECKS,
-    ),
+    refusals=RECEIVING_REFUSALS,
     profile=lambda kw: kw["session"].profile,
 )
 def upload_hand_logs(

@@ -22,6 +22,7 @@ from audit.models import AuditEvent, Checkpoint, MerkleNode
 from tests.support.guards import restore_event_guard
 from tests.support.tampering import (
     as_superuser_without_guard,
+    checkpoints_and_merkle_nodes_deleted,
     checkpoints_as_superuser_without_guard,
     record_numbered_events,
     rewrite_whole_chain_with_recomputed_hashes,
@@ -193,12 +194,7 @@ def test_checkpoints_deleted_and_the_chain_rewritten_with_recomputed_hashes_are_
     checkpoint()
     call_command("verify_audit")
     rewrite_whole_chain_with_recomputed_hashes(from_seq=2)
-    checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
-    with connection.cursor() as cursor:
-        cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
-        cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
-        cursor.execute("DELETE FROM audit_merkle_node")
-        cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
+    checkpoints_and_merkle_nodes_deleted()
     err = _verify_fails(capsys)
     assert f"point de contrôle témoin n° 1 (séquence 5, signé le {format_time(first.made_at)}" in err
     assert "la base de données ne le contient plus" in err

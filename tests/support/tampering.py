@@ -108,13 +108,18 @@ def rewrite_and_re_sign(from_seq: int) -> None:
     from audit.checkpoints import make_checkpoint
 
     rewrite_whole_chain_with_recomputed_hashes(from_seq=from_seq)
+    checkpoints_and_merkle_nodes_deleted()
+    make_checkpoint()
+
+
+def checkpoints_and_merkle_nodes_deleted() -> None:
+    """The attacker deletes every checkpoint and every node of the Merkle tree, past their guards."""
     checkpoints_as_superuser_without_guard("DELETE FROM audit_checkpoint")
     with connection.cursor() as cursor:
         cursor.execute("SET CONSTRAINTS ALL IMMEDIATE")
         cursor.execute("ALTER TABLE audit_merkle_node DISABLE TRIGGER USER")
         cursor.execute("DELETE FROM audit_merkle_node")
         cursor.execute("ALTER TABLE audit_merkle_node ENABLE ALWAYS TRIGGER audit_merkle_node_guard_rows")
-    make_checkpoint()
 
 
 def kept_checkpoint(events: int, folder: Path, name: str = "kept.json") -> Path:

@@ -220,15 +220,7 @@ def test_an_impossible_surrender_keeps_its_own_reason(monkeypatch: pytest.Monkey
 
 def test_a_late_surrender_is_judged_round_by_round(monkeypatch: pytest.MonkeyPatch) -> None:
     # round 1: a draw, then a late surrender; round 2: a surrender first, legal
-    r1 = make_round(
-        {1: [("P1", "10.00")], 2: [("P2", "10.00")]},
-        ["5S", "TD", "9C", "7H", "6S", "8D", "8C"],
-        {1: ["hit", "stand"], 2: ["surrender"]},
-        settlements=[
-            {"box": 1, "hand": 0, "player": "P1", "net": "10.00"},
-            {"box": 2, "hand": 0, "player": "P2", "net": "-5.00"},
-        ],
-    )
+    r1 = late_surrender_round()
     r2 = make_round(
         {1: [("P1", "10.00")], 2: [("P2", "10.00")]},
         ["TD", "5S", "9C", "6S", "7H", "8D", "8C"],
