@@ -5,7 +5,7 @@ the ministry's sixain cap); a year of monthly orders, each stamped by the office
 and received into the receipt book (stamped too), in sixains of three blue and three red
 decks; an order stamped and sent but not yet delivered, and one stamped not yet sent; the key
 held by the director; today: a sixain issued to table 1, unsealed, returned, one of
-its decks worn out and destroyed in front of the officer (:data:`DESTROYED_DEMO_DECK`),
+its decks worn out and destroyed in front of the officer (:func:`destroyed_demo_deck`),
 another marked and kept out of use; an incident at table 3 closed by the officer;
 an inspection demanded by the officer that found a foreign card (incident closed by the
 officer, the deck out of use); sixains issued to tables 1 and 2 for today's play.
@@ -56,9 +56,11 @@ def _months(today: dt.date) -> list[dt.date]:
     return months[::-1]
 
 
-_TODAY = clock.gaming_date(timezone.now())
-_LAST_MONTH = _months(_TODAY)[-1]
-DESTROYED_DEMO_DECK = _serial(_LAST_MONTH, 1, 6)
+def destroyed_demo_deck(today: dt.date) -> str:
+    """The serial of the deck the demo seeded on ``today`` wears out and destroys: the sixth
+    deck of this month's first sixain (read from the day of seeding, never from the day the
+    module was imported: a month may have turned in between)."""
+    return _serial(_months(today)[-1], 1, 6)
 
 
 def _marking_incident(director: Any, officer: Any, maker: Manufacturer, day: dt.date) -> Incident:
@@ -205,7 +207,7 @@ def seed(context: dict[str, Any]) -> None:
             band_intact=True,
             video_reference=f"CAM-BJ01-{today:%Y%m%d}-{index}",
         )
-    worn = next(d for d in played if d.serial == DESTROYED_DEMO_DECK)
+    worn = next(d for d in played if d.serial == destroyed_demo_deck(today))
     marked = played[0]
     # The marked deck found at the return is an incident, reported on the spot to the officer,
     # who examines the deck and closes the incident (deck out of use).
@@ -314,4 +316,8 @@ def seed(context: dict[str, Any]) -> None:
     context["created"].append(
         "card depot (2 makers, 12 receptions, decks at tables 1-3, an incident, a destruction)"
     )
-    context["depot"] = {"maker": maker, "destroyed_deck": DESTROYED_DEMO_DECK, "marking_incident": marking}
+    context["depot"] = {
+        "maker": maker,
+        "destroyed_deck": destroyed_demo_deck(today),
+        "marking_incident": marking,
+    }

@@ -4,12 +4,17 @@ rows their database holds, and seeded again when not (tests/support/demo_rows.py
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import pickle
+import zoneinfo
 from unittest import mock
 
 import pytest
+import time_machine
 
 from tests.support import demo_rows
+
+_DEC5, _DEC6 = dt.date(2026, 12, 5), dt.date(2026, 12, 6)
 
 
 @pytest.mark.django_db
@@ -46,3 +51,50 @@ def test_without_workers_nothing_is_shared(monkeypatch) -> None:
     with mock.patch.object(demo_rows, "seed", return_value="seeded") as seed:
         assert demo_rows._shared_or_seeded("LU") == "seeded"
     seed.assert_called_once_with("LU")
+
+
+def _paris(*moment: int) -> dt.datetime:
+    return dt.datetime(*moment, tzinfo=zoneinfo.ZoneInfo("Europe/Paris"))
+
+
+@pytest.mark.parametrize(
+    "start, before, after",
+    [  # (calendar day, gaming day): the roll-over at 06:00, then midnight
+        (_paris(2026, 12, 6, 5, 59, 58), (_DEC6, _DEC5), (_DEC6, _DEC6)),
+        (_paris(2026, 12, 5, 23, 59, 58), (_DEC5, _DEC5), (_DEC6, _DEC5)),
+    ],
+)
+def test_a_demo_seeded_across_a_turn_of_the_day_is_seeded_again(start, before, after) -> None:
+    """Seeded from 05:59:58 to 06:00:03, the demo's séances would be the evening's before while
+    the tests read the day now as the next: it is seeded again, inside the new day."""
+    seeded = []
+    with time_machine.travel(start, tick=False) as traveller:
+
+        def seeding(profile: str) -> demo_rows.Demo:
+            seeded.append(demo_rows.day_now())
+            traveller.shift(dt.timedelta(seconds=5))  # what seeding takes
+            return demo_rows.Demo(profile, "", "", (), (), day=demo_rows.day_now())
+
+        with mock.patch.object(demo_rows, "_seed_once", side_effect=seeding):
+            demo = demo_rows.seed("FR")
+    assert seeded == [before, after]
+    assert demo.day == after
+
+
+@pytest.mark.django_db
+def test_a_demo_seeded_before_the_day_turned_is_seeded_again(tmp_path, monkeypatch) -> None:
+    """Neither the demo this worker seeded before the turn nor the one another worker left is
+    used after it."""
+    demo = demo_rows.loaded("FR")
+    old = dataclasses.replace(demo, day=(_DEC6, _DEC5))
+    assert demo.day != old.day
+    monkeypatch.setitem(demo_rows._seeded, "FR", old)
+    monkeypatch.setattr(demo_rows, "SHARED", tmp_path)
+    (tmp_path / "FR.pickle").write_bytes(pickle.dumps(old))
+    with (
+        mock.patch.object(demo_rows, "seed", return_value=demo) as seed,
+        mock.patch.object(demo_rows, "load"),
+    ):
+        assert demo_rows.loaded("FR") is demo
+    seed.assert_called_once_with("FR")
+    assert pickle.loads((tmp_path / "FR.pickle").read_bytes()) == demo  # left for the others

@@ -14,17 +14,22 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from cards_registry import services
-from cards_registry.demo import DESTROYED_DEMO_DECK, MAKER_CODE
+from cards_registry.demo import MAKER_CODE, destroyed_demo_deck
 from cards_registry.models import Deck
 from cards_registry.selectors import deck_history
+from casino_ops import clock
 from tests.support import builders
 
 pytestmark = pytest.mark.django_db
 
 
+def _destroyed_demo_deck() -> str:
+    return destroyed_demo_deck(clock.demo_today())
+
+
 def test_demo_deck_life_in_order(demo: Any) -> None:
     out = StringIO()
-    call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", MAKER_CODE, stdout=out)
+    call_command("deck_history", _destroyed_demo_deck(), "--manufacturer", MAKER_CODE, stdout=out)
     lines = out.getvalue().splitlines()
     assert "état : détruit" in lines[0]
     steps = lines[1:]
@@ -44,7 +49,7 @@ def test_unknown_serial_says_so_and_exits_1(demo: Any) -> None:
     with pytest.raises(CommandError, match="Jeu inconnu"):
         call_command("deck_history", "NO-SUCH-DECK", stdout=StringIO())
     with pytest.raises(CommandError, match="fabricant ZZZ"):
-        call_command("deck_history", DESTROYED_DEMO_DECK, "--manufacturer", "ZZZ", stdout=StringIO())
+        call_command("deck_history", _destroyed_demo_deck(), "--manufacturer", "ZZZ", stdout=StringIO())
 
 
 def test_exit_status_through_manage_py(django_db_setup: Any) -> None:
@@ -98,7 +103,7 @@ def test_every_step_of_the_depot_is_in_the_history(director: Any, officer: Any, 
 def test_the_history_reads_in_the_active_language(demo: Any) -> None:
     from django.utils import translation
 
-    deck = Deck.objects.get(serial=DESTROYED_DEMO_DECK, manufacturer__code=MAKER_CODE)
+    deck = Deck.objects.get(serial=_destroyed_demo_deck(), manufacturer__code=MAKER_CODE)
     french = [line.what for line in deck_history(deck)]
     with translation.override("en"):
         english = [line.what for line in deck_history(deck)]

@@ -15,6 +15,12 @@ rows the demo was seeded on changed, and seeds it again.
 The audit record's events are written as the chain writes them: inserted unsealed, then
 sealed by the one update its guard lets through; no guard is lifted.
 
+A demo belongs to the day it was seeded in: its "today" is the gaming day then (the roll-over
+at 06:00) and its books are dated from the calendar day. A run that goes on past midnight or
+past the roll-over would otherwise test the demo of an earlier day against the day now (its
+séances "past their gaming day", its day "never closed"): a demo seeded across one of those
+turns is seeded again, and a demo seeded before the last turn is not used (:func:`loaded`).
+
 Under pytest-xdist the workers share what was seeded: the first worker to want a profile seeds
 it and leaves it in the run's temporary directory (:data:`SHARED`); the others, waiting on its
 lock meanwhile, read it there, and use it when the rows it was seeded on are their database's
@@ -24,6 +30,8 @@ themselves.
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
 import fcntl
 import hashlib
 import io
@@ -54,6 +62,17 @@ class Demo:
     base: str  # digest of the rows that were there before the demo
     base_tables: tuple[str, ...]
     tables: tuple[Table, ...]
+    day: tuple[dt.date, dt.date]  # the days it was seeded in (:func:`day_now`)
+
+
+def day_now() -> tuple[dt.date, dt.date]:
+    """The days the demo's dates come from: the calendar day and the gaming day (the demo's
+    roll-over, 06:00), both in the casino's time zone."""
+    from django.utils import timezone
+
+    from casino_ops import clock
+
+    return timezone.localdate(), clock.gaming_date(timezone.now())
 
 
 def _quote(name: str) -> str:
@@ -136,12 +155,27 @@ def _seed_here(profile: str) -> Demo:
         base = _digest(connection, base_tables)  # before the rollback: the same rows as before
         transaction.set_rollback(True)
     return Demo(
-        profile=profile, output=out.getvalue(), base=base, base_tables=base_tables, tables=tuple(made)
+        profile=profile,
+        output=out.getvalue(),
+        base=base,
+        base_tables=base_tables,
+        tables=tuple(made),
+        day=day_now(),
     )
 
 
 def seed(profile: str) -> Demo:
-    """``seed_demo --profile <profile>`` on the test database as committed, read back, rolled back."""
+    """``seed_demo --profile <profile>`` on the test database as committed, read back, rolled
+    back; seeded again when a day turned while it was seeded (a few seconds: the second one
+    starts after the turn and ends long before the next)."""
+    while True:
+        day = day_now()
+        demo = _seed_once(profile)
+        if day_now() == day:
+            return dataclasses.replace(demo, day=day)
+
+
+def _seed_once(profile: str) -> Demo:
     from django.db import connections
 
     result: list[Demo] = []
@@ -217,8 +251,8 @@ def _shared_or_seeded(profile: str) -> Demo:
     with (SHARED / f"{profile}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # another worker seeding it: wait for its rows
         if kept.exists():
-            demo = pickle.loads(kept.read_bytes())
-            if current(demo):
+            demo: Demo = pickle.loads(kept.read_bytes())
+            if demo.day == day_now() and current(demo):
                 return demo
         demo = seed(profile)
         partial = kept.with_suffix(f".{os.getpid()}")
@@ -228,11 +262,11 @@ def _shared_or_seeded(profile: str) -> Demo:
 
 
 def loaded(profile: str) -> Demo:
-    """The demo of ``profile`` written into the current transaction (seeded when not yet, or
-    when the rows it was seeded on have changed): for a fixture, or a module's data with
-    :func:`tests.support.builders.kept_for_module`."""
+    """The demo of ``profile`` written into the current transaction (seeded when not yet, when
+    a day turned since it was seeded, or when the rows it was seeded on have changed): for a
+    fixture, or a module's data with :func:`tests.support.builders.kept_for_module`."""
     demo = _seeded.get(profile)
-    if demo is None or not current(demo):
+    if demo is None or demo.day != day_now() or not current(demo):
         demo = _seeded[profile] = _shared_or_seeded(profile)
     load(demo)
     return demo
