@@ -86,8 +86,8 @@ def test_a_demo_seeded_before_the_day_turned_is_seeded_again(tmp_path, monkeypat
     """Neither the demo this worker seeded before the turn nor the one another worker left is
     used after it."""
     demo = demo_rows.loaded("FR")
-    old = dataclasses.replace(demo, day=(_DEC6, _DEC5))
-    assert demo.day != old.day
+    day_before = dt.timedelta(days=1)
+    old = dataclasses.replace(demo, day=(demo.day[0] - day_before, demo.day[1] - day_before))
     monkeypatch.setitem(demo_rows._seeded, "FR", old)
     monkeypatch.setattr(demo_rows, "SHARED", tmp_path)
     (tmp_path / "FR.pickle").write_bytes(pickle.dumps(old))
