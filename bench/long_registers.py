@@ -5,9 +5,9 @@
 Builds its own database (``bench_long_registers`` on DATABASE_URL's server), migrated, the
 Luxembourg demo seeded (``seed_demo --profile LU``: its books have entries in a few months
 only; ``--profile FR``: the French demo, a copy of the one the other benches seed when the
-tests give one, for a register of it such as ``orphans``). For each register named, asks it as the admin and the command do (``request_report``,
-then ``produce_report`` making every part in this process, as ``manage.py print_register``
-does) twice:
+tests give one, for a register of it such as ``orphans``). For each register named, asks it
+as the admin and the command do (``request_report``, then ``produce_report`` making every part
+in this process, as ``manage.py print_register`` does) twice:
 
 * over a long period, from 1 January of ``--since`` to 31 December of next year;
 * over the last 40 days.

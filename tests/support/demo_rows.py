@@ -30,7 +30,6 @@ themselves.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import fcntl
 import hashlib
@@ -170,9 +169,9 @@ def seed(profile: str) -> Demo:
     starts after the turn and ends long before the next)."""
     while True:
         day = day_now()
-        demo = _seed_once(profile)
-        if day_now() == day:
-            return dataclasses.replace(demo, day=day)
+        demo = _seed_once(profile)  # dated the day its seeding ended in
+        if demo.day == day:
+            return demo
 
 
 def _seed_once(profile: str) -> Demo:
