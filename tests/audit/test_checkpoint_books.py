@@ -5,7 +5,6 @@ sealed in the chain, and no checkpoint is written (FR art. 68; LU art. 10)."""
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Any
 
 import pytest
@@ -14,16 +13,9 @@ from django.core.management import CommandError, call_command
 from audit.actions import Action
 from audit.models import AuditEvent, Checkpoint
 from audit.record_tasks import make_checkpoint as checkpoint_task
+from tests.support.tampering import FORGED_TABLE_PK, load_a_forged_table
 
 pytestmark = pytest.mark.django_db
-
-
-def _forge_a_table(tmp_path: Any) -> None:
-    fixture = tmp_path / "forged.json"
-    fixture.write_text(
-        json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
-    )
-    call_command("loaddata", str(fixture), verbosity=0)
 
 
 def test_audit_checkpoint_refuses_to_sign_over_a_row_loaded_by_loaddata(
@@ -35,17 +27,19 @@ def test_audit_checkpoint_refuses_to_sign_over_a_row_loaded_by_loaddata(
     call_command("audit_checkpoint")
     assert Checkpoint.objects.count() == 1
     create_table(actor=director, number=4, code="BJ04")
-    _forge_a_table(tmp_path)
+    load_a_forged_table(tmp_path)
     with pytest.raises(CommandError) as refused:
         call_command("audit_checkpoint")
     said = str(refused.value)
-    assert said.startswith("AUDIT_BOOKS_FORGED:") and "tables_table pk 99" in said
+    assert said.startswith("AUDIT_BOOKS_FORGED:") and f"tables_table pk {FORGED_TABLE_PK}:" in said
     assert "no event of the chain created this row" in said and "FR art. 68" in said
     assert Checkpoint.objects.count() == 1  # nothing signed over it
     [alarm] = AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED)
-    assert alarm.seq is not None and "tables_table pk 99" in alarm.payload  # sealed in the chain
+    assert (
+        alarm.seq is not None and f"tables_table pk {FORGED_TABLE_PK}:" in alarm.payload
+    )  # sealed in the chain
     # the task beat runs refuses the same, and the alarm is not repeated for the same rows
-    with pytest.raises(Exception, match="AUDIT_BOOKS_FORGED|tables_table pk 99"):
+    with pytest.raises(Exception, match=f"AUDIT_BOOKS_FORGED|tables_table pk {FORGED_TABLE_PK}"):
         checkpoint_task()
     assert Checkpoint.objects.count() == 1
     assert AuditEvent.objects.filter(action=Action.CHECKPOINT_REFUSED).count() == 1

@@ -15,6 +15,7 @@ from cards_registry.models import Deck, Incident, Order, ReturnLine, TableIssue
 from tests.support.builders import books_read_under, gaming_day, late_reported_incident, marked_deck_incident
 from tests.support.guards import behind_the_guard
 from tests.support.self_inspection import breaches_of
+from tests.support.tampering import load_a_forged_table
 
 pytestmark = pytest.mark.django_db
 
@@ -105,20 +106,16 @@ def test_lu_an_order_book_counter_moved_forward_is_a_numbering_breach(
 
 
 def test_lu_a_book_row_loaded_by_loaddata_is_named(director: Any, casino: Any, tmp_path: Any) -> None:
-    import json
-
-    from django.core.management import call_command
+    from django.db import connection
 
     from tables.services import create_table
 
     books_read_under("LU")
+    with connection.cursor() as cursor:  # the act's row takes key 99, the forged row's of old
+        cursor.execute("SELECT setval(pg_get_serial_sequence('tables_table', 'id'), 98)")
     create_table(actor=director, number=3, code="BJ03")  # the act binds the row read under LU
     assert not breaches_of("audit.books_bound")
-    fixture = tmp_path / "forged.json"
-    fixture.write_text(
-        json.dumps([{"model": "tables.table", "pk": 99, "fields": {"number": 9, "code": "BJ09", "boxes": 7}}])
-    )
-    call_command("loaddata", str(fixture), verbosity=0)
+    load_a_forged_table(tmp_path)
     found = breaches_of("audit.books_bound")
     assert [(b.article, "no event of the chain created this row" in b.detail) for b in found] == [
         ("LU art. 10", True)

@@ -28,6 +28,22 @@ from tests.support import builders
 from tests.support.depot_helpers import issue_and_check
 from tests.support.guards import restore_event_guard
 
+#: The key of the table row that :func:`load_a_forged_table` writes: beyond any key the tables'
+#: sequence gives in a run (a fixed small key was that of a table some act of the worker made).
+FORGED_TABLE_PK = 10**9
+
+
+def load_a_forged_table(folder: Path) -> None:
+    """A table row written by ``loaddata`` (no act, no event), as a fixture file would."""
+    fixture = folder / "forged.json"
+    row = {
+        "model": "tables.table",
+        "pk": FORGED_TABLE_PK,
+        "fields": {"number": 9, "code": "BJ09", "boxes": 7},
+    }
+    fixture.write_text(json.dumps([row]))
+    call_command("loaddata", str(fixture), verbosity=0)
+
 
 def as_superuser_without_guard(sql: str, params=None) -> None:
     """Tamper with the record behind the application's back, as tests must."""
