@@ -22,6 +22,7 @@ from casino_ops.django_internals import (
     connection_memo_list,
     database_errors,
     database_less_cursor,
+    flush_without_post_migrate,
     live_on_commit,
     name_of_test_database,
     postgresql_flush_wrapped,
@@ -163,6 +164,31 @@ def test_a_flush_goes_through_the_wrapper_then_django_again() -> None:
     assert wrapped == [*plain, "SELECT 'after'"]
     assert seen == [(["auth_group"], plain)]
     assert connection.ops.sql_flush(no_style(), ["auth_group"]) == plain
+
+
+@pytest.mark.django_db
+def test_a_flush_without_post_migrate_sends_no_signal_then_django_again() -> None:
+    from django.core.management import call_command
+    from django.db.models.signals import post_migrate
+
+    sent: list[str] = []
+
+    def seen(sender: Any, **kwargs: Any) -> None:
+        sent.append(sender.label)
+
+    def statements(*args: Any, **kwargs: Any) -> list[str]:
+        return ["SELECT 'flushed'"]  # a flush that empties nothing: the signal alone is looked at
+
+    post_migrate.connect(seen, dispatch_uid="contract.flush")
+    try:
+        with postgresql_flush_wrapped(statements):
+            with flush_without_post_migrate():
+                call_command("flush", interactive=False, verbosity=0)
+            assert sent == []
+            call_command("flush", interactive=False, verbosity=0)
+        assert "auth" in sent  # Django's flush sends it again
+    finally:
+        post_migrate.disconnect(dispatch_uid="contract.flush")
 
 
 def test_a_body_already_read_is_given_else_none() -> None:
