@@ -245,9 +245,9 @@ def flush_without_post_migrate() -> Iterator[None]:
     since 1.7), patched on that module."""
     from django.core.management.commands import flush
 
-    emit = flush.emit_post_migrate_signal
-    flush.emit_post_migrate_signal = lambda *args, **kwargs: None
+    emit = flush.emit_post_migrate_signal  # type: ignore[attr-defined]  # not in the stubs
+    flush.emit_post_migrate_signal = lambda *args, **kwargs: None  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        flush.emit_post_migrate_signal = emit
+        flush.emit_post_migrate_signal = emit  # type: ignore[attr-defined]
