@@ -258,8 +258,8 @@ $flush$"""
 
 
 def _rows_put_back(tables: Any) -> list[str]:
-    """The statements that write back, after the TRUNCATE, the rows migrate left (same keys,
-    each sequence where migrate left it)."""
+    """The statements that write back, after the flush has emptied the tables, the rows migrate
+    left (same keys, each sequence where migrate left it)."""
     return [
         statement for table, statements in _migrated.items() if table in tables for statement in statements
     ]
@@ -284,8 +284,8 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
       whose handlers would find them all and write nothing, is not sent
       (``flush_without_post_migrate``): a tenth of a second a test.
 
-    A flush that resets the sequences (``reset_sequences``) is Django's TRUNCATE, with the
-    guards against TRUNCATE lifted the same way. Nothing else is changed: every other test, and
+    (Django's test teardown never asks this flush to reset the sequences: a test that wants
+    them reset has them reset before it starts.) Nothing else is changed: every other test, and
     every other moment of this one, runs with the database and Django as production has them.
     (The PostgreSQL operations' class, not one connection's: a browser test's event loop may
     hand the flush another connection object of this thread.)"""
@@ -299,14 +299,6 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         statements = flush(operations, style, tables, **kwargs)
         if not statements:
             return statements
-        if kwargs.get("reset_sequences"):
-            guarded = [table for table in _guarded() if table in tables]
-            return [
-                *(f"ALTER TABLE {table} DISABLE TRIGGER {table}_guard_truncate" for table in guarded),
-                *statements,
-                *(f"ALTER TABLE {table} ENABLE ALWAYS TRIGGER {table}_guard_truncate" for table in guarded),
-                *_rows_put_back(tables),
-            ]
         names = ", ".join("'" + table.replace("'", "''") + "'" for table in tables)
         return [_EMPTY_THE_TABLES.replace("{tables}", names), *_rows_put_back(tables)]
 

@@ -1,7 +1,7 @@
 """The guards are lifted only for the flush after a transactional test (the root conftest's
-teardown hook: the DELETE guards of the tables it empties, the TRUNCATE guards for a flush that
-resets the sequences): Django's operations stay as Django made them, every test runs with the
-guards as production has them, and the flush leaves nothing of the test behind it."""
+teardown hook: the DELETE guards of the tables it empties): Django's operations stay as Django
+made them, every test runs with the guards as production has them, and the flush leaves nothing
+of the test behind it."""
 
 from __future__ import annotations
 
