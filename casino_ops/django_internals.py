@@ -57,14 +57,24 @@ def connection_memo_list(connection: Any, key: str) -> list[Any]:
 # -- the transaction's on-commit list -----------------------------------------------------
 
 
-def live_on_commit(connection: BaseDatabaseWrapper) -> set[int]:
+def live_on_commit(connection: BaseDatabaseWrapper, until: Callable[[Any], bool] | None = None) -> set[int]:
     """The ``id()`` of every callable still registered with ``connection.on_commit`` in the
-    current transaction: one registered inside a savepoint since rolled back is gone.
+    current transaction: one registered inside a savepoint since rolled back is gone. With
+    ``until``, only those registered after the last callable ``until`` accepts (read from the
+    newest back, so that a long transaction's earlier callables are not read again each time).
 
     Relies on: ``BaseDatabaseWrapper.run_on_commit``, a list of ``(savepoint ids, func,
-    robust)`` (the triple since Django 4.2, ``robust``; a pair before), from which
-    ``savepoint_rollback`` removes the entries of the savepoint it rolls back (Django ≥ 1.9)."""
-    return {id(entry[1]) for entry in connection.run_on_commit}
+    robust)`` (the triple since Django 4.2, ``robust``; a pair before), kept in the order of
+    registration, from which ``savepoint_rollback`` removes the entries of the savepoint it rolls
+    back (Django ≥ 1.9)."""
+    if until is None:
+        return {id(entry[1]) for entry in connection.run_on_commit}
+    live: set[int] = set()
+    for entry in reversed(connection.run_on_commit):
+        if until(entry[1]):
+            break
+        live.add(id(entry[1]))
+    return live
 
 
 # -- a queryset's UPDATE returning its keys -----------------------------------------------

@@ -215,7 +215,11 @@ def drain(connection: Any) -> list[list[Any]]:
     marks = connection_memo(connection, MARKS)
     if not marks:
         return []
-    live = live_on_commit(connection)
+    # the marks of this act were registered after those of every earlier act of the transaction
+    # (drained already, still on the list until the commit): the list is read back to the newest
+    # of those, not whole at every act, so a transaction of many acts costs each the same
+    since = {id(mark) for mark in marks}
+    live = live_on_commit(connection, until=lambda f: type(f) is _Mark and id(f) not in since)
     wanted: dict[Book, dict[Any, None]] = {}
     for mark in marks:
         if id(mark) in live:

@@ -71,6 +71,37 @@ def test_the_live_on_commit_callables_leave_out_a_rolled_back_savepoints() -> No
 
 
 @pytest.mark.django_db
+def test_the_live_on_commit_callables_after_a_mark_are_read_from_the_newest_back() -> None:
+    """``until``: the callables registered after the newest one it accepts, rolled-back ones left
+    out; the list is not read past that one (``until`` is never asked of an older callable)."""
+    older = [(lambda: None) for _n in range(3)]
+    newer = [(lambda: None) for _n in range(2)]
+    asked: list[int] = []
+
+    def until(func: object) -> bool:
+        asked.append(id(func))
+        return func is older[-1]
+
+    def dropped() -> None:
+        pass
+
+    with transaction.atomic():
+        for func in older:
+            connection.on_commit(func)
+        connection.on_commit(newer[0])
+        try:
+            with transaction.atomic():
+                connection.on_commit(dropped)
+                raise ZeroDivisionError
+        except ZeroDivisionError:
+            pass
+        connection.on_commit(newer[1])
+        live = live_on_commit(connection, until=until)
+    assert live == {id(func) for func in newer}
+    assert asked == [id(newer[1]), id(newer[0]), id(older[-1])]
+
+
+@pytest.mark.django_db
 def test_an_update_returns_the_keys_of_the_rows_it_wrote() -> None:
     groups = [Group.objects.create(name=f"contract {n}") for n in range(3)]
     queryset = Group.objects.filter(name__in=["contract 0", "contract 2"])
