@@ -3,6 +3,7 @@ does what its callers rely on. A Django upgrade that changes an internal fails h
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -44,6 +45,15 @@ def test_a_memo_lives_on_the_connection_of_the_thread() -> None:
         connection_memo(connection, "_contract_memo")
 
 
+def _registered_in_a_rolled_back_savepoint(func: Callable[[], None]) -> None:
+    try:
+        with transaction.atomic():
+            connection.on_commit(func)
+            raise ZeroDivisionError
+    except ZeroDivisionError:
+        pass
+
+
 @pytest.mark.django_db
 def test_the_live_on_commit_callables_leave_out_a_rolled_back_savepoints() -> None:
     def kept() -> None:
@@ -59,12 +69,7 @@ def test_the_live_on_commit_callables_leave_out_a_rolled_back_savepoints() -> No
         connection.on_commit(kept)
         with transaction.atomic():
             connection.on_commit(released)
-        try:
-            with transaction.atomic():
-                connection.on_commit(dropped)
-                raise ZeroDivisionError
-        except ZeroDivisionError:
-            pass
+        _registered_in_a_rolled_back_savepoint(dropped)
         live = live_on_commit(connection)
         assert {id(kept), id(released)} <= live
         assert id(dropped) not in live
@@ -89,12 +94,7 @@ def test_the_live_on_commit_callables_after_a_mark_are_read_from_the_newest_back
         for func in older:
             connection.on_commit(func)
         connection.on_commit(newer[0])
-        try:
-            with transaction.atomic():
-                connection.on_commit(dropped)
-                raise ZeroDivisionError
-        except ZeroDivisionError:
-            pass
+        _registered_in_a_rolled_back_savepoint(dropped)
         connection.on_commit(newer[1])
         live = live_on_commit(connection, until=until)
     assert live == {id(func) for func in newer}
