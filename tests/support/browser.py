@@ -76,6 +76,11 @@ LOCALES = {"fr": "fr-FR", "en": "en-GB"}
 # when AXE_VERSION changes): a best practice whose impact is minor or moderate, whose every
 # violation would be dropped here (the landmarks, the heading order, ``region``, which walks the
 # whole page…), is not run. The same violations are reported, for a sixth less of axe's time.
+# Colour contrast is computed for every text, a pseudo-element (``::before``, ``::after``) beside
+# it or not (``ignorePseudo``): by default axe leaves a text under a large pseudo-element "to
+# review" (incomplete, which no test reads) without computing its contrast, and looks for such
+# pseudo-elements up every text's ancestors. Every violation found before is found, those texts
+# are checked too, and the renderer spends a tenth less on the tours.
 AXE_RUN_JS = """async () => {
   const wcag = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
   const dropped = axe._audit.rules.filter(rule => !rule.tags.some(t => wcag.includes(t))
@@ -83,6 +88,7 @@ AXE_RUN_JS = """async () => {
   const result = await axe.run(document, {
     runOnly: {type: 'tag', values: [...wcag, 'best-practice']},
     rules: Object.fromEntries(dropped.map(rule => [rule.id, {enabled: false}])),
+    checks: {'color-contrast': {options: {ignorePseudo: true}}},
     resultTypes: ['violations'],
   });
   return result.violations
