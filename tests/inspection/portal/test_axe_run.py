@@ -53,4 +53,6 @@ def test_a_pseudo_element_beside_a_text_does_not_hide_its_low_contrast(chromium:
 
 
 def test_a_text_of_sufficient_contrast_beside_a_pseudo_element_passes(chromium: Any) -> None:  # noqa: F811
-    assert _violations(chromium, PSEUDO, '<p class="covered" style="color:#222;background:#fff">Noir</p>') == []
+    assert (
+        _violations(chromium, PSEUDO, '<p class="covered" style="color:#222;background:#fff">Noir</p>') == []
+    )
