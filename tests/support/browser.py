@@ -21,6 +21,13 @@ ADMIN_APPS = ("casino_ops", "audit", "cards_registry", "tables", "house_books", 
 
 CHROMIUM = Path("/usr/bin/chromium")
 
+#: A browser test's marks (a module's ``pytestmark``): selected by ``-m browser``, skipped where
+#: Debian's Chromium is not installed.
+BROWSER_TEST = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
+]
+
 
 ARGS = [
     "--headless",

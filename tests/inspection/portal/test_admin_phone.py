@@ -7,12 +7,9 @@ from typing import Any
 
 import pytest
 
-from tests.support.browser import ARGS, CHROMIUM
+from tests.support.browser import ARGS, BROWSER_TEST, CHROMIUM
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 
 def test_the_raw_hand_log_is_readable_at_375_pixels(monkeypatch, live_server, samples, settings) -> None:

@@ -15,14 +15,11 @@ import pytest
 
 from tests.support.admin_screens import LOCALES, tour_the_admin
 from tests.support.browser import (
-    CHROMIUM,
+    BROWSER_TEST,
     chromium,  # noqa: F401 - the fixture, the tour's browser
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 
 @pytest.mark.django_db(transaction=True)

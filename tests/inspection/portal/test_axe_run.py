@@ -6,19 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import pytest
-
 from tests.support.browser import (
     AXE_RUN_JS,
-    CHROMIUM,
+    BROWSER_TEST,
     axe_script,
     chromium,  # noqa: F401 - the fixture, one browser for the module
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 PAGE = """<!doctype html><html lang="fr"><head><title>Essai</title><style>{style}</style></head>
 <body><main><h1>Essai</h1>{body}</main></body></html>"""

@@ -26,7 +26,7 @@ import pytest
 from casino_ops import roles
 from tests.support.browser import (
     AXE_RUN_JS,
-    CHROMIUM,
+    BROWSER_TEST,
     LOCALES,
     OUTPUT,
     VIEWPORTS,
@@ -37,10 +37,7 @@ from tests.support.browser import (
     portal_pages,
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 
 def signed_register(samples: Any) -> str:

@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 from typing import Any
 
-import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
@@ -19,7 +18,7 @@ from audit.models import AuditEvent
 from casino_ops import officers
 from tests.support.browser import (
     AXE_RUN_JS,
-    CHROMIUM,
+    BROWSER_TEST,
     LOCALES,
     VIEWPORTS,
     add_passkey,
@@ -27,10 +26,7 @@ from tests.support.browser import (
     chromium,  # noqa: F401 - the fixture, one browser for the module
 )
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 
 def _enrol(username: str, tmp_path: Path) -> None:

@@ -18,12 +18,9 @@ from django.core.management import call_command
 from django.utils import timezone
 
 from casino_ops import roles
-from tests.support.browser import ARGS, CHROMIUM, OUTPUT, login_director, login_officer
+from tests.support.browser import ARGS, BROWSER_TEST, CHROMIUM, OUTPUT, login_director, login_officer
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="Debian's chromium is not installed"),
-]
+pytestmark = BROWSER_TEST
 
 MAKER = "Cartes du Chemin"
 SERIAL = "W1-1"
