@@ -4,8 +4,8 @@ A bench states what it must have done (rows stored, replays made, events sealed,
 pages served) with :func:`expect`; each check is printed, and at the end
 :func:`finish` exits with status 1 when any fell short, so that a figure is never
 printed for work that was not done (a run whose uploads were all refused is a
-failed run, not a fast one). ``tests/test_benches.py`` runs every bench at a tiny
-size and fails when one exits non-zero.
+failed run, not a fast one). The tests of ``tests/benches/`` run every bench at a tiny
+size and fail when one exits non-zero.
 """
 
 from __future__ import annotations

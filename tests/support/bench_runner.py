@@ -101,20 +101,24 @@ def drop_template() -> None:
         drop_database(_TEMPLATE.popitem()[1])
 
 
-def run_bench(script: str, *args: str, timeout: float = 600, seeded: bool = False, **environ: str) -> str:
+def run_bench(
+    script: str, *args: str, timeout: float = 600, seeded: bool = False, database: bool = True, **environ: str
+) -> str:
     """Run ``bench/<script>`` with ``args``; assert it exited 0 with its checks all ``ok``;
     return what it printed. ``seeded``: the bench seeds the demo first thing (the test settings),
-    its database may be a copy of one seeded (``template(seeded=True)``)."""
+    its database may be a copy of one seeded (``template(seeded=True)``); ``database=False``: the
+    bench makes no database of its own (none is migrated for it)."""
     redis = os.environ.get("TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
     env = {k: v for k, v in os.environ.items() if k not in {"DJANGO_SETTINGS_MODULE", "CELERY_BROKER_URL"}}
     env.update(
         DATABASE_URL=server_url(),
         BENCH_DB_SUFFIX=suffix(),
-        BENCH_DB_TEMPLATE=template(),
         BENCH_REDIS_URL=redis,
         CELERY_BROKER_URL=redis,
         PYTHONPATH=str(ROOT),
     )
+    if database:
+        env["BENCH_DB_TEMPLATE"] = template()
     if seeded:
         env["BENCH_DB_TEMPLATE_SEEDED"] = template(seeded=True)
     env.update(environ)

@@ -1,0 +1,64 @@
+"""bench/suite_time.py: the suite's time against an earlier commit, test by test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.support.bench_runner import run_bench
+
+pytestmark = pytest.mark.slow
+
+
+def _report(path: Path, cases: list[tuple[str, str, float]], failures: int = 0) -> Path:
+    rows = "".join(f'<testcase classname="{c}" name="{n}" time="{t}"/>' for c, n, t in cases)
+    path.write_text(
+        f'<testsuites><testsuite name="pytest" failures="{failures}" errors="0" time="9.5">{rows}'
+        "</testsuite></testsuites>"
+    )
+    return path
+
+
+def test_a_test_that_moved_to_another_directory_is_the_same_test(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bench.suite_time import Run, compare, read_report
+
+    wall, failures, base = read_report(
+        _report(
+            tmp_path / "base.xml",
+            [
+                ("tests.portal.test_pages", "test_home", 1.0),
+                ("tests.portal.test_pages.TestList", "test_sorted", 2.0),
+                ("tests.tables.test_old", "test_renamed_since", 4.0),
+            ],
+        )
+    )
+    assert (wall, failures) == (9.5, 0)
+    assert base[("test_pages", "TestList", "test_sorted")] == (2.0, "tests/portal/test_pages.py")
+    _, _, head = read_report(
+        _report(
+            tmp_path / "head.xml",
+            [
+                ("tests.inspection.portal.test_pages", "test_home", 1.5),
+                ("tests.inspection.portal.test_pages.TestList", "test_sorted", 2.5),
+                ("tests.tables.test_new", "test_added", 8.0),
+            ],
+        )
+    )
+    compare([Run("base", "a", 10, 0, tests=base)], [Run("HEAD", "b", 12, 0, tests=head)], top=5)
+    out = capsys.readouterr().out
+    assert "both    : 2 tests at both commits: 3.0 s at base, 4.0 s at HEAD (+33.3 %)" in out
+    assert "new     : 1 tests only at HEAD: 8.0 s\n              8.0 s  tests/tables/test_new.py" in out
+    assert "gone    : 1 tests only at base (renamed or removed): 4.0 s" in out
+
+
+def test_the_suite_time_bench_runs_both_commits_on_fresh_clones() -> None:
+    """At a tiny size: pytest alone, one file, the current commit against itself."""
+    out = run_bench(
+        "suite_time.py", "--base", "HEAD", "--pytest-only", "--", "tests/test_scheduling.py", database=False
+    )
+    assert "check   : ok: base round 1: its report holds 2 tests" in out
+    assert "both    : 2 tests at both commits" in out
+    assert "check   : ok: tests matched at both commits: 2" in out
