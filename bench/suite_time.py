@@ -98,7 +98,13 @@ def run_suite(label: str, clone: Path, commit: str, args: argparse.Namespace, re
         ]
     else:
         command = ["scripts/test.sh", "-q", f"--junitxml={report}"]
-    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "VIRTUAL_ENV"}}
+    # the run is a suite of its own: nothing of a pytest that started the bench (its worker's
+    # name, its migrated database) is handed down
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"PYTHONPATH", "VIRTUAL_ENV", "TEST_MIGRATED_DATABASE"} and not k.startswith("PYTEST_")
+    }
     started = time.monotonic()
     done = subprocess.run(
         [*command, *args.pytest_args],
