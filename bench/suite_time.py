@@ -10,7 +10,9 @@ more than one change does). Each run leaves pytest's JUnit report; the tests are
 module name, class and test name (a test file that moved to another directory is the same
 file), and the bench prints:
 
-* each run's wall time (the whole command, then pytest's own);
+* each run's wall time (the whole command, then pytest's own) and the CPU time of the command
+  and of every process it started and waited for (the tests' workers, the processes they
+  start, the browser; not the database's or Redis' servers);
 * the tests present at both commits: their time at ``REV`` and at ``HEAD`` (each test's set-up,
   call and tear-down, summed over the workers), which says whether the code made the tests that
   were there before slower;
@@ -27,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -53,6 +56,7 @@ class Run:
     commit: str
     wall: float
     returncode: int
+    cpu: float = 0.0  # the command's and every process it started and waited for (not the servers')
     pytest_wall: float = 0.0
     failures: int = 0
     tests: dict[Key, tuple[float, str]] = field(default_factory=dict)  # key -> (seconds, file)
@@ -105,26 +109,36 @@ def run_suite(label: str, clone: Path, commit: str, args: argparse.Namespace, re
         for k, v in os.environ.items()
         if k not in {"PYTHONPATH", "VIRTUAL_ENV", "TEST_MIGRATED_DATABASE"} and not k.startswith("PYTEST_")
     }
-    started = time.monotonic()
-    done = subprocess.run(
-        [*command, *args.pytest_args],
-        cwd=clone,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=args.timeout,
-    )
-    run = Run(label, commit, time.monotonic() - started, done.returncode)
-    if done.returncode != 0:
-        print((done.stdout + done.stderr)[-3000:], file=sys.stderr)
+    started, before = time.monotonic(), _children_cpu()
+    try:
+        done = subprocess.run(
+            [*command, *args.pytest_args],
+            cwd=clone,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=args.timeout,
+        )
+        returncode, output = done.returncode, done.stdout + done.stderr
+    except subprocess.TimeoutExpired:
+        returncode, output = -1, f"{label}: stopped after --timeout {args.timeout:.0f} s"
+    run = Run(label, commit, time.monotonic() - started, returncode, _children_cpu() - before)
+    if returncode != 0:
+        print(output[-3000:], file=sys.stderr)
     if report.exists():
         run.pytest_wall, run.failures, run.tests = read_report(report)
     print(
-        f"{label:7} : {commit} {minutes(run.wall)} for the command, pytest {run.pytest_wall:.0f} s, "
+        f"{label:7} : {commit} {minutes(run.wall)} for the command ({run.cpu:.0f} s of CPU), "
+        f"pytest {run.pytest_wall:.0f} s, "
         f"{len(run.tests):,} tests, exit {run.returncode}",
         flush=True,
     )
     return run
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def minutes(seconds: float) -> str:
@@ -178,6 +192,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.rounds < 1:
         parser.error("--rounds: at least 1")
+    try:
+        git("rev-parse", "--verify", f"{args.base}^{{commit}}")
+    except subprocess.CalledProcessError:
+        parser.error(f"--base: {args.base!r} names no commit of this repository")
     command = "pytest alone" if args.pytest_only else "scripts/test.sh -q"
     print(
         f"suite   : base {args.base} against HEAD, {command}, fresh clones, {args.rounds} round(s), "
