@@ -15,7 +15,8 @@ file), and the bench prints:
   start, the browser; not the database's or Redis' servers);
 * the tests present at both commits: their time at ``REV`` and at ``HEAD`` (each test's set-up,
   call and tear-down, summed over the workers), which says whether the code made the tests that
-  were there before slower;
+  were there before slower; with several rounds, each round's pair too, and how far apart the
+  rounds of one commit were (the noise that difference is read against);
 * the tests only at ``HEAD`` (what the suite checks since) and only at ``REV`` (renamed or
   removed), with the files that take the most.
 
@@ -160,16 +161,32 @@ def by_file(runs: list[Run], keys: set[Key], top: int) -> str:
     return "\n".join(f"          {seconds:7.1f} s  {name}" for name, seconds in largest)
 
 
+def _pair(then: float, now: float) -> str:
+    change = f"{(now - then) / then * 100:+.1f} %" if then else "n/a"
+    return f"{then:.1f} s at base, {now:.1f} s at HEAD ({change})"
+
+
+def _spread(runs: list[Run], keys: set[Key]) -> float:
+    """How far apart the rounds of one commit were on ``keys``: (slowest - fastest) / fastest,
+    in %: the noise a difference between the commits is read against."""
+    times = [total([run], keys) for run in runs]
+    return (max(times) - min(times)) / min(times) * 100 if min(times) else 0.0
+
+
 def compare(base: list[Run], head: list[Run], top: int) -> None:
     """What the tests of each commit took: those at both, those only at one."""
     at_base = set.intersection(*(set(run.tests) for run in base))
     at_head = set.intersection(*(set(run.tests) for run in head))
     both = at_base & at_head
-    then, now = total(base, both), total(head, both)
-    change = f"{(now - then) / then * 100:+.1f} %" if then else "n/a"
-    print(
-        f"both    : {len(both):,} tests at both commits: {then:.1f} s at base, {now:.1f} s at HEAD ({change})"
-    )
+    print(f"both    : {len(both):,} tests at both commits: {_pair(total(base, both), total(head, both))}")
+    if len(base) > 1 or len(head) > 1:
+        for round_, (b, h) in enumerate(zip(base, head, strict=False), start=1):
+            print(f"          round {round_}: {_pair(total([b], both), total([h], both))}")
+        spreads = {label: _spread(runs, both) for label, runs in (("base", base), ("HEAD", head))}
+        print(
+            f"          rounds of one commit apart by up to {max(spreads.values()):.1f} % "
+            f"(base {spreads['base']:.1f} %, HEAD {spreads['HEAD']:.1f} %)"
+        )
     new, gone = at_head - both, at_base - both
     print(f"new     : {len(new):,} tests only at HEAD: {total(head, new):.1f} s")
     if new:

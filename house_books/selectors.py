@@ -7,9 +7,8 @@ import functools
 from collections import defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import holidays
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, Max, OuterRef, Q, Subquery, Sum
 from django.utils import timezone
@@ -20,6 +19,9 @@ from cards_registry import selectors as depot
 from casino_ops import clock, roles
 from casino_ops.services import get_casino
 from tables import selectors as tables
+
+if TYPE_CHECKING:
+    import holidays
 
 from .models import (
     Approval,
@@ -313,6 +315,10 @@ def is_sunday_or_holiday(day: dt.date, profile: str | None = None) -> bool:
 
 @functools.cache
 def _public_holidays(profile: str, year: int) -> holidays.HolidayBase:
+    # imported here, not with the module: every process loads this module with the admin (a
+    # command, a worker), and the calendars cost it a fifteenth of its start
+    import holidays
+
     return holidays.country_holidays("LU" if profile == "LU" else "FR", years=year)
 
 

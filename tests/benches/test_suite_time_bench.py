@@ -54,6 +54,32 @@ def test_a_test_that_moved_to_another_directory_is_the_same_test(
     assert "gone    : 1 tests only at base (renamed or removed): 4.0 s" in out
 
 
+def test_each_round_of_the_tests_at_both_commits_is_printed_with_the_spread(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two rounds: the mean, then each round's pair, then how far apart the rounds of one
+    commit were (what a difference between the commits is to be read against)."""
+    from bench.suite_time import Run, compare, read_report
+
+    def tests(name: str, seconds: float) -> dict:
+        return read_report(_report(tmp_path / name, [("tests.test_a", "test_one", seconds)]))[2]
+
+    base = [
+        Run("base", "a", 10, 0, tests=tests("b1.xml", 10.0)),
+        Run("base", "a", 10, 0, tests=tests("b2.xml", 12.0)),
+    ]
+    head = [
+        Run("HEAD", "b", 10, 0, tests=tests("h1.xml", 11.0)),
+        Run("HEAD", "b", 10, 0, tests=tests("h2.xml", 10.0)),
+    ]
+    compare(base, head, top=5)
+    out = capsys.readouterr().out
+    assert "both    : 1 tests at both commits: 11.0 s at base, 10.5 s at HEAD (-4.5 %)" in out
+    assert "          round 1: 10.0 s at base, 11.0 s at HEAD (+10.0 %)" in out
+    assert "          round 2: 12.0 s at base, 10.0 s at HEAD (-16.7 %)" in out
+    assert "          rounds of one commit apart by up to 20.0 % (base 20.0 %, HEAD 10.0 %)" in out
+
+
 def test_the_suite_time_bench_runs_both_commits_on_fresh_clones() -> None:
     """At a tiny size: pytest alone, one file, the current commit against itself."""
     out = run_bench(
