@@ -25,14 +25,10 @@ from urllib.parse import urlsplit
 import cbor2
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
-from webauthn import verify_authentication_response
-from webauthn.helpers import (
-    base64url_to_bytes,
-    bytes_to_base64url,
-    decode_credential_public_key,
-    decoded_public_key_to_cryptography,
-)
-from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure
+
+# py_webauthn is imported where an assertion or a key is read, not with the module: every
+# process loads this module with the admin (a command, a worker), and py_webauthn's package
+# (its attestation formats, pyasn1's modules) costs a fifth of a process's start.
 
 # DEMO ONLY: the private key of the demo officer's software passkey, published with the
 # project (docs/officers.md). Never enrol it for a real officer.
@@ -49,10 +45,14 @@ class AssertionInvalid(ValueError):
 
 
 def b64url(data: bytes) -> str:
+    from webauthn.helpers import bytes_to_base64url
+
     return bytes_to_base64url(data)
 
 
 def unb64url(text: str) -> bytes:
+    from webauthn.helpers import base64url_to_bytes
+
     return base64url_to_bytes(text)
 
 
@@ -67,6 +67,8 @@ def cose_public_key(key: ec.EllipticCurvePublicKey) -> bytes:
 def spki_of(public_key: str) -> str:
     """The COSE public key (base64url) as a SubjectPublicKeyInfo (DER, base64), decoded by
     py_webauthn: what the offline verifier reads with ``cryptography`` alone."""
+    from webauthn.helpers import decode_credential_public_key, decoded_public_key_to_cryptography
+
     try:
         key = decoded_public_key_to_cryptography(decode_credential_public_key(unb64url(public_key)))
     except Exception as error:  # py_webauthn raises several kinds for a key it cannot read
@@ -161,6 +163,9 @@ def check_assertion(
     credential, ``challenge`` signed, the RP ID's hash, user present and verified, and the
     origin one of ``origins`` (offline, when None: any origin of the RP ID's site). Returns
     the authenticator's signature counter; raises AssertionInvalid."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import InvalidAuthenticationResponse, InvalidJSONStructure
+
     if not isinstance(assertion, dict):
         raise AssertionInvalid("no assertion")
     if assertion.get("rawId", assertion.get("id")) != credential_id:
