@@ -28,7 +28,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 # py_webauthn is imported where an assertion or a key is read, not with the module: every
 # process loads this module with the admin (a command, a worker), and py_webauthn's package
-# (its attestation formats, pyasn1's modules) costs a fifth of a process's start.
+# (its attestation formats, pyasn1's modules) costs a tenth of a process's start.
 
 # DEMO ONLY: the private key of the demo officer's software passkey, published with the
 # project (docs/officers.md). Never enrol it for a real officer.

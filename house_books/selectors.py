@@ -20,9 +20,6 @@ from casino_ops import clock, roles
 from casino_ops.services import get_casino
 from tables import selectors as tables
 
-if TYPE_CHECKING:
-    import holidays
-
 from .models import (
     Approval,
     ApprovalEnd,
@@ -48,6 +45,9 @@ from .models import (
 )
 from .rules import approvals as approval_rules
 from .rules.people import INCOMPATIBLE
+
+if TYPE_CHECKING:
+    import holidays
 
 ZERO = Decimal("0.00")
 
