@@ -3,11 +3,9 @@ the chain unbroken, the proofs hold, and each peer recorded every save with its 
 
 from __future__ import annotations
 
-import pytest
+from tests.support.bench_runner import BENCH_WITH_DATABASE, run_bench
 
-from tests.support.bench_runner import run_bench
-
-pytestmark = pytest.mark.slow
+pytestmark = BENCH_WITH_DATABASE
 
 
 def test_the_audit_bench_seals_every_save_and_its_proofs_hold() -> None:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.bench_runner import run_bench
+from tests.support.bench_runner import BENCH_WITH_DATABASE, run_bench
 
-pytestmark = [pytest.mark.slow]
+pytestmark = BENCH_WITH_DATABASE
 
 
 @pytest.mark.celery_worker

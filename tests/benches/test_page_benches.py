@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.support.bench_runner import drop_database, run_bench, suffix
+from tests.support.bench_runner import BENCH_WITH_DATABASE, drop_database, run_bench, suffix
 from tests.support.ports import free_port
 
-pytestmark = pytest.mark.slow
+pytestmark = BENCH_WITH_DATABASE
 
 
 def test_the_portal_bench_serves_every_page() -> None:

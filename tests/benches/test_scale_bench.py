@@ -3,11 +3,9 @@ hold, the guard is back, and every portal page and the month's register are serv
 
 from __future__ import annotations
 
-import pytest
+from tests.support.bench_runner import BENCH_WITH_DATABASE, run_bench
 
-from tests.support.bench_runner import run_bench
-
-pytestmark = pytest.mark.slow
+pytestmark = BENCH_WITH_DATABASE
 
 
 def test_the_scale_bench_builds_a_record_that_verifies_and_serves_its_pages() -> None:

@@ -11,7 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+#: A bench test's marks (a module's ``pytestmark``) when the bench makes a database: slow, and
+#: the run's migrated test database set up first, as for any test that uses it, since the
+#: bench's database is a copy of it (:func:`template`). The order of the files reads it
+#: (tests/support/scheduling.py): a file that needs no database may start while one is migrated.
+BENCH_WITH_DATABASE = [pytest.mark.slow, pytest.mark.usefixtures("django_db_setup")]
 
 
 def server_url() -> str:
