@@ -51,10 +51,10 @@ def test_the_quick_start_needs_no_test_database_and_the_benches_do(tmp_path: Pat
     """What the order reads of each file, collected as the suite collects it: the quick start
     makes its own database, a bench copies the run's migrated test database."""
     (tmp_path / "uses_database_probe.py").write_text(
-        "from tests.support.scheduling import _uses_database\n"
+        "from tests.support.scheduling import uses_database\n"
         "def pytest_collection_finish(session):\n"
         "    for item in session.items:\n"
-        "        print('USES', item.nodeid.split('::')[0], _uses_database(item))\n"
+        "        print('USES', item.nodeid.split('::')[0], uses_database(item))\n"
     )
     files = ["tests/test_quickstart.py", "tests/benches/test_page_benches.py"]
     done = subprocess.run(

@@ -67,7 +67,7 @@ def longest_first(
     return [position for name in order for position in files[name]]
 
 
-def _uses_database(item: pytest.Item) -> bool:
+def uses_database(item: pytest.Item) -> bool:
     """A test that uses the test database: marked ``django_db``, or asking for it set up (the
     ``db`` fixtures, the live server, the benches' ``BENCH_WITH_DATABASE``)."""
     return item.get_closest_marker("django_db") is not None or "django_db_setup" in getattr(
@@ -82,7 +82,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     using: dict[str, bool] = defaultdict(bool)
     for item in items:
-        using[_module(item.nodeid)] |= _uses_database(item)
+        using[_module(item.nodeid)] |= uses_database(item)
     order = longest_first(
         [item.nodeid for item in items],
         durations,
